@@ -1,0 +1,26 @@
+//! Command-line interface: one module per subcommand.
+
+mod plan;
+
+use clap::{Parser, Subcommand};
+
+/// Tessera: a Vulkan renderer whose whole frame runs through a render graph.
+#[derive(Debug, Parser)]
+#[command(name = "tessera", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Compile a frame description and print the plan.
+    Plan(plan::PlanArgs),
+}
+
+/// Parses the command line and runs the subcommand.
+pub fn run() -> anyhow::Result<()> {
+    match Cli::parse().command {
+        Command::Plan(args) => plan::run(&args),
+    }
+}

@@ -1,0 +1,129 @@
+//! Device facts as data (`Capabilities`) and optimisation switches (`CompileOptions`).
+//!
+//! The compiler never queries a device: the executor fills `Capabilities` from the real
+//! `VkPhysicalDevice`, and tests and `tessera plan` use the named profiles of graph-format.md.
+
+use serde::{Deserialize, Serialize};
+
+/// What the target device can do, as far as planning is concerned.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Capabilities {
+    /// Profile the facts came from (`desktop`, `mali`, `adreno`, or a device name).
+    pub profile: String,
+    /// A queue family that runs compute beside graphics exists.
+    pub async_compute: bool,
+    /// A `LAZILY_ALLOCATED` memory type exists (memoryless attachments possible).
+    pub lazily_allocated: bool,
+    /// `maxColorAttachments`.
+    pub max_color_attachments: u32,
+    /// `maxPerStageDescriptorInputAttachments` (input attachments per subpass).
+    pub max_input_attachments: u32,
+    /// Bits of colour per pixel that tile storage holds; 0 means no budget.
+    pub tile_bits_per_pixel: u32,
+    /// Alignment of placements inside aliasing blocks.
+    pub placement_alignment: u64,
+    /// `bufferImageGranularity`: distance a buffer and an image placed next to each other keep.
+    pub buffer_image_granularity: u64,
+}
+
+impl Capabilities {
+    /// Known profile names.
+    pub const PROFILES: &'static [&'static str] = &["desktop", "mali", "adreno"];
+
+    /// The named profile of graph-format.md, or `None` for an unknown name.
+    pub fn profile(name: &str) -> Option<Self> {
+        let base = Capabilities {
+            profile: name.to_string(),
+            async_compute: false,
+            lazily_allocated: false,
+            max_color_attachments: 8,
+            max_input_attachments: 8,
+            tile_bits_per_pixel: 0,
+            placement_alignment: 65536,
+            buffer_image_granularity: 1024,
+        };
+        match name {
+            "desktop" => Some(Capabilities { async_compute: true, ..base }),
+            "mali" => Some(Capabilities {
+                lazily_allocated: true,
+                tile_bits_per_pixel: 256,
+                ..base
+            }),
+            "adreno" => Some(Capabilities { lazily_allocated: true, ..base }),
+            _ => None,
+        }
+    }
+
+    /// The default profile, `desktop`.
+    pub fn desktop() -> Self {
+        Self::profile("desktop").expect("desktop is a known profile")
+    }
+}
+
+impl Default for Capabilities {
+    fn default() -> Self {
+        Self::desktop()
+    }
+}
+
+/// Switches for every optimisation, so each can be turned off for comparison: a plan with
+/// all of them off must render the same picture as one with all on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct CompileOptions {
+    /// Move independent passes (never against an edge) to group mergeable or overlapping work.
+    pub reorder: bool,
+    /// Merge adjacent raster passes into subpasses of one render pass.
+    pub merge: bool,
+    /// Keep attachments that never leave tile memory in lazily allocated memory.
+    pub memoryless: bool,
+    /// Let transient resources with disjoint lifetimes share memory.
+    pub alias: bool,
+    /// Run `async_compute` passes on the async-compute queue where the device has one.
+    pub async_compute: bool,
+    /// Drop cross-queue waits implied by the others.
+    pub minimize_syncs: bool,
+}
+
+impl CompileOptions {
+    /// Every optimisation on (the default).
+    pub const ALL: CompileOptions = CompileOptions {
+        reorder: true,
+        merge: true,
+        memoryless: true,
+        alias: true,
+        async_compute: true,
+        minimize_syncs: true,
+    };
+
+    /// Every optimisation off: the naive reference plan.
+    pub const NONE: CompileOptions = CompileOptions {
+        reorder: false,
+        merge: false,
+        memoryless: false,
+        alias: false,
+        async_compute: false,
+        minimize_syncs: false,
+    };
+}
+
+impl Default for CompileOptions {
+    fn default() -> Self {
+        Self::ALL
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn profiles_match_graph_format() {
+        let d = Capabilities::profile("desktop").unwrap();
+        assert!(d.async_compute && !d.lazily_allocated && d.tile_bits_per_pixel == 0);
+        let m = Capabilities::profile("mali").unwrap();
+        assert!(!m.async_compute && m.lazily_allocated && m.tile_bits_per_pixel == 256);
+        let a = Capabilities::profile("adreno").unwrap();
+        assert!(!a.async_compute && a.lazily_allocated && a.tile_bits_per_pixel == 0);
+        assert!(Capabilities::profile("voodoo").is_none());
+    }
+}

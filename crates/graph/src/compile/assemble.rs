@@ -1,0 +1,95 @@
+//! Last phase: turn the id-based phase outputs into the name-based [`Plan`].
+
+use super::barriers::Barriers;
+use super::cull::Culling;
+use super::deps::Dependencies;
+use super::syncs::SyncDraft;
+use super::Schedule;
+use crate::graph::{Graph, QueueKind};
+use crate::plan::{Barrier, Break, CullReason, Edge, Memory, Plan, Queues, RenderPass, Sync};
+
+/// Everything the plan is made of.
+pub(super) struct Parts<'a> {
+    pub graph: &'a Graph,
+    pub deps: &'a Dependencies,
+    pub culling: &'a Culling,
+    pub schedule: &'a Schedule,
+    pub render_passes: Vec<RenderPass>,
+    pub breaks: Vec<Break>,
+    pub barriers: &'a Barriers,
+    pub syncs: &'a [SyncDraft],
+    pub memory: Memory,
+}
+
+impl Parts<'_> {
+    pub fn into_plan(self) -> Plan {
+        let g = self.graph;
+        let s = self.schedule;
+        let pass_name = |p: crate::graph::PassId| g.pass(p).name.clone();
+        let res_name = |r: crate::graph::ResourceId| g.resource(r).name.clone();
+        let order: Vec<String> = s.order.iter().map(|&p| pass_name(p)).collect();
+        let max_level = s.order.iter().map(|p| s.level[p.index()]).max();
+        let mut levels = vec![Vec::new(); max_level.map_or(0, |l| l as usize + 1)];
+        let mut queues = Queues::default();
+        for &p in &s.order {
+            levels[s.level[p.index()] as usize].push(pass_name(p));
+            match s.queue[p.index()] {
+                QueueKind::Graphics => queues.graphics.push(pass_name(p)),
+                QueueKind::AsyncCompute => queues.async_compute.push(pass_name(p)),
+            }
+        }
+        let edges = self
+            .deps
+            .edges
+            .iter()
+            .filter(|e| s.kept[e.from.index()] && s.kept[e.to.index()])
+            .map(|e| Edge { from: pass_name(e.from), to: pass_name(e.to), resource: res_name(e.resource), kind: e.kind })
+            .collect();
+        let barriers = self
+            .barriers
+            .barriers
+            .iter()
+            .map(|b| Barrier {
+                before: pass_name(b.before),
+                resource: res_name(b.resource),
+                src_stage: b.src_stage,
+                src_access: b.src_access,
+                dst_stage: b.dst_stage,
+                dst_access: b.dst_access,
+                old_layout: b.layouts.map(|l| l.0),
+                new_layout: b.layouts.map(|l| l.1),
+                queue_transfer: None,
+            })
+            .collect();
+        let syncs = self
+            .syncs
+            .iter()
+            .map(|x| Sync {
+                signal: pass_name(x.signal),
+                signal_queue: s.queue[x.signal.index()],
+                wait: pass_name(x.wait),
+                wait_queue: s.queue[x.wait.index()],
+                resources: x.resources.iter().map(|&r| res_name(r)).collect(),
+            })
+            .collect();
+        Plan {
+            order,
+            culled: self.culling.reasons.iter().map(|(p, _)| pass_name(*p)).collect(),
+            levels,
+            queues,
+            render_passes: self.render_passes,
+            breaks: self.breaks,
+            syncs,
+            barriers,
+            memory: self.memory,
+            bandwidth: Default::default(),
+            edges,
+            cull_reasons: self
+                .culling
+                .reasons
+                .iter()
+                .map(|(p, r)| CullReason { pass: pass_name(*p), reason: r.clone() })
+                .collect(),
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! Phase 2, dependencies: ordering edges from the declaration order.
+//!
+//! Per resource, walking passes in declaration order: a read (or a write that keeps earlier
+//! content) depends on the latest earlier write (read-after-write); a write depends on every
+//! read since that write (write-after-read) and on the write itself (write-after-write).
+//! Edges therefore always point forward in declaration order, so the graph is acyclic by
+//! construction. `feeds` marks edges along which content flows (what culling follows).
+//! Cost: O(uses).
+
+use crate::graph::{Graph, PassId, ResourceId};
+use crate::plan::EdgeKind;
+
+/// One ordering edge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DepEdge {
+    /// Earlier pass.
+    pub from: PassId,
+    /// Later pass.
+    pub to: PassId,
+    /// The resource that orders them.
+    pub resource: ResourceId,
+    /// Which rule.
+    pub kind: EdgeKind,
+    /// `to` consumes content that `from` produced.
+    pub feeds: bool,
+}
+
+/// All edges, with per-pass adjacency.
+#[derive(Clone, Debug, Default)]
+pub struct Dependencies {
+    /// Every edge, grouped by `to` in declaration order.
+    pub edges: Vec<DepEdge>,
+    /// Indices into `edges` of the edges entering each pass.
+    pub incoming: Vec<Vec<u32>>,
+}
+
+impl Dependencies {
+    /// Edges entering `pass`.
+    pub fn into(&self, pass: PassId) -> impl Iterator<Item = &DepEdge> {
+        self.incoming[pass.index()].iter().map(|&i| &self.edges[i as usize])
+    }
+}
+
+#[derive(Clone, Default)]
+struct ResourceState {
+    last_write: Option<PassId>,
+    reads_since: Vec<PassId>,
+}
+
+/// Builds the ordering edges of `graph` (all passes, before culling).
+pub fn dependencies(graph: &Graph) -> Dependencies {
+    let mut state = vec![ResourceState::default(); graph.resources.len()];
+    let mut deps = Dependencies { edges: Vec::new(), incoming: vec![Vec::new(); graph.passes.len()] };
+    for (pass, p) in graph.pass_ids().zip(&graph.passes) {
+        for u in &p.uses {
+            let s = &mut state[u.resource.index()];
+            let mut push = |from: PassId, kind: EdgeKind, feeds: bool| {
+                deps.incoming[pass.index()].push(deps.edges.len() as u32);
+                deps.edges.push(DepEdge { from, to: pass, resource: u.resource, kind, feeds });
+            };
+            let writes = u.access.writes();
+            if let Some(w) = s.last_write {
+                if !writes || u.access.reads(u.clear) {
+                    push(w, EdgeKind::Raw, true);
+                } else {
+                    push(w, EdgeKind::Waw, u.access.keeps_content(u.clear));
+                }
+            }
+            if writes {
+                for &r in &s.reads_since {
+                    push(r, EdgeKind::War, false);
+                }
+                s.reads_since.clear();
+                s.last_write = Some(pass);
+            } else {
+                s.reads_since.push(pass);
+            }
+        }
+    }
+    deps
+}

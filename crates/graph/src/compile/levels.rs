@@ -1,0 +1,39 @@
+//! Phase 5, levels and queues: dependency levels (longest path from a root) and the queue
+//! each kept pass runs on.
+//!
+//! `level[v] = max(level[u] + 1)` over kept edges `u -> v`, relaxed in execution order (a
+//! topological order), so one pass over the edges suffices. Passes of one level are
+//! independent of each other. Async-compute passes run on that queue only when the device
+//! has one and the option is on; otherwise they fold onto graphics. Cost: O(passes + edges).
+
+use super::deps::Dependencies;
+use crate::caps::{Capabilities, CompileOptions};
+use crate::graph::{Graph, PassId, QueueKind};
+
+/// Dependency level of each kept pass (indexed by pass; culled passes get 0).
+pub fn levels(graph: &Graph, deps: &Dependencies, order: &[PassId], kept: &[bool]) -> Vec<u32> {
+    let mut level = vec![0u32; graph.passes.len()];
+    for &p in order {
+        let l = deps
+            .into(p)
+            .filter(|e| kept[e.from.index()])
+            .map(|e| level[e.from.index()] + 1)
+            .max()
+            .unwrap_or(0);
+        level[p.index()] = l;
+    }
+    level
+}
+
+/// Queue each pass runs on (indexed by pass).
+pub fn queues(graph: &Graph, caps: &Capabilities, options: &CompileOptions) -> Vec<QueueKind> {
+    let async_available = caps.async_compute && options.async_compute;
+    graph
+        .passes
+        .iter()
+        .map(|p| match p.queue {
+            QueueKind::AsyncCompute if async_available => QueueKind::AsyncCompute,
+            _ => QueueKind::Graphics,
+        })
+        .collect()
+}

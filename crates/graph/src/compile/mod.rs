@@ -1,0 +1,70 @@
+//! The compiler: a chain of pure phases, one module each.
+//!
+//! `validate → dependencies → cull → order → levels/queues → render passes → barriers →
+//! syncs → memory → plan`. Each phase is a function of the graph, the outputs of earlier
+//! phases, [`Capabilities`] and [`CompileOptions`]; none keeps state, so each can be tested
+//! alone and every optimisation can be switched off. [`Compiler`] adds the per-frame cache.
+
+pub mod barriers;
+pub mod cull;
+pub mod deps;
+pub mod levels;
+pub mod memory;
+pub mod order;
+pub mod renderpass;
+pub mod syncs;
+pub mod validate;
+mod assemble;
+mod cache;
+
+pub use cache::Compiler;
+
+use crate::caps::{Capabilities, CompileOptions};
+use crate::error::CompileError;
+use crate::graph::{Graph, PassId, QueueKind};
+use crate::plan::Plan;
+
+/// When and where each kept pass runs: the output of the order and levels phases that every
+/// later phase reads.
+#[derive(Clone, Debug, Default)]
+pub struct Schedule {
+    /// Kept passes in execution order.
+    pub order: Vec<PassId>,
+    /// Position in `order` of each pass (indexed by pass), `None` when culled.
+    pub position: Vec<Option<u32>>,
+    /// Dependency level of each kept pass (indexed by pass).
+    pub level: Vec<u32>,
+    /// Queue of each pass (indexed by pass).
+    pub queue: Vec<QueueKind>,
+    /// Whether each pass is kept (indexed by pass).
+    pub kept: Vec<bool>,
+}
+
+impl Schedule {
+    /// True when any kept pass runs on the async-compute queue.
+    pub fn uses_async(&self) -> bool {
+        self.order.iter().any(|p| self.queue[p.index()] == QueueKind::AsyncCompute)
+    }
+}
+
+/// Compiles `graph` for a device into a [`Plan`].
+pub fn compile(graph: &Graph, caps: &Capabilities, options: &CompileOptions) -> Result<Plan, CompileError> {
+    validate::validate(graph, caps)?;
+    let deps = deps::dependencies(graph);
+    let culling = cull::cull(graph, &deps);
+    let order = order::order(graph, &deps, &culling, options);
+    let level = levels::levels(graph, &deps, &order, &culling.kept);
+    let queue = levels::queues(graph, caps, options);
+    let mut position = vec![None; graph.passes.len()];
+    for (i, p) in order.iter().enumerate() {
+        position[p.index()] = Some(i as u32);
+    }
+    let schedule = Schedule { order, position, level, queue, kept: culling.kept.clone() };
+    let grouping = renderpass::group(graph, &schedule);
+    let render_passes = renderpass::describe(graph, &schedule, &grouping);
+    let breaks = renderpass::breaks(graph, &schedule, &grouping);
+    let barriers = barriers::barriers(graph, &schedule, &grouping);
+    let syncs = syncs::syncs(graph, &schedule, &barriers.cross_queue);
+    let memory = memory::plan_memory(graph, &schedule, caps);
+    Ok(assemble::Parts { graph, deps: &deps, culling: &culling, schedule: &schedule, render_passes, breaks, barriers: &barriers, syncs: &syncs, memory }.into_plan())
+}

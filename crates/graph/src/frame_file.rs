@@ -1,0 +1,386 @@
+//! Loading a frame description (graph-format.md "Input") from JSON or TOML.
+//!
+//! Parsing is strict (unknown fields are errors, so a typo cannot silently change a frame)
+//! and reports line and column. Names are resolved to ids here; every other rule is left to
+//! the compiler's `validate` phase so files and the builder API give the same messages.
+
+use crate::access::Access;
+use crate::caps::Capabilities;
+use crate::error::{CompileError, FrameFileError};
+use crate::format::Format;
+use crate::graph::{Graph, ImageDesc, PassKind, QueueKind, Resource, ResourceKind, Use};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// A frame file as written.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FrameFile {
+    /// Frame name.
+    #[serde(default)]
+    pub name: String,
+    /// Device profile name or object.
+    #[serde(default)]
+    pub device: Option<DeviceSpec>,
+    /// Resources.
+    #[serde(default)]
+    pub resources: Vec<ResourceSpec>,
+    /// Passes in submission order.
+    #[serde(default)]
+    pub passes: Vec<PassSpec>,
+}
+
+/// `device`: a profile name or a profile with overrides.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum DeviceSpec {
+    /// A profile name.
+    Profile(String),
+    /// A profile with fields overridden.
+    Custom(DeviceOverrides),
+}
+
+/// Fields of a device object.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeviceOverrides {
+    /// Base profile (default `desktop`).
+    pub profile: Option<String>,
+    /// Override: async compute queue present.
+    pub async_compute: Option<bool>,
+    /// Override: lazily allocated memory present.
+    pub lazily_allocated: Option<bool>,
+    /// Override: max colour attachments.
+    pub max_color_attachments: Option<u32>,
+    /// Override: max input attachments.
+    pub max_input_attachments: Option<u32>,
+    /// Override: tile budget in bits per pixel (0 = none).
+    pub tile_bits_per_pixel: Option<u32>,
+    /// Override: placement alignment in bytes.
+    pub placement_alignment: Option<u64>,
+    /// Override: buffer/image granularity in bytes.
+    pub buffer_image_granularity: Option<u64>,
+}
+
+/// A resource entry.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResourceSpec {
+    /// Unique name.
+    pub name: String,
+    /// `image` or `buffer`.
+    pub kind: ResourceKindSpec,
+    /// Image format name.
+    pub format: Option<String>,
+    /// Image width.
+    pub width: Option<u32>,
+    /// Image height.
+    pub height: Option<u32>,
+    /// MSAA samples.
+    pub samples: Option<u32>,
+    /// Mip levels.
+    pub mips: Option<u32>,
+    /// Array layers.
+    pub layers: Option<u32>,
+    /// Bytes (buffers: required; images: overrides the estimate).
+    pub size: Option<u64>,
+    /// Owned outside the graph.
+    #[serde(default)]
+    pub imported: bool,
+    /// A result of the frame.
+    #[serde(default)]
+    pub output: bool,
+    /// Imported: earlier content not needed.
+    #[serde(default)]
+    pub clear_on_first_use: bool,
+    /// Imported: content not needed afterwards.
+    #[serde(default)]
+    pub discard_on_last_use: bool,
+    /// Must stay in tile memory.
+    #[serde(default)]
+    pub memoryless: bool,
+}
+
+/// `image` | `buffer`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResourceKindSpec {
+    /// An image.
+    Image,
+    /// A buffer.
+    Buffer,
+}
+
+/// A pass entry.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PassSpec {
+    /// Unique name.
+    pub name: String,
+    /// Raster, compute or transfer.
+    pub kind: PassKind,
+    /// Requested queue.
+    #[serde(default = "graphics")]
+    pub queue: QueueKind,
+    /// Never culled.
+    #[serde(default)]
+    pub side_effects: bool,
+    /// Uses, at most one per resource.
+    #[serde(default)]
+    pub uses: Vec<UseSpec>,
+}
+
+fn graphics() -> QueueKind {
+    QueueKind::Graphics
+}
+
+/// A use entry.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UseSpec {
+    /// Resource name.
+    pub resource: String,
+    /// Access kind.
+    pub access: Access,
+    /// Clear at this use.
+    #[serde(default)]
+    pub clear: bool,
+    /// For `resolve`: the multisampled source.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+}
+
+/// Text syntax of a frame file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Syntax {
+    /// JSON.
+    Json,
+    /// TOML with the same structure.
+    Toml,
+}
+
+impl Syntax {
+    /// TOML for `.toml` files, JSON otherwise.
+    pub fn of_path(path: &Path) -> Syntax {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some(e) if e.eq_ignore_ascii_case("toml") => Syntax::Toml,
+            _ => Syntax::Json,
+        }
+    }
+}
+
+/// Reads, parses and resolves a frame file.
+pub fn load(path: &Path) -> Result<(Graph, Capabilities), FrameFileError> {
+    let shown = path.display().to_string();
+    let text = std::fs::read_to_string(path)
+        .map_err(|source| FrameFileError::Io { path: shown.clone(), source })?;
+    parse(&text, Syntax::of_path(path), &shown)
+}
+
+/// Parses frame text; `origin` names it in messages.
+pub fn parse(text: &str, syntax: Syntax, origin: &str) -> Result<(Graph, Capabilities), FrameFileError> {
+    let file: FrameFile = match syntax {
+        Syntax::Json => serde_json::from_str(text).map_err(|e| FrameFileError::Parse {
+            path: origin.to_string(),
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string().split(" at line ").next().unwrap_or_default().to_string(),
+        })?,
+        Syntax::Toml => toml::from_str(text).map_err(|e| {
+            let (line, column) = e
+                .span()
+                .map(|s| line_column(text, s.start))
+                .unwrap_or((1, 1));
+            FrameFileError::Parse {
+                path: origin.to_string(),
+                line,
+                column,
+                message: e.message().to_string(),
+            }
+        })?,
+    };
+    let caps = file
+        .device_capabilities()
+        .map_err(|message| FrameFileError::Device { path: origin.to_string(), message })?;
+    let graph = file
+        .to_graph()
+        .map_err(|source| FrameFileError::Graph { path: origin.to_string(), source })?;
+    Ok((graph, caps))
+}
+
+/// 1-based line and column of a byte offset.
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
+}
+
+impl FrameFile {
+    /// The device the file asks for (default `desktop`).
+    pub fn device_capabilities(&self) -> Result<Capabilities, String> {
+        let unknown = |p: &str| {
+            format!("unknown profile '{p}' (known: {})", Capabilities::PROFILES.join(", "))
+        };
+        match &self.device {
+            None => Ok(Capabilities::desktop()),
+            Some(DeviceSpec::Profile(p)) => Capabilities::profile(p).ok_or_else(|| unknown(p)),
+            Some(DeviceSpec::Custom(o)) => {
+                let base = o.profile.as_deref().unwrap_or("desktop");
+                let mut c = Capabilities::profile(base).ok_or_else(|| unknown(base))?;
+                if let Some(v) = o.async_compute {
+                    c.async_compute = v;
+                }
+                if let Some(v) = o.lazily_allocated {
+                    c.lazily_allocated = v;
+                }
+                if let Some(v) = o.max_color_attachments {
+                    c.max_color_attachments = v;
+                }
+                if let Some(v) = o.max_input_attachments {
+                    c.max_input_attachments = v;
+                }
+                if let Some(v) = o.tile_bits_per_pixel {
+                    c.tile_bits_per_pixel = v;
+                }
+                if let Some(v) = o.placement_alignment {
+                    if !v.is_power_of_two() {
+                        return Err(format!("placement_alignment {v} is not a power of two"));
+                    }
+                    c.placement_alignment = v;
+                }
+                if let Some(v) = o.buffer_image_granularity {
+                    if !v.is_power_of_two() {
+                        return Err(format!("buffer_image_granularity {v} is not a power of two"));
+                    }
+                    c.buffer_image_granularity = v;
+                }
+                Ok(c)
+            }
+        }
+    }
+
+    /// Resolves names into a [`Graph`].
+    pub fn to_graph(&self) -> Result<Graph, CompileError> {
+        let mut graph = Graph::new(self.name.clone());
+        for spec in &self.resources {
+            graph.add_resource(spec.to_resource()?);
+        }
+        let mut ids = HashMap::new();
+        for (id, r) in graph.resource_ids().zip(&graph.resources) {
+            if ids.insert(r.name.clone(), id).is_some() {
+                return Err(CompileError::DuplicateResource { resource: r.name.clone() });
+            }
+        }
+        for spec in &self.passes {
+            let mut uses = Vec::with_capacity(spec.uses.len());
+            for u in &spec.uses {
+                let lookup = |name: &str| {
+                    ids.get(name).copied().ok_or_else(|| CompileError::UnknownResource {
+                        pass: spec.name.clone(),
+                        resource: name.to_string(),
+                    })
+                };
+                let from = u.from.as_deref().map(lookup).transpose()?;
+                uses.push(Use { resource: lookup(&u.resource)?, access: u.access, clear: u.clear, from });
+            }
+            let queue = spec.queue;
+            let mut b = graph.pass_builder(spec.name.clone(), spec.kind).on_queue(queue);
+            if spec.side_effects {
+                b = b.side_effects();
+            }
+            let id = b.id();
+            graph.passes[id.index()].uses = uses;
+        }
+        Ok(graph)
+    }
+}
+
+impl ResourceSpec {
+    fn to_resource(&self) -> Result<Resource, CompileError> {
+        let invalid = |rule: String| CompileError::InvalidResource { resource: self.name.clone(), rule };
+        let kind = match self.kind {
+            ResourceKindSpec::Image => {
+                let format_name = self.format.as_deref().ok_or_else(|| invalid("an image needs a 'format'".into()))?;
+                let format = Format::from_name(format_name)
+                    .ok_or_else(|| invalid(format!("unknown format '{format_name}'")))?;
+                let width = self.width.ok_or_else(|| invalid("an image needs a 'width'".into()))?;
+                let height = self.height.ok_or_else(|| invalid("an image needs a 'height'".into()))?;
+                ResourceKind::Image(ImageDesc {
+                    format,
+                    width,
+                    height,
+                    samples: self.samples.unwrap_or(1),
+                    mips: self.mips.unwrap_or(1),
+                    layers: self.layers.unwrap_or(1),
+                })
+            }
+            ResourceKindSpec::Buffer => {
+                if self.format.is_some() || self.width.is_some() || self.height.is_some() || self.samples.is_some() || self.mips.is_some() || self.layers.is_some() {
+                    return Err(invalid("a buffer has no format, width, height, samples, mips or layers".into()));
+                }
+                let size = self.size.ok_or_else(|| invalid("a buffer needs a 'size'".into()))?;
+                ResourceKind::Buffer { size }
+            }
+        };
+        Ok(Resource {
+            name: self.name.clone(),
+            kind,
+            size: match self.kind {
+                ResourceKindSpec::Image => self.size,
+                ResourceKindSpec::Buffer => None,
+            },
+            imported: self.imported,
+            output: self.output,
+            clear_on_first_use: self.clear_on_first_use,
+            discard_on_last_use: self.discard_on_last_use,
+            memoryless: self.memoryless,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_errors_have_line_and_column() {
+        let err = parse("{\n  \"passes\": [\n    {\"name\": 3}\n  ]\n}", Syntax::Json, "f.json").unwrap_err();
+        match err {
+            FrameFileError::Parse { line, column, .. } => assert_eq!((line, column), (3, 14)),
+            other => panic!("unexpected {other}"),
+        }
+    }
+
+    #[test]
+    fn toml_errors_have_line_and_column() {
+        let text = "name = \"x\"\n[[passes]]\nname = \"p\"\nkind = \"rastr\"\n";
+        let err = parse(text, Syntax::Toml, "f.toml").unwrap_err();
+        match err {
+            FrameFileError::Parse { line, .. } => assert_eq!(line, 4),
+            other => panic!("unexpected {other}"),
+        }
+    }
+
+    #[test]
+    fn unknown_fields_and_resources_are_errors() {
+        assert!(parse(r#"{"passes": [], "extra": 1}"#, Syntax::Json, "f").is_err());
+        let e = parse(
+            r#"{"passes": [{"name": "p", "kind": "compute", "uses": [{"resource": "nope", "access": "storage_write"}]}]}"#,
+            Syntax::Json,
+            "f",
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("'p' uses unknown resource 'nope'"), "{e}");
+    }
+
+    #[test]
+    fn device_overrides_apply() {
+        let (_, caps) = parse(r#"{"device": {"profile": "mali", "tile_bits_per_pixel": 128}}"#, Syntax::Json, "f").unwrap();
+        assert!(caps.lazily_allocated);
+        assert_eq!(caps.tile_bits_per_pixel, 128);
+        let e = parse(r#"{"device": "voodoo"}"#, Syntax::Json, "f").unwrap_err();
+        assert!(e.to_string().contains("unknown profile 'voodoo'"), "{e}");
+    }
+}

@@ -1,0 +1,422 @@
+//! The frame graph as declared: resources and passes in arenas, addressed by typed ids.
+//!
+//! Declaring never fails and never panics: every rule (unique names, fitting accesses,
+//! reads that have a writer, ...) is checked by the `validate` phase of the compiler, so the
+//! builder and the frame-file loader share one set of rules and one set of messages.
+
+use crate::access::{Access, Target};
+use crate::format::Format;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Index of a resource in its graph.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ResourceId(pub(crate) u32);
+
+/// Index of a pass in its graph (declaration = submission order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PassId(pub(crate) u32);
+
+impl ResourceId {
+    /// Position in [`Graph::resources`].
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl PassId {
+    /// Position in [`Graph::passes`].
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Shape of an image resource.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ImageDesc {
+    /// Texel format.
+    pub format: Format,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// MSAA samples per pixel.
+    pub samples: u32,
+    /// Mip levels.
+    pub mips: u32,
+    /// Array layers.
+    pub layers: u32,
+}
+
+impl ImageDesc {
+    /// A single-sampled, single-mip, single-layer image.
+    pub fn new(format: Format, width: u32, height: u32) -> Self {
+        ImageDesc { format, width, height, samples: 1, mips: 1, layers: 1 }
+    }
+
+    /// With `samples` MSAA samples.
+    pub fn samples(mut self, samples: u32) -> Self {
+        self.samples = samples;
+        self
+    }
+
+    /// With `mips` mip levels.
+    pub fn mips(mut self, mips: u32) -> Self {
+        self.mips = mips;
+        self
+    }
+
+    /// With `layers` array layers.
+    pub fn layers(mut self, layers: u32) -> Self {
+        self.layers = layers;
+        self
+    }
+
+    /// Size estimate: Σ over mips of w·h·layers·samples·bytes-per-texel.
+    pub fn estimated_bytes(&self) -> u64 {
+        let texel = u64::from(self.format.bytes_per_texel());
+        let per_layer = u64::from(self.layers) * u64::from(self.samples) * texel;
+        (0..self.mips.min(32))
+            .map(|m| {
+                let w = u64::from((self.width >> m).max(1));
+                let h = u64::from((self.height >> m).max(1));
+                w.saturating_mul(h).saturating_mul(per_layer)
+            })
+            .fold(0u64, u64::saturating_add)
+    }
+
+    /// Bytes of one mip-0 layer of all samples: what one attachment load or store moves.
+    pub fn attachment_bytes(&self) -> u64 {
+        u64::from(self.width)
+            .saturating_mul(u64::from(self.height))
+            .saturating_mul(u64::from(self.samples))
+            .saturating_mul(u64::from(self.format.bytes_per_texel()))
+    }
+}
+
+/// What kind of resource, with its shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ResourceKind {
+    /// An image.
+    Image(ImageDesc),
+    /// A buffer of `size` bytes.
+    Buffer {
+        /// Size in bytes.
+        size: u64,
+    },
+}
+
+/// A declared resource.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Resource {
+    /// Unique name, used in messages, dumps and debug labels.
+    pub name: String,
+    /// Image or buffer, with its shape.
+    pub kind: ResourceKind,
+    /// Byte size that overrides the estimate (the backend's real size, or the frame file's).
+    pub size: Option<u64>,
+    /// Owned outside the graph (swapchain, history): never aliased, survives the frame.
+    pub imported: bool,
+    /// A result of the frame: passes that feed it are never culled.
+    pub output: bool,
+    /// Imported only: earlier content is not needed at the first use.
+    pub clear_on_first_use: bool,
+    /// Imported only: content is not needed after the last use.
+    pub discard_on_last_use: bool,
+    /// The author requires it to stay in tile memory.
+    pub memoryless: bool,
+}
+
+impl Resource {
+    /// Transient image with default flags.
+    pub fn image(name: impl Into<String>, desc: ImageDesc) -> Self {
+        Self::new(name.into(), ResourceKind::Image(desc))
+    }
+
+    /// Transient buffer with default flags.
+    pub fn buffer(name: impl Into<String>, size: u64) -> Self {
+        Self::new(name.into(), ResourceKind::Buffer { size })
+    }
+
+    fn new(name: String, kind: ResourceKind) -> Self {
+        Resource {
+            name,
+            kind,
+            size: None,
+            imported: false,
+            output: false,
+            clear_on_first_use: false,
+            discard_on_last_use: false,
+            memoryless: false,
+        }
+    }
+
+    /// The image shape, if it is an image.
+    pub fn image_desc(&self) -> Option<&ImageDesc> {
+        match &self.kind {
+            ResourceKind::Image(d) => Some(d),
+            ResourceKind::Buffer { .. } => None,
+        }
+    }
+
+    /// What accesses are checked against.
+    pub fn target(&self) -> Target {
+        match &self.kind {
+            ResourceKind::Image(d) => Target::Image(d.format),
+            ResourceKind::Buffer { .. } => Target::Buffer,
+        }
+    }
+
+    /// Bytes of memory the resource needs (override, or estimate).
+    pub fn bytes(&self) -> u64 {
+        self.size.unwrap_or(match &self.kind {
+            ResourceKind::Image(d) => d.estimated_bytes(),
+            ResourceKind::Buffer { size } => *size,
+        })
+    }
+
+    /// True when a later frame (or someone outside the graph) may read the content after the
+    /// frame ends.
+    pub fn survives_frame(&self) -> bool {
+        self.output || (self.imported && !self.discard_on_last_use)
+    }
+}
+
+/// What a pass does on the GPU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PassKind {
+    /// Draws into attachments; may merge into a render pass with its neighbours.
+    Raster,
+    /// Dispatches compute work.
+    Compute,
+    /// Copies, blits, clears.
+    Transfer,
+}
+
+/// Queue a pass asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum QueueKind {
+    /// The graphics queue (always present).
+    Graphics,
+    /// A dedicated compute queue, where the device has one.
+    AsyncCompute,
+}
+
+impl QueueKind {
+    /// Name used in the plan.
+    pub fn name(self) -> &'static str {
+        match self {
+            QueueKind::Graphics => "graphics",
+            QueueKind::AsyncCompute => "async_compute",
+        }
+    }
+}
+
+impl fmt::Display for QueueKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One use of one resource by one pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Use {
+    /// The resource used.
+    pub resource: ResourceId,
+    /// How it is used.
+    pub access: Access,
+    /// Clear the attachment (or destination) at this use.
+    pub clear: bool,
+    /// For `resolve`: the multisampled attachment resolved into this resource.
+    pub from: Option<ResourceId>,
+}
+
+/// A declared pass.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Pass {
+    /// Unique name.
+    pub name: String,
+    /// Raster, compute or transfer.
+    pub kind: PassKind,
+    /// Queue the author asks for; raster passes always run on graphics.
+    pub queue: QueueKind,
+    /// Never culled (writes something outside the graph's view).
+    pub side_effects: bool,
+    /// At most one use per resource.
+    pub uses: Vec<Use>,
+}
+
+/// A frame graph: resources and passes in declaration order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Graph {
+    /// Frame name, for reports.
+    pub name: String,
+    /// Resources, indexed by [`ResourceId`].
+    pub resources: Vec<Resource>,
+    /// Passes in submission order, indexed by [`PassId`].
+    pub passes: Vec<Pass>,
+}
+
+impl Graph {
+    /// An empty graph.
+    pub fn new(name: impl Into<String>) -> Self {
+        Graph { name: name.into(), ..Default::default() }
+    }
+
+    /// The resource behind an id.
+    pub fn resource(&self, id: ResourceId) -> &Resource {
+        &self.resources[id.index()]
+    }
+
+    /// The pass behind an id.
+    pub fn pass(&self, id: PassId) -> &Pass {
+        &self.passes[id.index()]
+    }
+
+    /// All pass ids in declaration order.
+    pub fn pass_ids(&self) -> impl Iterator<Item = PassId> + '_ {
+        (0..self.passes.len() as u32).map(PassId)
+    }
+
+    /// All resource ids in declaration order.
+    pub fn resource_ids(&self) -> impl Iterator<Item = ResourceId> + '_ {
+        (0..self.resources.len() as u32).map(ResourceId)
+    }
+
+    /// Finds a resource by name.
+    pub fn find_resource(&self, name: &str) -> Option<ResourceId> {
+        self.resources.iter().position(|r| r.name == name).map(|i| ResourceId(i as u32))
+    }
+
+    /// Finds a pass by name.
+    pub fn find_pass(&self, name: &str) -> Option<PassId> {
+        self.passes.iter().position(|p| p.name == name).map(|i| PassId(i as u32))
+    }
+
+    /// Adds a resource and returns its id.
+    pub fn add_resource(&mut self, resource: Resource) -> ResourceId {
+        self.resources.push(resource);
+        ResourceId(self.resources.len() as u32 - 1)
+    }
+
+    /// Declares a transient image.
+    pub fn image(&mut self, name: impl Into<String>, desc: ImageDesc) -> ResourceId {
+        self.add_resource(Resource::image(name, desc))
+    }
+
+    /// Declares a transient buffer.
+    pub fn buffer(&mut self, name: impl Into<String>, size: u64) -> ResourceId {
+        self.add_resource(Resource::buffer(name, size))
+    }
+
+    /// Changes a declared resource's flags (imported, output, memoryless, ...).
+    pub fn resource_mut(&mut self, id: ResourceId) -> &mut Resource {
+        &mut self.resources[id.index()]
+    }
+
+    /// Declares a pass; configure it through the returned builder.
+    pub fn pass_builder(&mut self, name: impl Into<String>, kind: PassKind) -> PassBuilder<'_> {
+        self.passes.push(Pass {
+            name: name.into(),
+            kind,
+            queue: QueueKind::Graphics,
+            side_effects: false,
+            uses: Vec::new(),
+        });
+        let id = PassId(self.passes.len() as u32 - 1);
+        PassBuilder { graph: self, id }
+    }
+
+    /// Declares a raster pass.
+    pub fn raster(&mut self, name: impl Into<String>) -> PassBuilder<'_> {
+        self.pass_builder(name, PassKind::Raster)
+    }
+
+    /// Declares a compute pass.
+    pub fn compute(&mut self, name: impl Into<String>) -> PassBuilder<'_> {
+        self.pass_builder(name, PassKind::Compute)
+    }
+
+    /// Declares a transfer pass.
+    pub fn transfer(&mut self, name: impl Into<String>) -> PassBuilder<'_> {
+        self.pass_builder(name, PassKind::Transfer)
+    }
+}
+
+/// Fluent configuration of a pass just declared.
+#[derive(Debug)]
+pub struct PassBuilder<'g> {
+    graph: &'g mut Graph,
+    id: PassId,
+}
+
+impl PassBuilder<'_> {
+    fn pass(&mut self) -> &mut Pass {
+        &mut self.graph.passes[self.id.index()]
+    }
+
+    /// Uses `resource` with `access`.
+    pub fn uses(mut self, resource: ResourceId, access: Access) -> Self {
+        self.pass().uses.push(Use { resource, access, clear: false, from: None });
+        self
+    }
+
+    /// Uses `resource` with `access`, cleared at this use.
+    pub fn clears(mut self, resource: ResourceId, access: Access) -> Self {
+        self.pass().uses.push(Use { resource, access, clear: true, from: None });
+        self
+    }
+
+    /// Resolves the multisampled attachment `from` into `target`.
+    pub fn resolves(mut self, target: ResourceId, from: ResourceId) -> Self {
+        self.pass().uses.push(Use {
+            resource: target,
+            access: Access::Resolve,
+            clear: false,
+            from: Some(from),
+        });
+        self
+    }
+
+    /// Asks for the async-compute queue.
+    pub fn on_queue(mut self, queue: QueueKind) -> Self {
+        self.pass().queue = queue;
+        self
+    }
+
+    /// Marks the pass as never culled.
+    pub fn side_effects(mut self) -> Self {
+        self.pass().side_effects = true;
+        self
+    }
+
+    /// The id of the pass.
+    pub fn id(self) -> PassId {
+        self.id
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn size_estimate_sums_mips() {
+        let d = ImageDesc::new(Format::R8G8B8A8_UNORM, 4, 4).mips(3);
+        assert_eq!(d.estimated_bytes(), (16 + 4 + 1) * 4);
+        let msaa = ImageDesc::new(Format::R8G8B8A8_UNORM, 1920, 1080).samples(4);
+        assert_eq!(msaa.attachment_bytes(), 1920 * 1080 * 16);
+    }
+
+    #[test]
+    fn builder_records_uses_in_order() {
+        let mut g = Graph::new("t");
+        let a = g.image("a", ImageDesc::new(Format::R8G8B8A8_UNORM, 8, 8));
+        let p = g.raster("p").clears(a, Access::ColorWrite).side_effects().id();
+        assert_eq!(g.pass(p).uses, vec![Use { resource: a, access: Access::ColorWrite, clear: true, from: None }]);
+        assert!(g.pass(p).side_effects);
+        assert_eq!(g.find_pass("p"), Some(p));
+    }
+}

@@ -1,0 +1,301 @@
+//! The compiled plan: plain data that serializes exactly to the JSON of graph-format.md.
+//!
+//! Everything is addressed by name so the JSON is self-describing; the executor maps names
+//! back to ids through the graph it compiled. Fields beyond graph-format.md are additions
+//! (the format allows them) and are documented where they are declared.
+
+use crate::graph::QueueKind;
+use crate::sync::{AccessMask, Layout, StageMask};
+use serde::{Deserialize, Serialize};
+
+/// A compiled frame.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Plan {
+    /// Kept passes in execution order.
+    pub order: Vec<String>,
+    /// Culled passes, in declaration order.
+    pub culled: Vec<String>,
+    /// Passes per dependency level (longest path from a root), each level in execution order.
+    pub levels: Vec<Vec<String>>,
+    /// Passes per queue, in execution order.
+    pub queues: Queues,
+    /// Raster passes grouped into render passes.
+    pub render_passes: Vec<RenderPass>,
+    /// Why adjacent raster passes were not merged.
+    pub breaks: Vec<Break>,
+    /// Cross-queue semaphore edges.
+    pub syncs: Vec<Sync>,
+    /// Pipeline barriers, grouped by the pass they precede, in execution order.
+    pub barriers: Vec<Barrier>,
+    /// Transient memory placement.
+    pub memory: Memory,
+    /// Tile bandwidth model.
+    pub bandwidth: Bandwidth,
+    /// Addition: the dependency edges between kept passes.
+    pub edges: Vec<Edge>,
+    /// Addition: why each culled pass was culled (same order as `culled`).
+    pub cull_reasons: Vec<CullReason>,
+}
+
+/// Passes per queue.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Queues {
+    /// Graphics queue.
+    pub graphics: Vec<String>,
+    /// Async-compute queue (empty when folded onto graphics).
+    pub async_compute: Vec<String>,
+}
+
+impl Queues {
+    /// The pass list of a queue.
+    pub fn of(&self, q: QueueKind) -> &[String] {
+        match q {
+            QueueKind::Graphics => &self.graphics,
+            QueueKind::AsyncCompute => &self.async_compute,
+        }
+    }
+}
+
+/// A `VkRenderPass`: raster passes as subpasses.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RenderPass {
+    /// Subpasses in order.
+    pub subpasses: Vec<String>,
+    /// Every attachment once.
+    pub attachments: Vec<Attachment>,
+    /// Dependencies between subpasses.
+    pub dependencies: Vec<SubpassDependency>,
+}
+
+/// An attachment of a render pass.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Attachment {
+    /// The image.
+    pub resource: String,
+    /// What happens to earlier content at the start of the render pass.
+    pub load_op: LoadOp,
+    /// Whether content is written back at the end.
+    pub store_op: StoreOp,
+    /// Lives only in tile memory.
+    pub memoryless: bool,
+    /// MSAA samples.
+    pub samples: u32,
+    /// Single-sampled image this attachment is resolved into, if any.
+    pub resolve_target: Option<String>,
+    /// Addition: layout at the start of the render pass.
+    pub initial_layout: Layout,
+    /// Addition: layout at the end of the render pass.
+    pub final_layout: Layout,
+}
+
+/// `VkAttachmentLoadOp`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LoadOp {
+    /// Read earlier content.
+    Load,
+    /// Clear.
+    Clear,
+    /// Earlier content is not needed.
+    DontCare,
+}
+
+/// `VkAttachmentStoreOp`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StoreOp {
+    /// Write content back to memory.
+    Store,
+    /// Content is not needed after the render pass.
+    DontCare,
+}
+
+/// A `VkSubpassDependency2`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SubpassDependency {
+    /// Earlier subpass.
+    pub src_subpass: u32,
+    /// Later subpass.
+    pub dst_subpass: u32,
+    /// Stages of the earlier subpass waited on.
+    pub src_stage: StageMask,
+    /// Stages of the later subpass that wait.
+    pub dst_stage: StageMask,
+    /// Accesses made available.
+    pub src_access: AccessMask,
+    /// Accesses made visible.
+    pub dst_access: AccessMask,
+    /// Same-pixel dependency (`VK_DEPENDENCY_BY_REGION_BIT`).
+    pub by_region: bool,
+}
+
+/// Why two adjacent raster passes are in different render passes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Break {
+    /// Earlier pass.
+    pub after: String,
+    /// Later pass.
+    pub before: String,
+    /// The rule that split them, with the resources involved.
+    pub reason: String,
+}
+
+/// A cross-queue semaphore edge.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sync {
+    /// Pass after which the semaphore is signalled.
+    pub signal: String,
+    /// Queue of the signalling pass.
+    pub signal_queue: QueueKind,
+    /// Pass before which the semaphore is waited on.
+    pub wait: String,
+    /// Queue of the waiting pass.
+    pub wait_queue: QueueKind,
+    /// Resources whose hazards the edge covers (including ones implied through it).
+    pub resources: Vec<String>,
+}
+
+/// A synchronization2 barrier recorded before a pass.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Barrier {
+    /// The pass it is recorded before (on that pass's queue).
+    pub before: String,
+    /// The resource.
+    pub resource: String,
+    /// Stages waited on.
+    pub src_stage: StageMask,
+    /// Accesses made available.
+    pub src_access: AccessMask,
+    /// Stages that wait.
+    pub dst_stage: StageMask,
+    /// Accesses made visible.
+    pub dst_access: AccessMask,
+    /// Layout before (images with a transition), else null.
+    pub old_layout: Option<Layout>,
+    /// Layout after (images with a transition), else null.
+    pub new_layout: Option<Layout>,
+    /// Queue-family ownership transfer half, if any.
+    pub queue_transfer: Option<QueueTransfer>,
+}
+
+/// One half of a queue-family ownership transfer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QueueTransfer {
+    /// Queue giving up ownership.
+    pub src_queue: QueueKind,
+    /// Queue taking ownership.
+    pub dst_queue: QueueKind,
+    /// `release` (recorded on the source queue) or `acquire` (on the destination).
+    pub half: TransferHalf,
+}
+
+/// Which half of an ownership transfer a barrier is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TransferHalf {
+    /// Recorded on the queue that gives up the resource.
+    Release,
+    /// Recorded on the queue that takes it.
+    Acquire,
+}
+
+/// Transient memory placement.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Memory {
+    /// Alignment of placements.
+    pub alignment: u64,
+    /// `order` or `level`: what `first`/`last` count.
+    pub lifetime_unit: LifetimeUnit,
+    /// Sum of sizes with no aliasing.
+    pub unaliased_bytes: u64,
+    /// Sum of block sizes.
+    pub aliased_bytes: u64,
+    /// Largest sum of sizes alive at one time.
+    pub lower_bound_bytes: u64,
+    /// Bytes kept in tile memory only.
+    pub memoryless_bytes: u64,
+    /// Memory blocks.
+    pub blocks: Vec<Block>,
+}
+
+/// Unit of `first`/`last`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LifetimeUnit {
+    /// Positions in `order`.
+    #[default]
+    Order,
+    /// Dependency levels.
+    Level,
+}
+
+/// One memory allocation holding placed resources.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Block {
+    /// Bytes.
+    pub size: u64,
+    /// Resources placed in it.
+    pub placements: Vec<Placement>,
+}
+
+/// A resource at an offset of a block, alive from `first` to `last`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Placement {
+    /// The resource.
+    pub resource: String,
+    /// Byte offset in the block.
+    pub offset: u64,
+    /// Bytes.
+    pub size: u64,
+    /// First position (or level) of use.
+    pub first: u32,
+    /// Last position (or level) of use.
+    pub last: u32,
+}
+
+/// Tile bandwidth per frame.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bandwidth {
+    /// Bytes read by attachment loads.
+    pub load_bytes: u64,
+    /// Bytes written by attachment stores and resolves.
+    pub store_bytes: u64,
+    /// Loads with no merging and every earlier content loaded.
+    pub naive_load_bytes: u64,
+    /// Stores with no merging and every attachment stored.
+    pub naive_store_bytes: u64,
+}
+
+/// A dependency edge between kept passes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Edge {
+    /// Earlier pass.
+    pub from: String,
+    /// Later pass.
+    pub to: String,
+    /// Resource that causes it.
+    pub resource: String,
+    /// Hazard kind.
+    pub kind: EdgeKind,
+}
+
+/// The ordering rule behind an edge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EdgeKind {
+    /// Read after write.
+    Raw,
+    /// Write after read.
+    War,
+    /// Write after write.
+    Waw,
+}
+
+/// Why a pass was culled.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CullReason {
+    /// The pass.
+    pub pass: String,
+    /// The reason.
+    pub reason: String,
+}

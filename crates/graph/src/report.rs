@@ -1,0 +1,95 @@
+//! The human-readable report of a plan (`tessera plan FILE`).
+//!
+//! Reads only the plan, so it works on any plan, including one loaded from JSON. Sections:
+//! passes in execution order with level and queue and the barriers before each, culled
+//! passes with the reason, render passes and breaks, syncs, memory.
+
+use crate::plan::{Barrier, Plan};
+use std::collections::HashMap;
+use std::fmt::{self, Display, Formatter, Write as _};
+
+/// Wraps a plan for display.
+#[derive(Debug, Clone, Copy)]
+pub struct Report<'a> {
+    /// The plan shown.
+    pub plan: &'a Plan,
+    /// Frame name shown in the header.
+    pub name: &'a str,
+}
+
+const MIB: f64 = 1024.0 * 1024.0;
+
+fn mib(bytes: u64) -> String {
+    format!("{:.2} MiB", bytes as f64 / MIB)
+}
+
+fn barrier_line(b: &Barrier) -> String {
+    let mut s = format!("{}: {}/{} -> {}/{}", b.resource, b.src_stage, b.src_access, b.dst_stage, b.dst_access);
+    if let (Some(o), Some(n)) = (b.old_layout, b.new_layout) {
+        let _ = write!(s, ", {o} -> {n}");
+    }
+    if let Some(t) = &b.queue_transfer {
+        let _ = write!(s, ", {:?} {} -> {}", t.half, t.src_queue, t.dst_queue);
+    }
+    s
+}
+
+impl Display for Report<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let p = self.plan;
+        writeln!(f, "frame '{}': {} passes kept, {} culled, {} levels, {} barriers, {} syncs", self.name, p.order.len(), p.culled.len(), p.levels.len(), p.barriers.len(), p.syncs.len())?;
+        let level: HashMap<&str, usize> =
+            p.levels.iter().enumerate().flat_map(|(l, ps)| ps.iter().map(move |n| (n.as_str(), l))).collect();
+        let on_async: std::collections::HashSet<&str> = p.queues.async_compute.iter().map(String::as_str).collect();
+        let mut before: HashMap<&str, Vec<&Barrier>> = HashMap::new();
+        for b in &p.barriers {
+            before.entry(b.before.as_str()).or_default().push(b);
+        }
+        let mut waits: HashMap<&str, Vec<String>> = HashMap::new();
+        for s in &p.syncs {
+            waits.entry(s.wait.as_str()).or_default().push(format!("wait {} ({}) for {}", s.signal, s.signal_queue, s.resources.join(", ")));
+        }
+        writeln!(f, "\npasses in execution order:")?;
+        for (i, name) in p.order.iter().enumerate() {
+            let queue = if on_async.contains(name.as_str()) { "async_compute" } else { "graphics" };
+            writeln!(f, "  {i:>3}. {name:<24} level {:<3} {queue}", level.get(name.as_str()).copied().unwrap_or(0))?;
+            for w in waits.get(name.as_str()).into_iter().flatten() {
+                writeln!(f, "         {w}")?;
+            }
+            for b in before.get(name.as_str()).into_iter().flatten() {
+                writeln!(f, "         barrier {}", barrier_line(b))?;
+            }
+        }
+        if !p.cull_reasons.is_empty() {
+            writeln!(f, "\nculled:")?;
+            for c in &p.cull_reasons {
+                writeln!(f, "  {}: {}", c.pass, c.reason)?;
+            }
+        }
+        if !p.render_passes.is_empty() {
+            writeln!(f, "\nrender passes:")?;
+            for (i, rp) in p.render_passes.iter().enumerate() {
+                writeln!(f, "  #{i}: {}", rp.subpasses.join(" -> "))?;
+                for a in &rp.attachments {
+                    let mut extra = String::new();
+                    if a.memoryless {
+                        extra.push_str(", memoryless");
+                    }
+                    if let Some(t) = &a.resolve_target {
+                        let _ = write!(extra, ", resolve -> {t}");
+                    }
+                    writeln!(f, "       {:<20} load {:?}, store {:?}, {}x{extra}", a.resource, a.load_op, a.store_op, a.samples)?;
+                }
+            }
+        }
+        if !p.breaks.is_empty() {
+            writeln!(f, "\nbreaks:")?;
+            for b in &p.breaks {
+                writeln!(f, "  {} | {}: {}", b.after, b.before, b.reason)?;
+            }
+        }
+        let m = &p.memory;
+        writeln!(f, "\nmemory ({}): unaliased {}, aliased {}, lower bound {}, memoryless {}, {} blocks", match m.lifetime_unit { crate::plan::LifetimeUnit::Order => "lifetimes in order positions", crate::plan::LifetimeUnit::Level => "lifetimes in levels" }, mib(m.unaliased_bytes), mib(m.aliased_bytes), mib(m.lower_bound_bytes), mib(m.memoryless_bytes), m.blocks.len())?;
+        Ok(())
+    }
+}
