@@ -79,8 +79,10 @@ struct State {
     readers: Vec<Prior>,
     layout: Option<Layout>,
     layout_group: Option<u32>,
-    visible_stages: StageMask,
-    visible_access: AccessMask,
+    /// (stages, accesses) scopes the last write has been made visible to. Kept as pairs: a
+    /// barrier making sampled reads visible to compute and another making input-attachment
+    /// reads visible to fragment do not make sampled reads visible to fragment.
+    visible: Vec<(StageMask, AccessMask)>,
 }
 
 /// Derives barriers and cross-queue hazards for the scheduled frame.
@@ -127,7 +129,7 @@ pub fn barriers(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGroupin
                     consider(r, false);
                 }
             } else if let Some(w) = &s.last_write {
-                let visible = s.visible_stages.contains(scope.stages) && s.visible_access.contains(scope.access);
+                let visible = s.visible.iter().any(|&(st, ac)| st.contains(scope.stages) && ac.contains(scope.access));
                 if !(visible && w.queue == queue) {
                     consider(w, true);
                 }
@@ -166,64 +168,84 @@ pub fn barriers(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGroupin
                 }
             }
             let me = Prior { pass, queue, group, scope, previous_frame: false };
-            if writes {
-                s.last_write = Some(me);
-                s.readers.clear();
-                s.visible_stages = StageMask::empty();
-                s.visible_access = AccessMask::empty();
-            } else {
-                if needs_transition {
-                    s.readers.clear();
-                    s.visible_stages = StageMask::empty();
-                    s.visible_access = AccessMask::empty();
-                }
-                if barrier {
-                    s.visible_stages |= scope.stages;
-                    s.visible_access |= scope.access;
-                }
-                s.readers.push(me);
-            }
-            if scope.layout.is_some() {
-                s.layout = scope.layout;
-                s.layout_group = group;
-            }
+            advance(s, me, writes, needs_transition, barrier);
         }
     }
     out
 }
 
+/// Moves a resource's state past one use. A layout transition made for a read is itself a
+/// write (it rewrites the image) whose second scope is the reader's stages: later readers
+/// must chain after those stages, not only after the last real write.
+fn advance(s: &mut State, me: Prior, writes: bool, needs_transition: bool, barrier: bool) {
+    if writes {
+        s.last_write = Some(me);
+        s.readers.clear();
+        s.visible.clear();
+    } else {
+        if needs_transition {
+            let transition = SyncScope { access: AccessMask::empty(), ..me.scope };
+            s.last_write = Some(Prior { scope: transition, ..me });
+            s.readers.clear();
+            s.visible.clear();
+        }
+        if barrier {
+            s.visible.push((me.scope.stages, me.scope.access));
+        }
+        s.readers.push(me);
+    }
+    if me.scope.layout.is_some() {
+        s.layout = me.scope.layout;
+        s.layout_group = me.group;
+    }
+}
+
 /// The state each resource enters the frame in: the accesses of the previous frame (the
-/// same plan), and the layout its content is in (`UNDEFINED` when the content is not needed).
+/// same plan, replayed with the same rules, transitions included), and the layout its content
+/// is in (`UNDEFINED` when the content is not needed).
 fn initial_states(graph: &Graph, schedule: &Schedule) -> Vec<State> {
-    let mut state = vec![State::default(); graph.resources.len()];
+    let mut end_layout = vec![None; graph.resources.len()];
     let mut first_use_keeps = vec![None::<bool>; graph.resources.len()];
     for &pass in &schedule.order {
         let p = graph.pass(pass);
-        let queue = schedule.queue[pass.index()];
         for u in &p.uses {
-            let resource = graph.resource(u.resource);
-            let scope = u.access.scope(p.kind, resource.target());
-            let s = &mut state[u.resource.index()];
-            let me = Prior { pass, queue, group: None, scope, previous_frame: true };
-            if u.access.writes() {
-                s.last_write = Some(me);
-                s.readers.clear();
-            } else {
-                s.readers.push(me);
-            }
-            if scope.layout.is_some() {
-                s.layout = scope.layout;
+            let layout = u.access.scope(p.kind, graph.resource(u.resource).target()).layout;
+            if layout.is_some() {
+                end_layout[u.resource.index()] = layout;
             }
             first_use_keeps[u.resource.index()].get_or_insert(u.access.keeps_content(u.clear));
         }
     }
-    for ((s, r), keeps) in state.iter_mut().zip(&graph.resources).zip(first_use_keeps) {
-        let content_needed = r.imported && !r.clear_on_first_use && keeps.unwrap_or(false);
-        if r.image_desc().is_some() && !content_needed {
-            s.layout = Some(Layout::UNDEFINED);
+    let start_layout: Vec<Option<Layout>> = graph
+        .resources
+        .iter()
+        .zip(&first_use_keeps)
+        .zip(end_layout)
+        .map(|((r, keeps), end)| {
+            let content_needed = r.imported && !r.clear_on_first_use && keeps.unwrap_or(false);
+            if r.image_desc().is_some() && !content_needed {
+                Some(Layout::UNDEFINED)
+            } else {
+                end
+            }
+        })
+        .collect();
+    let mut state: Vec<State> = start_layout.iter().map(|&layout| State { layout, ..State::default() }).collect();
+    for &pass in &schedule.order {
+        let p = graph.pass(pass);
+        let queue = schedule.queue[pass.index()];
+        for u in &p.uses {
+            let scope = u.access.scope(p.kind, graph.resource(u.resource).target());
+            let s = &mut state[u.resource.index()];
+            let needs_transition = scope.layout.is_some() && scope.layout != s.layout;
+            let me = Prior { pass, queue, group: None, scope, previous_frame: true };
+            advance(s, me, u.access.writes(), needs_transition, false);
         }
-        s.visible_stages = StageMask::empty();
-        s.visible_access = AccessMask::empty();
+    }
+    for (s, layout) in state.iter_mut().zip(start_layout) {
+        s.layout = layout;
+        s.layout_group = None;
+        s.visible.clear();
     }
     state
 }

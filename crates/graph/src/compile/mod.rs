@@ -52,6 +52,7 @@ pub fn compile(graph: &Graph, caps: &Capabilities, options: &CompileOptions) -> 
     validate::validate(graph, caps)?;
     let deps = deps::dependencies(graph);
     let culling = cull::cull(graph, &deps);
+    let deps = deps::kept_dependencies(graph, &culling.kept);
     let order = order::order(graph, &deps, &culling, options);
     let level = levels::levels(graph, &deps, &order, &culling.kept);
     let queue = levels::queues(graph, caps, options);
