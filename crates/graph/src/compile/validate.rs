@@ -15,9 +15,32 @@ use std::collections::HashSet;
 const MAX_DIMENSION: u32 = 65536;
 
 /// Checks every rule; `Ok` means the graph can be compiled.
-pub fn validate(graph: &Graph, _caps: &Capabilities) -> Result<(), CompileError> {
+pub fn validate(graph: &Graph, caps: &Capabilities) -> Result<(), CompileError> {
     validate_resources(graph)?;
-    validate_passes(graph)
+    validate_passes(graph)?;
+    validate_limits(graph, caps)
+}
+
+/// Attachment counts of each raster pass stay within the device limits.
+fn validate_limits(graph: &Graph, caps: &Capabilities) -> Result<(), CompileError> {
+    for pass in &graph.passes {
+        let count = |f: fn(Access) -> bool| pass.uses.iter().filter(|u| f(u.access)).count() as u32;
+        let colour = count(|a| matches!(a, Access::ColorWrite | Access::ColorWriteAll | Access::ColorReadWrite));
+        let input = count(|a| a == Access::InputAttachment);
+        if colour > caps.max_color_attachments {
+            return Err(CompileError::InvalidPass {
+                pass: pass.name.clone(),
+                rule: format!("{colour} colour attachments exceed the device limit of {} (max_color_attachments)", caps.max_color_attachments),
+            });
+        }
+        if input > caps.max_input_attachments {
+            return Err(CompileError::InvalidPass {
+                pass: pass.name.clone(),
+                rule: format!("{input} input attachments exceed the device limit of {} (max_input_attachments)", caps.max_input_attachments),
+            });
+        }
+    }
+    Ok(())
 }
 
 fn validate_resources(graph: &Graph) -> Result<(), CompileError> {
