@@ -19,8 +19,15 @@ pub fn synthetic(passes: usize) -> Graph {
     let mut produced = Vec::with_capacity(passes);
     for i in 0..passes {
         let raster = i % 4 != 3;
-        let format = if raster { Format::R16G16B16A16_SFLOAT } else { Format::R32_SFLOAT };
-        let out = g.image(format!("r{i}"), ImageDesc::new(format, 1920 >> (i % 3), 1080 >> (i % 3)));
+        let format = if raster {
+            Format::R16G16B16A16_SFLOAT
+        } else {
+            Format::R32_SFLOAT
+        };
+        let out = g.image(
+            format!("r{i}"),
+            ImageDesc::new(format, 1920 >> (i % 3), 1080 >> (i % 3)),
+        );
         if i + 1 == passes {
             g.resource_mut(out).output = true;
         }
@@ -30,11 +37,23 @@ pub fn synthetic(passes: usize) -> Graph {
             .collect::<std::collections::BTreeSet<_>>()
             .into_iter()
             .collect();
-        let mut b = if raster { g.raster(format!("p{i}")) } else { g.compute(format!("p{i}")) };
+        let mut b = if raster {
+            g.raster(format!("p{i}"))
+        } else {
+            g.compute(format!("p{i}"))
+        };
         for r in reads {
             b = b.uses(r, Access::Sampled);
         }
-        b.uses(out, if raster { Access::ColorWriteAll } else { Access::StorageWrite }).side_effects();
+        b.uses(
+            out,
+            if raster {
+                Access::ColorWriteAll
+            } else {
+                Access::StorageWrite
+            },
+        )
+        .side_effects();
         produced.push(out);
     }
     g
@@ -47,7 +66,10 @@ fn compile_sizes(c: &mut Criterion) {
         let graph = synthetic(n);
         group.throughput(Throughput::Elements(n as u64));
         group.bench_with_input(BenchmarkId::from_parameter(n), &graph, |b, g| {
-            b.iter(|| tessera_graph::compile(black_box(g), &caps, &CompileOptions::ALL).expect("valid synthetic frame"))
+            b.iter(|| {
+                tessera_graph::compile(black_box(g), &caps, &CompileOptions::ALL)
+                    .expect("valid synthetic frame")
+            })
         });
     }
     group.finish();
@@ -57,9 +79,15 @@ fn cached(c: &mut Criterion) {
     let caps = Capabilities::desktop();
     let graph = synthetic(100);
     let mut compiler = Compiler::new();
-    compiler.compile(&graph, &caps, &CompileOptions::ALL).expect("valid synthetic frame");
+    compiler
+        .compile(&graph, &caps, &CompileOptions::ALL)
+        .expect("valid synthetic frame");
     c.bench_function("compile_cached/100", |b| {
-        b.iter(|| compiler.compile(black_box(&graph), &caps, &CompileOptions::ALL).expect("cached"))
+        b.iter(|| {
+            compiler
+                .compile(black_box(&graph), &caps, &CompileOptions::ALL)
+                .expect("cached")
+        })
     });
 }
 
