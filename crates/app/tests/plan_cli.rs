@@ -77,8 +77,8 @@ fn json_plan_parses_back_into_a_plan() {
     let out = tessera(&["plan", "assets/graphs/deferred.json", "--json"]);
     let plan: tessera_graph::Plan =
         serde_json::from_slice(&out.stdout).expect("plan JSON deserializes");
-    assert!(plan.order.contains(&"lighting".to_string()));
-    assert_eq!(plan.culled, vec!["debug_overlay".to_string()]);
+    assert!(plan.order.iter().any(|p| p == "lighting"));
+    assert_eq!(plan.culled, ["debug_overlay"]);
 }
 
 #[test]

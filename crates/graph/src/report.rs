@@ -57,7 +57,7 @@ impl Display for Report<'_> {
             .flat_map(|(l, ps)| ps.iter().map(move |n| (n.as_str(), l)))
             .collect();
         let on_async: std::collections::HashSet<&str> =
-            p.queues.async_compute.iter().map(String::as_str).collect();
+            p.queues.async_compute.iter().map(|n| n.as_str()).collect();
         let mut before: HashMap<&str, Vec<&Barrier>> = HashMap::new();
         for b in &p.barriers {
             before.entry(b.before.as_str()).or_default().push(b);

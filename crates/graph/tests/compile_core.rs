@@ -151,7 +151,7 @@ fn levels_are_longest_paths() {
     let levels: Vec<Vec<&str>> = plan
         .levels
         .iter()
-        .map(|l| l.iter().map(String::as_str).collect())
+        .map(|l| l.iter().map(|n| n.as_str()).collect())
         .collect();
     assert_eq!(
         levels,

@@ -27,7 +27,7 @@ impl Parts<'_> {
         let s = self.schedule;
         let pass_name = |p: crate::graph::PassId| g.pass(p).name.clone();
         let res_name = |r: crate::graph::ResourceId| g.resource(r).name.clone();
-        let order: Vec<String> = s.order.iter().map(|&p| pass_name(p)).collect();
+        let order: Vec<crate::name::Name> = s.order.iter().map(|&p| pass_name(p)).collect();
         let max_level = s.order.iter().map(|p| s.level[p.index()]).max();
         let mut levels = vec![Vec::new(); max_level.map_or(0, |l| l as usize + 1)];
         let mut queues = Queues::default();
