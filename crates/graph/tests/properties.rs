@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{capabilities, describe, frame_text, invalid_graph, mangled_frame_text, options, valid_graph};
+use common::{capabilities, frame_text, invalid_graph, mangled_frame_text, options, valid_graph};
 use proptest::prelude::*;
 use tessera_graph::frame_file::{self, Syntax};
 use tessera_graph::graph::Graph;
@@ -13,11 +13,19 @@ use tessera_graph::{check, compile, Capabilities, CompileOptions};
 
 /// `default` cases, or `PROPTEST_CASES` for a deeper run.
 fn cases(default: u32) -> u32 {
-    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
-fn assert_checked(graph: &Graph, caps: &Capabilities, options: &CompileOptions) -> Result<(), TestCaseError> {
-    let plan = compile(graph, caps, options).map_err(|e| TestCaseError::fail(format!("valid graph rejected: {e}")))?;
+fn assert_checked(
+    graph: &Graph,
+    caps: &Capabilities,
+    options: &CompileOptions,
+) -> Result<(), TestCaseError> {
+    let plan = compile(graph, caps, options)
+        .map_err(|e| TestCaseError::fail(format!("valid graph rejected: {e}")))?;
     if let Err(violations) = check::check(graph, caps, options, &plan) {
         let list: Vec<String> = violations.iter().map(|v| v.to_string()).collect();
         return Err(TestCaseError::fail(format!(

@@ -24,7 +24,13 @@ use crate::sync::Layout;
 use std::collections::HashMap;
 
 /// Pushes every violated core invariant onto `out`.
-pub(super) fn check(graph: &Graph, caps: &Capabilities, options: &CompileOptions, plan: &Plan, out: &mut Vec<Violation>) {
+pub(super) fn check(
+    graph: &Graph,
+    caps: &Capabilities,
+    options: &CompileOptions,
+    plan: &Plan,
+    out: &mut Vec<Violation>,
+) {
     let ctx = Ctx::new(graph, caps, options, plan, out);
     structure::check(&ctx, out);
     hazards::check(&ctx, out);
@@ -83,7 +89,13 @@ pub(crate) fn qi(q: QueueKind) -> usize {
 }
 
 impl<'a> Ctx<'a> {
-    fn new(graph: &'a Graph, caps: &'a Capabilities, options: &'a CompileOptions, plan: &'a Plan, out: &mut Vec<Violation>) -> Self {
+    fn new(
+        graph: &'a Graph,
+        caps: &'a Capabilities,
+        options: &'a CompileOptions,
+        plan: &'a Plan,
+        out: &mut Vec<Violation>,
+    ) -> Self {
         let n = graph.passes.len();
         let mut pass_index = HashMap::new();
         for (i, p) in graph.passes.iter().enumerate() {
@@ -121,7 +133,12 @@ impl<'a> Ctx<'a> {
         for &p in &ctx.order {
             let listed = [QueueKind::Graphics, QueueKind::AsyncCompute]
                 .into_iter()
-                .find(|&q| plan.queues.of(q).iter().any(|name| name == &graph.passes[p].name));
+                .find(|&q| {
+                    plan.queues
+                        .of(q)
+                        .iter()
+                        .any(|name| name == &graph.passes[p].name)
+                });
             ctx.queue[p] = listed.unwrap_or_else(|| ctx.expected_queue(p));
         }
         for &p in &ctx.order {
@@ -144,13 +161,23 @@ impl<'a> Ctx<'a> {
 
     fn resolve_barriers(&mut self, out: &mut Vec<Violation>) {
         for (index, b) in self.plan.barriers.iter().enumerate() {
-            let before = self.pass_index.get(b.before.as_str()).copied().filter(|&p| self.pos[p].is_some());
+            let before = self
+                .pass_index
+                .get(b.before.as_str())
+                .copied()
+                .filter(|&p| self.pos[p].is_some());
             let Some(before) = before else {
                 out.push(Violation { rule: "barrier.unknown", detail: format!("barrier #{index} on '{}' is recorded before '{}', which is not a kept pass", b.resource, b.before) });
                 continue;
             };
             let Some(&resource) = self.resource_index.get(b.resource.as_str()) else {
-                out.push(Violation { rule: "barrier.unknown", detail: format!("barrier #{index} before '{}' names unknown resource '{}'", b.before, b.resource) });
+                out.push(Violation {
+                    rule: "barrier.unknown",
+                    detail: format!(
+                        "barrier #{index} before '{}' names unknown resource '{}'",
+                        b.before, b.resource
+                    ),
+                });
                 continue;
             };
             let is_image = self.graph.resources[resource].image_desc().is_some();
@@ -166,14 +193,23 @@ impl<'a> Ctx<'a> {
                 }
             };
             let queue = self.queue[before];
-            self.barriers.push(BarrierRef { index, before, resource, queue, slot: self.slot[before], transition, queue_transfer: b.queue_transfer.is_some() });
+            self.barriers.push(BarrierRef {
+                index,
+                before,
+                resource,
+                queue,
+                slot: self.slot[before],
+                transition,
+                queue_transfer: b.queue_transfer.is_some(),
+            });
         }
     }
 
     /// The queue a kept pass must run on.
     pub fn expected_queue(&self, p: usize) -> QueueKind {
         let pass = &self.graph.passes[p];
-        let async_ok = self.caps.async_compute && self.options.async_compute && pass.kind != PassKind::Raster;
+        let async_ok =
+            self.caps.async_compute && self.options.async_compute && pass.kind != PassKind::Raster;
         if pass.queue == QueueKind::AsyncCompute && async_ok {
             QueueKind::AsyncCompute
         } else {
@@ -183,12 +219,19 @@ impl<'a> Ctx<'a> {
 
     /// The use of resource `r` by pass `p`, if any.
     pub fn use_of(&self, p: usize, r: usize) -> Option<&'a Use> {
-        self.graph.passes[p].uses.iter().find(|u| u.resource.index() == r)
+        self.graph.passes[p]
+            .uses
+            .iter()
+            .find(|u| u.resource.index() == r)
     }
 
     /// Stages, accesses and layout of a use by pass `p`.
     pub fn scope(&self, p: usize, u: &Use) -> SyncScope {
-        let target = self.graph.resources.get(u.resource.index()).map(|r| r.target());
+        let target = self
+            .graph
+            .resources
+            .get(u.resource.index())
+            .map(|r| r.target());
         let target = target.unwrap_or(crate::access::Target::Buffer);
         u.access.scope(self.graph.passes[p].kind, target)
     }

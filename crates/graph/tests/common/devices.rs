@@ -6,7 +6,8 @@ use tessera_graph::{Capabilities, CompileOptions};
 
 /// The named profiles of graph-format.md.
 pub fn profile_caps() -> impl Strategy<Value = Capabilities> {
-    prop::sample::select(Capabilities::PROFILES).prop_map(|p| Capabilities::profile(p).expect("known profile"))
+    prop::sample::select(Capabilities::PROFILES)
+        .prop_map(|p| Capabilities::profile(p).expect("known profile"))
 }
 
 /// A profile, with `async_compute` flipped one time in four.

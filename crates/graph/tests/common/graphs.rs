@@ -24,7 +24,11 @@ pub struct GenConfig {
 
 impl Default for GenConfig {
     fn default() -> Self {
-        GenConfig { resources: (3, 14), passes: (2, 40), max_uses: 5 }
+        GenConfig {
+            resources: (3, 14),
+            passes: (2, 40),
+            max_uses: 5,
+        }
     }
 }
 
@@ -69,33 +73,66 @@ pub struct RawGraph {
 
 fn raw_resource() -> impl Strategy<Value = RawResource> {
     (
-        (any::<u8>(), any::<u8>(), any::<bool>(), any::<u8>(), any::<u8>(), any::<u16>()),
-        (prop::bool::weighted(0.3), prop::bool::weighted(0.2), any::<bool>(), prop::bool::weighted(0.3)),
+        (
+            any::<u8>(),
+            any::<u8>(),
+            any::<bool>(),
+            any::<u8>(),
+            any::<u8>(),
+            any::<u16>(),
+        ),
+        (
+            prop::bool::weighted(0.3),
+            prop::bool::weighted(0.2),
+            any::<bool>(),
+            prop::bool::weighted(0.3),
+        ),
     )
-        .prop_map(|((kind, format, big, mips, layers, size), (imported, output, cofu, dolu))| RawResource {
-            kind,
-            format,
-            big,
-            mips,
-            layers,
-            size,
-            imported,
-            output,
-            clear_on_first_use: cofu,
-            discard_on_last_use: dolu,
-        })
+        .prop_map(
+            |((kind, format, big, mips, layers, size), (imported, output, cofu, dolu))| {
+                RawResource {
+                    kind,
+                    format,
+                    big,
+                    mips,
+                    layers,
+                    size,
+                    imported,
+                    output,
+                    clear_on_first_use: cofu,
+                    discard_on_last_use: dolu,
+                }
+            },
+        )
 }
 
 fn raw_pass(max_uses: usize) -> impl Strategy<Value = RawPass> {
-    let raw_use = (any::<u8>(), any::<u8>(), prop::bool::weighted(0.25)).prop_map(|(resource, access, clear)| RawUse { resource, access, clear });
-    (any::<u8>(), prop::bool::weighted(0.4), prop::bool::weighted(0.15), prop::collection::vec(raw_use, 1..=max_uses.max(1)))
-        .prop_map(|(kind, async_queue, side_effects, uses)| RawPass { kind, async_queue, side_effects, uses })
+    let raw_use = (any::<u8>(), any::<u8>(), prop::bool::weighted(0.25)).prop_map(
+        |(resource, access, clear)| RawUse {
+            resource,
+            access,
+            clear,
+        },
+    );
+    (
+        any::<u8>(),
+        prop::bool::weighted(0.4),
+        prop::bool::weighted(0.15),
+        prop::collection::vec(raw_use, 1..=max_uses.max(1)),
+    )
+        .prop_map(|(kind, async_queue, side_effects, uses)| RawPass {
+            kind,
+            async_queue,
+            side_effects,
+            uses,
+        })
 }
 
 /// Raw graphs within `config`'s limits.
 pub fn raw_graph(config: GenConfig) -> impl Strategy<Value = RawGraph> {
     let resources = prop::collection::vec(raw_resource(), config.resources.0..=config.resources.1);
-    let passes = prop::collection::vec(raw_pass(config.max_uses), config.passes.0..=config.passes.1);
+    let passes =
+        prop::collection::vec(raw_pass(config.max_uses), config.passes.0..=config.passes.1);
     (resources, passes).prop_map(|(resources, passes)| RawGraph { resources, passes })
 }
 
@@ -109,9 +146,19 @@ pub fn valid_graph_with(config: GenConfig) -> impl Strategy<Value = Graph> {
     raw_graph(config).prop_map(|raw| build(&raw))
 }
 
-const COLOR_FORMATS: &[Format] = &[Format::R8G8B8A8_UNORM, Format::R16G16B16A16_SFLOAT, Format::B8G8R8A8_SRGB, Format::R32_UINT, Format::B10G11R11_UFLOAT_PACK32];
+const COLOR_FORMATS: &[Format] = &[
+    Format::R8G8B8A8_UNORM,
+    Format::R16G16B16A16_SFLOAT,
+    Format::B8G8R8A8_SRGB,
+    Format::R32_UINT,
+    Format::B10G11R11_UFLOAT_PACK32,
+];
 const MSAA_FORMATS: &[Format] = &[Format::R8G8B8A8_UNORM, Format::R16G16B16A16_SFLOAT];
-const DEPTH_FORMATS: &[Format] = &[Format::D32_SFLOAT, Format::D24_UNORM_S8_UINT, Format::D16_UNORM];
+const DEPTH_FORMATS: &[Format] = &[
+    Format::D32_SFLOAT,
+    Format::D24_UNORM_S8_UINT,
+    Format::D16_UNORM,
+];
 
 const RASTER: &[Access] = &[
     Access::ColorWrite,
@@ -127,7 +174,13 @@ const RASTER: &[Access] = &[
     Access::StorageReadWrite,
     Access::Indirect,
 ];
-const COMPUTE: &[Access] = &[Access::StorageWrite, Access::StorageReadWrite, Access::StorageRead, Access::Sampled, Access::Indirect];
+const COMPUTE: &[Access] = &[
+    Access::StorageWrite,
+    Access::StorageReadWrite,
+    Access::StorageRead,
+    Access::Sampled,
+    Access::Indirect,
+];
 const TRANSFER: &[Access] = &[Access::TransferDst, Access::TransferSrc];
 
 fn resource(i: usize, raw: &RawResource) -> Resource {
@@ -135,12 +188,16 @@ fn resource(i: usize, raw: &RawResource) -> Resource {
     let pick = |list: &[Format]| list[raw.format as usize % list.len()];
     let kind = match raw.kind % 8 {
         0 | 1 => ResourceKind::Image(
-            ImageDesc::new(pick(COLOR_FORMATS), extent, extent).mips(1 + u32::from(raw.mips % 3)).layers(1 + u32::from(raw.layers % 2)),
+            ImageDesc::new(pick(COLOR_FORMATS), extent, extent)
+                .mips(1 + u32::from(raw.mips % 3))
+                .layers(1 + u32::from(raw.layers % 2)),
         ),
         2 => ResourceKind::Image(ImageDesc::new(pick(DEPTH_FORMATS), extent, extent)),
         3 => ResourceKind::Image(ImageDesc::new(pick(MSAA_FORMATS), extent, extent).samples(4)),
         4 => ResourceKind::Image(ImageDesc::new(Format::D32_SFLOAT, extent, extent).samples(4)),
-        _ => ResourceKind::Buffer { size: 16 + u64::from(raw.size) },
+        _ => ResourceKind::Buffer {
+            size: 16 + u64::from(raw.size),
+        },
     };
     let mut r = match kind {
         ResourceKind::Image(d) => Resource::image(format!("r{i}"), d),
@@ -174,7 +231,11 @@ pub fn build(raw: &RawGraph) -> Graph {
             2 | 3 => PassKind::Compute,
             _ => PassKind::Transfer,
         };
-        let queue = if kind != PassKind::Raster && rp.async_queue { QueueKind::AsyncCompute } else { QueueKind::Graphics };
+        let queue = if kind != PassKind::Raster && rp.async_queue {
+            QueueKind::AsyncCompute
+        } else {
+            QueueKind::Graphics
+        };
         let menu = match kind {
             PassKind::Raster => RASTER,
             PassKind::Compute => COMPUTE,
@@ -214,7 +275,16 @@ pub fn build(raw: &RawGraph) -> Graph {
 
 /// The use of resource `r` with `access` if it is valid in the pass being built.
 #[allow(clippy::too_many_arguments)]
-fn fit(g: &Graph, kind: PassKind, uses: &[Use], fb: &mut Framebuffer, written: &[bool], r: usize, access: Access, clear: bool) -> Option<Use> {
+fn fit(
+    g: &Graph,
+    kind: PassKind,
+    uses: &[Use],
+    fb: &mut Framebuffer,
+    written: &[bool],
+    r: usize,
+    access: Access,
+    clear: bool,
+) -> Option<Use> {
     let res = &g.resources[r];
     let id = g.resource_ids().nth(r)?;
     access.check(kind, res.target()).ok()?;
@@ -223,7 +293,11 @@ fn fit(g: &Graph, kind: PassKind, uses: &[Use], fb: &mut Framebuffer, written: &
     let samples = desc.map_or(1, |d| d.samples);
     let storage_or_transfer = matches!(
         access,
-        Access::StorageRead | Access::StorageWrite | Access::StorageReadWrite | Access::TransferSrc | Access::TransferDst
+        Access::StorageRead
+            | Access::StorageWrite
+            | Access::StorageReadWrite
+            | Access::TransferSrc
+            | Access::TransferDst
     );
     if samples > 1 && storage_or_transfer {
         return None;
@@ -239,8 +313,15 @@ fn fit(g: &Graph, kind: PassKind, uses: &[Use], fb: &mut Framebuffer, written: &
         }
         from = uses.iter().find_map(|u| {
             let s = g.resource(u.resource).image_desc()?;
-            let colour = matches!(u.access, Access::ColorWrite | Access::ColorWriteAll | Access::ColorReadWrite);
-            (colour && s.samples > 1 && s.format == d.format && (s.width, s.height) == (d.width, d.height)).then_some(u.resource)
+            let colour = matches!(
+                u.access,
+                Access::ColorWrite | Access::ColorWriteAll | Access::ColorReadWrite
+            );
+            (colour
+                && s.samples > 1
+                && s.format == d.format
+                && (s.width, s.height) == (d.width, d.height))
+                .then_some(u.resource)
         });
         from?;
     }
@@ -257,5 +338,10 @@ fn fit(g: &Graph, kind: PassKind, uses: &[Use], fb: &mut Framebuffer, written: &
             fb.samples = Some(d.samples);
         }
     }
-    Some(Use { resource: id, access, clear, from })
+    Some(Use {
+        resource: id,
+        access,
+        clear,
+        from,
+    })
 }

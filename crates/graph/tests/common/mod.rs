@@ -27,7 +27,10 @@ pub fn sample<S: Strategy>(strategy: &S, seed: u64) -> S::Value {
     bytes[..8].copy_from_slice(&seed.to_le_bytes());
     let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &bytes);
     let mut runner = TestRunner::new_with_rng(Config::default(), rng);
-    strategy.new_tree(&mut runner).expect("generators here never reject").current()
+    strategy
+        .new_tree(&mut runner)
+        .expect("generators here never reject")
+        .current()
 }
 
 /// A compact one-line-per-item description of a graph, for failure messages.
@@ -36,7 +39,10 @@ pub fn describe(graph: &tessera_graph::Graph) -> String {
     let mut s = String::new();
     for r in &graph.resources {
         let shape = match r.image_desc() {
-            Some(d) => format!("{} {}x{} s{} m{} l{}", d.format, d.width, d.height, d.samples, d.mips, d.layers),
+            Some(d) => format!(
+                "{} {}x{} s{} m{} l{}",
+                d.format, d.width, d.height, d.samples, d.mips, d.layers
+            ),
             None => format!("buffer {}", r.bytes()),
         };
         let flags: Vec<&str> = [
@@ -57,12 +63,31 @@ pub fn describe(graph: &tessera_graph::Graph) -> String {
             .uses
             .iter()
             .map(|u| {
-                let name = graph.resources.get(u.resource.index()).map_or("?", |r| r.name.as_str());
-                let from = u.from.and_then(|f| graph.resources.get(f.index())).map(|r| format!(" from {}", r.name)).unwrap_or_default();
-                format!("{name}:{}{}{from}", u.access, if u.clear { "+clear" } else { "" })
+                let name = graph
+                    .resources
+                    .get(u.resource.index())
+                    .map_or("?", |r| r.name.as_str());
+                let from = u
+                    .from
+                    .and_then(|f| graph.resources.get(f.index()))
+                    .map(|r| format!(" from {}", r.name))
+                    .unwrap_or_default();
+                format!(
+                    "{name}:{}{}{from}",
+                    u.access,
+                    if u.clear { "+clear" } else { "" }
+                )
             })
             .collect();
-        let _ = writeln!(s, "  pass {} {:?} {:?}{}: {}", p.name, p.kind, p.queue, if p.side_effects { " side_effects" } else { "" }, uses.join(", "));
+        let _ = writeln!(
+            s,
+            "  pass {} {:?} {:?}{}: {}",
+            p.name,
+            p.kind,
+            p.queue,
+            if p.side_effects { " side_effects" } else { "" },
+            uses.join(", ")
+        );
     }
     s
 }

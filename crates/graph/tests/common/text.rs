@@ -4,7 +4,10 @@
 use super::devices::capabilities;
 use super::graphs::valid_graph;
 use proptest::prelude::*;
-use tessera_graph::frame_file::{DeviceOverrides, DeviceSpec, FrameFile, PassSpec, ResourceKindSpec, ResourceSpec, Syntax, UseSpec};
+use tessera_graph::frame_file::{
+    DeviceOverrides, DeviceSpec, FrameFile, PassSpec, ResourceKindSpec, ResourceSpec, Syntax,
+    UseSpec,
+};
 use tessera_graph::graph::{Graph, ResourceKind};
 use tessera_graph::Capabilities;
 
@@ -16,8 +19,12 @@ pub fn frame_file_of(graph: &Graph, caps: &Capabilities) -> FrameFile {
         .map(|r| {
             let d = r.image_desc();
             ResourceSpec {
-                name: r.name.clone(),
-                kind: if d.is_some() { ResourceKindSpec::Image } else { ResourceKindSpec::Buffer },
+                name: r.name.to_string(),
+                kind: if d.is_some() {
+                    ResourceKindSpec::Image
+                } else {
+                    ResourceKindSpec::Buffer
+                },
                 format: d.map(|d| d.format.name().to_string()),
                 width: d.map(|d| d.width),
                 height: d.map(|d| d.height),
@@ -40,7 +47,7 @@ pub fn frame_file_of(graph: &Graph, caps: &Capabilities) -> FrameFile {
         .passes
         .iter()
         .map(|p| PassSpec {
-            name: p.name.clone(),
+            name: p.name.to_string(),
             kind: p.kind,
             queue: p.queue,
             side_effects: p.side_effects,
@@ -48,10 +55,10 @@ pub fn frame_file_of(graph: &Graph, caps: &Capabilities) -> FrameFile {
                 .uses
                 .iter()
                 .map(|u| UseSpec {
-                    resource: graph.resource(u.resource).name.clone(),
+                    resource: graph.resource(u.resource).name.to_string(),
                     access: u.access,
                     clear: u.clear,
-                    from: u.from.map(|f| graph.resource(f).name.clone()),
+                    from: u.from.map(|f| graph.resource(f).name.to_string()),
                 })
                 .collect(),
         })
@@ -66,7 +73,12 @@ pub fn frame_file_of(graph: &Graph, caps: &Capabilities) -> FrameFile {
         placement_alignment: Some(caps.placement_alignment),
         buffer_image_granularity: Some(caps.buffer_image_granularity),
     });
-    FrameFile { name: graph.name.clone(), device: Some(device), resources, passes }
+    FrameFile {
+        name: graph.name.to_string(),
+        device: Some(device),
+        resources,
+        passes,
+    }
 }
 
 /// `file` as text in `syntax`.
@@ -90,7 +102,30 @@ pub fn frame_text() -> impl Strategy<Value = (Graph, Capabilities, String, Synta
 }
 
 /// Characters that matter to the two syntaxes, and a few that do not belong anywhere.
-const NOISE: &[char] = &['{', '}', '[', ']', '"', '\'', ',', ':', '=', '\n', ' ', '.', '-', '0', '9', 'e', '#', '\\', 't', '\u{0}', 'é', '\u{10FFFF}'];
+const NOISE: &[char] = &[
+    '{',
+    '}',
+    '[',
+    ']',
+    '"',
+    '\'',
+    ',',
+    ':',
+    '=',
+    '\n',
+    ' ',
+    '.',
+    '-',
+    '0',
+    '9',
+    'e',
+    '#',
+    '\\',
+    't',
+    '\u{0}',
+    'é',
+    '\u{10FFFF}',
+];
 
 /// One edit of a text: where, what, and which noise character.
 #[derive(Clone, Debug)]
@@ -127,8 +162,10 @@ fn apply(text: &str, edits: &[Edit]) -> String {
 
 /// Valid frame text with 1–6 random edits, or an arbitrary string; with its syntax.
 pub fn mangled_frame_text() -> impl Strategy<Value = (String, Syntax)> {
-    let edit = (any::<u32>(), any::<u8>(), any::<u8>(), any::<u8>()).prop_map(|(at, op, noise, len)| Edit { at, op, noise, len });
-    let edited = (frame_text(), prop::collection::vec(edit, 1..=6)).prop_map(|((_, _, text, s), edits)| (apply(&text, &edits), s));
+    let edit = (any::<u32>(), any::<u8>(), any::<u8>(), any::<u8>())
+        .prop_map(|(at, op, noise, len)| Edit { at, op, noise, len });
+    let edited = (frame_text(), prop::collection::vec(edit, 1..=6))
+        .prop_map(|((_, _, text, s), edits)| (apply(&text, &edits), s));
     let arbitrary = (".{0,200}", syntax());
     prop_oneof![4 => edited, 1 => arbitrary]
 }

@@ -40,7 +40,11 @@ struct Event {
 
 #[derive(Clone, Copy, Debug)]
 enum Kind {
-    Use { stages: StageMask, access: AccessMask, writes: bool },
+    Use {
+        stages: StageMask,
+        access: AccessMask,
+        writes: bool,
+    },
     /// Index into `Ctx::barriers`.
     Transition(usize),
 }
@@ -80,7 +84,10 @@ impl Chains {
             }
         }
         nodes.sort_by_key(|&(i, frame)| frame * len + ctx.barriers[i].slot);
-        let time: Vec<usize> = nodes.iter().map(|&(i, frame)| frame * len + ctx.barriers[i].slot).collect();
+        let time: Vec<usize> = nodes
+            .iter()
+            .map(|&(i, frame)| frame * len + ctx.barriers[i].slot)
+            .collect();
         let words = nodes.len().div_ceil(64);
         let mut reach = vec![vec![0u64; words]; nodes.len()];
         for i in (0..nodes.len()).rev() {
@@ -88,7 +95,10 @@ impl Chains {
             let bi = &ctx.plan.barriers[ctx.barriers[nodes[i].0].index];
             for j in i + 1..nodes.len() {
                 let bj = &ctx.plan.barriers[ctx.barriers[nodes[j].0].index];
-                if time[j] > time[i] && stages_meet(bi.dst_stage, bj.src_stage) && !bit(&reach[i], j) {
+                if time[j] > time[i]
+                    && stages_meet(bi.dst_stage, bj.src_stage)
+                    && !bit(&reach[i], j)
+                {
                     let (head, tail) = reach.split_at_mut(j);
                     for (w, x) in head[i].iter_mut().zip(&tail[0]) {
                         *w |= *x;
@@ -97,7 +107,12 @@ impl Chains {
             }
         }
         let node_of = nodes.iter().enumerate().map(|(n, &key)| (key, n)).collect();
-        Chains { nodes, time, reach, node_of }
+        Chains {
+            nodes,
+            time,
+            reach,
+            node_of,
+        }
     }
 }
 
@@ -118,7 +133,12 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Violation>) {
     for (i, b) in ctx.barriers.iter().enumerate() {
         before[b.before].push(i);
     }
-    let c = Checker { ctx, chains: [Chains::new(ctx, 0), Chains::new(ctx, 1)], sync_reach: sync_reach(ctx), before };
+    let c = Checker {
+        ctx,
+        chains: [Chains::new(ctx, 0), Chains::new(ctx, 1)],
+        sync_reach: sync_reach(ctx),
+        before,
+    };
     let mut justified = vec![false; ctx.barriers.len()];
     for r in 0..ctx.graph.resources.len() {
         c.resource(r, &mut justified, out);
@@ -136,10 +156,19 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Violation>) {
 fn duplicates(ctx: &Ctx, out: &mut Vec<Violation>) {
     let mut seen: HashMap<(usize, usize, bool), usize> = HashMap::new();
     for b in &ctx.barriers {
-        let n = seen.entry((b.before, b.resource, b.queue_transfer)).or_insert(0);
+        let n = seen
+            .entry((b.before, b.resource, b.queue_transfer))
+            .or_insert(0);
         *n += 1;
         if *n == 2 {
-            out.push(Violation { rule: "barrier.duplicate", detail: format!("more than one barrier on '{}' before '{}'", ctx.rname(b.resource), ctx.pname(b.before)) });
+            out.push(Violation {
+                rule: "barrier.duplicate",
+                detail: format!(
+                    "more than one barrier on '{}' before '{}'",
+                    ctx.rname(b.resource),
+                    ctx.pname(b.before)
+                ),
+            });
         }
     }
 }
@@ -149,7 +178,12 @@ fn sync_reach(ctx: &Ctx) -> Vec<Vec<bool>> {
     let n = ctx.graph.passes.len();
     let mut sync_out: Vec<Vec<usize>> = vec![Vec::new(); n];
     for s in &ctx.plan.syncs {
-        let kept = |name: &str| ctx.pass_index.get(name).copied().filter(|&p| ctx.pos[p].is_some());
+        let kept = |name: &str| {
+            ctx.pass_index
+                .get(name)
+                .copied()
+                .filter(|&p| ctx.pos[p].is_some())
+        };
         if let (Some(a), Some(b)) = (kept(&s.signal), kept(&s.wait)) {
             sync_out[a].push(b);
         }
@@ -190,12 +224,22 @@ impl Checker<'_, '_> {
         for &p in &ctx.order {
             for &b in &self.before[p] {
                 if ctx.barriers[b].resource == r && ctx.barriers[b].transition.is_some() {
-                    events.push(Event { pass: p, kind: Kind::Transition(b) });
+                    events.push(Event {
+                        pass: p,
+                        kind: Kind::Transition(b),
+                    });
                 }
             }
             if let Some(u) = ctx.use_of(p, r) {
                 let s = ctx.scope(p, u);
-                events.push(Event { pass: p, kind: Kind::Use { stages: s.stages, access: s.access, writes: u.access.writes() } });
+                events.push(Event {
+                    pass: p,
+                    kind: Kind::Use {
+                        stages: s.stages,
+                        access: s.access,
+                        writes: u.access.writes(),
+                    },
+                });
             }
         }
         events
@@ -220,7 +264,9 @@ impl Checker<'_, '_> {
         let first_write = events.iter().position(Event::writes);
         let last = &events[last_write.unwrap_or(0)..];
         let first = &events[..first_write.map_or(events.len(), |w| w + 1)];
-        let conflicting_same_queue = |a: &Event, b: &Event| (a.writes() || b.writes()) && ctx.queue[a.pass] == ctx.queue[b.pass];
+        let conflicting_same_queue = |a: &Event, b: &Event| {
+            (a.writes() || b.writes()) && ctx.queue[a.pass] == ctx.queue[b.pass]
+        };
         // Any same-queue hazard across the frame boundary can justify a barrier; the last
         // accesses -> first accesses ones must be covered (the rest follow by chaining).
         for a in &events {
@@ -238,23 +284,48 @@ impl Checker<'_, '_> {
             }
         }
         for &(a, fa, b) in &pairs {
-            let same_rp = fa == 1 && matches!((a.kind, b.kind), (Kind::Use { .. }, Kind::Use { .. }))
+            let same_rp = fa == 1
+                && matches!((a.kind, b.kind), (Kind::Use { .. }, Kind::Use { .. }))
                 && matches!((ctx.subpass[a.pass], ctx.subpass[b.pass]), (Some((x, _)), Some((y, _))) if x == y);
             let same_queue = ctx.queue[a.pass] == ctx.queue[b.pass];
             if same_queue && !same_rp && fa == 1 {
                 self.justify(r, a, fa, b, justified);
             }
             let (rule, covered, how) = if same_rp {
-                ("hazard.subpass", self.subpass_chain(a, b), "no subpass dependency chain")
+                (
+                    "hazard.subpass",
+                    self.subpass_chain(a, b),
+                    "no subpass dependency chain",
+                )
             } else if fa == 0 {
-                ("hazard.cross_frame", self.barrier_chain(r, a, 0, b), "no barrier chain from the previous frame's access")
+                (
+                    "hazard.cross_frame",
+                    self.barrier_chain(r, a, 0, b),
+                    "no barrier chain from the previous frame's access",
+                )
             } else if same_queue {
-                ("hazard.uncovered", self.barrier_chain(r, a, 1, b) || self.sync_reach[a.pass][b.pass], "no barrier chain or semaphore path")
+                (
+                    "hazard.uncovered",
+                    self.barrier_chain(r, a, 1, b) || self.sync_reach[a.pass][b.pass],
+                    "no barrier chain or semaphore path",
+                )
             } else {
-                ("hazard.unsynced", self.sync_reach[a.pass][b.pass], "no semaphore path")
+                (
+                    "hazard.unsynced",
+                    self.sync_reach[a.pass][b.pass],
+                    "no semaphore path",
+                )
             };
             if !covered {
-                out.push(Violation { rule, detail: format!("'{}': {} -> {}: {how}", ctx.rname(r), self.describe(r, a), self.describe(r, b)) });
+                out.push(Violation {
+                    rule,
+                    detail: format!(
+                        "'{}': {} -> {}: {how}",
+                        ctx.rname(r),
+                        self.describe(r, a),
+                        self.describe(r, b)
+                    ),
+                });
             }
         }
     }
@@ -288,12 +359,20 @@ impl Checker<'_, '_> {
                 }
                 chains.node_of.get(&(t, fa)).copied().into_iter().collect()
             }
-            Kind::Use { stages, access, writes } => (0..chains.nodes.len())
+            Kind::Use {
+                stages,
+                access,
+                writes,
+            } => (0..chains.nodes.len())
                 .filter(|&n| {
                     let (bi, t) = (chains.nodes[n].0, chains.time[n]);
                     let x = self.barrier(bi);
-                    ta < t && t <= tb && stages_cover(x.src_stage, stages)
-                        && (!writes || (self.ctx.barriers[bi].resource == r && access_cover(x.src_access, access & AccessMask::WRITES)))
+                    ta < t
+                        && t <= tb
+                        && stages_cover(x.src_stage, stages)
+                        && (!writes
+                            || (self.ctx.barriers[bi].resource == r
+                                && access_cover(x.src_access, access & AccessMask::WRITES)))
                 })
                 .collect(),
         };
@@ -305,21 +384,40 @@ impl Checker<'_, '_> {
                 Kind::Use { stages, access, .. } => {
                     let x = self.barrier(bi);
                     let after_a = t > ta || (matches!(a.kind, Kind::Transition(_)) && t >= ta);
-                    after_a && t <= tb && stages_cover(x.dst_stage, stages)
-                        && (!visible || (self.ctx.barriers[bi].resource == r && access_cover(x.dst_access, access)))
+                    after_a
+                        && t <= tb
+                        && stages_cover(x.dst_stage, stages)
+                        && (!visible
+                            || (self.ctx.barriers[bi].resource == r
+                                && access_cover(x.dst_access, access)))
                 }
             }
         };
         let ends: Vec<usize> = (0..chains.nodes.len()).filter(|&n| is_end(n)).collect();
-        starts.iter().any(|&s| ends.iter().any(|&e| bit(&chains.reach[s], e)))
+        starts
+            .iter()
+            .any(|&s| ends.iter().any(|&e| bit(&chains.reach[s], e)))
     }
 
     /// A chain of subpass dependencies of their render pass orders use `a` before use `b`.
     fn subpass_chain(&self, a: Event, b: Event) -> bool {
-        let (Some((rp, sa)), Some((_, sb))) = (self.ctx.subpass[a.pass], self.ctx.subpass[b.pass]) else {
+        let (Some((rp, sa)), Some((_, sb))) = (self.ctx.subpass[a.pass], self.ctx.subpass[b.pass])
+        else {
             return false;
         };
-        let (Kind::Use { stages: s1, access: a1, writes }, Kind::Use { stages: s2, access: a2, .. }) = (a.kind, b.kind) else {
+        let (
+            Kind::Use {
+                stages: s1,
+                access: a1,
+                writes,
+            },
+            Kind::Use {
+                stages: s2,
+                access: a2,
+                ..
+            },
+        ) = (a.kind, b.kind)
+        else {
             return false;
         };
         let deps = &self.ctx.plan.render_passes[rp].dependencies;
@@ -327,7 +425,9 @@ impl Checker<'_, '_> {
         let mut stack: Vec<usize> = (0..deps.len())
             .filter(|&i| {
                 let d = &deps[i];
-                d.src_subpass as usize == sa && stages_cover(d.src_stage, s1) && (!writes || access_cover(d.src_access, a1 & AccessMask::WRITES))
+                d.src_subpass as usize == sa
+                    && stages_cover(d.src_stage, s1)
+                    && (!writes || access_cover(d.src_access, a1 & AccessMask::WRITES))
             })
             .collect();
         for &i in &stack {
@@ -335,7 +435,10 @@ impl Checker<'_, '_> {
         }
         while let Some(i) = stack.pop() {
             let d = &deps[i];
-            if d.dst_subpass as usize == sb && stages_cover(d.dst_stage, s2) && (!writes || access_cover(d.dst_access, a2)) {
+            if d.dst_subpass as usize == sb
+                && stages_cover(d.dst_stage, s2)
+                && (!writes || access_cover(d.dst_access, a2))
+            {
                 return true;
             }
             for (j, e) in deps.iter().enumerate() {
@@ -364,7 +467,12 @@ impl Checker<'_, '_> {
         for n in 0..chains.nodes.len() {
             let (bi, frame) = chains.nodes[n];
             let t = chains.time[n];
-            if frame != 1 || justified[bi] || self.ctx.barriers[bi].resource != r || t <= ta || t > tb_limit {
+            if frame != 1
+                || justified[bi]
+                || self.ctx.barriers[bi].resource != r
+                || t <= ta
+                || t > tb_limit
+            {
                 continue;
             }
             let x = self.barrier(bi);

@@ -21,7 +21,10 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Violation>) {
         }
         // Nothing in the plan sets the layout of an image that is never transitioned: the
         // previous frame left it in the layout its uses need (the only steady state).
-        let first_need = ctx.order.iter().find_map(|&p| ctx.use_of(p, r).and_then(|u| ctx.scope(p, u).layout));
+        let first_need = ctx
+            .order
+            .iter()
+            .find_map(|&p| ctx.use_of(p, r).and_then(|u| ctx.scope(p, u).layout));
         let end = replay(ctx, r, None, &mut None).or(first_need);
         replay(ctx, r, end, &mut Some(out));
     }
@@ -40,28 +43,50 @@ fn content_needed(ctx: &Ctx, r: usize) -> bool {
 fn attachment<'p>(ctx: &'p Ctx, p: usize, r: usize) -> Option<(&'p Attachment, usize, usize)> {
     let (rp, sub) = ctx.subpass[p]?;
     let pass = ctx.plan.render_passes.get(rp)?;
-    let a = pass.attachments.iter().find(|a| a.resource == ctx.rname(r))?;
+    let a = pass
+        .attachments
+        .iter()
+        .find(|a| a.resource == ctx.rname(r))?;
     Some((a, sub, pass.subpasses.len()))
 }
 
 /// Replays image `r` from `start`; returns the layout it ends the frame in. Violations are
 /// pushed when `out` is given.
-fn replay(ctx: &Ctx, r: usize, start: Option<Layout>, out: &mut Option<&mut Vec<Violation>>) -> Option<Layout> {
+fn replay(
+    ctx: &Ctx,
+    r: usize,
+    start: Option<Layout>,
+    out: &mut Option<&mut Vec<Violation>>,
+) -> Option<Layout> {
     let discardable = !content_needed(ctx, r);
     let mut current = start;
     let mut used = false;
     let mut report = |detail: String| {
         if let Some(out) = out.as_deref_mut() {
-            out.push(Violation { rule: "layout.mismatch", detail });
+            out.push(Violation {
+                rule: "layout.mismatch",
+                detail,
+            });
         }
     };
-    let may_start = |from: Layout, current: Option<Layout>, used: bool| Some(from) == current || (from == Layout::UNDEFINED && !used && discardable);
+    let may_start = |from: Layout, current: Option<Layout>, used: bool| {
+        Some(from) == current || (from == Layout::UNDEFINED && !used && discardable)
+    };
     for &p in &ctx.order {
-        for b in ctx.barriers.iter().filter(|b| b.before == p && b.resource == r) {
+        for b in ctx
+            .barriers
+            .iter()
+            .filter(|b| b.before == p && b.resource == r)
+        {
             let x = &ctx.plan.barriers[b.index];
             if let (Some(old), Some(new)) = (x.old_layout, x.new_layout) {
                 if !may_start(old, current, used) {
-                    report(format!("barrier on '{}' before '{}' transitions from {old} but the image is in {}", ctx.rname(r), ctx.pname(p), shown(current)));
+                    report(format!(
+                        "barrier on '{}' before '{}' transitions from {old} but the image is in {}",
+                        ctx.rname(r),
+                        ctx.pname(p),
+                        shown(current)
+                    ));
                 }
                 current = Some(new);
             }
@@ -69,7 +94,13 @@ fn replay(ctx: &Ctx, r: usize, start: Option<Layout>, out: &mut Option<&mut Vec<
         let att = attachment(ctx, p, r);
         if let Some((a, 0, _)) = att {
             if !may_start(a.initial_layout, current, used) {
-                report(format!("render pass of '{}' starts '{}' from {} but the image is in {}", ctx.pname(p), ctx.rname(r), a.initial_layout, shown(current)));
+                report(format!(
+                    "render pass of '{}' starts '{}' from {} but the image is in {}",
+                    ctx.pname(p),
+                    ctx.rname(r),
+                    a.initial_layout,
+                    shown(current)
+                ));
             }
             current = Some(a.initial_layout);
         }
@@ -78,7 +109,14 @@ fn replay(ctx: &Ctx, r: usize, start: Option<Layout>, out: &mut Option<&mut Vec<
             if att.is_some() && u.access.is_attachment() {
                 current = need;
             } else if need.is_some() && need != current {
-                report(format!("'{}' uses '{}' as {} in {} but the image is in {}", ctx.pname(p), ctx.rname(r), u.access, shown(need), shown(current)));
+                report(format!(
+                    "'{}' uses '{}' as {} in {} but the image is in {}",
+                    ctx.pname(p),
+                    ctx.rname(r),
+                    u.access,
+                    shown(need),
+                    shown(current)
+                ));
             }
             used = true;
         }

@@ -34,13 +34,28 @@ mod tests {
 
     #[test]
     fn all_commands_and_memory_flags_cover_everything() {
-        assert!(stages_cover(StageMask::ALL_COMMANDS, StageMask::COMPUTE_SHADER | StageMask::DRAW_INDIRECT));
-        assert!(!stages_cover(StageMask::COMPUTE_SHADER, StageMask::COMPUTE_SHADER | StageMask::DRAW_INDIRECT));
-        assert!(stages_meet(StageMask::ALL_COMMANDS, StageMask::FRAGMENT_SHADER));
-        assert!(!stages_meet(StageMask::COMPUTE_SHADER, StageMask::FRAGMENT_SHADER));
+        assert!(stages_cover(
+            StageMask::ALL_COMMANDS,
+            StageMask::COMPUTE_SHADER | StageMask::DRAW_INDIRECT
+        ));
+        assert!(!stages_cover(
+            StageMask::COMPUTE_SHADER,
+            StageMask::COMPUTE_SHADER | StageMask::DRAW_INDIRECT
+        ));
+        assert!(stages_meet(
+            StageMask::ALL_COMMANDS,
+            StageMask::FRAGMENT_SHADER
+        ));
+        assert!(!stages_meet(
+            StageMask::COMPUTE_SHADER,
+            StageMask::FRAGMENT_SHADER
+        ));
         assert!(!stages_meet(StageMask::empty(), StageMask::ALL_COMMANDS));
         let rw = AccessMask::SHADER_STORAGE_READ | AccessMask::SHADER_STORAGE_WRITE;
-        assert!(access_cover(AccessMask::MEMORY_READ | AccessMask::MEMORY_WRITE, rw));
+        assert!(access_cover(
+            AccessMask::MEMORY_READ | AccessMask::MEMORY_WRITE,
+            rw
+        ));
         assert!(!access_cover(AccessMask::MEMORY_READ, rw));
         assert!(!access_cover(AccessMask::SHADER_STORAGE_WRITE, rw));
         assert!(access_cover(rw, AccessMask::SHADER_STORAGE_WRITE));

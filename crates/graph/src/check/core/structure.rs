@@ -30,11 +30,19 @@ fn names(ctx: &Ctx, out: &mut Vec<Violation>) {
     for (list, what) in [(&ctx.plan.order, "order"), (&ctx.plan.culled, "culled")] {
         for name in list {
             match ctx.pass_index.get(name.as_str()) {
-                None => push(out, "order.unknown", format!("'{name}' in {what} is not a pass of the graph")),
+                None => push(
+                    out,
+                    "order.unknown",
+                    format!("'{name}' in {what} is not a pass of the graph"),
+                ),
                 Some(&p) => {
                     seen[p] += 1;
                     if seen[p] == 2 {
-                        push(out, "order.duplicate", format!("pass '{name}' appears more than once in order/culled"));
+                        push(
+                            out,
+                            "order.duplicate",
+                            format!("pass '{name}' appears more than once in order/culled"),
+                        );
                     }
                 }
             }
@@ -42,13 +50,26 @@ fn names(ctx: &Ctx, out: &mut Vec<Violation>) {
     }
     for (p, &n) in seen.iter().enumerate() {
         if n == 0 {
-            push(out, "order.missing", format!("pass '{}' is neither in order nor culled", ctx.pname(p)));
+            push(
+                out,
+                "order.missing",
+                format!("pass '{}' is neither in order nor culled", ctx.pname(p)),
+            );
         }
     }
-    let reasons: Vec<&str> = ctx.plan.cull_reasons.iter().map(|r| r.pass.as_str()).collect();
+    let reasons: Vec<&str> = ctx
+        .plan
+        .cull_reasons
+        .iter()
+        .map(|r| r.pass.as_str())
+        .collect();
     let culled: Vec<&str> = ctx.plan.culled.iter().map(|s| s.as_str()).collect();
     if reasons != culled {
-        push(out, "cull.reasons", format!("cull_reasons name {reasons:?} but culled is {culled:?}"));
+        push(
+            out,
+            "cull.reasons",
+            format!("cull_reasons name {reasons:?} but culled is {culled:?}"),
+        );
     }
 }
 
@@ -76,7 +97,9 @@ fn culling(ctx: &Ctx, out: &mut Vec<Violation>) {
     for q in 0..n {
         for u in g.passes[q].uses.iter().filter(|u| consumes(u)) {
             let r = u.resource.index();
-            let writer = (0..q).rev().find(|&p| ctx.use_of(p, r).is_some_and(|w| w.access.writes()));
+            let writer = (0..q)
+                .rev()
+                .find(|&p| ctx.use_of(p, r).is_some_and(|w| w.access.writes()));
             if let Some(p) = writer {
                 feeds[p].push((q, r));
             }
@@ -90,7 +113,8 @@ fn culling(ctx: &Ctx, out: &mut Vec<Violation>) {
         let observable = pass.side_effects
             || pass.uses.iter().any(|u| {
                 let r = g.resources.get(u.resource.index());
-                u.access.writes() && r.is_some_and(|r| r.output || (r.imported && !r.discard_on_last_use))
+                u.access.writes()
+                    && r.is_some_and(|r| r.output || (r.imported && !r.discard_on_last_use))
             });
         let kept_consumer = feeds[p].iter().find(|(q, _)| ctx.pos[*q].is_some());
         if ctx.pos[p].is_some() && !observable && kept_consumer.is_none() {
@@ -98,9 +122,25 @@ fn culling(ctx: &Ctx, out: &mut Vec<Violation>) {
         }
         if culled[p] {
             if observable {
-                push(out, "cull.culled_needed", format!("pass '{}' is culled but is observable (side effects or a surviving write)", pass.name));
+                push(
+                    out,
+                    "cull.culled_needed",
+                    format!(
+                        "pass '{}' is culled but is observable (side effects or a surviving write)",
+                        pass.name
+                    ),
+                );
             } else if let Some(&(q, r)) = kept_consumer {
-                push(out, "cull.culled_needed", format!("pass '{}' is culled but feeds kept pass '{}' through '{}'", pass.name, ctx.pname(q), ctx.rname(r)));
+                push(
+                    out,
+                    "cull.culled_needed",
+                    format!(
+                        "pass '{}' is culled but feeds kept pass '{}' through '{}'",
+                        pass.name,
+                        ctx.pname(q),
+                        ctx.rname(r)
+                    ),
+                );
             }
         }
     }
@@ -124,15 +164,37 @@ fn order(ctx: &Ctx, out: &mut Vec<Violation>) {
 /// declaration order, with the right kind.
 fn edges(ctx: &Ctx, out: &mut Vec<Violation>) {
     for e in &ctx.plan.edges {
-        let from = ctx.pass_index.get(e.from.as_str()).copied().filter(|&p| ctx.pos[p].is_some());
-        let to = ctx.pass_index.get(e.to.as_str()).copied().filter(|&p| ctx.pos[p].is_some());
+        let from = ctx
+            .pass_index
+            .get(e.from.as_str())
+            .copied()
+            .filter(|&p| ctx.pos[p].is_some());
+        let to = ctx
+            .pass_index
+            .get(e.to.as_str())
+            .copied()
+            .filter(|&p| ctx.pos[p].is_some());
         let r = ctx.resource_index.get(e.resource.as_str()).copied();
         let (Some(from), Some(to), Some(r)) = (from, to, r) else {
-            push(out, "edge.unreal", format!("edge {} -> {} on '{}' names a pass that is not kept or an unknown resource", e.from, e.to, e.resource));
+            push(
+                out,
+                "edge.unreal",
+                format!(
+                    "edge {} -> {} on '{}' names a pass that is not kept or an unknown resource",
+                    e.from, e.to, e.resource
+                ),
+            );
             continue;
         };
         let (Some(uf), Some(ut)) = (ctx.use_of(from, r), ctx.use_of(to, r)) else {
-            push(out, "edge.unreal", format!("edge {} -> {}: both passes do not use '{}'", e.from, e.to, e.resource));
+            push(
+                out,
+                "edge.unreal",
+                format!(
+                    "edge {} -> {}: both passes do not use '{}'",
+                    e.from, e.to, e.resource
+                ),
+            );
             continue;
         };
         let kind = match (uf.access.writes(), ut.access.writes()) {
@@ -167,12 +229,25 @@ fn levels(ctx: &Ctx, out: &mut Vec<Violation>) {
     for (l, names) in ctx.plan.levels.iter().enumerate() {
         let mut last_pos = None;
         for name in names {
-            let Some(p) = ctx.pass_index.get(name.as_str()).copied().filter(|&p| ctx.pos[p].is_some()) else {
-                push(out, "level.wrong", format!("level {l} lists '{name}', which is not a kept pass"));
+            let Some(p) = ctx
+                .pass_index
+                .get(name.as_str())
+                .copied()
+                .filter(|&p| ctx.pos[p].is_some())
+            else {
+                push(
+                    out,
+                    "level.wrong",
+                    format!("level {l} lists '{name}', which is not a kept pass"),
+                );
                 continue;
             };
             if listed[p] {
-                push(out, "level.wrong", format!("'{name}' is listed in more than one level slot"));
+                push(
+                    out,
+                    "level.wrong",
+                    format!("'{name}' is listed in more than one level slot"),
+                );
                 continue;
             }
             listed[p] = true;
@@ -180,14 +255,26 @@ fn levels(ctx: &Ctx, out: &mut Vec<Violation>) {
                 push(out, "level.wrong", format!("'{name}' is in level {l} but its longest dependency path from a root has {} edges", level[p]));
             }
             if last_pos.is_some_and(|lp| ctx.pos[p] < lp) {
-                push(out, "level.order", format!("level {l} does not list '{name}' in execution order"));
+                push(
+                    out,
+                    "level.order",
+                    format!("level {l} does not list '{name}' in execution order"),
+                );
             }
             last_pos = Some(ctx.pos[p]);
         }
     }
     for &p in &ctx.order {
         if !listed[p] {
-            push(out, "level.wrong", format!("kept pass '{}' is in no level (expected level {})", ctx.pname(p), level[p]));
+            push(
+                out,
+                "level.wrong",
+                format!(
+                    "kept pass '{}' is in no level (expected level {})",
+                    ctx.pname(p),
+                    level[p]
+                ),
+            );
         }
     }
 }
@@ -200,13 +287,26 @@ fn queues(ctx: &Ctx, out: &mut Vec<Violation>) {
     for q in [QueueKind::Graphics, QueueKind::AsyncCompute] {
         let mut last_pos = None;
         for name in ctx.plan.queues.of(q) {
-            let Some(p) = ctx.pass_index.get(name.as_str()).copied().filter(|&p| ctx.pos[p].is_some()) else {
-                push(out, "queue.wrong", format!("queue {q} lists '{name}', which is not a kept pass"));
+            let Some(p) = ctx
+                .pass_index
+                .get(name.as_str())
+                .copied()
+                .filter(|&p| ctx.pos[p].is_some())
+            else {
+                push(
+                    out,
+                    "queue.wrong",
+                    format!("queue {q} lists '{name}', which is not a kept pass"),
+                );
                 continue;
             };
             count[p][qi(q)] += 1;
             if last_pos.is_some_and(|lp| ctx.pos[p] <= lp) {
-                push(out, "queue.order", format!("queue {q} does not list '{name}' in execution order"));
+                push(
+                    out,
+                    "queue.order",
+                    format!("queue {q} does not list '{name}' in execution order"),
+                );
             }
             last_pos = Some(ctx.pos[p]);
         }
@@ -218,7 +318,16 @@ fn queues(ctx: &Ctx, out: &mut Vec<Violation>) {
             QueueKind::AsyncCompute => QueueKind::Graphics,
         };
         if count[p][qi(want)] != 1 || count[p][qi(other)] != 0 {
-            push(out, "queue.wrong", format!("'{}' must be listed once on {want} and never on {other} (found {} and {})", ctx.pname(p), count[p][qi(want)], count[p][qi(other)]));
+            push(
+                out,
+                "queue.wrong",
+                format!(
+                    "'{}' must be listed once on {want} and never on {other} (found {} and {})",
+                    ctx.pname(p),
+                    count[p][qi(want)],
+                    count[p][qi(other)]
+                ),
+            );
         }
     }
 }
