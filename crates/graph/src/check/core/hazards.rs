@@ -26,7 +26,7 @@
 use super::masks::{access_cover, stages_cover, stages_meet};
 use super::{qi, Ctx};
 use crate::check::Violation;
-use crate::plan::Barrier;
+use crate::plan::{Barrier, SubpassDependency};
 use crate::sync::{AccessMask, StageMask};
 use std::collections::HashMap;
 
@@ -393,7 +393,14 @@ impl Checker<'_, '_> {
                 }
             }
         };
-        let ends: Vec<usize> = (0..chains.nodes.len()).filter(|&n| is_end(n)).collect();
+        let after_a = |n: usize| {
+            chains.time[n] > ta || (matches!(a.kind, Kind::Transition(_)) && chains.time[n] >= ta)
+        };
+        let ends: Vec<usize> = (0..chains.nodes.len())
+            .filter(|&n| {
+                is_end(n) || (after_a(n) && self.bridges_into_render_pass(n, chains, b, visible))
+            })
+            .collect();
         starts
             .iter()
             .any(|&s| ends.iter().any(|&e| bit(&chains.reach[s], e)))
@@ -405,30 +412,43 @@ impl Checker<'_, '_> {
         else {
             return false;
         };
-        let (
-            Kind::Use {
-                stages: s1,
-                access: a1,
-                writes,
-            },
-            Kind::Use {
-                stages: s2,
-                access: a2,
-                ..
-            },
-        ) = (a.kind, b.kind)
+        let Kind::Use {
+            stages,
+            access,
+            writes,
+        } = a.kind
         else {
             return false;
         };
-        let deps = &self.ctx.plan.render_passes[rp].dependencies;
+        let start = |d: &SubpassDependency| {
+            d.src_subpass as usize == sa
+                && stages_cover(d.src_stage, stages)
+                && (!writes || access_cover(d.src_access, access & AccessMask::WRITES))
+        };
+        self.dependency_chain(rp, start, sb, b, writes)
+    }
+
+    /// Some dependency of render pass `rp` accepted by `start` chains (through dependencies
+    /// whose stages meet) to one into subpass `sb` that covers use `b`'s stages, and its
+    /// accesses when `visible` is required.
+    fn dependency_chain(
+        &self,
+        rp: usize,
+        start: impl Fn(&SubpassDependency) -> bool,
+        sb: usize,
+        b: Event,
+        visible: bool,
+    ) -> bool {
+        let Kind::Use { stages, access, .. } = b.kind else {
+            return false;
+        };
+        let Some(pass) = self.ctx.plan.render_passes.get(rp) else {
+            return false;
+        };
+        let deps = &pass.dependencies;
         let mut reached = vec![false; deps.len()];
         let mut stack: Vec<usize> = (0..deps.len())
-            .filter(|&i| {
-                let d = &deps[i];
-                d.src_subpass as usize == sa
-                    && stages_cover(d.src_stage, s1)
-                    && (!writes || access_cover(d.src_access, a1 & AccessMask::WRITES))
-            })
+            .filter(|&i| deps[i].src_subpass < deps[i].dst_subpass && start(&deps[i]))
             .collect();
         for &i in &stack {
             reached[i] = true;
@@ -436,8 +456,8 @@ impl Checker<'_, '_> {
         while let Some(i) = stack.pop() {
             let d = &deps[i];
             if d.dst_subpass as usize == sb
-                && stages_cover(d.dst_stage, s2)
-                && (!writes || access_cover(d.dst_access, a2))
+                && stages_cover(d.dst_stage, stages)
+                && (!visible || access_cover(d.dst_access, access))
             {
                 return true;
             }
@@ -450,6 +470,48 @@ impl Checker<'_, '_> {
             }
         }
         false
+    }
+
+    /// Barrier node `n` (placed before `b`'s render pass begins) chains into the subpass
+    /// dependencies of that render pass, which carry it to `b`'s subpass.
+    fn bridges_into_render_pass(&self, n: usize, chains: &Chains, b: Event, visible: bool) -> bool {
+        let Some((rp, sb)) = self.ctx.subpass[b.pass] else {
+            return false;
+        };
+        let first = self
+            .ctx
+            .plan
+            .render_passes
+            .get(rp)
+            .and_then(|r| r.subpasses.first());
+        let first = first
+            .and_then(|name| self.ctx.pass_index.get(name.as_str()))
+            .copied();
+        let Some(first) = first
+            .filter(|&p| self.ctx.pos[p].is_some() && self.ctx.queue[p] == self.ctx.queue[b.pass])
+        else {
+            return false;
+        };
+        if sb == 0
+            || chains.time[n]
+                > self.time(
+                    Event {
+                        pass: first,
+                        kind: b.kind,
+                    },
+                    1,
+                )
+        {
+            return false;
+        }
+        let dst = self.barrier(chains.nodes[n].0).dst_stage;
+        self.dependency_chain(
+            rp,
+            |d| (d.src_subpass as usize) < sb && stages_meet(dst, d.src_stage),
+            sb,
+            b,
+            visible,
+        )
     }
 
     /// Marks the barriers that can serve the same-queue hazard `a` -> `b`.
