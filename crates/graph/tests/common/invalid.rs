@@ -120,7 +120,7 @@ pub fn mutate(mut g: Graph, m: u8, at: u16, aux: u8) -> (Graph, &'static str) {
         }
         6 => {
             let b = buffer(&mut g, "buf");
-            let kind = if aux % 2 == 0 {
+            let kind = if aux & 1 == 0 {
                 PassKind::Raster
             } else {
                 PassKind::Compute
@@ -248,7 +248,7 @@ pub fn mutate(mut g: Graph, m: u8, at: u16, aux: u8) -> (Graph, &'static str) {
         14 => {
             let b = buffer(&mut g, "transient_flags");
             let r = g.resource_mut(b);
-            if aux % 2 == 0 {
+            if aux & 1 == 0 {
                 r.clear_on_first_use = true;
             } else {
                 r.discard_on_last_use = true;
@@ -256,7 +256,7 @@ pub fn mutate(mut g: Graph, m: u8, at: u16, aux: u8) -> (Graph, &'static str) {
             "import flags on a transient resource"
         }
         15 => {
-            if aux % 2 == 0 {
+            if aux & 1 == 0 {
                 g.add_resource(Resource::buffer("", 4));
             } else {
                 insert(&mut g, at, "", PassKind::Compute, vec![]);
