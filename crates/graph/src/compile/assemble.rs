@@ -6,7 +6,7 @@ use super::deps::Dependencies;
 use super::syncs::SyncDraft;
 use super::Schedule;
 use crate::graph::{Graph, QueueKind};
-use crate::plan::{Barrier, Break, CullReason, Edge, Memory, Plan, Queues, RenderPass, Sync};
+use crate::plan::{Bandwidth, Barrier, Break, CullReason, Edge, Memory, Plan, Queues, RenderPass, Sync};
 
 /// Everything the plan is made of.
 pub(super) struct Parts<'a> {
@@ -19,6 +19,7 @@ pub(super) struct Parts<'a> {
     pub barriers: &'a Barriers,
     pub syncs: &'a [SyncDraft],
     pub memory: Memory,
+    pub bandwidth: Bandwidth,
 }
 
 impl Parts<'_> {
@@ -82,7 +83,7 @@ impl Parts<'_> {
             syncs,
             barriers,
             memory: self.memory,
-            bandwidth: Default::default(),
+            bandwidth: self.bandwidth,
             edges,
             cull_reasons: self
                 .culling
