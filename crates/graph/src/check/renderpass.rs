@@ -670,7 +670,8 @@ fn check_dependencies(cx: &mut Ctx<'_>, i: usize, rp: &RenderPass, passes: &[Pas
         for u in &a.uses {
             if let Some(v) = b.uses.iter().find(|v| v.resource == u.resource) {
                 let depth = is_depth(g, u.resource);
-                if att(u.access, depth).is_none() || att(v.access, depth).is_none() {
+                let hazard = writes(u.access) || writes(v.access);
+                if hazard && (att(u.access, depth).is_none() || att(v.access, depth).is_none()) {
                     cx.fail(
                         "rp.dependency",
                         format!("render pass #{i}: dependency {} -> {} is by region but '{}' is used as {} -> {} (not same-pixel)", d.src_subpass, d.dst_subpass, g.resource(u.resource).name, u.access, v.access),
@@ -870,5 +871,137 @@ fn check_bandwidth(cx: &mut Ctx<'_>) {
     let want = (load, store, naive_load, naive_store);
     if got != want {
         cx.fail("rp.bandwidth", format!("bandwidth (load, store, naive load, naive store) is {got:?}, the attachments and the graph give {want:?}"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::Format;
+    use crate::graph::ImageDesc;
+
+    /// prepass (depth) -> shade (input attachment) -> post (samples the shaded image).
+    fn frame() -> (Graph, Capabilities, CompileOptions, Plan) {
+        let mut g = Graph::new("t");
+        let d = g.image("d", ImageDesc::new(Format::D32_SFLOAT, 16, 16));
+        let c = g.image("c", ImageDesc::new(Format::R8G8B8A8_UNORM, 16, 16));
+        let out = g.image("out", ImageDesc::new(Format::R8G8B8A8_UNORM, 16, 16));
+        g.resource_mut(out).output = true;
+        g.raster("prepass").clears(d, Access::DepthWrite);
+        g.raster("shade")
+            .uses(d, Access::InputAttachment)
+            .uses(c, Access::ColorWriteAll);
+        g.raster("post")
+            .uses(c, Access::Sampled)
+            .uses(out, Access::ColorWriteAll);
+        let caps = Capabilities::profile("mali").unwrap();
+        let options = CompileOptions::ALL;
+        let plan = crate::compile(&g, &caps, &options).unwrap();
+        (g, caps, options, plan)
+    }
+
+    fn rules(g: &Graph, caps: &Capabilities, o: &CompileOptions, p: &Plan) -> Vec<&'static str> {
+        let mut v = Vec::new();
+        check(g, caps, o, p, &mut v);
+        v.iter().map(|x| x.rule).collect()
+    }
+
+    #[test]
+    fn the_compiled_plan_passes() {
+        let (g, c, o, p) = frame();
+        assert_eq!(rules(&g, &c, &o, &p), Vec::<&str>::new());
+        assert_eq!(p.render_passes.len(), 2);
+    }
+
+    #[test]
+    fn each_broken_invariant_is_reported() {
+        let (g, c, o, p) = frame();
+        let mutate = |f: &dyn Fn(&mut Plan)| {
+            let mut q = p.clone();
+            f(&mut q);
+            rules(&g, &c, &o, &q)
+        };
+        assert!(
+            mutate(&|q| q.render_passes[0].subpasses.pop().map(drop).unwrap_or(()))
+                .contains(&"rp.subpass")
+        );
+        assert!(mutate(&|q| q.render_passes.swap(0, 1)).contains(&"rp.order"));
+        assert!(mutate(&|q| q.breaks.clear()).contains(&"rp.break"));
+        assert!(mutate(&|q| {
+            let second = q.render_passes.remove(1);
+            q.render_passes[0].subpasses.extend(second.subpasses);
+            q.render_passes[0].attachments.extend(second.attachments);
+            q.breaks.clear();
+        })
+        .contains(&"rp.merge"));
+        assert!(mutate(&|q| q.render_passes[0].attachments.truncate(1)).contains(&"rp.attachment"));
+        assert!(
+            mutate(&|q| q.render_passes[0].attachments[0].initial_layout = Layout::GENERAL)
+                .contains(&"rp.layout")
+        );
+        assert!(mutate(&|q| q.render_passes[0].dependencies.clear()).contains(&"rp.dependency"));
+        assert!(mutate(
+            &|q| q.render_passes[0].dependencies[0].dst_stage = StageMask::VERTEX_SHADER
+        )
+        .contains(&"rp.dependency"));
+        assert!(
+            mutate(&|q| q.render_passes[0].attachments[0].load_op = LoadOp::Load)
+                .contains(&"rp.load")
+        );
+        assert!(
+            mutate(&|q| q.render_passes[0].attachments[1].store_op = StoreOp::DontCare)
+                .contains(&"rp.store")
+        );
+        assert!(
+            mutate(&|q| q.render_passes[0].attachments[0].store_op = StoreOp::Store)
+                .contains(&"rp.store")
+        );
+        // 'c' is stored for 'post': marking it memoryless is wrong; 'd' must be memoryless.
+        assert!(
+            mutate(&|q| q.render_passes[0].attachments[1].memoryless = true)
+                .contains(&"rp.memoryless")
+        );
+        assert!(
+            mutate(&|q| q.render_passes[0].attachments[0].memoryless = false)
+                .contains(&"rp.memoryless")
+        );
+        assert!(mutate(&|q| q.memory.memoryless_bytes += 1).contains(&"rp.memoryless"));
+        assert!(mutate(&|q| q.bandwidth.naive_store_bytes += 1).contains(&"rp.bandwidth"));
+    }
+
+    #[test]
+    fn by_region_only_between_attachment_uses() {
+        let mut g = Graph::new("t");
+        let c = g.image("c", ImageDesc::new(Format::R8G8B8A8_UNORM, 16, 16));
+        let out = g.image("out", ImageDesc::new(Format::R8G8B8A8_UNORM, 16, 16));
+        g.resource_mut(out).output = true;
+        g.raster("a").uses(c, Access::ColorWriteAll);
+        g.raster("b")
+            .uses(c, Access::Sampled)
+            .uses(out, Access::ColorWriteAll);
+        let caps = Capabilities::profile("desktop").unwrap();
+        let o = CompileOptions::ALL;
+        let mut p = crate::compile(&g, &caps, &o).unwrap();
+        // Force the two into one render pass with a by-region dependency: both rules fire.
+        let second = p.render_passes.remove(1);
+        p.render_passes[0].subpasses.extend(second.subpasses);
+        p.render_passes[0].attachments.extend(second.attachments);
+        p.render_passes[0]
+            .dependencies
+            .push(crate::plan::SubpassDependency {
+                src_subpass: 0,
+                dst_subpass: 1,
+                src_stage: StageMask::COLOR_ATTACHMENT_OUTPUT,
+                dst_stage: StageMask::FRAGMENT_SHADER,
+                src_access: AccessMask::COLOR_ATTACHMENT_WRITE,
+                dst_access: AccessMask::SHADER_SAMPLED_READ,
+                by_region: true,
+            });
+        p.breaks.clear();
+        let v = rules(&g, &caps, &o, &p);
+        assert!(
+            v.contains(&"rp.merge") && v.contains(&"rp.dependency"),
+            "{v:?}"
+        );
     }
 }

@@ -9,12 +9,16 @@ use tessera_graph::{check, compile, frame_file, Capabilities, CompileOptions, Gr
 
 /// The repository's `assets/graphs/<frame>.json`.
 pub fn frame_path(frame: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets/graphs").join(format!("{frame}.json"))
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../assets/graphs")
+        .join(format!("{frame}.json"))
 }
 
 /// `tests/golden/<name>.json`.
 pub fn golden_path(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(format!("{name}.json"))
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(format!("{name}.json"))
 }
 
 /// True when goldens are being rewritten.
@@ -31,13 +35,21 @@ pub fn assert_golden(name: &str, actual: &str) {
         std::fs::write(&path, actual).unwrap_or_else(|e| panic!("writing {}: {e}", path.display()));
         return;
     }
-    let expected = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (run with TESSERA_BLESS=1 to create it)", path.display()));
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (run with TESSERA_BLESS=1 to create it)",
+            path.display()
+        )
+    });
     if expected == actual {
         return;
     }
     let (e, a): (Vec<&str>, Vec<&str>) = (expected.lines().collect(), actual.lines().collect());
-    let line = e.iter().zip(&a).position(|(x, y)| x != y).unwrap_or(e.len().min(a.len()));
+    let line = e
+        .iter()
+        .zip(&a)
+        .position(|(x, y)| x != y)
+        .unwrap_or(e.len().min(a.len()));
     panic!(
         "{} differs from the compiled plan at line {}:\n  golden:   {}\n  compiled: {}\n({} vs {} lines; TESSERA_BLESS=1 rewrites it)",
         path.display(),
@@ -54,12 +66,17 @@ pub fn assert_golden(name: &str, actual: &str) {
 /// `<frame>.<profile>`. Returns the graph, the device and the plan for further assertions.
 pub fn golden_plan(frame: &str, profile: &str) -> (Graph, Capabilities, Plan) {
     let (graph, _) = frame_file::load(&frame_path(frame)).unwrap_or_else(|e| panic!("{e}"));
-    let caps = Capabilities::profile(profile).unwrap_or_else(|| panic!("unknown profile {profile}"));
+    let caps =
+        Capabilities::profile(profile).unwrap_or_else(|| panic!("unknown profile {profile}"));
     let options = CompileOptions::ALL;
-    let plan = compile(&graph, &caps, &options).unwrap_or_else(|e| panic!("{frame} on {profile}: {e}"));
+    let plan =
+        compile(&graph, &caps, &options).unwrap_or_else(|e| panic!("{frame} on {profile}: {e}"));
     if let Err(v) = check::check(&graph, &caps, &options, &plan) {
         let lines: Vec<String> = v.iter().map(|x| x.to_string()).collect();
-        panic!("{frame} on {profile}: the checker rejects the plan:\n{}", lines.join("\n"));
+        panic!(
+            "{frame} on {profile}: the checker rejects the plan:\n{}",
+            lines.join("\n")
+        );
     }
     let json = serde_json::to_string_pretty(&plan).expect("plans serialize") + "\n";
     assert_golden(&format!("{frame}.{profile}"), &json);

@@ -125,3 +125,6 @@ pub fn render_passes(
         bandwidth,
     })
 }
+
+#[cfg(test)]
+mod tests;
