@@ -216,7 +216,7 @@ fn membership_and_order(cx: &mut Ctx<'_>) -> bool {
         .plan
         .order
         .iter()
-        .map(String::as_str)
+        .map(|n| n.as_str())
         .filter(|n| {
             cx.pass_id
                 .get(n)
@@ -266,7 +266,7 @@ fn membership_and_order(cx: &mut Ctx<'_>) -> bool {
         .plan
         .render_passes
         .iter()
-        .flat_map(|rp| rp.subpasses.iter().map(String::as_str))
+        .flat_map(|rp| rp.subpasses.iter().map(|n| n.as_str()))
         .collect();
     if flat != raster {
         cx.fail(
@@ -304,7 +304,7 @@ fn check_breaks(cx: &mut Ctx<'_>) {
         .plan
         .order
         .iter()
-        .map(String::as_str)
+        .map(|n| n.as_str())
         .filter(|n| rp_of.contains_key(n))
         .collect();
     let mut expected = HashSet::new();

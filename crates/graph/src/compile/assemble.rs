@@ -6,7 +6,9 @@ use super::deps::Dependencies;
 use super::syncs::SyncDraft;
 use super::Schedule;
 use crate::graph::{Graph, QueueKind};
-use crate::plan::{Bandwidth, Barrier, Break, CullReason, Edge, Memory, Plan, Queues, RenderPass, Sync};
+use crate::plan::{
+    Bandwidth, Barrier, Break, CullReason, Edge, Memory, Plan, Queues, RenderPass, Sync,
+};
 
 /// Everything the plan is made of.
 pub(super) struct Parts<'a> {
@@ -28,7 +30,7 @@ impl Parts<'_> {
         let s = self.schedule;
         let pass_name = |p: crate::graph::PassId| g.pass(p).name.clone();
         let res_name = |r: crate::graph::ResourceId| g.resource(r).name.clone();
-        let order: Vec<String> = s.order.iter().map(|&p| pass_name(p)).collect();
+        let order: Vec<crate::name::Name> = s.order.iter().map(|&p| pass_name(p)).collect();
         let max_level = s.order.iter().map(|p| s.level[p.index()]).max();
         let mut levels = vec![Vec::new(); max_level.map_or(0, |l| l as usize + 1)];
         let mut queues = Queues::default();
@@ -44,7 +46,12 @@ impl Parts<'_> {
             .edges
             .iter()
             .filter(|e| s.kept[e.from.index()] && s.kept[e.to.index()])
-            .map(|e| Edge { from: pass_name(e.from), to: pass_name(e.to), resource: res_name(e.resource), kind: e.kind })
+            .map(|e| Edge {
+                from: pass_name(e.from),
+                to: pass_name(e.to),
+                resource: res_name(e.resource),
+                kind: e.kind,
+            })
             .collect();
         let barriers = self
             .barriers
@@ -75,7 +82,12 @@ impl Parts<'_> {
             .collect();
         Plan {
             order,
-            culled: self.culling.reasons.iter().map(|(p, _)| pass_name(*p)).collect(),
+            culled: self
+                .culling
+                .reasons
+                .iter()
+                .map(|(p, _)| pass_name(*p))
+                .collect(),
             levels,
             queues,
             render_passes: self.render_passes,
@@ -89,7 +101,10 @@ impl Parts<'_> {
                 .culling
                 .reasons
                 .iter()
-                .map(|(p, r)| CullReason { pass: pass_name(*p), reason: r.clone() })
+                .map(|(p, r)| CullReason {
+                    pass: pass_name(*p),
+                    reason: r.clone(),
+                })
                 .collect(),
         }
     }

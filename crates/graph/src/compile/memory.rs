@@ -9,7 +9,12 @@ use crate::plan::{Block, LifetimeUnit, Memory, Placement};
 
 /// Places the transient, non-memoryless resources; `memoryless` (per resource, from the
 /// render pass phase) marks those kept in tile memory, counted in `memoryless_bytes` only.
-pub fn plan_memory(graph: &Graph, schedule: &Schedule, caps: &Capabilities, memoryless: &[bool]) -> Memory {
+pub fn plan_memory(
+    graph: &Graph,
+    schedule: &Schedule,
+    caps: &Capabilities,
+    memoryless: &[bool],
+) -> Memory {
     let mut first = vec![u32::MAX; graph.resources.len()];
     let mut last = vec![0u32; graph.resources.len()];
     for (pos, &p) in schedule.order.iter().enumerate() {
@@ -19,7 +24,11 @@ pub fn plan_memory(graph: &Graph, schedule: &Schedule, caps: &Capabilities, memo
             last[i] = last[i].max(pos as u32);
         }
     }
-    let mut memory = Memory { alignment: caps.placement_alignment, lifetime_unit: LifetimeUnit::Order, ..Default::default() };
+    let mut memory = Memory {
+        alignment: caps.placement_alignment,
+        lifetime_unit: LifetimeUnit::Order,
+        ..Default::default()
+    };
     for (i, r) in graph.resources.iter().enumerate() {
         if r.imported || first[i] == u32::MAX {
             continue;
@@ -33,7 +42,13 @@ pub fn plan_memory(graph: &Graph, schedule: &Schedule, caps: &Capabilities, memo
         memory.aliased_bytes += size;
         memory.blocks.push(Block {
             size,
-            placements: vec![Placement { resource: r.name.clone(), offset: 0, size, first: first[i], last: last[i] }],
+            placements: vec![Placement {
+                resource: r.name.clone(),
+                offset: 0,
+                size,
+                first: first[i],
+                last: last[i],
+            }],
         });
     }
     memory.lower_bound_bytes = memory.aliased_bytes;

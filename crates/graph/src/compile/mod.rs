@@ -5,7 +5,9 @@
 //! phases, [`Capabilities`] and [`CompileOptions`]; none keeps state, so each can be tested
 //! alone and every optimisation can be switched off. [`Compiler`] adds the per-frame cache.
 
+mod assemble;
 pub mod barriers;
+mod cache;
 pub mod cull;
 pub mod deps;
 pub mod levels;
@@ -14,8 +16,6 @@ pub mod order;
 pub mod renderpass;
 pub mod syncs;
 pub mod validate;
-mod assemble;
-mod cache;
 
 pub use cache::Compiler;
 
@@ -43,12 +43,18 @@ pub struct Schedule {
 impl Schedule {
     /// True when any kept pass runs on the async-compute queue.
     pub fn uses_async(&self) -> bool {
-        self.order.iter().any(|p| self.queue[p.index()] == QueueKind::AsyncCompute)
+        self.order
+            .iter()
+            .any(|p| self.queue[p.index()] == QueueKind::AsyncCompute)
     }
 }
 
 /// Compiles `graph` for a device into a [`Plan`].
-pub fn compile(graph: &Graph, caps: &Capabilities, options: &CompileOptions) -> Result<Plan, CompileError> {
+pub fn compile(
+    graph: &Graph,
+    caps: &Capabilities,
+    options: &CompileOptions,
+) -> Result<Plan, CompileError> {
     validate::validate(graph, caps)?;
     let deps = deps::dependencies(graph);
     let culling = cull::cull(graph, &deps);
@@ -59,10 +65,28 @@ pub fn compile(graph: &Graph, caps: &Capabilities, options: &CompileOptions) -> 
     for (i, p) in order.iter().enumerate() {
         position[p.index()] = Some(i as u32);
     }
-    let schedule = Schedule { order, position, level, queue, kept: culling.kept.clone() };
+    let schedule = Schedule {
+        order,
+        position,
+        level,
+        queue,
+        kept: culling.kept.clone(),
+    };
     let rp = renderpass::render_passes(graph, &schedule, caps, options)?;
     let barriers = barriers::barriers(graph, &schedule, &rp.grouping);
     let syncs = syncs::syncs(graph, &schedule, &barriers.cross_queue);
     let memory = memory::plan_memory(graph, &schedule, caps, &rp.memoryless);
-    Ok(assemble::Parts { graph, deps: &deps, culling: &culling, schedule: &schedule, render_passes: rp.render_passes, breaks: rp.breaks, barriers: &barriers, syncs: &syncs, memory, bandwidth: rp.bandwidth }.into_plan())
+    Ok(assemble::Parts {
+        graph,
+        deps: &deps,
+        culling: &culling,
+        schedule: &schedule,
+        render_passes: rp.render_passes,
+        breaks: rp.breaks,
+        barriers: &barriers,
+        syncs: &syncs,
+        memory,
+        bandwidth: rp.bandwidth,
+    }
+    .into_plan())
 }

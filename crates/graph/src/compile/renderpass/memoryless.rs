@@ -33,7 +33,7 @@ fn why_not(
     let (_, first_pass, _) = uses.first()?;
     if r.imported || r.output {
         return Some((
-            graph.pass(*first_pass).name.clone(),
+            graph.pass(*first_pass).name.to_string(),
             "imported and output resources live outside the frame".into(),
         ));
     }
@@ -42,7 +42,7 @@ fn why_not(
         let name = &graph.pass(*pass).name;
         if !u.access.is_attachment() {
             return Some((
-                name.clone(),
+                name.to_string(),
                 format!("it uses '{}' as {}, not as an attachment", r.name, u.access),
             ));
         }
@@ -64,7 +64,7 @@ fn why_not(
                 })
                 .unwrap_or_default();
             return Some((
-                name.clone(),
+                name.to_string(),
                 format!(
                     "it uses '{}' outside the render pass of '{}', which ends at '{}'{why}",
                     r.name,
@@ -79,13 +79,13 @@ fn why_not(
     let subpass = |i: u32| graph.pass(grouping.groups[home][i as usize]).name.clone();
     if a.load == LoadOp::Load {
         return Some((
-            subpass(a.first_subpass),
+            subpass(a.first_subpass).to_string(),
             "its first use needs earlier content (load LOAD)".into(),
         ));
     }
     if a.store == StoreOp::Store {
         return Some((
-            subpass(a.last_subpass),
+            subpass(a.last_subpass).to_string(),
             "its content is needed after the render pass (store STORE)".into(),
         ));
     }
@@ -115,7 +115,7 @@ pub fn decide(
         match (&blocked, r.memoryless && options.merge) {
             (Some((pass, rule)), true) => {
                 return Err(CompileError::MemorylessBroken {
-                    resource: r.name.clone(),
+                    resource: r.name.to_string(),
                     pass: pass.clone(),
                     rule: rule.clone(),
                 });

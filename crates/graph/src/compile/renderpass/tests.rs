@@ -46,7 +46,7 @@ fn plan(g: &Graph, profile: &str) -> Plan {
 fn subpasses(p: &Plan) -> Vec<Vec<&str>> {
     p.render_passes
         .iter()
-        .map(|rp| rp.subpasses.iter().map(String::as_str).collect())
+        .map(|rp| rp.subpasses.iter().map(|n| n.as_str()).collect())
         .collect()
 }
 
@@ -260,10 +260,10 @@ fn colour_and_input_attachment_limits_break() {
         .uses(c2, Access::ColorWriteAll);
     g.raster("b")
         .uses(c1, Access::InputAttachment)
-        .uses(c2, Access::InputAttachment)
         .uses(c3, Access::ColorWriteAll);
     g.raster("c")
-        .uses(c3, Access::InputAttachment)
+        .uses(c2, Access::InputAttachment)
+        .uses(c3, Access::ColorReadWrite)
         .uses(out, Access::ColorWriteAll);
     let mut caps = Capabilities::profile("desktop").unwrap();
     assert_eq!(
@@ -283,6 +283,7 @@ fn colour_and_input_attachment_limits_break() {
     caps.max_color_attachments = 8;
     caps.max_input_attachments = 1;
     let p = plan_with(&g, &caps, CompileOptions::ALL);
+    assert_eq!(subpasses(&p), [vec!["a", "b"], vec!["c"]]);
     assert!(
         p.breaks[0]
             .reason
