@@ -48,7 +48,7 @@ pub struct BarrierDraft {
 pub struct CrossQueueHazard {
     /// Earlier pass.
     pub from: PassId,
-    /// Later pass.
+    /// Later pass (the first subpass of its render pass, where its barriers are recorded).
     pub to: PassId,
     /// The resource.
     pub resource: ResourceId,
@@ -86,7 +86,7 @@ struct State {
 
 /// Derives barriers and cross-queue hazards for the scheduled frame.
 pub fn barriers(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGrouping) -> Barriers {
-    let mut state = initial_states(graph, schedule);
+    let mut state = initial_states(graph, schedule, grouping);
     let mut out = Barriers::default();
     // Barriers of the batch being built: (resource, index in `out.barriers`). Passes of one
     // render pass are contiguous in the order, so a batch is complete once the anchor changes.
@@ -118,9 +118,11 @@ pub fn barriers(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGroupin
                 if prior.queue != queue {
                     waits_other_queue = true;
                     if !prior.previous_frame {
+                        // Wait before the render pass begins: its barriers (layout
+                        // transitions included) are recorded there, before any subpass.
                         out.cross_queue.push(CrossQueueHazard {
                             from: prior.pass,
-                            to: pass,
+                            to: anchor,
                             resource: u.resource,
                         });
                     }
@@ -216,8 +218,11 @@ fn advance(s: &mut State, me: Prior, writes: bool, needs_transition: bool, barri
                 access: AccessMask::empty(),
                 ..me.scope
             };
+            // Recorded before the render pass (if any), so outside it: later subpasses of
+            // the same render pass still need a barrier for it, not a subpass dependency.
             s.last_write = Some(Prior {
                 scope: transition,
+                group: None,
                 ..me
             });
             s.readers.clear();
@@ -237,7 +242,7 @@ fn advance(s: &mut State, me: Prior, writes: bool, needs_transition: bool, barri
 /// The state each resource enters the frame in: the accesses of the previous frame (the
 /// same plan, replayed with the same rules, transitions included), and the layout its content
 /// is in (`UNDEFINED` when the content is not needed).
-fn initial_states(graph: &Graph, schedule: &Schedule) -> Vec<State> {
+fn initial_states(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGrouping) -> Vec<State> {
     let mut end_layout = vec![None; graph.resources.len()];
     let mut first_use_keeps = vec![None::<bool>; graph.resources.len()];
     for &pass in &schedule.order {
@@ -277,14 +282,18 @@ fn initial_states(graph: &Graph, schedule: &Schedule) -> Vec<State> {
     for &pass in &schedule.order {
         let p = graph.pass(pass);
         let queue = schedule.queue[pass.index()];
+        let group = grouping.group_of[pass.index()];
         for u in &p.uses {
             let scope = u.access.scope(p.kind, graph.resource(u.resource).target());
             let s = &mut state[u.resource.index()];
-            let needs_transition = scope.layout.is_some() && scope.layout != s.layout;
+            // As in the frame itself: a transition between subpasses of one render pass is
+            // the render pass's own (covered by its dependencies), not a barrier's.
+            let internal = group.is_some() && s.layout_group == group;
+            let needs_transition = scope.layout.is_some() && scope.layout != s.layout && !internal;
             let me = Prior {
                 pass,
                 queue,
-                group: None,
+                group,
                 scope,
                 previous_frame: true,
             };

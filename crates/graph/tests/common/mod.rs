@@ -1,6 +1,7 @@
 //! Shared random-graph generators (proptest strategies) for the integration tests and the
 //! benchmarks: valid graphs ([`graphs`]), capabilities and options ([`devices`]), invalid
-//! graphs ([`invalid`]) and frame-file text, valid or mangled ([`text`]).
+//! graphs ([`invalid`]), frame-file text, valid or mangled ([`text`]), and golden-file
+//! helpers ([`golden`]).
 //!
 //! Use from an integration test with `mod common;`, from a benchmark with
 //! `#[path = "../tests/common/mod.rs"] mod common;`. [`sample`] draws one value from a
@@ -9,6 +10,7 @@
 #![allow(dead_code, unused_imports)]
 
 pub mod devices;
+pub mod golden;
 pub mod graphs;
 pub mod invalid;
 pub mod text;

@@ -23,6 +23,7 @@
 //! Barriers must be justified (a transition, or some same-queue hazard they can serve) and
 //! unique per (pass, resource).
 
+use super::chains::{dep, Chains, Node};
 use super::masks::{access_cover, stages_cover, stages_meet};
 use super::{qi, Ctx};
 use crate::check::Violation;
@@ -54,64 +55,6 @@ impl Event {
         match self.kind {
             Kind::Use { writes, .. } => writes,
             Kind::Transition(_) => true,
-        }
-    }
-}
-
-/// Barriers of one queue on a two-frame timeline, with chain reachability.
-struct Chains {
-    /// (index into `Ctx::barriers`, frame), sorted by time.
-    nodes: Vec<(usize, usize)>,
-    time: Vec<usize>,
-    /// `reach[i]`: bit set of nodes reachable from node i by zero or more chain links.
-    reach: Vec<Vec<u64>>,
-    node_of: HashMap<(usize, usize), usize>,
-}
-
-fn bit(set: &[u64], i: usize) -> bool {
-    set[i / 64] >> (i % 64) & 1 == 1
-}
-
-impl Chains {
-    fn new(ctx: &Ctx, q: usize) -> Self {
-        let len = ctx.timeline[q].len();
-        let mut nodes: Vec<(usize, usize)> = Vec::new();
-        for frame in 0..2 {
-            for (i, b) in ctx.barriers.iter().enumerate() {
-                if qi(b.queue) == q {
-                    nodes.push((i, frame));
-                }
-            }
-        }
-        nodes.sort_by_key(|&(i, frame)| frame * len + ctx.barriers[i].slot);
-        let time: Vec<usize> = nodes
-            .iter()
-            .map(|&(i, frame)| frame * len + ctx.barriers[i].slot)
-            .collect();
-        let words = nodes.len().div_ceil(64);
-        let mut reach = vec![vec![0u64; words]; nodes.len()];
-        for i in (0..nodes.len()).rev() {
-            reach[i][i / 64] |= 1 << (i % 64);
-            let bi = &ctx.plan.barriers[ctx.barriers[nodes[i].0].index];
-            for j in i + 1..nodes.len() {
-                let bj = &ctx.plan.barriers[ctx.barriers[nodes[j].0].index];
-                if time[j] > time[i]
-                    && stages_meet(bi.dst_stage, bj.src_stage)
-                    && !bit(&reach[i], j)
-                {
-                    let (head, tail) = reach.split_at_mut(j);
-                    for (w, x) in head[i].iter_mut().zip(&tail[0]) {
-                        *w |= *x;
-                    }
-                }
-            }
-        }
-        let node_of = nodes.iter().enumerate().map(|(n, &key)| (key, n)).collect();
-        Chains {
-            nodes,
-            time,
-            reach,
-            node_of,
         }
     }
 }
@@ -347,17 +290,22 @@ impl Checker<'_, '_> {
         frame * self.ctx.timeline[qi(self.ctx.queue[e.pass])].len() + self.ctx.slot[e.pass]
     }
 
-    /// A chain of barriers on the queue of `a` and `b` orders `a` (in `fa`) before `b` (in
-    /// frame 1) with the memory made available and visible.
+    /// A chain of barriers and subpass dependencies on the queue of `a` and `b` orders `a`
+    /// (in frame `fa`) before `b` (in frame 1): the first link waits on `a` (and makes its
+    /// writes available, on this resource for a barrier), the last one covers `b` (and makes
+    /// the writes visible to it).
     fn barrier_chain(&self, r: usize, a: Event, fa: usize, b: Event) -> bool {
-        let chains = &self.chains[qi(self.ctx.queue[a.pass])];
+        let ctx = self.ctx;
+        let chains = &self.chains[qi(ctx.queue[a.pass])];
         let (ta, tb) = (self.time(a, fa), self.time(b, 1));
+        let a_subpass = ctx.subpass[a.pass];
+        let b_subpass = ctx.subpass[b.pass];
         let starts: Vec<usize> = match a.kind {
             Kind::Transition(t) => {
                 if let Kind::Transition(_) = b.kind {
                     return true; // transitions on one queue execute in submission order
                 }
-                chains.node_of.get(&(t, fa)).copied().into_iter().collect()
+                chains.barrier_node(t, fa).into_iter().collect()
             }
             Kind::Use {
                 stages,
@@ -365,45 +313,58 @@ impl Checker<'_, '_> {
                 writes,
             } => (0..chains.nodes.len())
                 .filter(|&n| {
-                    let (bi, t) = (chains.nodes[n].0, chains.time[n]);
-                    let x = self.barrier(bi);
-                    ta < t
-                        && t <= tb
-                        && stages_cover(x.src_stage, stages)
-                        && (!writes
-                            || (self.ctx.barriers[bi].resource == r
-                                && access_cover(x.src_access, access & AccessMask::WRITES)))
+                    let t = chains.time[n];
+                    match chains.nodes[n] {
+                        (Node::Barrier(bi), _) => {
+                            let x = self.barrier(bi);
+                            ta < t
+                                && t <= tb
+                                && stages_cover(x.src_stage, stages)
+                                && (!writes
+                                    || (ctx.barriers[bi].resource == r
+                                        && access_cover(x.src_access, access & AccessMask::WRITES)))
+                        }
+                        (Node::Dep(rp, d), frame) => {
+                            let x = dep(ctx, rp, d);
+                            frame == fa
+                                && t <= tb
+                                && a_subpass == Some((rp, x.src_subpass as usize))
+                                && stages_cover(x.src_stage, stages)
+                                && (!writes
+                                    || access_cover(x.src_access, access & AccessMask::WRITES))
+                        }
+                    }
                 })
                 .collect(),
         };
         let visible = a.writes();
+        let after_a = |t: usize| t > ta || (matches!(a.kind, Kind::Transition(_)) && t >= ta);
         let is_end = |n: usize| -> bool {
-            let (bi, t) = (chains.nodes[n].0, chains.time[n]);
-            match b.kind {
-                Kind::Transition(t2) => chains.nodes[n] == (t2, 1),
-                Kind::Use { stages, access, .. } => {
+            let t = chains.time[n];
+            match (b.kind, chains.nodes[n]) {
+                (Kind::Transition(t2), node) => node == (Node::Barrier(t2), 1),
+                (Kind::Use { stages, access, .. }, (Node::Barrier(bi), _)) => {
                     let x = self.barrier(bi);
-                    let after_a = t > ta || (matches!(a.kind, Kind::Transition(_)) && t >= ta);
-                    after_a
+                    after_a(t)
                         && t <= tb
                         && stages_cover(x.dst_stage, stages)
                         && (!visible
-                            || (self.ctx.barriers[bi].resource == r
+                            || (ctx.barriers[bi].resource == r
                                 && access_cover(x.dst_access, access)))
+                }
+                (Kind::Use { stages, access, .. }, (Node::Dep(rp, d), frame)) => {
+                    let x = dep(ctx, rp, d);
+                    frame == 1
+                        && b_subpass == Some((rp, x.dst_subpass as usize))
+                        && stages_cover(x.dst_stage, stages)
+                        && (!visible || access_cover(x.dst_access, access))
                 }
             }
         };
-        let after_a = |n: usize| {
-            chains.time[n] > ta || (matches!(a.kind, Kind::Transition(_)) && chains.time[n] >= ta)
-        };
-        let ends: Vec<usize> = (0..chains.nodes.len())
-            .filter(|&n| {
-                is_end(n) || (after_a(n) && self.bridges_into_render_pass(n, chains, b, visible))
-            })
-            .collect();
+        let ends: Vec<usize> = (0..chains.nodes.len()).filter(|&n| is_end(n)).collect();
         starts
             .iter()
-            .any(|&s| ends.iter().any(|&e| bit(&chains.reach[s], e)))
+            .any(|&s| ends.iter().any(|&e| chains.reaches(s, e)))
     }
 
     /// A chain of subpass dependencies of their render pass orders use `a` before use `b`.
@@ -472,48 +433,6 @@ impl Checker<'_, '_> {
         false
     }
 
-    /// Barrier node `n` (placed before `b`'s render pass begins) chains into the subpass
-    /// dependencies of that render pass, which carry it to `b`'s subpass.
-    fn bridges_into_render_pass(&self, n: usize, chains: &Chains, b: Event, visible: bool) -> bool {
-        let Some((rp, sb)) = self.ctx.subpass[b.pass] else {
-            return false;
-        };
-        let first = self
-            .ctx
-            .plan
-            .render_passes
-            .get(rp)
-            .and_then(|r| r.subpasses.first());
-        let first = first
-            .and_then(|name| self.ctx.pass_index.get(name.as_str()))
-            .copied();
-        let Some(first) = first
-            .filter(|&p| self.ctx.pos[p].is_some() && self.ctx.queue[p] == self.ctx.queue[b.pass])
-        else {
-            return false;
-        };
-        if sb == 0
-            || chains.time[n]
-                > self.time(
-                    Event {
-                        pass: first,
-                        kind: b.kind,
-                    },
-                    1,
-                )
-        {
-            return false;
-        }
-        let dst = self.barrier(chains.nodes[n].0).dst_stage;
-        self.dependency_chain(
-            rp,
-            |d| (d.src_subpass as usize) < sb && stages_meet(dst, d.src_stage),
-            sb,
-            b,
-            visible,
-        )
-    }
-
     /// Marks the barriers that can serve the same-queue hazard `a` -> `b`.
     fn justify(&self, r: usize, a: Event, fa: usize, b: Event, justified: &mut [bool]) {
         let chains = &self.chains[qi(self.ctx.queue[a.pass])];
@@ -527,7 +446,9 @@ impl Checker<'_, '_> {
             Kind::Transition(t) => (self.barrier(t).src_stage, tb.saturating_sub(1)),
         };
         for n in 0..chains.nodes.len() {
-            let (bi, frame) = chains.nodes[n];
+            let (Node::Barrier(bi), frame) = chains.nodes[n] else {
+                continue;
+            };
             let t = chains.time[n];
             if frame != 1
                 || justified[bi]
