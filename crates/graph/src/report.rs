@@ -2,9 +2,11 @@
 //!
 //! Reads only the plan, so it works on any plan, including one loaded from JSON. Sections:
 //! passes in execution order with level and queue and the barriers before each, culled
-//! passes with the reason, render passes and breaks, syncs, memory.
+//! passes with the reason, render passes and breaks, syncs (with the sync-reduction
+//! accounting, sharing modes and a two-lane timeline of the submission batches), memory.
 
-use crate::plan::{Barrier, Plan};
+use crate::graph::QueueKind;
+use crate::plan::{Barrier, Batch, Plan};
 use std::collections::HashMap;
 use std::fmt::{self, Display, Formatter, Write as _};
 
@@ -88,8 +90,66 @@ impl Display for Report<'_> {
                 writeln!(f, "  {} | {}: {}", b.after, b.before, b.reason)?;
             }
         }
+        f.write_str(&sync_section(p))?;
         let m = &p.memory;
         writeln!(f, "\nmemory ({}): unaliased {}, aliased {}, lower bound {}, memoryless {}, {} blocks", match m.lifetime_unit { crate::plan::LifetimeUnit::Order => "lifetimes in order positions", crate::plan::LifetimeUnit::Level => "lifetimes in levels" }, mib(m.unaliased_bytes), mib(m.aliased_bytes), mib(m.lower_bound_bytes), mib(m.memoryless_bytes), m.blocks.len())?;
         Ok(())
     }
+}
+
+fn lane_tag(q: QueueKind) -> char {
+    match q {
+        QueueKind::Graphics => 'g',
+        QueueKind::AsyncCompute => 'a',
+    }
+}
+
+fn batch_cell(b: &Batch) -> String {
+    let mut s = String::new();
+    for w in &b.waits {
+        let _ = write!(s, "{}{} > ", lane_tag(w.queue), w.value);
+    }
+    s.push_str(&b.passes.join(", "));
+    if let Some(v) = b.signal {
+        let _ = write!(s, " > {}{v}", lane_tag(b.queue));
+    }
+    s
+}
+
+/// The syncs section of the report: kept syncs with the sync-reduction accounting, the
+/// sharing mode of each resource used on both queues, and a two-lane timeline of the
+/// submission batches (one row per batch, in submission order). Empty for single-queue plans
+/// without batches worth showing.
+pub fn sync_section(p: &Plan) -> String {
+    let mut f = String::new();
+    if p.queues.async_compute.is_empty() && p.syncs.is_empty() {
+        return f;
+    }
+    let st = &p.sync_stats;
+    let _ = writeln!(f, "\nsyncs: {} kept of {} candidate waits ({} removed as implied by the kept ones plus queue order)", st.kept, st.candidate_waits, st.removed);
+    for s in &p.syncs {
+        let _ = writeln!(f, "  {} ({} #{}) -> {} ({}): {}", s.signal, s.signal_queue, s.value, s.wait, s.wait_queue, s.resources.join(", "));
+    }
+    if !p.sharing.is_empty() {
+        let _ = writeln!(f, "\nsharing across queues:");
+        for s in &p.sharing {
+            let mode = match s.mode {
+                crate::plan::SharingMode::Exclusive => "exclusive",
+                crate::plan::SharingMode::Concurrent => "concurrent",
+            };
+            let _ = writeln!(f, "  {:<20} {mode}: {}", s.resource, s.reason);
+        }
+    }
+    let cells: Vec<(QueueKind, String)> = p.batches.iter().map(|b| (b.queue, batch_cell(b))).collect();
+    let width = cells.iter().filter(|(q, _)| *q == QueueKind::Graphics).map(|(_, c)| c.len()).max().unwrap_or(0).max("graphics".len());
+    let _ = writeln!(f, "\ntimeline (one submit per row, top to bottom; 'a2 >' waits for async_compute value 2, '> g5' signals graphics value 5):");
+    let _ = writeln!(f, "  {:<width$} | async_compute", "graphics");
+    for (q, c) in &cells {
+        let line = match q {
+            QueueKind::Graphics => format!("  {c:<width$} |"),
+            QueueKind::AsyncCompute => format!("  {:<width$} | {c}", ""),
+        };
+        let _ = writeln!(f, "{}", line.trim_end());
+    }
+    f
 }

@@ -3,10 +3,11 @@
 use super::barriers::Barriers;
 use super::cull::Culling;
 use super::deps::Dependencies;
-use super::syncs::SyncDraft;
+use super::syncs::ownership::Ownership;
+use super::syncs::SyncPlan;
 use super::Schedule;
 use crate::graph::{Graph, QueueKind};
-use crate::plan::{Barrier, Break, CullReason, Edge, Memory, Plan, Queues, RenderPass, Sync};
+use crate::plan::{Barrier, BarrierPosition, Batch, BatchWait, Break, CullReason, Edge, Memory, Plan, QueueTransfer, Queues, RenderPass, ResourceSharing, Sync};
 
 /// Everything the plan is made of.
 pub(super) struct Parts<'a> {
@@ -17,7 +18,8 @@ pub(super) struct Parts<'a> {
     pub render_passes: Vec<RenderPass>,
     pub breaks: Vec<Break>,
     pub barriers: &'a Barriers,
-    pub syncs: &'a [SyncDraft],
+    pub syncs: &'a SyncPlan,
+    pub ownership: &'a Ownership,
     pub memory: Memory,
 }
 
@@ -58,10 +60,12 @@ impl Parts<'_> {
                 dst_access: b.dst_access,
                 old_layout: b.layouts.map(|l| l.0),
                 new_layout: b.layouts.map(|l| l.1),
-                queue_transfer: None,
+                queue_transfer: b.transfer.map(|(src_queue, dst_queue, half)| QueueTransfer { src_queue, dst_queue, half }),
+                position: if b.after { BarrierPosition::After } else { BarrierPosition::Before },
             })
             .collect();
-        let syncs = self
+        let syncs: Vec<Sync> = self
+            .syncs
             .syncs
             .iter()
             .map(|x| Sync {
@@ -70,7 +74,29 @@ impl Parts<'_> {
                 wait: pass_name(x.wait),
                 wait_queue: s.queue[x.wait.index()],
                 resources: x.resources.iter().map(|&r| res_name(r)).collect(),
+                value: x.value,
             })
+            .collect();
+        let batches = self
+            .syncs
+            .batches
+            .iter()
+            .map(|b| Batch {
+                queue: b.queue,
+                passes: b.passes.iter().map(|&p| pass_name(p)).collect(),
+                waits: b
+                    .waits
+                    .iter()
+                    .map(|&i| BatchWait { queue: syncs[i].signal_queue, value: syncs[i].value, pass: syncs[i].signal.clone() })
+                    .collect(),
+                signal: b.signal,
+            })
+            .collect();
+        let sharing = self
+            .ownership
+            .decisions
+            .iter()
+            .map(|(r, mode, reason)| ResourceSharing { resource: res_name(*r), mode: *mode, reason: reason.clone() })
             .collect();
         Plan {
             order,
@@ -90,6 +116,9 @@ impl Parts<'_> {
                 .iter()
                 .map(|(p, r)| CullReason { pass: pass_name(*p), reason: r.clone() })
                 .collect(),
+            batches,
+            sync_stats: self.syncs.stats,
+            sharing,
         }
     }
 }

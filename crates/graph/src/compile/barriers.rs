@@ -16,12 +16,28 @@
 //! the first use of a resource waits for the previous frame's use on the same queue.
 //! Barriers are placed before the later pass, or before the first subpass of its render
 //! pass; one barrier per resource per batch (masks are unioned).
-//! Cost: O(uses + barriers).
+//!
+//! Across queues (see `syncs::ownership` for the sharing rule):
+//! - a use on another queue than the resource's last use is a cross-queue hazard for the
+//!   sync phase, and a layout transition there is treated like a write: later readers on the
+//!   other queue must wait for the pass that performed it;
+//! - an EXCLUSIVE image changing queues gets a release barrier right after its last use on
+//!   the old queue (before the semaphore signal there) and an acquire barrier before its
+//!   first use on the new one, with identical layouts;
+//! - a transition the compute queue cannot perform (from or to an attachment layout) is
+//!   routed to graphics: recorded after the graphics pass that left the image in that layout
+//!   (before the release, for transfers), or after the acquire on graphics; for content that
+//!   crosses the frame boundary, after the frame's last (graphics) use.
+//!
+//! Barriers are returned sorted by the execution position of the pass they attach to, those
+//! recorded after it last. Cost: O(uses + barriers).
 
 use super::renderpass::RenderPassGrouping;
+use super::syncs::ownership::{compute_can_use, Sharing};
 use super::Schedule;
 use crate::access::SyncScope;
 use crate::graph::{Graph, PassId, QueueKind, ResourceId};
+use crate::plan::TransferHalf;
 use crate::sync::{AccessMask, Layout, StageMask};
 use std::collections::HashMap;
 
@@ -40,8 +56,28 @@ pub struct BarrierDraft {
     pub dst_stage: StageMask,
     /// Accesses made visible.
     pub dst_access: AccessMask,
-    /// Layout transition, if any.
+    /// Layout transition, if any (for transfer halves: the layouts, equal when none).
     pub layouts: Option<(Layout, Layout)>,
+    /// Recorded right after `before` (the last subpass of its render pass) instead of before.
+    pub after: bool,
+    /// Ownership-transfer half: source queue, destination queue, which half.
+    pub transfer: Option<(QueueKind, QueueKind, TransferHalf)>,
+}
+
+impl BarrierDraft {
+    fn plain(before: PassId, resource: ResourceId, src: (StageMask, AccessMask), dst: (StageMask, AccessMask), layouts: Option<(Layout, Layout)>) -> Self {
+        BarrierDraft {
+            before,
+            resource,
+            src_stage: src.0,
+            src_access: src.1,
+            dst_stage: dst.0,
+            dst_access: dst.1,
+            layouts,
+            after: false,
+            transfer: None,
+        }
+    }
 }
 
 /// A hazard between passes on different queues, to be covered by a semaphore.
@@ -81,13 +117,24 @@ struct State {
     layout_group: Option<u32>,
     visible_stages: StageMask,
     visible_access: AccessMask,
+    /// Last use in this frame (its queue owns an exclusive resource).
+    last_use: Option<Prior>,
+    /// The use that left the resource in its current layout (where routed transitions go).
+    layout_prior: Option<Prior>,
+    /// Pass that performed the latest layout transition since the last write, when readers
+    /// on the other queue must wait for it.
+    layout_writer: Option<Prior>,
 }
 
-/// Derives barriers and cross-queue hazards for the scheduled frame.
-pub fn barriers(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGrouping) -> Barriers {
+/// Derives barriers and cross-queue hazards for the scheduled frame; `sharing` (indexed by
+/// resource) says which resources change owners with transfers.
+pub fn barriers(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGrouping, sharing: &[Sharing]) -> Barriers {
     let mut state = initial_states(graph, schedule);
     let mut out = Barriers::default();
     let mut slot: HashMap<(PassId, ResourceId), usize> = HashMap::new();
+    let end_of = |p: PassId| {
+        grouping.group_of[p.index()].and_then(|g| grouping.groups[g as usize].last().copied()).unwrap_or(p)
+    };
     for &pass in &schedule.order {
         let p = graph.pass(pass);
         let queue = schedule.queue[pass.index()];
@@ -98,6 +145,9 @@ pub fn barriers(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGroupin
             let scope = u.access.scope(p.kind, resource.target());
             let s = &mut state[u.resource.index()];
             let writes = u.access.writes();
+            let exclusive = sharing.get(u.resource.index()) == Some(&Sharing::Exclusive);
+            let handover = hand_over(s, exclusive, queue, pass, anchor, u.resource, &scope, &end_of, &mut out.barriers);
+            let routed = route_for_compute(s, queue, pass, u.resource, &scope, &end_of, &mut out.barriers);
             let transition = scope.layout.is_some() && scope.layout != s.layout;
             let internal_transition = transition && group.is_some() && s.layout_group == group;
             let mut src_stage = StageMask::empty();
@@ -126,10 +176,16 @@ pub fn barriers(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGroupin
                 for r in &s.readers {
                     consider(r, false);
                 }
-            } else if let Some(w) = &s.last_write {
-                let visible = s.visible_stages.contains(scope.stages) && s.visible_access.contains(scope.access);
-                if !(visible && w.queue == queue) {
-                    consider(w, true);
+            } else {
+                if let Some(w) = &s.last_write {
+                    let visible = s.visible_stages.contains(scope.stages) && s.visible_access.contains(scope.access);
+                    if !(visible && w.queue == queue) {
+                        consider(w, true);
+                    }
+                }
+                // A transition on the other queue since the last write is a write to wait for.
+                if let Some(t) = s.layout_writer.filter(|t| t.queue != queue) {
+                    consider(&t, false);
                 }
             }
             let needs_transition = transition && !internal_transition;
@@ -153,15 +209,7 @@ pub fn barriers(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGroupin
                     }
                     None => {
                         slot.insert((anchor, u.resource), out.barriers.len());
-                        out.barriers.push(BarrierDraft {
-                            before: anchor,
-                            resource: u.resource,
-                            src_stage,
-                            src_access,
-                            dst_stage: scope.stages,
-                            dst_access: scope.access,
-                            layouts,
-                        });
+                        out.barriers.push(BarrierDraft::plain(anchor, u.resource, (src_stage, src_access), (scope.stages, scope.access), layouts));
                     }
                 }
             }
@@ -169,27 +217,123 @@ pub fn barriers(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGroupin
             if writes {
                 s.last_write = Some(me);
                 s.readers.clear();
+                s.layout_writer = None;
                 s.visible_stages = StageMask::empty();
                 s.visible_access = AccessMask::empty();
             } else {
-                if needs_transition {
+                let transitioned = needs_transition || handover == HandOver::Transitioned;
+                if transitioned {
                     s.readers.clear();
                     s.visible_stages = StageMask::empty();
                     s.visible_access = AccessMask::empty();
+                    s.layout_writer = Some(me);
+                } else if let Some(by) = routed {
+                    s.layout_writer = Some(by);
                 }
-                if barrier {
+                if barrier || handover != HandOver::None {
                     s.visible_stages |= scope.stages;
                     s.visible_access |= scope.access;
                 }
                 s.readers.push(me);
             }
+            s.last_use = Some(me);
             if scope.layout.is_some() {
                 s.layout = scope.layout;
                 s.layout_group = group;
+                s.layout_prior = Some(me);
             }
         }
     }
+    // Barriers recorded after a pass were emitted when its consumer was replayed.
+    out.barriers.sort_by_key(|b| (schedule.position[b.before.index()], b.after));
     out
+}
+
+/// What an ownership hand-over did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum HandOver {
+    /// No hand-over at this use.
+    None,
+    /// A release/acquire pair without a layout change in between.
+    Kept,
+    /// A release/acquire pair (or a routed barrier before the release) changed the layout.
+    Transitioned,
+}
+
+/// For an exclusive resource whose last use was on the other queue: a release after that use
+/// and an acquire before this one (anchored at `anchor`). A transition the compute queue
+/// cannot perform is done on graphics: before the release when graphics gives the image up,
+/// after the acquire (by the ordinary path) when graphics takes it.
+#[allow(clippy::too_many_arguments)]
+fn hand_over(
+    s: &mut State,
+    exclusive: bool,
+    queue: QueueKind,
+    pass: PassId,
+    anchor: PassId,
+    resource: ResourceId,
+    scope: &SyncScope,
+    end_of: &dyn Fn(PassId) -> PassId,
+    out: &mut Vec<BarrierDraft>,
+) -> HandOver {
+    let Some(l) = s.last_use.filter(|l| exclusive && l.queue != queue) else {
+        return HandOver::None;
+    };
+    let old = s.layout.unwrap_or(Layout::UNDEFINED);
+    let new = scope.layout.unwrap_or(old);
+    let mut pair = (old, new);
+    let mut release_src = (l.scope.stages, l.scope.access & AccessMask::WRITES);
+    if old != new && !(compute_can_use(old) && compute_can_use(new)) {
+        if l.queue == QueueKind::Graphics {
+            log::debug!("transition of resource #{} {old} -> {new} routed to graphics before its release", resource.index());
+            let mut b = BarrierDraft::plain(end_of(l.pass), resource, release_src, (StageMask::ALL_COMMANDS, AccessMask::empty()), Some((old, new)));
+            b.after = true;
+            out.push(b);
+            release_src = (StageMask::ALL_COMMANDS, AccessMask::empty());
+            pair = (new, new);
+        } else {
+            pair = (old, old);
+        }
+    }
+    log::debug!("ownership of resource #{} moves {} -> {} at pass #{}", resource.index(), l.queue, queue, pass.index());
+    let mut release = BarrierDraft::plain(end_of(l.pass), resource, release_src, (StageMask::empty(), AccessMask::empty()), Some(pair));
+    release.after = true;
+    release.transfer = Some((l.queue, queue, TransferHalf::Release));
+    out.push(release);
+    let mut acquire = BarrierDraft::plain(anchor, resource, (StageMask::ALL_COMMANDS, AccessMask::empty()), (scope.stages, scope.access), Some(pair));
+    acquire.transfer = Some((l.queue, queue, TransferHalf::Acquire));
+    out.push(acquire);
+    s.layout = Some(pair.1);
+    if pair.0 != pair.1 {
+        HandOver::Transitioned
+    } else {
+        HandOver::Kept
+    }
+}
+
+/// A transition on the compute queue out of a layout it cannot use is recorded on graphics,
+/// right after the use that left the image in that layout (for content from the previous
+/// frame: after the frame's last use, which is that use). Returns that use.
+fn route_for_compute(
+    s: &mut State,
+    queue: QueueKind,
+    pass: PassId,
+    resource: ResourceId,
+    scope: &SyncScope,
+    end_of: &dyn Fn(PassId) -> PassId,
+    out: &mut Vec<BarrierDraft>,
+) -> Option<Prior> {
+    let (Some(old), Some(new)) = (s.layout, scope.layout) else { return None };
+    if queue != QueueKind::AsyncCompute || old == new || compute_can_use(old) {
+        return None;
+    }
+    let by = s.layout_prior.filter(|b| b.queue == QueueKind::Graphics)?;
+    log::debug!("transition of resource #{} {old} -> {new} for compute pass #{} routed to graphics after pass #{}", resource.index(), pass.index(), by.pass.index());
+    let mut b = BarrierDraft::plain(end_of(by.pass), resource, (by.scope.stages, by.scope.access & AccessMask::WRITES), (scope.stages, scope.access), Some((old, new)));
+    b.after = true;
+    out.push(b);
+    s.layout = Some(new);
+    (!by.previous_frame).then_some(by)
 }
 
 /// The state each resource enters the frame in: the accesses of the previous frame (the
@@ -213,6 +357,7 @@ fn initial_states(graph: &Graph, schedule: &Schedule) -> Vec<State> {
             }
             if scope.layout.is_some() {
                 s.layout = scope.layout;
+                s.layout_prior = Some(me);
             }
             first_use_keeps[u.resource.index()].get_or_insert(u.access.keeps_content(u.clear));
         }
@@ -221,6 +366,7 @@ fn initial_states(graph: &Graph, schedule: &Schedule) -> Vec<State> {
         let content_needed = r.imported && !r.clear_on_first_use && keeps.unwrap_or(false);
         if r.image_desc().is_some() && !content_needed {
             s.layout = Some(Layout::UNDEFINED);
+            s.layout_prior = None;
         }
         s.visible_stages = StageMask::empty();
         s.visible_access = AccessMask::empty();

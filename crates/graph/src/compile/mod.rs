@@ -1,7 +1,7 @@
 //! The compiler: a chain of pure phases, one module each.
 //!
-//! `validate → dependencies → cull → order → levels/queues → render passes → barriers →
-//! syncs → memory → plan`. Each phase is a function of the graph, the outputs of earlier
+//! `validate → dependencies → cull → queues → order (+ async-early) → levels → render passes →
+//! ownership → barriers → syncs/batches → memory → plan`. Each phase is a function of the graph, the outputs of earlier
 //! phases, [`Capabilities`] and [`CompileOptions`]; none keeps state, so each can be tested
 //! alone and every optimisation can be switched off. [`Compiler`] adds the per-frame cache.
 
@@ -52,9 +52,10 @@ pub fn compile(graph: &Graph, caps: &Capabilities, options: &CompileOptions) -> 
     validate::validate(graph, caps)?;
     let deps = deps::dependencies(graph);
     let culling = cull::cull(graph, &deps);
-    let order = order::order(graph, &deps, &culling, options);
-    let level = levels::levels(graph, &deps, &order, &culling.kept);
     let queue = levels::queues(graph, caps, options);
+    let order = order::order(graph, &deps, &culling, options);
+    let order = if options.reorder { order::async_early(graph, &deps, &culling.kept, &queue, order) } else { order };
+    let level = levels::levels(graph, &deps, &order, &culling.kept);
     let mut position = vec![None; graph.passes.len()];
     for (i, p) in order.iter().enumerate() {
         position[p.index()] = Some(i as u32);
@@ -63,8 +64,9 @@ pub fn compile(graph: &Graph, caps: &Capabilities, options: &CompileOptions) -> 
     let grouping = renderpass::group(graph, &schedule);
     let render_passes = renderpass::describe(graph, &schedule, &grouping);
     let breaks = renderpass::breaks(graph, &schedule, &grouping);
-    let barriers = barriers::barriers(graph, &schedule, &grouping);
-    let syncs = syncs::syncs(graph, &schedule, &barriers.cross_queue);
+    let ownership = syncs::ownership::decide(graph, &schedule);
+    let barriers = barriers::barriers(graph, &schedule, &grouping, &ownership.sharing);
+    let syncs = syncs::syncs(graph, &schedule, &grouping, &barriers.cross_queue, options);
     let memory = memory::plan_memory(graph, &schedule, caps);
-    Ok(assemble::Parts { graph, deps: &deps, culling: &culling, schedule: &schedule, render_passes, breaks, barriers: &barriers, syncs: &syncs, memory }.into_plan())
+    Ok(assemble::Parts { graph, deps: &deps, culling: &culling, schedule: &schedule, render_passes, breaks, barriers: &barriers, syncs: &syncs, ownership: &ownership, memory }.into_plan())
 }

@@ -9,7 +9,7 @@
 use super::cull::Culling;
 use super::deps::Dependencies;
 use crate::caps::CompileOptions;
-use crate::graph::{Graph, PassId};
+use crate::graph::{Graph, PassId, QueueKind};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -40,4 +40,45 @@ pub fn order(graph: &Graph, deps: &Dependencies, culling: &Culling, options: &Co
     }
     debug_assert_eq!(order.len(), kept.iter().filter(|&&k| k).count(), "edges point forward, so every kept pass is ordered");
     order
+}
+
+/// Async-early ordering (separate from the merge-aware priority above): interleaves the
+/// async-compute passes into `order` as early as their inputs allow, so they overlap the
+/// graphics work around them instead of waiting for it in the linear order.
+///
+/// The graphics passes keep their relative order (whatever merging arranged stays adjacent
+/// on the graphics queue) and so do the async passes; the two sequences are merged, taking
+/// the next async pass whenever every kept pass it depends on is already placed, and the next
+/// graphics pass otherwise. The result is a topological order: when the next async pass is
+/// not ready, an unplaced dependency of it is a graphics pass no later than the next
+/// graphics pass in `order`, so that pass's own dependencies are all placed.
+/// A no-op without async passes. Cost: O(passes + edges).
+pub fn async_early(graph: &Graph, deps: &Dependencies, kept: &[bool], queue: &[QueueKind], order: Vec<PassId>) -> Vec<PassId> {
+    let is_async = |p: &PassId| queue[p.index()] == QueueKind::AsyncCompute;
+    if !order.iter().any(is_async) {
+        return order;
+    }
+    let (compute, graphics): (Vec<PassId>, Vec<PassId>) = order.iter().copied().partition(is_async);
+    let mut placed = vec![false; graph.passes.len()];
+    let mut out = Vec::with_capacity(order.len());
+    let (mut a, mut g) = (0usize, 0usize);
+    while out.len() < order.len() {
+        let async_ready = compute
+            .get(a)
+            .is_some_and(|&p| deps.into(p).all(|e| !kept[e.from.index()] || placed[e.from.index()]));
+        let next = if async_ready || g >= graphics.len() {
+            a += 1;
+            compute[a - 1]
+        } else {
+            g += 1;
+            graphics[g - 1]
+        };
+        if is_async(&next) && g < graphics.len() {
+            log::trace!("async-early: '{}' placed before graphics pass '{}'", graph.pass(next).name, graph.pass(graphics[g]).name);
+        }
+        placed[next.index()] = true;
+        out.push(next);
+    }
+    debug_assert!(out.len() == order.len());
+    out
 }
