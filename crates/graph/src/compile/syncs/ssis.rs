@@ -158,7 +158,7 @@ mod tests {
                 .iter()
                 .copied()
                 .filter(|&v| !placed[v])
-                .filter(|&v| p.prev[v].map_or(true, |x| placed[x]) && p.deps[v].iter().all(|&u| placed[u]))
+                .filter(|&v| p.prev[v].is_none_or(|x| placed[x]) && p.deps[v].iter().all(|&u| placed[u]))
                 .min()
                 .expect("acyclic");
             placed[next] = true;
