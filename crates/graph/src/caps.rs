@@ -43,13 +43,19 @@ impl Capabilities {
             buffer_image_granularity: 1024,
         };
         match name {
-            "desktop" => Some(Capabilities { async_compute: true, ..base }),
+            "desktop" => Some(Capabilities {
+                async_compute: true,
+                ..base
+            }),
             "mali" => Some(Capabilities {
                 lazily_allocated: true,
                 tile_bits_per_pixel: 256,
                 ..base
             }),
-            "adreno" => Some(Capabilities { lazily_allocated: true, ..base }),
+            "adreno" => Some(Capabilities {
+                lazily_allocated: true,
+                ..base
+            }),
             _ => None,
         }
     }

@@ -6,6 +6,7 @@
 
 use crate::access::{Access, Target};
 use crate::format::Format;
+use crate::name::Name;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -51,7 +52,14 @@ pub struct ImageDesc {
 impl ImageDesc {
     /// A single-sampled, single-mip, single-layer image.
     pub fn new(format: Format, width: u32, height: u32) -> Self {
-        ImageDesc { format, width, height, samples: 1, mips: 1, layers: 1 }
+        ImageDesc {
+            format,
+            width,
+            height,
+            samples: 1,
+            mips: 1,
+            layers: 1,
+        }
     }
 
     /// With `samples` MSAA samples.
@@ -110,7 +118,7 @@ pub enum ResourceKind {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Resource {
     /// Unique name, used in messages, dumps and debug labels.
-    pub name: String,
+    pub name: Name,
     /// Image or buffer, with its shape.
     pub kind: ResourceKind,
     /// Byte size that overrides the estimate (the backend's real size, or the frame file's).
@@ -129,16 +137,16 @@ pub struct Resource {
 
 impl Resource {
     /// Transient image with default flags.
-    pub fn image(name: impl Into<String>, desc: ImageDesc) -> Self {
+    pub fn image(name: impl Into<Name>, desc: ImageDesc) -> Self {
         Self::new(name.into(), ResourceKind::Image(desc))
     }
 
     /// Transient buffer with default flags.
-    pub fn buffer(name: impl Into<String>, size: u64) -> Self {
+    pub fn buffer(name: impl Into<Name>, size: u64) -> Self {
         Self::new(name.into(), ResourceKind::Buffer { size })
     }
 
-    fn new(name: String, kind: ResourceKind) -> Self {
+    fn new(name: Name, kind: ResourceKind) -> Self {
         Resource {
             name,
             kind,
@@ -237,7 +245,7 @@ pub struct Use {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Pass {
     /// Unique name.
-    pub name: String,
+    pub name: Name,
     /// Raster, compute or transfer.
     pub kind: PassKind,
     /// Queue the author asks for; raster passes always run on graphics.
@@ -252,7 +260,7 @@ pub struct Pass {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Graph {
     /// Frame name, for reports.
-    pub name: String,
+    pub name: Name,
     /// Resources, indexed by [`ResourceId`].
     pub resources: Vec<Resource>,
     /// Passes in submission order, indexed by [`PassId`].
@@ -261,8 +269,11 @@ pub struct Graph {
 
 impl Graph {
     /// An empty graph.
-    pub fn new(name: impl Into<String>) -> Self {
-        Graph { name: name.into(), ..Default::default() }
+    pub fn new(name: impl Into<Name>) -> Self {
+        Graph {
+            name: name.into(),
+            ..Default::default()
+        }
     }
 
     /// The resource behind an id.
@@ -287,12 +298,18 @@ impl Graph {
 
     /// Finds a resource by name.
     pub fn find_resource(&self, name: &str) -> Option<ResourceId> {
-        self.resources.iter().position(|r| r.name == name).map(|i| ResourceId(i as u32))
+        self.resources
+            .iter()
+            .position(|r| r.name == name)
+            .map(|i| ResourceId(i as u32))
     }
 
     /// Finds a pass by name.
     pub fn find_pass(&self, name: &str) -> Option<PassId> {
-        self.passes.iter().position(|p| p.name == name).map(|i| PassId(i as u32))
+        self.passes
+            .iter()
+            .position(|p| p.name == name)
+            .map(|i| PassId(i as u32))
     }
 
     /// Adds a resource and returns its id.
@@ -302,12 +319,12 @@ impl Graph {
     }
 
     /// Declares a transient image.
-    pub fn image(&mut self, name: impl Into<String>, desc: ImageDesc) -> ResourceId {
+    pub fn image(&mut self, name: impl Into<Name>, desc: ImageDesc) -> ResourceId {
         self.add_resource(Resource::image(name, desc))
     }
 
     /// Declares a transient buffer.
-    pub fn buffer(&mut self, name: impl Into<String>, size: u64) -> ResourceId {
+    pub fn buffer(&mut self, name: impl Into<Name>, size: u64) -> ResourceId {
         self.add_resource(Resource::buffer(name, size))
     }
 
@@ -317,7 +334,7 @@ impl Graph {
     }
 
     /// Declares a pass; configure it through the returned builder.
-    pub fn pass_builder(&mut self, name: impl Into<String>, kind: PassKind) -> PassBuilder<'_> {
+    pub fn pass_builder(&mut self, name: impl Into<Name>, kind: PassKind) -> PassBuilder<'_> {
         self.passes.push(Pass {
             name: name.into(),
             kind,
@@ -330,17 +347,17 @@ impl Graph {
     }
 
     /// Declares a raster pass.
-    pub fn raster(&mut self, name: impl Into<String>) -> PassBuilder<'_> {
+    pub fn raster(&mut self, name: impl Into<Name>) -> PassBuilder<'_> {
         self.pass_builder(name, PassKind::Raster)
     }
 
     /// Declares a compute pass.
-    pub fn compute(&mut self, name: impl Into<String>) -> PassBuilder<'_> {
+    pub fn compute(&mut self, name: impl Into<Name>) -> PassBuilder<'_> {
         self.pass_builder(name, PassKind::Compute)
     }
 
     /// Declares a transfer pass.
-    pub fn transfer(&mut self, name: impl Into<String>) -> PassBuilder<'_> {
+    pub fn transfer(&mut self, name: impl Into<Name>) -> PassBuilder<'_> {
         self.pass_builder(name, PassKind::Transfer)
     }
 }
@@ -359,13 +376,23 @@ impl PassBuilder<'_> {
 
     /// Uses `resource` with `access`.
     pub fn uses(mut self, resource: ResourceId, access: Access) -> Self {
-        self.pass().uses.push(Use { resource, access, clear: false, from: None });
+        self.pass().uses.push(Use {
+            resource,
+            access,
+            clear: false,
+            from: None,
+        });
         self
     }
 
     /// Uses `resource` with `access`, cleared at this use.
     pub fn clears(mut self, resource: ResourceId, access: Access) -> Self {
-        self.pass().uses.push(Use { resource, access, clear: true, from: None });
+        self.pass().uses.push(Use {
+            resource,
+            access,
+            clear: true,
+            from: None,
+        });
         self
     }
 
@@ -414,8 +441,20 @@ mod tests {
     fn builder_records_uses_in_order() {
         let mut g = Graph::new("t");
         let a = g.image("a", ImageDesc::new(Format::R8G8B8A8_UNORM, 8, 8));
-        let p = g.raster("p").clears(a, Access::ColorWrite).side_effects().id();
-        assert_eq!(g.pass(p).uses, vec![Use { resource: a, access: Access::ColorWrite, clear: true, from: None }]);
+        let p = g
+            .raster("p")
+            .clears(a, Access::ColorWrite)
+            .side_effects()
+            .id();
+        assert_eq!(
+            g.pass(p).uses,
+            vec![Use {
+                resource: a,
+                access: Access::ColorWrite,
+                clear: true,
+                from: None
+            }]
+        );
         assert!(g.pass(p).side_effects);
         assert_eq!(g.find_pass("p"), Some(p));
     }

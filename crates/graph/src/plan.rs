@@ -5,6 +5,7 @@
 //! (the format allows them) and are documented where they are declared.
 
 use crate::graph::QueueKind;
+use crate::name::Name;
 use crate::sync::{AccessMask, Layout, StageMask};
 use serde::{Deserialize, Serialize};
 
@@ -12,11 +13,11 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Plan {
     /// Kept passes in execution order.
-    pub order: Vec<String>,
+    pub order: Vec<Name>,
     /// Culled passes, in declaration order.
-    pub culled: Vec<String>,
+    pub culled: Vec<Name>,
     /// Passes per dependency level (longest path from a root), each level in execution order.
-    pub levels: Vec<Vec<String>>,
+    pub levels: Vec<Vec<Name>>,
     /// Passes per queue, in execution order.
     pub queues: Queues,
     /// Raster passes grouped into render passes.
@@ -50,14 +51,14 @@ pub struct Plan {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Queues {
     /// Graphics queue.
-    pub graphics: Vec<String>,
+    pub graphics: Vec<Name>,
     /// Async-compute queue (empty when folded onto graphics).
-    pub async_compute: Vec<String>,
+    pub async_compute: Vec<Name>,
 }
 
 impl Queues {
     /// The pass list of a queue.
-    pub fn of(&self, q: QueueKind) -> &[String] {
+    pub fn of(&self, q: QueueKind) -> &[Name] {
         match q {
             QueueKind::Graphics => &self.graphics,
             QueueKind::AsyncCompute => &self.async_compute,
@@ -69,7 +70,7 @@ impl Queues {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RenderPass {
     /// Subpasses in order.
-    pub subpasses: Vec<String>,
+    pub subpasses: Vec<Name>,
     /// Every attachment once.
     pub attachments: Vec<Attachment>,
     /// Dependencies between subpasses.
@@ -80,7 +81,7 @@ pub struct RenderPass {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Attachment {
     /// The image.
-    pub resource: String,
+    pub resource: Name,
     /// What happens to earlier content at the start of the render pass.
     pub load_op: LoadOp,
     /// Whether content is written back at the end.
@@ -90,7 +91,7 @@ pub struct Attachment {
     /// MSAA samples.
     pub samples: u32,
     /// Single-sampled image this attachment is resolved into, if any.
-    pub resolve_target: Option<String>,
+    pub resolve_target: Option<Name>,
     /// Addition: layout at the start of the render pass.
     pub initial_layout: Layout,
     /// Addition: layout at the end of the render pass.
@@ -142,9 +143,9 @@ pub struct SubpassDependency {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Break {
     /// Earlier pass.
-    pub after: String,
+    pub after: Name,
     /// Later pass.
-    pub before: String,
+    pub before: Name,
     /// The rule that split them, with the resources involved.
     pub reason: String,
 }
@@ -153,15 +154,15 @@ pub struct Break {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Sync {
     /// Pass after which the semaphore is signalled.
-    pub signal: String,
+    pub signal: Name,
     /// Queue of the signalling pass.
     pub signal_queue: QueueKind,
     /// Pass before which the semaphore is waited on.
-    pub wait: String,
+    pub wait: Name,
     /// Queue of the waiting pass.
     pub wait_queue: QueueKind,
     /// Resources whose hazards the edge covers (including ones implied through it).
-    pub resources: Vec<String>,
+    pub resources: Vec<Name>,
     /// Addition: timeline value signalled after `signal` and waited for before `wait`: the
     /// 1-based position of `signal` in its queue (the executor adds a per-frame base).
     #[serde(default)]
@@ -175,7 +176,7 @@ pub struct Batch {
     /// Queue the batch is submitted to.
     pub queue: QueueKind,
     /// Passes in queue order.
-    pub passes: Vec<String>,
+    pub passes: Vec<Name>,
     /// Timeline waits before the first pass.
     pub waits: Vec<BatchWait>,
     /// Timeline value signalled on this queue's semaphore after the last pass, if any.
@@ -190,7 +191,7 @@ pub struct BatchWait {
     /// Value waited for.
     pub value: u64,
     /// The pass after which that value is signalled.
-    pub pass: String,
+    pub pass: Name,
 }
 
 /// Sync-reduction accounting: how many cross-queue waits the hazards asked for and how many
@@ -209,7 +210,7 @@ pub struct SyncStats {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ResourceSharing {
     /// The resource.
-    pub resource: String,
+    pub resource: Name,
     /// `exclusive` (ownership transfers at each hand-over) or `concurrent`.
     pub mode: SharingMode,
     /// The rule that chose the mode.
@@ -230,9 +231,9 @@ pub enum SharingMode {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Barrier {
     /// The pass it is recorded before (on that pass's queue).
-    pub before: String,
+    pub before: Name,
     /// The resource.
-    pub resource: String,
+    pub resource: Name,
     /// Stages waited on.
     pub src_stage: StageMask,
     /// Accesses made available.
@@ -251,7 +252,8 @@ pub struct Barrier {
     /// `after` records it right after that pass (after the last subpass of its render pass),
     /// ahead of any semaphore signal there. Used for release halves of ownership transfers
     /// and for layout transitions the compute queue cannot perform, routed to graphics.
-    #[serde(default)]
+    /// Omitted from the JSON when `before`.
+    #[serde(default, skip_serializing_if = "BarrierPosition::is_before")]
     pub position: BarrierPosition,
 }
 
@@ -264,6 +266,13 @@ pub enum BarrierPosition {
     Before,
     /// Right after the pass (after the last subpass of its render pass).
     After,
+}
+
+impl BarrierPosition {
+    /// True for the default position (serialization skips it).
+    pub fn is_before(&self) -> bool {
+        *self == BarrierPosition::Before
+    }
 }
 
 /// One half of a queue-family ownership transfer.
@@ -330,7 +339,7 @@ pub struct Block {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Placement {
     /// The resource.
-    pub resource: String,
+    pub resource: Name,
     /// Byte offset in the block.
     pub offset: u64,
     /// Bytes.
@@ -358,11 +367,11 @@ pub struct Bandwidth {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Edge {
     /// Earlier pass.
-    pub from: String,
+    pub from: Name,
     /// Later pass.
-    pub to: String,
+    pub to: Name,
     /// Resource that causes it.
-    pub resource: String,
+    pub resource: Name,
     /// Hazard kind.
     pub kind: EdgeKind,
 }
@@ -383,7 +392,7 @@ pub enum EdgeKind {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CullReason {
     /// The pass.
-    pub pass: String,
+    pub pass: Name,
     /// The reason.
     pub reason: String,
 }

@@ -26,7 +26,10 @@ fn mib(bytes: u64) -> String {
 }
 
 fn barrier_line(b: &Barrier) -> String {
-    let mut s = format!("{}: {}/{} -> {}/{}", b.resource, b.src_stage, b.src_access, b.dst_stage, b.dst_access);
+    let mut s = format!(
+        "{}: {}/{} -> {}/{}",
+        b.resource, b.src_stage, b.src_access, b.dst_stage, b.dst_access
+    );
     if let (Some(o), Some(n)) = (b.old_layout, b.new_layout) {
         let _ = write!(s, ", {o} -> {n}");
     }
@@ -39,22 +42,49 @@ fn barrier_line(b: &Barrier) -> String {
 impl Display for Report<'_> {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         let p = self.plan;
-        writeln!(f, "frame '{}': {} passes kept, {} culled, {} levels, {} barriers, {} syncs", self.name, p.order.len(), p.culled.len(), p.levels.len(), p.barriers.len(), p.syncs.len())?;
-        let level: HashMap<&str, usize> =
-            p.levels.iter().enumerate().flat_map(|(l, ps)| ps.iter().map(move |n| (n.as_str(), l))).collect();
-        let on_async: std::collections::HashSet<&str> = p.queues.async_compute.iter().map(String::as_str).collect();
+        writeln!(
+            f,
+            "frame '{}': {} passes kept, {} culled, {} levels, {} barriers, {} syncs",
+            self.name,
+            p.order.len(),
+            p.culled.len(),
+            p.levels.len(),
+            p.barriers.len(),
+            p.syncs.len()
+        )?;
+        let level: HashMap<&str, usize> = p
+            .levels
+            .iter()
+            .enumerate()
+            .flat_map(|(l, ps)| ps.iter().map(move |n| (n.as_str(), l)))
+            .collect();
+        let on_async: std::collections::HashSet<&str> =
+            p.queues.async_compute.iter().map(|n| n.as_str()).collect();
         let mut before: HashMap<&str, Vec<&Barrier>> = HashMap::new();
         for b in &p.barriers {
             before.entry(b.before.as_str()).or_default().push(b);
         }
         let mut waits: HashMap<&str, Vec<String>> = HashMap::new();
         for s in &p.syncs {
-            waits.entry(s.wait.as_str()).or_default().push(format!("wait {} ({}) for {}", s.signal, s.signal_queue, s.resources.join(", ")));
+            waits.entry(s.wait.as_str()).or_default().push(format!(
+                "wait {} ({}) for {}",
+                s.signal,
+                s.signal_queue,
+                s.resources.join(", ")
+            ));
         }
         writeln!(f, "\npasses in execution order:")?;
         for (i, name) in p.order.iter().enumerate() {
-            let queue = if on_async.contains(name.as_str()) { "async_compute" } else { "graphics" };
-            writeln!(f, "  {i:>3}. {name:<24} level {:<3} {queue}", level.get(name.as_str()).copied().unwrap_or(0))?;
+            let queue = if on_async.contains(name.as_str()) {
+                "async_compute"
+            } else {
+                "graphics"
+            };
+            writeln!(
+                f,
+                "  {i:>3}. {name:<24} level {:<3} {queue}",
+                level.get(name.as_str()).copied().unwrap_or(0)
+            )?;
             for w in waits.get(name.as_str()).into_iter().flatten() {
                 writeln!(f, "         {w}")?;
             }
@@ -80,7 +110,11 @@ impl Display for Report<'_> {
                     if let Some(t) = &a.resolve_target {
                         let _ = write!(extra, ", resolve -> {t}");
                     }
-                    writeln!(f, "       {:<20} load {:?}, store {:?}, {}x{extra}", a.resource, a.load_op, a.store_op, a.samples)?;
+                    writeln!(
+                        f,
+                        "       {:<20} load {:?}, store {:?}, {}x{extra}",
+                        a.resource, a.load_op, a.store_op, a.samples
+                    )?;
                 }
             }
         }
@@ -92,7 +126,19 @@ impl Display for Report<'_> {
         }
         f.write_str(&sync_section(p))?;
         let m = &p.memory;
-        writeln!(f, "\nmemory ({}): unaliased {}, aliased {}, lower bound {}, memoryless {}, {} blocks", match m.lifetime_unit { crate::plan::LifetimeUnit::Order => "lifetimes in order positions", crate::plan::LifetimeUnit::Level => "lifetimes in levels" }, mib(m.unaliased_bytes), mib(m.aliased_bytes), mib(m.lower_bound_bytes), mib(m.memoryless_bytes), m.blocks.len())?;
+        writeln!(
+            f,
+            "\nmemory ({}): unaliased {}, aliased {}, lower bound {}, memoryless {}, {} blocks",
+            match m.lifetime_unit {
+                crate::plan::LifetimeUnit::Order => "lifetimes in order positions",
+                crate::plan::LifetimeUnit::Level => "lifetimes in levels",
+            },
+            mib(m.unaliased_bytes),
+            mib(m.aliased_bytes),
+            mib(m.lower_bound_bytes),
+            mib(m.memoryless_bytes),
+            m.blocks.len()
+        )?;
         Ok(())
     }
 }
@@ -128,7 +174,16 @@ pub fn sync_section(p: &Plan) -> String {
     let st = &p.sync_stats;
     let _ = writeln!(f, "\nsyncs: {} kept of {} candidate waits ({} removed as implied by the kept ones plus queue order)", st.kept, st.candidate_waits, st.removed);
     for s in &p.syncs {
-        let _ = writeln!(f, "  {} ({} #{}) -> {} ({}): {}", s.signal, s.signal_queue, s.value, s.wait, s.wait_queue, s.resources.join(", "));
+        let _ = writeln!(
+            f,
+            "  {} ({} #{}) -> {} ({}): {}",
+            s.signal,
+            s.signal_queue,
+            s.value,
+            s.wait,
+            s.wait_queue,
+            s.resources.join(", ")
+        );
     }
     if !p.sharing.is_empty() {
         let _ = writeln!(f, "\nsharing across queues:");
@@ -137,11 +192,18 @@ pub fn sync_section(p: &Plan) -> String {
                 crate::plan::SharingMode::Exclusive => "exclusive",
                 crate::plan::SharingMode::Concurrent => "concurrent",
             };
-            let _ = writeln!(f, "  {:<20} {mode}: {}", s.resource, s.reason);
+            let _ = writeln!(f, "  {:<20} {mode}: {}", s.resource.as_str(), s.reason);
         }
     }
-    let cells: Vec<(QueueKind, String)> = p.batches.iter().map(|b| (b.queue, batch_cell(b))).collect();
-    let width = cells.iter().filter(|(q, _)| *q == QueueKind::Graphics).map(|(_, c)| c.len()).max().unwrap_or(0).max("graphics".len());
+    let cells: Vec<(QueueKind, String)> =
+        p.batches.iter().map(|b| (b.queue, batch_cell(b))).collect();
+    let width = cells
+        .iter()
+        .filter(|(q, _)| *q == QueueKind::Graphics)
+        .map(|(_, c)| c.len())
+        .max()
+        .unwrap_or(0)
+        .max("graphics".len());
     let _ = writeln!(f, "\ntimeline (one submit per row, top to bottom; 'a2 >' waits for async_compute value 2, '> g5' signals graphics value 5):");
     let _ = writeln!(f, "  {:<width$} | async_compute", "graphics");
     for (q, c) in &cells {

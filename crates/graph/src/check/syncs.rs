@@ -55,11 +55,17 @@ impl<'a> Ctx<'a> {
         let mut pass = Vec::with_capacity(plan.order.len());
         for (i, name) in plan.order.iter().enumerate() {
             let Some(id) = graph.find_pass(name) else {
-                out.push(Violation { rule: "queues.unknown_pass", detail: format!("'{name}' in order is not a pass of the graph") });
+                out.push(Violation {
+                    rule: "queues.unknown_pass",
+                    detail: format!("'{name}' in order is not a pass of the graph"),
+                });
                 return None;
             };
             if node.insert(name.as_str(), i).is_some() {
-                out.push(Violation { rule: "queues.unknown_pass", detail: format!("'{name}' appears twice in order") });
+                out.push(Violation {
+                    rule: "queues.unknown_pass",
+                    detail: format!("'{name}' appears twice in order"),
+                });
                 return None;
             }
             pass.push(id);
@@ -69,28 +75,47 @@ impl<'a> Ctx<'a> {
             for name in plan.queues.of(q) {
                 match node.get(name.as_str()) {
                     Some(&i) if queue[i].is_none() => queue[i] = Some(q),
-                    _ => out.push(Violation { rule: "queues.order", detail: format!("'{name}' on {q} is not a pass of order, or is on a queue twice") }),
+                    _ => out.push(Violation {
+                        rule: "queues.order",
+                        detail: format!(
+                            "'{name}' on {q} is not a pass of order, or is on a queue twice"
+                        ),
+                    }),
                 }
             }
         }
         let mut ok = true;
         for (i, q) in queue.iter().enumerate() {
             if q.is_none() {
-                out.push(Violation { rule: "queues.order", detail: format!("'{}' is on no queue", plan.order[i]) });
+                out.push(Violation {
+                    rule: "queues.order",
+                    detail: format!("'{}' is on no queue", plan.order[i]),
+                });
                 ok = false;
             }
         }
         for q in [QueueKind::Graphics, QueueKind::AsyncCompute] {
-            let positions: Vec<usize> = plan.queues.of(q).iter().filter_map(|n| node.get(n.as_str()).copied()).collect();
+            let positions: Vec<usize> = plan
+                .queues
+                .of(q)
+                .iter()
+                .filter_map(|n| node.get(n.as_str()).copied())
+                .collect();
             if positions.windows(2).any(|w| w[0] >= w[1]) {
-                out.push(Violation { rule: "queues.order", detail: format!("the {q} list is not in execution order") });
+                out.push(Violation {
+                    rule: "queues.order",
+                    detail: format!("the {q} list is not in execution order"),
+                });
                 ok = false;
             }
         }
         if !ok {
             return None;
         }
-        let queue: Vec<QueueKind> = queue.into_iter().map(|q| q.unwrap_or(QueueKind::Graphics)).collect();
+        let queue: Vec<QueueKind> = queue
+            .into_iter()
+            .map(|q| q.unwrap_or(QueueKind::Graphics))
+            .collect();
         let mut index = vec![0u32; pass.len()];
         let mut prev = vec![None; pass.len()];
         let mut last = [None, None];
@@ -110,7 +135,16 @@ impl<'a> Ctx<'a> {
                 }
             }
         }
-        Some(Ctx { graph, plan, node, pass, queue, index, prev, render_pass })
+        Some(Ctx {
+            graph,
+            plan,
+            node,
+            pass,
+            queue,
+            index,
+            prev,
+            render_pass,
+        })
     }
 
     fn name(&self, i: usize) -> &str {
@@ -119,17 +153,40 @@ impl<'a> Ctx<'a> {
 }
 
 /// Pushes every violated queue/sync/transfer/batch invariant onto `out`.
-pub(super) fn check(graph: &Graph, caps: &Capabilities, options: &CompileOptions, plan: &Plan, out: &mut Vec<Violation>) {
-    let Some(ctx) = Ctx::new(graph, plan, out) else { return };
+pub(super) fn check(
+    graph: &Graph,
+    caps: &Capabilities,
+    options: &CompileOptions,
+    plan: &Plan,
+    out: &mut Vec<Violation>,
+) {
+    let Some(ctx) = Ctx::new(graph, plan, out) else {
+        return;
+    };
     let async_available = caps.async_compute && options.async_compute;
     for (i, &p) in ctx.pass.iter().enumerate() {
-        let want = if async_available && graph.pass(p).queue == QueueKind::AsyncCompute { QueueKind::AsyncCompute } else { QueueKind::Graphics };
+        let want = if async_available && graph.pass(p).queue == QueueKind::AsyncCompute {
+            QueueKind::AsyncCompute
+        } else {
+            QueueKind::Graphics
+        };
         if ctx.queue[i] != want {
-            out.push(Violation { rule: "queues.assignment", detail: format!("'{}' runs on {} but belongs on {want}", ctx.name(i), ctx.queue[i]) });
+            out.push(Violation {
+                rule: "queues.assignment",
+                detail: format!(
+                    "'{}' runs on {} but belongs on {want}",
+                    ctx.name(i),
+                    ctx.queue[i]
+                ),
+            });
         }
     }
     if plan.queues.async_compute.is_empty() {
-        let transfers = plan.barriers.iter().filter(|b| b.queue_transfer.is_some()).count();
+        let transfers = plan
+            .barriers
+            .iter()
+            .filter(|b| b.queue_transfer.is_some())
+            .count();
         if !plan.syncs.is_empty() || transfers > 0 || !plan.sharing.is_empty() {
             out.push(Violation {
                 rule: "syncs.single_queue",
@@ -137,31 +194,60 @@ pub(super) fn check(graph: &Graph, caps: &Capabilities, options: &CompileOptions
             });
         }
     }
-    let Some(syncs) = order::sync_edges(&ctx, out) else { return };
+    let Some(syncs) = order::sync_edges(&ctx, out) else {
+        return;
+    };
     let hazards = hazards::cross_queue(&ctx);
     let Some(reach) = order::reach(&ctx, &syncs, None) else {
-        out.push(Violation { rule: "syncs.deadlock", detail: "the syncs plus queue order form a cycle".to_string() });
+        out.push(Violation {
+            rule: "syncs.deadlock",
+            detail: "the syncs plus queue order form a cycle".to_string(),
+        });
         return;
     };
     for h in &hazards {
         if !order::covered(&ctx, &reach, h.from, h.to) {
             out.push(Violation {
                 rule: "syncs.uncovered",
-                detail: format!("'{}' ({}) must wait for '{}' ({}) on '{}', but no sync orders them", ctx.name(h.to), ctx.queue[h.to], ctx.name(h.from), ctx.queue[h.from], graph.resource(h.resource).name),
+                detail: format!(
+                    "'{}' ({}) must wait for '{}' ({}) on '{}', but no sync orders them",
+                    ctx.name(h.to),
+                    ctx.queue[h.to],
+                    ctx.name(h.from),
+                    ctx.queue[h.from],
+                    graph.resource(h.resource).name
+                ),
             });
         }
     }
     if options.minimize_syncs {
         for (k, s) in plan.syncs.iter().enumerate() {
-            let Some(without) = order::reach(&ctx, &syncs, Some(k)) else { continue };
-            if hazards.iter().all(|h| order::covered(&ctx, &without, h.from, h.to)) {
-                out.push(Violation { rule: "syncs.redundant", detail: format!("sync '{}' -> '{}' is implied by the others plus queue order", s.signal, s.wait) });
+            let Some(without) = order::reach(&ctx, &syncs, Some(k)) else {
+                continue;
+            };
+            if hazards
+                .iter()
+                .all(|h| order::covered(&ctx, &without, h.from, h.to))
+            {
+                out.push(Violation {
+                    rule: "syncs.redundant",
+                    detail: format!(
+                        "sync '{}' -> '{}' is implied by the others plus queue order",
+                        s.signal, s.wait
+                    ),
+                });
             }
         }
     }
     let st = &plan.sync_stats;
     if st.kept as usize != plan.syncs.len() || st.candidate_waits != st.kept + st.removed {
-        out.push(Violation { rule: "syncs.stats", detail: format!("sync_stats {st:?} do not add up for {} syncs", plan.syncs.len()) });
+        out.push(Violation {
+            rule: "syncs.stats",
+            detail: format!(
+                "sync_stats {st:?} do not add up for {} syncs",
+                plan.syncs.len()
+            ),
+        });
     }
     transfers::check(&ctx, &reach, out);
     batches::check(&ctx, out);

@@ -7,7 +7,10 @@ use super::syncs::ownership::Ownership;
 use super::syncs::SyncPlan;
 use super::Schedule;
 use crate::graph::{Graph, QueueKind};
-use crate::plan::{Barrier, BarrierPosition, Batch, BatchWait, Break, CullReason, Edge, Memory, Plan, QueueTransfer, Queues, RenderPass, ResourceSharing, Sync};
+use crate::plan::{
+    Barrier, BarrierPosition, Batch, BatchWait, Break, CullReason, Edge, Memory, Plan,
+    QueueTransfer, Queues, RenderPass, ResourceSharing, Sync,
+};
 
 /// Everything the plan is made of.
 pub(super) struct Parts<'a> {
@@ -29,7 +32,7 @@ impl Parts<'_> {
         let s = self.schedule;
         let pass_name = |p: crate::graph::PassId| g.pass(p).name.clone();
         let res_name = |r: crate::graph::ResourceId| g.resource(r).name.clone();
-        let order: Vec<String> = s.order.iter().map(|&p| pass_name(p)).collect();
+        let order: Vec<crate::name::Name> = s.order.iter().map(|&p| pass_name(p)).collect();
         let max_level = s.order.iter().map(|p| s.level[p.index()]).max();
         let mut levels = vec![Vec::new(); max_level.map_or(0, |l| l as usize + 1)];
         let mut queues = Queues::default();
@@ -45,7 +48,12 @@ impl Parts<'_> {
             .edges
             .iter()
             .filter(|e| s.kept[e.from.index()] && s.kept[e.to.index()])
-            .map(|e| Edge { from: pass_name(e.from), to: pass_name(e.to), resource: res_name(e.resource), kind: e.kind })
+            .map(|e| Edge {
+                from: pass_name(e.from),
+                to: pass_name(e.to),
+                resource: res_name(e.resource),
+                kind: e.kind,
+            })
             .collect();
         let barriers = self
             .barriers
@@ -60,8 +68,18 @@ impl Parts<'_> {
                 dst_access: b.dst_access,
                 old_layout: b.layouts.map(|l| l.0),
                 new_layout: b.layouts.map(|l| l.1),
-                queue_transfer: b.transfer.map(|(src_queue, dst_queue, half)| QueueTransfer { src_queue, dst_queue, half }),
-                position: if b.after { BarrierPosition::After } else { BarrierPosition::Before },
+                queue_transfer: b
+                    .transfer
+                    .map(|(src_queue, dst_queue, half)| QueueTransfer {
+                        src_queue,
+                        dst_queue,
+                        half,
+                    }),
+                position: if b.after {
+                    BarrierPosition::After
+                } else {
+                    BarrierPosition::Before
+                },
             })
             .collect();
         let syncs: Vec<Sync> = self
@@ -87,7 +105,11 @@ impl Parts<'_> {
                 waits: b
                     .waits
                     .iter()
-                    .map(|&i| BatchWait { queue: syncs[i].signal_queue, value: syncs[i].value, pass: syncs[i].signal.clone() })
+                    .map(|&i| BatchWait {
+                        queue: syncs[i].signal_queue,
+                        value: syncs[i].value,
+                        pass: syncs[i].signal.clone(),
+                    })
                     .collect(),
                 signal: b.signal,
             })
@@ -96,11 +118,20 @@ impl Parts<'_> {
             .ownership
             .decisions
             .iter()
-            .map(|(r, mode, reason)| ResourceSharing { resource: res_name(*r), mode: *mode, reason: reason.clone() })
+            .map(|(r, mode, reason)| ResourceSharing {
+                resource: res_name(*r),
+                mode: *mode,
+                reason: reason.clone(),
+            })
             .collect();
         Plan {
             order,
-            culled: self.culling.reasons.iter().map(|(p, _)| pass_name(*p)).collect(),
+            culled: self
+                .culling
+                .reasons
+                .iter()
+                .map(|(p, _)| pass_name(*p))
+                .collect(),
             levels,
             queues,
             render_passes: self.render_passes,
@@ -114,7 +145,10 @@ impl Parts<'_> {
                 .culling
                 .reasons
                 .iter()
-                .map(|(p, r)| CullReason { pass: pass_name(*p), reason: r.clone() })
+                .map(|(p, r)| CullReason {
+                    pass: pass_name(*p),
+                    reason: r.clone(),
+                })
                 .collect(),
             batches,
             sync_stats: self.syncs.stats,

@@ -39,7 +39,6 @@ use crate::access::SyncScope;
 use crate::graph::{Graph, PassId, QueueKind, ResourceId};
 use crate::plan::TransferHalf;
 use crate::sync::{AccessMask, Layout, StageMask};
-use std::collections::HashMap;
 
 /// A barrier before a pass, with ids.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,7 +64,13 @@ pub struct BarrierDraft {
 }
 
 impl BarrierDraft {
-    fn plain(before: PassId, resource: ResourceId, src: (StageMask, AccessMask), dst: (StageMask, AccessMask), layouts: Option<(Layout, Layout)>) -> Self {
+    fn plain(
+        before: PassId,
+        resource: ResourceId,
+        src: (StageMask, AccessMask),
+        dst: (StageMask, AccessMask),
+        layouts: Option<(Layout, Layout)>,
+    ) -> Self {
         BarrierDraft {
             before,
             resource,
@@ -128,26 +133,58 @@ struct State {
 
 /// Derives barriers and cross-queue hazards for the scheduled frame; `sharing` (indexed by
 /// resource) says which resources change owners with transfers.
-pub fn barriers(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGrouping, sharing: &[Sharing]) -> Barriers {
+pub fn barriers(
+    graph: &Graph,
+    schedule: &Schedule,
+    grouping: &RenderPassGrouping,
+    sharing: &[Sharing],
+) -> Barriers {
     let mut state = initial_states(graph, schedule);
     let mut out = Barriers::default();
-    let mut slot: HashMap<(PassId, ResourceId), usize> = HashMap::new();
+    // Barriers of the batch being built: (resource, index in `out.barriers`). Passes of one
+    // render pass are contiguous in the order, so a batch is complete once the anchor changes.
+    let mut batch_anchor = None;
+    let mut batch: Vec<(ResourceId, usize)> = Vec::new();
     let end_of = |p: PassId| {
-        grouping.group_of[p.index()].and_then(|g| grouping.groups[g as usize].last().copied()).unwrap_or(p)
+        grouping.group_of[p.index()]
+            .and_then(|g| grouping.groups[g as usize].last().copied())
+            .unwrap_or(p)
     };
     for &pass in &schedule.order {
         let p = graph.pass(pass);
         let queue = schedule.queue[pass.index()];
         let group = grouping.group_of[pass.index()];
         let anchor = group.map_or(pass, |g| grouping.groups[g as usize][0]);
+        if batch_anchor != Some(anchor) {
+            batch_anchor = Some(anchor);
+            batch.clear();
+        }
         for u in &p.uses {
             let resource = graph.resource(u.resource);
             let scope = u.access.scope(p.kind, resource.target());
             let s = &mut state[u.resource.index()];
             let writes = u.access.writes();
             let exclusive = sharing.get(u.resource.index()) == Some(&Sharing::Exclusive);
-            let handover = hand_over(s, exclusive, queue, pass, anchor, u.resource, &scope, &end_of, &mut out.barriers);
-            let routed = route_for_compute(s, queue, pass, u.resource, &scope, &end_of, &mut out.barriers);
+            let handover = hand_over(
+                s,
+                exclusive,
+                queue,
+                pass,
+                anchor,
+                u.resource,
+                &scope,
+                &end_of,
+                &mut out.barriers,
+            );
+            let routed = route_for_compute(
+                s,
+                queue,
+                pass,
+                u.resource,
+                &scope,
+                &end_of,
+                &mut out.barriers,
+            );
             let transition = scope.layout.is_some() && scope.layout != s.layout;
             let internal_transition = transition && group.is_some() && s.layout_group == group;
             let mut src_stage = StageMask::empty();
@@ -160,7 +197,11 @@ pub fn barriers(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGroupin
                 if prior.queue != queue {
                     waits_other_queue = true;
                     if !prior.previous_frame {
-                        out.cross_queue.push(CrossQueueHazard { from: prior.pass, to: pass, resource: u.resource });
+                        out.cross_queue.push(CrossQueueHazard {
+                            from: prior.pass,
+                            to: pass,
+                            resource: u.resource,
+                        });
                     }
                     return;
                 }
@@ -178,7 +219,8 @@ pub fn barriers(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGroupin
                 }
             } else {
                 if let Some(w) = &s.last_write {
-                    let visible = s.visible_stages.contains(scope.stages) && s.visible_access.contains(scope.access);
+                    let visible = s.visible_stages.contains(scope.stages)
+                        && s.visible_access.contains(scope.access);
                     if !(visible && w.queue == queue) {
                         consider(w, true);
                     }
@@ -195,9 +237,18 @@ pub fn barriers(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGroupin
             }
             let barrier = !src_stage.is_empty() || needs_transition;
             if barrier {
-                let layouts = needs_transition.then(|| (s.layout.unwrap_or(Layout::UNDEFINED), scope.layout.unwrap_or(Layout::UNDEFINED)));
-                match slot.get(&(anchor, u.resource)) {
-                    Some(&i) => {
+                let layouts = needs_transition.then(|| {
+                    (
+                        s.layout.unwrap_or(Layout::UNDEFINED),
+                        scope.layout.unwrap_or(Layout::UNDEFINED),
+                    )
+                });
+                match batch
+                    .iter()
+                    .find(|(r, _)| *r == u.resource)
+                    .map(|&(_, i)| i)
+                {
+                    Some(i) => {
                         let b: &mut BarrierDraft = &mut out.barriers[i];
                         b.src_stage |= src_stage;
                         b.src_access |= src_access;
@@ -208,12 +259,24 @@ pub fn barriers(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGroupin
                         }
                     }
                     None => {
-                        slot.insert((anchor, u.resource), out.barriers.len());
-                        out.barriers.push(BarrierDraft::plain(anchor, u.resource, (src_stage, src_access), (scope.stages, scope.access), layouts));
+                        batch.push((u.resource, out.barriers.len()));
+                        out.barriers.push(BarrierDraft::plain(
+                            anchor,
+                            u.resource,
+                            (src_stage, src_access),
+                            (scope.stages, scope.access),
+                            layouts,
+                        ));
                     }
                 }
             }
-            let me = Prior { pass, queue, group, scope, previous_frame: false };
+            let me = Prior {
+                pass,
+                queue,
+                group,
+                scope,
+                previous_frame: false,
+            };
             if writes {
                 s.last_write = Some(me);
                 s.readers.clear();
@@ -245,7 +308,8 @@ pub fn barriers(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGroupin
         }
     }
     // Barriers recorded after a pass were emitted when its consumer was replayed.
-    out.barriers.sort_by_key(|b| (schedule.position[b.before.index()], b.after));
+    out.barriers
+        .sort_by_key(|b| (schedule.position[b.before.index()], b.after));
     out
 }
 
@@ -285,8 +349,17 @@ fn hand_over(
     let mut release_src = (l.scope.stages, l.scope.access & AccessMask::WRITES);
     if old != new && !(compute_can_use(old) && compute_can_use(new)) {
         if l.queue == QueueKind::Graphics {
-            log::debug!("transition of resource #{} {old} -> {new} routed to graphics before its release", resource.index());
-            let mut b = BarrierDraft::plain(end_of(l.pass), resource, release_src, (StageMask::ALL_COMMANDS, AccessMask::empty()), Some((old, new)));
+            log::debug!(
+                "transition of resource #{} {old} -> {new} routed to graphics before its release",
+                resource.index()
+            );
+            let mut b = BarrierDraft::plain(
+                end_of(l.pass),
+                resource,
+                release_src,
+                (StageMask::ALL_COMMANDS, AccessMask::empty()),
+                Some((old, new)),
+            );
             b.after = true;
             out.push(b);
             release_src = (StageMask::ALL_COMMANDS, AccessMask::empty());
@@ -295,12 +368,30 @@ fn hand_over(
             pair = (old, old);
         }
     }
-    log::debug!("ownership of resource #{} moves {} -> {} at pass #{}", resource.index(), l.queue, queue, pass.index());
-    let mut release = BarrierDraft::plain(end_of(l.pass), resource, release_src, (StageMask::empty(), AccessMask::empty()), Some(pair));
+    log::debug!(
+        "ownership of resource #{} moves {} -> {} at pass #{}",
+        resource.index(),
+        l.queue,
+        queue,
+        pass.index()
+    );
+    let mut release = BarrierDraft::plain(
+        end_of(l.pass),
+        resource,
+        release_src,
+        (StageMask::empty(), AccessMask::empty()),
+        Some(pair),
+    );
     release.after = true;
     release.transfer = Some((l.queue, queue, TransferHalf::Release));
     out.push(release);
-    let mut acquire = BarrierDraft::plain(anchor, resource, (StageMask::ALL_COMMANDS, AccessMask::empty()), (scope.stages, scope.access), Some(pair));
+    let mut acquire = BarrierDraft::plain(
+        anchor,
+        resource,
+        (StageMask::ALL_COMMANDS, AccessMask::empty()),
+        (scope.stages, scope.access),
+        Some(pair),
+    );
     acquire.transfer = Some((l.queue, queue, TransferHalf::Acquire));
     out.push(acquire);
     s.layout = Some(pair.1);
@@ -323,13 +414,21 @@ fn route_for_compute(
     end_of: &dyn Fn(PassId) -> PassId,
     out: &mut Vec<BarrierDraft>,
 ) -> Option<Prior> {
-    let (Some(old), Some(new)) = (s.layout, scope.layout) else { return None };
+    let (Some(old), Some(new)) = (s.layout, scope.layout) else {
+        return None;
+    };
     if queue != QueueKind::AsyncCompute || old == new || compute_can_use(old) {
         return None;
     }
     let by = s.layout_prior.filter(|b| b.queue == QueueKind::Graphics)?;
     log::debug!("transition of resource #{} {old} -> {new} for compute pass #{} routed to graphics after pass #{}", resource.index(), pass.index(), by.pass.index());
-    let mut b = BarrierDraft::plain(end_of(by.pass), resource, (by.scope.stages, by.scope.access & AccessMask::WRITES), (scope.stages, scope.access), Some((old, new)));
+    let mut b = BarrierDraft::plain(
+        end_of(by.pass),
+        resource,
+        (by.scope.stages, by.scope.access & AccessMask::WRITES),
+        (scope.stages, scope.access),
+        Some((old, new)),
+    );
     b.after = true;
     out.push(b);
     s.layout = Some(new);
@@ -348,7 +447,13 @@ fn initial_states(graph: &Graph, schedule: &Schedule) -> Vec<State> {
             let resource = graph.resource(u.resource);
             let scope = u.access.scope(p.kind, resource.target());
             let s = &mut state[u.resource.index()];
-            let me = Prior { pass, queue, group: None, scope, previous_frame: true };
+            let me = Prior {
+                pass,
+                queue,
+                group: None,
+                scope,
+                previous_frame: true,
+            };
             if u.access.writes() {
                 s.last_write = Some(me);
                 s.readers.clear();

@@ -18,7 +18,11 @@ pub fn plan_memory(graph: &Graph, schedule: &Schedule, caps: &Capabilities) -> M
             last[i] = last[i].max(pos as u32);
         }
     }
-    let mut memory = Memory { alignment: caps.placement_alignment, lifetime_unit: LifetimeUnit::Order, ..Default::default() };
+    let mut memory = Memory {
+        alignment: caps.placement_alignment,
+        lifetime_unit: LifetimeUnit::Order,
+        ..Default::default()
+    };
     for (i, r) in graph.resources.iter().enumerate() {
         if r.imported || first[i] == u32::MAX {
             continue;
@@ -28,7 +32,13 @@ pub fn plan_memory(graph: &Graph, schedule: &Schedule, caps: &Capabilities) -> M
         memory.aliased_bytes += size;
         memory.blocks.push(Block {
             size,
-            placements: vec![Placement { resource: r.name.clone(), offset: 0, size, first: first[i], last: last[i] }],
+            placements: vec![Placement {
+                resource: r.name.clone(),
+                offset: 0,
+                size,
+                first: first[i],
+                last: last[i],
+            }],
         });
     }
     memory.lower_bound_bytes = memory.aliased_bytes;

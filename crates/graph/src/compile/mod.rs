@@ -5,7 +5,9 @@
 //! phases, [`Capabilities`] and [`CompileOptions`]; none keeps state, so each can be tested
 //! alone and every optimisation can be switched off. [`Compiler`] adds the per-frame cache.
 
+mod assemble;
 pub mod barriers;
+mod cache;
 pub mod cull;
 pub mod deps;
 pub mod levels;
@@ -14,8 +16,6 @@ pub mod order;
 pub mod renderpass;
 pub mod syncs;
 pub mod validate;
-mod assemble;
-mod cache;
 
 pub use cache::Compiler;
 
@@ -43,24 +43,40 @@ pub struct Schedule {
 impl Schedule {
     /// True when any kept pass runs on the async-compute queue.
     pub fn uses_async(&self) -> bool {
-        self.order.iter().any(|p| self.queue[p.index()] == QueueKind::AsyncCompute)
+        self.order
+            .iter()
+            .any(|p| self.queue[p.index()] == QueueKind::AsyncCompute)
     }
 }
 
 /// Compiles `graph` for a device into a [`Plan`].
-pub fn compile(graph: &Graph, caps: &Capabilities, options: &CompileOptions) -> Result<Plan, CompileError> {
+pub fn compile(
+    graph: &Graph,
+    caps: &Capabilities,
+    options: &CompileOptions,
+) -> Result<Plan, CompileError> {
     validate::validate(graph, caps)?;
     let deps = deps::dependencies(graph);
     let culling = cull::cull(graph, &deps);
     let queue = levels::queues(graph, caps, options);
     let order = order::order(graph, &deps, &culling, options);
-    let order = if options.reorder { order::async_early(graph, &deps, &culling.kept, &queue, order) } else { order };
+    let order = if options.reorder {
+        order::async_early(graph, &deps, &culling.kept, &queue, order)
+    } else {
+        order
+    };
     let level = levels::levels(graph, &deps, &order, &culling.kept);
     let mut position = vec![None; graph.passes.len()];
     for (i, p) in order.iter().enumerate() {
         position[p.index()] = Some(i as u32);
     }
-    let schedule = Schedule { order, position, level, queue, kept: culling.kept.clone() };
+    let schedule = Schedule {
+        order,
+        position,
+        level,
+        queue,
+        kept: culling.kept.clone(),
+    };
     let grouping = renderpass::group(graph, &schedule);
     let render_passes = renderpass::describe(graph, &schedule, &grouping);
     let breaks = renderpass::breaks(graph, &schedule, &grouping);
@@ -68,5 +84,17 @@ pub fn compile(graph: &Graph, caps: &Capabilities, options: &CompileOptions) -> 
     let barriers = barriers::barriers(graph, &schedule, &grouping, &ownership.sharing);
     let syncs = syncs::syncs(graph, &schedule, &grouping, &barriers.cross_queue, options);
     let memory = memory::plan_memory(graph, &schedule, caps);
-    Ok(assemble::Parts { graph, deps: &deps, culling: &culling, schedule: &schedule, render_passes, breaks, barriers: &barriers, syncs: &syncs, ownership: &ownership, memory }.into_plan())
+    Ok(assemble::Parts {
+        graph,
+        deps: &deps,
+        culling: &culling,
+        schedule: &schedule,
+        render_passes,
+        breaks,
+        barriers: &barriers,
+        syncs: &syncs,
+        ownership: &ownership,
+        memory,
+    }
+    .into_plan())
 }

@@ -14,7 +14,12 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// Kept passes in execution order.
-pub fn order(graph: &Graph, deps: &Dependencies, culling: &Culling, options: &CompileOptions) -> Vec<PassId> {
+pub fn order(
+    graph: &Graph,
+    deps: &Dependencies,
+    culling: &Culling,
+    options: &CompileOptions,
+) -> Vec<PassId> {
     let kept = &culling.kept;
     if !options.reorder {
         return graph.pass_ids().filter(|p| kept[p.index()]).collect();
@@ -22,12 +27,19 @@ pub fn order(graph: &Graph, deps: &Dependencies, culling: &Culling, options: &Co
     let n = graph.passes.len();
     let mut missing = vec![0u32; n];
     let mut successors: Vec<Vec<PassId>> = vec![Vec::new(); n];
-    for e in deps.edges.iter().filter(|e| kept[e.from.index()] && kept[e.to.index()]) {
+    for e in deps
+        .edges
+        .iter()
+        .filter(|e| kept[e.from.index()] && kept[e.to.index()])
+    {
         missing[e.to.index()] += 1;
         successors[e.from.index()].push(e.to);
     }
-    let mut ready: BinaryHeap<Reverse<PassId>> =
-        graph.pass_ids().filter(|p| kept[p.index()] && missing[p.index()] == 0).map(Reverse).collect();
+    let mut ready: BinaryHeap<Reverse<PassId>> = graph
+        .pass_ids()
+        .filter(|p| kept[p.index()] && missing[p.index()] == 0)
+        .map(Reverse)
+        .collect();
     let mut order = Vec::with_capacity(n);
     while let Some(Reverse(p)) = ready.pop() {
         order.push(p);
@@ -38,7 +50,11 @@ pub fn order(graph: &Graph, deps: &Dependencies, culling: &Culling, options: &Co
             }
         }
     }
-    debug_assert_eq!(order.len(), kept.iter().filter(|&&k| k).count(), "edges point forward, so every kept pass is ordered");
+    debug_assert_eq!(
+        order.len(),
+        kept.iter().filter(|&&k| k).count(),
+        "edges point forward, so every kept pass is ordered"
+    );
     order
 }
 
@@ -53,7 +69,13 @@ pub fn order(graph: &Graph, deps: &Dependencies, culling: &Culling, options: &Co
 /// not ready, an unplaced dependency of it is a graphics pass no later than the next
 /// graphics pass in `order`, so that pass's own dependencies are all placed.
 /// A no-op without async passes. Cost: O(passes + edges).
-pub fn async_early(graph: &Graph, deps: &Dependencies, kept: &[bool], queue: &[QueueKind], order: Vec<PassId>) -> Vec<PassId> {
+pub fn async_early(
+    graph: &Graph,
+    deps: &Dependencies,
+    kept: &[bool],
+    queue: &[QueueKind],
+    order: Vec<PassId>,
+) -> Vec<PassId> {
     let is_async = |p: &PassId| queue[p.index()] == QueueKind::AsyncCompute;
     if !order.iter().any(is_async) {
         return order;
@@ -63,9 +85,10 @@ pub fn async_early(graph: &Graph, deps: &Dependencies, kept: &[bool], queue: &[Q
     let mut out = Vec::with_capacity(order.len());
     let (mut a, mut g) = (0usize, 0usize);
     while out.len() < order.len() {
-        let async_ready = compute
-            .get(a)
-            .is_some_and(|&p| deps.into(p).all(|e| !kept[e.from.index()] || placed[e.from.index()]));
+        let async_ready = compute.get(a).is_some_and(|&p| {
+            deps.into(p)
+                .all(|e| !kept[e.from.index()] || placed[e.from.index()])
+        });
         let next = if async_ready || g >= graphics.len() {
             a += 1;
             compute[a - 1]
@@ -74,7 +97,11 @@ pub fn async_early(graph: &Graph, deps: &Dependencies, kept: &[bool], queue: &[Q
             graphics[g - 1]
         };
         if is_async(&next) && g < graphics.len() {
-            log::trace!("async-early: '{}' placed before graphics pass '{}'", graph.pass(next).name, graph.pass(graphics[g]).name);
+            log::trace!(
+                "async-early: '{}' placed before graphics pass '{}'",
+                graph.pass(next).name,
+                graph.pass(graphics[g]).name
+            );
         }
         placed[next.index()] = true;
         out.push(next);

@@ -29,12 +29,22 @@ pub(super) fn cross_queue(ctx: &Ctx<'_>) -> Vec<Hazard> {
         }
     }
     for b in &ctx.plan.barriers {
-        let Some((old, new)) = b.old_layout.zip(b.new_layout) else { continue };
-        let release = b.queue_transfer.as_ref().is_some_and(|t| t.half == TransferHalf::Release);
+        let Some((old, new)) = b.old_layout.zip(b.new_layout) else {
+            continue;
+        };
+        let release = b
+            .queue_transfer
+            .as_ref()
+            .is_some_and(|t| t.half == TransferHalf::Release);
         if old == new || release {
             continue;
         }
-        let (Some(&i), Some(r)) = (ctx.node.get(b.before.as_str()), ctx.graph.find_resource(&b.resource)) else { continue };
+        let (Some(&i), Some(r)) = (
+            ctx.node.get(b.before.as_str()),
+            ctx.graph.find_resource(&b.resource),
+        ) else {
+            continue;
+        };
         let phase = match b.position {
             crate::plan::BarrierPosition::Before => 0,
             crate::plan::BarrierPosition::After => 2,
@@ -49,7 +59,11 @@ pub(super) fn cross_queue(ctx: &Ctx<'_>) -> Vec<Hazard> {
         for &(node, _, writes) in list.iter() {
             let mut conflict = |from: usize| {
                 if ctx.queue[from] != ctx.queue[node] {
-                    out.push(Hazard { from, to: node, resource: r });
+                    out.push(Hazard {
+                        from,
+                        to: node,
+                        resource: r,
+                    });
                 }
             };
             if let Some(w) = last_write {

@@ -9,16 +9,40 @@ pub(super) fn sync_edges(ctx: &Ctx<'_>, out: &mut Vec<Violation>) -> Option<Vec<
     let mut edges = Vec::with_capacity(ctx.plan.syncs.len());
     let mut ok = true;
     for s in &ctx.plan.syncs {
-        let (Some(&a), Some(&b)) = (ctx.node.get(s.signal.as_str()), ctx.node.get(s.wait.as_str())) else {
-            out.push(Violation { rule: "syncs.queues", detail: format!("sync '{}' -> '{}' names a pass not in order", s.signal, s.wait) });
+        let (Some(&a), Some(&b)) = (
+            ctx.node.get(s.signal.as_str()),
+            ctx.node.get(s.wait.as_str()),
+        ) else {
+            out.push(Violation {
+                rule: "syncs.queues",
+                detail: format!(
+                    "sync '{}' -> '{}' names a pass not in order",
+                    s.signal, s.wait
+                ),
+            });
             ok = false;
             continue;
         };
-        if ctx.queue[a] == ctx.queue[b] || s.signal_queue != ctx.queue[a] || s.wait_queue != ctx.queue[b] {
-            out.push(Violation { rule: "syncs.queues", detail: format!("sync '{}' -> '{}' does not join the two passes' different queues", s.signal, s.wait) });
+        if ctx.queue[a] == ctx.queue[b]
+            || s.signal_queue != ctx.queue[a]
+            || s.wait_queue != ctx.queue[b]
+        {
+            out.push(Violation {
+                rule: "syncs.queues",
+                detail: format!(
+                    "sync '{}' -> '{}' does not join the two passes' different queues",
+                    s.signal, s.wait
+                ),
+            });
         }
         if s.value != u64::from(ctx.index[a]) {
-            out.push(Violation { rule: "syncs.value", detail: format!("sync '{}' -> '{}' has value {} but '{}' is #{} on its queue", s.signal, s.wait, s.value, s.signal, ctx.index[a]) });
+            out.push(Violation {
+                rule: "syncs.value",
+                detail: format!(
+                    "sync '{}' -> '{}' has value {} but '{}' is #{} on its queue",
+                    s.signal, s.wait, s.value, s.signal, ctx.index[a]
+                ),
+            });
         }
         edges.push((a, b));
     }
@@ -26,7 +50,11 @@ pub(super) fn sync_edges(ctx: &Ctx<'_>, out: &mut Vec<Violation>) -> Option<Vec<
 }
 
 /// Reach of every node, leaving out sync `skip`; `None` when the order has a cycle.
-pub(super) fn reach(ctx: &Ctx<'_>, syncs: &[(usize, usize)], skip: Option<usize>) -> Option<Vec<[u32; 2]>> {
+pub(super) fn reach(
+    ctx: &Ctx<'_>,
+    syncs: &[(usize, usize)],
+    skip: Option<usize>,
+) -> Option<Vec<[u32; 2]>> {
     let n = ctx.pass.len();
     let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
     let mut succs: Vec<Vec<usize>> = vec![Vec::new(); n];

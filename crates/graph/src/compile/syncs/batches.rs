@@ -35,24 +35,42 @@ pub fn batches(schedule: &Schedule, syncs: &[SyncDraft], index: &[u32]) -> Vec<B
     let mut out: Vec<BatchDraft> = Vec::new();
     for queue in [QueueKind::Graphics, QueueKind::AsyncCompute] {
         let mut current: Option<BatchDraft> = None;
-        for &p in schedule.order.iter().filter(|p| schedule.queue[p.index()] == queue) {
+        for &p in schedule
+            .order
+            .iter()
+            .filter(|p| schedule.queue[p.index()] == queue)
+        {
             let waits = &waits_at[p.index()];
             if !waits.is_empty() {
                 if let Some(b) = current.take() {
                     out.push(b);
                 }
             }
-            let b = current.get_or_insert_with(|| BatchDraft { queue, passes: Vec::new(), waits: waits.clone(), signal: None });
+            let b = current.get_or_insert_with(|| BatchDraft {
+                queue,
+                passes: Vec::new(),
+                waits: waits.clone(),
+                signal: None,
+            });
             b.passes.push(p);
             if signals[p.index()] {
-                log::trace!("batch on {queue} ends after pass #{} to signal {}", p.index(), index[p.index()]);
+                log::trace!(
+                    "batch on {queue} ends after pass #{} to signal {}",
+                    p.index(),
+                    index[p.index()]
+                );
                 b.signal = Some(u64::from(index[p.index()]));
                 out.extend(current.take());
             }
         }
         out.extend(current);
     }
-    let first_pos = |b: &BatchDraft| b.passes.first().and_then(|p| schedule.position[p.index()]).unwrap_or(u32::MAX);
+    let first_pos = |b: &BatchDraft| {
+        b.passes
+            .first()
+            .and_then(|p| schedule.position[p.index()])
+            .unwrap_or(u32::MAX)
+    };
     out.sort_by_key(|b| (first_pos(b), b.queue));
     out
 }

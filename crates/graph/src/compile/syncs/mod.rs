@@ -56,9 +56,22 @@ fn queue_slot(q: QueueKind) -> usize {
 }
 
 /// Semaphore edges for the hazards, and the submission batches.
-pub fn syncs(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGrouping, hazards: &[CrossQueueHazard], options: &CompileOptions) -> SyncPlan {
+pub fn syncs(
+    graph: &Graph,
+    schedule: &Schedule,
+    grouping: &RenderPassGrouping,
+    hazards: &[CrossQueueHazard],
+    options: &CompileOptions,
+) -> SyncPlan {
     let n = graph.passes.len();
-    let group = |p: PassId| grouping.group_of.get(p.index()).copied().flatten().map(|g| &grouping.groups[g as usize]);
+    let group = |p: PassId| {
+        grouping
+            .group_of
+            .get(p.index())
+            .copied()
+            .flatten()
+            .map(|g| &grouping.groups[g as usize])
+    };
     let anchor = |p: PassId| group(p).and_then(|g| g.first().copied()).unwrap_or(p);
     let end = |p: PassId| group(p).and_then(|g| g.last().copied()).unwrap_or(p);
 
@@ -93,17 +106,28 @@ pub fn syncs(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGrouping, 
 
     // Processing order: merge the two queue sequences, taking a pass once all its
     // producers are processed (earliest in execution order first).
-    let queues: [Vec<usize>; 2] = [QueueKind::Graphics, QueueKind::AsyncCompute]
-        .map(|q| schedule.order.iter().filter(|p| schedule.queue[p.index()] == q).map(|p| p.index()).collect());
+    let queues: [Vec<usize>; 2] = [QueueKind::Graphics, QueueKind::AsyncCompute].map(|q| {
+        schedule
+            .order
+            .iter()
+            .filter(|p| schedule.queue[p.index()] == q)
+            .map(|p| p.index())
+            .collect()
+    });
     let mut head = [0usize; 2];
     let mut done = vec![false; n];
     let mut order = Vec::with_capacity(schedule.order.len());
     let pos = |v: usize| schedule.position[v].unwrap_or(u32::MAX);
     while order.len() < schedule.order.len() {
         let heads = (0..2).filter_map(|q| queues[q].get(head[q]).map(|&v| (q, v)));
-        let ready = heads.clone().filter(|&(_, v)| deps[v].iter().all(|&u| done[u])).min_by_key(|&(_, v)| pos(v));
+        let ready = heads
+            .clone()
+            .filter(|&(_, v)| deps[v].iter().all(|&u| done[u]))
+            .min_by_key(|&(_, v)| pos(v));
         let Some((q, v)) = ready.or_else(|| {
-            log::warn!("syncs: a cross-queue round trip inside a render pass; the plan cannot be ordered");
+            log::warn!(
+                "syncs: a cross-queue round trip inside a render pass; the plan cannot be ordered"
+            );
             heads.min_by_key(|&(_, v)| pos(v))
         }) else {
             break;
@@ -129,13 +153,21 @@ pub fn syncs(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGrouping, 
         let w = p.index();
         for &s in &solution.kept[w] {
             slot.insert((w, s), syncs.len());
-            syncs.push(SyncDraft { signal: PassId(s as u32), wait: p, resources: Vec::new(), value: u64::from(index[s]) });
+            syncs.push(SyncDraft {
+                signal: PassId(s as u32),
+                wait: p,
+                resources: Vec::new(),
+                value: u64::from(index[s]),
+            });
         }
     }
     for (s, w, r) in resolved {
         let q = problem.queue[s];
         let by = solution.via[w][q].and_then(|k| slot.get(&k).copied());
-        debug_assert!(by.is_some() && solution.ssis[w][q] >= index[s], "every hazard is covered by a kept sync");
+        debug_assert!(
+            by.is_some() && solution.ssis[w][q] >= index[s],
+            "every hazard is covered by a kept sync"
+        );
         if let Some(i) = by {
             if !syncs[i].resources.contains(&r) {
                 syncs[i].resources.push(r);
@@ -144,7 +176,8 @@ pub fn syncs(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGrouping, 
     }
     for (w, list) in problem.deps.iter().enumerate() {
         for &s in list.iter().filter(|&&s| !slot.contains_key(&(w, s))) {
-            let by = solution.via[w][problem.queue[s]].map(|(x, y)| (graph.passes[y].name.as_str(), graph.passes[x].name.as_str()));
+            let by = solution.via[w][problem.queue[s]]
+                .map(|(x, y)| (graph.passes[y].name.as_str(), graph.passes[x].name.as_str()));
             log::debug!(
                 "sync '{}' -> '{}' removed: implied by {:?} (signal, wait) plus queue order",
                 graph.passes[s].name,
@@ -153,8 +186,21 @@ pub fn syncs(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGrouping, 
             );
         }
     }
-    let stats = SyncStats { candidate_waits: candidates as u32, removed: (candidates - syncs.len()) as u32, kept: syncs.len() as u32 };
-    log::debug!("syncs: {} candidate waits, {} kept, {} removed", stats.candidate_waits, stats.kept, stats.removed);
+    let stats = SyncStats {
+        candidate_waits: candidates as u32,
+        removed: (candidates - syncs.len()) as u32,
+        kept: syncs.len() as u32,
+    };
+    log::debug!(
+        "syncs: {} candidate waits, {} kept, {} removed",
+        stats.candidate_waits,
+        stats.kept,
+        stats.removed
+    );
     let batches = batches::batches(schedule, &syncs, &index);
-    SyncPlan { syncs, stats, batches }
+    SyncPlan {
+        syncs,
+        stats,
+        batches,
+    }
 }

@@ -46,7 +46,12 @@ pub struct Ownership {
 /// True when a compute-only queue can have an image in `layout` (as the old or new layout of
 /// a barrier it records). Attachment-write layouts and presentation belong to graphics.
 pub fn compute_can_use(layout: Layout) -> bool {
-    !matches!(layout, Layout::COLOR_ATTACHMENT_OPTIMAL | Layout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL | Layout::PRESENT_SRC_KHR)
+    !matches!(
+        layout,
+        Layout::COLOR_ATTACHMENT_OPTIMAL
+            | Layout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL
+            | Layout::PRESENT_SRC_KHR
+    )
 }
 
 #[derive(Clone, Copy)]
@@ -67,10 +72,17 @@ pub fn decide(graph: &Graph, schedule: &Schedule) -> Ownership {
             if list.is_empty() {
                 first_keeps[u.resource.index()] = u.access.keeps_content(u.clear);
             }
-            list.push(UseAt { pass: p, queue, writes: u.access.writes() });
+            list.push(UseAt {
+                pass: p,
+                queue,
+                writes: u.access.writes(),
+            });
         }
     }
-    let mut out = Ownership { sharing: vec![Sharing::OneQueue; graph.resources.len()], decisions: Vec::new() };
+    let mut out = Ownership {
+        sharing: vec![Sharing::OneQueue; graph.resources.len()],
+        decisions: Vec::new(),
+    };
     for (r, list) in graph.resource_ids().zip(&uses) {
         let Some(first) = list.first() else { continue };
         if list.iter().all(|u| u.queue == first.queue) {
@@ -80,7 +92,10 @@ pub fn decide(graph: &Graph, schedule: &Schedule) -> Ownership {
         let name = |p: crate::graph::PassId| graph.pass(p).name.as_str();
         let (mode, reason) = if res.image_desc().is_none() {
             (SharingMode::Concurrent, "buffer: no layout or compression to protect, so concurrent sharing is free and needs no transfers".to_string())
-        } else if let Some(w) = list.windows(2).find(|w| w[0].queue != w[1].queue && !w[0].writes && !w[1].writes) {
+        } else if let Some(w) = list
+            .windows(2)
+            .find(|w| w[0].queue != w[1].queue && !w[0].writes && !w[1].writes)
+        {
             (
                 SharingMode::Concurrent,
                 format!(
@@ -91,7 +106,11 @@ pub fn decide(graph: &Graph, schedule: &Schedule) -> Ownership {
                     w[1].queue
                 ),
             )
-        } else if res.imported && !res.clear_on_first_use && first_keeps[r.index()] && list.last().map(|l| l.queue) != Some(first.queue) {
+        } else if res.imported
+            && !res.clear_on_first_use
+            && first_keeps[r.index()]
+            && list.last().map(|l| l.queue) != Some(first.queue)
+        {
             (
                 SharingMode::Concurrent,
                 format!("imported content crosses the frame boundary from {} (last use) to {} (first use)", list.last().map_or(first.queue, |l| l.queue), first.queue),

@@ -52,7 +52,11 @@ pub struct Solution {
 pub fn solve(problem: &Problem, minimize: bool) -> Solution {
     let n = problem.queue.len();
     let q = problem.queues;
-    let mut sol = Solution { kept: vec![Vec::new(); n], ssis: vec![vec![0; q]; n], via: vec![vec![None; q]; n] };
+    let mut sol = Solution {
+        kept: vec![Vec::new(); n],
+        ssis: vec![vec![0; q]; n],
+        via: vec![vec![None; q]; n],
+    };
     let mut done = vec![false; n];
     for &v in &problem.order {
         let own = problem.queue[v];
@@ -79,7 +83,10 @@ pub fn solve(problem: &Problem, minimize: bool) -> Solution {
             need[qu] = need[qu].max(problem.index[u]);
         }
         let mut candidates: Vec<usize> = problem.deps[v].clone();
-        let merge = |u: usize, reach: &mut Vec<u32>, via: &mut Vec<Option<(usize, usize)>>, sol: &Solution| {
+        let merge = |u: usize,
+                     reach: &mut Vec<u32>,
+                     via: &mut Vec<Option<(usize, usize)>>,
+                     sol: &Solution| {
             for (k, x) in ssis_of(u, sol).into_iter().enumerate() {
                 if k != own && x > reach[k] {
                     reach[k] = x;
@@ -89,7 +96,8 @@ pub fn solve(problem: &Problem, minimize: bool) -> Solution {
         };
         if minimize {
             loop {
-                let uncovered: Vec<usize> = (0..q).filter(|&k| k != own && need[k] > reach[k]).collect();
+                let uncovered: Vec<usize> =
+                    (0..q).filter(|&k| k != own && need[k] > reach[k]).collect();
                 if uncovered.is_empty() {
                     break;
                 }
@@ -99,7 +107,12 @@ pub fn solve(problem: &Problem, minimize: bool) -> Solution {
                     .map(|(i, &u)| {
                         let s = ssis_of(u, &sol);
                         let covers = uncovered.iter().filter(|&&k| s[k] >= need[k]).count();
-                        (covers, problem.index[u], std::cmp::Reverse(problem.queue[u]), i)
+                        (
+                            covers,
+                            problem.index[u],
+                            std::cmp::Reverse(problem.queue[u]),
+                            i,
+                        )
                     })
                     .max();
                 let Some((covers, _, _, i)) = best.filter(|b| b.0 > 0) else {
@@ -131,7 +144,11 @@ mod tests {
     /// Builds a problem from queue lists (node ids in queue order) and `(node, deps)` lists;
     /// node ids are the article's pass numbers, and the processing order is by id.
     fn problem(queues: &[&[usize]], deps: &[(usize, &[usize])]) -> Problem {
-        let n = queues.iter().flat_map(|q| q.iter()).max().map_or(0, |m| m + 1);
+        let n = queues
+            .iter()
+            .flat_map(|q| q.iter())
+            .max()
+            .map_or(0, |m| m + 1);
         let mut p = Problem {
             queues: queues.len(),
             queue: vec![0; n],
@@ -148,7 +165,11 @@ mod tests {
             }
         }
         for &(v, ds) in deps {
-            p.deps[v] = ds.iter().copied().filter(|&u| p.queue[u] != p.queue[v]).collect();
+            p.deps[v] = ds
+                .iter()
+                .copied()
+                .filter(|&u| p.queue[u] != p.queue[v])
+                .collect();
         }
         // Topological: queue order plus deps (Kahn by smallest id first).
         let mut placed = vec![false; n];
@@ -158,7 +179,9 @@ mod tests {
                 .iter()
                 .copied()
                 .filter(|&v| !placed[v])
-                .filter(|&v| p.prev[v].is_none_or(|x| placed[x]) && p.deps[v].iter().all(|&u| placed[u]))
+                .filter(|&v| {
+                    p.prev[v].is_none_or(|x| placed[x]) && p.deps[v].iter().all(|&u| placed[u])
+                })
                 .min()
                 .expect("acyclic");
             placed[next] = true;
@@ -173,7 +196,11 @@ mod tests {
         let p = problem(&[&[1, 2, 3], &[4, 5, 6]], &[(3, &[4, 5])]);
         let s = solve(&p, true);
         assert_eq!(s.kept[3], vec![5]);
-        assert_eq!(s.ssis[3], vec![3, 2], "SSIS of 3 is (own 3, closest on queue 1 = 5 at index 2)");
+        assert_eq!(
+            s.ssis[3],
+            vec![3, 2],
+            "SSIS of 3 is (own 3, closest on queue 1 = 5 at index 2)"
+        );
     }
 
     #[test]
@@ -182,7 +209,10 @@ mod tests {
         let p = problem(&[&[1, 2, 3], &[4, 5, 6]], &[(5, &[1]), (6, &[1])]);
         let s = solve(&p, true);
         assert_eq!(s.kept[5], vec![1]);
-        assert!(s.kept[6].is_empty(), "6 -> 1 is implied by 5 -> 1 plus queue order");
+        assert!(
+            s.kept[6].is_empty(),
+            "6 -> 1 is implied by 5 -> 1 plus queue order"
+        );
         assert_eq!(s.via[6][0], Some((5, 1)));
         let all = solve(&p, false);
         assert_eq!(all.kept[6], vec![1]);
@@ -194,7 +224,11 @@ mod tests {
         let p = problem(&[&[1], &[2, 3], &[4, 5, 6]], &[(3, &[1]), (6, &[1, 3, 5])]);
         let s = solve(&p, true);
         assert_eq!(s.kept[3], vec![1]);
-        assert_eq!(s.kept[6], vec![3], "3 covers queues 0 and 1; queue 2 is 6's own (5 precedes it)");
+        assert_eq!(
+            s.kept[6],
+            vec![3],
+            "3 covers queues 0 and 1; queue 2 is 6's own (5 precedes it)"
+        );
         assert_eq!(s.ssis[6], vec![1, 2, 3]);
     }
 
