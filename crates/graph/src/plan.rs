@@ -214,7 +214,7 @@ pub struct ResourceSharing {
     /// `exclusive` (ownership transfers at each hand-over) or `concurrent`.
     pub mode: SharingMode,
     /// The rule that chose the mode.
-    pub reason: String,
+    pub reason: Name,
 }
 
 /// `VkSharingMode` of a resource used on both queues.

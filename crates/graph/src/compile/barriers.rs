@@ -145,6 +145,7 @@ pub fn barriers(
     // render pass are contiguous in the order, so a batch is complete once the anchor changes.
     let mut batch_anchor = None;
     let mut batch: Vec<(ResourceId, usize)> = Vec::new();
+    let mut after: Vec<BarrierDraft> = Vec::new();
     let end_of = |p: PassId| {
         grouping.group_of[p.index()]
             .and_then(|g| grouping.groups[g as usize].last().copied())
@@ -174,17 +175,9 @@ pub fn barriers(
                 u.resource,
                 &scope,
                 &end_of,
-                &mut out.barriers,
+                (&mut out.barriers, &mut after),
             );
-            let routed = route_for_compute(
-                s,
-                queue,
-                pass,
-                u.resource,
-                &scope,
-                &end_of,
-                &mut out.barriers,
-            );
+            let routed = route_for_compute(s, queue, pass, u.resource, &scope, &end_of, &mut after);
             let transition = scope.layout.is_some() && scope.layout != s.layout;
             let internal_transition = transition && group.is_some() && s.layout_group == group;
             let mut src_stage = StageMask::empty();
@@ -307,9 +300,27 @@ pub fn barriers(
             }
         }
     }
-    // Barriers recorded after a pass were emitted when its consumer was replayed.
-    out.barriers
-        .sort_by_key(|b| (schedule.position[b.before.index()], b.after));
+    // Barriers recorded after a pass were emitted when its consumer was replayed: merge them
+    // in by position (the before-barriers are already in order unless async passes sit
+    // between the subpasses of a render pass).
+    let key = |b: &BarrierDraft| (schedule.position[b.before.index()], b.after);
+    if !out.barriers.windows(2).all(|w| key(&w[0]) <= key(&w[1])) {
+        out.barriers.sort_by_key(key);
+    }
+    if !after.is_empty() {
+        after.sort_by_key(key);
+        let before = std::mem::take(&mut out.barriers);
+        let mut merged = Vec::with_capacity(before.len() + after.len());
+        let mut rest = after.into_iter().peekable();
+        for b in before {
+            while rest.peek().is_some_and(|a| key(a) < key(&b)) {
+                merged.extend(rest.next());
+            }
+            merged.push(b);
+        }
+        merged.extend(rest);
+        out.barriers = merged;
+    }
     out
 }
 
@@ -338,7 +349,7 @@ fn hand_over(
     resource: ResourceId,
     scope: &SyncScope,
     end_of: &dyn Fn(PassId) -> PassId,
-    out: &mut Vec<BarrierDraft>,
+    (before, out): (&mut Vec<BarrierDraft>, &mut Vec<BarrierDraft>),
 ) -> HandOver {
     let Some(l) = s.last_use.filter(|l| exclusive && l.queue != queue) else {
         return HandOver::None;
@@ -393,7 +404,7 @@ fn hand_over(
         Some(pair),
     );
     acquire.transfer = Some((l.queue, queue, TransferHalf::Acquire));
-    out.push(acquire);
+    before.push(acquire);
     s.layout = Some(pair.1);
     if pair.0 != pair.1 {
         HandOver::Transitioned

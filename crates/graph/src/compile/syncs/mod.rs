@@ -64,6 +64,15 @@ pub fn syncs(
     options: &CompileOptions,
 ) -> SyncPlan {
     let n = graph.passes.len();
+    if hazards.is_empty() {
+        // Nothing crosses queues: no syncs, one batch per queue.
+        let batches = batches::batches(schedule, &[], &[]);
+        return SyncPlan {
+            syncs: Vec::new(),
+            stats: SyncStats::default(),
+            batches,
+        };
+    }
     let group = |p: PassId| {
         grouping
             .group_of
@@ -147,12 +156,13 @@ pub fn syncs(
     };
     let solution = ssis::solve(&problem, options.minimize_syncs);
 
+    // Kept syncs in execution order of the waiting pass; those of pass w start at first[w].
     let mut syncs: Vec<SyncDraft> = Vec::new();
-    let mut slot = std::collections::HashMap::new();
+    let mut first = vec![0u32; n];
     for &p in &schedule.order {
         let w = p.index();
+        first[w] = syncs.len() as u32;
         for &s in &solution.kept[w] {
-            slot.insert((w, s), syncs.len());
             syncs.push(SyncDraft {
                 signal: PassId(s as u32),
                 wait: p,
@@ -161,11 +171,15 @@ pub fn syncs(
             });
         }
     }
+    let slot = |syncs: &[SyncDraft], (w, s): (usize, usize)| {
+        let start = first[w] as usize;
+        (start..start + solution.kept[w].len()).find(|&i| syncs[i].signal.index() == s)
+    };
     for (s, w, r) in resolved {
         let q = problem.queue[s];
-        let by = solution.via[w][q].and_then(|k| slot.get(&k).copied());
+        let by = solution.via_of(w)[q].and_then(|k| slot(&syncs, k));
         debug_assert!(
-            by.is_some() && solution.ssis[w][q] >= index[s],
+            by.is_some() && solution.ssis_of(w)[q] >= index[s],
             "every hazard is covered by a kept sync"
         );
         if let Some(i) = by {
@@ -174,16 +188,18 @@ pub fn syncs(
             }
         }
     }
-    for (w, list) in problem.deps.iter().enumerate() {
-        for &s in list.iter().filter(|&&s| !slot.contains_key(&(w, s))) {
-            let by = solution.via[w][problem.queue[s]]
-                .map(|(x, y)| (graph.passes[y].name.as_str(), graph.passes[x].name.as_str()));
-            log::debug!(
-                "sync '{}' -> '{}' removed: implied by {:?} (signal, wait) plus queue order",
-                graph.passes[s].name,
-                graph.passes[w].name,
-                by
-            );
+    if log::log_enabled!(log::Level::Debug) {
+        for (w, list) in problem.deps.iter().enumerate() {
+            for &s in list.iter().filter(|&&s| !solution.kept[w].contains(&s)) {
+                let by = solution.via_of(w)[problem.queue[s]]
+                    .map(|(x, y)| (graph.passes[y].name.as_str(), graph.passes[x].name.as_str()));
+                log::debug!(
+                    "sync '{}' -> '{}' removed: implied by {:?} (signal, wait) plus queue order",
+                    graph.passes[s].name,
+                    graph.passes[w].name,
+                    by
+                );
+            }
         }
     }
     let stats = SyncStats {

@@ -20,6 +20,7 @@
 
 use super::super::Schedule;
 use crate::graph::{Graph, QueueKind, ResourceId};
+use crate::name::Name;
 use crate::plan::SharingMode;
 use crate::sync::Layout;
 
@@ -40,7 +41,7 @@ pub struct Ownership {
     /// Indexed by resource.
     pub sharing: Vec<Sharing>,
     /// Resources used on both queues, in declaration order, with mode and reason.
-    pub decisions: Vec<(ResourceId, SharingMode, String)>,
+    pub decisions: Vec<(ResourceId, SharingMode, Name)>,
 }
 
 /// True when a compute-only queue can have an image in `layout` (as the old or new layout of
@@ -61,63 +62,88 @@ struct UseAt {
     writes: bool,
 }
 
+/// What the replay remembers per resource.
+#[derive(Clone, Copy, Default)]
+struct Seen {
+    first: Option<UseAt>,
+    first_keeps: bool,
+    last: Option<UseAt>,
+    both: bool,
+    read_read: Option<(UseAt, UseAt)>,
+}
+
 /// Decides the sharing mode of every resource.
 pub fn decide(graph: &Graph, schedule: &Schedule) -> Ownership {
-    let mut uses: Vec<Vec<UseAt>> = vec![Vec::new(); graph.resources.len()];
-    let mut first_keeps = vec![false; graph.resources.len()];
-    for &p in &schedule.order {
-        let queue = schedule.queue[p.index()];
-        for u in &graph.pass(p).uses {
-            let list = &mut uses[u.resource.index()];
-            if list.is_empty() {
-                first_keeps[u.resource.index()] = u.access.keeps_content(u.clear);
-            }
-            list.push(UseAt {
-                pass: p,
-                queue,
-                writes: u.access.writes(),
-            });
-        }
-    }
     let mut out = Ownership {
         sharing: vec![Sharing::OneQueue; graph.resources.len()],
         decisions: Vec::new(),
     };
-    for (r, list) in graph.resource_ids().zip(&uses) {
-        let Some(first) = list.first() else { continue };
-        if list.iter().all(|u| u.queue == first.queue) {
+    if !schedule.uses_async() {
+        return out;
+    }
+    let mut seen = vec![Seen::default(); graph.resources.len()];
+    for &p in &schedule.order {
+        let queue = schedule.queue[p.index()];
+        for u in &graph.pass(p).uses {
+            let s = &mut seen[u.resource.index()];
+            let me = UseAt {
+                pass: p,
+                queue,
+                writes: u.access.writes(),
+            };
+            match s.last {
+                None => {
+                    s.first = Some(me);
+                    s.first_keeps = u.access.keeps_content(u.clear);
+                }
+                Some(l) if l.queue != queue => {
+                    s.both = true;
+                    if !l.writes && !me.writes && s.read_read.is_none() {
+                        s.read_read = Some((l, me));
+                    }
+                }
+                Some(_) => {}
+            }
+            s.last = Some(me);
+        }
+    }
+    // Reasons are shared text (one allocation per compile, not per resource).
+    let reasons: [Name; 4] = [
+        Name::from("buffer: no layout or compression to protect, so concurrent sharing is free and needs no transfers"),
+        Name::from("read on both queues with no dependency between the reads: exclusive ownership would need extra transfers and waits"),
+        Name::from("imported content crosses the frame boundary between the queues of its last and first uses"),
+        Name::from("image; every hand-over follows a dependency, so a release/acquire pair rides on the semaphore it needs anyway"),
+    ];
+    for (r, s) in graph.resource_ids().zip(&seen) {
+        let (Some(first), Some(last)) = (s.first, s.last) else {
+            continue;
+        };
+        if !s.both {
             continue;
         }
         let res = graph.resource(r);
-        let name = |p: crate::graph::PassId| graph.pass(p).name.as_str();
         let (mode, reason) = if res.image_desc().is_none() {
-            (SharingMode::Concurrent, "buffer: no layout or compression to protect, so concurrent sharing is free and needs no transfers".to_string())
-        } else if let Some(w) = list
-            .windows(2)
-            .find(|w| w[0].queue != w[1].queue && !w[0].writes && !w[1].writes)
-        {
-            (
-                SharingMode::Concurrent,
-                format!(
-                    "read on both queues with no dependency between the reads ('{}' on {}, '{}' on {}): exclusive ownership would need extra transfers and waits",
-                    name(w[0].pass),
-                    w[0].queue,
-                    name(w[1].pass),
-                    w[1].queue
-                ),
-            )
+            (SharingMode::Concurrent, &reasons[0])
+        } else if let Some((a, b)) = s.read_read {
+            log::trace!(
+                "'{}' is read by '{}' ({}) then '{}' ({})",
+                res.name,
+                graph.pass(a.pass).name,
+                a.queue,
+                graph.pass(b.pass).name,
+                b.queue
+            );
+            (SharingMode::Concurrent, &reasons[1])
         } else if res.imported
             && !res.clear_on_first_use
-            && first_keeps[r.index()]
-            && list.last().map(|l| l.queue) != Some(first.queue)
+            && s.first_keeps
+            && last.queue != first.queue
         {
-            (
-                SharingMode::Concurrent,
-                format!("imported content crosses the frame boundary from {} (last use) to {} (first use)", list.last().map_or(first.queue, |l| l.queue), first.queue),
-            )
+            (SharingMode::Concurrent, &reasons[2])
         } else {
-            (SharingMode::Exclusive, "image; every hand-over follows a dependency, so a release/acquire pair rides on the semaphore it needs anyway".to_string())
+            (SharingMode::Exclusive, &reasons[3])
         };
+        let reason = reason.clone();
         log::debug!("sharing of '{}': {mode:?} ({reason})", res.name);
         out.sharing[r.index()] = match mode {
             SharingMode::Exclusive => Sharing::Exclusive,

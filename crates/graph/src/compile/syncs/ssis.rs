@@ -39,13 +39,28 @@ pub struct Problem {
 /// The kept waits and the final SSIS of each node.
 #[derive(Clone, Debug, Default)]
 pub struct Solution {
+    /// Number of queues (the stride of `ssis` and `via`).
+    pub queues: usize,
     /// Kept dependencies of each node, in the order they were chosen.
     pub kept: Vec<Vec<usize>>,
-    /// SSIS of each node after its waits.
-    pub ssis: Vec<Vec<u32>>,
-    /// For each node and queue, the kept wait `(waiting node, dependency)` the SSIS entry came
-    /// from (through queue order or directly); `None` for its own queue or nothing.
-    pub via: Vec<Vec<Option<(usize, usize)>>>,
+    /// SSIS of each node after its waits: `ssis[node * queues + queue]`.
+    pub ssis: Vec<u32>,
+    /// For each node and queue (same layout as `ssis`), the kept wait `(waiting node,
+    /// dependency)` the SSIS entry came from (directly or through queue order); `None` for
+    /// the node's own queue or nothing.
+    pub via: Vec<Option<(usize, usize)>>,
+}
+
+impl Solution {
+    /// SSIS of `node`, one entry per queue.
+    pub fn ssis_of(&self, node: usize) -> &[u32] {
+        &self.ssis[node * self.queues..(node + 1) * self.queues]
+    }
+
+    /// Where each SSIS entry of `node` came from.
+    pub fn via_of(&self, node: usize) -> &[Option<(usize, usize)>] {
+        &self.via[node * self.queues..(node + 1) * self.queues]
+    }
 }
 
 /// Solves `problem`; with `minimize` off every dependency is kept.
@@ -53,60 +68,63 @@ pub fn solve(problem: &Problem, minimize: bool) -> Solution {
     let n = problem.queue.len();
     let q = problem.queues;
     let mut sol = Solution {
+        queues: q,
         kept: vec![Vec::new(); n],
-        ssis: vec![vec![0; q]; n],
-        via: vec![vec![None; q]; n],
+        ssis: vec![0; n * q],
+        via: vec![None; n * q],
     };
     let mut done = vec![false; n];
+    let mut need = vec![0u32; q];
+    let mut candidates: Vec<usize> = Vec::new();
     for &v in &problem.order {
         let own = problem.queue[v];
-        let (mut reach, mut via) = match problem.prev[v] {
-            Some(p) => (sol.ssis[p].clone(), sol.via[p].clone()),
-            None => (vec![0; q], vec![None; q]),
-        };
-        reach[own] = problem.index[v];
-        via[own] = None;
-        // SSIS of a dependency; one not processed yet (only when the caller's order is not
-        // topological) is known to have finished itself and nothing else.
-        let ssis_of = |u: usize, sol: &Solution| -> Vec<u32> {
+        let row = v * q;
+        if let Some(p) = problem.prev[v] {
+            sol.ssis.copy_within(p * q..p * q + q, row);
+            sol.via.copy_within(p * q..p * q + q, row);
+        }
+        sol.ssis[row + own] = problem.index[v];
+        sol.via[row + own] = None;
+        // SSIS entry of a dependency; one not processed yet (only when the caller's order is
+        // not topological) is known to have finished itself and nothing else.
+        let entry = |sol: &Solution, u: usize, k: usize| -> u32 {
             if done[u] {
-                sol.ssis[u].clone()
+                sol.ssis[u * q + k]
+            } else if problem.queue[u] == k {
+                problem.index[u]
             } else {
-                let mut s = vec![0; q];
-                s[problem.queue[u]] = problem.index[u];
-                s
+                0
             }
         };
-        let mut need = vec![0u32; q];
+        need.iter_mut().for_each(|x| *x = 0);
         for &u in &problem.deps[v] {
             let qu = problem.queue[u];
             need[qu] = need[qu].max(problem.index[u]);
         }
-        let mut candidates: Vec<usize> = problem.deps[v].clone();
-        let merge = |u: usize,
-                     reach: &mut Vec<u32>,
-                     via: &mut Vec<Option<(usize, usize)>>,
-                     sol: &Solution| {
-            for (k, x) in ssis_of(u, sol).into_iter().enumerate() {
-                if k != own && x > reach[k] {
-                    reach[k] = x;
-                    via[k] = Some((v, u));
+        candidates.clear();
+        candidates.extend_from_slice(&problem.deps[v]);
+        let merge = |sol: &mut Solution, u: usize| {
+            for k in (0..q).filter(|&k| k != own) {
+                let x = entry(sol, u, k);
+                if x > sol.ssis[row + k] {
+                    sol.ssis[row + k] = x;
+                    sol.via[row + k] = Some((v, u));
                 }
             }
         };
         if minimize {
             loop {
-                let uncovered: Vec<usize> =
-                    (0..q).filter(|&k| k != own && need[k] > reach[k]).collect();
-                if uncovered.is_empty() {
+                let uncovered = |sol: &Solution, k: usize| k != own && need[k] > sol.ssis[row + k];
+                if !(0..q).any(|k| uncovered(&sol, k)) {
                     break;
                 }
                 let best = candidates
                     .iter()
                     .enumerate()
                     .map(|(i, &u)| {
-                        let s = ssis_of(u, &sol);
-                        let covers = uncovered.iter().filter(|&&k| s[k] >= need[k]).count();
+                        let covers = (0..q)
+                            .filter(|&k| uncovered(&sol, k) && entry(&sol, u, k) >= need[k])
+                            .count();
                         (
                             covers,
                             problem.index[u],
@@ -121,17 +139,15 @@ pub fn solve(problem: &Problem, minimize: bool) -> Solution {
                 };
                 let u = candidates.swap_remove(i);
                 log::trace!("ssis: node {v} keeps wait on node {u} (covers {covers} queue(s))");
-                merge(u, &mut reach, &mut via, &sol);
+                merge(&mut sol, u);
                 sol.kept[v].push(u);
             }
         } else {
             for &u in &candidates {
-                merge(u, &mut reach, &mut via, &sol);
+                merge(&mut sol, u);
                 sol.kept[v].push(u);
             }
         }
-        sol.ssis[v] = reach;
-        sol.via[v] = via;
         done[v] = true;
     }
     sol
@@ -197,8 +213,8 @@ mod tests {
         let s = solve(&p, true);
         assert_eq!(s.kept[3], vec![5]);
         assert_eq!(
-            s.ssis[3],
-            vec![3, 2],
+            s.ssis_of(3),
+            [3, 2],
             "SSIS of 3 is (own 3, closest on queue 1 = 5 at index 2)"
         );
     }
@@ -213,7 +229,7 @@ mod tests {
             s.kept[6].is_empty(),
             "6 -> 1 is implied by 5 -> 1 plus queue order"
         );
-        assert_eq!(s.via[6][0], Some((5, 1)));
+        assert_eq!(s.via_of(6)[0], Some((5, 1)));
         let all = solve(&p, false);
         assert_eq!(all.kept[6], vec![1]);
     }
@@ -229,7 +245,7 @@ mod tests {
             vec![3],
             "3 covers queues 0 and 1; queue 2 is 6's own (5 precedes it)"
         );
-        assert_eq!(s.ssis[6], vec![1, 2, 3]);
+        assert_eq!(s.ssis_of(6), [1, 2, 3]);
     }
 
     #[test]
