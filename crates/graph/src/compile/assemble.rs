@@ -104,8 +104,8 @@ impl Parts<'_> {
                 passes: b.passes.iter().map(|&p| pass_name(p)).collect(),
                 waits: b
                     .waits
-                    .iter()
-                    .map(|&i| BatchWait {
+                    .clone()
+                    .map(|i| BatchWait {
                         queue: syncs[i].signal_queue,
                         value: syncs[i].value,
                         pass: syncs[i].signal.clone(),

@@ -17,8 +17,9 @@ pub struct BatchDraft {
     pub queue: QueueKind,
     /// Passes in queue order.
     pub passes: Vec<PassId>,
-    /// Indices into the sync list of the waits before the first pass.
-    pub waits: Vec<usize>,
+    /// Indices into the sync list of the waits before the first pass (syncs are listed in
+    /// execution order of the waiting pass, so they are contiguous).
+    pub waits: std::ops::Range<usize>,
     /// Timeline value signalled after the last pass.
     pub signal: Option<u64>,
 }
@@ -26,44 +27,66 @@ pub struct BatchDraft {
 /// Groups the passes of every queue into batches.
 pub fn batches(schedule: &Schedule, syncs: &[SyncDraft], index: &[u32]) -> Vec<BatchDraft> {
     let n = schedule.queue.len();
-    let mut waits_at: Vec<Vec<usize>> = vec![Vec::new(); n];
+    // waits of pass p: syncs[wait_start[p]..wait_end[p]]
+    let mut wait_start = vec![0u32; n];
+    let mut wait_end = vec![0u32; n];
     let mut signals = vec![false; n];
     for (i, s) in syncs.iter().enumerate() {
-        waits_at[s.wait.index()].push(i);
+        let w = s.wait.index();
+        if wait_end[w] == 0 {
+            wait_start[w] = i as u32;
+        }
+        debug_assert!(
+            wait_end[w] == 0 || wait_end[w] == i as u32,
+            "syncs are grouped by waiting pass"
+        );
+        wait_end[w] = i as u32 + 1;
         signals[s.signal.index()] = true;
     }
     let mut out: Vec<BatchDraft> = Vec::new();
     for queue in [QueueKind::Graphics, QueueKind::AsyncCompute] {
-        let mut current: Option<BatchDraft> = None;
-        for &p in schedule
+        let passes: Vec<PassId> = schedule
             .order
             .iter()
+            .copied()
             .filter(|p| schedule.queue[p.index()] == queue)
-        {
-            let waits = &waits_at[p.index()];
-            if !waits.is_empty() {
-                if let Some(b) = current.take() {
-                    out.push(b);
-                }
+            .collect();
+        let mut start = 0usize;
+        for (i, &p) in passes.iter().enumerate() {
+            let waits = wait_start[p.index()] as usize..wait_end[p.index()] as usize;
+            let signal = signals[p.index()];
+            if !waits.is_empty() && i > start {
+                out.push(BatchDraft {
+                    queue,
+                    passes: passes[start..i].to_vec(),
+                    waits: batch_waits(&passes, start, &wait_start, &wait_end),
+                    signal: None,
+                });
+                start = i;
             }
-            let b = current.get_or_insert_with(|| BatchDraft {
-                queue,
-                passes: Vec::new(),
-                waits: waits.clone(),
-                signal: None,
-            });
-            b.passes.push(p);
-            if signals[p.index()] {
+            if signal {
                 log::trace!(
                     "batch on {queue} ends after pass #{} to signal {}",
                     p.index(),
                     index[p.index()]
                 );
-                b.signal = Some(u64::from(index[p.index()]));
-                out.extend(current.take());
+                out.push(BatchDraft {
+                    queue,
+                    passes: passes[start..=i].to_vec(),
+                    waits: batch_waits(&passes, start, &wait_start, &wait_end),
+                    signal: Some(u64::from(index[p.index()])),
+                });
+                start = i + 1;
             }
         }
-        out.extend(current);
+        if start < passes.len() {
+            out.push(BatchDraft {
+                queue,
+                passes: passes[start..].to_vec(),
+                waits: batch_waits(&passes, start, &wait_start, &wait_end),
+                signal: None,
+            });
+        }
     }
     let first_pos = |b: &BatchDraft| {
         b.passes
@@ -73,4 +96,15 @@ pub fn batches(schedule: &Schedule, syncs: &[SyncDraft], index: &[u32]) -> Vec<B
     };
     out.sort_by_key(|b| (first_pos(b), b.queue));
     out
+}
+
+/// The waits of the batch starting at `passes[start]`.
+fn batch_waits(
+    passes: &[PassId],
+    start: usize,
+    wait_start: &[u32],
+    wait_end: &[u32],
+) -> std::ops::Range<usize> {
+    let p = passes[start].index();
+    wait_start[p] as usize..wait_end[p] as usize
 }
