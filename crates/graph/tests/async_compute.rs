@@ -1,38 +1,20 @@
 //! Async compute: the DAG article's three synchronisation scenarios as golden plans, the
 //! plan checker over random two-queue graphs, and single-queue devices.
 //!
-//! Goldens hold the async-relevant part of each plan (order, queues, syncs, accounting,
-//! batches, sharing, transfer and routed barriers) and the report's sync section; rewrite them
-//! with `TESSERA_BLESS=1 cargo test -p tessera-graph --test async_compute`.
+//! Goldens (`tests/golden/async_*.json`, through the shared helper) hold the async-relevant
+//! part of each plan (order, queues, render passes, syncs, accounting, batches, sharing,
+//! transfer and routed barriers) and the report's sync section; rewrite them with
+//! `TESSERA_BLESS=1 cargo test -p tessera-graph --test async_compute`.
 
+mod common;
+
+use common::golden::assert_golden;
 use proptest::prelude::*;
 use std::path::PathBuf;
 use tessera_graph::plan::{BarrierPosition, Plan, TransferHalf};
 use tessera_graph::{
     check, compile, frame_file, Access, Capabilities, CompileOptions, Graph, ImageDesc, QueueKind,
 };
-
-/// Tiny local golden helper (compare, or rewrite under `TESSERA_BLESS=1`).
-fn golden(file: &str, actual: &str) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden")
-        .join(file);
-    if std::env::var("TESSERA_BLESS").is_ok_and(|v| v == "1") {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, actual).unwrap();
-        return;
-    }
-    let expected = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (bless with TESSERA_BLESS=1)", path.display()));
-    if expected != actual {
-        let line = expected
-            .lines()
-            .zip(actual.lines())
-            .position(|(a, b)| a != b)
-            .unwrap_or(expected.lines().count().min(actual.lines().count()));
-        panic!("{} differs from the golden at line {}:\n--- golden\n{}\n--- actual\n{}\n(rewrite with TESSERA_BLESS=1)", path.display(), line + 1, expected, actual);
-    }
-}
 
 fn load(name: &str) -> (Graph, Capabilities) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -42,6 +24,8 @@ fn load(name: &str) -> (Graph, Capabilities) {
 }
 
 fn async_view(plan: &Plan) -> String {
+    let subpasses: Vec<_> = plan.render_passes.iter().map(|rp| &rp.subpasses).collect();
+    let report = tessera_graph::report::sync_section(plan);
     let barriers: Vec<_> = plan
         .barriers
         .iter()
@@ -50,11 +34,13 @@ fn async_view(plan: &Plan) -> String {
     let v = serde_json::json!({
         "order": plan.order,
         "queues": plan.queues,
+        "render_passes": subpasses,
         "syncs": plan.syncs,
         "sync_stats": plan.sync_stats,
         "batches": plan.batches,
         "sharing": plan.sharing,
         "transfer_and_routed_barriers": barriers,
+        "report": report.lines().collect::<Vec<_>>(),
     });
     serde_json::to_string_pretty(&v).unwrap() + "\n"
 }
@@ -76,11 +62,7 @@ fn compile_checked(graph: &Graph, caps: &Capabilities, options: &CompileOptions)
 fn scenario(name: &str) -> Plan {
     let (graph, caps) = load(name);
     let plan = compile_checked(&graph, &caps, &CompileOptions::ALL);
-    golden(&format!("{name}.json"), &async_view(&plan));
-    golden(
-        &format!("{name}.txt"),
-        &tessera_graph::report::sync_section(&plan),
-    );
+    assert_golden(name, &async_view(&plan));
     plan
 }
 
@@ -137,7 +119,7 @@ fn scenario_2_two_consumers_one_producer_second_is_implied() {
     assert_eq!(
         pair(&plan),
         [("depth_prepass", "light_cull"), ("light_cull", "opaque")],
-        "transparent -> light_cull is implied by opaque's wait"
+        "particles -> light_cull is implied by opaque's wait"
     );
     assert_eq!(
         (plan.sync_stats.candidate_waits, plan.sync_stats.kept),
@@ -166,7 +148,14 @@ fn scenario_3_indirect_sync_through_another_wait_is_dropped() {
     // The article's three-queue case folded onto two (queue 0 -> async, 1 and 2 -> graphics):
     // debug_counts needs cull, but draw already waited for it.
     assert!(!pair(&plan).contains(&("cull", "debug_counts")));
-    assert!(pair(&plan).contains(&("cull", "draw")));
+    // draw waits for cull, at the start of its render pass (sky and draw may merge).
+    let draw_rp = plan
+        .render_passes
+        .iter()
+        .find(|rp| rp.subpasses.iter().any(|s| s == "draw"))
+        .unwrap();
+    let anchor = draw_rp.subpasses[0].as_str();
+    assert!(pair(&plan).contains(&("cull", anchor)), "{:?}", pair(&plan));
     assert!(plan.sync_stats.removed >= 2, "{:?}", plan.sync_stats);
     // Async work starts as early as its inputs allow: cull first, histogram right after its input.
     assert_eq!(plan.order[0], "cull");

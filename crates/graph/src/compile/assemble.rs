@@ -8,7 +8,7 @@ use super::syncs::SyncPlan;
 use super::Schedule;
 use crate::graph::{Graph, QueueKind};
 use crate::plan::{
-    Barrier, BarrierPosition, Batch, BatchWait, Break, CullReason, Edge, Memory, Plan,
+    Bandwidth, Barrier, BarrierPosition, Batch, BatchWait, Break, CullReason, Edge, Memory, Plan,
     QueueTransfer, Queues, RenderPass, ResourceSharing, Sync,
 };
 
@@ -24,6 +24,7 @@ pub(super) struct Parts<'a> {
     pub syncs: &'a SyncPlan,
     pub ownership: &'a Ownership,
     pub memory: Memory,
+    pub bandwidth: Bandwidth,
 }
 
 impl Parts<'_> {
@@ -139,7 +140,7 @@ impl Parts<'_> {
             syncs,
             barriers,
             memory: self.memory,
-            bandwidth: Default::default(),
+            bandwidth: self.bandwidth,
             edges,
             cull_reasons: self
                 .culling

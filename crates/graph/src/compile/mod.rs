@@ -59,7 +59,7 @@ pub fn compile(
     let deps = deps::dependencies(graph);
     let culling = cull::cull(graph, &deps);
     let queue = levels::queues(graph, caps, options);
-    let order = order::order(graph, &deps, &culling, options);
+    let order = order::order(graph, &deps, &culling, caps, options);
     let order = if options.reorder {
         order::async_early(graph, &deps, &culling.kept, &queue, order)
     } else {
@@ -77,24 +77,29 @@ pub fn compile(
         queue,
         kept: culling.kept.clone(),
     };
-    let grouping = renderpass::group(graph, &schedule);
-    let render_passes = renderpass::describe(graph, &schedule, &grouping);
-    let breaks = renderpass::breaks(graph, &schedule, &grouping);
+    let rp = renderpass::render_passes(graph, &schedule, caps, options)?;
     let ownership = syncs::ownership::decide(graph, &schedule);
-    let barriers = barriers::barriers(graph, &schedule, &grouping, &ownership.sharing);
-    let syncs = syncs::syncs(graph, &schedule, &grouping, &barriers.cross_queue, options);
-    let memory = memory::plan_memory(graph, &schedule, caps);
+    let barriers = barriers::barriers(graph, &schedule, &rp.grouping, &ownership.sharing);
+    let syncs = syncs::syncs(
+        graph,
+        &schedule,
+        &rp.grouping,
+        &barriers.cross_queue,
+        options,
+    );
+    let memory = memory::plan_memory(graph, &schedule, caps, &rp.memoryless);
     Ok(assemble::Parts {
         graph,
         deps: &deps,
         culling: &culling,
         schedule: &schedule,
-        render_passes,
-        breaks,
+        render_passes: rp.render_passes,
+        breaks: rp.breaks,
         barriers: &barriers,
         syncs: &syncs,
         ownership: &ownership,
         memory,
+        bandwidth: rp.bandwidth,
     }
     .into_plan())
 }
