@@ -1,10 +1,12 @@
 //! The compiler: a chain of pure phases, one module each.
 //!
 //! `validate → dependencies → cull → order → levels/queues → render passes → barriers →
-//! syncs → memory → plan`. Each phase is a function of the graph, the outputs of earlier
+//! memory → aliasing barriers → syncs → plan` (memory comes before syncs so that the
+//! cross-queue hazards of aliasing reach the sync phase). Each phase is a function of the graph, the outputs of earlier
 //! phases, [`Capabilities`] and [`CompileOptions`]; none keeps state, so each can be tested
 //! alone and every optimisation can be switched off. [`Compiler`] adds the per-frame cache.
 
+pub mod alias_barriers;
 pub mod barriers;
 pub mod cull;
 pub mod deps;
@@ -63,8 +65,11 @@ pub fn compile(graph: &Graph, caps: &Capabilities, options: &CompileOptions) -> 
     let grouping = renderpass::group(graph, &schedule);
     let render_passes = renderpass::describe(graph, &schedule, &grouping);
     let breaks = renderpass::breaks(graph, &schedule, &grouping);
-    let barriers = barriers::barriers(graph, &schedule, &grouping);
+    let mut barriers = barriers::barriers(graph, &schedule, &grouping);
+    let memoryless: Vec<bool> = graph.resources.iter().map(|r| r.memoryless).collect();
+    let layout = memory::plan_memory(graph, &schedule, &grouping, caps, options, &memoryless);
+    alias_barriers::add(graph, &schedule, &grouping, &layout, &mut barriers);
     let syncs = syncs::syncs(graph, &schedule, &barriers.cross_queue);
-    let memory = memory::plan_memory(graph, &schedule, caps);
+    let memory = layout.memory;
     Ok(assemble::Parts { graph, deps: &deps, culling: &culling, schedule: &schedule, render_passes, breaks, barriers: &barriers, syncs: &syncs, memory }.into_plan())
 }
