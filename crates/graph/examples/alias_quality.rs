@@ -28,12 +28,17 @@ struct Stats {
 }
 
 fn main() {
-    let args: Vec<u64> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let args: Vec<u64> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
     let level_sorted = std::env::args().any(|a| a == "--level-sorted");
     let graphs = args.first().copied().unwrap_or(1200);
     let first = args.get(1).copied().unwrap_or(0);
     // stats[queues - 1][class]
-    let mut stats: Vec<Vec<Stats>> = (0..2).map(|_| CLASSES.iter().map(|_| Stats::default()).collect()).collect();
+    let mut stats: Vec<Vec<Stats>> = (0..2)
+        .map(|_| CLASSES.iter().map(|_| Stats::default()).collect())
+        .collect();
     let mut rng = frames::Rng::new(first.wrapping_mul(31) + 7);
     for seed in first..first + graphs {
         let class = (seed / 2 % CLASSES.len() as u64) as usize;
@@ -47,7 +52,9 @@ fn main() {
         let memoryless: Vec<bool> = graph.resources.iter().map(|r| r.memoryless).collect();
         let mut timeline = Timeline::of_plan(&graph, &plan);
         if level_sorted {
-            let mut kept: Vec<usize> = (0..graph.passes.len()).filter(|&p| timeline.position[p].is_some()).collect();
+            let mut kept: Vec<usize> = (0..graph.passes.len())
+                .filter(|&p| timeline.position[p].is_some())
+                .collect();
             kept.sort_by_key(|&p| (timeline.level[p], timeline.position[p]));
             for (i, &p) in kept.iter().enumerate() {
                 timeline.position[p] = Some(i as u32);
@@ -58,7 +65,10 @@ fn main() {
         let a = article::pack(&problem).total();
         let t = planner::pack(&problem).total();
         if !level_sorted {
-            assert_eq!(t, plan.memory.aliased_bytes, "seed {seed}: the compiled plan uses the planner");
+            assert_eq!(
+                t, plan.memory.aliased_bytes,
+                "seed {seed}: the compiled plan uses the planner"
+            );
         }
         let s = &mut stats[usize::from(problem.by_level)][class];
         s.graphs += 1;
@@ -73,7 +83,15 @@ fn main() {
             std::cmp::Ordering::Greater => s.worse += 1,
         }
     }
-    println!("aliased bytes / lower bound over {graphs} random frames (seeds {first}..{}){}", first + graphs, if level_sorted { ", level-sorted order" } else { "" });
+    println!(
+        "aliased bytes / lower bound over {graphs} random frames (seeds {first}..{}){}",
+        first + graphs,
+        if level_sorted {
+            ", level-sorted order"
+        } else {
+            ""
+        }
+    );
     println!("| queues | resources | graphs | article mean | article worst | planner mean | planner worst | planner better / equal / worse |");
     println!("|---|---|---|---|---|---|---|---|");
     let mut all = Stats::default();
@@ -108,5 +126,15 @@ fn merge(into: &mut Stats, s: &Stats) {
 
 fn row(queues: &str, class: &str, s: &Stats) {
     let g = s.graphs.max(1) as f64;
-    println!("| {queues} | {class} | {} | {:.4} | {:.4} | {:.4} | {:.4} | {} / {} / {} |", s.graphs, s.sum[0] / g, s.worst[0], s.sum[1] / g, s.worst[1], s.better, s.equal, s.worse);
+    println!(
+        "| {queues} | {class} | {} | {:.4} | {:.4} | {:.4} | {:.4} | {} / {} / {} |",
+        s.graphs,
+        s.sum[0] / g,
+        s.worst[0],
+        s.sum[1] / g,
+        s.worst[1],
+        s.better,
+        s.equal,
+        s.worse
+    );
 }

@@ -207,17 +207,19 @@ impl Access {
         }
         match (self, target) {
             (
-                Access::ColorWrite | Access::ColorWriteAll | Access::ColorReadWrite | Access::Resolve,
+                Access::ColorWrite
+                | Access::ColorWriteAll
+                | Access::ColorReadWrite
+                | Access::Resolve,
                 Target::Image(f),
             ) if f.is_depth_stencil() => Err("colour access on a depth/stencil format"),
             (Access::DepthWrite | Access::DepthRead, Target::Image(f)) if !f.is_depth_stencil() => {
                 Err("depth access on a colour format")
             }
-            (Access::StorageRead | Access::StorageWrite | Access::StorageReadWrite, Target::Image(f))
-                if f.is_depth_stencil() =>
-            {
-                Err("storage access on a depth/stencil format")
-            }
+            (
+                Access::StorageRead | Access::StorageWrite | Access::StorageReadWrite,
+                Target::Image(f),
+            ) if f.is_depth_stencil() => Err("storage access on a depth/stencil format"),
             (Access::Indirect, Target::Image(_)) => Err("indirect arguments must be a buffer"),
             (
                 Access::ColorWrite
@@ -287,8 +289,16 @@ impl Access {
                     Layout::SHADER_READ_ONLY_OPTIMAL
                 }),
             ),
-            Access::StorageRead => (shader, AccessMask::SHADER_STORAGE_READ, image(Layout::GENERAL)),
-            Access::StorageWrite => (shader, AccessMask::SHADER_STORAGE_WRITE, image(Layout::GENERAL)),
+            Access::StorageRead => (
+                shader,
+                AccessMask::SHADER_STORAGE_READ,
+                image(Layout::GENERAL),
+            ),
+            Access::StorageWrite => (
+                shader,
+                AccessMask::SHADER_STORAGE_WRITE,
+                image(Layout::GENERAL),
+            ),
             Access::StorageReadWrite => (
                 shader,
                 AccessMask::SHADER_STORAGE_READ | AccessMask::SHADER_STORAGE_WRITE,
@@ -304,9 +314,17 @@ impl Access {
                 AccessMask::TRANSFER_WRITE,
                 image(Layout::TRANSFER_DST_OPTIMAL),
             ),
-            Access::Indirect => (StageMask::DRAW_INDIRECT, AccessMask::INDIRECT_COMMAND_READ, None),
+            Access::Indirect => (
+                StageMask::DRAW_INDIRECT,
+                AccessMask::INDIRECT_COMMAND_READ,
+                None,
+            ),
         };
-        SyncScope { stages, access, layout }
+        SyncScope {
+            stages,
+            access,
+            layout,
+        }
     }
 }
 
@@ -323,7 +341,10 @@ mod tests {
     #[test]
     fn names_match_serde() {
         for &a in Access::ALL {
-            assert_eq!(serde_json::to_string(&a).unwrap(), format!("\"{}\"", a.name()));
+            assert_eq!(
+                serde_json::to_string(&a).unwrap(),
+                format!("\"{}\"", a.name())
+            );
         }
     }
 
@@ -341,10 +362,16 @@ mod tests {
         let depth = Target::Image(Format::D32_SFLOAT);
         assert!(Access::DepthWrite.check(PassKind::Raster, color).is_err());
         assert!(Access::ColorWrite.check(PassKind::Raster, depth).is_err());
-        assert!(Access::InputAttachment.check(PassKind::Raster, Target::Buffer).is_err());
+        assert!(Access::InputAttachment
+            .check(PassKind::Raster, Target::Buffer)
+            .is_err());
         assert!(Access::ColorWrite.check(PassKind::Compute, color).is_err());
-        assert!(Access::Indirect.check(PassKind::Raster, Target::Buffer).is_ok());
-        assert!(Access::TransferDst.check(PassKind::Compute, Target::Buffer).is_err());
+        assert!(Access::Indirect
+            .check(PassKind::Raster, Target::Buffer)
+            .is_ok());
+        assert!(Access::TransferDst
+            .check(PassKind::Compute, Target::Buffer)
+            .is_err());
     }
 
     #[test]

@@ -90,13 +90,19 @@ impl Capabilities {
             memory_classes: MemoryClasses::default(),
         };
         match name {
-            "desktop" => Some(Capabilities { async_compute: true, ..base }),
+            "desktop" => Some(Capabilities {
+                async_compute: true,
+                ..base
+            }),
             "mali" => Some(Capabilities {
                 lazily_allocated: true,
                 tile_bits_per_pixel: 256,
                 ..base
             }),
-            "adreno" => Some(Capabilities { lazily_allocated: true, ..base }),
+            "adreno" => Some(Capabilities {
+                lazily_allocated: true,
+                ..base
+            }),
             _ => None,
         }
     }

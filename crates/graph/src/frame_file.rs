@@ -173,19 +173,30 @@ impl Syntax {
 /// Reads, parses and resolves a frame file.
 pub fn load(path: &Path) -> Result<(Graph, Capabilities), FrameFileError> {
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path)
-        .map_err(|source| FrameFileError::Io { path: shown.clone(), source })?;
+    let text = std::fs::read_to_string(path).map_err(|source| FrameFileError::Io {
+        path: shown.clone(),
+        source,
+    })?;
     parse(&text, Syntax::of_path(path), &shown)
 }
 
 /// Parses frame text; `origin` names it in messages.
-pub fn parse(text: &str, syntax: Syntax, origin: &str) -> Result<(Graph, Capabilities), FrameFileError> {
+pub fn parse(
+    text: &str,
+    syntax: Syntax,
+    origin: &str,
+) -> Result<(Graph, Capabilities), FrameFileError> {
     let file: FrameFile = match syntax {
         Syntax::Json => serde_json::from_str(text).map_err(|e| FrameFileError::Parse {
             path: origin.to_string(),
             line: e.line(),
             column: e.column(),
-            message: e.to_string().split(" at line ").next().unwrap_or_default().to_string(),
+            message: e
+                .to_string()
+                .split(" at line ")
+                .next()
+                .unwrap_or_default()
+                .to_string(),
         })?,
         Syntax::Toml => toml::from_str(text).map_err(|e| {
             let (line, column) = e
@@ -202,10 +213,14 @@ pub fn parse(text: &str, syntax: Syntax, origin: &str) -> Result<(Graph, Capabil
     };
     let caps = file
         .device_capabilities()
-        .map_err(|message| FrameFileError::Device { path: origin.to_string(), message })?;
-    let graph = file
-        .to_graph()
-        .map_err(|source| FrameFileError::Graph { path: origin.to_string(), source })?;
+        .map_err(|message| FrameFileError::Device {
+            path: origin.to_string(),
+            message,
+        })?;
+    let graph = file.to_graph().map_err(|source| FrameFileError::Graph {
+        path: origin.to_string(),
+        source,
+    })?;
     Ok((graph, caps))
 }
 
@@ -221,7 +236,10 @@ impl FrameFile {
     /// The device the file asks for (default `desktop`).
     pub fn device_capabilities(&self) -> Result<Capabilities, String> {
         let unknown = |p: &str| {
-            format!("unknown profile '{p}' (known: {})", Capabilities::PROFILES.join(", "))
+            format!(
+                "unknown profile '{p}' (known: {})",
+                Capabilities::PROFILES.join(", ")
+            )
         };
         match &self.device {
             None => Ok(Capabilities::desktop()),
@@ -252,7 +270,9 @@ impl FrameFile {
                 }
                 if let Some(v) = o.buffer_image_granularity {
                     if !v.is_power_of_two() {
-                        return Err(format!("buffer_image_granularity {v} is not a power of two"));
+                        return Err(format!(
+                            "buffer_image_granularity {v} is not a power of two"
+                        ));
                     }
                     c.buffer_image_granularity = v;
                 }
@@ -270,23 +290,34 @@ impl FrameFile {
         let mut ids = HashMap::new();
         for (id, r) in graph.resource_ids().zip(&graph.resources) {
             if ids.insert(r.name.clone(), id).is_some() {
-                return Err(CompileError::DuplicateResource { resource: r.name.clone() });
+                return Err(CompileError::DuplicateResource {
+                    resource: r.name.clone(),
+                });
             }
         }
         for spec in &self.passes {
             let mut uses = Vec::with_capacity(spec.uses.len());
             for u in &spec.uses {
                 let lookup = |name: &str| {
-                    ids.get(name).copied().ok_or_else(|| CompileError::UnknownResource {
-                        pass: spec.name.clone(),
-                        resource: name.to_string(),
-                    })
+                    ids.get(name)
+                        .copied()
+                        .ok_or_else(|| CompileError::UnknownResource {
+                            pass: spec.name.clone(),
+                            resource: name.to_string(),
+                        })
                 };
                 let from = u.from.as_deref().map(lookup).transpose()?;
-                uses.push(Use { resource: lookup(&u.resource)?, access: u.access, clear: u.clear, from });
+                uses.push(Use {
+                    resource: lookup(&u.resource)?,
+                    access: u.access,
+                    clear: u.clear,
+                    from,
+                });
             }
             let queue = spec.queue;
-            let mut b = graph.pass_builder(spec.name.clone(), spec.kind).on_queue(queue);
+            let mut b = graph
+                .pass_builder(spec.name.clone(), spec.kind)
+                .on_queue(queue);
             if spec.side_effects {
                 b = b.side_effects();
             }
@@ -299,14 +330,24 @@ impl FrameFile {
 
 impl ResourceSpec {
     fn to_resource(&self) -> Result<Resource, CompileError> {
-        let invalid = |rule: String| CompileError::InvalidResource { resource: self.name.clone(), rule };
+        let invalid = |rule: String| CompileError::InvalidResource {
+            resource: self.name.clone(),
+            rule,
+        };
         let kind = match self.kind {
             ResourceKindSpec::Image => {
-                let format_name = self.format.as_deref().ok_or_else(|| invalid("an image needs a 'format'".into()))?;
+                let format_name = self
+                    .format
+                    .as_deref()
+                    .ok_or_else(|| invalid("an image needs a 'format'".into()))?;
                 let format = Format::from_name(format_name)
                     .ok_or_else(|| invalid(format!("unknown format '{format_name}'")))?;
-                let width = self.width.ok_or_else(|| invalid("an image needs a 'width'".into()))?;
-                let height = self.height.ok_or_else(|| invalid("an image needs a 'height'".into()))?;
+                let width = self
+                    .width
+                    .ok_or_else(|| invalid("an image needs a 'width'".into()))?;
+                let height = self
+                    .height
+                    .ok_or_else(|| invalid("an image needs a 'height'".into()))?;
                 ResourceKind::Image(ImageDesc {
                     format,
                     width,
@@ -317,10 +358,20 @@ impl ResourceSpec {
                 })
             }
             ResourceKindSpec::Buffer => {
-                if self.format.is_some() || self.width.is_some() || self.height.is_some() || self.samples.is_some() || self.mips.is_some() || self.layers.is_some() {
-                    return Err(invalid("a buffer has no format, width, height, samples, mips or layers".into()));
+                if self.format.is_some()
+                    || self.width.is_some()
+                    || self.height.is_some()
+                    || self.samples.is_some()
+                    || self.mips.is_some()
+                    || self.layers.is_some()
+                {
+                    return Err(invalid(
+                        "a buffer has no format, width, height, samples, mips or layers".into(),
+                    ));
                 }
-                let size = self.size.ok_or_else(|| invalid("a buffer needs a 'size'".into()))?;
+                let size = self
+                    .size
+                    .ok_or_else(|| invalid("a buffer needs a 'size'".into()))?;
                 ResourceKind::Buffer { size }
             }
         };
@@ -346,7 +397,12 @@ mod tests {
 
     #[test]
     fn json_errors_have_line_and_column() {
-        let err = parse("{\n  \"passes\": [\n    {\"name\": 3}\n  ]\n}", Syntax::Json, "f.json").unwrap_err();
+        let err = parse(
+            "{\n  \"passes\": [\n    {\"name\": 3}\n  ]\n}",
+            Syntax::Json,
+            "f.json",
+        )
+        .unwrap_err();
         match err {
             FrameFileError::Parse { line, column, .. } => assert_eq!((line, column), (3, 14)),
             other => panic!("unexpected {other}"),
@@ -372,12 +428,20 @@ mod tests {
             "f",
         )
         .unwrap_err();
-        assert!(e.to_string().contains("'p' uses unknown resource 'nope'"), "{e}");
+        assert!(
+            e.to_string().contains("'p' uses unknown resource 'nope'"),
+            "{e}"
+        );
     }
 
     #[test]
     fn device_overrides_apply() {
-        let (_, caps) = parse(r#"{"device": {"profile": "mali", "tile_bits_per_pixel": 128}}"#, Syntax::Json, "f").unwrap();
+        let (_, caps) = parse(
+            r#"{"device": {"profile": "mali", "tile_bits_per_pixel": 128}}"#,
+            Syntax::Json,
+            "f",
+        )
+        .unwrap();
         assert!(caps.lazily_allocated);
         assert_eq!(caps.tile_bits_per_pixel, 128);
         let e = parse(r#"{"device": "voodoo"}"#, Syntax::Json, "f").unwrap_err();

@@ -51,7 +51,14 @@ pub struct ImageDesc {
 impl ImageDesc {
     /// A single-sampled, single-mip, single-layer image.
     pub fn new(format: Format, width: u32, height: u32) -> Self {
-        ImageDesc { format, width, height, samples: 1, mips: 1, layers: 1 }
+        ImageDesc {
+            format,
+            width,
+            height,
+            samples: 1,
+            mips: 1,
+            layers: 1,
+        }
     }
 
     /// With `samples` MSAA samples.
@@ -262,7 +269,10 @@ pub struct Graph {
 impl Graph {
     /// An empty graph.
     pub fn new(name: impl Into<String>) -> Self {
-        Graph { name: name.into(), ..Default::default() }
+        Graph {
+            name: name.into(),
+            ..Default::default()
+        }
     }
 
     /// The resource behind an id.
@@ -287,12 +297,18 @@ impl Graph {
 
     /// Finds a resource by name.
     pub fn find_resource(&self, name: &str) -> Option<ResourceId> {
-        self.resources.iter().position(|r| r.name == name).map(|i| ResourceId(i as u32))
+        self.resources
+            .iter()
+            .position(|r| r.name == name)
+            .map(|i| ResourceId(i as u32))
     }
 
     /// Finds a pass by name.
     pub fn find_pass(&self, name: &str) -> Option<PassId> {
-        self.passes.iter().position(|p| p.name == name).map(|i| PassId(i as u32))
+        self.passes
+            .iter()
+            .position(|p| p.name == name)
+            .map(|i| PassId(i as u32))
     }
 
     /// Adds a resource and returns its id.
@@ -359,13 +375,23 @@ impl PassBuilder<'_> {
 
     /// Uses `resource` with `access`.
     pub fn uses(mut self, resource: ResourceId, access: Access) -> Self {
-        self.pass().uses.push(Use { resource, access, clear: false, from: None });
+        self.pass().uses.push(Use {
+            resource,
+            access,
+            clear: false,
+            from: None,
+        });
         self
     }
 
     /// Uses `resource` with `access`, cleared at this use.
     pub fn clears(mut self, resource: ResourceId, access: Access) -> Self {
-        self.pass().uses.push(Use { resource, access, clear: true, from: None });
+        self.pass().uses.push(Use {
+            resource,
+            access,
+            clear: true,
+            from: None,
+        });
         self
     }
 
@@ -414,8 +440,20 @@ mod tests {
     fn builder_records_uses_in_order() {
         let mut g = Graph::new("t");
         let a = g.image("a", ImageDesc::new(Format::R8G8B8A8_UNORM, 8, 8));
-        let p = g.raster("p").clears(a, Access::ColorWrite).side_effects().id();
-        assert_eq!(g.pass(p).uses, vec![Use { resource: a, access: Access::ColorWrite, clear: true, from: None }]);
+        let p = g
+            .raster("p")
+            .clears(a, Access::ColorWrite)
+            .side_effects()
+            .id();
+        assert_eq!(
+            g.pass(p).uses,
+            vec![Use {
+                resource: a,
+                access: Access::ColorWrite,
+                clear: true,
+                from: None
+            }]
+        );
         assert!(g.pass(p).side_effects);
         assert_eq!(g.find_pass("p"), Some(p));
     }

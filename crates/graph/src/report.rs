@@ -24,7 +24,10 @@ fn mib(bytes: u64) -> String {
 }
 
 fn barrier_line(b: &Barrier) -> String {
-    let mut s = format!("{}: {}/{} -> {}/{}", b.resource, b.src_stage, b.src_access, b.dst_stage, b.dst_access);
+    let mut s = format!(
+        "{}: {}/{} -> {}/{}",
+        b.resource, b.src_stage, b.src_access, b.dst_stage, b.dst_access
+    );
     if let (Some(o), Some(n)) = (b.old_layout, b.new_layout) {
         let _ = write!(s, ", {o} -> {n}");
     }
@@ -37,22 +40,49 @@ fn barrier_line(b: &Barrier) -> String {
 impl Display for Report<'_> {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         let p = self.plan;
-        writeln!(f, "frame '{}': {} passes kept, {} culled, {} levels, {} barriers, {} syncs", self.name, p.order.len(), p.culled.len(), p.levels.len(), p.barriers.len(), p.syncs.len())?;
-        let level: HashMap<&str, usize> =
-            p.levels.iter().enumerate().flat_map(|(l, ps)| ps.iter().map(move |n| (n.as_str(), l))).collect();
-        let on_async: std::collections::HashSet<&str> = p.queues.async_compute.iter().map(String::as_str).collect();
+        writeln!(
+            f,
+            "frame '{}': {} passes kept, {} culled, {} levels, {} barriers, {} syncs",
+            self.name,
+            p.order.len(),
+            p.culled.len(),
+            p.levels.len(),
+            p.barriers.len(),
+            p.syncs.len()
+        )?;
+        let level: HashMap<&str, usize> = p
+            .levels
+            .iter()
+            .enumerate()
+            .flat_map(|(l, ps)| ps.iter().map(move |n| (n.as_str(), l)))
+            .collect();
+        let on_async: std::collections::HashSet<&str> =
+            p.queues.async_compute.iter().map(String::as_str).collect();
         let mut before: HashMap<&str, Vec<&Barrier>> = HashMap::new();
         for b in &p.barriers {
             before.entry(b.before.as_str()).or_default().push(b);
         }
         let mut waits: HashMap<&str, Vec<String>> = HashMap::new();
         for s in &p.syncs {
-            waits.entry(s.wait.as_str()).or_default().push(format!("wait {} ({}) for {}", s.signal, s.signal_queue, s.resources.join(", ")));
+            waits.entry(s.wait.as_str()).or_default().push(format!(
+                "wait {} ({}) for {}",
+                s.signal,
+                s.signal_queue,
+                s.resources.join(", ")
+            ));
         }
         writeln!(f, "\npasses in execution order:")?;
         for (i, name) in p.order.iter().enumerate() {
-            let queue = if on_async.contains(name.as_str()) { "async_compute" } else { "graphics" };
-            writeln!(f, "  {i:>3}. {name:<24} level {:<3} {queue}", level.get(name.as_str()).copied().unwrap_or(0))?;
+            let queue = if on_async.contains(name.as_str()) {
+                "async_compute"
+            } else {
+                "graphics"
+            };
+            writeln!(
+                f,
+                "  {i:>3}. {name:<24} level {:<3} {queue}",
+                level.get(name.as_str()).copied().unwrap_or(0)
+            )?;
             for w in waits.get(name.as_str()).into_iter().flatten() {
                 writeln!(f, "         {w}")?;
             }
@@ -78,7 +108,11 @@ impl Display for Report<'_> {
                     if let Some(t) = &a.resolve_target {
                         let _ = write!(extra, ", resolve -> {t}");
                     }
-                    writeln!(f, "       {:<20} load {:?}, store {:?}, {}x{extra}", a.resource, a.load_op, a.store_op, a.samples)?;
+                    writeln!(
+                        f,
+                        "       {:<20} load {:?}, store {:?}, {}x{extra}",
+                        a.resource, a.load_op, a.store_op, a.samples
+                    )?;
                 }
             }
         }
@@ -103,23 +137,54 @@ fn memory_section(f: &mut Formatter<'_>, m: &crate::plan::Memory) -> fmt::Result
         crate::plan::LifetimeUnit::Order => "lifetimes in order positions",
         crate::plan::LifetimeUnit::Level => "lifetimes in levels",
     };
-    let saved = if m.unaliased_bytes > 0 { 100.0 * (1.0 - m.aliased_bytes as f64 / m.unaliased_bytes as f64) } else { 0.0 };
+    let saved = if m.unaliased_bytes > 0 {
+        100.0 * (1.0 - m.aliased_bytes as f64 / m.unaliased_bytes as f64)
+    } else {
+        0.0
+    };
     writeln!(f, "\nmemory ({unit}): unaliased {}, aliased {} (-{saved:.1}%), lower bound {}, memoryless {}, {} blocks", mib(m.unaliased_bytes), mib(m.aliased_bytes), mib(m.lower_bound_bytes), mib(m.memoryless_bytes), m.blocks.len())?;
     if m.lower_bound_bytes > 0 && m.article_bytes > 0 {
-        writeln!(f, "  aliased / lower bound {:.3}; the article's algorithm needs {} ({:.3})", m.aliased_bytes as f64 / m.lower_bound_bytes as f64, mib(m.article_bytes), m.article_bytes as f64 / m.lower_bound_bytes as f64)?;
+        writeln!(
+            f,
+            "  aliased / lower bound {:.3}; the article's algorithm needs {} ({:.3})",
+            m.aliased_bytes as f64 / m.lower_bound_bytes as f64,
+            mib(m.article_bytes),
+            m.article_bytes as f64 / m.lower_bound_bytes as f64
+        )?;
     }
-    let span = m.blocks.iter().flat_map(|b| b.placements.iter().map(|p| p.last)).max().unwrap_or(0);
+    let span = m
+        .blocks
+        .iter()
+        .flat_map(|b| b.placements.iter().map(|p| p.last))
+        .max()
+        .unwrap_or(0);
     for (i, b) in m.blocks.iter().enumerate() {
-        writeln!(f, "  block {i} (class {}): {}, {} resources", b.class, mib(b.size), b.placements.len())?;
+        writeln!(
+            f,
+            "  block {i} (class {}): {}, {} resources",
+            b.class,
+            mib(b.size),
+            b.placements.len()
+        )?;
         let mut ps: Vec<&crate::plan::Placement> = b.placements.iter().collect();
         ps.sort_by_key(|p| (p.offset, p.first));
         for p in ps {
-            let range = format!("[{:>9.2}, {:>9.2}) MiB", p.offset as f64 / MIB, (p.offset + p.size) as f64 / MIB);
+            let range = format!(
+                "[{:>9.2}, {:>9.2}) MiB",
+                p.offset as f64 / MIB,
+                (p.offset + p.size) as f64 / MIB
+            );
             let life = format!("{}..{}", p.first, p.last);
             let mut line = format!("    {range} {life:>9}  {:<24}", p.resource);
             if span < MAX_TIMELINE {
                 line.push_str(" |");
-                line.extend((0..=span).map(|t| if (p.first..=p.last).contains(&t) { '#' } else { '.' }));
+                line.extend((0..=span).map(|t| {
+                    if (p.first..=p.last).contains(&t) {
+                        '#'
+                    } else {
+                        '.'
+                    }
+                }));
                 line.push('|');
             }
             writeln!(f, "{}", line.trim_end())?;

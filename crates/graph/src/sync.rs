@@ -184,8 +184,12 @@ mod tests {
     #[test]
     fn masks_serialize_as_name_lists_in_declaration_order() {
         let m = StageMask::COMPUTE_SHADER | StageMask::DRAW_INDIRECT;
-        assert_eq!(serde_json::to_string(&m).unwrap(), r#"["DRAW_INDIRECT","COMPUTE_SHADER"]"#);
-        let back: StageMask = serde_json::from_str(r#"["COMPUTE_SHADER","DRAW_INDIRECT"]"#).unwrap();
+        assert_eq!(
+            serde_json::to_string(&m).unwrap(),
+            r#"["DRAW_INDIRECT","COMPUTE_SHADER"]"#
+        );
+        let back: StageMask =
+            serde_json::from_str(r#"["COMPUTE_SHADER","DRAW_INDIRECT"]"#).unwrap();
         assert_eq!(back, m);
         assert!(serde_json::from_str::<AccessMask>(r#"["NOPE"]"#).is_err());
     }

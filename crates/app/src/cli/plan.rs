@@ -24,12 +24,23 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<()> {
     if let Some(p) = &args.profile {
         caps = Capabilities::profile(p).with_context(|| format!("unknown profile '{p}'"))?;
     }
-    let options = if args.no_optimize { CompileOptions::NONE } else { CompileOptions::ALL };
-    let plan = compile(&graph, &caps, &options).map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
+    let options = if args.no_optimize {
+        CompileOptions::NONE
+    } else {
+        CompileOptions::ALL
+    };
+    let plan = compile(&graph, &caps, &options)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&plan)?);
     } else {
-        print!("{}", Report { plan: &plan, name: &graph.name });
+        print!(
+            "{}",
+            Report {
+                plan: &plan,
+                name: &graph.name
+            }
+        );
     }
     Ok(())
 }

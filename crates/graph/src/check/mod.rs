@@ -29,7 +29,12 @@ impl fmt::Display for Violation {
 }
 
 /// Checks `plan` against `graph`; `Ok` when every invariant holds.
-pub fn check(graph: &Graph, caps: &Capabilities, options: &CompileOptions, plan: &Plan) -> Result<(), Vec<Violation>> {
+pub fn check(
+    graph: &Graph,
+    caps: &Capabilities,
+    options: &CompileOptions,
+    plan: &Plan,
+) -> Result<(), Vec<Violation>> {
     let mut v = Vec::new();
     core::check(graph, caps, options, plan, &mut v);
     renderpass::check(graph, caps, options, plan, &mut v);

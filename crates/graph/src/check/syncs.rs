@@ -6,4 +6,11 @@ use crate::graph::Graph;
 use crate::plan::Plan;
 
 /// Pushes every violated syncs invariant onto `out`.
-pub(super) fn check(_graph: &Graph, _caps: &Capabilities, _options: &CompileOptions, _plan: &Plan, _out: &mut Vec<Violation>) {}
+pub(super) fn check(
+    _graph: &Graph,
+    _caps: &Capabilities,
+    _options: &CompileOptions,
+    _plan: &Plan,
+    _out: &mut Vec<Violation>,
+) {
+}

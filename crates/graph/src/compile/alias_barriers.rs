@@ -38,7 +38,13 @@ struct KeptUse {
 }
 
 /// Adds the aliasing barriers and cross-queue hazards of `layout` to `barriers`.
-pub fn add(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGrouping, layout: &MemoryLayout, barriers: &mut Barriers) {
+pub fn add(
+    graph: &Graph,
+    schedule: &Schedule,
+    grouping: &RenderPassGrouping,
+    layout: &MemoryLayout,
+    barriers: &mut Barriers,
+) {
     let problem = &layout.problem;
     let mut uses: Vec<Vec<KeptUse>> = vec![Vec::new(); graph.resources.len()];
     for (position, &pass) in schedule.order.iter().enumerate() {
@@ -46,7 +52,12 @@ pub fn add(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGrouping, la
         for u in &p.uses {
             let scope = u.access.scope(p.kind, graph.resource(u.resource).target());
             let queue = schedule.queue[pass.index()];
-            uses[u.resource.index()].push(KeptUse { pass, position: position as u32, queue, scope });
+            uses[u.resource.index()].push(KeptUse {
+                pass,
+                position: position as u32,
+                queue,
+                scope,
+            });
         }
     }
     // earlier[i]: items whose bytes item i reuses; later[i]: items that reuse item i's bytes.
@@ -58,7 +69,10 @@ pub fn add(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGrouping, la
         by_offset.sort_unstable_by_key(|&(i, off)| (off, i));
         for (k, &(a, off_a)) in by_offset.iter().enumerate() {
             let end_a = off_a + problem.items[a].size;
-            for &(b, off_b) in by_offset[k + 1..].iter().take_while(|&&(_, off_b)| off_b < end_a) {
+            for &(b, off_b) in by_offset[k + 1..]
+                .iter()
+                .take_while(|&&(_, off_b)| off_b < end_a)
+            {
                 debug_assert!(off_b >= off_a);
                 let (sa, sb) = (&problem.items[a].span, &problem.items[b].span);
                 let (first, second) = if sa.before(sb) {
@@ -66,7 +80,10 @@ pub fn add(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGrouping, la
                 } else if sb.before(sa) {
                     (b, a)
                 } else {
-                    debug_assert!(false, "conflicting items {a} and {b} share bytes at {off_b}");
+                    debug_assert!(
+                        false,
+                        "conflicting items {a} and {b} share bytes at {off_b}"
+                    );
                     continue;
                 };
                 log::debug!(
@@ -81,14 +98,18 @@ pub fn add(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGrouping, la
             }
         }
     }
-    let anchor = |pass: PassId| grouping.group_of[pass.index()].map_or(pass, |g| grouping.groups[g as usize][0]);
+    let anchor = |pass: PassId| {
+        grouping.group_of[pass.index()].map_or(pass, |g| grouping.groups[g as usize][0])
+    };
     let mut new_hazards = Vec::new();
     for i in 0..n {
         if earlier[i].is_empty() && later[i].is_empty() {
             continue;
         }
         let resource = problem.items[i].resource;
-        let Some(&first_use) = uses[resource.index()].first() else { continue };
+        let Some(&first_use) = uses[resource.index()].first() else {
+            continue;
+        };
         let mut src_stage = StageMask::empty();
         let mut src_access = AccessMask::empty();
         let mut other_queue_last: Option<KeptUse> = None;
@@ -97,7 +118,7 @@ pub fn add(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGrouping, la
                 if u.queue == first_use.queue {
                     src_stage |= u.scope.stages;
                     src_access |= u.scope.access & AccessMask::WRITES;
-                } else if other_queue_last.map_or(true, |l| u.position > l.position) {
+                } else if other_queue_last.is_none_or(|l| u.position > l.position) {
                     other_queue_last = Some(*u);
                 }
             }
@@ -108,11 +129,18 @@ pub fn add(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGrouping, la
                 graph.pass(first_use.pass).name,
                 graph.pass(last.pass).name
             );
-            new_hazards.push(CrossQueueHazard { from: last.pass, to: first_use.pass, resource });
+            new_hazards.push(CrossQueueHazard {
+                from: last.pass,
+                to: first_use.pass,
+                resource,
+            });
         }
         // The previous frame's later occupants of these bytes, on this queue.
         for &y in &later[i] {
-            for u in uses[problem.items[y].resource.index()].iter().filter(|u| u.queue == first_use.queue) {
+            for u in uses[problem.items[y].resource.index()]
+                .iter()
+                .filter(|u| u.queue == first_use.queue)
+            {
                 src_stage |= u.scope.stages;
                 src_access |= u.scope.access & AccessMask::WRITES;
             }
@@ -122,7 +150,16 @@ pub fn add(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGrouping, la
             src_stage |= StageMask::ALL_COMMANDS;
         }
         let undefined = is_image && !earlier[i].is_empty();
-        upsert(barriers, schedule, anchor(first_use.pass), resource, first_use.scope, src_stage, src_access, undefined);
+        upsert(
+            barriers,
+            schedule,
+            anchor(first_use.pass),
+            resource,
+            first_use.scope,
+            src_stage,
+            src_access,
+            undefined,
+        );
     }
     for h in new_hazards {
         if !barriers.cross_queue.contains(&h) {
@@ -154,14 +191,20 @@ fn upsert(
         (true, None, Some(new)) => Some((Layout::UNDEFINED, new)),
         (_, old, _) => old,
     };
-    if let Some(b) = barriers.barriers.iter_mut().find(|b| b.before == before && b.resource == resource) {
+    if let Some(b) = barriers
+        .barriers
+        .iter_mut()
+        .find(|b| b.before == before && b.resource == resource)
+    {
         b.src_stage |= src_stage;
         b.src_access |= src_access;
         b.layouts = layouts(b.layouts);
         return;
     }
     let position = |p: PassId| schedule.position[p.index()].unwrap_or(u32::MAX);
-    let at = barriers.barriers.partition_point(|b| position(b.before) <= position(before));
+    let at = barriers
+        .barriers
+        .partition_point(|b| position(b.before) <= position(before));
     barriers.barriers.insert(
         at,
         BarrierDraft {

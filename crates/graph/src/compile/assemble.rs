@@ -43,7 +43,12 @@ impl Parts<'_> {
             .edges
             .iter()
             .filter(|e| s.kept[e.from.index()] && s.kept[e.to.index()])
-            .map(|e| Edge { from: pass_name(e.from), to: pass_name(e.to), resource: res_name(e.resource), kind: e.kind })
+            .map(|e| Edge {
+                from: pass_name(e.from),
+                to: pass_name(e.to),
+                resource: res_name(e.resource),
+                kind: e.kind,
+            })
             .collect();
         let barriers = self
             .barriers
@@ -74,7 +79,12 @@ impl Parts<'_> {
             .collect();
         Plan {
             order,
-            culled: self.culling.reasons.iter().map(|(p, _)| pass_name(*p)).collect(),
+            culled: self
+                .culling
+                .reasons
+                .iter()
+                .map(|(p, _)| pass_name(*p))
+                .collect(),
             levels,
             queues,
             render_passes: self.render_passes,
@@ -88,7 +98,10 @@ impl Parts<'_> {
                 .culling
                 .reasons
                 .iter()
-                .map(|(p, r)| CullReason { pass: pass_name(*p), reason: r.clone() })
+                .map(|(p, r)| CullReason {
+                    pass: pass_name(*p),
+                    reason: r.clone(),
+                })
                 .collect(),
         }
     }

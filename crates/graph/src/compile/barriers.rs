@@ -110,7 +110,11 @@ pub fn barriers(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGroupin
                 if prior.queue != queue {
                     waits_other_queue = true;
                     if !prior.previous_frame {
-                        out.cross_queue.push(CrossQueueHazard { from: prior.pass, to: pass, resource: u.resource });
+                        out.cross_queue.push(CrossQueueHazard {
+                            from: prior.pass,
+                            to: pass,
+                            resource: u.resource,
+                        });
                     }
                     return;
                 }
@@ -127,7 +131,8 @@ pub fn barriers(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGroupin
                     consider(r, false);
                 }
             } else if let Some(w) = &s.last_write {
-                let visible = s.visible_stages.contains(scope.stages) && s.visible_access.contains(scope.access);
+                let visible = s.visible_stages.contains(scope.stages)
+                    && s.visible_access.contains(scope.access);
                 if !(visible && w.queue == queue) {
                     consider(w, true);
                 }
@@ -139,7 +144,12 @@ pub fn barriers(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGroupin
             }
             let barrier = !src_stage.is_empty() || needs_transition;
             if barrier {
-                let layouts = needs_transition.then(|| (s.layout.unwrap_or(Layout::UNDEFINED), scope.layout.unwrap_or(Layout::UNDEFINED)));
+                let layouts = needs_transition.then(|| {
+                    (
+                        s.layout.unwrap_or(Layout::UNDEFINED),
+                        scope.layout.unwrap_or(Layout::UNDEFINED),
+                    )
+                });
                 match slot.get(&(anchor, u.resource)) {
                     Some(&i) => {
                         let b: &mut BarrierDraft = &mut out.barriers[i];
@@ -165,7 +175,13 @@ pub fn barriers(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGroupin
                     }
                 }
             }
-            let me = Prior { pass, queue, group, scope, previous_frame: false };
+            let me = Prior {
+                pass,
+                queue,
+                group,
+                scope,
+                previous_frame: false,
+            };
             if writes {
                 s.last_write = Some(me);
                 s.readers.clear();
@@ -204,7 +220,13 @@ fn initial_states(graph: &Graph, schedule: &Schedule) -> Vec<State> {
             let resource = graph.resource(u.resource);
             let scope = u.access.scope(p.kind, resource.target());
             let s = &mut state[u.resource.index()];
-            let me = Prior { pass, queue, group: None, scope, previous_frame: true };
+            let me = Prior {
+                pass,
+                queue,
+                group: None,
+                scope,
+                previous_frame: true,
+            };
             if u.access.writes() {
                 s.last_write = Some(me);
                 s.readers.clear();

@@ -36,7 +36,12 @@ impl Compiler {
     }
 
     /// Compiles, or returns the previous plan when nothing changed.
-    pub fn compile(&mut self, graph: &Graph, caps: &Capabilities, options: &CompileOptions) -> Result<Arc<Plan>, CompileError> {
+    pub fn compile(
+        &mut self,
+        graph: &Graph,
+        caps: &Capabilities,
+        options: &CompileOptions,
+    ) -> Result<Arc<Plan>, CompileError> {
         let key = key_of(graph, caps, options);
         if let Some(c) = &self.last {
             if c.key == key && c.options == *options && c.caps == *caps && c.graph == *graph {
@@ -46,8 +51,19 @@ impl Compiler {
         }
         self.misses += 1;
         let plan = Arc::new(compile(graph, caps, options)?);
-        log::debug!("compiled '{}': {} passes kept, {} culled", graph.name, plan.order.len(), plan.culled.len());
-        self.last = Some(Cached { key, graph: graph.clone(), caps: caps.clone(), options: *options, plan: Arc::clone(&plan) });
+        log::debug!(
+            "compiled '{}': {} passes kept, {} culled",
+            graph.name,
+            plan.order.len(),
+            plan.culled.len()
+        );
+        self.last = Some(Cached {
+            key,
+            graph: graph.clone(),
+            caps: caps.clone(),
+            options: *options,
+            plan: Arc::clone(&plan),
+        });
         Ok(plan)
     }
 

@@ -23,7 +23,9 @@ pub fn cull(graph: &Graph, deps: &Dependencies) -> Culling {
     let mut stack: Vec<PassId> = Vec::new();
     for (id, p) in graph.pass_ids().zip(&graph.passes) {
         let root = p.side_effects
-            || p.uses.iter().any(|u| u.access.writes() && graph.resource(u.resource).survives_frame());
+            || p.uses
+                .iter()
+                .any(|u| u.access.writes() && graph.resource(u.resource).survives_frame());
         if root {
             kept[id.index()] = true;
             stack.push(id);
@@ -33,7 +35,12 @@ pub fn cull(graph: &Graph, deps: &Dependencies) -> Culling {
         for e in deps.into(pass).filter(|e| e.feeds) {
             if !kept[e.from.index()] {
                 kept[e.from.index()] = true;
-                log::trace!("keep '{}': feeds '{}' through '{}'", graph.pass(e.from).name, graph.pass(pass).name, graph.resource(e.resource).name);
+                log::trace!(
+                    "keep '{}': feeds '{}' through '{}'",
+                    graph.pass(e.from).name,
+                    graph.pass(pass).name,
+                    graph.resource(e.resource).name
+                );
                 stack.push(e.from);
             }
         }

@@ -37,7 +37,9 @@ pub struct Dependencies {
 impl Dependencies {
     /// Edges entering `pass`.
     pub fn into(&self, pass: PassId) -> impl Iterator<Item = &DepEdge> {
-        self.incoming[pass.index()].iter().map(|&i| &self.edges[i as usize])
+        self.incoming[pass.index()]
+            .iter()
+            .map(|&i| &self.edges[i as usize])
     }
 }
 
@@ -50,13 +52,22 @@ struct ResourceState {
 /// Builds the ordering edges of `graph` (all passes, before culling).
 pub fn dependencies(graph: &Graph) -> Dependencies {
     let mut state = vec![ResourceState::default(); graph.resources.len()];
-    let mut deps = Dependencies { edges: Vec::new(), incoming: vec![Vec::new(); graph.passes.len()] };
+    let mut deps = Dependencies {
+        edges: Vec::new(),
+        incoming: vec![Vec::new(); graph.passes.len()],
+    };
     for (pass, p) in graph.pass_ids().zip(&graph.passes) {
         for u in &p.uses {
             let s = &mut state[u.resource.index()];
             let mut push = |from: PassId, kind: EdgeKind, feeds: bool| {
                 deps.incoming[pass.index()].push(deps.edges.len() as u32);
-                deps.edges.push(DepEdge { from, to: pass, resource: u.resource, kind, feeds });
+                deps.edges.push(DepEdge {
+                    from,
+                    to: pass,
+                    resource: u.resource,
+                    kind,
+                    feeds,
+                });
             };
             let writes = u.access.writes();
             if let Some(w) = s.last_write {

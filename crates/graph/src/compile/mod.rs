@@ -7,7 +7,9 @@
 //! alone and every optimisation can be switched off. [`Compiler`] adds the per-frame cache.
 
 pub mod alias_barriers;
+mod assemble;
 pub mod barriers;
+mod cache;
 pub mod cull;
 pub mod deps;
 pub mod levels;
@@ -16,8 +18,6 @@ pub mod order;
 pub mod renderpass;
 pub mod syncs;
 pub mod validate;
-mod assemble;
-mod cache;
 
 pub use cache::Compiler;
 
@@ -45,12 +45,18 @@ pub struct Schedule {
 impl Schedule {
     /// True when any kept pass runs on the async-compute queue.
     pub fn uses_async(&self) -> bool {
-        self.order.iter().any(|p| self.queue[p.index()] == QueueKind::AsyncCompute)
+        self.order
+            .iter()
+            .any(|p| self.queue[p.index()] == QueueKind::AsyncCompute)
     }
 }
 
 /// Compiles `graph` for a device into a [`Plan`].
-pub fn compile(graph: &Graph, caps: &Capabilities, options: &CompileOptions) -> Result<Plan, CompileError> {
+pub fn compile(
+    graph: &Graph,
+    caps: &Capabilities,
+    options: &CompileOptions,
+) -> Result<Plan, CompileError> {
     validate::validate(graph, caps)?;
     let deps = deps::dependencies(graph);
     let culling = cull::cull(graph, &deps);
@@ -61,7 +67,13 @@ pub fn compile(graph: &Graph, caps: &Capabilities, options: &CompileOptions) -> 
     for (i, p) in order.iter().enumerate() {
         position[p.index()] = Some(i as u32);
     }
-    let schedule = Schedule { order, position, level, queue, kept: culling.kept.clone() };
+    let schedule = Schedule {
+        order,
+        position,
+        level,
+        queue,
+        kept: culling.kept.clone(),
+    };
     let grouping = renderpass::group(graph, &schedule);
     let render_passes = renderpass::describe(graph, &schedule, &grouping);
     let breaks = renderpass::breaks(graph, &schedule, &grouping);
@@ -71,5 +83,16 @@ pub fn compile(graph: &Graph, caps: &Capabilities, options: &CompileOptions) -> 
     alias_barriers::add(graph, &schedule, &grouping, &layout, &mut barriers);
     let syncs = syncs::syncs(graph, &schedule, &barriers.cross_queue);
     let memory = layout.memory;
-    Ok(assemble::Parts { graph, deps: &deps, culling: &culling, schedule: &schedule, render_passes, breaks, barriers: &barriers, syncs: &syncs, memory }.into_plan())
+    Ok(assemble::Parts {
+        graph,
+        deps: &deps,
+        culling: &culling,
+        schedule: &schedule,
+        render_passes,
+        breaks,
+        barriers: &barriers,
+        syncs: &syncs,
+        memory,
+    }
+    .into_plan())
 }

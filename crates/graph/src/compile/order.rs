@@ -14,7 +14,12 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// Kept passes in execution order.
-pub fn order(graph: &Graph, deps: &Dependencies, culling: &Culling, options: &CompileOptions) -> Vec<PassId> {
+pub fn order(
+    graph: &Graph,
+    deps: &Dependencies,
+    culling: &Culling,
+    options: &CompileOptions,
+) -> Vec<PassId> {
     let kept = &culling.kept;
     if !options.reorder {
         return graph.pass_ids().filter(|p| kept[p.index()]).collect();
@@ -22,12 +27,19 @@ pub fn order(graph: &Graph, deps: &Dependencies, culling: &Culling, options: &Co
     let n = graph.passes.len();
     let mut missing = vec![0u32; n];
     let mut successors: Vec<Vec<PassId>> = vec![Vec::new(); n];
-    for e in deps.edges.iter().filter(|e| kept[e.from.index()] && kept[e.to.index()]) {
+    for e in deps
+        .edges
+        .iter()
+        .filter(|e| kept[e.from.index()] && kept[e.to.index()])
+    {
         missing[e.to.index()] += 1;
         successors[e.from.index()].push(e.to);
     }
-    let mut ready: BinaryHeap<Reverse<PassId>> =
-        graph.pass_ids().filter(|p| kept[p.index()] && missing[p.index()] == 0).map(Reverse).collect();
+    let mut ready: BinaryHeap<Reverse<PassId>> = graph
+        .pass_ids()
+        .filter(|p| kept[p.index()] && missing[p.index()] == 0)
+        .map(Reverse)
+        .collect();
     let mut order = Vec::with_capacity(n);
     while let Some(Reverse(p)) = ready.pop() {
         order.push(p);
@@ -38,6 +50,10 @@ pub fn order(graph: &Graph, deps: &Dependencies, culling: &Culling, options: &Co
             }
         }
     }
-    debug_assert_eq!(order.len(), kept.iter().filter(|&&k| k).count(), "edges point forward, so every kept pass is ordered");
+    debug_assert_eq!(
+        order.len(),
+        kept.iter().filter(|&&k| k).count(),
+        "edges point forward, so every kept pass is ordered"
+    );
     order
 }

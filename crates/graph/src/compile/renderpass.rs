@@ -21,7 +21,10 @@ pub struct RenderPassGrouping {
 
 /// Groups raster passes (one render pass each for now).
 pub fn group(graph: &Graph, schedule: &Schedule) -> RenderPassGrouping {
-    let mut grouping = RenderPassGrouping { groups: Vec::new(), group_of: vec![None; graph.passes.len()] };
+    let mut grouping = RenderPassGrouping {
+        groups: Vec::new(),
+        group_of: vec![None; graph.passes.len()],
+    };
     for &p in &schedule.order {
         if graph.pass(p).kind == crate::graph::PassKind::Raster {
             grouping.group_of[p.index()] = Some(grouping.groups.len() as u32);
@@ -33,7 +36,12 @@ pub fn group(graph: &Graph, schedule: &Schedule) -> RenderPassGrouping {
 
 /// Breaks between adjacent raster passes in different render passes.
 pub fn breaks(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGrouping) -> Vec<Break> {
-    let raster: Vec<PassId> = schedule.order.iter().copied().filter(|&p| grouping.group_of[p.index()].is_some()).collect();
+    let raster: Vec<PassId> = schedule
+        .order
+        .iter()
+        .copied()
+        .filter(|&p| grouping.group_of[p.index()].is_some())
+        .collect();
     raster
         .windows(2)
         .filter(|w| grouping.group_of[w[0].index()] != grouping.group_of[w[1].index()])
@@ -46,7 +54,11 @@ pub fn breaks(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGrouping)
 }
 
 /// Render pass descriptions for the plan.
-pub fn describe(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGrouping) -> Vec<RenderPass> {
+pub fn describe(
+    graph: &Graph,
+    schedule: &Schedule,
+    grouping: &RenderPassGrouping,
+) -> Vec<RenderPass> {
     let mut written_before = vec![false; graph.resources.len()];
     let mut out = Vec::with_capacity(grouping.groups.len());
     let mut next_group = 0usize;
@@ -57,7 +69,8 @@ pub fn describe(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGroupin
             for u in pass.uses.iter().filter(|u| u.access.is_attachment()) {
                 let r = graph.resource(u.resource);
                 let Some(d) = r.image_desc() else { continue };
-                let has_content = written_before[u.resource.index()] || (r.imported && !r.clear_on_first_use);
+                let has_content =
+                    written_before[u.resource.index()] || (r.imported && !r.clear_on_first_use);
                 let load_op = if u.clear {
                     LoadOp::Clear
                 } else if has_content && u.access.keeps_content(false) {
@@ -65,7 +78,11 @@ pub fn describe(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGroupin
                 } else {
                     LoadOp::DontCare
                 };
-                let layout = u.access.scope(pass.kind, r.target()).layout.unwrap_or(Layout::GENERAL);
+                let layout = u
+                    .access
+                    .scope(pass.kind, r.target())
+                    .layout
+                    .unwrap_or(Layout::GENERAL);
                 let resolve_target = pass
                     .uses
                     .iter()
@@ -82,7 +99,11 @@ pub fn describe(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGroupin
                     final_layout: layout,
                 });
             }
-            out.push(RenderPass { subpasses: vec![pass.name.clone()], attachments, dependencies: Vec::new() });
+            out.push(RenderPass {
+                subpasses: vec![pass.name.clone()],
+                attachments,
+                dependencies: Vec::new(),
+            });
             next_group += 1;
         }
         for u in pass.uses.iter().filter(|u| u.access.writes()) {

@@ -22,13 +22,20 @@ pub struct SyncDraft {
 pub fn syncs(_graph: &Graph, _schedule: &Schedule, hazards: &[CrossQueueHazard]) -> Vec<SyncDraft> {
     let mut out: Vec<SyncDraft> = Vec::new();
     for h in hazards {
-        match out.iter_mut().find(|s| s.signal == h.from && s.wait == h.to) {
+        match out
+            .iter_mut()
+            .find(|s| s.signal == h.from && s.wait == h.to)
+        {
             Some(s) => {
                 if !s.resources.contains(&h.resource) {
                     s.resources.push(h.resource);
                 }
             }
-            None => out.push(SyncDraft { signal: h.from, wait: h.to, resources: vec![h.resource] }),
+            None => out.push(SyncDraft {
+                signal: h.from,
+                wait: h.to,
+                resources: vec![h.resource],
+            }),
         }
     }
     out

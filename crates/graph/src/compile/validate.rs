@@ -23,16 +23,25 @@ pub fn validate(graph: &Graph, _caps: &Capabilities) -> Result<(), CompileError>
 fn validate_resources(graph: &Graph) -> Result<(), CompileError> {
     let mut names = HashSet::with_capacity(graph.resources.len());
     for r in &graph.resources {
-        let invalid = |rule: &str| CompileError::InvalidResource { resource: r.name.clone(), rule: rule.to_string() };
+        let invalid = |rule: &str| CompileError::InvalidResource {
+            resource: r.name.clone(),
+            rule: rule.to_string(),
+        };
         if r.name.is_empty() {
             return Err(invalid("a resource needs a non-empty name"));
         }
         if !names.insert(r.name.as_str()) {
-            return Err(CompileError::DuplicateResource { resource: r.name.clone() });
+            return Err(CompileError::DuplicateResource {
+                resource: r.name.clone(),
+            });
         }
         match &r.kind {
             ResourceKind::Image(d) => {
-                if d.width == 0 || d.height == 0 || d.width > MAX_DIMENSION || d.height > MAX_DIMENSION {
+                if d.width == 0
+                    || d.height == 0
+                    || d.width > MAX_DIMENSION
+                    || d.height > MAX_DIMENSION
+                {
                     return Err(invalid("width and height must be between 1 and 65536"));
                 }
                 if !matches!(d.samples, 1 | 2 | 4 | 8 | 16 | 32 | 64) {
@@ -40,7 +49,9 @@ fn validate_resources(graph: &Graph) -> Result<(), CompileError> {
                 }
                 let max_mips = 32 - d.width.max(d.height).leading_zeros();
                 if d.mips == 0 || d.mips > max_mips {
-                    return Err(invalid("mips must be between 1 and the full mip chain of the extent"));
+                    return Err(invalid(
+                        "mips must be between 1 and the full mip chain of the extent",
+                    ));
                 }
                 if d.samples > 1 && d.mips > 1 {
                     return Err(invalid("a multisampled image has exactly one mip"));
@@ -59,13 +70,17 @@ fn validate_resources(graph: &Graph) -> Result<(), CompileError> {
             return Err(invalid("size must be at least one byte"));
         }
         if r.memoryless && (r.imported || r.output) {
-            return Err(invalid("an imported or output resource cannot be memoryless"));
+            return Err(invalid(
+                "an imported or output resource cannot be memoryless",
+            ));
         }
         if r.memoryless && r.image_desc().is_none() {
             return Err(invalid("only images (attachments) can be memoryless"));
         }
         if !r.imported && (r.clear_on_first_use || r.discard_on_last_use) {
-            return Err(invalid("clear_on_first_use and discard_on_last_use only apply to imported resources"));
+            return Err(invalid(
+                "clear_on_first_use and discard_on_last_use only apply to imported resources",
+            ));
         }
     }
     Ok(())
@@ -76,20 +91,30 @@ fn validate_passes(graph: &Graph) -> Result<(), CompileError> {
     let mut written = vec![false; graph.resources.len()];
     let mut used = HashSet::new();
     for pass in &graph.passes {
-        let invalid = |rule: &str| CompileError::InvalidPass { pass: pass.name.clone(), rule: rule.to_string() };
+        let invalid = |rule: &str| CompileError::InvalidPass {
+            pass: pass.name.clone(),
+            rule: rule.to_string(),
+        };
         if pass.name.is_empty() {
             return Err(invalid("a pass needs a non-empty name"));
         }
         if !names.insert(pass.name.as_str()) {
-            return Err(CompileError::DuplicatePass { pass: pass.name.clone() });
+            return Err(CompileError::DuplicatePass {
+                pass: pass.name.clone(),
+            });
         }
         if pass.kind == PassKind::Raster && pass.queue == QueueKind::AsyncCompute {
-            return Err(invalid("raster passes run on the graphics queue, not async_compute"));
+            return Err(invalid(
+                "raster passes run on the graphics queue, not async_compute",
+            ));
         }
         used.clear();
         for u in &pass.uses {
             let Some(resource) = graph.resources.get(u.resource.index()) else {
-                return Err(CompileError::UnknownResource { pass: pass.name.clone(), resource: format!("#{}", u.resource.index()) });
+                return Err(CompileError::UnknownResource {
+                    pass: pass.name.clone(),
+                    resource: format!("#{}", u.resource.index()),
+                });
             };
             let mismatch = |rule: &str| CompileError::AccessMismatch {
                 pass: pass.name.clone(),
@@ -98,21 +123,45 @@ fn validate_passes(graph: &Graph) -> Result<(), CompileError> {
                 rule: rule.to_string(),
             };
             if !used.insert(u.resource) {
-                return Err(CompileError::DuplicateUse { pass: pass.name.clone(), resource: resource.name.clone() });
+                return Err(CompileError::DuplicateUse {
+                    pass: pass.name.clone(),
+                    resource: resource.name.clone(),
+                });
             }
-            u.access.check(pass.kind, resource.target()).map_err(mismatch)?;
+            u.access
+                .check(pass.kind, resource.target())
+                .map_err(mismatch)?;
             if u.clear && !u.access.can_clear() {
-                return Err(mismatch("only written attachments and transfer/storage destinations can be cleared"));
+                return Err(mismatch(
+                    "only written attachments and transfer/storage destinations can be cleared",
+                ));
             }
             match (u.access, u.from) {
-                (Access::Resolve, None) => return Err(mismatch("a resolve names its multisampled source with 'from'")),
-                (Access::Resolve, Some(from)) => check_resolve(graph, pass, u.resource, from).map_err(mismatch)?,
+                (Access::Resolve, None) => {
+                    return Err(mismatch(
+                        "a resolve names its multisampled source with 'from'",
+                    ))
+                }
+                (Access::Resolve, Some(from)) => {
+                    check_resolve(graph, pass, u.resource, from).map_err(mismatch)?
+                }
                 (_, Some(_)) => return Err(mismatch("only a resolve names a source with 'from'")),
                 (_, None) => {}
             }
             if let Some(d) = resource.image_desc() {
-                if d.samples > 1 && matches!(u.access, Access::StorageRead | Access::StorageWrite | Access::StorageReadWrite | Access::TransferSrc | Access::TransferDst) {
-                    return Err(mismatch("multisampled images are used as attachments, sampled or resolved only"));
+                if d.samples > 1
+                    && matches!(
+                        u.access,
+                        Access::StorageRead
+                            | Access::StorageWrite
+                            | Access::StorageReadWrite
+                            | Access::TransferSrc
+                            | Access::TransferDst
+                    )
+                {
+                    return Err(mismatch(
+                        "multisampled images are used as attachments, sampled or resolved only",
+                    ));
                 }
             }
             let needs_content = u.access.reads(u.clear);
@@ -136,8 +185,16 @@ fn validate_passes(graph: &Graph) -> Result<(), CompileError> {
 
 /// A resolve target is single-sampled, the source a multisampled colour attachment of the
 /// same pass with the same format and extent.
-fn check_resolve(graph: &Graph, pass: &crate::graph::Pass, target: crate::graph::ResourceId, from: crate::graph::ResourceId) -> Result<(), &'static str> {
-    let (Some(t), Some(s)) = (graph.resources.get(target.index()), graph.resources.get(from.index())) else {
+fn check_resolve(
+    graph: &Graph,
+    pass: &crate::graph::Pass,
+    target: crate::graph::ResourceId,
+    from: crate::graph::ResourceId,
+) -> Result<(), &'static str> {
+    let (Some(t), Some(s)) = (
+        graph.resources.get(target.index()),
+        graph.resources.get(from.index()),
+    ) else {
         return Err("the resolve source is not a declared resource");
     };
     let (Some(td), Some(sd)) = (t.image_desc(), s.image_desc()) else {
@@ -150,7 +207,11 @@ fn check_resolve(graph: &Graph, pass: &crate::graph::Pass, target: crate::graph:
         return Err("resolve source and target have the same format and extent");
     }
     let source_is_attachment = pass.uses.iter().any(|u| {
-        u.resource == from && matches!(u.access, Access::ColorWrite | Access::ColorWriteAll | Access::ColorReadWrite)
+        u.resource == from
+            && matches!(
+                u.access,
+                Access::ColorWrite | Access::ColorWriteAll | Access::ColorReadWrite
+            )
     });
     if !source_is_attachment {
         return Err("the resolve source must be a colour attachment written by the same pass");
@@ -165,7 +226,11 @@ fn check_attachment_extents(graph: &Graph, pass: &crate::graph::Pass) -> Result<
     for u in pass.uses.iter().filter(|u| u.access.is_attachment()) {
         let r = graph.resource(u.resource);
         let Some(d) = r.image_desc() else { continue };
-        let samples = if u.access == Access::Resolve { None } else { Some(d.samples) };
+        let samples = if u.access == Access::Resolve {
+            None
+        } else {
+            Some(d.samples)
+        };
         match first {
             None => first = Some((&r.name, d.width, d.height, samples.unwrap_or(0))),
             Some((name, w, h, s)) => {

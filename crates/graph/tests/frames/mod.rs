@@ -57,7 +57,13 @@ impl Rng {
 }
 
 /// Output resolutions of real frames.
-pub const RESOLUTIONS: &[(u32, u32)] = &[(1280, 720), (1600, 900), (1920, 1080), (2560, 1440), (3840, 2160)];
+pub const RESOLUTIONS: &[(u32, u32)] = &[
+    (1280, 720),
+    (1600, 900),
+    (1920, 1080),
+    (2560, 1440),
+    (3840, 2160),
+];
 
 const COLOR: &[Format] = &[
     Format::R8G8B8A8_UNORM,
@@ -77,8 +83,20 @@ const STORAGE: &[Format] = &[
     Format::R16G16_SFLOAT,
     Format::R32G32B32A32_SFLOAT,
 ];
-const DEPTH: &[Format] = &[Format::D32_SFLOAT, Format::D24_UNORM_S8_UINT, Format::D32_SFLOAT_S8_UINT];
-const BUFFER_SIZES: &[u64] = &[4 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20, 64 << 20];
+const DEPTH: &[Format] = &[
+    Format::D32_SFLOAT,
+    Format::D24_UNORM_S8_UINT,
+    Format::D32_SFLOAT_S8_UINT,
+];
+const BUFFER_SIZES: &[u64] = &[
+    4 << 10,
+    64 << 10,
+    256 << 10,
+    1 << 20,
+    4 << 20,
+    16 << 20,
+    64 << 20,
+];
 
 /// What an earlier resource can be read as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,8 +131,21 @@ pub fn frame(seed: u64, resources: usize, two_queues: bool) -> (Graph, Capabilit
         if roll < 55 {
             raster(&mut g, &mut rng, &mut made, &name, (w, h), left, &reads);
         } else if roll < 92 || made.is_empty() {
-            let queue = if two_queues && rng.chance(0.5) { QueueKind::AsyncCompute } else { QueueKind::Graphics };
-            compute(&mut g, &mut rng, &mut made, &name, (w, h), left, &reads, queue);
+            let queue = if two_queues && rng.chance(0.5) {
+                QueueKind::AsyncCompute
+            } else {
+                QueueKind::Graphics
+            };
+            compute(
+                &mut g,
+                &mut rng,
+                &mut made,
+                &name,
+                (w, h),
+                left,
+                &reads,
+                queue,
+            );
         } else {
             transfer(&mut g, &mut rng, &mut made, &name);
         }
@@ -152,11 +183,22 @@ fn pick_reads(rng: &mut Rng, made: &[(ResourceId, Made)]) -> Vec<(ResourceId, Ma
 }
 
 #[allow(clippy::too_many_arguments)]
-fn raster(g: &mut Graph, rng: &mut Rng, made: &mut Vec<(ResourceId, Made)>, name: &str, (w, h): (u32, u32), left: usize, reads: &[(ResourceId, Made)]) {
+fn raster(
+    g: &mut Graph,
+    rng: &mut Rng,
+    made: &mut Vec<(ResourceId, Made)>,
+    name: &str,
+    (w, h): (u32, u32),
+    left: usize,
+    reads: &[(ResourceId, Made)],
+) {
     let shadow = rng.chance(0.08);
     if shadow {
         let s = rng.pick(&[2048u32, 4096]);
-        let d = g.image(format!("{name}_shadow"), ImageDesc::new(Format::D32_SFLOAT, s, s));
+        let d = g.image(
+            format!("{name}_shadow"),
+            ImageDesc::new(Format::D32_SFLOAT, s, s),
+        );
         g.raster(name).clears(d, Access::DepthWrite).side_effects();
         made.push((d, Made::Depth(s, s)));
         return;
@@ -169,7 +211,10 @@ fn raster(g: &mut Graph, rng: &mut Rng, made: &mut Vec<(ResourceId, Made)>, name
     if msaa {
         let f = rng.pick(&[Format::R8G8B8A8_UNORM, Format::R16G16B16A16_SFLOAT]);
         let c = g.image(format!("{name}_msaa"), ImageDesc::new(f, ew, eh).samples(4));
-        let d = g.image(format!("{name}_msaa_depth"), ImageDesc::new(Format::D32_SFLOAT, ew, eh).samples(4));
+        let d = g.image(
+            format!("{name}_msaa_depth"),
+            ImageDesc::new(Format::D32_SFLOAT, ew, eh).samples(4),
+        );
         let r = g.image(format!("{name}_resolved"), ImageDesc::new(f, ew, eh));
         uses.push((c, Access::ColorWriteAll, true, None));
         uses.push((d, Access::DepthWrite, true, None));
@@ -181,14 +226,39 @@ fn raster(g: &mut Graph, rng: &mut Rng, made: &mut Vec<(ResourceId, Made)>, name
             let f = rng.pick(COLOR);
             let c = g.image(format!("{name}_c{k}"), ImageDesc::new(f, ew, eh));
             let clear = rng.chance(0.3);
-            uses.push((c, if clear { Access::ColorWrite } else { Access::ColorWriteAll }, clear, None));
+            uses.push((
+                c,
+                if clear {
+                    Access::ColorWrite
+                } else {
+                    Access::ColorWriteAll
+                },
+                clear,
+                None,
+            ));
             new.push((c, Made::Image));
         }
-        let reuse = made.iter().rev().find(|(_, m)| *m == Made::Depth(ew, eh)).map(|&(r, _)| r);
+        let reuse = made
+            .iter()
+            .rev()
+            .find(|(_, m)| *m == Made::Depth(ew, eh))
+            .map(|&(r, _)| r);
         match reuse {
-            Some(d) if rng.chance(0.6) => uses.push((d, if rng.chance(0.5) { Access::DepthRead } else { Access::DepthWrite }, false, None)),
+            Some(d) if rng.chance(0.6) => uses.push((
+                d,
+                if rng.chance(0.5) {
+                    Access::DepthRead
+                } else {
+                    Access::DepthWrite
+                },
+                false,
+                None,
+            )),
             _ if new.len() < left && rng.chance(0.35) => {
-                let d = g.image(format!("{name}_depth"), ImageDesc::new(rng.pick(DEPTH), ew, eh));
+                let d = g.image(
+                    format!("{name}_depth"),
+                    ImageDesc::new(rng.pick(DEPTH), ew, eh),
+                );
                 uses.push((d, Access::DepthWrite, true, None));
                 new.push((d, Made::Depth(ew, eh)));
             }
@@ -200,8 +270,19 @@ fn raster(g: &mut Graph, rng: &mut Rng, made: &mut Vec<(ResourceId, Made)>, name
             continue;
         }
         match m {
-            Made::Image | Made::Depth(..) | Made::Msaa => uses.push((r, Access::Sampled, false, None)),
-            Made::Buffer => uses.push((r, if rng.chance(0.3) { Access::Indirect } else { Access::StorageRead }, false, None)),
+            Made::Image | Made::Depth(..) | Made::Msaa => {
+                uses.push((r, Access::Sampled, false, None))
+            }
+            Made::Buffer => uses.push((
+                r,
+                if rng.chance(0.3) {
+                    Access::Indirect
+                } else {
+                    Access::StorageRead
+                },
+                false,
+                None,
+            )),
         }
     }
     let mut b = g.raster(name);
@@ -217,7 +298,16 @@ fn raster(g: &mut Graph, rng: &mut Rng, made: &mut Vec<(ResourceId, Made)>, name
 }
 
 #[allow(clippy::too_many_arguments)]
-fn compute(g: &mut Graph, rng: &mut Rng, made: &mut Vec<(ResourceId, Made)>, name: &str, (w, h): (u32, u32), left: usize, reads: &[(ResourceId, Made)], queue: QueueKind) {
+fn compute(
+    g: &mut Graph,
+    rng: &mut Rng,
+    made: &mut Vec<(ResourceId, Made)>,
+    name: &str,
+    (w, h): (u32, u32),
+    left: usize,
+    reads: &[(ResourceId, Made)],
+    queue: QueueKind,
+) {
     let outputs = 1 + rng.below(2).min(left.saturating_sub(1));
     let mut b_uses: Vec<(ResourceId, Access)> = Vec::new();
     for k in 0..outputs {
@@ -240,9 +330,23 @@ fn compute(g: &mut Graph, rng: &mut Rng, made: &mut Vec<(ResourceId, Made)>, nam
     }
     for &(r, m) in reads {
         match m {
-            Made::Image => b_uses.push((r, if rng.chance(0.7) { Access::Sampled } else { Access::StorageRead })),
+            Made::Image => b_uses.push((
+                r,
+                if rng.chance(0.7) {
+                    Access::Sampled
+                } else {
+                    Access::StorageRead
+                },
+            )),
             Made::Depth(..) | Made::Msaa => b_uses.push((r, Access::Sampled)),
-            Made::Buffer => b_uses.push((r, if rng.chance(0.2) { Access::StorageReadWrite } else { Access::StorageRead })),
+            Made::Buffer => b_uses.push((
+                r,
+                if rng.chance(0.2) {
+                    Access::StorageReadWrite
+                } else {
+                    Access::StorageRead
+                },
+            )),
         }
     }
     let mut b = g.compute(name).on_queue(queue);
@@ -253,20 +357,35 @@ fn compute(g: &mut Graph, rng: &mut Rng, made: &mut Vec<(ResourceId, Made)>, nam
 }
 
 fn transfer(g: &mut Graph, rng: &mut Rng, made: &mut Vec<(ResourceId, Made)>, name: &str) {
-    let sources: Vec<(ResourceId, Made)> = made.iter().copied().filter(|(_, m)| matches!(m, Made::Image | Made::Buffer)).collect();
-    let Some(&(src, m)) = sources.get(rng.below(sources.len().max(1)).min(sources.len().saturating_sub(1))) else {
+    let sources: Vec<(ResourceId, Made)> = made
+        .iter()
+        .copied()
+        .filter(|(_, m)| matches!(m, Made::Image | Made::Buffer))
+        .collect();
+    let Some(&(src, m)) = sources.get(
+        rng.below(sources.len().max(1))
+            .min(sources.len().saturating_sub(1)),
+    ) else {
         let r = g.buffer(format!("{name}_b"), rng.pick(BUFFER_SIZES));
-        g.transfer(name).clears(r, Access::TransferDst).side_effects();
+        g.transfer(name)
+            .clears(r, Access::TransferDst)
+            .side_effects();
         made.push((r, Made::Buffer));
         return;
     };
     let dst = match m {
         Made::Buffer => g.buffer(format!("{name}_copy"), rng.pick(BUFFER_SIZES)),
         _ => {
-            let d = *g.resource(src).image_desc().expect("images were made as images");
+            let d = *g
+                .resource(src)
+                .image_desc()
+                .expect("images were made as images");
             g.image(format!("{name}_copy"), d)
         }
     };
-    g.transfer(name).uses(src, Access::TransferSrc).uses(dst, Access::TransferDst).side_effects();
+    g.transfer(name)
+        .uses(src, Access::TransferSrc)
+        .uses(dst, Access::TransferDst)
+        .side_effects();
     made.push((dst, m));
 }

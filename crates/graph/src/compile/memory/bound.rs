@@ -4,12 +4,21 @@
 //! the alignment) are used because no aligned packing can place simultaneously alive items
 //! closer than that, and blocks are whole multiples of the alignment. Cost: O(n log n).
 
-use super::lifetimes::Problem;
+use super::lifetimes::{Item, Problem};
 
 /// Largest sum of footprints of items alive at one time (plan lifetimes, all classes).
 pub fn lower_bound(problem: &Problem) -> u64 {
-    let mut events: Vec<(u32, bool, u64)> = Vec::with_capacity(problem.items.len() * 2);
-    for it in &problem.items {
+    sweep(problem.items.iter())
+}
+
+/// The same over the items with indices `items` (one class, say).
+pub fn lower_bound_of(problem: &Problem, items: &[usize]) -> u64 {
+    sweep(items.iter().map(|&i| &problem.items[i]))
+}
+
+fn sweep<'a>(items: impl Iterator<Item = &'a Item>) -> u64 {
+    let mut events: Vec<(u32, bool, u64)> = Vec::new();
+    for it in items {
         // Ends sort after starts of the same unit: lifetimes are closed intervals.
         events.push((it.first, false, it.footprint));
         events.push((it.last, true, it.footprint));

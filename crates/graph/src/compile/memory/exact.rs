@@ -27,17 +27,28 @@ pub struct Exact {
 /// Searches the optimum of `problem`, visiting at most `node_limit` nodes per class.
 pub fn pack(problem: &Problem, node_limit: u64) -> Exact {
     let start = planner::pack(problem);
-    let mut out = Exact { packing: Packing::default(), proven: true, nodes: 0 };
+    let mut out = Exact {
+        packing: Packing::default(),
+        proven: true,
+        nodes: 0,
+    };
     for class in problem.classes() {
-        let items: Vec<usize> = (0..problem.items.len()).filter(|&i| problem.items[i].class == class).collect();
-        let incumbent: u64 = start.blocks.iter().filter(|b| b.class == class).map(|b| b.size).sum();
+        let items: Vec<usize> = (0..problem.items.len())
+            .filter(|&i| problem.items[i].class == class)
+            .collect();
+        let incumbent: u64 = start
+            .blocks
+            .iter()
+            .filter(|b| b.class == class)
+            .map(|b| b.size)
+            .sum();
         let mut s = Search {
             problem,
             items: &items,
             placed: Vec::with_capacity(items.len()),
             best: incumbent,
             best_place: None,
-            bound: class_bound(problem, &items),
+            bound: super::bound::lower_bound_of(problem, &items),
             nodes: 0,
             limit: node_limit,
         };
@@ -45,20 +56,18 @@ pub fn pack(problem: &Problem, node_limit: u64) -> Exact {
         out.nodes += s.nodes;
         out.proven &= s.nodes < s.limit || s.best == s.bound;
         match s.best_place {
-            Some(place) => out.packing.blocks.push(PackedBlock { class, size: s.best, items: place }),
-            None => out.packing.blocks.extend(start.blocks.iter().filter(|b| b.class == class).cloned()),
+            Some(place) => out.packing.blocks.push(PackedBlock {
+                class,
+                size: s.best,
+                items: place,
+            }),
+            None => out
+                .packing
+                .blocks
+                .extend(start.blocks.iter().filter(|b| b.class == class).cloned()),
         }
     }
     out
-}
-
-/// Lower bound of one class: the largest sum of its footprints alive at one time.
-fn class_bound(problem: &Problem, items: &[usize]) -> u64 {
-    let sub = Problem {
-        items: items.iter().map(|&i| problem.items[i].clone()).collect(),
-        ..problem.clone()
-    };
-    super::bound::lower_bound(&sub)
 }
 
 struct Search<'a> {

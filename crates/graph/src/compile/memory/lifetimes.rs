@@ -6,8 +6,8 @@
 //! async-compute queue (passes of one level may run in any order on either queue, so a
 //! resource used in level L is alive during all of L).
 //!
-//! Two resources *conflict* (may not share bytes) when their spans overlap either in
-//! execution positions or, with levels, in levels. The position test is what makes an
+//! Two resources *conflict* (may not share bytes) unless one of them comes wholly before
+//! the other both in execution positions and, with levels, in levels. The position test is what makes an
 //! aliasing barrier or semaphore possible at all: the later occupant's first use must come
 //! after the earlier occupant's last use in submission order, or no barrier on one queue
 //! (and no forward semaphore across queues) can order them. Spans are widened to whole
@@ -55,7 +55,8 @@ impl Timeline {
             position: vec![None; n],
             level: vec![0; n],
             group: vec![None; n],
-            by_level: !plan.queues.async_compute.is_empty() || plan.memory.lifetime_unit == LifetimeUnit::Level,
+            by_level: !plan.queues.async_compute.is_empty()
+                || plan.memory.lifetime_unit == LifetimeUnit::Level,
         };
         for (i, name) in plan.order.iter().enumerate() {
             if let Some(p) = graph.find_pass(name) {
@@ -103,16 +104,16 @@ pub struct Span {
 }
 
 impl Span {
-    /// True when the two may not share bytes.
+    /// True when the two may not share bytes: neither comes wholly before the other in
+    /// both positions and levels (spans inverted between the two count as conflicting).
     #[inline]
     pub fn conflicts(&self, o: &Span) -> bool {
-        let pos = self.pos_lo <= o.pos_hi && o.pos_lo <= self.pos_hi;
-        let lvl = self.lvl_lo <= o.lvl_hi && o.lvl_lo <= self.lvl_hi;
-        pos || lvl
+        !(self.before(o) || o.before(self))
     }
 
     /// True when every use of `self` comes before every use of `o` (both in positions and
     /// levels): `o` may reuse the bytes of `self`.
+    #[inline]
     pub fn before(&self, o: &Span) -> bool {
         self.pos_hi < o.pos_lo && self.lvl_hi < o.lvl_lo
     }
@@ -169,7 +170,12 @@ pub fn align_up(x: u64, a: u64) -> u64 {
 impl Problem {
     /// Builds the problem: transient resources used by kept passes, minus the memoryless
     /// ones (`memoryless[r]`, indexed by resource; a shorter slice means "not memoryless").
-    pub fn new(graph: &Graph, timeline: &Timeline, caps: &Capabilities, memoryless: &[bool]) -> Self {
+    pub fn new(
+        graph: &Graph,
+        timeline: &Timeline,
+        caps: &Capabilities,
+        memoryless: &[bool],
+    ) -> Self {
         let alignment = effective_alignment(caps);
         let n = graph.resources.len();
         let mut raw: Vec<Option<(u32, u32)>> = vec![None; n];
@@ -184,8 +190,14 @@ impl Problem {
             .collect();
         let spans = pass_spans(graph, timeline);
         for (p, pass) in graph.passes.iter().enumerate() {
-            let (Some(pos), Some(pass_span)) = (timeline.position[p], spans[p]) else { continue };
-            let unit = if timeline.by_level { timeline.level[p] } else { pos };
+            let (Some(pos), Some(pass_span)) = (timeline.position[p], spans[p]) else {
+                continue;
+            };
+            let unit = if timeline.by_level {
+                timeline.level[p]
+            } else {
+                pos
+            };
             for u in &pass.uses {
                 let r = u.resource.index();
                 raw[r] = Some(raw[r].map_or((unit, unit), |(a, b)| (a.min(unit), b.max(unit))));
@@ -196,14 +208,27 @@ impl Problem {
                 kind[r] = match (kind[r], u.access) {
                     (MemoryKind::Buffer, _) => MemoryKind::Buffer,
                     (_, Access::DepthWrite | Access::DepthRead) => MemoryKind::DepthAttachment,
-                    (MemoryKind::Image, Access::ColorWrite | Access::ColorWriteAll | Access::ColorReadWrite | Access::Resolve) => MemoryKind::ColorAttachment,
+                    (
+                        MemoryKind::Image,
+                        Access::ColorWrite
+                        | Access::ColorWriteAll
+                        | Access::ColorReadWrite
+                        | Access::Resolve,
+                    ) => MemoryKind::ColorAttachment,
                     (k, _) => k,
                 };
             }
         }
-        let mut problem = Problem { items: Vec::new(), alignment, by_level: timeline.by_level, memoryless_bytes: 0 };
+        let mut problem = Problem {
+            items: Vec::new(),
+            alignment,
+            by_level: timeline.by_level,
+            memoryless_bytes: 0,
+        };
         for (i, r) in graph.resources.iter().enumerate() {
-            let (Some((first, last)), Some(span)) = (raw[i], span[i]) else { continue };
+            let (Some((first, last)), Some(span)) = (raw[i], span[i]) else {
+                continue;
+            };
             if r.imported {
                 continue;
             }
@@ -245,7 +270,10 @@ impl Problem {
 /// `bufferImageGranularity`, so that a buffer and an image next to each other never share a
 /// granularity page.
 pub fn effective_alignment(caps: &Capabilities) -> u64 {
-    let a = caps.placement_alignment.max(caps.buffer_image_granularity).max(1);
+    let a = caps
+        .placement_alignment
+        .max(caps.buffer_image_granularity)
+        .max(1);
     a.checked_next_power_of_two().unwrap_or(1 << 63)
 }
 
@@ -254,7 +282,12 @@ fn pass_spans(graph: &Graph, t: &Timeline) -> Vec<Option<Span>> {
     let own = |p: usize| {
         t.position[p].map(|pos| {
             let l = if t.by_level { t.level[p] } else { pos };
-            Span { pos_lo: pos, pos_hi: pos, lvl_lo: l, lvl_hi: l }
+            Span {
+                pos_lo: pos,
+                pos_hi: pos,
+                lvl_lo: l,
+                lvl_hi: l,
+            }
         })
     };
     let mut group_span: Vec<Option<Span>> = Vec::new();
@@ -271,9 +304,11 @@ fn pass_spans(graph: &Graph, t: &Timeline) -> Vec<Option<Span>> {
         }
     }
     (0..graph.passes.len())
-        .map(|p| match t.group[p].and_then(|g| group_span.get(g as usize).copied().flatten()) {
-            Some(gs) if t.position[p].is_some() => Some(gs),
-            _ => own(p),
-        })
+        .map(
+            |p| match t.group[p].and_then(|g| group_span.get(g as usize).copied().flatten()) {
+                Some(gs) if t.position[p].is_some() => Some(gs),
+                _ => own(p),
+            },
+        )
         .collect()
 }

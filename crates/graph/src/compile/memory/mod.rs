@@ -57,7 +57,11 @@ pub fn plan_memory(
         let total = packing.total();
         (packing, total)
     };
-    debug_assert_eq!(packing.violation(&problem), None, "the planner keeps every placement rule");
+    debug_assert_eq!(
+        packing.violation(&problem),
+        None,
+        "the planner keeps every placement rule"
+    );
     let memory = describe(graph, &problem, &packing, article_bytes);
     log::debug!(
         "memory: {} resources, unaliased {} bytes, aliased {} bytes, lower bound {}, article {}",
@@ -67,7 +71,11 @@ pub fn plan_memory(
         memory.lower_bound_bytes,
         article_bytes
     );
-    MemoryLayout { problem, packing, memory }
+    MemoryLayout {
+        problem,
+        packing,
+        memory,
+    }
 }
 
 /// The plan section of a packing.
@@ -81,16 +89,30 @@ pub fn describe(graph: &Graph, problem: &Problem, packing: &Packing, article_byt
                 .iter()
                 .map(|&(i, offset)| {
                     let it = &problem.items[i];
-                    Placement { resource: graph.resource(it.resource).name.clone(), offset, size: it.size, first: it.first, last: it.last }
+                    Placement {
+                        resource: graph.resource(it.resource).name.clone(),
+                        offset,
+                        size: it.size,
+                        first: it.first,
+                        last: it.last,
+                    }
                 })
                 .collect();
-            placements.sort_by(|a, b| (a.offset, a.first).cmp(&(b.offset, b.first)));
-            Block { size: b.size, placements, class: b.class }
+            placements.sort_by_key(|p| (p.offset, p.first));
+            Block {
+                size: b.size,
+                placements,
+                class: b.class,
+            }
         })
         .collect();
     Memory {
         alignment: problem.alignment,
-        lifetime_unit: if problem.by_level { crate::plan::LifetimeUnit::Level } else { crate::plan::LifetimeUnit::Order },
+        lifetime_unit: if problem.by_level {
+            crate::plan::LifetimeUnit::Level
+        } else {
+            crate::plan::LifetimeUnit::Order
+        },
         unaliased_bytes: problem.items.iter().map(|i| i.footprint).sum(),
         aliased_bytes: packing.total(),
         lower_bound_bytes: bound::lower_bound(problem),

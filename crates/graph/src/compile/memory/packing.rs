@@ -33,7 +33,11 @@ impl Packing {
             .items
             .iter()
             .enumerate()
-            .map(|(i, it)| PackedBlock { class: it.class, size: it.footprint, items: vec![(i, 0)] })
+            .map(|(i, it)| PackedBlock {
+                class: it.class,
+                size: it.footprint,
+                items: vec![(i, 0)],
+            })
             .collect();
         Packing { blocks }
     }
@@ -50,10 +54,16 @@ impl Packing {
                     return Some(format!("item {i} placed twice"));
                 }
                 if it.class != block.class {
-                    return Some(format!("item {i} of class {} in block {b} of class {}", it.class, block.class));
+                    return Some(format!(
+                        "item {i} of class {} in block {b} of class {}",
+                        it.class, block.class
+                    ));
                 }
                 if off % problem.alignment != 0 || off + it.footprint > block.size {
-                    return Some(format!("item {i} at {off} misaligned or outside block {b} ({} bytes)", block.size));
+                    return Some(format!(
+                        "item {i} at {off} misaligned or outside block {b} ({} bytes)",
+                        block.size
+                    ));
                 }
                 for &(j, o2) in &block.items[..k] {
                     let jt = &problem.items[j];
@@ -64,6 +74,8 @@ impl Packing {
                 }
             }
         }
-        seen.iter().position(|s| !s).map(|i| format!("item {i} not placed"))
+        seen.iter()
+            .position(|s| !s)
+            .map(|i| format!("item {i} not placed"))
     }
 }
