@@ -238,9 +238,11 @@ impl Access {
 
     /// Stages, accesses and layout of the use in a pass of kind `pass` on `target`.
     pub fn scope(self, pass: PassKind, target: Target) -> SyncScope {
+        // Raster passes may read buffers and textures from vertex as well as fragment shaders
+        // (instance data, GPU-culled lists), so both stages are in scope.
         let shader = match pass {
             PassKind::Compute => StageMask::COMPUTE_SHADER,
-            _ => StageMask::FRAGMENT_SHADER,
+            _ => StageMask::VERTEX_SHADER | StageMask::FRAGMENT_SHADER,
         };
         let image = |l: Layout| match target {
             Target::Image(_) => Some(l),

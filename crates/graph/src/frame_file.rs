@@ -291,7 +291,7 @@ impl FrameFile {
         for (id, r) in graph.resource_ids().zip(&graph.resources) {
             if ids.insert(r.name.clone(), id).is_some() {
                 return Err(CompileError::DuplicateResource {
-                    resource: r.name.clone(),
+                    resource: r.name.to_string(),
                 });
             }
         }
@@ -376,7 +376,7 @@ impl ResourceSpec {
             }
         };
         Ok(Resource {
-            name: self.name.clone(),
+            name: self.name.clone().into(),
             kind,
             size: match self.kind {
                 ResourceKindSpec::Image => self.size,

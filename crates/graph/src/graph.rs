@@ -6,6 +6,7 @@
 
 use crate::access::{Access, Target};
 use crate::format::Format;
+use crate::name::Name;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -117,7 +118,7 @@ pub enum ResourceKind {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Resource {
     /// Unique name, used in messages, dumps and debug labels.
-    pub name: String,
+    pub name: Name,
     /// Image or buffer, with its shape.
     pub kind: ResourceKind,
     /// Byte size that overrides the estimate (the backend's real size, or the frame file's).
@@ -136,16 +137,16 @@ pub struct Resource {
 
 impl Resource {
     /// Transient image with default flags.
-    pub fn image(name: impl Into<String>, desc: ImageDesc) -> Self {
+    pub fn image(name: impl Into<Name>, desc: ImageDesc) -> Self {
         Self::new(name.into(), ResourceKind::Image(desc))
     }
 
     /// Transient buffer with default flags.
-    pub fn buffer(name: impl Into<String>, size: u64) -> Self {
+    pub fn buffer(name: impl Into<Name>, size: u64) -> Self {
         Self::new(name.into(), ResourceKind::Buffer { size })
     }
 
-    fn new(name: String, kind: ResourceKind) -> Self {
+    fn new(name: Name, kind: ResourceKind) -> Self {
         Resource {
             name,
             kind,
@@ -244,7 +245,7 @@ pub struct Use {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Pass {
     /// Unique name.
-    pub name: String,
+    pub name: Name,
     /// Raster, compute or transfer.
     pub kind: PassKind,
     /// Queue the author asks for; raster passes always run on graphics.
@@ -259,7 +260,7 @@ pub struct Pass {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Graph {
     /// Frame name, for reports.
-    pub name: String,
+    pub name: Name,
     /// Resources, indexed by [`ResourceId`].
     pub resources: Vec<Resource>,
     /// Passes in submission order, indexed by [`PassId`].
@@ -268,7 +269,7 @@ pub struct Graph {
 
 impl Graph {
     /// An empty graph.
-    pub fn new(name: impl Into<String>) -> Self {
+    pub fn new(name: impl Into<Name>) -> Self {
         Graph {
             name: name.into(),
             ..Default::default()
@@ -318,12 +319,12 @@ impl Graph {
     }
 
     /// Declares a transient image.
-    pub fn image(&mut self, name: impl Into<String>, desc: ImageDesc) -> ResourceId {
+    pub fn image(&mut self, name: impl Into<Name>, desc: ImageDesc) -> ResourceId {
         self.add_resource(Resource::image(name, desc))
     }
 
     /// Declares a transient buffer.
-    pub fn buffer(&mut self, name: impl Into<String>, size: u64) -> ResourceId {
+    pub fn buffer(&mut self, name: impl Into<Name>, size: u64) -> ResourceId {
         self.add_resource(Resource::buffer(name, size))
     }
 
@@ -333,7 +334,7 @@ impl Graph {
     }
 
     /// Declares a pass; configure it through the returned builder.
-    pub fn pass_builder(&mut self, name: impl Into<String>, kind: PassKind) -> PassBuilder<'_> {
+    pub fn pass_builder(&mut self, name: impl Into<Name>, kind: PassKind) -> PassBuilder<'_> {
         self.passes.push(Pass {
             name: name.into(),
             kind,
@@ -346,17 +347,17 @@ impl Graph {
     }
 
     /// Declares a raster pass.
-    pub fn raster(&mut self, name: impl Into<String>) -> PassBuilder<'_> {
+    pub fn raster(&mut self, name: impl Into<Name>) -> PassBuilder<'_> {
         self.pass_builder(name, PassKind::Raster)
     }
 
     /// Declares a compute pass.
-    pub fn compute(&mut self, name: impl Into<String>) -> PassBuilder<'_> {
+    pub fn compute(&mut self, name: impl Into<Name>) -> PassBuilder<'_> {
         self.pass_builder(name, PassKind::Compute)
     }
 
     /// Declares a transfer pass.
-    pub fn transfer(&mut self, name: impl Into<String>) -> PassBuilder<'_> {
+    pub fn transfer(&mut self, name: impl Into<Name>) -> PassBuilder<'_> {
         self.pass_builder(name, PassKind::Transfer)
     }
 }

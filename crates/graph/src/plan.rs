@@ -5,6 +5,7 @@
 //! (the format allows them) and are documented where they are declared.
 
 use crate::graph::QueueKind;
+use crate::name::Name;
 use crate::sync::{AccessMask, Layout, StageMask};
 use serde::{Deserialize, Serialize};
 
@@ -12,11 +13,11 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Plan {
     /// Kept passes in execution order.
-    pub order: Vec<String>,
+    pub order: Vec<Name>,
     /// Culled passes, in declaration order.
-    pub culled: Vec<String>,
+    pub culled: Vec<Name>,
     /// Passes per dependency level (longest path from a root), each level in execution order.
-    pub levels: Vec<Vec<String>>,
+    pub levels: Vec<Vec<Name>>,
     /// Passes per queue, in execution order.
     pub queues: Queues,
     /// Raster passes grouped into render passes.
@@ -41,14 +42,14 @@ pub struct Plan {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Queues {
     /// Graphics queue.
-    pub graphics: Vec<String>,
+    pub graphics: Vec<Name>,
     /// Async-compute queue (empty when folded onto graphics).
-    pub async_compute: Vec<String>,
+    pub async_compute: Vec<Name>,
 }
 
 impl Queues {
     /// The pass list of a queue.
-    pub fn of(&self, q: QueueKind) -> &[String] {
+    pub fn of(&self, q: QueueKind) -> &[Name] {
         match q {
             QueueKind::Graphics => &self.graphics,
             QueueKind::AsyncCompute => &self.async_compute,
@@ -60,7 +61,7 @@ impl Queues {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RenderPass {
     /// Subpasses in order.
-    pub subpasses: Vec<String>,
+    pub subpasses: Vec<Name>,
     /// Every attachment once.
     pub attachments: Vec<Attachment>,
     /// Dependencies between subpasses.
@@ -71,7 +72,7 @@ pub struct RenderPass {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Attachment {
     /// The image.
-    pub resource: String,
+    pub resource: Name,
     /// What happens to earlier content at the start of the render pass.
     pub load_op: LoadOp,
     /// Whether content is written back at the end.
@@ -81,7 +82,7 @@ pub struct Attachment {
     /// MSAA samples.
     pub samples: u32,
     /// Single-sampled image this attachment is resolved into, if any.
-    pub resolve_target: Option<String>,
+    pub resolve_target: Option<Name>,
     /// Addition: layout at the start of the render pass.
     pub initial_layout: Layout,
     /// Addition: layout at the end of the render pass.
@@ -133,9 +134,9 @@ pub struct SubpassDependency {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Break {
     /// Earlier pass.
-    pub after: String,
+    pub after: Name,
     /// Later pass.
-    pub before: String,
+    pub before: Name,
     /// The rule that split them, with the resources involved.
     pub reason: String,
 }
@@ -144,24 +145,24 @@ pub struct Break {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Sync {
     /// Pass after which the semaphore is signalled.
-    pub signal: String,
+    pub signal: Name,
     /// Queue of the signalling pass.
     pub signal_queue: QueueKind,
     /// Pass before which the semaphore is waited on.
-    pub wait: String,
+    pub wait: Name,
     /// Queue of the waiting pass.
     pub wait_queue: QueueKind,
     /// Resources whose hazards the edge covers (including ones implied through it).
-    pub resources: Vec<String>,
+    pub resources: Vec<Name>,
 }
 
 /// A synchronization2 barrier recorded before a pass.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Barrier {
     /// The pass it is recorded before (on that pass's queue).
-    pub before: String,
+    pub before: Name,
     /// The resource.
-    pub resource: String,
+    pub resource: Name,
     /// Stages waited on.
     pub src_stage: StageMask,
     /// Accesses made available.
@@ -251,7 +252,7 @@ pub struct Block {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Placement {
     /// The resource.
-    pub resource: String,
+    pub resource: Name,
     /// Byte offset in the block.
     pub offset: u64,
     /// Bytes.
@@ -279,11 +280,11 @@ pub struct Bandwidth {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Edge {
     /// Earlier pass.
-    pub from: String,
+    pub from: Name,
     /// Later pass.
-    pub to: String,
+    pub to: Name,
     /// Resource that causes it.
-    pub resource: String,
+    pub resource: Name,
     /// Hazard kind.
     pub kind: EdgeKind,
 }
@@ -304,7 +305,7 @@ pub enum EdgeKind {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CullReason {
     /// The pass.
-    pub pass: String,
+    pub pass: Name,
     /// The reason.
     pub reason: String,
 }

@@ -7,7 +7,7 @@ mod frames;
 
 use proptest::prelude::*;
 use tessera_graph::access::Access;
-use tessera_graph::compile::memory::{article, bound, exact, planner, Problem, Timeline};
+use tessera_graph::compile::memory::{article, bound, exact, planner, Problem};
 use tessera_graph::graph::{Graph, ImageDesc, QueueKind};
 use tessera_graph::plan::{LifetimeUnit, Plan};
 use tessera_graph::sync::StageMask;
@@ -35,7 +35,7 @@ fn rules(
 }
 
 fn problem_of(graph: &Graph, caps: &Capabilities, plan: &Plan) -> Problem {
-    Problem::new(graph, &Timeline::of_plan(graph, plan), caps, &[])
+    Problem::of_plan(graph, caps, plan)
 }
 
 /// Buffers A (8 MiB, pass 0), D (2 MiB, passes 0-1), B and C (5 MiB each, pass 1).
@@ -249,27 +249,59 @@ fn aliasing_off_gives_every_resource_its_own_block() {
     assert_eq!(on.memory.unaliased_bytes, plan.memory.unaliased_bytes);
 }
 
+/// On a tiler, the MSAA attachments resolved inside their render pass stay in tile memory:
+/// they are counted in `memoryless_bytes` and never placed.
 #[test]
 fn memoryless_resources_are_not_placed() {
-    let (mut g, caps) = frames::frame(5, 30, false);
-    let target = g
-        .resources
+    let mut g = Graph::new("msaa");
+    let f = Format::R8G8B8A8_UNORM;
+    let color = g.image("color", ImageDesc::new(f, 1920, 1080).samples(4));
+    let depth = g.image(
+        "depth",
+        ImageDesc::new(Format::D32_SFLOAT, 1920, 1080).samples(4),
+    );
+    let resolved = g.image("resolved", ImageDesc::new(f, 1920, 1080));
+    let out = g.image("out", ImageDesc::new(f, 1920, 1080));
+    g.resource_mut(color).memoryless = true;
+    g.raster("draw")
+        .clears(color, Access::ColorWriteAll)
+        .clears(depth, Access::DepthWrite)
+        .resolves(resolved, color)
+        .side_effects();
+    g.compute("post")
+        .uses(resolved, Access::Sampled)
+        .uses(out, Access::StorageWrite)
+        .side_effects();
+    let caps = Capabilities::profile("mali").unwrap();
+    let o = CompileOptions::ALL;
+    let plan = compile(&g, &caps, &o).unwrap();
+    let memoryless: Vec<&str> = plan
+        .render_passes
         .iter()
-        .position(|r| r.image_desc().is_some() && !r.imported && !r.output)
-        .unwrap();
-    g.resources[target].memoryless = true;
-    let plan = compile(&g, &caps, &CompileOptions::ALL).unwrap();
-    let name = &g.resources[target].name;
-    assert!(plan
+        .flat_map(|rp| {
+            rp.attachments
+                .iter()
+                .filter(|a| a.memoryless)
+                .map(|a| a.resource.as_str())
+        })
+        .collect();
+    assert!(memoryless.contains(&"color"), "{memoryless:?}");
+    let placed: Vec<&str> = plan
         .memory
         .blocks
         .iter()
-        .all(|b| b.placements.iter().all(|p| &p.resource != name)));
-    assert_eq!(plan.memory.memoryless_bytes, g.resources[target].bytes());
-    assert_eq!(
-        rules(&g, &caps, &CompileOptions::ALL, &plan),
-        Vec::<&str>::new()
-    );
+        .flat_map(|b| b.placements.iter().map(|p| p.resource.as_str()))
+        .collect();
+    for m in &memoryless {
+        assert!(!placed.contains(m), "memoryless '{m}' is placed");
+    }
+    let expected: u64 = memoryless
+        .iter()
+        .map(|m| g.resource(g.find_resource(m).unwrap()).bytes())
+        .sum();
+    assert_eq!(plan.memory.memoryless_bytes, expected);
+    assert!(placed.contains(&"resolved") && placed.contains(&"out"));
+    assert_eq!(rules(&g, &caps, &o, &plan), Vec::<&str>::new());
 }
 
 #[test]

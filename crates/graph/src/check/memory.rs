@@ -1,7 +1,7 @@
 //! Checker invariants: memory placement and aliasing barriers.
 //!
 //! Recomputes from the graph and the plan alone (no compiler code): which resources must be
-//! placed (transient, used by a kept pass, not memoryless), their lifetimes in the plan's
+//! placed (transient, used by a kept pass, not a memoryless attachment of a render pass), their lifetimes in the plan's
 //! unit, sizes, classes and totals; that no two placements of a block overlap in bytes while
 //! their lifetimes overlap; and, for every pair of placements that share bytes, that the
 //! later occupant's first use is ordered after every use of the earlier one: by a barrier of
@@ -53,19 +53,18 @@ pub(super) fn check(
         .queues
         .async_compute
         .iter()
-        .map(String::as_str)
+        .map(|n| n.as_str())
         .collect();
-    let memoryless: HashSet<&str> = graph
-        .resources
+    // Memoryless is the render pass phase's decision, visible on the attachments.
+    let memoryless: HashSet<&str> = plan
+        .render_passes
         .iter()
-        .filter(|r| r.memoryless)
-        .map(|r| r.name.as_str())
-        .chain(plan.render_passes.iter().flat_map(|rp| {
+        .flat_map(|rp| {
             rp.attachments
                 .iter()
                 .filter(|a| a.memoryless)
                 .map(|a| a.resource.as_str())
-        }))
+        })
         .collect();
 
     // Kept uses and memory kind of every resource.
@@ -468,7 +467,7 @@ impl<'a> Orderer<'a> {
                 .queues
                 .async_compute
                 .iter()
-                .map(String::as_str)
+                .map(|n| n.as_str())
                 .collect(),
             next,
         }

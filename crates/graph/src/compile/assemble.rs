@@ -6,7 +6,9 @@ use super::deps::Dependencies;
 use super::syncs::SyncDraft;
 use super::Schedule;
 use crate::graph::{Graph, QueueKind};
-use crate::plan::{Barrier, Break, CullReason, Edge, Memory, Plan, Queues, RenderPass, Sync};
+use crate::plan::{
+    Bandwidth, Barrier, Break, CullReason, Edge, Memory, Plan, Queues, RenderPass, Sync,
+};
 
 /// Everything the plan is made of.
 pub(super) struct Parts<'a> {
@@ -19,6 +21,7 @@ pub(super) struct Parts<'a> {
     pub barriers: &'a Barriers,
     pub syncs: &'a [SyncDraft],
     pub memory: Memory,
+    pub bandwidth: Bandwidth,
 }
 
 impl Parts<'_> {
@@ -27,7 +30,7 @@ impl Parts<'_> {
         let s = self.schedule;
         let pass_name = |p: crate::graph::PassId| g.pass(p).name.clone();
         let res_name = |r: crate::graph::ResourceId| g.resource(r).name.clone();
-        let order: Vec<String> = s.order.iter().map(|&p| pass_name(p)).collect();
+        let order: Vec<crate::name::Name> = s.order.iter().map(|&p| pass_name(p)).collect();
         let max_level = s.order.iter().map(|p| s.level[p.index()]).max();
         let mut levels = vec![Vec::new(); max_level.map_or(0, |l| l as usize + 1)];
         let mut queues = Queues::default();
@@ -92,7 +95,7 @@ impl Parts<'_> {
             syncs,
             barriers,
             memory: self.memory,
-            bandwidth: Default::default(),
+            bandwidth: self.bandwidth,
             edges,
             cull_reasons: self
                 .culling

@@ -23,7 +23,6 @@ use super::Schedule;
 use crate::access::SyncScope;
 use crate::graph::{Graph, PassId, QueueKind, ResourceId};
 use crate::sync::{AccessMask, Layout, StageMask};
-use std::collections::HashMap;
 
 /// A barrier before a pass, with ids.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,12 +86,19 @@ struct State {
 pub fn barriers(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGrouping) -> Barriers {
     let mut state = initial_states(graph, schedule);
     let mut out = Barriers::default();
-    let mut slot: HashMap<(PassId, ResourceId), usize> = HashMap::new();
+    // Barriers of the batch being built: (resource, index in `out.barriers`). Passes of one
+    // render pass are contiguous in the order, so a batch is complete once the anchor changes.
+    let mut batch_anchor = None;
+    let mut batch: Vec<(ResourceId, usize)> = Vec::new();
     for &pass in &schedule.order {
         let p = graph.pass(pass);
         let queue = schedule.queue[pass.index()];
         let group = grouping.group_of[pass.index()];
         let anchor = group.map_or(pass, |g| grouping.groups[g as usize][0]);
+        if batch_anchor != Some(anchor) {
+            batch_anchor = Some(anchor);
+            batch.clear();
+        }
         for u in &p.uses {
             let resource = graph.resource(u.resource);
             let scope = u.access.scope(p.kind, resource.target());
@@ -150,8 +156,12 @@ pub fn barriers(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGroupin
                         scope.layout.unwrap_or(Layout::UNDEFINED),
                     )
                 });
-                match slot.get(&(anchor, u.resource)) {
-                    Some(&i) => {
+                match batch
+                    .iter()
+                    .find(|(r, _)| *r == u.resource)
+                    .map(|&(_, i)| i)
+                {
+                    Some(i) => {
                         let b: &mut BarrierDraft = &mut out.barriers[i];
                         b.src_stage |= src_stage;
                         b.src_access |= src_access;
@@ -162,7 +172,7 @@ pub fn barriers(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGroupin
                         }
                     }
                     None => {
-                        slot.insert((anchor, u.resource), out.barriers.len());
+                        batch.push((u.resource, out.barriers.len()));
                         out.barriers.push(BarrierDraft {
                             before: anchor,
                             resource: u.resource,

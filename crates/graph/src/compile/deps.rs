@@ -30,16 +30,17 @@ pub struct DepEdge {
 pub struct Dependencies {
     /// Every edge, grouped by `to` in declaration order.
     pub edges: Vec<DepEdge>,
-    /// Indices into `edges` of the edges entering each pass.
-    pub incoming: Vec<Vec<u32>>,
+    /// Edges entering pass `p` are `edges[incoming[p]..incoming[p + 1]]` (one entry per pass
+    /// plus one: edges are produced grouped by `to`, so offsets replace per-pass lists).
+    pub incoming: Vec<u32>,
 }
 
 impl Dependencies {
     /// Edges entering `pass`.
     pub fn into(&self, pass: PassId) -> impl Iterator<Item = &DepEdge> {
-        self.incoming[pass.index()]
-            .iter()
-            .map(|&i| &self.edges[i as usize])
+        let start = self.incoming[pass.index()] as usize;
+        let end = self.incoming[pass.index() + 1] as usize;
+        self.edges[start..end].iter()
     }
 }
 
@@ -52,15 +53,16 @@ struct ResourceState {
 /// Builds the ordering edges of `graph` (all passes, before culling).
 pub fn dependencies(graph: &Graph) -> Dependencies {
     let mut state = vec![ResourceState::default(); graph.resources.len()];
+    let uses: usize = graph.passes.iter().map(|p| p.uses.len()).sum();
     let mut deps = Dependencies {
-        edges: Vec::new(),
-        incoming: vec![Vec::new(); graph.passes.len()],
+        edges: Vec::with_capacity(uses * 2),
+        incoming: Vec::with_capacity(graph.passes.len() + 1),
     };
     for (pass, p) in graph.pass_ids().zip(&graph.passes) {
+        deps.incoming.push(deps.edges.len() as u32);
         for u in &p.uses {
             let s = &mut state[u.resource.index()];
             let mut push = |from: PassId, kind: EdgeKind, feeds: bool| {
-                deps.incoming[pass.index()].push(deps.edges.len() as u32);
                 deps.edges.push(DepEdge {
                     from,
                     to: pass,
@@ -88,5 +90,6 @@ pub fn dependencies(graph: &Graph) -> Dependencies {
             }
         }
     }
+    deps.incoming.push(deps.edges.len() as u32);
     deps
 }

@@ -2,9 +2,9 @@
 //!
 //! `validate → dependencies → cull → order → levels/queues → render passes → barriers →
 //! memory → aliasing barriers → syncs → plan` (memory comes before syncs so that the
-//! cross-queue hazards of aliasing reach the sync phase). Each phase is a function of the graph, the outputs of earlier
-//! phases, [`Capabilities`] and [`CompileOptions`]; none keeps state, so each can be tested
-//! alone and every optimisation can be switched off. [`Compiler`] adds the per-frame cache.
+//! cross-queue hazards of aliasing reach the sync phase). Each phase is a function of the
+//! graph, the outputs of earlier phases, [`Capabilities`] and [`CompileOptions`]; none
+//! keeps state, so each can be tested alone and every optimisation can be switched off. [`Compiler`] adds the per-frame cache.
 
 pub mod alias_barriers;
 mod assemble;
@@ -60,7 +60,7 @@ pub fn compile(
     validate::validate(graph, caps)?;
     let deps = deps::dependencies(graph);
     let culling = cull::cull(graph, &deps);
-    let order = order::order(graph, &deps, &culling, options);
+    let order = order::order(graph, &deps, &culling, caps, options);
     let level = levels::levels(graph, &deps, &order, &culling.kept);
     let queue = levels::queues(graph, caps, options);
     let mut position = vec![None; graph.passes.len()];
@@ -74,13 +74,17 @@ pub fn compile(
         queue,
         kept: culling.kept.clone(),
     };
-    let grouping = renderpass::group(graph, &schedule);
-    let render_passes = renderpass::describe(graph, &schedule, &grouping);
-    let breaks = renderpass::breaks(graph, &schedule, &grouping);
-    let mut barriers = barriers::barriers(graph, &schedule, &grouping);
-    let memoryless: Vec<bool> = graph.resources.iter().map(|r| r.memoryless).collect();
-    let layout = memory::plan_memory(graph, &schedule, &grouping, caps, options, &memoryless);
-    alias_barriers::add(graph, &schedule, &grouping, &layout, &mut barriers);
+    let rp = renderpass::render_passes(graph, &schedule, caps, options)?;
+    let mut barriers = barriers::barriers(graph, &schedule, &rp.grouping);
+    let layout = memory::plan_memory(
+        graph,
+        &schedule,
+        &rp.grouping,
+        caps,
+        options,
+        &rp.memoryless,
+    );
+    alias_barriers::add(graph, &schedule, &rp.grouping, &layout, &mut barriers);
     let syncs = syncs::syncs(graph, &schedule, &barriers.cross_queue);
     let memory = layout.memory;
     Ok(assemble::Parts {
@@ -88,11 +92,12 @@ pub fn compile(
         deps: &deps,
         culling: &culling,
         schedule: &schedule,
-        render_passes,
-        breaks,
+        render_passes: rp.render_passes,
+        breaks: rp.breaks,
         barriers: &barriers,
         syncs: &syncs,
         memory,
+        bandwidth: rp.bandwidth,
     }
     .into_plan())
 }

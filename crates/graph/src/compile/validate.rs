@@ -9,22 +9,52 @@ use crate::access::Access;
 use crate::caps::Capabilities;
 use crate::error::CompileError;
 use crate::graph::{Graph, PassKind, QueueKind, ResourceKind};
+use crate::hash::FxBuildHasher;
 use std::collections::HashSet;
 
 /// Largest image dimension accepted (Vulkan's common `maxImageDimension2D` is 16384; leave room).
 const MAX_DIMENSION: u32 = 65536;
 
 /// Checks every rule; `Ok` means the graph can be compiled.
-pub fn validate(graph: &Graph, _caps: &Capabilities) -> Result<(), CompileError> {
+pub fn validate(graph: &Graph, caps: &Capabilities) -> Result<(), CompileError> {
     validate_resources(graph)?;
-    validate_passes(graph)
+    validate_passes(graph)?;
+    validate_limits(graph, caps)
+}
+
+/// Attachment counts of each raster pass stay within the device limits.
+fn validate_limits(graph: &Graph, caps: &Capabilities) -> Result<(), CompileError> {
+    for pass in &graph.passes {
+        let count = |f: fn(Access) -> bool| pass.uses.iter().filter(|u| f(u.access)).count() as u32;
+        let colour = count(|a| {
+            matches!(
+                a,
+                Access::ColorWrite | Access::ColorWriteAll | Access::ColorReadWrite
+            )
+        });
+        let input = count(|a| a == Access::InputAttachment);
+        if colour > caps.max_color_attachments {
+            return Err(CompileError::InvalidPass {
+                pass: pass.name.to_string(),
+                rule: format!("{colour} colour attachments exceed the device limit of {} (max_color_attachments)", caps.max_color_attachments),
+            });
+        }
+        if input > caps.max_input_attachments {
+            return Err(CompileError::InvalidPass {
+                pass: pass.name.to_string(),
+                rule: format!("{input} input attachments exceed the device limit of {} (max_input_attachments)", caps.max_input_attachments),
+            });
+        }
+    }
+    Ok(())
 }
 
 fn validate_resources(graph: &Graph) -> Result<(), CompileError> {
-    let mut names = HashSet::with_capacity(graph.resources.len());
+    let mut names =
+        HashSet::with_capacity_and_hasher(graph.resources.len(), FxBuildHasher::default());
     for r in &graph.resources {
         let invalid = |rule: &str| CompileError::InvalidResource {
-            resource: r.name.clone(),
+            resource: r.name.to_string(),
             rule: rule.to_string(),
         };
         if r.name.is_empty() {
@@ -32,7 +62,7 @@ fn validate_resources(graph: &Graph) -> Result<(), CompileError> {
         }
         if !names.insert(r.name.as_str()) {
             return Err(CompileError::DuplicateResource {
-                resource: r.name.clone(),
+                resource: r.name.to_string(),
             });
         }
         match &r.kind {
@@ -87,12 +117,11 @@ fn validate_resources(graph: &Graph) -> Result<(), CompileError> {
 }
 
 fn validate_passes(graph: &Graph) -> Result<(), CompileError> {
-    let mut names = HashSet::with_capacity(graph.passes.len());
+    let mut names = HashSet::with_capacity_and_hasher(graph.passes.len(), FxBuildHasher::default());
     let mut written = vec![false; graph.resources.len()];
-    let mut used = HashSet::new();
     for pass in &graph.passes {
         let invalid = |rule: &str| CompileError::InvalidPass {
-            pass: pass.name.clone(),
+            pass: pass.name.to_string(),
             rule: rule.to_string(),
         };
         if pass.name.is_empty() {
@@ -100,7 +129,7 @@ fn validate_passes(graph: &Graph) -> Result<(), CompileError> {
         }
         if !names.insert(pass.name.as_str()) {
             return Err(CompileError::DuplicatePass {
-                pass: pass.name.clone(),
+                pass: pass.name.to_string(),
             });
         }
         if pass.kind == PassKind::Raster && pass.queue == QueueKind::AsyncCompute {
@@ -108,24 +137,24 @@ fn validate_passes(graph: &Graph) -> Result<(), CompileError> {
                 "raster passes run on the graphics queue, not async_compute",
             ));
         }
-        used.clear();
-        for u in &pass.uses {
+        for (i, u) in pass.uses.iter().enumerate() {
             let Some(resource) = graph.resources.get(u.resource.index()) else {
                 return Err(CompileError::UnknownResource {
-                    pass: pass.name.clone(),
+                    pass: pass.name.to_string(),
                     resource: format!("#{}", u.resource.index()),
                 });
             };
             let mismatch = |rule: &str| CompileError::AccessMismatch {
-                pass: pass.name.clone(),
-                resource: resource.name.clone(),
+                pass: pass.name.to_string(),
+                resource: resource.name.to_string(),
                 access: u.access.name().to_string(),
                 rule: rule.to_string(),
             };
-            if !used.insert(u.resource) {
+            // Uses per pass are few: a scan beats hashing.
+            if pass.uses[..i].iter().any(|v| v.resource == u.resource) {
                 return Err(CompileError::DuplicateUse {
-                    pass: pass.name.clone(),
-                    resource: resource.name.clone(),
+                    pass: pass.name.to_string(),
+                    resource: resource.name.to_string(),
                 });
             }
             u.access
@@ -167,8 +196,8 @@ fn validate_passes(graph: &Graph) -> Result<(), CompileError> {
             let needs_content = u.access.reads(u.clear);
             if needs_content && !written[u.resource.index()] && !resource.imported {
                 return Err(CompileError::ReadBeforeWrite {
-                    pass: pass.name.clone(),
-                    resource: resource.name.clone(),
+                    pass: pass.name.to_string(),
+                    resource: resource.name.to_string(),
                     access: u.access.name().to_string(),
                 });
             }
@@ -237,8 +266,8 @@ fn check_attachment_extents(graph: &Graph, pass: &crate::graph::Pass) -> Result<
                 let sample_mismatch = matches!(samples, Some(x) if s != 0 && x != s);
                 if w != d.width || h != d.height || sample_mismatch {
                     return Err(CompileError::AccessMismatch {
-                        pass: pass.name.clone(),
-                        resource: r.name.clone(),
+                        pass: pass.name.to_string(),
+                        resource: r.name.to_string(),
                         access: u.access.name().to_string(),
                         rule: format!("every attachment of a raster pass has the same extent and sample count as '{name}'"),
                     });

@@ -251,6 +251,23 @@ impl Problem {
         problem
     }
 
+    /// The problem a finished plan of `graph` solved (memoryless resources are the plan's
+    /// memoryless attachments).
+    pub fn of_plan(graph: &Graph, caps: &Capabilities, plan: &Plan) -> Self {
+        let mut memoryless = vec![false; graph.resources.len()];
+        for a in plan
+            .render_passes
+            .iter()
+            .flat_map(|rp| &rp.attachments)
+            .filter(|a| a.memoryless)
+        {
+            if let Some(r) = graph.find_resource(&a.resource) {
+                memoryless[r.index()] = true;
+            }
+        }
+        Problem::new(graph, &Timeline::of_plan(graph, plan), caps, &memoryless)
+    }
+
     /// True when items `a` and `b` may not share bytes.
     #[inline]
     pub fn conflicts(&self, a: usize, b: usize) -> bool {

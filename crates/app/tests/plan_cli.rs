@@ -1,0 +1,159 @@
+//! `tessera plan` end to end: the example frames against their committed golden plans, the
+//! text report, and clear errors for bad input.
+//!
+//! Set `TESSERA_BLESS=1` to rewrite the goldens after an intended change, then review the diff.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn tessera(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(args)
+        .current_dir(repo())
+        .output()
+        .expect("tessera runs")
+}
+
+const EXAMPLES: &[&str] = &["deferred", "postprocess", "gpu_culling"];
+
+#[test]
+fn example_plans_match_goldens() {
+    let mut failures = Vec::new();
+    for name in EXAMPLES {
+        let frame = format!("assets/graphs/{name}.json");
+        let out = tessera(&["plan", &frame, "--json"]);
+        assert!(
+            out.status.success(),
+            "{frame}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let actual = String::from_utf8(out.stdout).expect("utf-8 JSON");
+        let golden = repo().join(format!("assets/graphs/golden/{name}.plan.json"));
+        if std::env::var_os("TESSERA_BLESS").is_some() {
+            std::fs::write(&golden, &actual).expect("write golden");
+            continue;
+        }
+        let expected = std::fs::read_to_string(&golden).unwrap_or_default();
+        if expected != actual {
+            failures.push(format!(
+                "{name}: plan differs from {} (TESSERA_BLESS=1 to accept):\n{}",
+                golden.display(),
+                first_difference(&expected, &actual)
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+fn first_difference(expected: &str, actual: &str) -> String {
+    let (e, a): (Vec<_>, Vec<_>) = (expected.lines().collect(), actual.lines().collect());
+    let i = e
+        .iter()
+        .zip(&a)
+        .position(|(x, y)| x != y)
+        .unwrap_or(e.len().min(a.len()));
+    let show = |l: &[&str]| {
+        l.iter()
+            .skip(i.saturating_sub(3))
+            .take(8)
+            .map(|s| format!("  {s}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    format!(
+        "first difference at line {}\nexpected:\n{}\nactual:\n{}",
+        i + 1,
+        show(&e),
+        show(&a)
+    )
+}
+
+#[test]
+fn json_plan_parses_back_into_a_plan() {
+    let out = tessera(&["plan", "assets/graphs/deferred.json", "--json"]);
+    let plan: tessera_graph::Plan =
+        serde_json::from_slice(&out.stdout).expect("plan JSON deserializes");
+    assert!(plan.order.iter().any(|p| p == "lighting"));
+    assert_eq!(plan.culled, ["debug_overlay"]);
+}
+
+#[test]
+fn report_lists_passes_levels_queues_barriers_and_culls() {
+    let out = tessera(&["plan", "assets/graphs/postprocess.json"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("passes in execution order"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.contains("luminance_histogram") && l.contains("async_compute")),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.contains("bloom_down_half") && l.contains("level 1")),
+        "{text}"
+    );
+    assert!(text.contains("barrier bright:"), "{text}");
+    assert!(
+        text.contains("debug_histogram_view: nothing kept reads"),
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_input_gives_one_clear_error() {
+    let dir = std::env::temp_dir().join(format!("tessera-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "syntax.json",
+            "{\n  \"passes\": [\n    {\"name\": }\n  ]\n}",
+            "syntax.json:3:",
+        ),
+        (
+            "unknown.json",
+            r#"{"passes": [{"name": "p", "kind": "compute", "uses": [{"resource": "ghost", "access": "storage_read"}]}]}"#,
+            "pass 'p' uses unknown resource 'ghost'",
+        ),
+        (
+            "rbw.json",
+            r#"{"resources": [{"name": "a", "kind": "buffer", "size": 16}], "passes": [{"name": "p", "kind": "compute", "uses": [{"resource": "a", "access": "storage_read"}]}]}"#,
+            "pass 'p' reads 'a' (storage_read) but no earlier pass writes it",
+        ),
+        (
+            "profile.json",
+            r#"{"device": "voodoo2"}"#,
+            "unknown profile 'voodoo2'",
+        ),
+        (
+            "bad.toml",
+            "name = \"x\"\n[[passes]]\nname = 1\n",
+            "bad.toml:3:",
+        ),
+    ];
+    for (file, text, needle) in cases {
+        let path = dir.join(file);
+        std::fs::write(&path, text).unwrap();
+        let out = tessera(&["plan", path.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{file} should fail");
+        assert!(
+            err.contains(needle),
+            "{file}: expected '{needle}' in: {err}"
+        );
+        assert_eq!(
+            err.trim().lines().count(),
+            1,
+            "{file}: one line of error, got: {err}"
+        );
+        assert!(!err.contains("panicked"), "{file}: {err}");
+    }
+    let missing = tessera(&["plan", "no/such/frame.json"]);
+    assert!(!missing.status.success());
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no/such/frame.json"));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Runs Tessera's whole test suite on a fresh Debian 12 machine: installs what is missing
+# (Debian packages, Rust components), then format, lint and tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Debian packages the tests need (none beyond the Rust toolchain yet; the executor and
+# viewer issues add Vulkan, validation layers and Chromium here).
+packages=()
+missing=()
+for p in "${packages[@]}"; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if ((${#missing[@]})); then
+    echo "installing: ${missing[*]}"
+    sudo_cmd=""
+    [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+    $sudo_cmd apt-get update -q
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -q "${missing[@]}"
+fi
+rustup component add rustfmt clippy >/dev/null 2>&1 || true
+
+echo "== cargo fmt"
+cargo fmt --all -- --check
+echo "== cargo clippy"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+echo "== cargo test"
+cargo test --workspace --locked
+echo "== benches compile"
+cargo bench --workspace --locked --no-run
+echo "all tests passed"
