@@ -1,11 +1,12 @@
 //! Checker invariants: memory placement and aliasing barriers.
 //!
 //! Recomputes from the graph and the plan alone (no compiler code): which resources must be
-//! placed (transient, used by a kept pass, not a memoryless attachment of a render pass), their lifetimes in the plan's
-//! unit, sizes, classes and totals; that no two placements of a block overlap in bytes while
-//! their lifetimes overlap; and, for every pair of placements that share bytes, that the
-//! later occupant's first use is ordered after every use of the earlier one: by a barrier of
-//! the later resource on the same queue, recorded after the earlier occupant's last use there
+//! placed (transient, used by a kept pass, not a memoryless attachment of a render pass),
+//! their lifetimes in the plan's unit (a subpass counts as its whole render pass), sizes,
+//! classes and totals; that no two placements of a block overlap in bytes while their
+//! lifetimes overlap; and, for every pair of placements that share bytes, that the later
+//! occupant's first use is ordered after every use of the earlier one: by a barrier of the
+//! later resource on the same queue, recorded after the earlier occupant's last use there
 //! and waiting on its stages, starting images from `UNDEFINED`; across queues by semaphores
 //! and queue order (a path of syncs and same-queue successors from the last use to the
 //! first use).
@@ -22,7 +23,8 @@ use std::collections::{HashMap, HashSet, VecDeque};
 #[derive(Clone, Copy, Debug)]
 struct Seen {
     position: usize,
-    level: u32,
+    /// Positions and levels of the whole render pass the use is in (or of its pass).
+    span: (u32, u32, u32, u32),
     on_async: bool,
     stages: StageMask,
 }
@@ -80,10 +82,30 @@ pub(super) fn check(
             }
         })
         .collect();
+    // A subpass counts as its whole render pass: (first, last position, first, last level).
+    let mut rp_span: HashMap<&str, (u32, u32, u32, u32)> = HashMap::new();
+    for rp in &plan.render_passes {
+        let mut sp = (u32::MAX, 0, u32::MAX, 0);
+        for n in &rp.subpasses {
+            let (pos, lvl) = (
+                position.get(n.as_str()).map_or(0, |&p| p as u32),
+                level.get(n.as_str()).copied().unwrap_or(0),
+            );
+            sp = (sp.0.min(pos), sp.1.max(pos), sp.2.min(lvl), sp.3.max(lvl));
+        }
+        for n in &rp.subpasses {
+            rp_span.insert(n.as_str(), sp);
+        }
+    }
     for pass in &graph.passes {
         let Some(&pos) = position.get(pass.name.as_str()) else {
             continue;
         };
+        let lvl = level.get(pass.name.as_str()).copied().unwrap_or(0);
+        let span = rp_span
+            .get(pass.name.as_str())
+            .copied()
+            .unwrap_or((pos as u32, pos as u32, lvl, lvl));
         for u in &pass.uses {
             let r = u.resource.index();
             let stages = u
@@ -92,7 +114,7 @@ pub(super) fn check(
                 .stages;
             let seen = Seen {
                 position: pos,
-                level: level.get(pass.name.as_str()).copied().unwrap_or(0),
+                span,
                 on_async: on_async.contains(pass.name.as_str()),
                 stages,
             };
@@ -134,13 +156,9 @@ pub(super) fn check(
             ),
         );
     }
-    let unit = |s: &Seen| {
-        if m.lifetime_unit == LifetimeUnit::Level {
-            s.level
-        } else {
-            s.position as u32
-        }
-    };
+    let by_levels = m.lifetime_unit == LifetimeUnit::Level;
+    let unit_lo = |s: &Seen| if by_levels { s.span.2 } else { s.span.0 };
+    let unit_hi = |s: &Seen| if by_levels { s.span.3 } else { s.span.1 };
     if !m.alignment.is_power_of_two()
         || m.alignment < caps.placement_alignment
         || m.alignment < caps.buffer_image_granularity
@@ -222,8 +240,8 @@ pub(super) fn check(
                 );
             }
             let u = &uses[id.index()];
-            let first = u.iter().map(unit).min();
-            let last = u.iter().map(unit).max();
+            let first = u.iter().map(unit_lo).min();
+            let last = u.iter().map(unit_hi).max();
             if first != Some(p.first) || last != Some(p.last) {
                 push(
                     "memory.lifetime",

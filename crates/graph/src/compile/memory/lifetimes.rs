@@ -4,15 +4,16 @@
 //! A resource's plan lifetime is `[first, last]` over the positions in `order` of the kept
 //! passes that use it, or over their dependency levels when any kept pass runs on the
 //! async-compute queue (passes of one level may run in any order on either queue, so a
-//! resource used in level L is alive during all of L).
+//! resource used in level L is alive during all of L). A pass that is a subpass of a
+//! render pass counts as the whole render pass (all its positions, all its levels): no
+//! barrier can separate two subpasses, so memory used by one subpass stays reserved until
+//! the render pass ends.
 //!
 //! Two resources *conflict* (may not share bytes) unless one of them comes wholly before
 //! the other both in execution positions and, with levels, in levels. The position test is what makes an
 //! aliasing barrier or semaphore possible at all: the later occupant's first use must come
 //! after the earlier occupant's last use in submission order, or no barrier on one queue
-//! (and no forward semaphore across queues) can order them. Spans are widened to whole
-//! render passes: a barrier cannot sit between two subpasses, so a resource used by any
-//! subpass is treated as alive for the whole render pass. Cost: O(passes + uses).
+//! (and no forward semaphore across queues) can order them. Cost: O(passes + uses).
 
 use super::super::renderpass::RenderPassGrouping;
 use super::super::Schedule;
@@ -178,7 +179,6 @@ impl Problem {
     ) -> Self {
         let alignment = effective_alignment(caps);
         let n = graph.resources.len();
-        let mut raw: Vec<Option<(u32, u32)>> = vec![None; n];
         let mut span: Vec<Option<Span>> = vec![None; n];
         let mut kind: Vec<MemoryKind> = graph
             .resources
@@ -190,17 +190,11 @@ impl Problem {
             .collect();
         let spans = pass_spans(graph, timeline);
         for (p, pass) in graph.passes.iter().enumerate() {
-            let (Some(pos), Some(pass_span)) = (timeline.position[p], spans[p]) else {
+            let Some(pass_span) = spans[p] else {
                 continue;
-            };
-            let unit = if timeline.by_level {
-                timeline.level[p]
-            } else {
-                pos
             };
             for u in &pass.uses {
                 let r = u.resource.index();
-                raw[r] = Some(raw[r].map_or((unit, unit), |(a, b)| (a.min(unit), b.max(unit))));
                 match &mut span[r] {
                     Some(s) => s.widen(&pass_span),
                     s @ None => *s = Some(pass_span),
@@ -226,7 +220,7 @@ impl Problem {
             memoryless_bytes: 0,
         };
         for (i, r) in graph.resources.iter().enumerate() {
-            let (Some((first, last)), Some(span)) = (raw[i], span[i]) else {
+            let Some(span) = span[i] else {
                 continue;
             };
             if r.imported {
@@ -243,8 +237,16 @@ impl Problem {
                 footprint: align_up(size.max(1), alignment),
                 class: caps.memory_classes.of(kind[i]),
                 kind: kind[i],
-                first,
-                last,
+                first: if timeline.by_level {
+                    span.lvl_lo
+                } else {
+                    span.pos_lo
+                },
+                last: if timeline.by_level {
+                    span.lvl_hi
+                } else {
+                    span.pos_hi
+                },
                 span,
             });
         }
