@@ -303,14 +303,19 @@ pub struct Memory {
     pub alignment: u64,
     /// `order` or `level`: what `first`/`last` count.
     pub lifetime_unit: LifetimeUnit,
-    /// Sum of sizes with no aliasing.
+    /// Sum of sizes with no aliasing (each size rounded up to `alignment`, as a block of its
+    /// own would be).
     pub unaliased_bytes: u64,
     /// Sum of block sizes.
     pub aliased_bytes: u64,
-    /// Largest sum of sizes alive at one time.
+    /// Largest sum of sizes (rounded up to `alignment`) alive at one time.
     pub lower_bound_bytes: u64,
     /// Bytes kept in tile memory only.
     pub memoryless_bytes: u64,
+    /// Addition: bytes the aliasing article's algorithm needs for the same resources (equal
+    /// to `aliased_bytes` when aliasing is off), for comparison.
+    #[serde(default)]
+    pub article_bytes: u64,
     /// Memory blocks.
     pub blocks: Vec<Block>,
 }
@@ -333,6 +338,10 @@ pub struct Block {
     pub size: u64,
     /// Resources placed in it.
     pub placements: Vec<Placement>,
+    /// Addition: memory-compatibility class of everything in the block (see
+    /// `Capabilities::memory_classes`).
+    #[serde(default)]
+    pub class: u32,
 }
 
 /// A resource at an offset of a block, alive from `first` to `last`.

@@ -197,7 +197,8 @@ pub(super) fn check(
     let Some(syncs) = order::sync_edges(&ctx, out) else {
         return;
     };
-    let hazards = hazards::cross_queue(&ctx);
+    let mut hazards = hazards::cross_queue(&ctx);
+    hazards.extend(hazards::aliasing(&ctx));
     let Some(reach) = order::reach(&ctx, &syncs, None) else {
         out.push(Violation {
             rule: "syncs.deadlock",

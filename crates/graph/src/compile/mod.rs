@@ -1,10 +1,13 @@
 //! The compiler: a chain of pure phases, one module each.
 //!
 //! `validate → dependencies → cull → queues → order (+ async-early) → levels → render passes →
-//! ownership → barriers → syncs/batches → memory → plan`. Each phase is a function of the graph, the outputs of earlier
-//! phases, [`Capabilities`] and [`CompileOptions`]; none keeps state, so each can be tested
-//! alone and every optimisation can be switched off. [`Compiler`] adds the per-frame cache.
+//! ownership → barriers → memory → aliasing barriers → syncs/batches → plan` (memory comes
+//! before syncs so that the cross-queue hazards of aliasing reach the sync phase). Each phase
+//! is a function of the graph, the outputs of earlier phases, [`Capabilities`] and
+//! [`CompileOptions`]; none keeps state, so each can be tested alone and every optimisation
+//! can be switched off. [`Compiler`] adds the per-frame cache.
 
+pub mod alias_barriers;
 mod assemble;
 pub mod barriers;
 mod cache;
@@ -79,7 +82,16 @@ pub fn compile(
     };
     let rp = renderpass::render_passes(graph, &schedule, caps, options)?;
     let ownership = syncs::ownership::decide(graph, &schedule);
-    let barriers = barriers::barriers(graph, &schedule, &rp.grouping, &ownership.sharing);
+    let mut barriers = barriers::barriers(graph, &schedule, &rp.grouping, &ownership.sharing);
+    let layout = memory::plan_memory(
+        graph,
+        &schedule,
+        &rp.grouping,
+        caps,
+        options,
+        &rp.memoryless,
+    );
+    alias_barriers::add(graph, &schedule, &rp.grouping, &layout, &mut barriers);
     let syncs = syncs::syncs(
         graph,
         &schedule,
@@ -87,7 +99,7 @@ pub fn compile(
         &barriers.cross_queue,
         options,
     );
-    let memory = memory::plan_memory(graph, &schedule, caps, &rp.memoryless);
+    let memory = layout.memory;
     Ok(assemble::Parts {
         graph,
         deps: &deps,

@@ -80,3 +80,48 @@ pub(super) fn cross_queue(ctx: &Ctx<'_>) -> Vec<Hazard> {
     }
     out
 }
+
+/// Cross-queue hazards of memory aliasing: a resource placed over bytes an earlier occupant
+/// used (its lifetime ends before this one's starts) must not start before every use of the
+/// earlier occupant on the other queue has finished. Read from the plan's own placements.
+pub(super) fn aliasing(ctx: &Ctx<'_>) -> Vec<Hazard> {
+    let mut uses: Vec<Vec<usize>> = vec![Vec::new(); ctx.graph.resources.len()];
+    for (i, &p) in ctx.pass.iter().enumerate() {
+        for u in &ctx.graph.pass(p).uses {
+            if let Some(list) = uses.get_mut(u.resource.index()) {
+                list.push(i);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for block in &ctx.plan.memory.blocks {
+        for later in &block.placements {
+            let Some(b) = ctx.graph.find_resource(&later.resource) else {
+                continue;
+            };
+            let Some(&first) = uses[b.index()].first() else {
+                continue;
+            };
+            for earlier in &block.placements {
+                let bytes_overlap = earlier.offset < later.offset + later.size
+                    && later.offset < earlier.offset + earlier.size;
+                if !bytes_overlap || earlier.last >= later.first {
+                    continue;
+                }
+                let Some(a) = ctx.graph.find_resource(&earlier.resource) else {
+                    continue;
+                };
+                for &from in &uses[a.index()] {
+                    if ctx.queue[from] != ctx.queue[first] {
+                        out.push(Hazard {
+                            from,
+                            to: first,
+                            resource: b,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out
+}
