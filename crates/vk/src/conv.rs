@@ -11,9 +11,18 @@ use tessera_graph::{Format, PassKind};
 /// synchronization2 pipeline stages of a graph stage mask.
 pub fn stages(mask: StageMask) -> vk::PipelineStageFlags2 {
     let table = [
-        (StageMask::DRAW_INDIRECT, vk::PipelineStageFlags2::DRAW_INDIRECT),
-        (StageMask::VERTEX_SHADER, vk::PipelineStageFlags2::VERTEX_SHADER),
-        (StageMask::FRAGMENT_SHADER, vk::PipelineStageFlags2::FRAGMENT_SHADER),
+        (
+            StageMask::DRAW_INDIRECT,
+            vk::PipelineStageFlags2::DRAW_INDIRECT,
+        ),
+        (
+            StageMask::VERTEX_SHADER,
+            vk::PipelineStageFlags2::VERTEX_SHADER,
+        ),
+        (
+            StageMask::FRAGMENT_SHADER,
+            vk::PipelineStageFlags2::FRAGMENT_SHADER,
+        ),
         (
             StageMask::EARLY_FRAGMENT_TESTS,
             vk::PipelineStageFlags2::EARLY_FRAGMENT_TESTS,
@@ -26,9 +35,18 @@ pub fn stages(mask: StageMask) -> vk::PipelineStageFlags2 {
             StageMask::COLOR_ATTACHMENT_OUTPUT,
             vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT,
         ),
-        (StageMask::COMPUTE_SHADER, vk::PipelineStageFlags2::COMPUTE_SHADER),
-        (StageMask::ALL_TRANSFER, vk::PipelineStageFlags2::ALL_TRANSFER),
-        (StageMask::ALL_COMMANDS, vk::PipelineStageFlags2::ALL_COMMANDS),
+        (
+            StageMask::COMPUTE_SHADER,
+            vk::PipelineStageFlags2::COMPUTE_SHADER,
+        ),
+        (
+            StageMask::ALL_TRANSFER,
+            vk::PipelineStageFlags2::ALL_TRANSFER,
+        ),
+        (
+            StageMask::ALL_COMMANDS,
+            vk::PipelineStageFlags2::ALL_COMMANDS,
+        ),
     ];
     table
         .iter()
@@ -212,9 +230,7 @@ pub fn format_features(access: Access) -> vk::FormatFeatureFlags {
         Access::ColorWrite | Access::ColorWriteAll | Access::ColorReadWrite | Access::Resolve => {
             vk::FormatFeatureFlags::COLOR_ATTACHMENT
         }
-        Access::DepthWrite | Access::DepthRead => {
-            vk::FormatFeatureFlags::DEPTH_STENCIL_ATTACHMENT
-        }
+        Access::DepthWrite | Access::DepthRead => vk::FormatFeatureFlags::DEPTH_STENCIL_ATTACHMENT,
         Access::Sampled => vk::FormatFeatureFlags::SAMPLED_IMAGE,
         Access::StorageRead | Access::StorageWrite | Access::StorageReadWrite => {
             vk::FormatFeatureFlags::STORAGE_IMAGE
@@ -376,7 +392,10 @@ mod tests {
     fn load_store_samples_bind_points() {
         assert_eq!(load_op(LoadOp::Clear), vk::AttachmentLoadOp::CLEAR);
         assert_eq!(load_op(LoadOp::DontCare), vk::AttachmentLoadOp::DONT_CARE);
-        assert_eq!(store_op(StoreOp::DontCare), vk::AttachmentStoreOp::DONT_CARE);
+        assert_eq!(
+            store_op(StoreOp::DontCare),
+            vk::AttachmentStoreOp::DONT_CARE
+        );
         assert_eq!(samples(4), Some(vk::SampleCountFlags::TYPE_4));
         assert_eq!(samples(3), None);
         assert_eq!(bind_point(PassKind::Transfer), None);

@@ -35,6 +35,9 @@ impl MessageCounter {
     fn record(&self, text: String) {
         self.count.fetch_add(1, Ordering::SeqCst);
         log::warn!("vulkan: {text}");
+        if std::env::var_os("TESSERA_VK_PRINT").is_some() {
+            eprintln!("vulkan: {text}");
+        }
         if let Ok(mut t) = self.texts.lock() {
             if t.len() < 32 {
                 t.push(text);
@@ -164,7 +167,10 @@ impl Gpu {
         }
         // SAFETY: as above.
         let exts = unsafe { entry.enumerate_instance_extension_properties(None) }?;
-        let has_ext = |n: &CStr| exts.iter().any(|e| e.extension_name_as_c_str().ok() == Some(n));
+        let has_ext = |n: &CStr| {
+            exts.iter()
+                .any(|e| e.extension_name_as_c_str().ok() == Some(n))
+        };
         let debug_utils = has_ext(ash::ext::debug_utils::NAME);
         let mut ext_names = Vec::new();
         if debug_utils {
@@ -181,7 +187,8 @@ impl Gpu {
             .engine_name(app_name)
             .api_version(vk::API_VERSION_1_3);
         let enabled = [vk::ValidationFeatureEnableEXT::SYNCHRONIZATION_VALIDATION];
-        let mut features = vk::ValidationFeaturesEXT::default().enabled_validation_features(&enabled);
+        let mut features =
+            vk::ValidationFeaturesEXT::default().enabled_validation_features(&enabled);
         let severity = vk::DebugUtilsMessageSeverityFlagsEXT::WARNING
             | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR;
         let types = vk::DebugUtilsMessageTypeFlagsEXT::GENERAL
@@ -264,8 +271,13 @@ impl Gpu {
     > {
         // SAFETY: enumeration and property queries on a valid instance.
         let physicals = unsafe { instance.enumerate_physical_devices() }?;
-        let mut best: Option<(u32, vk::PhysicalDevice, vk::PhysicalDeviceProperties, u32, Option<u32>)> =
-            None;
+        let mut best: Option<(
+            u32,
+            vk::PhysicalDevice,
+            vk::PhysicalDeviceProperties,
+            u32,
+            Option<u32>,
+        )> = None;
         for p in physicals {
             // SAFETY: `p` comes from this instance.
             let props = unsafe { instance.get_physical_device_properties(p) };
@@ -330,16 +342,15 @@ impl Gpu {
         });
         // SAFETY: property query on our physical device.
         let memory = unsafe { instance.get_physical_device_memory_properties(physical) };
-        let allocator = gpu_allocator::vulkan::Allocator::new(
-            &gpu_allocator::vulkan::AllocatorCreateDesc {
+        let allocator =
+            gpu_allocator::vulkan::Allocator::new(&gpu_allocator::vulkan::AllocatorCreateDesc {
                 instance: instance.clone(),
                 device: device.clone(),
                 physical_device: physical,
                 debug_settings: Default::default(),
                 buffer_device_address: false,
                 allocation_sizes: gpu_allocator::AllocationSizes::default(),
-            },
-        );
+            });
         let allocator = match allocator {
             Ok(a) => a,
             Err(e) => {
@@ -348,7 +359,9 @@ impl Gpu {
                 return Err(VkError::Setup(format!("allocator: {e}")));
             }
         };
-        Ok((physical, properties, device, graphics, compute, memory, allocator))
+        Ok((
+            physical, properties, device, graphics, compute, memory, allocator,
+        ))
     }
 
     /// The device name.
@@ -408,7 +421,11 @@ impl Gpu {
         let blocks = self
             .allocator
             .as_ref()
-            .and_then(|a| a.lock().ok().map(|a| a.generate_report().blocks.len() as u64))
+            .and_then(|a| {
+                a.lock()
+                    .ok()
+                    .map(|a| a.generate_report().blocks.len() as u64)
+            })
             .unwrap_or(0);
         blocks + self.direct_allocations.load(Ordering::SeqCst)
     }

@@ -70,7 +70,14 @@ pub trait PassBodies {
     /// Records the pass into `cmd` (inside its subpass for raster passes).
     fn record(&mut self, gpu: &Gpu, pass: &PassSetup, cmd: vk::CommandBuffer, frame: u64);
     /// Records extra work at the end of the frame's last graphics command buffer.
-    fn end_frame(&mut self, _gpu: &Gpu, _exec: &FrameEnd<'_>, _cmd: vk::CommandBuffer, _frame: u64) {}
+    fn end_frame(
+        &mut self,
+        _gpu: &Gpu,
+        _exec: &FrameEnd<'_>,
+        _cmd: vk::CommandBuffer,
+        _frame: u64,
+    ) {
+    }
     /// Called when the GPU has finished `frame` (its slot is about to be reused or the run
     /// ended).
     fn frame_done(&mut self, _gpu: &Gpu, _frame: u64) {}
@@ -132,8 +139,10 @@ pub struct PassTiming {
 pub fn attachment_op_scope(depth: bool) -> (vk::PipelineStageFlags2, vk::AccessFlags2) {
     if depth {
         (
-            vk::PipelineStageFlags2::EARLY_FRAGMENT_TESTS | vk::PipelineStageFlags2::LATE_FRAGMENT_TESTS,
-            vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_READ | vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE,
+            vk::PipelineStageFlags2::EARLY_FRAGMENT_TESTS
+                | vk::PipelineStageFlags2::LATE_FRAGMENT_TESTS,
+            vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_READ
+                | vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE,
         )
     } else {
         (
@@ -282,7 +291,9 @@ impl<'g> Executor<'g> {
                 (b.render_pass, j, b.extent)
             });
             if pass.kind == PassKind::Raster && subpass.is_none() {
-                return Err(VkError::Setup(format!("raster pass '{name}' is in no render pass")));
+                return Err(VkError::Setup(format!(
+                    "raster pass '{name}' is in no render pass"
+                )));
             }
             self.setups.push(PassSetup {
                 name: name.to_string(),
@@ -779,8 +790,7 @@ impl<'g> Executor<'g> {
             if self.options.drop_barriers_on.as_deref() == Some(b.resource.as_ref()) {
                 continue;
             }
-            if b
-                .queue_transfer
+            if b.queue_transfer
                 .as_ref()
                 .is_some_and(|t| t.half == TransferHalf::Release)
             {
@@ -801,7 +811,9 @@ impl<'g> Executor<'g> {
             if let Some((st, ac)) = self.attachment_scope[i] {
                 if !ss.is_empty() {
                     ss |= st;
-                    sa |= ac & (vk::AccessFlags2::COLOR_ATTACHMENT_WRITE | vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE);
+                    sa |= ac
+                        & (vk::AccessFlags2::COLOR_ATTACHMENT_WRITE
+                            | vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE);
                 }
                 if self.loaded_at.contains(&(self.setups[p].name.clone(), i)) {
                     ds |= st;
@@ -875,7 +887,10 @@ impl<'g> Executor<'g> {
 
     /// Records `f` into a one-time command buffer on the graphics queue, submits it and
     /// waits for the device.
-    pub fn once(&mut self, f: impl FnOnce(&Gpu, vk::CommandBuffer, &mut StagingRing)) -> Result<(), VkError> {
+    pub fn once(
+        &mut self,
+        f: impl FnOnce(&Gpu, vk::CommandBuffer, &mut StagingRing),
+    ) -> Result<(), VkError> {
         let d = &self.gpu.device;
         let info = vk::CommandBufferAllocateInfo::default()
             .command_pool(self.once_pool)
@@ -893,7 +908,9 @@ impl<'g> Executor<'g> {
         // SAFETY: recorded above; we wait for the device before freeing.
         let r = unsafe {
             d.end_command_buffer(cmd)
-                .and_then(|_| d.queue_submit2(self.gpu.graphics.queue, &[submit], vk::Fence::null()))
+                .and_then(|_| {
+                    d.queue_submit2(self.gpu.graphics.queue, &[submit], vk::Fence::null())
+                })
                 .and_then(|_| d.device_wait_idle())
         };
         // SAFETY: idle (or failed): the buffer is not in use.

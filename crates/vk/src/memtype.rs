@@ -155,9 +155,10 @@ mod tests {
 
     /// lavapipe: one type, no lazy memory.
     fn lavapipe() -> Vec<vk::MemoryType> {
-        vec![ty(
-            F::DEVICE_LOCAL | F::HOST_VISIBLE | F::HOST_COHERENT | F::HOST_CACHED,
-        )]
+        vec![ty(F::DEVICE_LOCAL
+            | F::HOST_VISIBLE
+            | F::HOST_COHERENT
+            | F::HOST_CACHED)]
     }
 
     #[test]
@@ -185,7 +186,10 @@ mod tests {
 
     #[test]
     fn lazy_and_device_local_is_preferred_over_lazy_only() {
-        let types = vec![ty(F::LAZILY_ALLOCATED), ty(F::DEVICE_LOCAL | F::LAZILY_ALLOCATED)];
+        let types = vec![
+            ty(F::LAZILY_ALLOCATED),
+            ty(F::DEVICE_LOCAL | F::LAZILY_ALLOCATED),
+        ];
         assert_eq!(
             memoryless_backing(&types, 0b11),
             MemorylessBacking::Lazy { type_index: 1 }
@@ -203,11 +207,19 @@ mod tests {
             alignment,
             memory_type_bits: bits,
         };
-        let b = block_requirements(&mali(), &[(0, r(100, 256, 0b0111)), (4096, r(64, 1024, 0b0011))])
-            .unwrap();
-        assert_eq!((b.size, b.alignment, b.memory_type_bits), (4160, 1024, 0b0011));
+        let b = block_requirements(
+            &mali(),
+            &[(0, r(100, 256, 0b0111)), (4096, r(64, 1024, 0b0011))],
+        )
+        .unwrap();
+        assert_eq!(
+            (b.size, b.alignment, b.memory_type_bits),
+            (4160, 1024, 0b0011)
+        );
         // Only the lazy type in common: not a valid block.
-        assert!(block_requirements(&mali(), &[(0, r(1, 1, 0b1001)), (0, r(1, 1, 0b1000))]).is_none());
+        assert!(
+            block_requirements(&mali(), &[(0, r(1, 1, 0b1001)), (0, r(1, 1, 0b1000))]).is_none()
+        );
     }
 
     #[test]
@@ -218,6 +230,9 @@ mod tests {
             compatibility_classes(&mali(), &[0b0001, 0b0111, 0b0110, 0b1000]),
             vec![0, 0, 1, 2]
         );
-        assert_eq!(compatibility_classes(&lavapipe(), &[1, 1, 1]), vec![0, 0, 0]);
+        assert_eq!(
+            compatibility_classes(&lavapipe(), &[1, 1, 1]),
+            vec![0, 0, 0]
+        );
     }
 }

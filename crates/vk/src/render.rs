@@ -48,18 +48,36 @@ impl RenderPassCache {
         rp: &RenderPass,
     ) -> Result<BuiltRenderPass, VkError> {
         let index_of = |name: &str| {
-            graph
-                .find_resource(name)
-                .map(|r| r.index())
-                .ok_or_else(|| VkError::Setup(format!("render pass names unknown resource '{name}'")))
+            graph.find_resource(name).map(|r| r.index()).ok_or_else(|| {
+                VkError::Setup(format!("render pass names unknown resource '{name}'"))
+            })
+        };
+        // Attachments no subpass writes keep their content with STORE_OP_NONE (Vulkan 1.3):
+        // a STORE would be a write the plan's hazards do not know about.
+        let mut written = std::collections::HashSet::new();
+        for name in &rp.subpasses {
+            if let Some(pid) = graph.find_pass(name) {
+                for u in &graph.pass(pid).uses {
+                    if u.access.writes() {
+                        written.insert(u.resource.index());
+                    }
+                }
+            }
+        }
+        let store = |i: usize, op: tessera_graph::plan::StoreOp| {
+            if op == tessera_graph::plan::StoreOp::Store && !written.contains(&i) {
+                vk::AttachmentStoreOp::NONE
+            } else {
+                conv::store_op(op)
+            }
         };
         let mut att_res = Vec::new();
         let mut descs = Vec::new();
         for a in &rp.attachments {
             let i = index_of(&a.resource)?;
-            let im = res
-                .image(i)
-                .ok_or_else(|| VkError::Setup(format!("attachment '{}' is not an image", a.resource)))?;
+            let im = res.image(i).ok_or_else(|| {
+                VkError::Setup(format!("attachment '{}' is not an image", a.resource))
+            })?;
             let samples = conv::samples(im.samples)
                 .ok_or_else(|| VkError::Unsupported(format!("{} samples", im.samples)))?;
             let stencil = im.format.has_stencil();
@@ -68,14 +86,14 @@ impl RenderPassCache {
                     .format(conv::format(im.format))
                     .samples(samples)
                     .load_op(conv::load_op(a.load_op))
-                    .store_op(conv::store_op(a.store_op))
+                    .store_op(store(i, a.store_op))
                     .stencil_load_op(if stencil {
                         conv::load_op(a.load_op)
                     } else {
                         vk::AttachmentLoadOp::DONT_CARE
                     })
                     .stencil_store_op(if stencil {
-                        conv::store_op(a.store_op)
+                        store(i, a.store_op)
                     } else {
                         vk::AttachmentStoreOp::DONT_CARE
                     })
@@ -114,7 +132,9 @@ impl RenderPassCache {
                     .map(conv::layout)
                     .unwrap_or(vk::ImageLayout::GENERAL);
                 let fmt = r.image_desc().map(|d| d.format);
-                let aspect = fmt.map(conv::aspects).unwrap_or(vk::ImageAspectFlags::COLOR);
+                let aspect = fmt
+                    .map(conv::aspects)
+                    .unwrap_or(vk::ImageAspectFlags::COLOR);
                 let reference = |aspect| {
                     vk::AttachmentReference2::default()
                         .attachment(slot)
@@ -122,9 +142,9 @@ impl RenderPassCache {
                         .aspect_mask(aspect)
                 };
                 match u.access {
-                    Access::ColorWrite | Access::ColorWriteAll | Access::ColorReadWrite => {
-                        s.color.push((u.resource.index(), reference(vk::ImageAspectFlags::COLOR)))
-                    }
+                    Access::ColorWrite | Access::ColorWriteAll | Access::ColorReadWrite => s
+                        .color
+                        .push((u.resource.index(), reference(vk::ImageAspectFlags::COLOR))),
                     Access::DepthWrite | Access::DepthRead => s.depth = Some(reference(aspect)),
                     Access::InputAttachment => {
                         let a = if fmt.is_some_and(|f| f.has_depth()) {
@@ -136,7 +156,8 @@ impl RenderPassCache {
                     }
                     Access::Resolve => {
                         if let Some(from) = u.from {
-                            s.resolve_from.push((from.index(), reference(vk::ImageAspectFlags::COLOR)));
+                            s.resolve_from
+                                .push((from.index(), reference(vk::ImageAspectFlags::COLOR)));
                         }
                     }
                     _ => {}
@@ -163,7 +184,10 @@ impl RenderPassCache {
                     .color_attachments(&s.color_refs)
                     .input_attachments(&s.input)
                     .preserve_attachments(&s.preserve);
-                if s.resolve_refs.iter().any(|r| r.attachment != vk::ATTACHMENT_UNUSED) {
+                if s.resolve_refs
+                    .iter()
+                    .any(|r| r.attachment != vk::ATTACHMENT_UNUSED)
+                {
                     d = d.resolve_attachments(&s.resolve_refs);
                 }
                 if let Some(ds) = &s.depth {
@@ -220,7 +244,9 @@ impl RenderPassCache {
         };
         let mut views = Vec::new();
         for &i in &att_res {
-            let im = res.image(i).ok_or_else(|| VkError::Setup("attachment is not an image".into()))?;
+            let im = res
+                .image(i)
+                .ok_or_else(|| VkError::Setup("attachment is not an image".into()))?;
             extent.width = extent.width.min(im.extent.width);
             extent.height = extent.height.min(im.extent.height);
             views.push(im.attachment_view);

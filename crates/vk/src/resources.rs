@@ -40,6 +40,8 @@ pub struct ImageRes {
     pub layers: u32,
     /// Lives only in tile memory (no transfers possible).
     pub memoryless: bool,
+    /// Has a usage that allows views (not only transfers); views are null otherwise.
+    pub viewable: bool,
 }
 
 impl ImageRes {
@@ -99,14 +101,21 @@ impl std::fmt::Debug for Resources {
 /// Usage of each resource: the union over its uses, plus transfers for readback and
 /// initialisation (not for memoryless attachments).
 fn usages(graph: &Graph, memoryless: &[bool]) -> Vec<(vk::ImageUsageFlags, vk::BufferUsageFlags)> {
-    let mut out = vec![
-        (vk::ImageUsageFlags::empty(), vk::BufferUsageFlags::empty());
-        graph.resources.len()
-    ];
+    let mut out =
+        vec![(vk::ImageUsageFlags::empty(), vk::BufferUsageFlags::empty()); graph.resources.len()];
     for p in &graph.passes {
         for u in &p.uses {
             let o = &mut out[u.resource.index()];
             o.0 |= conv::image_usage(u.access);
+            // A depth input attachment sits in a depth read-only layout, which Vulkan only
+            // allows on images with depth attachment usage.
+            let depth = graph
+                .resource(u.resource)
+                .image_desc()
+                .is_some_and(|d| d.format.is_depth_stencil());
+            if depth && u.access == tessera_graph::Access::InputAttachment {
+                o.0 |= vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT;
+            }
             o.1 |= conv::buffer_usage(u.access);
         }
     }
@@ -171,7 +180,10 @@ pub fn create_unbound(gpu: &Gpu, graph: &Graph, memoryless: &[bool]) -> Result<U
         match &r.kind {
             ResourceKind::Image(desc) => {
                 let Some(samples) = conv::samples(desc.samples) else {
-                    return fail(&out, VkError::Unsupported(format!("{}: {} samples", r.name, desc.samples)));
+                    return fail(
+                        &out,
+                        VkError::Unsupported(format!("{}: {} samples", r.name, desc.samples)),
+                    );
                 };
                 let mut info = vk::ImageCreateInfo::default()
                     .image_type(vk::ImageType::TYPE_2D)
@@ -222,6 +234,13 @@ pub fn create_unbound(gpu: &Gpu, graph: &Graph, memoryless: &[bool]) -> Result<U
                     mips: desc.mips.max(1),
                     layers: desc.layers.max(1),
                     memoryless: memoryless[i],
+                    viewable: usage[i].0.intersects(
+                        vk::ImageUsageFlags::SAMPLED
+                            | vk::ImageUsageFlags::STORAGE
+                            | vk::ImageUsageFlags::COLOR_ATTACHMENT
+                            | vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
+                            | vk::ImageUsageFlags::INPUT_ATTACHMENT,
+                    ),
                 }));
             }
             ResourceKind::Buffer { size } => {
@@ -282,7 +301,12 @@ impl Resources {
     }
 
     /// Binds memory as `plan.memory` says and creates the views.
-    pub fn bind(gpu: &Gpu, graph: &Graph, plan: &Plan, unbound: Unbound) -> Result<Resources, VkError> {
+    pub fn bind(
+        gpu: &Gpu,
+        graph: &Graph,
+        plan: &Plan,
+        unbound: Unbound,
+    ) -> Result<Resources, VkError> {
         let mut me = Resources {
             res: unbound.res,
             memory: Vec::new(),
@@ -346,7 +370,9 @@ impl Resources {
                 unsafe {
                     match &self.res[i] {
                         Res::Image(im) => d.bind_image_memory(im.image, memory, base + p.offset)?,
-                        Res::Buffer(b) => d.bind_buffer_memory(b.buffer, memory, base + p.offset)?,
+                        Res::Buffer(b) => {
+                            d.bind_buffer_memory(b.buffer, memory, base + p.offset)?
+                        }
                     }
                 }
                 bound[i] = true;
@@ -376,7 +402,8 @@ impl Resources {
                     (m, 0)
                 }
                 MemorylessBacking::Ordinary => {
-                    let a = self.allocate(gpu, &name, reqs[i], matches!(self.res[i], Res::Buffer(_)))?;
+                    let a =
+                        self.allocate(gpu, &name, reqs[i], matches!(self.res[i], Res::Buffer(_)))?;
                     (a.0, a.1)
                 }
             };
@@ -390,6 +417,9 @@ impl Resources {
         }
         for (i, r) in self.res.iter_mut().enumerate() {
             if let Res::Image(im) = r {
+                if !im.viewable {
+                    continue;
+                }
                 let name = &graph.resources[i].name;
                 let view = |aspect: vk::ImageAspectFlags| {
                     let info = vk::ImageViewCreateInfo::default()

@@ -41,10 +41,13 @@ pub fn run(args: &ExecArgs) -> anyhow::Result<()> {
         validation: !args.no_validation,
         ..Default::default()
     };
-    let report = synth::run(&graph, &config)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
+    let report =
+        synth::run(&graph, &config).map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&to_json(&graph.name, &report))?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&to_json(&graph.name, &report))?
+        );
     } else {
         print!("{}", summary(&graph.name, &report));
     }
@@ -61,17 +64,33 @@ pub fn run(args: &ExecArgs) -> anyhow::Result<()> {
 fn summary(name: &str, r: &ExecReport) -> String {
     use std::fmt::Write as _;
     let mut s = String::new();
-    let _ = writeln!(s, "frame '{name}' on {} (async compute queue: {})", r.device, yes(r.async_compute));
+    let _ = writeln!(
+        s,
+        "frame '{name}' on {} (async compute queue: {})",
+        r.device,
+        yes(r.async_compute)
+    );
     if let Some((from, to)) = r.scaled {
-        let _ = writeln!(s, "images scaled down for the synthetic run: longest side {from} -> {to} px");
+        let _ = writeln!(
+            s,
+            "images scaled down for the synthetic run: longest side {from} -> {to} px"
+        );
     }
     let _ = writeln!(
         s,
         "passes: {}, render passes: {} ({} subpasses), barriers: {}, syncs: {}, submits per frame: {}",
         r.passes, r.render_passes, r.subpasses, r.barriers, r.syncs, r.submits_per_frame
     );
-    let _ = writeln!(s, "memory: {} plan blocks, {} vkAllocateMemory allocations alive", r.blocks, r.allocations);
-    let _ = writeln!(s, "GPU time per pass (mean over {} frames):", r.timings.first().map_or(0, |t| t.frames));
+    let _ = writeln!(
+        s,
+        "memory: {} plan blocks, {} vkAllocateMemory allocations alive",
+        r.blocks, r.allocations
+    );
+    let _ = writeln!(
+        s,
+        "GPU time per pass (mean over {} frames):",
+        r.timings.first().map_or(0, |t| t.frames)
+    );
     for t in &r.timings {
         let _ = writeln!(s, "  {:<24} {:>10.1} us", t.pass, t.mean_us);
     }
@@ -89,7 +108,11 @@ fn summary(name: &str, r: &ExecReport) -> String {
         let _ = writeln!(s, "  validation: {m}");
     }
     let _ = writeln!(s, "frames: {}", r.frames);
-    let _ = writeln!(s, "validation messages: {}, mismatches: {}", r.validation_messages, r.mismatches);
+    let _ = writeln!(
+        s,
+        "validation messages: {}, mismatches: {}",
+        r.validation_messages, r.mismatches
+    );
     s
 }
 

@@ -142,6 +142,15 @@ pub fn passes(graph: &Graph, plan: &Plan) -> Result<Vec<SynthPass>, String> {
                 from: u.from.map(|f| f.index()),
             })
             .collect();
+        let depth = uses
+            .iter()
+            .filter(|u| matches!(u.access, Access::DepthWrite | Access::DepthRead))
+            .count();
+        if depth > 1 {
+            return Err(format!(
+                "pass '{name}' has {depth} depth attachments; a Vulkan subpass has at most one"
+            ));
+        }
         for u in &uses {
             if let Shape::Image { format, .. } = u.shape {
                 if format == Format::S8_UINT {

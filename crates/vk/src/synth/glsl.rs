@@ -55,22 +55,47 @@ pub fn shader(p: &SynthPass) -> Option<String> {
     } else {
         body.push_str("    uint x = uint(gl_FragCoord.x); uint y = uint(gl_FragCoord.y);\n");
     }
-    let _ = writeln!(body, "    uint acc = mix({}u, x + y * 65536u);", key(&p.name));
+    let _ = writeln!(
+        body,
+        "    uint acc = mix({}u, x + y * 65536u);",
+        key(&p.name)
+    );
     let mut color = 0u32;
     let mut input = 0u32;
     let mut writes = String::new();
     for u in &p.uses {
         let j = u.j;
         match (u.access, u.shape) {
-            (Access::Sampled, Shape::Image { format, w, h, samples }) => {
+            (
+                Access::Sampled,
+                Shape::Image {
+                    format,
+                    w,
+                    h,
+                    samples,
+                },
+            ) => {
                 let c = class(format);
                 let ms = if samples > 1 { "MS" } else { "" };
-                let _ = writeln!(decl, "layout(set = 0, binding = {j}) uniform {}sampler2D{ms} t{j};", prefix(c));
+                let _ = writeln!(
+                    decl,
+                    "layout(set = 0, binding = {j}) uniform {}sampler2D{ms} t{j};",
+                    prefix(c)
+                );
                 let lod = if samples > 1 { "0" } else { "0" };
-                let e = format!("texelFetch(t{j}, ivec2(min(x, {}u), min(y, {}u)), {lod})", w - 1, h - 1);
+                let e = format!(
+                    "texelFetch(t{j}, ivec2(min(x, {}u), min(y, {}u)), {lod})",
+                    w - 1,
+                    h - 1
+                );
                 let _ = writeln!(body, "    acc = mix(acc, {} + 1u);", decode(c, &e));
             }
-            (Access::InputAttachment, Shape::Image { format, samples, .. }) => {
+            (
+                Access::InputAttachment,
+                Shape::Image {
+                    format, samples, ..
+                },
+            ) => {
                 let c = class(format);
                 let ms = if samples > 1 { "MS" } else { "" };
                 let _ = writeln!(
@@ -92,7 +117,11 @@ pub fn shader(p: &SynthPass) -> Option<String> {
             ) => {
                 let c = class(format);
                 let q = values::storage_qualifier(format).unwrap_or("rgba8");
-                let _ = writeln!(decl, "layout(set = 0, binding = {j}, {q}) uniform {}image2D s{j};", prefix(c));
+                let _ = writeln!(
+                    decl,
+                    "layout(set = 0, binding = {j}, {q}) uniform {}image2D s{j};",
+                    prefix(c)
+                );
                 if u.access != Access::StorageWrite {
                     let e = format!("imageLoad(s{j}, ivec2(x, y))");
                     let _ = writeln!(
@@ -114,7 +143,10 @@ pub fn shader(p: &SynthPass) -> Option<String> {
                 Shape::Buffer { .. },
             ) => {
                 let n = u.shape.data_words();
-                let _ = writeln!(decl, "layout(std430, set = 0, binding = {j}) buffer B{j} {{ uint w[]; }} b{j};");
+                let _ = writeln!(
+                    decl,
+                    "layout(std430, set = 0, binding = {j}) buffer B{j} {{ uint w[]; }} b{j};"
+                );
                 let idx = format!("(x + y * {dw}u)");
                 match u.access {
                     Access::StorageRead => {
@@ -136,7 +168,10 @@ pub fn shader(p: &SynthPass) -> Option<String> {
                     }
                 }
             }
-            (Access::ColorWrite | Access::ColorWriteAll | Access::ColorReadWrite, Shape::Image { format, .. }) => {
+            (
+                Access::ColorWrite | Access::ColorWriteAll | Access::ColorReadWrite,
+                Shape::Image { format, .. },
+            ) => {
                 let c = class(format);
                 let o = match c {
                     Class::Float => "vec4",
@@ -144,11 +179,18 @@ pub fn shader(p: &SynthPass) -> Option<String> {
                     Class::Sint => "ivec4",
                 };
                 let _ = writeln!(decl, "layout(location = {color}) out {o} o{color};");
-                let _ = writeln!(writes, "    o{color} = {};", encode(c, &format!("(mix(acc, {j}u) & 31u)")));
+                let _ = writeln!(
+                    writes,
+                    "    o{color} = {};",
+                    encode(c, &format!("(mix(acc, {j}u) & 31u)"))
+                );
                 color += 1;
             }
             (Access::DepthWrite, _) => {
-                let _ = writeln!(writes, "    gl_FragDepth = float(mix(acc, {j}u) & 31u) / 31.0;");
+                let _ = writeln!(
+                    writes,
+                    "    gl_FragDepth = float(mix(acc, {j}u) & 31u) / 31.0;"
+                );
             }
             _ => {}
         }
@@ -180,16 +222,45 @@ mod tests {
             kind: PassKind::Raster,
             domain: (16, 8),
             uses: vec![
-                SynthUse { j: 0, access: Access::InputAttachment, clear: false, resource: 0, shape: img(Format::D32_SFLOAT), from: None },
-                SynthUse { j: 1, access: Access::InputAttachment, clear: false, resource: 1, shape: img(Format::R8G8B8A8_UNORM), from: None },
-                SynthUse { j: 2, access: Access::ColorWriteAll, clear: false, resource: 2, shape: img(Format::R32_UINT), from: None },
+                SynthUse {
+                    j: 0,
+                    access: Access::InputAttachment,
+                    clear: false,
+                    resource: 0,
+                    shape: img(Format::D32_SFLOAT),
+                    from: None,
+                },
+                SynthUse {
+                    j: 1,
+                    access: Access::InputAttachment,
+                    clear: false,
+                    resource: 1,
+                    shape: img(Format::R8G8B8A8_UNORM),
+                    from: None,
+                },
+                SynthUse {
+                    j: 2,
+                    access: Access::ColorWriteAll,
+                    clear: false,
+                    resource: 2,
+                    shape: img(Format::R32_UINT),
+                    from: None,
+                },
             ],
         };
         let s = shader(&p).unwrap();
-        assert!(s.contains("input_attachment_index = 0, set = 0, binding = 0) uniform subpassInput i0"));
-        assert!(s.contains("input_attachment_index = 1, set = 0, binding = 1) uniform subpassInput i1"));
+        assert!(
+            s.contains("input_attachment_index = 0, set = 0, binding = 0) uniform subpassInput i0")
+        );
+        assert!(
+            s.contains("input_attachment_index = 1, set = 0, binding = 1) uniform subpassInput i1")
+        );
         assert!(s.contains("layout(location = 0) out uvec4 o0;"));
         assert!(s.contains(&format!("mix({}u, x + y * 65536u)", key("lighting"))));
-        assert!(shader(&SynthPass { kind: PassKind::Transfer, ..p }).is_none());
+        assert!(shader(&SynthPass {
+            kind: PassKind::Transfer,
+            ..p
+        })
+        .is_none());
     }
 }

@@ -88,11 +88,21 @@ fn module(gpu: &Gpu, words: &[u32], name: &str) -> Result<vk::ShaderModule, VkEr
 impl SynthBodies {
     /// Bodies for `passes` (execution order), checked against `model`; `compared` lists the
     /// resources read back every frame (index, name).
-    pub fn new(gpu: &Gpu, passes: Vec<SynthPass>, model: Model, compared: &[(usize, String)]) -> Result<SynthBodies, VkError> {
-        let compiler = shaderc::Compiler::new()
-            .map_err(|e| VkError::Shader(format!("shaderc: {e}")))?;
+    pub fn new(
+        gpu: &Gpu,
+        passes: Vec<SynthPass>,
+        model: Model,
+        compared: &[(usize, String)],
+    ) -> Result<SynthBodies, VkError> {
+        let compiler =
+            shaderc::Compiler::new().map_err(|e| VkError::Shader(format!("shaderc: {e}")))?;
         let vsrc = include_str!("../../../../shaders/synth_fullscreen.vert");
-        let vwords = compile(&compiler, vsrc, shaderc::ShaderKind::Vertex, "synth_fullscreen.vert")?;
+        let vwords = compile(
+            &compiler,
+            vsrc,
+            shaderc::ShaderKind::Vertex,
+            "synth_fullscreen.vert",
+        )?;
         let sampler_info = vk::SamplerCreateInfo::default()
             .mag_filter(vk::Filter::NEAREST)
             .min_filter(vk::Filter::NEAREST)
@@ -102,12 +112,26 @@ impl SynthBodies {
         let sampler = unsafe { gpu.device.create_sampler(&sampler_info, None) }?;
         let n = passes.len().max(1) as u32;
         let sizes = [
-            vk::DescriptorPoolSize { ty: vk::DescriptorType::COMBINED_IMAGE_SAMPLER, descriptor_count: 16 * n },
-            vk::DescriptorPoolSize { ty: vk::DescriptorType::INPUT_ATTACHMENT, descriptor_count: 16 * n },
-            vk::DescriptorPoolSize { ty: vk::DescriptorType::STORAGE_IMAGE, descriptor_count: 16 * n },
-            vk::DescriptorPoolSize { ty: vk::DescriptorType::STORAGE_BUFFER, descriptor_count: 16 * n },
+            vk::DescriptorPoolSize {
+                ty: vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+                descriptor_count: 16 * n,
+            },
+            vk::DescriptorPoolSize {
+                ty: vk::DescriptorType::INPUT_ATTACHMENT,
+                descriptor_count: 16 * n,
+            },
+            vk::DescriptorPoolSize {
+                ty: vk::DescriptorType::STORAGE_IMAGE,
+                descriptor_count: 16 * n,
+            },
+            vk::DescriptorPoolSize {
+                ty: vk::DescriptorType::STORAGE_BUFFER,
+                descriptor_count: 16 * n,
+            },
         ];
-        let pool_info = vk::DescriptorPoolCreateInfo::default().max_sets(n).pool_sizes(&sizes);
+        let pool_info = vk::DescriptorPoolCreateInfo::default()
+            .max_sets(n)
+            .pool_sizes(&sizes);
         // SAFETY: complete create info.
         let pool = unsafe { gpu.device.create_descriptor_pool(&pool_info, None) }?;
         let mut me = SynthBodies {
@@ -136,7 +160,12 @@ impl SynthBodies {
                 }
                 Shape::Buffer { words } => 4 * u64::from(words),
             };
-            me.compared.push(Compared { resource: *r, name: name.clone(), offset, bytes });
+            me.compared.push(Compared {
+                resource: *r,
+                name: name.clone(),
+                offset,
+                bytes,
+            });
             offset += bytes.div_ceil(16) * 16;
         }
         for k in 0..2 {
@@ -170,7 +199,10 @@ impl SynthBodies {
                 }
             };
             // SAFETY: fresh fitting allocation.
-            unsafe { gpu.device.bind_buffer_memory(b, alloc.memory(), alloc.offset()) }?;
+            unsafe {
+                gpu.device
+                    .bind_buffer_memory(b, alloc.memory(), alloc.offset())
+            }?;
             me.readback.push((b, Some(alloc)));
         }
         Ok(me)
@@ -189,36 +221,54 @@ impl SynthBodies {
             let res = exec.resources.res[*r];
             let content = super::model::initial(name, &shape);
             let bytes: Vec<u8> = match shape {
-                Shape::Buffer { .. } => content.iter().flat_map(|v| v.unwrap_or(0).to_le_bytes()).collect(),
-                Shape::Image { format, .. } => match encode_texels(format, &content) {
-                    Some(b) => b,
-                    None => continue,
-                },
+                Shape::Buffer { .. } => content
+                    .iter()
+                    .flat_map(|v| v.unwrap_or(0).to_le_bytes())
+                    .collect(),
+                Shape::Image { .. } => Vec::new(),
             };
-            let Some(at) = exec.staging().reserve(bytes.len() as u64) else {
-                return Err(VkError::Setup(format!("'{name}' does not fit the staging ring")));
+            let value = content.first().copied().flatten().unwrap_or(0);
+            let at = if bytes.is_empty() {
+                0
+            } else {
+                let Some(at) = exec.staging().reserve(bytes.len() as u64) else {
+                    return Err(VkError::Setup(format!(
+                        "'{name}' does not fit the staging ring"
+                    )));
+                };
+                if let Some(m) = exec.staging().bytes_mut() {
+                    m[at as usize..at as usize + bytes.len()].copy_from_slice(&bytes);
+                }
+                at
             };
-            if let Some(m) = exec.staging().bytes_mut() {
-                m[at as usize..at as usize + bytes.len()].copy_from_slice(&bytes);
-            }
             let end_layout = end[*r];
             exec.once(|gpu, cmd, ring| {
                 let d = &gpu.device;
                 match res {
                     Res::Buffer(b) => {
-                        let region = vk::BufferCopy { src_offset: at, dst_offset: 0, size: bytes.len() as u64 };
+                        let region = vk::BufferCopy {
+                            src_offset: at,
+                            dst_offset: 0,
+                            size: bytes.len() as u64,
+                        };
                         // SAFETY: recording a copy between live buffers inside their sizes.
                         unsafe { d.cmd_copy_buffer(cmd, ring.buffer, b.buffer, &[region]) };
                         let mb = [vk::MemoryBarrier2::default()
                             .src_stage_mask(vk::PipelineStageFlags2::ALL_TRANSFER)
                             .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
                             .dst_stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)
-                            .dst_access_mask(vk::AccessFlags2::MEMORY_READ | vk::AccessFlags2::MEMORY_WRITE)];
+                            .dst_access_mask(
+                                vk::AccessFlags2::MEMORY_READ | vk::AccessFlags2::MEMORY_WRITE,
+                            )];
                         // SAFETY: recording.
-                        unsafe { d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&mb)) };
+                        unsafe {
+                            d.cmd_pipeline_barrier2(
+                                cmd,
+                                &vk::DependencyInfo::default().memory_barriers(&mb),
+                            )
+                        };
                     }
                     Res::Image(im) => {
-                        let aspect = if im.format.has_depth() { vk::ImageAspectFlags::DEPTH } else { vk::ImageAspectFlags::COLOR };
                         let to_dst = [vk::ImageMemoryBarrier2::default()
                             .dst_stage_mask(vk::PipelineStageFlags2::ALL_TRANSFER)
                             .dst_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
@@ -226,26 +276,53 @@ impl SynthBodies {
                             .new_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
                             .image(im.image)
                             .subresource_range(im.range())];
-                        let region = vk::BufferImageCopy {
-                            buffer_offset: at,
-                            image_subresource: vk::ImageSubresourceLayers { aspect_mask: aspect, mip_level: 0, base_array_layer: 0, layer_count: 1 },
-                            image_extent: vk::Extent3D { width: im.extent.width, height: im.extent.height, depth: 1 },
-                            ..Default::default()
-                        };
                         let to_end = [vk::ImageMemoryBarrier2::default()
                             .src_stage_mask(vk::PipelineStageFlags2::ALL_TRANSFER)
                             .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
                             .dst_stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)
-                            .dst_access_mask(vk::AccessFlags2::MEMORY_READ | vk::AccessFlags2::MEMORY_WRITE)
+                            .dst_access_mask(
+                                vk::AccessFlags2::MEMORY_READ | vk::AccessFlags2::MEMORY_WRITE,
+                            )
                             .old_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
-                            .new_layout(if end_layout == vk::ImageLayout::UNDEFINED { vk::ImageLayout::GENERAL } else { end_layout })
+                            .new_layout(if end_layout == vk::ImageLayout::UNDEFINED {
+                                vk::ImageLayout::GENERAL
+                            } else {
+                                end_layout
+                            })
                             .image(im.image)
                             .subresource_range(im.range())];
                         // SAFETY: recording transitions and a copy inside the image's bounds.
                         unsafe {
-                            d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().image_memory_barriers(&to_dst));
-                            d.cmd_copy_buffer_to_image(cmd, ring.buffer, im.image, vk::ImageLayout::TRANSFER_DST_OPTIMAL, &[region]);
-                            d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().image_memory_barriers(&to_end));
+                            d.cmd_pipeline_barrier2(
+                                cmd,
+                                &vk::DependencyInfo::default().image_memory_barriers(&to_dst),
+                            );
+                            if im.format.is_depth_stencil() {
+                                let v = vk::ClearDepthStencilValue {
+                                    depth: value as f32 / 31.0,
+                                    stencil: 0,
+                                };
+                                d.cmd_clear_depth_stencil_image(
+                                    cmd,
+                                    im.image,
+                                    vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                                    &v,
+                                    &[im.range()],
+                                );
+                            } else {
+                                let v = clear_color(im.format, value);
+                                d.cmd_clear_color_image(
+                                    cmd,
+                                    im.image,
+                                    vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                                    &v,
+                                    &[im.range()],
+                                );
+                            }
+                            d.cmd_pipeline_barrier2(
+                                cmd,
+                                &vk::DependencyInfo::default().image_memory_barriers(&to_end),
+                            );
                         }
                     }
                 }
@@ -254,28 +331,58 @@ impl SynthBodies {
         Ok(())
     }
 
-    fn prepare_shader_pass(&mut self, gpu: &Gpu, setup: &PassSetup, p: &SynthPass) -> Result<(), VkError> {
+    fn prepare_shader_pass(
+        &mut self,
+        gpu: &Gpu,
+        setup: &PassSetup,
+        p: &SynthPass,
+    ) -> Result<(), VkError> {
         let d = &gpu.device;
-        let stage = if p.kind == PassKind::Compute { vk::ShaderStageFlags::COMPUTE } else { vk::ShaderStageFlags::FRAGMENT };
+        let stage = if p.kind == PassKind::Compute {
+            vk::ShaderStageFlags::COMPUTE
+        } else {
+            vk::ShaderStageFlags::FRAGMENT
+        };
         let mut bindings = Vec::new();
         for u in &p.uses {
             let ty = match (u.access, u.shape) {
                 (Access::Sampled, _) => vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
                 (Access::InputAttachment, _) => vk::DescriptorType::INPUT_ATTACHMENT,
-                (Access::StorageRead | Access::StorageWrite | Access::StorageReadWrite, Shape::Image { .. }) => vk::DescriptorType::STORAGE_IMAGE,
-                (Access::StorageRead | Access::StorageWrite | Access::StorageReadWrite, Shape::Buffer { .. }) => vk::DescriptorType::STORAGE_BUFFER,
+                (
+                    Access::StorageRead | Access::StorageWrite | Access::StorageReadWrite,
+                    Shape::Image { .. },
+                ) => vk::DescriptorType::STORAGE_IMAGE,
+                (
+                    Access::StorageRead | Access::StorageWrite | Access::StorageReadWrite,
+                    Shape::Buffer { .. },
+                ) => vk::DescriptorType::STORAGE_BUFFER,
                 _ => continue,
             };
             bindings.push((u.j, ty, u.resource, u.access));
         }
         let lb: Vec<vk::DescriptorSetLayoutBinding> = bindings
             .iter()
-            .map(|&(j, ty, _, _)| vk::DescriptorSetLayoutBinding::default().binding(j).descriptor_type(ty).descriptor_count(1).stage_flags(stage))
+            .map(|&(j, ty, _, _)| {
+                vk::DescriptorSetLayoutBinding::default()
+                    .binding(j)
+                    .descriptor_type(ty)
+                    .descriptor_count(1)
+                    .stage_flags(stage)
+            })
             .collect();
         // SAFETY: complete create info pointing at locals.
-        let set_layout = unsafe { d.create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default().bindings(&lb), None) }?;
+        let set_layout = unsafe {
+            d.create_descriptor_set_layout(
+                &vk::DescriptorSetLayoutCreateInfo::default().bindings(&lb),
+                None,
+            )
+        }?;
         let layouts = [set_layout];
-        let push = [vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::COMPUTE, offset: 0, size: 4 }];
+        let push = [vk::PushConstantRange {
+            stage_flags: vk::ShaderStageFlags::COMPUTE,
+            offset: 0,
+            size: 4,
+        }];
         let mut pl_info = vk::PipelineLayoutCreateInfo::default().set_layouts(&layouts);
         if p.kind == PassKind::Compute {
             pl_info = pl_info.push_constant_ranges(&push);
@@ -283,7 +390,13 @@ impl SynthBodies {
         // SAFETY: as above.
         let layout = unsafe { d.create_pipeline_layout(&pl_info, None) }?;
         // SAFETY: the pool has room for one set per pass.
-        let set = unsafe { d.allocate_descriptor_sets(&vk::DescriptorSetAllocateInfo::default().descriptor_pool(self.pool).set_layouts(&layouts)) }?[0];
+        let set = unsafe {
+            d.allocate_descriptor_sets(
+                &vk::DescriptorSetAllocateInfo::default()
+                    .descriptor_pool(self.pool)
+                    .set_layouts(&layouts),
+            )
+        }?[0];
         let mut image_infos = Vec::new();
         let mut buffer_infos = Vec::new();
         for &(_, ty, r, access) in &bindings {
@@ -295,16 +408,31 @@ impl SynthBodies {
                         .layout
                         .map(conv::layout)
                         .unwrap_or(vk::ImageLayout::GENERAL);
-                    image_infos.push(vk::DescriptorImageInfo { sampler: if ty == vk::DescriptorType::COMBINED_IMAGE_SAMPLER { self.sampler } else { vk::Sampler::null() }, image_view: im.shader_view, image_layout: layout });
+                    image_infos.push(vk::DescriptorImageInfo {
+                        sampler: if ty == vk::DescriptorType::COMBINED_IMAGE_SAMPLER {
+                            self.sampler
+                        } else {
+                            vk::Sampler::null()
+                        },
+                        image_view: im.shader_view,
+                        image_layout: layout,
+                    });
                 }
-                Some(Res::Buffer(b)) => buffer_infos.push(vk::DescriptorBufferInfo { buffer: b.buffer, offset: 0, range: vk::WHOLE_SIZE }),
+                Some(Res::Buffer(b)) => buffer_infos.push(vk::DescriptorBufferInfo {
+                    buffer: b.buffer,
+                    offset: 0,
+                    range: vk::WHOLE_SIZE,
+                }),
                 None => return Err(VkError::Setup(format!("pass '{}' lost a resource", p.name))),
             }
         }
         let mut writes = Vec::new();
         let (mut ii, mut bi) = (0, 0);
         for &(j, ty, _, _) in &bindings {
-            let w = vk::WriteDescriptorSet::default().dst_set(set).dst_binding(j).descriptor_type(ty);
+            let w = vk::WriteDescriptorSet::default()
+                .dst_set(set)
+                .dst_binding(j)
+                .descriptor_type(ty);
             if ty == vk::DescriptorType::STORAGE_BUFFER {
                 writes.push(w.buffer_info(std::slice::from_ref(&buffer_infos[bi])));
                 bi += 1;
@@ -315,14 +443,24 @@ impl SynthBodies {
         }
         // SAFETY: the infos reference live views, buffers and the sampler.
         unsafe { d.update_descriptor_sets(&writes, &[]) };
-        let src = glsl::shader(p).ok_or_else(|| VkError::Setup("no shader for a transfer pass".into()))?;
-        let kind = if p.kind == PassKind::Compute { shaderc::ShaderKind::Compute } else { shaderc::ShaderKind::Fragment };
+        let src = glsl::shader(p)
+            .ok_or_else(|| VkError::Setup("no shader for a transfer pass".into()))?;
+        let kind = if p.kind == PassKind::Compute {
+            shaderc::ShaderKind::Compute
+        } else {
+            shaderc::ShaderKind::Fragment
+        };
         let words = compile(&self.compiler, &src, kind, &p.name)?;
         let m = module(gpu, &words, &p.name)?;
         let entry = c"main";
         let pipeline = if p.kind == PassKind::Compute {
             let info = vk::ComputePipelineCreateInfo::default()
-                .stage(vk::PipelineShaderStageCreateInfo::default().stage(vk::ShaderStageFlags::COMPUTE).module(m).name(entry))
+                .stage(
+                    vk::PipelineShaderStageCreateInfo::default()
+                        .stage(vk::ShaderStageFlags::COMPUTE)
+                        .module(m)
+                        .name(entry),
+                )
                 .layout(layout);
             // SAFETY: complete create info.
             let r = unsafe { d.create_compute_pipelines(vk::PipelineCache::null(), &[info], None) };
@@ -331,35 +469,84 @@ impl SynthBodies {
             r.map_err(|(_, e)| e)?[0]
         } else {
             let Some((rp, subpass, extent)) = setup.subpass else {
-                return Err(VkError::Setup(format!("raster pass '{}' has no subpass", p.name)));
+                return Err(VkError::Setup(format!(
+                    "raster pass '{}' has no subpass",
+                    p.name
+                )));
             };
             let stages = [
-                vk::PipelineShaderStageCreateInfo::default().stage(vk::ShaderStageFlags::VERTEX).module(self.vert.unwrap_or_default()).name(entry),
-                vk::PipelineShaderStageCreateInfo::default().stage(vk::ShaderStageFlags::FRAGMENT).module(m).name(entry),
+                vk::PipelineShaderStageCreateInfo::default()
+                    .stage(vk::ShaderStageFlags::VERTEX)
+                    .module(self.vert.unwrap_or_default())
+                    .name(entry),
+                vk::PipelineShaderStageCreateInfo::default()
+                    .stage(vk::ShaderStageFlags::FRAGMENT)
+                    .module(m)
+                    .name(entry),
             ];
             let vi = vk::PipelineVertexInputStateCreateInfo::default();
-            let ia = vk::PipelineInputAssemblyStateCreateInfo::default().topology(vk::PrimitiveTopology::TRIANGLE_LIST);
-            let viewports = [vk::Viewport { x: 0.0, y: 0.0, width: extent.width as f32, height: extent.height as f32, min_depth: 0.0, max_depth: 1.0 }];
-            let scissors = [vk::Rect2D { offset: vk::Offset2D::default(), extent }];
-            let vp = vk::PipelineViewportStateCreateInfo::default().viewports(&viewports).scissors(&scissors);
-            let rs = vk::PipelineRasterizationStateCreateInfo::default().polygon_mode(vk::PolygonMode::FILL).cull_mode(vk::CullModeFlags::NONE).line_width(1.0);
+            let ia = vk::PipelineInputAssemblyStateCreateInfo::default()
+                .topology(vk::PrimitiveTopology::TRIANGLE_LIST);
+            let viewports = [vk::Viewport {
+                x: 0.0,
+                y: 0.0,
+                width: extent.width as f32,
+                height: extent.height as f32,
+                min_depth: 0.0,
+                max_depth: 1.0,
+            }];
+            let scissors = [vk::Rect2D {
+                offset: vk::Offset2D::default(),
+                extent,
+            }];
+            let vp = vk::PipelineViewportStateCreateInfo::default()
+                .viewports(&viewports)
+                .scissors(&scissors);
+            let rs = vk::PipelineRasterizationStateCreateInfo::default()
+                .polygon_mode(vk::PolygonMode::FILL)
+                .cull_mode(vk::CullModeFlags::NONE)
+                .line_width(1.0);
             let samples = p
                 .uses
                 .iter()
-                .find_map(|u| match (u.access.is_attachment() && u.access != Access::Resolve && u.access != Access::InputAttachment, u.shape) {
-                    (true, Shape::Image { samples, .. }) => Some(samples),
-                    _ => None,
+                .find_map(|u| {
+                    match (
+                        u.access.is_attachment()
+                            && u.access != Access::Resolve
+                            && u.access != Access::InputAttachment,
+                        u.shape,
+                    ) {
+                        (true, Shape::Image { samples, .. }) => Some(samples),
+                        _ => None,
+                    }
                 })
                 .unwrap_or(1);
-            let ms = vk::PipelineMultisampleStateCreateInfo::default().rasterization_samples(conv::samples(samples).unwrap_or(vk::SampleCountFlags::TYPE_1));
-            let depth_use = p.uses.iter().find(|u| matches!(u.access, Access::DepthWrite | Access::DepthRead));
+            let ms = vk::PipelineMultisampleStateCreateInfo::default().rasterization_samples(
+                conv::samples(samples).unwrap_or(vk::SampleCountFlags::TYPE_1),
+            );
+            let depth_use = p
+                .uses
+                .iter()
+                .find(|u| matches!(u.access, Access::DepthWrite | Access::DepthRead));
             let ds = vk::PipelineDepthStencilStateCreateInfo::default()
                 .depth_test_enable(depth_use.is_some())
                 .depth_write_enable(depth_use.is_some_and(|u| u.access == Access::DepthWrite))
                 .depth_compare_op(vk::CompareOp::ALWAYS);
-            let colors = p.uses.iter().filter(|u| matches!(u.access, Access::ColorWrite | Access::ColorWriteAll | Access::ColorReadWrite)).count();
+            let colors = p
+                .uses
+                .iter()
+                .filter(|u| {
+                    matches!(
+                        u.access,
+                        Access::ColorWrite | Access::ColorWriteAll | Access::ColorReadWrite
+                    )
+                })
+                .count();
             let blend: Vec<vk::PipelineColorBlendAttachmentState> = (0..colors)
-                .map(|_| vk::PipelineColorBlendAttachmentState::default().color_write_mask(vk::ColorComponentFlags::RGBA))
+                .map(|_| {
+                    vk::PipelineColorBlendAttachmentState::default()
+                        .color_write_mask(vk::ColorComponentFlags::RGBA)
+                })
                 .collect();
             let cb = vk::PipelineColorBlendStateCreateInfo::default().attachments(&blend);
             let info = vk::GraphicsPipelineCreateInfo::default()
@@ -375,13 +562,22 @@ impl SynthBodies {
                 .render_pass(rp)
                 .subpass(subpass);
             // SAFETY: complete create info; the render pass is live.
-            let r = unsafe { d.create_graphics_pipelines(vk::PipelineCache::null(), &[info], None) };
+            let r =
+                unsafe { d.create_graphics_pipelines(vk::PipelineCache::null(), &[info], None) };
             // SAFETY: as above.
             unsafe { d.destroy_shader_module(m, None) };
             r.map_err(|(_, e)| e)?[0]
         };
         gpu.name(pipeline, &p.name);
-        self.prepared.insert(p.name.clone(), Prepared { set_layout, layout, pipeline, set });
+        self.prepared.insert(
+            p.name.clone(),
+            Prepared {
+                set_layout,
+                layout,
+                pipeline,
+                set,
+            },
+        );
         Ok(())
     }
 
@@ -389,27 +585,55 @@ impl SynthBodies {
         let d = &gpu.device;
         let res = |r: usize| setup.uses.iter().find(|u| u.resource == r).map(|u| u.res);
         for dst in p.uses.iter().filter(|u| u.access == Access::TransferDst) {
-            let Some(dres) = res(dst.resource) else { continue };
+            let Some(dres) = res(dst.resource) else {
+                continue;
+            };
             match (copy_source(p, dst), dres) {
                 (Some(src), Res::Buffer(db)) => {
                     if let Some(Res::Buffer(sb)) = res(src.resource) {
-                        let region = vk::BufferCopy { src_offset: 0, dst_offset: 0, size: sb.size.min(db.size) / 4 * 4 };
+                        let region = vk::BufferCopy {
+                            src_offset: 0,
+                            dst_offset: 0,
+                            size: sb.size.min(db.size) / 4 * 4,
+                        };
                         // SAFETY: recording a copy inside both buffers.
                         unsafe { d.cmd_copy_buffer(cmd, sb.buffer, db.buffer, &[region]) };
                     }
                 }
                 (Some(src), Res::Image(di)) => {
                     if let Some(Res::Image(si)) = res(src.resource) {
-                        let aspect = if di.format.has_depth() { vk::ImageAspectFlags::DEPTH } else { vk::ImageAspectFlags::COLOR };
-                        let sub = vk::ImageSubresourceLayers { aspect_mask: aspect, mip_level: 0, base_array_layer: 0, layer_count: 1 };
+                        let aspect = if di.format.has_depth() {
+                            vk::ImageAspectFlags::DEPTH
+                        } else {
+                            vk::ImageAspectFlags::COLOR
+                        };
+                        let sub = vk::ImageSubresourceLayers {
+                            aspect_mask: aspect,
+                            mip_level: 0,
+                            base_array_layer: 0,
+                            layer_count: 1,
+                        };
                         let region = vk::ImageCopy {
                             src_subresource: sub,
                             dst_subresource: sub,
-                            extent: vk::Extent3D { width: si.extent.width.min(di.extent.width), height: si.extent.height.min(di.extent.height), depth: 1 },
+                            extent: vk::Extent3D {
+                                width: si.extent.width.min(di.extent.width),
+                                height: si.extent.height.min(di.extent.height),
+                                depth: 1,
+                            },
                             ..Default::default()
                         };
                         // SAFETY: recording a copy between images in the planned layouts.
-                        unsafe { d.cmd_copy_image(cmd, si.image, vk::ImageLayout::TRANSFER_SRC_OPTIMAL, di.image, vk::ImageLayout::TRANSFER_DST_OPTIMAL, &[region]) };
+                        unsafe {
+                            d.cmd_copy_image(
+                                cmd,
+                                si.image,
+                                vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                                di.image,
+                                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                                &[region],
+                            )
+                        };
                     }
                 }
                 (None, Res::Buffer(db)) => {
@@ -421,7 +645,12 @@ impl SynthBodies {
                         if db.size > 16 {
                             d.cmd_fill_buffer(cmd, db.buffer, 16, (db.size - 16) / 4 * 4, v);
                         }
-                        d.cmd_update_buffer(cmd, db.buffer, 0, &header[..(db.size.min(16) as usize / 4 * 4)]);
+                        d.cmd_update_buffer(
+                            cmd,
+                            db.buffer,
+                            0,
+                            &header[..(db.size.min(16) as usize / 4 * 4)],
+                        );
                     }
                 }
                 (None, Res::Image(di)) => {
@@ -431,15 +660,26 @@ impl SynthBodies {
                     unsafe {
                         if di.format.is_depth_stencil() {
                             range.aspect_mask = conv::aspects(di.format);
-                            let value = vk::ClearDepthStencilValue { depth: v as f32 / 31.0, stencil: 0 };
-                            d.cmd_clear_depth_stencil_image(cmd, di.image, vk::ImageLayout::TRANSFER_DST_OPTIMAL, &value, &[range]);
-                        } else {
-                            let value = match class(di.format) {
-                                Class::Float => vk::ClearColorValue { float32: [v as f32 / 31.0, 0.0, 0.0, 1.0] },
-                                Class::Uint => vk::ClearColorValue { uint32: [v, 0, 0, 1] },
-                                Class::Sint => vk::ClearColorValue { int32: [v as i32, 0, 0, 1] },
+                            let value = vk::ClearDepthStencilValue {
+                                depth: v as f32 / 31.0,
+                                stencil: 0,
                             };
-                            d.cmd_clear_color_image(cmd, di.image, vk::ImageLayout::TRANSFER_DST_OPTIMAL, &value, &[range]);
+                            d.cmd_clear_depth_stencil_image(
+                                cmd,
+                                di.image,
+                                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                                &value,
+                                &[range],
+                            );
+                        } else {
+                            let value = clear_color(di.format, v);
+                            d.cmd_clear_color_image(
+                                cmd,
+                                di.image,
+                                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                                &value,
+                                &[range],
+                            );
                         }
                     }
                 }
@@ -448,32 +688,19 @@ impl SynthBodies {
     }
 }
 
-/// Texel bytes of content for an upload (images with a copyable aspect only).
-fn encode_texels(f: tessera_graph::Format, content: &Content) -> Option<Vec<u8>> {
-    use tessera_graph::Format::*;
-    let bpt = values::copy_bytes(f)? as usize;
-    let mut out = Vec::with_capacity(content.len() * bpt);
-    for v in content {
-        let v = v.unwrap_or(0);
-        let x = v as f32 / 31.0;
-        let mut t = vec![0u8; bpt];
-        match f {
-            R8_UNORM | R8G8_UNORM | R8G8B8A8_UNORM => t[0] = (x * 255.0).round() as u8,
-            B8G8R8A8_UNORM => t[2] = (x * 255.0).round() as u8,
-            R8_UINT | R8G8B8A8_UINT => t[0] = v as u8,
-            R16_UINT => t[..2].copy_from_slice(&(v as u16).to_le_bytes()),
-            R16_UNORM | R16G16_UNORM | R16G16B16A16_UNORM | D16_UNORM => {
-                t[..2].copy_from_slice(&((x * 65535.0).round() as u16).to_le_bytes())
-            }
-            R32_SFLOAT | R32G32_SFLOAT | R32G32B32A32_SFLOAT | D32_SFLOAT | D32_SFLOAT_S8_UINT => t[..4].copy_from_slice(&x.to_le_bytes()),
-            R32_UINT | R32G32_UINT | R32G32B32A32_UINT | R32_SINT => t[..4].copy_from_slice(&v.to_le_bytes()),
-            A2B10G10R10_UNORM_PACK32 => t[..4].copy_from_slice(&((x * 1023.0).round() as u32).to_le_bytes()),
-            X8_D24_UNORM_PACK32 | D24_UNORM_S8_UINT => t[..4].copy_from_slice(&((x * 16_777_215.0).round() as u32).to_le_bytes()),
-            _ => return None,
-        }
-        out.extend_from_slice(&t);
+/// The clear colour that stores `v` in a format.
+fn clear_color(f: tessera_graph::Format, v: u32) -> vk::ClearColorValue {
+    match class(f) {
+        Class::Float => vk::ClearColorValue {
+            float32: [v as f32 / 31.0, 0.0, 0.0, 1.0],
+        },
+        Class::Uint => vk::ClearColorValue {
+            uint32: [v, 0, 0, 1],
+        },
+        Class::Sint => vk::ClearColorValue {
+            int32: [v as i32, 0, 0, 1],
+        },
     }
-    Some(out)
 }
 
 impl PassBodies for SynthBodies {
@@ -490,16 +717,23 @@ impl PassBodies for SynthBodies {
     }
 
     fn record(&mut self, gpu: &Gpu, setup: &PassSetup, cmd: vk::CommandBuffer, _frame: u64) {
-        let Some(p) = self.passes.get(&setup.name) else { return };
+        let Some(p) = self.passes.get(&setup.name) else {
+            return;
+        };
         let d = &gpu.device;
-        let indirect = p.indirect().and_then(|u| setup.uses.iter().find(|s| s.resource == u.resource)).and_then(|u| match u.res {
-            Res::Buffer(b) => Some(b.buffer),
-            Res::Image(_) => None,
-        });
+        let indirect = p
+            .indirect()
+            .and_then(|u| setup.uses.iter().find(|s| s.resource == u.resource))
+            .and_then(|u| match u.res {
+                Res::Buffer(b) => Some(b.buffer),
+                Res::Image(_) => None,
+            });
         match p.kind {
             PassKind::Transfer => self.record_transfer(gpu, setup, p, cmd),
             PassKind::Raster | PassKind::Compute => {
-                let Some(pr) = self.prepared.get(&setup.name) else { return };
+                let Some(pr) = self.prepared.get(&setup.name) else {
+                    return;
+                };
                 let bp = conv::bind_point(p.kind).unwrap_or(vk::PipelineBindPoint::COMPUTE);
                 // SAFETY: recording with live pipeline, layout and set; raster passes are
                 // inside their subpass, compute passes outside any render pass.
@@ -513,11 +747,23 @@ impl PassBodies for SynthBodies {
                             None => d.cmd_draw(cmd, 3, 1, 0, 0),
                         }
                     } else {
-                        d.cmd_push_constants(cmd, pr.layout, vk::ShaderStageFlags::COMPUTE, 0, &0u32.to_le_bytes());
+                        d.cmd_push_constants(
+                            cmd,
+                            pr.layout,
+                            vk::ShaderStageFlags::COMPUTE,
+                            0,
+                            &0u32.to_le_bytes(),
+                        );
                         d.cmd_dispatch(cmd, p.domain.0.div_ceil(8), p.domain.1.div_ceil(8), 1);
                         if let Some(b) = indirect {
                             // The indirect read happens; the invocations do nothing.
-                            d.cmd_push_constants(cmd, pr.layout, vk::ShaderStageFlags::COMPUTE, 0, &1u32.to_le_bytes());
+                            d.cmd_push_constants(
+                                cmd,
+                                pr.layout,
+                                vk::ShaderStageFlags::COMPUTE,
+                                0,
+                                &1u32.to_le_bytes(),
+                            );
                             d.cmd_dispatch_indirect(cmd, b, 0);
                         }
                     }
@@ -528,7 +774,13 @@ impl PassBodies for SynthBodies {
 
     fn end_frame(&mut self, gpu: &Gpu, exec: &FrameEnd<'_>, cmd: vk::CommandBuffer, frame: u64) {
         self.model.frame();
-        self.expected.insert(frame, self.compared.iter().map(|c| self.model.content[c.resource].clone()).collect());
+        self.expected.insert(
+            frame,
+            self.compared
+                .iter()
+                .map(|c| self.model.content[c.resource].clone())
+                .collect(),
+        );
         let d = &gpu.device;
         let rb = self.readback[(frame % 2) as usize].0;
         for c in &self.compared {
@@ -545,17 +797,31 @@ impl PassBodies for SynthBodies {
                     let back = [vk::MemoryBarrier2::default()
                         .src_stage_mask(vk::PipelineStageFlags2::ALL_TRANSFER)
                         .dst_stage_mask(last)];
-                    let region = vk::BufferCopy { src_offset: 0, dst_offset: c.offset, size: c.bytes.min(b.size) };
+                    let region = vk::BufferCopy {
+                        src_offset: 0,
+                        dst_offset: c.offset,
+                        size: c.bytes.min(b.size),
+                    };
                     // SAFETY: recording outside render passes at the end of the frame.
                     unsafe {
-                        d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&to));
+                        d.cmd_pipeline_barrier2(
+                            cmd,
+                            &vk::DependencyInfo::default().memory_barriers(&to),
+                        );
                         d.cmd_copy_buffer(cmd, b.buffer, rb, &[region]);
-                        d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&back));
+                        d.cmd_pipeline_barrier2(
+                            cmd,
+                            &vk::DependencyInfo::default().memory_barriers(&back),
+                        );
                     }
                 }
                 Res::Image(im) => {
                     let end = exec.end_layouts[c.resource];
-                    let aspect = if im.format.has_depth() { vk::ImageAspectFlags::DEPTH } else { vk::ImageAspectFlags::COLOR };
+                    let aspect = if im.format.has_depth() {
+                        vk::ImageAspectFlags::DEPTH
+                    } else {
+                        vk::ImageAspectFlags::COLOR
+                    };
                     let to = [vk::ImageMemoryBarrier2::default()
                         .src_stage_mask(last)
                         .src_access_mask(vk::AccessFlags2::MEMORY_WRITE)
@@ -574,15 +840,36 @@ impl PassBodies for SynthBodies {
                         .subresource_range(im.range())];
                     let region = vk::BufferImageCopy {
                         buffer_offset: c.offset,
-                        image_subresource: vk::ImageSubresourceLayers { aspect_mask: aspect, mip_level: 0, base_array_layer: 0, layer_count: 1 },
-                        image_extent: vk::Extent3D { width: im.extent.width, height: im.extent.height, depth: 1 },
+                        image_subresource: vk::ImageSubresourceLayers {
+                            aspect_mask: aspect,
+                            mip_level: 0,
+                            base_array_layer: 0,
+                            layer_count: 1,
+                        },
+                        image_extent: vk::Extent3D {
+                            width: im.extent.width,
+                            height: im.extent.height,
+                            depth: 1,
+                        },
                         ..Default::default()
                     };
                     // SAFETY: as above; the image is in `end` at the end of the frame.
                     unsafe {
-                        d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().image_memory_barriers(&to));
-                        d.cmd_copy_image_to_buffer(cmd, im.image, vk::ImageLayout::TRANSFER_SRC_OPTIMAL, rb, &[region]);
-                        d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().image_memory_barriers(&back));
+                        d.cmd_pipeline_barrier2(
+                            cmd,
+                            &vk::DependencyInfo::default().image_memory_barriers(&to),
+                        );
+                        d.cmd_copy_image_to_buffer(
+                            cmd,
+                            im.image,
+                            vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                            rb,
+                            &[region],
+                        );
+                        d.cmd_pipeline_barrier2(
+                            cmd,
+                            &vk::DependencyInfo::default().image_memory_barriers(&back),
+                        );
                     }
                 }
             }
@@ -590,8 +877,16 @@ impl PassBodies for SynthBodies {
     }
 
     fn frame_done(&mut self, _gpu: &Gpu, frame: u64) {
-        let Some(expected) = self.expected.remove(&frame) else { return };
-        let Some(bytes) = self.readback[(frame % 2) as usize].1.as_ref().and_then(|a| a.mapped_slice()) else { return };
+        let Some(expected) = self.expected.remove(&frame) else {
+            return;
+        };
+        let Some(bytes) = self.readback[(frame % 2) as usize]
+            .1
+            .as_ref()
+            .and_then(|a| a.mapped_slice())
+        else {
+            return;
+        };
         self.frames_checked += 1;
         for (c, exp) in self.compared.iter().zip(expected) {
             let shape = self.model.shape(c.resource);
@@ -615,7 +910,10 @@ impl PassBodies for SynthBodies {
                     if Some(*e) != *g {
                         bad += 1;
                         if self.notes.len() < 8 {
-                            self.notes.push(format!("frame {frame}: '{}'[{i}] = {g:?}, model says {e}", c.name));
+                            self.notes.push(format!(
+                                "frame {frame}: '{}'[{i}] = {g:?}, model says {e}",
+                                c.name
+                            ));
                         }
                     }
                 }

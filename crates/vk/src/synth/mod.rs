@@ -114,7 +114,9 @@ pub fn scale_graph(graph: &Graph, max: u32) -> (Graph, Option<(u32, u32)>) {
         match &mut r.kind {
             ResourceKind::Image(d) => {
                 if let Some((from, to)) = scaled {
-                    let f = |x: u32| ((u64::from(x) * u64::from(to)).div_ceil(u64::from(from)) as u32).max(1);
+                    let f = |x: u32| {
+                        ((u64::from(x) * u64::from(to)).div_ceil(u64::from(from)) as u32).max(1)
+                    };
                     d.width = f(d.width);
                     d.height = f(d.height);
                 }
@@ -164,9 +166,8 @@ pub fn compared(graph: &Graph, plan: &Plan) -> Vec<(usize, String)> {
             used[*i]
                 && !memoryless[*i]
                 && !clobbered[*i]
-                && r.image_desc().is_none_or(|d| {
-                    d.samples == 1 && values::copy_bytes(d.format).is_some()
-                })
+                && r.image_desc()
+                    .is_none_or(|d| d.samples == 1 && values::copy_bytes(d.format).is_some())
         })
         .map(|(i, r)| (i, r.name.to_string()))
         .collect()
@@ -185,7 +186,8 @@ pub fn run_on(gpu: &Gpu, graph: &Graph, config: &ExecConfig) -> Result<ExecRepor
     let messages_before = gpu.messages.count();
     let (mut g, scaled) = scale_graph(graph, config.max_extent);
     let caps = gpu.capabilities();
-    let compile_err = |e: tessera_graph::CompileError| VkError::Unsupported(format!("compile: {e}"));
+    let compile_err =
+        |e: tessera_graph::CompileError| VkError::Unsupported(format!("compile: {e}"));
     let plan0 = compile(&g, &caps, &config.options).map_err(compile_err)?;
     let memoryless = memoryless_set(&g, &plan0);
     let unbound = resources::create_unbound(gpu, &g, &memoryless)?;
@@ -292,8 +294,10 @@ fn check_formats(gpu: &Gpu, g: &Graph) -> Result<(), VkError> {
             let need = crate::conv::format_features(u.access);
             // SAFETY: a property query on our physical device.
             let props = unsafe {
-                gpu.instance
-                    .get_physical_device_format_properties(gpu.physical, crate::conv::format(d.format))
+                gpu.instance.get_physical_device_format_properties(
+                    gpu.physical,
+                    crate::conv::format(d.format),
+                )
             };
             if !props.optimal_tiling_features.contains(need) {
                 return Err(VkError::Unsupported(format!(

@@ -33,14 +33,19 @@ pub struct Model {
     pub content: Vec<Content>,
 }
 
-/// Initial content of an imported resource (what the executor uploads before frame 0).
+/// Initial content of an imported resource (what the executor uploads before frame 0):
+/// images are cleared to one value, buffers get the header and distinct words.
 pub fn initial(name: &str, shape: &Shape) -> Content {
     match *shape {
-        Shape::Image { w, h, .. } => (0..w * h)
-            .map(|i| Some(mix(key(name), i) & 31))
-            .collect(),
+        Shape::Image { w, h, .. } => vec![Some(mix(key(name), 0) & 31); (w * h) as usize],
         Shape::Buffer { words } => (0..words)
-            .map(|i| Some(if i < 4 { HEADER[i as usize] } else { mix(key(name), i) }))
+            .map(|i| {
+                Some(if i < 4 {
+                    HEADER[i as usize]
+                } else {
+                    mix(key(name), i)
+                })
+            })
             .collect(),
     }
 }
@@ -184,13 +189,14 @@ impl Model {
                         (Access::InputAttachment, Shape::Image { w, .. }) => {
                             Some(c[(x + y * w) as usize].map(|v| v + 1))
                         }
-                        (Access::StorageRead | Access::StorageReadWrite, Shape::Image { w, h, .. }) => {
-                            Some(if x < w && y < h {
-                                c[(x + y * w) as usize].map(|v| v + 1)
-                            } else {
-                                Some(0)
-                            })
-                        }
+                        (
+                            Access::StorageRead | Access::StorageReadWrite,
+                            Shape::Image { w, h, .. },
+                        ) => Some(if x < w && y < h {
+                            c[(x + y * w) as usize].map(|v| v + 1)
+                        } else {
+                            Some(0)
+                        }),
                         (Access::StorageRead, Shape::Buffer { .. }) => {
                             let n = u.shape.data_words();
                             Some(c.get((4 + (x + y * dw) % n) as usize).copied().flatten())
@@ -275,7 +281,9 @@ mod tests {
         let b = g.buffer("counts", 64);
         g.resource_mut(b).output = true;
         g.transfer("clear").clears(b, Access::TransferDst).id();
-        g.compute("accumulate").uses(b, Access::StorageReadWrite).id();
+        g.compute("accumulate")
+            .uses(b, Access::StorageReadWrite)
+            .id();
         g
     }
 
@@ -296,7 +304,10 @@ mod tests {
             let acc = mix(key("accumulate"), x);
             expect[(x % n) as usize] = expect[(x % n) as usize].wrapping_add(mix(acc, 0) & 0xFFFF);
         }
-        assert_eq!(first[4..].to_vec(), expect.into_iter().map(Some).collect::<Vec<_>>());
+        assert_eq!(
+            first[4..].to_vec(),
+            expect.into_iter().map(Some).collect::<Vec<_>>()
+        );
         m.frame();
         assert_eq!(m.content[0], first, "the clear makes every frame the same");
     }
@@ -308,7 +319,10 @@ mod tests {
         let out = g.image("out", ImageDesc::new(Format::R8G8B8A8_UNORM, 4, 4));
         g.resource_mut(out).output = true;
         g.raster("p").uses(a, Access::ColorWriteAll).id();
-        g.raster("q").uses(a, Access::Sampled).uses(out, Access::ColorWriteAll).id();
+        g.raster("q")
+            .uses(a, Access::Sampled)
+            .uses(out, Access::ColorWriteAll)
+            .id();
         let plan = compile(&g, &Capabilities::desktop(), &CompileOptions::ALL).unwrap();
         let passes = crate::synth::desc::passes(&g, &plan).unwrap();
         let mut m = Model::new(&g, &plan, passes);

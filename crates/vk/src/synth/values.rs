@@ -33,8 +33,9 @@ pub fn mix(a: u32, b: u32) -> u32 {
 
 /// The key of a pass: FNV-1a of its name.
 pub fn key(name: &str) -> u32 {
-    name.bytes()
-        .fold(0x811C_9DC5u32, |h, b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193))
+    name.bytes().fold(0x811C_9DC5u32, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    })
 }
 
 /// How a format's first channel is read and written by shaders.
@@ -180,7 +181,13 @@ mod tests {
     #[test]
     fn glsl_and_rust_mix_are_the_same_formula() {
         // The GLSL file spells the same constants; a change on one side shows up here.
-        for c in ["0x9E3779B9u", "0x7FEB352Du", "0x846CA68Bu", ">> 16", ">> 15"] {
+        for c in [
+            "0x9E3779B9u",
+            "0x7FEB352Du",
+            "0x846CA68Bu",
+            ">> 16",
+            ">> 15",
+        ] {
             assert!(GLSL_MIX.contains(c), "{c}");
         }
         assert_ne!(mix(1, 2), mix(2, 1));
@@ -193,19 +200,44 @@ mod tests {
         // Encode as the GPU would (round to nearest representable) and decode.
         for v in 0..VALUES {
             let x = v as f32 / 31.0;
-            assert_eq!(decode(Format::R8G8B8A8_UNORM, &[(x * 255.0).round() as u8, 0, 0, 0]), Some(v));
-            let s = if x <= 0.003_130_8 { x * 12.92 } else { 1.055 * x.powf(1.0 / 2.4) - 0.055 };
-            assert_eq!(decode(Format::R8G8B8A8_SRGB, &[(s * 255.0).round() as u8, 0, 0, 0]), Some(v));
+            assert_eq!(
+                decode(
+                    Format::R8G8B8A8_UNORM,
+                    &[(x * 255.0).round() as u8, 0, 0, 0]
+                ),
+                Some(v)
+            );
+            let s = if x <= 0.003_130_8 {
+                x * 12.92
+            } else {
+                1.055 * x.powf(1.0 / 2.4) - 0.055
+            };
+            assert_eq!(
+                decode(Format::R8G8B8A8_SRGB, &[(s * 255.0).round() as u8, 0, 0, 0]),
+                Some(v)
+            );
             let w = (x * 1023.0).round() as u32;
-            assert_eq!(decode(Format::A2B10G10R10_UNORM_PACK32, &w.to_le_bytes()), Some(v));
+            assert_eq!(
+                decode(Format::A2B10G10R10_UNORM_PACK32, &w.to_le_bytes()),
+                Some(v)
+            );
             assert_eq!(decode(Format::D32_SFLOAT, &x.to_le_bytes()), Some(v));
             let d24 = (x * 16_777_215.0).round() as u32;
-            assert_eq!(decode(Format::D24_UNORM_S8_UINT, &d24.to_le_bytes()), Some(v));
+            assert_eq!(
+                decode(Format::D24_UNORM_S8_UINT, &d24.to_le_bytes()),
+                Some(v)
+            );
             assert_eq!(decode(Format::R32_UINT, &v.to_le_bytes()), Some(v));
         }
         // 1.0 as a half float and as an 11-bit float.
-        assert_eq!(decode(Format::R16_SFLOAT, &0x3C00u16.to_le_bytes()), Some(31));
-        assert_eq!(decode(Format::B10G11R11_UFLOAT_PACK32, &(15u32 << 6).to_le_bytes()), Some(31));
+        assert_eq!(
+            decode(Format::R16_SFLOAT, &0x3C00u16.to_le_bytes()),
+            Some(31)
+        );
+        assert_eq!(
+            decode(Format::B10G11R11_UFLOAT_PACK32, &(15u32 << 6).to_le_bytes()),
+            Some(31)
+        );
         assert_eq!(decode(Format::B8G8R8A8_UNORM, &[0, 0, 255, 0]), Some(31));
     }
 }
