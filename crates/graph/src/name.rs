@@ -102,7 +102,7 @@ impl fmt::Debug for Name {
 
 impl fmt::Display for Name {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.pad(&self.0) // honours width and alignment, like `str`
     }
 }
 
@@ -129,6 +129,6 @@ mod tests {
         assert_eq!(vec![n.clone()], ["gbuffer"]);
         assert_eq!(serde_json::to_string(&n).unwrap(), "\"gbuffer\"");
         assert_eq!(serde_json::from_str::<Name>("\"x\"").unwrap(), "x");
-        assert_eq!(format!("{n}/{n:?}"), "gbuffer/\"gbuffer\"");
+        assert_eq!(format!("{n}/{n:?}/{n:<9}|"), "gbuffer/\"gbuffer\"/gbuffer  |");
     }
 }

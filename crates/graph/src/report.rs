@@ -2,9 +2,11 @@
 //!
 //! Reads only the plan, so it works on any plan, including one loaded from JSON. Sections:
 //! passes in execution order with level and queue and the barriers before each, culled
-//! passes with the reason, render passes and breaks, syncs, memory.
+//! passes with the reason, render passes (attachments with load/store/memoryless/layouts,
+//! subpass dependencies) and breaks, syncs, tile bandwidth (planned and naive, per frame and
+//! per second at 60 fps), memory.
 
-use crate::plan::{Barrier, Plan};
+use crate::plan::{Bandwidth, Barrier, LoadOp, Plan, StoreOp};
 use std::collections::HashMap;
 use std::fmt::{self, Display, Formatter, Write as _};
 
@@ -18,6 +20,59 @@ pub struct Report<'a> {
 }
 
 const MIB: f64 = 1024.0 * 1024.0;
+
+/// Frames per second the bandwidth rates are given at.
+const FPS: f64 = 60.0;
+
+fn load_name(op: LoadOp) -> &'static str {
+    match op {
+        LoadOp::Load => "LOAD,",
+        LoadOp::Clear => "CLEAR,",
+        LoadOp::DontCare => "DONT_CARE,",
+    }
+}
+
+fn store_name(op: StoreOp) -> &'static str {
+    match op {
+        StoreOp::Store => "STORE,",
+        StoreOp::DontCare => "DONT_CARE,",
+    }
+}
+
+/// One bandwidth figure: bytes, MiB per frame and MiB/s at 60 fps.
+fn rate(bytes: u64) -> String {
+    let per_frame = bytes as f64 / MIB;
+    format!(
+        "{bytes} B = {per_frame:.2} MiB/frame = {:.1} MiB/s at 60 fps",
+        per_frame * FPS
+    )
+}
+
+/// The tile bandwidth totals, planned against naive.
+fn bandwidth_section(f: &mut Formatter<'_>, b: &Bandwidth) -> fmt::Result {
+    let planned = b.load_bytes.saturating_add(b.store_bytes);
+    let naive = b.naive_load_bytes.saturating_add(b.naive_store_bytes);
+    writeln!(f, "\ntile bandwidth (attachment loads + stores per frame):")?;
+    writeln!(
+        f,
+        "  planned: {} (load {}, store {})",
+        rate(planned),
+        b.load_bytes,
+        b.store_bytes
+    )?;
+    writeln!(
+        f,
+        "  naive:   {} (load {}, store {})",
+        rate(naive),
+        b.naive_load_bytes,
+        b.naive_store_bytes
+    )?;
+    if naive > 0 {
+        let saved = naive.saturating_sub(planned) as f64 / naive as f64;
+        writeln!(f, "  saved:   {:.1}%", 100.0 * saved)?;
+    }
+    Ok(())
+}
 
 fn mib(bytes: u64) -> String {
     format!("{:.2} MiB", bytes as f64 / MIB)
@@ -110,8 +165,26 @@ impl Display for Report<'_> {
                     }
                     writeln!(
                         f,
-                        "       {:<20} load {:?}, store {:?}, {}x{extra}",
-                        a.resource, a.load_op, a.store_op, a.samples
+                        "       {:<20} load {:<10} store {:<10} {}x, {} -> {}{extra}",
+                        a.resource.as_str(),
+                        load_name(a.load_op),
+                        store_name(a.store_op),
+                        a.samples,
+                        a.initial_layout,
+                        a.final_layout
+                    )?;
+                }
+                for d in &rp.dependencies {
+                    writeln!(
+                        f,
+                        "       subpass {} -> {}: {}/{} -> {}/{}{}",
+                        d.src_subpass,
+                        d.dst_subpass,
+                        d.src_stage,
+                        d.src_access,
+                        d.dst_stage,
+                        d.dst_access,
+                        if d.by_region { ", by region" } else { "" }
                     )?;
                 }
             }
@@ -122,6 +195,7 @@ impl Display for Report<'_> {
                 writeln!(f, "  {} | {}: {}", b.after, b.before, b.reason)?;
             }
         }
+        bandwidth_section(f, &p.bandwidth)?;
         let m = &p.memory;
         writeln!(
             f,

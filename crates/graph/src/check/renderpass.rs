@@ -1,16 +1,1007 @@
-//! Checker invariants: renderpass.
+//! Checker invariants: render passes.
+//!
+//! Independent of the compiler's render pass phase: it keeps its own small table of what
+//! each attachment access does (stages, accesses, layout, whether it writes, observes or
+//! replaces content) and re-derives every fact from the graph and the plan alone.
+//! - `rp.subpass`: each kept raster pass is in exactly one subpass; nothing else is.
+//! - `rp.order`: render passes and subpasses follow `order`, each contiguous in it.
+//! - `rp.break`: one break, with a reason, per adjacent raster pair split across render passes.
+//! - `rp.merge`: subpasses of one render pass share extent and sample count, use no resource
+//!   both as an attachment and otherwise, have no hazard outside attachments, and fit the
+//!   attachment limits and the tile budget; merging only when the option is on.
+//! - `rp.attachment`: attachments are exactly the attachment uses, once each, with samples
+//!   and resolve targets as declared.
+//! - `rp.layout`: initial/final layouts are those of the first/last use, and a barrier before
+//!   the render pass transitions the image to the initial layout.
+//! - `rp.dependency`: every hazard between subpasses is a subpass dependency with the right
+//!   stages and accesses; `by_region` only between attachment (same-pixel) uses.
+//! - `rp.load` / `rp.store`: loads and stores consistent with the writes before and the
+//!   reads after the render pass, in both directions (no lost content, no wasted traffic).
+//! - `rp.memoryless`: memoryless attachments are never loaded, stored, sampled or alive
+//!   outside their render pass, take no block bytes, and every attachment that qualifies is
+//!   memoryless when the device and options allow it.
+//! - `rp.bandwidth`: the bandwidth figures match the attachments (planned) and the graph
+//!   (naive).
 
 use super::Violation;
+use crate::access::Access;
 use crate::caps::{Capabilities, CompileOptions};
-use crate::graph::Graph;
-use crate::plan::Plan;
+use crate::graph::{Graph, PassId, PassKind, ResourceId, Use};
+use crate::plan::{LoadOp, Plan, RenderPass, StoreOp};
+use crate::sync::{AccessMask, Layout, StageMask};
+use std::collections::{HashMap, HashSet};
+
+/// The checker's own view of an attachment access.
+#[derive(Clone, Copy)]
+struct Att {
+    stages: StageMask,
+    access: AccessMask,
+    layout: Layout,
+    writes: bool,
+}
+
+/// Attachment accesses, by the checker's own table; `None` for everything else.
+fn att(access: Access, depth: bool) -> Option<Att> {
+    let colour = StageMask::COLOR_ATTACHMENT_OUTPUT;
+    let tests = StageMask::EARLY_FRAGMENT_TESTS | StageMask::LATE_FRAGMENT_TESTS;
+    let a = |stages, access, layout, writes| {
+        Some(Att {
+            stages,
+            access,
+            layout,
+            writes,
+        })
+    };
+    match access {
+        Access::ColorWrite | Access::ColorReadWrite => a(
+            colour,
+            AccessMask::COLOR_ATTACHMENT_READ | AccessMask::COLOR_ATTACHMENT_WRITE,
+            Layout::COLOR_ATTACHMENT_OPTIMAL,
+            true,
+        ),
+        Access::ColorWriteAll | Access::Resolve => a(
+            colour,
+            AccessMask::COLOR_ATTACHMENT_WRITE,
+            Layout::COLOR_ATTACHMENT_OPTIMAL,
+            true,
+        ),
+        Access::DepthWrite => a(
+            tests,
+            AccessMask::DEPTH_STENCIL_ATTACHMENT_READ | AccessMask::DEPTH_STENCIL_ATTACHMENT_WRITE,
+            Layout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+            true,
+        ),
+        Access::DepthRead => a(
+            tests,
+            AccessMask::DEPTH_STENCIL_ATTACHMENT_READ,
+            Layout::DEPTH_STENCIL_READ_ONLY_OPTIMAL,
+            false,
+        ),
+        Access::InputAttachment => a(
+            StageMask::FRAGMENT_SHADER,
+            AccessMask::INPUT_ATTACHMENT_READ,
+            if depth {
+                Layout::DEPTH_STENCIL_READ_ONLY_OPTIMAL
+            } else {
+                Layout::SHADER_READ_ONLY_OPTIMAL
+            },
+            false,
+        ),
+        _ => None,
+    }
+}
+
+/// True when the use modifies the resource (checker's own list).
+fn writes(access: Access) -> bool {
+    matches!(
+        access,
+        Access::ColorWrite
+            | Access::ColorWriteAll
+            | Access::ColorReadWrite
+            | Access::DepthWrite
+            | Access::StorageWrite
+            | Access::StorageReadWrite
+            | Access::TransferDst
+            | Access::Resolve
+    )
+}
+
+/// True when the use looks at earlier content (a read, a blend, a depth test).
+fn observes(access: Access, clear: bool) -> bool {
+    !clear
+        && matches!(
+            access,
+            Access::DepthRead
+                | Access::DepthWrite
+                | Access::InputAttachment
+                | Access::Sampled
+                | Access::StorageRead
+                | Access::StorageReadWrite
+                | Access::TransferSrc
+                | Access::Indirect
+                | Access::ColorReadWrite
+        )
+}
+
+/// True when the use replaces all earlier content.
+fn replaces(access: Access, clear: bool) -> bool {
+    clear || matches!(access, Access::ColorWriteAll | Access::Resolve)
+}
+
+fn is_depth(graph: &Graph, r: ResourceId) -> bool {
+    graph
+        .resource(r)
+        .image_desc()
+        .is_some_and(|d| d.format.is_depth_stencil())
+}
+
+struct Ctx<'a> {
+    graph: &'a Graph,
+    caps: &'a Capabilities,
+    options: &'a CompileOptions,
+    plan: &'a Plan,
+    pass_id: HashMap<&'a str, PassId>,
+    position: HashMap<&'a str, usize>,
+    /// Per resource: (position, pass, use) in execution order.
+    uses: Vec<Vec<(usize, PassId, &'a Use)>>,
+    out: &'a mut Vec<Violation>,
+}
+
+impl Ctx<'_> {
+    fn fail(&mut self, rule: &'static str, detail: String) {
+        self.out.push(Violation { rule, detail });
+    }
+}
 
 /// Pushes every violated renderpass invariant onto `out`.
 pub(super) fn check(
-    _graph: &Graph,
-    _caps: &Capabilities,
-    _options: &CompileOptions,
-    _plan: &Plan,
-    _out: &mut Vec<Violation>,
+    graph: &Graph,
+    caps: &Capabilities,
+    options: &CompileOptions,
+    plan: &Plan,
+    out: &mut Vec<Violation>,
 ) {
+    let pass_id: HashMap<&str, PassId> = graph
+        .pass_ids()
+        .map(|p| (graph.pass(p).name.as_str(), p))
+        .collect();
+    let position: HashMap<&str, usize> = plan
+        .order
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.as_str(), i))
+        .collect();
+    let mut uses = vec![Vec::new(); graph.resources.len()];
+    for (pos, name) in plan.order.iter().enumerate() {
+        if let Some(&p) = pass_id.get(name.as_str()) {
+            for u in &graph.pass(p).uses {
+                uses[u.resource.index()].push((pos, p, u));
+            }
+        }
+    }
+    let mut cx = Ctx {
+        graph,
+        caps,
+        options,
+        plan,
+        pass_id,
+        position,
+        uses,
+        out,
+    };
+    if !membership_and_order(&mut cx) {
+        return; // the rest needs well-formed render passes
+    }
+    check_breaks(&mut cx);
+    let mut memoryless_seen = HashSet::new();
+    for (i, rp) in plan.render_passes.iter().enumerate() {
+        let passes: Vec<PassId> = rp
+            .subpasses
+            .iter()
+            .map(|s| cx.pass_id[s.as_str()])
+            .collect();
+        check_merge(&mut cx, i, rp, &passes);
+        check_attachments(&mut cx, i, rp, &passes);
+        check_dependencies(&mut cx, i, rp, &passes);
+        check_load_store(&mut cx, i, rp, &passes);
+        check_memoryless(&mut cx, i, rp, &passes, &mut memoryless_seen);
+    }
+    check_memoryless_bytes(&mut cx, &memoryless_seen);
+    check_bandwidth(&mut cx);
+}
+
+/// `rp.subpass` and `rp.order`; false when the render passes are too broken to go on.
+fn membership_and_order(cx: &mut Ctx<'_>) -> bool {
+    let raster: Vec<&str> = cx
+        .plan
+        .order
+        .iter()
+        .map(|n| n.as_str())
+        .filter(|n| {
+            cx.pass_id
+                .get(n)
+                .is_some_and(|&p| cx.graph.pass(p).kind == PassKind::Raster)
+        })
+        .collect();
+    let mut ok = true;
+    let mut count: HashMap<&str, usize> = HashMap::new();
+    for rp in &cx.plan.render_passes {
+        if rp.subpasses.is_empty() {
+            cx.fail("rp.subpass", "a render pass has no subpasses".into());
+            ok = false;
+        }
+        for s in &rp.subpasses {
+            *count.entry(s.as_str()).or_default() += 1;
+        }
+    }
+    for (&name, &n) in &count {
+        let known_raster = raster.contains(&name);
+        if !known_raster {
+            cx.fail(
+                "rp.subpass",
+                format!("subpass '{name}' is not a kept raster pass"),
+            );
+            ok = false;
+        } else if n != 1 {
+            cx.fail(
+                "rp.subpass",
+                format!("raster pass '{name}' is in {n} subpasses"),
+            );
+            ok = false;
+        }
+    }
+    for name in &raster {
+        if !count.contains_key(name) {
+            cx.fail(
+                "rp.subpass",
+                format!("raster pass '{name}' is in no render pass"),
+            );
+            ok = false;
+        }
+    }
+    if !ok {
+        return false;
+    }
+    let flat: Vec<&str> = cx
+        .plan
+        .render_passes
+        .iter()
+        .flat_map(|rp| rp.subpasses.iter().map(|n| n.as_str()))
+        .collect();
+    if flat != raster {
+        cx.fail(
+            "rp.order",
+            format!("subpasses {flat:?} do not follow the raster passes of the order {raster:?}"),
+        );
+    }
+    for rp in &cx.plan.render_passes {
+        let pos: Vec<usize> = rp
+            .subpasses
+            .iter()
+            .map(|s| cx.position[s.as_str()])
+            .collect();
+        if pos.windows(2).any(|w| w[1] != w[0] + 1) {
+            cx.fail(
+                "rp.order",
+                format!(
+                    "render pass {:?} is not contiguous in the order",
+                    rp.subpasses
+                ),
+            );
+        }
+    }
+    true
+}
+
+fn check_breaks(cx: &mut Ctx<'_>) {
+    let mut rp_of: HashMap<&str, usize> = HashMap::new();
+    for (i, rp) in cx.plan.render_passes.iter().enumerate() {
+        for s in &rp.subpasses {
+            rp_of.insert(s.as_str(), i);
+        }
+    }
+    let raster: Vec<&str> = cx
+        .plan
+        .order
+        .iter()
+        .map(|n| n.as_str())
+        .filter(|n| rp_of.contains_key(n))
+        .collect();
+    let mut expected = HashSet::new();
+    for w in raster.windows(2) {
+        if rp_of[w[0]] != rp_of[w[1]] {
+            expected.insert((w[0], w[1]));
+        }
+    }
+    let mut seen = HashSet::new();
+    for b in &cx.plan.breaks {
+        let key = (b.after.as_str(), b.before.as_str());
+        if !expected.contains(&key) {
+            cx.fail("rp.break", format!("break '{}' | '{}' is not between adjacent raster passes of different render passes", b.after, b.before));
+        } else if !seen.insert(key) {
+            cx.fail(
+                "rp.break",
+                format!("break '{}' | '{}' is listed twice", b.after, b.before),
+            );
+        }
+        if b.reason.trim().is_empty() {
+            cx.fail(
+                "rp.break",
+                format!("break '{}' | '{}' gives no reason", b.after, b.before),
+            );
+        }
+    }
+    for (a, b) in expected.difference(&seen) {
+        cx.fail(
+            "rp.break",
+            format!("'{a}' and '{b}' are in different render passes but no break says why"),
+        );
+    }
+}
+
+fn check_merge(cx: &mut Ctx<'_>, i: usize, rp: &RenderPass, passes: &[PassId]) {
+    if passes.len() < 2 {
+        return;
+    }
+    let g = cx.graph;
+    if !cx.options.merge {
+        cx.fail(
+            "rp.merge",
+            format!(
+                "render pass #{i} merges {:?} with merging off",
+                rp.subpasses
+            ),
+        );
+    }
+    let mut frame: Option<(u32, u32, Option<u32>, &str)> = None;
+    let mut attachment_use: HashMap<ResourceId, Access> = HashMap::new();
+    let mut other_use: HashMap<ResourceId, (Access, usize, bool)> = HashMap::new();
+    let mut colour: HashMap<ResourceId, u32> = HashMap::new();
+    let mut inputs: HashSet<ResourceId> = HashSet::new();
+    for (s, &p) in passes.iter().enumerate() {
+        let pass = g.pass(p);
+        let mut has_attachment = false;
+        for u in &pass.uses {
+            let r = g.resource(u.resource);
+            let Some(d) = r.image_desc() else {
+                if att(u.access, false).is_none() {
+                    note_other(cx, i, &mut other_use, u, s);
+                }
+                continue;
+            };
+            let Some(_) = att(u.access, d.format.is_depth_stencil()) else {
+                note_other(cx, i, &mut other_use, u, s);
+                continue;
+            };
+            has_attachment = true;
+            attachment_use.insert(u.resource, u.access);
+            let samples = (u.access != Access::Resolve).then_some(d.samples);
+            match frame {
+                None => frame = Some((d.width, d.height, samples, &pass.name)),
+                Some((w, h, fs, first)) => {
+                    if (w, h) != (d.width, d.height) {
+                        cx.fail(
+                            "rp.merge",
+                            format!(
+                                "render pass #{i}: '{}' renders {}x{} but '{first}' {w}x{h}",
+                                pass.name, d.width, d.height
+                            ),
+                        );
+                    }
+                    match (fs, samples) {
+                        (Some(a), Some(b)) if a != b => cx.fail(
+                            "rp.merge",
+                            format!(
+                                "render pass #{i}: '{}' uses {b} samples but '{first}' {a}",
+                                pass.name
+                            ),
+                        ),
+                        (None, Some(_)) => frame = Some((w, h, samples, first)),
+                        _ => {}
+                    }
+                }
+            }
+            if !d.format.is_depth_stencil() && u.access != Access::Resolve {
+                colour.insert(u.resource, d.format.bits_per_texel() * d.samples);
+            }
+            if u.access == Access::InputAttachment {
+                inputs.insert(u.resource);
+            }
+        }
+        if !has_attachment {
+            cx.fail(
+                "rp.merge",
+                format!(
+                    "render pass #{i}: merged subpass '{}' has no attachments",
+                    pass.name
+                ),
+            );
+        }
+    }
+    for (r, (a, _, _)) in &other_use {
+        if let Some(b) = attachment_use.get(r) {
+            cx.fail(
+                "rp.merge",
+                format!(
+                    "render pass #{i} uses '{}' as {a} and as an attachment ({b})",
+                    g.resource(*r).name
+                ),
+            );
+        }
+    }
+    let n = colour.len() as u32;
+    if n > cx.caps.max_color_attachments {
+        cx.fail(
+            "rp.merge",
+            format!(
+                "render pass #{i} holds {n} colour attachments, over {}",
+                cx.caps.max_color_attachments
+            ),
+        );
+    }
+    if inputs.len() as u32 > cx.caps.max_input_attachments {
+        cx.fail(
+            "rp.merge",
+            format!(
+                "render pass #{i} holds {} input attachments, over {}",
+                inputs.len(),
+                cx.caps.max_input_attachments
+            ),
+        );
+    }
+    let bits: u32 = colour.values().sum();
+    if cx.caps.tile_bits_per_pixel > 0 && bits > cx.caps.tile_bits_per_pixel {
+        cx.fail(
+            "rp.merge",
+            format!(
+                "render pass #{i} needs {bits} bits per pixel of tile storage, over {}",
+                cx.caps.tile_bits_per_pixel
+            ),
+        );
+    }
+}
+
+/// Records a non-attachment use inside a merged render pass; a hazard between two of them
+/// (at least one writes, in different subpasses) cannot be a same-pixel dependency.
+fn note_other(
+    cx: &mut Ctx<'_>,
+    i: usize,
+    seen: &mut HashMap<ResourceId, (Access, usize, bool)>,
+    u: &Use,
+    subpass: usize,
+) {
+    match seen.get_mut(&u.resource) {
+        Some((a, s, w)) => {
+            if *s != subpass && (*w || writes(u.access)) {
+                let name = &cx.graph.resource(u.resource).name;
+                cx.fail("rp.merge", format!("render pass #{i}: hazard on '{name}' between {a} and {} outside attachments", u.access));
+            }
+            *w |= writes(u.access);
+        }
+        None => {
+            seen.insert(u.resource, (u.access, subpass, writes(u.access)));
+        }
+    }
+}
+
+fn check_attachments(cx: &mut Ctx<'_>, i: usize, rp: &RenderPass, passes: &[PassId]) {
+    let g = cx.graph;
+    // resource -> (first use, last use, resolve target)
+    let mut expected: Vec<(ResourceId, &Use, &Use, Option<ResourceId>)> = Vec::new();
+    for &p in passes {
+        for u in &g.pass(p).uses {
+            if att(u.access, is_depth(g, u.resource)).is_none()
+                || g.resource(u.resource).image_desc().is_none()
+            {
+                continue;
+            }
+            let resolve = g
+                .pass(p)
+                .uses
+                .iter()
+                .find(|v| v.access == Access::Resolve && v.from == Some(u.resource))
+                .map(|v| v.resource);
+            match expected.iter_mut().find(|e| e.0 == u.resource) {
+                Some(e) => {
+                    e.2 = u;
+                    e.3 = e.3.or(resolve);
+                }
+                None => expected.push((u.resource, u, u, resolve)),
+            }
+        }
+    }
+    let mut listed = HashSet::new();
+    for a in &rp.attachments {
+        if !listed.insert(a.resource.as_str()) {
+            cx.fail(
+                "rp.attachment",
+                format!("render pass #{i} lists '{}' twice", a.resource),
+            );
+        }
+        let Some(&(r, first, last, resolve)) =
+            expected.iter().find(|e| g.resource(e.0).name == a.resource)
+        else {
+            cx.fail(
+                "rp.attachment",
+                format!(
+                    "render pass #{i} lists '{}', which no subpass uses as an attachment",
+                    a.resource
+                ),
+            );
+            continue;
+        };
+        let d = g.resource(r).image_desc().copied();
+        if d.map(|d| d.samples) != Some(a.samples) {
+            cx.fail(
+                "rp.attachment",
+                format!(
+                    "render pass #{i}: '{}' has {} samples in the plan, {:?} declared",
+                    a.resource,
+                    a.samples,
+                    d.map(|d| d.samples)
+                ),
+            );
+        }
+        let target = resolve.map(|t| g.resource(t).name.as_str());
+        if a.resolve_target.as_deref() != target {
+            cx.fail(
+                "rp.attachment",
+                format!(
+                    "render pass #{i}: '{}' resolves into {:?}, the graph says {target:?}",
+                    a.resource, a.resolve_target
+                ),
+            );
+        }
+        let depth = is_depth(g, r);
+        let want_initial = att(first.access, depth).map(|x| x.layout);
+        let want_final = att(last.access, depth).map(|x| x.layout);
+        if want_initial != Some(a.initial_layout) || want_final != Some(a.final_layout) {
+            cx.fail(
+                "rp.layout",
+                format!("render pass #{i}: '{}' goes {} -> {}, its uses need {want_initial:?} -> {want_final:?}", a.resource, a.initial_layout, a.final_layout),
+            );
+        }
+        let first_subpass = &rp.subpasses[0];
+        for b in cx
+            .plan
+            .barriers
+            .iter()
+            .filter(|b| &b.before == first_subpass && b.resource == a.resource)
+        {
+            if let Some(l) = b.new_layout.filter(|&l| l != a.initial_layout) {
+                cx.fail("rp.layout", format!("render pass #{i}: the barrier before it moves '{}' to {l}, the render pass starts it in {}", a.resource, a.initial_layout));
+            }
+        }
+    }
+    for (r, ..) in &expected {
+        let name = &g.resource(*r).name;
+        if !listed.contains(name.as_str()) {
+            cx.fail(
+                "rp.attachment",
+                format!("render pass #{i} does not list attachment '{name}'"),
+            );
+        }
+    }
+}
+
+fn check_dependencies(cx: &mut Ctx<'_>, i: usize, rp: &RenderPass, passes: &[PassId]) {
+    let g = cx.graph;
+    let n = passes.len() as u32;
+    for d in &rp.dependencies {
+        if d.src_subpass >= d.dst_subpass || d.dst_subpass >= n {
+            cx.fail("rp.dependency", format!("render pass #{i}: dependency {} -> {} is not forward between its {n} subpasses", d.src_subpass, d.dst_subpass));
+        }
+    }
+    // Replay attachment uses: (subpass, use facts) of the last write and the reads since.
+    type Prior = (u32, Att, bool);
+    let mut last_write: HashMap<ResourceId, Prior> = HashMap::new();
+    let mut readers: HashMap<ResourceId, Vec<Prior>> = HashMap::new();
+    let mut layout: HashMap<ResourceId, Layout> = HashMap::new();
+    for (j, &p) in passes.iter().enumerate() {
+        let j = j as u32;
+        for u in &g.pass(p).uses {
+            let Some(me) = att(u.access, is_depth(g, u.resource)) else {
+                continue;
+            };
+            let relayout = layout.get(&u.resource).is_some_and(|&l| l != me.layout);
+            let mut need: Vec<(Prior, bool)> = Vec::new();
+            if let Some(w) = last_write.get(&u.resource) {
+                need.push((*w, true));
+            }
+            if me.writes || relayout {
+                need.extend(
+                    readers
+                        .get(&u.resource)
+                        .into_iter()
+                        .flatten()
+                        .map(|r| (*r, false)),
+                );
+            }
+            for ((src, a, _), src_wrote) in need {
+                let covered = rp.dependencies.iter().any(|d| {
+                    d.src_subpass == src
+                        && d.dst_subpass == j
+                        && d.src_stage.contains(a.stages)
+                        && d.dst_stage.contains(me.stages)
+                        && (!src_wrote || d.src_access.contains(a.access & AccessMask::WRITES))
+                        && (!src_wrote || d.dst_access.contains(me.access))
+                });
+                if !covered {
+                    cx.fail(
+                        "rp.dependency",
+                        format!(
+                            "render pass #{i}: hazard on '{}' from subpass {src} ('{}') to {j} ('{}', {}) has no subpass dependency covering {}/{} -> {}/{}",
+                            g.resource(u.resource).name,
+                            rp.subpasses[src as usize],
+                            rp.subpasses[j as usize],
+                            u.access,
+                            a.stages,
+                            if src_wrote { a.access & AccessMask::WRITES } else { AccessMask::empty() },
+                            me.stages,
+                            if src_wrote { me.access } else { AccessMask::empty() },
+                        ),
+                    );
+                }
+            }
+            let prior = (j, me, true);
+            if me.writes {
+                last_write.insert(u.resource, prior);
+                readers.remove(&u.resource);
+            } else {
+                let list = readers.entry(u.resource).or_default();
+                if relayout {
+                    list.clear();
+                }
+                list.push(prior);
+            }
+            layout.insert(u.resource, me.layout);
+        }
+    }
+    // by_region only where every use shared by the two subpasses is an attachment use.
+    for d in rp
+        .dependencies
+        .iter()
+        .filter(|d| d.by_region && d.dst_subpass < n)
+    {
+        let (a, b) = (
+            g.pass(passes[d.src_subpass as usize]),
+            g.pass(passes[d.dst_subpass as usize]),
+        );
+        for u in &a.uses {
+            if let Some(v) = b.uses.iter().find(|v| v.resource == u.resource) {
+                let depth = is_depth(g, u.resource);
+                let hazard = writes(u.access) || writes(v.access);
+                if hazard && (att(u.access, depth).is_none() || att(v.access, depth).is_none()) {
+                    cx.fail(
+                        "rp.dependency",
+                        format!("render pass #{i}: dependency {} -> {} is by region but '{}' is used as {} -> {} (not same-pixel)", d.src_subpass, d.dst_subpass, g.resource(u.resource).name, u.access, v.access),
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn content_before(cx: &Ctx<'_>, r: ResourceId, pos: usize) -> bool {
+    let res = cx.graph.resource(r);
+    (res.imported && !res.clear_on_first_use)
+        || cx.uses[r.index()]
+            .iter()
+            .any(|(p, _, u)| *p < pos && writes(u.access))
+}
+
+fn needed_after(cx: &Ctx<'_>, r: ResourceId, pos: usize) -> bool {
+    for (_, _, u) in cx.uses[r.index()].iter().filter(|(p, _, _)| *p > pos) {
+        if observes(u.access, u.clear) {
+            return true;
+        }
+        if replaces(u.access, u.clear) {
+            return false;
+        }
+    }
+    let res = cx.graph.resource(r);
+    res.output || (res.imported && !res.discard_on_last_use)
+}
+
+fn check_load_store(cx: &mut Ctx<'_>, i: usize, rp: &RenderPass, passes: &[PassId]) {
+    let g = cx.graph;
+    let start = cx.position[rp.subpasses[0].as_str()];
+    let end = cx.position[rp.subpasses[rp.subpasses.len() - 1].as_str()];
+    for a in &rp.attachments {
+        let Some(r) = g.find_resource(&a.resource) else {
+            continue;
+        };
+        let Some(first) = passes
+            .iter()
+            .find_map(|&p| g.pass(p).uses.iter().find(|u| u.resource == r))
+        else {
+            continue;
+        };
+        let load = if first.clear {
+            LoadOp::Clear
+        } else if !replaces(first.access, false) && content_before(cx, r, start) {
+            LoadOp::Load
+        } else {
+            LoadOp::DontCare
+        };
+        if a.load_op != load {
+            cx.fail("rp.load", format!("render pass #{i}: '{}' has load {:?}, its first use ({}) and earlier writes call for {load:?}", a.resource, a.load_op, first.access));
+        }
+        let store = if needed_after(cx, r, end) {
+            StoreOp::Store
+        } else {
+            StoreOp::DontCare
+        };
+        if a.store_op != store {
+            cx.fail("rp.store", format!("render pass #{i}: '{}' has store {:?}, the uses after the render pass call for {store:?}", a.resource, a.store_op));
+        }
+    }
+}
+
+fn check_memoryless(
+    cx: &mut Ctx<'_>,
+    i: usize,
+    rp: &RenderPass,
+    passes: &[PassId],
+    seen: &mut HashSet<ResourceId>,
+) {
+    let g = cx.graph;
+    let allowed = cx.caps.lazily_allocated && cx.options.memoryless;
+    for a in &rp.attachments {
+        let Some(r) = g.find_resource(&a.resource) else {
+            continue;
+        };
+        let res = g.resource(r);
+        let mut broken: Vec<String> = Vec::new();
+        if a.load_op == LoadOp::Load {
+            broken.push("it is loaded".into());
+        }
+        if a.store_op == StoreOp::Store {
+            broken.push("it is stored".into());
+        }
+        if res.imported || res.output {
+            broken.push("it is imported or an output".into());
+        }
+        for (_, p, u) in &cx.uses[r.index()] {
+            if !passes.contains(p) {
+                broken.push(format!(
+                    "'{}' uses it outside the render pass",
+                    g.pass(*p).name
+                ));
+            } else if att(u.access, is_depth(g, r)).is_none() {
+                broken.push(format!("'{}' uses it as {}", g.pass(*p).name, u.access));
+            }
+        }
+        if a.memoryless {
+            if !allowed {
+                broken.push("the device or the options do not allow memoryless attachments".into());
+            }
+            if !seen.insert(r) {
+                broken.push("it is memoryless in two render passes".into());
+            }
+            if cx
+                .plan
+                .memory
+                .blocks
+                .iter()
+                .flat_map(|b| &b.placements)
+                .any(|pl| pl.resource == a.resource)
+            {
+                broken.push("it is placed in a memory block".into());
+            }
+            if !broken.is_empty() {
+                cx.fail(
+                    "rp.memoryless",
+                    format!(
+                        "render pass #{i}: '{}' is memoryless but {}",
+                        a.resource,
+                        broken.join(", ")
+                    ),
+                );
+            }
+        } else if allowed && broken.is_empty() {
+            cx.fail("rp.memoryless", format!("render pass #{i}: '{}' lives only in this render pass, never loaded or stored, but is not memoryless", a.resource));
+        }
+    }
+}
+
+fn check_memoryless_bytes(cx: &mut Ctx<'_>, memoryless: &HashSet<ResourceId>) {
+    let bytes: u64 = memoryless
+        .iter()
+        .map(|&r| cx.graph.resource(r).bytes())
+        .sum();
+    if bytes != cx.plan.memory.memoryless_bytes {
+        cx.fail(
+            "rp.memoryless",
+            format!(
+                "memoryless_bytes is {}, the memoryless attachments take {bytes}",
+                cx.plan.memory.memoryless_bytes
+            ),
+        );
+    }
+}
+
+fn check_bandwidth(cx: &mut Ctx<'_>) {
+    let g = cx.graph;
+    let bytes = |r: ResourceId| {
+        g.resource(r).image_desc().map_or(0u64, |d| {
+            u64::from(d.width)
+                * u64::from(d.height)
+                * u64::from(d.samples)
+                * u64::from(d.format.bytes_per_texel())
+        })
+    };
+    let (mut load, mut store) = (0u64, 0u64);
+    for a in cx.plan.render_passes.iter().flat_map(|rp| &rp.attachments) {
+        let Some(r) = g.find_resource(&a.resource) else {
+            continue;
+        };
+        if a.load_op == LoadOp::Load {
+            load += bytes(r);
+        }
+        if a.store_op == StoreOp::Store {
+            store += bytes(r);
+        }
+    }
+    let (mut naive_load, mut naive_store) = (0u64, 0u64);
+    for (pos, name) in cx.plan.order.iter().enumerate() {
+        let Some(&p) = cx.pass_id.get(name.as_str()) else {
+            continue;
+        };
+        if g.pass(p).kind != PassKind::Raster {
+            continue;
+        }
+        for u in &g.pass(p).uses {
+            if att(u.access, is_depth(g, u.resource)).is_none() {
+                continue;
+            }
+            if !u.clear && content_before(cx, u.resource, pos) {
+                naive_load += bytes(u.resource);
+            }
+            naive_store += bytes(u.resource);
+        }
+    }
+    let bw = &cx.plan.bandwidth;
+    let got = (
+        bw.load_bytes,
+        bw.store_bytes,
+        bw.naive_load_bytes,
+        bw.naive_store_bytes,
+    );
+    let want = (load, store, naive_load, naive_store);
+    if got != want {
+        cx.fail("rp.bandwidth", format!("bandwidth (load, store, naive load, naive store) is {got:?}, the attachments and the graph give {want:?}"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::Format;
+    use crate::graph::ImageDesc;
+
+    /// prepass (depth) -> shade (input attachment) -> post (samples the shaded image).
+    fn frame() -> (Graph, Capabilities, CompileOptions, Plan) {
+        let mut g = Graph::new("t");
+        let d = g.image("d", ImageDesc::new(Format::D32_SFLOAT, 16, 16));
+        let c = g.image("c", ImageDesc::new(Format::R8G8B8A8_UNORM, 16, 16));
+        let out = g.image("out", ImageDesc::new(Format::R8G8B8A8_UNORM, 16, 16));
+        g.resource_mut(out).output = true;
+        g.raster("prepass").clears(d, Access::DepthWrite);
+        g.raster("shade")
+            .uses(d, Access::InputAttachment)
+            .uses(c, Access::ColorWriteAll);
+        g.raster("post")
+            .uses(c, Access::Sampled)
+            .uses(out, Access::ColorWriteAll);
+        let caps = Capabilities::profile("mali").unwrap();
+        let options = CompileOptions::ALL;
+        let plan = crate::compile(&g, &caps, &options).unwrap();
+        (g, caps, options, plan)
+    }
+
+    fn rules(g: &Graph, caps: &Capabilities, o: &CompileOptions, p: &Plan) -> Vec<&'static str> {
+        let mut v = Vec::new();
+        check(g, caps, o, p, &mut v);
+        v.iter().map(|x| x.rule).collect()
+    }
+
+    #[test]
+    fn the_compiled_plan_passes() {
+        let (g, c, o, p) = frame();
+        assert_eq!(rules(&g, &c, &o, &p), Vec::<&str>::new());
+        assert_eq!(p.render_passes.len(), 2);
+    }
+
+    #[test]
+    fn each_broken_invariant_is_reported() {
+        let (g, c, o, p) = frame();
+        let mutate = |f: &dyn Fn(&mut Plan)| {
+            let mut q = p.clone();
+            f(&mut q);
+            rules(&g, &c, &o, &q)
+        };
+        assert!(
+            mutate(&|q| q.render_passes[0].subpasses.pop().map(drop).unwrap_or(()))
+                .contains(&"rp.subpass")
+        );
+        assert!(mutate(&|q| q.render_passes.swap(0, 1)).contains(&"rp.order"));
+        assert!(mutate(&|q| q.breaks.clear()).contains(&"rp.break"));
+        assert!(mutate(&|q| {
+            let second = q.render_passes.remove(1);
+            q.render_passes[0].subpasses.extend(second.subpasses);
+            q.render_passes[0].attachments.extend(second.attachments);
+            q.breaks.clear();
+        })
+        .contains(&"rp.merge"));
+        assert!(mutate(&|q| q.render_passes[0].attachments.truncate(1)).contains(&"rp.attachment"));
+        assert!(
+            mutate(&|q| q.render_passes[0].attachments[0].initial_layout = Layout::GENERAL)
+                .contains(&"rp.layout")
+        );
+        assert!(mutate(&|q| q.render_passes[0].dependencies.clear()).contains(&"rp.dependency"));
+        assert!(mutate(
+            &|q| q.render_passes[0].dependencies[0].dst_stage = StageMask::VERTEX_SHADER
+        )
+        .contains(&"rp.dependency"));
+        assert!(
+            mutate(&|q| q.render_passes[0].attachments[0].load_op = LoadOp::Load)
+                .contains(&"rp.load")
+        );
+        assert!(
+            mutate(&|q| q.render_passes[0].attachments[1].store_op = StoreOp::DontCare)
+                .contains(&"rp.store")
+        );
+        assert!(
+            mutate(&|q| q.render_passes[0].attachments[0].store_op = StoreOp::Store)
+                .contains(&"rp.store")
+        );
+        // 'c' is stored for 'post': marking it memoryless is wrong; 'd' must be memoryless.
+        assert!(
+            mutate(&|q| q.render_passes[0].attachments[1].memoryless = true)
+                .contains(&"rp.memoryless")
+        );
+        assert!(
+            mutate(&|q| q.render_passes[0].attachments[0].memoryless = false)
+                .contains(&"rp.memoryless")
+        );
+        assert!(mutate(&|q| q.memory.memoryless_bytes += 1).contains(&"rp.memoryless"));
+        assert!(mutate(&|q| q.bandwidth.naive_store_bytes += 1).contains(&"rp.bandwidth"));
+    }
+
+    #[test]
+    fn by_region_only_between_attachment_uses() {
+        let mut g = Graph::new("t");
+        let c = g.image("c", ImageDesc::new(Format::R8G8B8A8_UNORM, 16, 16));
+        let out = g.image("out", ImageDesc::new(Format::R8G8B8A8_UNORM, 16, 16));
+        g.resource_mut(out).output = true;
+        g.raster("a").uses(c, Access::ColorWriteAll);
+        g.raster("b")
+            .uses(c, Access::Sampled)
+            .uses(out, Access::ColorWriteAll);
+        let caps = Capabilities::profile("desktop").unwrap();
+        let o = CompileOptions::ALL;
+        let mut p = crate::compile(&g, &caps, &o).unwrap();
+        // Force the two into one render pass with a by-region dependency: both rules fire.
+        let second = p.render_passes.remove(1);
+        p.render_passes[0].subpasses.extend(second.subpasses);
+        p.render_passes[0].attachments.extend(second.attachments);
+        p.render_passes[0]
+            .dependencies
+            .push(crate::plan::SubpassDependency {
+                src_subpass: 0,
+                dst_subpass: 1,
+                src_stage: StageMask::COLOR_ATTACHMENT_OUTPUT,
+                dst_stage: StageMask::FRAGMENT_SHADER,
+                src_access: AccessMask::COLOR_ATTACHMENT_WRITE,
+                dst_access: AccessMask::SHADER_SAMPLED_READ,
+                by_region: true,
+            });
+        p.breaks.clear();
+        let v = rules(&g, &caps, &o, &p);
+        assert!(
+            v.contains(&"rp.merge") && v.contains(&"rp.dependency"),
+            "{v:?}"
+        );
+    }
 }

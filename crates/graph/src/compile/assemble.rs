@@ -6,7 +6,9 @@ use super::deps::Dependencies;
 use super::syncs::SyncDraft;
 use super::Schedule;
 use crate::graph::{Graph, QueueKind};
-use crate::plan::{Barrier, Break, CullReason, Edge, Memory, Plan, Queues, RenderPass, Sync};
+use crate::plan::{
+    Bandwidth, Barrier, Break, CullReason, Edge, Memory, Plan, Queues, RenderPass, Sync,
+};
 
 /// Everything the plan is made of.
 pub(super) struct Parts<'a> {
@@ -19,6 +21,7 @@ pub(super) struct Parts<'a> {
     pub barriers: &'a Barriers,
     pub syncs: &'a [SyncDraft],
     pub memory: Memory,
+    pub bandwidth: Bandwidth,
 }
 
 impl Parts<'_> {
@@ -92,7 +95,7 @@ impl Parts<'_> {
             syncs,
             barriers,
             memory: self.memory,
-            bandwidth: Default::default(),
+            bandwidth: self.bandwidth,
             edges,
             cull_reasons: self
                 .culling

@@ -7,8 +7,14 @@ use crate::caps::Capabilities;
 use crate::graph::Graph;
 use crate::plan::{Block, LifetimeUnit, Memory, Placement};
 
-/// Places the transient, non-memoryless resources.
-pub fn plan_memory(graph: &Graph, schedule: &Schedule, caps: &Capabilities) -> Memory {
+/// Places the transient, non-memoryless resources; `memoryless` (per resource, from the
+/// render pass phase) marks those kept in tile memory, counted in `memoryless_bytes` only.
+pub fn plan_memory(
+    graph: &Graph,
+    schedule: &Schedule,
+    caps: &Capabilities,
+    memoryless: &[bool],
+) -> Memory {
     let mut first = vec![u32::MAX; graph.resources.len()];
     let mut last = vec![0u32; graph.resources.len()];
     for (pos, &p) in schedule.order.iter().enumerate() {
@@ -28,6 +34,10 @@ pub fn plan_memory(graph: &Graph, schedule: &Schedule, caps: &Capabilities) -> M
             continue;
         }
         let size = r.bytes();
+        if memoryless.get(i).copied().unwrap_or(false) {
+            memory.memoryless_bytes += size;
+            continue;
+        }
         memory.unaliased_bytes += size;
         memory.aliased_bytes += size;
         memory.blocks.push(Block {

@@ -58,7 +58,7 @@ pub fn compile(
     validate::validate(graph, caps)?;
     let deps = deps::dependencies(graph);
     let culling = cull::cull(graph, &deps);
-    let order = order::order(graph, &deps, &culling, options);
+    let order = order::order(graph, &deps, &culling, caps, options);
     let level = levels::levels(graph, &deps, &order, &culling.kept);
     let queue = levels::queues(graph, caps, options);
     let mut position = vec![None; graph.passes.len()];
@@ -72,22 +72,21 @@ pub fn compile(
         queue,
         kept: culling.kept.clone(),
     };
-    let grouping = renderpass::group(graph, &schedule);
-    let render_passes = renderpass::describe(graph, &schedule, &grouping);
-    let breaks = renderpass::breaks(graph, &schedule, &grouping);
-    let barriers = barriers::barriers(graph, &schedule, &grouping);
+    let rp = renderpass::render_passes(graph, &schedule, caps, options)?;
+    let barriers = barriers::barriers(graph, &schedule, &rp.grouping);
     let syncs = syncs::syncs(graph, &schedule, &barriers.cross_queue);
-    let memory = memory::plan_memory(graph, &schedule, caps);
+    let memory = memory::plan_memory(graph, &schedule, caps, &rp.memoryless);
     Ok(assemble::Parts {
         graph,
         deps: &deps,
         culling: &culling,
         schedule: &schedule,
-        render_passes,
-        breaks,
+        render_passes: rp.render_passes,
+        breaks: rp.breaks,
         barriers: &barriers,
         syncs: &syncs,
         memory,
+        bandwidth: rp.bandwidth,
     }
     .into_plan())
 }

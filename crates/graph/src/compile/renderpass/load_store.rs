@@ -1,0 +1,168 @@
+//! Load and store operations: per attachment per render pass, what happens to earlier
+//! content at the start and to the content at the end.
+//!
+//! - load: `CLEAR` when the first use in the render pass clears; `LOAD` when that use needs
+//!   earlier content (it reads it or only partly overwrites it) *and* earlier content exists
+//!   (a write earlier in the frame, or an imported resource without `clear_on_first_use`);
+//!   `DONT_CARE` otherwise.
+//! - store: `STORE` when something after the render pass needs the content: walking the later
+//!   uses in execution order, a use that reads it comes before any use that replaces it
+//!   completely, or nothing replaces it and it survives the frame (an output, or an imported
+//!   resource without `discard_on_last_use`: the next frame). `DONT_CARE` otherwise — in
+//!   particular when its only readers are input attachments inside the same render pass, and
+//!   for a multisampled attachment resolved in its subpass.
+//! - layouts: the render pass starts in the layout of the attachment's first use (the
+//!   barrier phase transitions it there before the first subpass) and ends in the layout of
+//!   its last use.
+//!
+//! Cost: O(uses of the resource) per attachment, over a per-resource index of uses in
+//! execution order built once in O(uses).
+
+use crate::access::Access;
+use crate::compile::Schedule;
+use crate::graph::{Graph, PassId, ResourceId, Use};
+use crate::plan::{LoadOp, StoreOp};
+use crate::sync::Layout;
+
+/// Every kept use of every resource in execution order: `(position in order, pass, use)`.
+#[derive(Clone, Debug, Default)]
+pub struct UseIndex<'g> {
+    /// Indexed by resource.
+    pub uses: Vec<Vec<(u32, PassId, &'g Use)>>,
+}
+
+impl<'g> UseIndex<'g> {
+    /// Indexes the kept uses of `graph` in `schedule` order.
+    pub fn new(graph: &'g Graph, schedule: &Schedule) -> Self {
+        let mut uses = vec![Vec::new(); graph.resources.len()];
+        for (pos, &p) in schedule.order.iter().enumerate() {
+            for u in &graph.pass(p).uses {
+                uses[u.resource.index()].push((pos as u32, p, u));
+            }
+        }
+        UseIndex { uses }
+    }
+
+    /// True when the resource holds content before position `pos`: an earlier write in the
+    /// frame, or an imported resource whose content is kept from outside.
+    pub fn content_before(&self, graph: &Graph, resource: ResourceId, pos: u32) -> bool {
+        let r = graph.resource(resource);
+        (r.imported && !r.clear_on_first_use)
+            || self.uses[resource.index()]
+                .iter()
+                .take_while(|(p, _, _)| *p < pos)
+                .any(|(_, _, u)| u.access.writes())
+    }
+
+    /// True when the content the resource has after position `pos` is read later: by a use
+    /// after `pos` before anything replaces it, or after the frame. A depth write without a
+    /// clear reads too (its depth test compares against the earlier content).
+    pub fn needed_after(&self, graph: &Graph, resource: ResourceId, pos: u32) -> bool {
+        for (_, _, u) in self.uses[resource.index()]
+            .iter()
+            .filter(|(p, _, _)| *p > pos)
+        {
+            if u.access.reads(u.clear) || (u.access == Access::DepthWrite && !u.clear) {
+                return true;
+            }
+            if !u.access.keeps_content(u.clear) {
+                return false;
+            }
+        }
+        graph.resource(resource).survives_frame()
+    }
+}
+
+/// An attachment of a render pass, with ids.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AttachmentDraft {
+    /// The image.
+    pub resource: ResourceId,
+    /// Load operation.
+    pub load: LoadOp,
+    /// Store operation.
+    pub store: StoreOp,
+    /// Kept in tile memory only (decided by the memoryless module).
+    pub memoryless: bool,
+    /// Samples of the image.
+    pub samples: u32,
+    /// The single-sampled image it is resolved into.
+    pub resolve_target: Option<ResourceId>,
+    /// Layout at the start of the render pass.
+    pub initial_layout: Layout,
+    /// Layout at the end.
+    pub final_layout: Layout,
+    /// Subpass of the first use.
+    pub first_subpass: u32,
+    /// Subpass of the last use.
+    pub last_subpass: u32,
+}
+
+/// The attachments of one render pass (`group`, its subpasses in order), in order of first
+/// use, with their load and store operations.
+pub fn attachments(
+    graph: &Graph,
+    schedule: &Schedule,
+    index: &UseIndex<'_>,
+    group: &[PassId],
+) -> Vec<AttachmentDraft> {
+    let position = |p: PassId| schedule.position[p.index()].unwrap_or(0);
+    let start = group.first().map_or(0, |&p| position(p));
+    let end = group.last().map_or(0, |&p| position(p));
+    let mut out: Vec<AttachmentDraft> = Vec::new();
+    for (subpass, &pass) in group.iter().enumerate() {
+        let p = graph.pass(pass);
+        for u in p.uses.iter().filter(|u| u.access.is_attachment()) {
+            let r = graph.resource(u.resource);
+            let Some(d) = r.image_desc() else { continue };
+            let layout = u
+                .access
+                .scope(p.kind, r.target())
+                .layout
+                .unwrap_or(Layout::GENERAL);
+            let resolve_target = p
+                .uses
+                .iter()
+                .find(|v| v.access == Access::Resolve && v.from == Some(u.resource))
+                .map(|v| v.resource);
+            if let Some(a) = out.iter_mut().find(|a| a.resource == u.resource) {
+                a.final_layout = layout;
+                a.last_subpass = subpass as u32;
+                a.resolve_target = a.resolve_target.or(resolve_target);
+                continue;
+            }
+            let load = if u.clear {
+                LoadOp::Clear
+            } else if u.access.keeps_content(false)
+                && index.content_before(graph, u.resource, start)
+            {
+                LoadOp::Load
+            } else {
+                LoadOp::DontCare
+            };
+            let store = if index.needed_after(graph, u.resource, end) {
+                StoreOp::Store
+            } else {
+                StoreOp::DontCare
+            };
+            log::trace!(
+                "attachment '{}' of the render pass of '{}': load {load:?}, store {store:?}",
+                r.name,
+                graph.pass(group[0]).name
+            );
+            out.push(AttachmentDraft {
+                resource: u.resource,
+                load,
+                store,
+                memoryless: false,
+                samples: d.samples,
+                resolve_target,
+                initial_layout: layout,
+                final_layout: layout,
+                first_subpass: subpass as u32,
+                last_subpass: subpass as u32,
+            });
+        }
+    }
+    out
+}

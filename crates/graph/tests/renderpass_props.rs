@@ -1,0 +1,246 @@
+//! Property tests: random raster-heavy frames (several extents and sample counts, input
+//! attachments, sampled reads, MSAA resolves, compute passes in between, declared-memoryless
+//! images) compiled under random options and devices; every plan must pass the plan checker,
+//! and a declared-memoryless error must agree with what the undeclared frame gets.
+
+use proptest::prelude::*;
+use tessera_graph::access::Access;
+use tessera_graph::{
+    check, compile, Capabilities, CompileError, CompileOptions, Format, Graph, ImageDesc,
+    ResourceId,
+};
+
+/// Image classes: (width, height, samples).
+const CLASSES: &[(u32, u32, u32)] = &[(64, 32, 1), (32, 16, 1), (64, 32, 4)];
+
+#[derive(Clone, Debug)]
+struct PassSpec {
+    compute: bool,
+    class: usize,
+    side_effects: bool,
+    picks: Vec<(u8, u8, bool)>,
+}
+
+fn pass_spec() -> impl Strategy<Value = PassSpec> {
+    (
+        0u8..6,
+        0..CLASSES.len(),
+        any::<bool>(),
+        prop::collection::vec((any::<u8>(), any::<u8>(), any::<bool>()), 1..5),
+    )
+        .prop_map(|(k, class, side_effects, picks)| PassSpec {
+            compute: k == 0,
+            class,
+            side_effects,
+            picks,
+        })
+}
+
+struct Pool {
+    /// Per class: colour images (RGBA8, RGBA16F), then the depth image.
+    class: Vec<Vec<ResourceId>>,
+    resolve: ResourceId,
+    buffer: ResourceId,
+}
+
+fn build(specs: &[PassSpec], flags: u16) -> Graph {
+    let mut g = Graph::new("random");
+    let mut class = Vec::new();
+    let mut n = 0u32;
+    for &(w, h, s) in CLASSES {
+        let mut ids = Vec::new();
+        for f in [
+            Format::R8G8B8A8_UNORM,
+            Format::R16G16B16A16_SFLOAT,
+            Format::R8G8B8A8_UNORM,
+            Format::D32_SFLOAT,
+        ] {
+            let id = g.image(format!("i{n}"), ImageDesc::new(f, w, h).samples(s));
+            let bit = 1u16 << (n % 16);
+            let r = g.resource_mut(id);
+            if flags & bit != 0 {
+                r.memoryless = true;
+            } else if (flags >> 8) & bit != 0 && s == 1 {
+                r.output = true;
+            }
+            n += 1;
+            ids.push(id);
+        }
+        class.push(ids);
+    }
+    let resolve = g.image("resolved", ImageDesc::new(Format::R8G8B8A8_UNORM, 64, 32));
+    g.resource_mut(resolve).output = true;
+    let buffer = g.buffer("buf", 256);
+    let pool = Pool {
+        class,
+        resolve,
+        buffer,
+    };
+    let mut written = vec![false; g.resources.len()];
+    for (i, spec) in specs.iter().enumerate() {
+        let mut uses: Vec<(ResourceId, Access, bool, Option<ResourceId>)> = Vec::new();
+        let add =
+            |uses: &mut Vec<_>, r: ResourceId, a: Access, clear: bool, from: Option<ResourceId>| {
+                if !uses
+                    .iter()
+                    .any(|u: &(ResourceId, Access, bool, Option<ResourceId>)| u.0 == r)
+                {
+                    uses.push((r, a, clear, from));
+                }
+            };
+        if spec.compute {
+            for &(r, a, _) in &spec.picks {
+                let img = pool.class[r as usize % CLASSES.len()][(a as usize / 3) % 3];
+                if a % 2 == 0 && written[img.index()] {
+                    add(&mut uses, img, Access::Sampled, false, None);
+                } else {
+                    add(&mut uses, pool.buffer, Access::StorageWrite, false, None);
+                }
+            }
+        } else {
+            let mine = &pool.class[spec.class];
+            for &(r, a, clear) in &spec.picks {
+                let slot = r as usize % 5;
+                if slot == 4 {
+                    // A sampled read of any written image of another class.
+                    let other = &pool.class[(spec.class + 1 + a as usize % 2) % CLASSES.len()];
+                    let img = other[a as usize % 4];
+                    if written[img.index()] {
+                        add(&mut uses, img, Access::Sampled, false, None);
+                    }
+                    continue;
+                }
+                let img = mine[slot];
+                let has = written[img.index()];
+                let access = if slot == 3 {
+                    match a % 3 {
+                        0 => Access::DepthWrite,
+                        1 if has => Access::DepthRead,
+                        2 if has => Access::InputAttachment,
+                        _ => Access::DepthWrite,
+                    }
+                } else {
+                    match a % 5 {
+                        0 => Access::ColorWrite,
+                        1 => Access::ColorWriteAll,
+                        2 if has => Access::ColorReadWrite,
+                        3 if has => Access::InputAttachment,
+                        4 if has && CLASSES[spec.class].2 == 1 => Access::Sampled,
+                        _ => Access::ColorWriteAll,
+                    }
+                };
+                let clear = clear && matches!(access, Access::ColorWrite | Access::DepthWrite)
+                    || (access == Access::DepthWrite && !has);
+                add(&mut uses, img, access, clear, None);
+            }
+            let msaa_colour = uses
+                .iter()
+                .find(|u| {
+                    u.0 == mine[0] && u.1 != Access::InputAttachment && u.1 != Access::Sampled
+                })
+                .map(|u| u.0);
+            if let (Some(src), true) = (
+                msaa_colour,
+                CLASSES[spec.class].2 > 1 && spec.picks.len() > 2,
+            ) {
+                add(&mut uses, pool.resolve, Access::Resolve, false, Some(src));
+            }
+        }
+        let name = format!("p{i}");
+        let mut b = if spec.compute {
+            g.compute(name)
+        } else {
+            g.raster(name)
+        };
+        for &(r, a, clear, from) in &uses {
+            b = match (a, from) {
+                (Access::Resolve, Some(src)) => b.resolves(r, src),
+                (_, _) if clear => b.clears(r, a),
+                _ => b.uses(r, a),
+            };
+        }
+        if spec.side_effects {
+            b.side_effects();
+        }
+        for &(r, a, _, _) in &uses {
+            if a.writes() {
+                written[r.index()] = true;
+            }
+        }
+    }
+    g
+}
+
+fn device(k: u8) -> Capabilities {
+    let mut c = Capabilities::profile(["mali", "desktop", "adreno"][k as usize % 3]).unwrap();
+    if k >= 3 {
+        c.max_color_attachments = 2;
+        c.max_input_attachments = 2;
+        c.lazily_allocated = true;
+        c.tile_bits_per_pixel = 96;
+    }
+    c
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 192, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_frames_give_checked_render_passes(
+        specs in prop::collection::vec(pass_spec(), 1..10),
+        flags in any::<u16>(),
+        k in 0u8..5,
+        merge in any::<bool>(),
+        memoryless in any::<bool>(),
+        reorder in any::<bool>(),
+    ) {
+        let g = build(&specs, flags);
+        let caps = device(k);
+        let options = CompileOptions { merge, memoryless, reorder, ..CompileOptions::ALL };
+        let undeclared = {
+            let mut u = g.clone();
+            for r in &mut u.resources {
+                r.memoryless = false;
+            }
+            u
+        };
+        let reference = compile(&undeclared, &caps, &options);
+        let reference = match reference {
+            Ok(p) => p,
+            Err(e) => return Err(TestCaseError::reject(format!("invalid random graph: {e}"))),
+        };
+        if let Err(v) = check::check(&undeclared, &caps, &options, &reference) {
+            prop_assert!(false, "checker: {:?}\n{}", v, serde_json::to_string_pretty(&reference).unwrap());
+        }
+        if !merge {
+            prop_assert!(reference.render_passes.iter().all(|rp| rp.subpasses.len() == 1));
+        }
+        if !(memoryless && caps.lazily_allocated) {
+            prop_assert_eq!(reference.memory.memoryless_bytes, 0);
+        }
+        match compile(&g, &caps, &options) {
+            Ok(plan) => {
+                if let Err(v) = check::check(&g, &caps, &options, &plan) {
+                    prop_assert!(false, "checker: {:?}", v);
+                }
+                if merge && memoryless && caps.lazily_allocated {
+                    for r in g.resources.iter().filter(|r| r.memoryless) {
+                        let used = plan.render_passes.iter().flat_map(|rp| &rp.attachments).any(|a| a.resource == r.name);
+                        let ok = plan.render_passes.iter().flat_map(|rp| &rp.attachments).any(|a| a.resource == r.name && a.memoryless);
+                        prop_assert!(ok || !used, "declared '{}' compiled but is not memoryless", r.name);
+                    }
+                }
+            }
+            Err(CompileError::MemorylessBroken { resource, .. }) => {
+                prop_assert!(merge && memoryless);
+                let declared = g.resources.iter().any(|r| r.name == resource && r.memoryless);
+                prop_assert!(declared, "error names undeclared '{}'", resource);
+                if caps.lazily_allocated {
+                    let kept = reference.render_passes.iter().flat_map(|rp| &rp.attachments).any(|a| a.resource == resource && a.memoryless);
+                    prop_assert!(!kept, "'{}' is memoryless in the undeclared frame yet declared broken", resource);
+                }
+            }
+            Err(e) => prop_assert!(false, "unexpected error {e}"),
+        }
+    }
+}
