@@ -129,6 +129,9 @@ mod tests {
         assert_eq!(vec![n.clone()], ["gbuffer"]);
         assert_eq!(serde_json::to_string(&n).unwrap(), "\"gbuffer\"");
         assert_eq!(serde_json::from_str::<Name>("\"x\"").unwrap(), "x");
-        assert_eq!(format!("{n}/{n:?}/{n:<9}|"), "gbuffer/\"gbuffer\"/gbuffer  |");
+        assert_eq!(
+            format!("{n}/{n:?}/{n:<9}|"),
+            "gbuffer/\"gbuffer\"/gbuffer  |"
+        );
     }
 }

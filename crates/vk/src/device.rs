@@ -213,8 +213,13 @@ impl Gpu {
         let instance = unsafe { entry.create_instance(&info, None) }?;
         let debug_instance = if debug_utils {
             let di = ash::ext::debug_utils::Instance::new(&entry, &instance);
+            let info = vk::DebugUtilsMessengerCreateInfoEXT::default()
+                .message_severity(severity)
+                .message_type(types)
+                .pfn_user_callback(Some(on_message))
+                .user_data(Arc::as_ptr(&messages) as *mut c_void);
             // SAFETY: the counter outlives the messenger (destroyed in Drop before `messages`).
-            let m = unsafe { di.create_debug_utils_messenger(&messenger_info, None) }?;
+            let m = unsafe { di.create_debug_utils_messenger(&info, None) }?;
             Some((di, m))
         } else {
             None
@@ -330,9 +335,9 @@ impl Gpu {
             .push_next(&mut f13);
         // SAFETY: `info` points at locals alive across the call; the physical device is ours.
         let device = unsafe { instance.create_device(physical, &info, None) }?;
-        // SAFETY: the queues were requested in `info`.
         let graphics = Queue {
             family: gfam,
+            // SAFETY: the queue was requested in `info`.
             queue: unsafe { device.get_device_queue(gfam, 0) },
         };
         let compute = cfam.map(|c| Queue {

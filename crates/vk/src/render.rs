@@ -53,7 +53,8 @@ impl RenderPassCache {
             })
         };
         // Attachments no subpass writes keep their content with STORE_OP_NONE (Vulkan 1.3):
-        // a STORE would be a write the plan's hazards do not know about.
+        // a STORE or DONT_CARE store would be a write the plan's hazards do not know about
+        // (keeping content the plan lets go is always allowed).
         let mut written = std::collections::HashSet::new();
         for name in &rp.subpasses {
             if let Some(pid) = graph.find_pass(name) {
@@ -65,7 +66,7 @@ impl RenderPassCache {
             }
         }
         let store = |i: usize, op: tessera_graph::plan::StoreOp| {
-            if op == tessera_graph::plan::StoreOp::Store && !written.contains(&i) {
+            if !written.contains(&i) {
                 vk::AttachmentStoreOp::NONE
             } else {
                 conv::store_op(op)

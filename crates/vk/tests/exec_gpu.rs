@@ -289,11 +289,9 @@ fn random_graph(seed: u64) -> Graph {
         }
     }
     // Every written resource is a result, so little is culled.
-    for i in 0..g.resources.len() {
-        if written[i] {
-            let id = g.resource_ids().nth(i).unwrap();
-            g.resource_mut(id).output = true;
-        }
+    let ids: Vec<_> = g.resource_ids().filter(|id| written[id.index()]).collect();
+    for id in ids {
+        g.resource_mut(id).output = true;
     }
     g
 }

@@ -82,9 +82,9 @@ pub fn shader(p: &SynthPass) -> Option<String> {
                     "layout(set = 0, binding = {j}) uniform {}sampler2D{ms} t{j};",
                     prefix(c)
                 );
-                let lod = if samples > 1 { "0" } else { "0" };
+                // Level 0, or sample 0 of a multisampled image.
                 let e = format!(
-                    "texelFetch(t{j}, ivec2(min(x, {}u), min(y, {}u)), {lod})",
+                    "texelFetch(t{j}, ivec2(min(x, {}u), min(y, {}u)), 0)",
                     w - 1,
                     h - 1
                 );

@@ -222,10 +222,8 @@ impl Model {
                             | Access::StorageWrite
                             | Access::StorageReadWrite,
                             Shape::Image { w, h, .. },
-                        ) => {
-                            if x < w && y < h {
-                                c[(x + y * w) as usize] = val.map(|v| v & 31);
-                            }
+                        ) if x < w && y < h => {
+                            c[(x + y * w) as usize] = val.map(|v| v & 31);
                         }
                         (Access::StorageWrite | Access::StorageReadWrite, Shape::Buffer { .. }) => {
                             let n = u.shape.data_words();
