@@ -4,9 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Debian packages the tests need (none beyond the Rust toolchain yet; the executor and
-# viewer issues add Vulkan, validation layers and Chromium here).
-packages=()
+# Debian packages the tests need: lavapipe (Vulkan on the CPU), the validation layers
+# (synchronization validation), the loader, and shaderc/glslang/SPIRV-Tools archives that
+# tessera-vk links statically (.cargo/config.toml, crates/vk/build.rs).
+packages=(mesa-vulkan-drivers vulkan-validationlayers libvulkan-dev libshaderc-dev glslang-tools spirv-tools)
 missing=()
 for p in "${packages[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -25,7 +26,8 @@ cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 echo "== cargo test"
-cargo test --workspace --locked
+# Release mode: the GPU tests (tessera-vk, lavapipe with validation) are slow in debug.
+cargo test --workspace --locked --release
 echo "== benches compile"
 cargo bench --workspace --locked --no-run
 echo "all tests passed"

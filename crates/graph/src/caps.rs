@@ -24,6 +24,52 @@ pub struct Capabilities {
     pub placement_alignment: u64,
     /// `bufferImageGranularity`: distance a buffer and an image placed next to each other keep.
     pub buffer_image_granularity: u64,
+    /// Memory-compatibility class of each kind of resource: resources of different classes
+    /// never share a memory block (the backend derives them from `memoryTypeBits`).
+    #[serde(default)]
+    pub memory_classes: MemoryClasses,
+}
+
+/// What kind of memory a resource needs, as far as memory-type compatibility goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MemoryKind {
+    /// A buffer.
+    Buffer,
+    /// An image never used as an attachment (sampled, storage, transfer).
+    Image,
+    /// An image used as a colour attachment or resolve target.
+    ColorAttachment,
+    /// An image used as a depth/stencil attachment.
+    DepthAttachment,
+}
+
+/// Memory-compatibility class per [`MemoryKind`]. Equal numbers may share a block. All
+/// profiles put everything in class 0 (one device-local memory type serves every kind, as
+/// on current desktop and mobile Vulkan drivers); a device whose buffers and render targets
+/// need different memory types (like D3D12 resource heap tier 1) gives them different classes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct MemoryClasses {
+    /// Class of buffers.
+    pub buffer: u32,
+    /// Class of images that are not attachments.
+    pub image: u32,
+    /// Class of colour attachments and resolve targets.
+    pub color_attachment: u32,
+    /// Class of depth/stencil attachments.
+    pub depth_attachment: u32,
+}
+
+impl MemoryClasses {
+    /// The class of a kind of resource.
+    pub fn of(&self, kind: MemoryKind) -> u32 {
+        match kind {
+            MemoryKind::Buffer => self.buffer,
+            MemoryKind::Image => self.image,
+            MemoryKind::ColorAttachment => self.color_attachment,
+            MemoryKind::DepthAttachment => self.depth_attachment,
+        }
+    }
 }
 
 impl Capabilities {
@@ -41,6 +87,7 @@ impl Capabilities {
             tile_bits_per_pixel: 0,
             placement_alignment: 65536,
             buffer_image_granularity: 1024,
+            memory_classes: MemoryClasses::default(),
         };
         match name {
             "desktop" => Some(Capabilities {

@@ -28,7 +28,7 @@ pub mod report;
 pub mod sync;
 
 pub use access::Access;
-pub use caps::{Capabilities, CompileOptions};
+pub use caps::{Capabilities, CompileOptions, MemoryClasses, MemoryKind};
 pub use compile::{compile, Compiler};
 pub use error::{CompileError, FrameFileError};
 pub use format::Format;

@@ -36,6 +36,15 @@ pub struct Plan {
     pub edges: Vec<Edge>,
     /// Addition: why each culled pass was culled (same order as `culled`).
     pub cull_reasons: Vec<CullReason>,
+    /// Addition: submission batches (one `vkQueueSubmit2` each) in submission order.
+    #[serde(default)]
+    pub batches: Vec<Batch>,
+    /// Addition: sync-reduction accounting (candidate cross-queue waits vs kept `syncs`).
+    #[serde(default)]
+    pub sync_stats: SyncStats,
+    /// Addition: sharing mode of every resource used on both queues, with the rule that chose it.
+    #[serde(default)]
+    pub sharing: Vec<ResourceSharing>,
 }
 
 /// Passes per queue.
@@ -154,6 +163,68 @@ pub struct Sync {
     pub wait_queue: QueueKind,
     /// Resources whose hazards the edge covers (including ones implied through it).
     pub resources: Vec<Name>,
+    /// Addition: timeline value signalled after `signal` and waited for before `wait`: the
+    /// 1-based position of `signal` in its queue (the executor adds a per-frame base).
+    #[serde(default)]
+    pub value: u64,
+}
+
+/// One submit of one queue: passes recorded back to back, semaphore waits before the first
+/// and at most one signal after the last.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Batch {
+    /// Queue the batch is submitted to.
+    pub queue: QueueKind,
+    /// Passes in queue order.
+    pub passes: Vec<Name>,
+    /// Timeline waits before the first pass.
+    pub waits: Vec<BatchWait>,
+    /// Timeline value signalled on this queue's semaphore after the last pass, if any.
+    pub signal: Option<u64>,
+}
+
+/// A timeline-semaphore wait at the start of a batch.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BatchWait {
+    /// Queue whose semaphore is waited on.
+    pub queue: QueueKind,
+    /// Value waited for.
+    pub value: u64,
+    /// The pass after which that value is signalled.
+    pub pass: Name,
+}
+
+/// Sync-reduction accounting: how many cross-queue waits the hazards asked for and how many
+/// survived minimisation.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SyncStats {
+    /// Distinct (producer, consumer) pairs of passes on different queues with a hazard.
+    pub candidate_waits: u32,
+    /// Candidates dropped because the kept waits plus queue order already imply them.
+    pub removed: u32,
+    /// Waits kept (the length of `syncs`).
+    pub kept: u32,
+}
+
+/// How a resource used on both queues is shared between their queue families.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResourceSharing {
+    /// The resource.
+    pub resource: Name,
+    /// `exclusive` (ownership transfers at each hand-over) or `concurrent`.
+    pub mode: SharingMode,
+    /// The rule that chose the mode.
+    pub reason: Name,
+}
+
+/// `VkSharingMode` of a resource used on both queues.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SharingMode {
+    /// Owned by one queue family at a time; hand-overs are release/acquire barrier pairs.
+    Exclusive,
+    /// Accessible from both queue families without transfers.
+    Concurrent,
 }
 
 /// A synchronization2 barrier recorded before a pass.
@@ -177,6 +248,31 @@ pub struct Barrier {
     pub new_layout: Option<Layout>,
     /// Queue-family ownership transfer half, if any.
     pub queue_transfer: Option<QueueTransfer>,
+    /// Addition: `before` (default) records the barrier before the pass named in `before`;
+    /// `after` records it right after that pass (after the last subpass of its render pass),
+    /// ahead of any semaphore signal there. Used for release halves of ownership transfers
+    /// and for layout transitions the compute queue cannot perform, routed to graphics.
+    /// Omitted from the JSON when `before`.
+    #[serde(default, skip_serializing_if = "BarrierPosition::is_before")]
+    pub position: BarrierPosition,
+}
+
+/// Where a barrier is recorded relative to the pass it names.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BarrierPosition {
+    /// Before the pass (before the first subpass of its render pass).
+    #[default]
+    Before,
+    /// Right after the pass (after the last subpass of its render pass).
+    After,
+}
+
+impl BarrierPosition {
+    /// True for the default position (serialization skips it).
+    pub fn is_before(&self) -> bool {
+        *self == BarrierPosition::Before
+    }
 }
 
 /// One half of a queue-family ownership transfer.
@@ -207,14 +303,19 @@ pub struct Memory {
     pub alignment: u64,
     /// `order` or `level`: what `first`/`last` count.
     pub lifetime_unit: LifetimeUnit,
-    /// Sum of sizes with no aliasing.
+    /// Sum of sizes with no aliasing (each size rounded up to `alignment`, as a block of its
+    /// own would be).
     pub unaliased_bytes: u64,
     /// Sum of block sizes.
     pub aliased_bytes: u64,
-    /// Largest sum of sizes alive at one time.
+    /// Largest sum of sizes (rounded up to `alignment`) alive at one time.
     pub lower_bound_bytes: u64,
     /// Bytes kept in tile memory only.
     pub memoryless_bytes: u64,
+    /// Addition: bytes the aliasing article's algorithm needs for the same resources (equal
+    /// to `aliased_bytes` when aliasing is off), for comparison.
+    #[serde(default)]
+    pub article_bytes: u64,
     /// Memory blocks.
     pub blocks: Vec<Block>,
 }
@@ -237,6 +338,10 @@ pub struct Block {
     pub size: u64,
     /// Resources placed in it.
     pub placements: Vec<Placement>,
+    /// Addition: memory-compatibility class of everything in the block (see
+    /// `Capabilities::memory_classes`).
+    #[serde(default)]
+    pub class: u32,
 }
 
 /// A resource at an offset of a block, alive from `first` to `last`.

@@ -3,10 +3,12 @@
 //! Reads only the plan, so it works on any plan, including one loaded from JSON. Sections:
 //! passes in execution order with level and queue and the barriers before each, culled
 //! passes with the reason, render passes (attachments with load/store/memoryless/layouts,
-//! subpass dependencies) and breaks, syncs, tile bandwidth (planned and naive, per frame and
-//! per second at 60 fps), memory.
+//! subpass dependencies) and breaks, syncs (with the sync-reduction accounting, sharing modes
+//! and a two-lane timeline of the submission batches), tile bandwidth (planned and naive, per
+//! frame and per second at 60 fps), memory.
 
-use crate::plan::{Bandwidth, Barrier, LoadOp, Plan, StoreOp};
+use crate::graph::QueueKind;
+use crate::plan::{Bandwidth, Barrier, Batch, LoadOp, Plan, StoreOp};
 use std::collections::HashMap;
 use std::fmt::{self, Display, Formatter, Write as _};
 
@@ -195,21 +197,148 @@ impl Display for Report<'_> {
                 writeln!(f, "  {} | {}: {}", b.after, b.before, b.reason)?;
             }
         }
+        f.write_str(&sync_section(p))?;
         bandwidth_section(f, &p.bandwidth)?;
-        let m = &p.memory;
-        writeln!(
-            f,
-            "\nmemory ({}): unaliased {}, aliased {}, lower bound {}, memoryless {}, {} blocks",
-            match m.lifetime_unit {
-                crate::plan::LifetimeUnit::Order => "lifetimes in order positions",
-                crate::plan::LifetimeUnit::Level => "lifetimes in levels",
-            },
-            mib(m.unaliased_bytes),
-            mib(m.aliased_bytes),
-            mib(m.lower_bound_bytes),
-            mib(m.memoryless_bytes),
-            m.blocks.len()
-        )?;
+        memory_section(f, &p.memory)?;
         Ok(())
     }
+}
+
+fn lane_tag(q: QueueKind) -> char {
+    match q {
+        QueueKind::Graphics => 'g',
+        QueueKind::AsyncCompute => 'a',
+    }
+}
+
+fn batch_cell(b: &Batch) -> String {
+    let mut s = String::new();
+    for w in &b.waits {
+        let _ = write!(s, "{}{} > ", lane_tag(w.queue), w.value);
+    }
+    s.push_str(&b.passes.join(", "));
+    if let Some(v) = b.signal {
+        let _ = write!(s, " > {}{v}", lane_tag(b.queue));
+    }
+    s
+}
+
+/// The syncs section of the report: kept syncs with the sync-reduction accounting, the
+/// sharing mode of each resource used on both queues, and a two-lane timeline of the
+/// submission batches (one row per batch, in submission order). Empty for single-queue plans
+/// without batches worth showing.
+pub fn sync_section(p: &Plan) -> String {
+    let mut f = String::new();
+    if p.queues.async_compute.is_empty() && p.syncs.is_empty() {
+        return f;
+    }
+    let st = &p.sync_stats;
+    let _ = writeln!(f, "\nsyncs: {} kept of {} candidate waits ({} removed as implied by the kept ones plus queue order)", st.kept, st.candidate_waits, st.removed);
+    for s in &p.syncs {
+        let _ = writeln!(
+            f,
+            "  {} ({} #{}) -> {} ({}): {}",
+            s.signal,
+            s.signal_queue,
+            s.value,
+            s.wait,
+            s.wait_queue,
+            s.resources.join(", ")
+        );
+    }
+    if !p.sharing.is_empty() {
+        let _ = writeln!(f, "\nsharing across queues:");
+        for s in &p.sharing {
+            let mode = match s.mode {
+                crate::plan::SharingMode::Exclusive => "exclusive",
+                crate::plan::SharingMode::Concurrent => "concurrent",
+            };
+            let _ = writeln!(f, "  {:<20} {mode}: {}", s.resource.as_str(), s.reason);
+        }
+    }
+    let cells: Vec<(QueueKind, String)> =
+        p.batches.iter().map(|b| (b.queue, batch_cell(b))).collect();
+    let width = cells
+        .iter()
+        .filter(|(q, _)| *q == QueueKind::Graphics)
+        .map(|(_, c)| c.len())
+        .max()
+        .unwrap_or(0)
+        .max("graphics".len());
+    let _ = writeln!(f, "\ntimeline (one submit per row, top to bottom; 'a2 >' waits for async_compute value 2, '> g5' signals graphics value 5):");
+    let _ = writeln!(f, "  {:<width$} | async_compute", "graphics");
+    for (q, c) in &cells {
+        let line = match q {
+            QueueKind::Graphics => format!("  {c:<width$} |"),
+            QueueKind::AsyncCompute => format!("  {:<width$} | {c}", ""),
+        };
+        let _ = writeln!(f, "{}", line.trim_end());
+    }
+    f
+}
+
+/// Widest lifetime axis drawn as a timeline in the aliasing map.
+const MAX_TIMELINE: u32 = 96;
+
+/// The memory section: totals, then the aliasing map of each block (offset ranges ×
+/// lifetimes, with a timeline when the frame is short enough to draw one).
+fn memory_section(f: &mut Formatter<'_>, m: &crate::plan::Memory) -> fmt::Result {
+    let unit = match m.lifetime_unit {
+        crate::plan::LifetimeUnit::Order => "lifetimes in order positions",
+        crate::plan::LifetimeUnit::Level => "lifetimes in levels",
+    };
+    let saved = if m.unaliased_bytes > 0 {
+        100.0 * (1.0 - m.aliased_bytes as f64 / m.unaliased_bytes as f64)
+    } else {
+        0.0
+    };
+    writeln!(f, "\nmemory ({unit}): unaliased {}, aliased {} (-{saved:.1}%), lower bound {}, memoryless {}, {} blocks", mib(m.unaliased_bytes), mib(m.aliased_bytes), mib(m.lower_bound_bytes), mib(m.memoryless_bytes), m.blocks.len())?;
+    if m.lower_bound_bytes > 0 && m.article_bytes > 0 {
+        writeln!(
+            f,
+            "  aliased / lower bound {:.3}; the article's algorithm needs {} ({:.3})",
+            m.aliased_bytes as f64 / m.lower_bound_bytes as f64,
+            mib(m.article_bytes),
+            m.article_bytes as f64 / m.lower_bound_bytes as f64
+        )?;
+    }
+    let span = m
+        .blocks
+        .iter()
+        .flat_map(|b| b.placements.iter().map(|p| p.last))
+        .max()
+        .unwrap_or(0);
+    for (i, b) in m.blocks.iter().enumerate() {
+        writeln!(
+            f,
+            "  block {i} (class {}): {}, {} resources",
+            b.class,
+            mib(b.size),
+            b.placements.len()
+        )?;
+        let mut ps: Vec<&crate::plan::Placement> = b.placements.iter().collect();
+        ps.sort_by_key(|p| (p.offset, p.first));
+        for p in ps {
+            let range = format!(
+                "[{:>9.2}, {:>9.2}) MiB",
+                p.offset as f64 / MIB,
+                (p.offset + p.size) as f64 / MIB
+            );
+            let life = format!("{}..{}", p.first, p.last);
+            let mut line = format!("    {range} {life:>9}  {:<24}", p.resource);
+            if span < MAX_TIMELINE {
+                line.push_str(" |");
+                line.extend((0..=span).map(|t| {
+                    if (p.first..=p.last).contains(&t) {
+                        '#'
+                    } else {
+                        '.'
+                    }
+                }));
+                line.push('|');
+            }
+            writeln!(f, "{}", line.trim_end())?;
+        }
+    }
+    Ok(())
 }

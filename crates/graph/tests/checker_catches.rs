@@ -259,6 +259,7 @@ fn removed_sync_is_caught() {
         wait: "ssao".into(),
         wait_queue: QueueKind::AsyncCompute,
         resources: names(&["ao"]),
+        value: 1,
     });
     assert_caught(&g, &ASYNC, &broken, "hazard.unsynced", "ao");
 }
@@ -308,6 +309,7 @@ fn duplicate_unjustified_and_misplaced_barriers_are_caught() {
         old_layout: None,
         new_layout: None,
         queue_transfer: None,
+        position: Default::default(),
     });
     assert_caught(
         &g,

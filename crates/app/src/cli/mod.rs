@@ -1,5 +1,6 @@
 //! Command-line interface: one module per subcommand.
 
+mod exec;
 mod plan;
 
 use clap::{Parser, Subcommand};
@@ -16,11 +17,14 @@ struct Cli {
 enum Command {
     /// Compile a frame description and print the plan.
     Plan(plan::PlanArgs),
+    /// Run a frame description on the GPU with synthetic passes and check the results.
+    Exec(exec::ExecArgs),
 }
 
 /// Parses the command line and runs the subcommand.
 pub fn run() -> anyhow::Result<()> {
     match Cli::parse().command {
         Command::Plan(args) => plan::run(&args),
+        Command::Exec(args) => exec::run(&args),
     }
 }

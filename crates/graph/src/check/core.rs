@@ -20,7 +20,7 @@ use super::Violation;
 use crate::access::SyncScope;
 use crate::caps::{Capabilities, CompileOptions};
 use crate::graph::{Graph, PassKind, QueueKind, Use};
-use crate::plan::Plan;
+use crate::plan::{BarrierPosition, Plan, TransferHalf};
 use crate::sync::Layout;
 use std::collections::HashMap;
 
@@ -49,8 +49,14 @@ pub(crate) struct BarrierRef {
     pub resource: usize,
     /// Queue of `before`.
     pub queue: QueueKind,
-    /// Position of `before` in its queue's timeline.
-    pub slot: usize,
+    /// Time on its queue's timeline within one frame (see [`Ctx::pass_time`]): before a pass
+    /// at slot `s` is `4s`, after it (after the last subpass of its render pass) `4s + 2`.
+    pub time: usize,
+    /// Recorded after the pass rather than before it.
+    pub after: bool,
+    /// The acquire half of an ownership transfer whose release half, with the same layouts,
+    /// performs the layout transition (the pair transitions once).
+    pub acquire_twin: bool,
     /// A real layout change (old != new).
     pub transition: Option<(Layout, Layout)>,
     /// A queue-family ownership transfer half.
@@ -194,16 +200,65 @@ impl<'a> Ctx<'a> {
                 }
             };
             let queue = self.queue[before];
+            let after = b.position == BarrierPosition::After;
+            let time = if after {
+                4 * self.slot[self.end_of(before)] + 2
+            } else {
+                4 * self.slot[before]
+            };
+            let acquire_twin = b
+                .queue_transfer
+                .as_ref()
+                .is_some_and(|t| t.half == TransferHalf::Acquire)
+                && self.plan.barriers.iter().any(|x| {
+                    x.resource == b.resource
+                        && (x.old_layout, x.new_layout) == (b.old_layout, b.new_layout)
+                        && x.queue_transfer
+                            .as_ref()
+                            .is_some_and(|t| t.half == TransferHalf::Release)
+                });
             self.barriers.push(BarrierRef {
                 index,
                 before,
                 resource,
                 queue,
-                slot: self.slot[before],
+                time,
+                after,
+                acquire_twin,
                 transition,
                 queue_transfer: b.queue_transfer.is_some(),
             });
         }
+    }
+
+    /// The last subpass of `p`'s render pass on its queue (`p` itself outside render passes):
+    /// where a barrier recorded "after" `p` goes.
+    pub fn end_of(&self, p: usize) -> usize {
+        let Some((rp, _)) = self.subpass[p] else {
+            return p;
+        };
+        let names = self
+            .plan
+            .render_passes
+            .get(rp)
+            .map_or(&[][..], |r| &r.subpasses[..]);
+        names
+            .iter()
+            .filter_map(|n| self.pass_index.get(n.as_str()).copied())
+            .filter(|&x| self.pos[x].is_some() && self.queue[x] == self.queue[p])
+            .max_by_key(|&x| self.slot[x])
+            .unwrap_or(p)
+    }
+
+    /// Time of pass `p`'s execution within one frame of its queue: `4 · slot + 1`, between
+    /// the barriers recorded before it (`4 · slot`) and after it (`4 · slot + 2`).
+    pub fn pass_time(&self, p: usize) -> usize {
+        4 * self.slot[p] + 1
+    }
+
+    /// Length of one frame of queue `q` in time units.
+    pub fn frame_len(&self, q: usize) -> usize {
+        4 * self.timeline[q].len()
     }
 
     /// The queue a kept pass must run on.

@@ -1,16 +1,518 @@
-//! Checker invariants: memory.
+//! Checker invariants: memory placement and aliasing barriers.
+//!
+//! Recomputes from the graph and the plan alone (no compiler code): which resources must be
+//! placed (transient, used by a kept pass, not a memoryless attachment of a render pass),
+//! their lifetimes in the plan's unit (a subpass counts as its whole render pass), sizes,
+//! classes and totals; that no two placements of a block overlap in bytes while their
+//! lifetimes overlap; and, for every pair of placements that share bytes, that the later
+//! occupant's first use is ordered after every use of the earlier one: by a barrier of the
+//! later resource on the same queue, recorded after the earlier occupant's last use there
+//! and waiting on its stages, starting images from `UNDEFINED`; across queues by semaphores
+//! and queue order (a path of syncs and same-queue successors from the last use to the
+//! first use).
 
 use super::Violation;
-use crate::caps::{Capabilities, CompileOptions};
-use crate::graph::Graph;
-use crate::plan::Plan;
+use crate::access::Access;
+use crate::caps::{Capabilities, CompileOptions, MemoryKind};
+use crate::graph::{Graph, ResourceKind};
+use crate::plan::{LifetimeUnit, Placement, Plan};
+use crate::sync::{Layout, StageMask};
+use std::collections::{HashMap, HashSet, VecDeque};
+
+/// A kept use, as the checker sees it.
+#[derive(Clone, Copy, Debug)]
+struct Seen {
+    position: usize,
+    /// Positions and levels of the whole render pass the use is in (or of its pass).
+    span: (u32, u32, u32, u32),
+    on_async: bool,
+    stages: StageMask,
+}
 
 /// Pushes every violated memory invariant onto `out`.
 pub(super) fn check(
-    _graph: &Graph,
-    _caps: &Capabilities,
-    _options: &CompileOptions,
-    _plan: &Plan,
-    _out: &mut Vec<Violation>,
+    graph: &Graph,
+    caps: &Capabilities,
+    options: &CompileOptions,
+    plan: &Plan,
+    out: &mut Vec<Violation>,
 ) {
+    let mut push = |rule: &'static str, detail: String| out.push(Violation { rule, detail });
+    let m = &plan.memory;
+    let position: HashMap<&str, usize> = plan
+        .order
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.as_str(), i))
+        .collect();
+    let level: HashMap<&str, u32> = plan
+        .levels
+        .iter()
+        .enumerate()
+        .flat_map(|(l, ps)| ps.iter().map(move |n| (n.as_str(), l as u32)))
+        .collect();
+    let on_async: HashSet<&str> = plan
+        .queues
+        .async_compute
+        .iter()
+        .map(|n| n.as_str())
+        .collect();
+    // Memoryless is the render pass phase's decision, visible on the attachments.
+    let memoryless: HashSet<&str> = plan
+        .render_passes
+        .iter()
+        .flat_map(|rp| {
+            rp.attachments
+                .iter()
+                .filter(|a| a.memoryless)
+                .map(|a| a.resource.as_str())
+        })
+        .collect();
+
+    // Kept uses and memory kind of every resource.
+    let mut uses: Vec<Vec<Seen>> = vec![Vec::new(); graph.resources.len()];
+    let mut kind: Vec<MemoryKind> = graph
+        .resources
+        .iter()
+        .map(|r| {
+            if matches!(r.kind, ResourceKind::Buffer { .. }) {
+                MemoryKind::Buffer
+            } else {
+                MemoryKind::Image
+            }
+        })
+        .collect();
+    // A subpass counts as its whole render pass: (first, last position, first, last level).
+    let mut rp_span: HashMap<&str, (u32, u32, u32, u32)> = HashMap::new();
+    for rp in &plan.render_passes {
+        let mut sp = (u32::MAX, 0, u32::MAX, 0);
+        for n in &rp.subpasses {
+            let (pos, lvl) = (
+                position.get(n.as_str()).map_or(0, |&p| p as u32),
+                level.get(n.as_str()).copied().unwrap_or(0),
+            );
+            sp = (sp.0.min(pos), sp.1.max(pos), sp.2.min(lvl), sp.3.max(lvl));
+        }
+        for n in &rp.subpasses {
+            rp_span.insert(n.as_str(), sp);
+        }
+    }
+    for pass in &graph.passes {
+        let Some(&pos) = position.get(pass.name.as_str()) else {
+            continue;
+        };
+        let lvl = level.get(pass.name.as_str()).copied().unwrap_or(0);
+        let span = rp_span
+            .get(pass.name.as_str())
+            .copied()
+            .unwrap_or((pos as u32, pos as u32, lvl, lvl));
+        for u in &pass.uses {
+            let r = u.resource.index();
+            let stages = u
+                .access
+                .scope(pass.kind, graph.resources[r].target())
+                .stages;
+            let seen = Seen {
+                position: pos,
+                span,
+                on_async: on_async.contains(pass.name.as_str()),
+                stages,
+            };
+            uses[r].push(seen);
+            if kind[r] != MemoryKind::Buffer {
+                if matches!(u.access, Access::DepthWrite | Access::DepthRead) {
+                    kind[r] = MemoryKind::DepthAttachment;
+                } else if kind[r] == MemoryKind::Image
+                    && matches!(
+                        u.access,
+                        Access::ColorWrite
+                            | Access::ColorWriteAll
+                            | Access::ColorReadWrite
+                            | Access::Resolve
+                    )
+                {
+                    kind[r] = MemoryKind::ColorAttachment;
+                }
+            }
+        }
+    }
+    for u in &mut uses {
+        u.sort_by_key(|s| s.position);
+    }
+
+    let by_level = !plan.queues.async_compute.is_empty();
+    let want_unit = if by_level {
+        LifetimeUnit::Level
+    } else {
+        LifetimeUnit::Order
+    };
+    if m.lifetime_unit != want_unit {
+        push(
+            "memory.unit",
+            format!(
+                "lifetime_unit is {:?} but should be {want_unit:?} (async compute passes: {})",
+                m.lifetime_unit,
+                plan.queues.async_compute.len()
+            ),
+        );
+    }
+    let by_levels = m.lifetime_unit == LifetimeUnit::Level;
+    let unit_lo = |s: &Seen| if by_levels { s.span.2 } else { s.span.0 };
+    let unit_hi = |s: &Seen| if by_levels { s.span.3 } else { s.span.1 };
+    if !m.alignment.is_power_of_two()
+        || m.alignment < caps.placement_alignment
+        || m.alignment < caps.buffer_image_granularity
+    {
+        push("memory.align", format!("alignment {} is not a power of two at least the placement alignment {} and granularity {}", m.alignment, caps.placement_alignment, caps.buffer_image_granularity));
+    }
+    let align = m.alignment.max(1);
+    let footprint = |size: u64| size.div_ceil(align).saturating_mul(align);
+
+    // Each placement: known, transient, placed once, right size, aligned, inside its block.
+    let mut placed: HashMap<&str, (usize, &Placement)> = HashMap::new();
+    for (b, block) in m.blocks.iter().enumerate() {
+        for p in &block.placements {
+            let Some(id) = graph.find_resource(&p.resource) else {
+                push(
+                    "memory.unknown",
+                    format!("placement of unknown resource '{}'", p.resource),
+                );
+                continue;
+            };
+            let r = graph.resource(id);
+            if placed.insert(p.resource.as_str(), (b, p)).is_some() {
+                push(
+                    "memory.placed_twice",
+                    format!("'{}' is placed more than once", p.resource),
+                );
+            }
+            if r.imported {
+                push(
+                    "memory.imported",
+                    format!("imported '{}' is placed", p.resource),
+                );
+            }
+            if memoryless.contains(p.resource.as_str()) {
+                push(
+                    "memory.memoryless",
+                    format!("memoryless '{}' is placed", p.resource),
+                );
+            }
+            if p.size != r.bytes() {
+                push(
+                    "memory.size",
+                    format!(
+                        "'{}' is placed with {} bytes but needs {}",
+                        p.resource,
+                        p.size,
+                        r.bytes()
+                    ),
+                );
+            }
+            if p.offset % align != 0 {
+                push(
+                    "memory.align",
+                    format!(
+                        "'{}' at offset {} is not aligned to {align}",
+                        p.resource, p.offset
+                    ),
+                );
+            }
+            if p.offset.saturating_add(p.size) > block.size {
+                push(
+                    "memory.block",
+                    format!(
+                        "'{}' ends at {} beyond block {b} of {} bytes",
+                        p.resource,
+                        p.offset.saturating_add(p.size),
+                        block.size
+                    ),
+                );
+            }
+            let class = caps.memory_classes.of(kind[id.index()]);
+            if class != block.class {
+                push(
+                    "memory.class",
+                    format!(
+                        "'{}' of memory class {class} is in block {b} of class {}",
+                        p.resource, block.class
+                    ),
+                );
+            }
+            let u = &uses[id.index()];
+            let first = u.iter().map(unit_lo).min();
+            let last = u.iter().map(unit_hi).max();
+            if first != Some(p.first) || last != Some(p.last) {
+                push(
+                    "memory.lifetime",
+                    format!(
+                        "'{}' has lifetime {}..{} but its kept uses span {first:?}..{last:?}",
+                        p.resource, p.first, p.last
+                    ),
+                );
+            }
+        }
+    }
+    let mut memoryless_bytes = 0u64;
+    for (i, r) in graph.resources.iter().enumerate() {
+        if r.imported || uses[i].is_empty() {
+            continue;
+        }
+        if memoryless.contains(r.name.as_str()) {
+            memoryless_bytes += r.bytes();
+        } else if !placed.contains_key(r.name.as_str()) {
+            push(
+                "memory.unplaced",
+                format!(
+                    "transient '{}' is used by kept passes but not placed",
+                    r.name
+                ),
+            );
+        }
+    }
+
+    // Totals.
+    let sum_blocks: u64 = m.blocks.iter().map(|b| b.size).sum();
+    let unaliased: u64 = placed.values().map(|(_, p)| footprint(p.size)).sum();
+    let mut events: Vec<(u32, bool, u64)> = placed
+        .values()
+        .flat_map(|(_, p)| {
+            [
+                (p.first, false, footprint(p.size)),
+                (p.last, true, footprint(p.size)),
+            ]
+        })
+        .collect();
+    events.sort_unstable();
+    let (mut alive, mut bound) = (0u64, 0u64);
+    for (_, end, bytes) in events {
+        if end {
+            alive = alive.saturating_sub(bytes);
+        } else {
+            alive += bytes;
+            bound = bound.max(alive);
+        }
+    }
+    for (name, got, want) in [
+        ("aliased_bytes", m.aliased_bytes, sum_blocks),
+        ("unaliased_bytes", m.unaliased_bytes, unaliased),
+        ("lower_bound_bytes", m.lower_bound_bytes, bound),
+        ("memoryless_bytes", m.memoryless_bytes, memoryless_bytes),
+    ] {
+        if got != want {
+            push(
+                "memory.totals",
+                format!("{name} is {got} but the placements give {want}"),
+            );
+        }
+    }
+    if m.aliased_bytes < m.lower_bound_bytes {
+        push(
+            "memory.totals",
+            format!(
+                "aliased_bytes {} is below the lower bound {}",
+                m.aliased_bytes, m.lower_bound_bytes
+            ),
+        );
+    }
+    if options.alias && m.article_bytes < m.aliased_bytes {
+        push(
+            "memory.totals",
+            format!(
+                "aliased_bytes {} is worse than the article's {}",
+                m.aliased_bytes, m.article_bytes
+            ),
+        );
+    }
+    if !options.alias {
+        for (b, block) in m
+            .blocks
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.placements.len() != 1)
+        {
+            push(
+                "memory.alias_off",
+                format!(
+                    "aliasing is off but block {b} holds {} placements",
+                    block.placements.len()
+                ),
+            );
+        }
+    }
+
+    // No overlap; aliasing barriers for every pair that shares bytes.
+    let orderer = Orderer::new(plan);
+    for block in &m.blocks {
+        for (k, p) in block.placements.iter().enumerate() {
+            for q in &block.placements[k + 1..] {
+                let bytes = p.offset < q.offset.saturating_add(q.size)
+                    && q.offset < p.offset.saturating_add(p.size);
+                if !bytes {
+                    continue;
+                }
+                if p.first <= q.last && q.first <= p.last {
+                    push(
+                        "memory.overlap",
+                        format!(
+                            "'{}' and '{}' overlap in bytes and lifetime",
+                            p.resource, q.resource
+                        ),
+                    );
+                    continue;
+                }
+                let (x, y) = if p.last < q.first { (p, q) } else { (q, p) };
+                let (Some(xi), Some(yi)) = (
+                    graph.find_resource(&x.resource),
+                    graph.find_resource(&y.resource),
+                ) else {
+                    continue;
+                };
+                check_alias(
+                    graph,
+                    plan,
+                    &orderer,
+                    &uses[xi.index()],
+                    &uses[yi.index()],
+                    &x.resource,
+                    &y.resource,
+                    &mut push,
+                );
+            }
+        }
+    }
+}
+
+/// Checks that the first use of `y` is ordered after every use of `x` (which used its bytes
+/// earlier).
+#[allow(clippy::too_many_arguments)]
+fn check_alias(
+    graph: &Graph,
+    plan: &Plan,
+    orderer: &Orderer,
+    x_uses: &[Seen],
+    y_uses: &[Seen],
+    x: &str,
+    y: &str,
+    push: &mut impl FnMut(&'static str, String),
+) {
+    let Some(b) = y_uses.first() else { return };
+    let y_is_image = graph
+        .find_resource(y)
+        .and_then(|r| graph.resource(r).image_desc())
+        .is_some();
+    for on_async in [false, true] {
+        let xs: Vec<&Seen> = x_uses.iter().filter(|s| s.on_async == on_async).collect();
+        let Some(a) = xs.last() else { continue };
+        if on_async == b.on_async {
+            let stages = xs.iter().fold(StageMask::empty(), |m, s| m | s.stages);
+            let ok = plan.barriers.iter().any(|bar| {
+                bar.resource == y
+                    && orderer
+                        .position(&bar.before)
+                        .is_some_and(|pos| a.position < pos && pos <= b.position)
+                    && orderer.on_async(&bar.before) == on_async
+                    && bar.src_stage.contains(stages)
+            });
+            if !ok {
+                push("memory.alias_barrier", format!("no barrier of '{y}' between the last use of '{x}' (position {}) and the first use of '{y}' (position {}) waits on {stages}", a.position, b.position));
+            }
+        } else if !orderer.happens_before(a.position, b.position) {
+            push("memory.alias_sync", format!("the first use of '{y}' (position {}) is not ordered by syncs after the last use of '{x}' on the other queue (position {})", b.position, a.position));
+        }
+    }
+    if y_is_image {
+        let by_barrier = plan.barriers.iter().any(|bar| {
+            bar.resource == y
+                && bar.old_layout == Some(Layout::UNDEFINED)
+                && orderer
+                    .position(&bar.before)
+                    .is_some_and(|pos| pos <= b.position)
+        });
+        let by_render_pass = plan.render_passes.iter().any(|rp| {
+            rp.subpasses
+                .iter()
+                .any(|s| orderer.position(s) == Some(b.position))
+                && rp.attachments.iter().any(|a| {
+                    a.resource == y
+                        && a.initial_layout == Layout::UNDEFINED
+                        && a.load_op != crate::plan::LoadOp::Load
+                })
+        });
+        if !by_barrier && !by_render_pass {
+            push("memory.alias_layout", format!("'{y}' reuses the bytes of '{x}' but its first use does not start from UNDEFINED"));
+        }
+    }
+}
+
+/// Execution order facts of a plan: positions, queues, and happens-before through syncs.
+struct Orderer<'a> {
+    position: HashMap<&'a str, usize>,
+    on_async: HashSet<&'a str>,
+    /// Successors of each position: next pass on its queue, and sync waits it signals.
+    next: Vec<Vec<usize>>,
+}
+
+impl<'a> Orderer<'a> {
+    fn new(plan: &'a Plan) -> Self {
+        let position: HashMap<&str, usize> = plan
+            .order
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.as_str(), i))
+            .collect();
+        let mut next = vec![Vec::new(); plan.order.len()];
+        for queue in [&plan.queues.graphics, &plan.queues.async_compute] {
+            let ps: Vec<usize> = queue
+                .iter()
+                .filter_map(|n| position.get(n.as_str()).copied())
+                .collect();
+            for w in ps.windows(2) {
+                next[w[0]].push(w[1]);
+            }
+        }
+        for s in &plan.syncs {
+            if let (Some(&a), Some(&b)) = (
+                position.get(s.signal.as_str()),
+                position.get(s.wait.as_str()),
+            ) {
+                next[a].push(b);
+            }
+        }
+        Orderer {
+            position,
+            on_async: plan
+                .queues
+                .async_compute
+                .iter()
+                .map(|n| n.as_str())
+                .collect(),
+            next,
+        }
+    }
+
+    fn position(&self, pass: &str) -> Option<usize> {
+        self.position.get(pass).copied()
+    }
+
+    fn on_async(&self, pass: &str) -> bool {
+        self.on_async.contains(pass)
+    }
+
+    /// True when the pass at `to` starts only after the pass at `from` completed.
+    fn happens_before(&self, from: usize, to: usize) -> bool {
+        let mut seen = vec![false; self.next.len()];
+        let mut queue = VecDeque::from([from]);
+        while let Some(p) = queue.pop_front() {
+            for &q in &self.next[p] {
+                if q == to {
+                    return true;
+                }
+                if !std::mem::replace(&mut seen[q], true) {
+                    queue.push_back(q);
+                }
+            }
+        }
+        false
+    }
 }

@@ -562,12 +562,15 @@ fn check_attachments(cx: &mut Ctx<'_>, i: usize, rp: &RenderPass, passes: &[Pass
             );
         }
         let first_subpass = &rp.subpasses[0];
-        for b in cx
-            .plan
-            .barriers
-            .iter()
-            .filter(|b| &b.before == first_subpass && b.resource == a.resource)
-        {
+        // Several barriers may precede it (an ownership acquire, then a transition on
+        // graphics): the layout the last one leaves is the one the render pass starts in.
+        let mut before_it = cx.plan.barriers.iter().filter(|b| {
+            &b.before == first_subpass
+                && b.resource == a.resource
+                && b.position == crate::plan::BarrierPosition::Before
+                && b.new_layout.is_some()
+        });
+        if let Some(b) = before_it.next_back() {
             if let Some(l) = b.new_layout.filter(|&l| l != a.initial_layout) {
                 cx.fail("rp.layout", format!("render pass #{i}: the barrier before it moves '{}' to {l}, the render pass starts it in {}", a.resource, a.initial_layout));
             }

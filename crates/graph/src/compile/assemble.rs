@@ -3,11 +3,13 @@
 use super::barriers::Barriers;
 use super::cull::Culling;
 use super::deps::Dependencies;
-use super::syncs::SyncDraft;
+use super::syncs::ownership::Ownership;
+use super::syncs::SyncPlan;
 use super::Schedule;
 use crate::graph::{Graph, QueueKind};
 use crate::plan::{
-    Bandwidth, Barrier, Break, CullReason, Edge, Memory, Plan, Queues, RenderPass, Sync,
+    Bandwidth, Barrier, BarrierPosition, Batch, BatchWait, Break, CullReason, Edge, Memory, Plan,
+    QueueTransfer, Queues, RenderPass, ResourceSharing, Sync,
 };
 
 /// Everything the plan is made of.
@@ -19,7 +21,8 @@ pub(super) struct Parts<'a> {
     pub render_passes: Vec<RenderPass>,
     pub breaks: Vec<Break>,
     pub barriers: &'a Barriers,
-    pub syncs: &'a [SyncDraft],
+    pub syncs: &'a SyncPlan,
+    pub ownership: &'a Ownership,
     pub memory: Memory,
     pub bandwidth: Bandwidth,
 }
@@ -66,10 +69,22 @@ impl Parts<'_> {
                 dst_access: b.dst_access,
                 old_layout: b.layouts.map(|l| l.0),
                 new_layout: b.layouts.map(|l| l.1),
-                queue_transfer: None,
+                queue_transfer: b
+                    .transfer
+                    .map(|(src_queue, dst_queue, half)| QueueTransfer {
+                        src_queue,
+                        dst_queue,
+                        half,
+                    }),
+                position: if b.after {
+                    BarrierPosition::After
+                } else {
+                    BarrierPosition::Before
+                },
             })
             .collect();
-        let syncs = self
+        let syncs: Vec<Sync> = self
+            .syncs
             .syncs
             .iter()
             .map(|x| Sync {
@@ -78,6 +93,36 @@ impl Parts<'_> {
                 wait: pass_name(x.wait),
                 wait_queue: s.queue[x.wait.index()],
                 resources: x.resources.iter().map(|&r| res_name(r)).collect(),
+                value: x.value,
+            })
+            .collect();
+        let batches = self
+            .syncs
+            .batches
+            .iter()
+            .map(|b| Batch {
+                queue: b.queue,
+                passes: b.passes.iter().map(|&p| pass_name(p)).collect(),
+                waits: b
+                    .waits
+                    .clone()
+                    .map(|i| BatchWait {
+                        queue: syncs[i].signal_queue,
+                        value: syncs[i].value,
+                        pass: syncs[i].signal.clone(),
+                    })
+                    .collect(),
+                signal: b.signal,
+            })
+            .collect();
+        let sharing = self
+            .ownership
+            .decisions
+            .iter()
+            .map(|(r, mode, reason)| ResourceSharing {
+                resource: res_name(*r),
+                mode: *mode,
+                reason: reason.clone(),
             })
             .collect();
         Plan {
@@ -106,6 +151,9 @@ impl Parts<'_> {
                     reason: r.clone(),
                 })
                 .collect(),
+            batches,
+            sync_stats: self.syncs.stats,
+            sharing,
         }
     }
 }

@@ -16,12 +16,28 @@
 //! the first use of a resource waits for the previous frame's use on the same queue.
 //! Barriers are placed before the later pass, or before the first subpass of its render
 //! pass; one barrier per resource per batch (masks are unioned).
-//! Cost: O(uses + barriers).
+//!
+//! Across queues (see `syncs::ownership` for the sharing rule):
+//! - a use on another queue than the resource's last use is a cross-queue hazard for the
+//!   sync phase, and a layout transition there is treated like a write: later readers on the
+//!   other queue must wait for the pass that performed it;
+//! - an EXCLUSIVE image changing queues gets a release barrier right after its last use on
+//!   the old queue (before the semaphore signal there) and an acquire barrier before its
+//!   first use on the new one, with identical layouts;
+//! - a transition the compute queue cannot perform (from or to an attachment layout) is
+//!   routed to graphics: recorded after the graphics pass that left the image in that layout
+//!   (before the release, for transfers), or after the acquire on graphics; for content that
+//!   crosses the frame boundary, after the frame's last (graphics) use.
+//!
+//! Barriers are returned sorted by the execution position of the pass they attach to, those
+//! recorded after it last. Cost: O(uses + barriers).
 
 use super::renderpass::RenderPassGrouping;
+use super::syncs::ownership::{compute_can_use, Sharing};
 use super::Schedule;
 use crate::access::SyncScope;
 use crate::graph::{Graph, PassId, QueueKind, ResourceId};
+use crate::plan::TransferHalf;
 use crate::sync::{AccessMask, Layout, StageMask};
 
 /// A barrier before a pass, with ids.
@@ -39,8 +55,34 @@ pub struct BarrierDraft {
     pub dst_stage: StageMask,
     /// Accesses made visible.
     pub dst_access: AccessMask,
-    /// Layout transition, if any.
+    /// Layout transition, if any (for transfer halves: the layouts, equal when none).
     pub layouts: Option<(Layout, Layout)>,
+    /// Recorded right after `before` (the last subpass of its render pass) instead of before.
+    pub after: bool,
+    /// Ownership-transfer half: source queue, destination queue, which half.
+    pub transfer: Option<(QueueKind, QueueKind, TransferHalf)>,
+}
+
+impl BarrierDraft {
+    fn plain(
+        before: PassId,
+        resource: ResourceId,
+        src: (StageMask, AccessMask),
+        dst: (StageMask, AccessMask),
+        layouts: Option<(Layout, Layout)>,
+    ) -> Self {
+        BarrierDraft {
+            before,
+            resource,
+            src_stage: src.0,
+            src_access: src.1,
+            dst_stage: dst.0,
+            dst_access: dst.1,
+            layouts,
+            after: false,
+            transfer: None,
+        }
+    }
 }
 
 /// A hazard between passes on different queues, to be covered by a semaphore.
@@ -48,7 +90,7 @@ pub struct BarrierDraft {
 pub struct CrossQueueHazard {
     /// Earlier pass.
     pub from: PassId,
-    /// Later pass (the first subpass of its render pass, where its barriers are recorded).
+    /// Later pass.
     pub to: PassId,
     /// The resource.
     pub resource: ResourceId,
@@ -78,20 +120,40 @@ struct State {
     readers: Vec<Prior>,
     layout: Option<Layout>,
     layout_group: Option<u32>,
-    /// (stages, accesses) scopes the last write has been made visible to. Kept as pairs: a
-    /// barrier making sampled reads visible to compute and another making input-attachment
-    /// reads visible to fragment do not make sampled reads visible to fragment.
-    visible: Vec<(StageMask, AccessMask)>,
+    /// (queue, stages, accesses) scopes the last write has been made visible to. Kept as
+    /// triples: a barrier making sampled reads visible to compute and another making
+    /// input-attachment reads visible to fragment do not make sampled reads visible to
+    /// fragment, and a barrier on one queue makes nothing visible on the other.
+    visible: Vec<(QueueKind, StageMask, AccessMask)>,
+    /// Last use in this frame (its queue owns an exclusive resource).
+    last_use: Option<Prior>,
+    /// The use that left the resource in its current layout (where routed transitions go).
+    layout_prior: Option<Prior>,
+    /// Pass that performed the latest layout transition since the last write, when readers
+    /// on the other queue must wait for it.
+    layout_writer: Option<Prior>,
 }
 
-/// Derives barriers and cross-queue hazards for the scheduled frame.
-pub fn barriers(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGrouping) -> Barriers {
+/// Derives barriers and cross-queue hazards for the scheduled frame; `sharing` (indexed by
+/// resource) says which resources change owners with transfers.
+pub fn barriers(
+    graph: &Graph,
+    schedule: &Schedule,
+    grouping: &RenderPassGrouping,
+    sharing: &[Sharing],
+) -> Barriers {
     let mut state = initial_states(graph, schedule, grouping);
     let mut out = Barriers::default();
     // Barriers of the batch being built: (resource, index in `out.barriers`). Passes of one
     // render pass are contiguous in the order, so a batch is complete once the anchor changes.
     let mut batch_anchor = None;
     let mut batch: Vec<(ResourceId, usize)> = Vec::new();
+    let mut after: Vec<BarrierDraft> = Vec::new();
+    let end_of = |p: PassId| {
+        grouping.group_of[p.index()]
+            .and_then(|g| grouping.groups[g as usize].last().copied())
+            .unwrap_or(p)
+    };
     for &pass in &schedule.order {
         let p = graph.pass(pass);
         let queue = schedule.queue[pass.index()];
@@ -106,6 +168,19 @@ pub fn barriers(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGroupin
             let scope = u.access.scope(p.kind, resource.target());
             let s = &mut state[u.resource.index()];
             let writes = u.access.writes();
+            let exclusive = sharing.get(u.resource.index()) == Some(&Sharing::Exclusive);
+            let handover = hand_over(
+                s,
+                exclusive,
+                queue,
+                pass,
+                anchor,
+                u.resource,
+                &scope,
+                &end_of,
+                (&mut out.barriers, &mut after),
+            );
+            let routed = route_for_compute(s, queue, pass, u.resource, &scope, &end_of, &mut after);
             let transition = scope.layout.is_some() && scope.layout != s.layout;
             let internal_transition = transition && group.is_some() && s.layout_group == group;
             let mut src_stage = StageMask::empty();
@@ -140,13 +215,20 @@ pub fn barriers(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGroupin
                 for r in &s.readers {
                     consider(r, false);
                 }
-            } else if let Some(w) = &s.last_write {
-                let visible = s
-                    .visible
-                    .iter()
-                    .any(|&(st, ac)| st.contains(scope.stages) && ac.contains(scope.access));
-                if !(visible && w.queue == queue) {
-                    consider(w, true);
+            } else {
+                let visible = s.visible.iter().any(|&(q, st, ac)| {
+                    q == queue && st.contains(scope.stages) && ac.contains(scope.access)
+                });
+                if let Some(w) = &s.last_write {
+                    if !(visible && w.queue == queue) {
+                        consider(w, true);
+                    }
+                }
+                // A transition since the last write is a write to wait for: on the other
+                // queue always, on this one unless its barrier already covers this read
+                // (the barrier must chain after the stages the transition was made for).
+                if let Some(t) = s.layout_writer.filter(|t| t.queue != queue || !visible) {
+                    consider(&t, false);
                 }
             }
             let needs_transition = transition && !internal_transition;
@@ -179,15 +261,13 @@ pub fn barriers(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGroupin
                     }
                     None => {
                         batch.push((u.resource, out.barriers.len()));
-                        out.barriers.push(BarrierDraft {
-                            before: anchor,
-                            resource: u.resource,
-                            src_stage,
-                            src_access,
-                            dst_stage: scope.stages,
-                            dst_access: scope.access,
+                        out.barriers.push(BarrierDraft::plain(
+                            anchor,
+                            u.resource,
+                            (src_stage, src_access),
+                            (scope.stages, scope.access),
                             layouts,
-                        });
+                        ));
                     }
                 }
             }
@@ -198,50 +278,203 @@ pub fn barriers(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGroupin
                 scope,
                 previous_frame: false,
             };
-            advance(s, me, writes, needs_transition, barrier);
+            if writes {
+                s.last_write = Some(me);
+                s.readers.clear();
+                s.layout_writer = None;
+                s.visible.clear();
+            } else {
+                let transitioned = needs_transition || handover == HandOver::Transitioned;
+                if transitioned {
+                    s.readers.clear();
+                    s.visible.clear();
+                    // Recorded before the render pass (if any), so outside it: later
+                    // subpasses still need a barrier for it, not a subpass dependency.
+                    s.layout_writer = Some(Prior { group: None, ..me });
+                } else if let Some(by) = routed {
+                    s.layout_writer = Some(by);
+                }
+                if barrier || handover != HandOver::None {
+                    s.visible.push((queue, scope.stages, scope.access));
+                }
+                s.readers.push(me);
+            }
+            s.last_use = Some(me);
+            if scope.layout.is_some() {
+                s.layout = scope.layout;
+                s.layout_group = group;
+                s.layout_prior = Some(me);
+            }
         }
+    }
+    // Barriers recorded after a pass were emitted when its consumer was replayed: merge them
+    // in by position (the before-barriers are already in order unless async passes sit
+    // between the subpasses of a render pass).
+    let key = |b: &BarrierDraft| (schedule.position[b.before.index()], b.after);
+    if !out.barriers.windows(2).all(|w| key(&w[0]) <= key(&w[1])) {
+        out.barriers.sort_by_key(key);
+    }
+    if !after.is_empty() {
+        after.sort_by_key(key);
+        let before = std::mem::take(&mut out.barriers);
+        let mut merged = Vec::with_capacity(before.len() + after.len());
+        let mut rest = after.into_iter().peekable();
+        for b in before {
+            while rest.peek().is_some_and(|a| key(a) < key(&b)) {
+                merged.extend(rest.next());
+            }
+            merged.push(b);
+        }
+        merged.extend(rest);
+        out.barriers = merged;
     }
     out
 }
 
-/// Moves a resource's state past one use. A layout transition made for a read is itself a
-/// write (it rewrites the image) whose second scope is the reader's stages: later readers
-/// must chain after those stages, not only after the last real write.
-fn advance(s: &mut State, me: Prior, writes: bool, needs_transition: bool, barrier: bool) {
-    if writes {
-        s.last_write = Some(me);
-        s.readers.clear();
-        s.visible.clear();
-    } else {
-        if needs_transition {
-            let transition = SyncScope {
-                access: AccessMask::empty(),
-                ..me.scope
-            };
-            // Recorded before the render pass (if any), so outside it: later subpasses of
-            // the same render pass still need a barrier for it, not a subpass dependency.
-            s.last_write = Some(Prior {
-                scope: transition,
-                group: None,
-                ..me
-            });
-            s.readers.clear();
-            s.visible.clear();
-        }
-        if barrier {
-            s.visible.push((me.scope.stages, me.scope.access));
-        }
-        s.readers.push(me);
+/// What an ownership hand-over did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum HandOver {
+    /// No hand-over at this use.
+    None,
+    /// A release/acquire pair without a layout change in between.
+    Kept,
+    /// A release/acquire pair (or a routed barrier before the release) changed the layout.
+    Transitioned,
+}
+
+/// For an exclusive resource whose last use was on the other queue: a release after that use
+/// and an acquire before this one (anchored at `anchor`). A transition the compute queue
+/// cannot perform is done on graphics: before the release when graphics gives the image up,
+/// after the acquire (by the ordinary path) when graphics takes it.
+#[allow(clippy::too_many_arguments)]
+fn hand_over(
+    s: &mut State,
+    exclusive: bool,
+    queue: QueueKind,
+    pass: PassId,
+    anchor: PassId,
+    resource: ResourceId,
+    scope: &SyncScope,
+    end_of: &dyn Fn(PassId) -> PassId,
+    (before, out): (&mut Vec<BarrierDraft>, &mut Vec<BarrierDraft>),
+) -> HandOver {
+    let Some(l) = s.last_use.filter(|l| exclusive && l.queue != queue) else {
+        return HandOver::None;
+    };
+    let old = s.layout.unwrap_or(Layout::UNDEFINED);
+    let new = scope.layout.unwrap_or(old);
+    let mut pair = (old, new);
+    let mut release_src = (l.scope.stages, l.scope.access & AccessMask::WRITES);
+    // The release may carry the layout transition: it must wait for every read on the old
+    // queue since the last write, not only for the last use.
+    for r in s.readers.iter().filter(|r| r.queue == l.queue) {
+        release_src.0 |= r.scope.stages;
     }
-    if me.scope.layout.is_some() {
-        s.layout = me.scope.layout;
-        s.layout_group = me.group;
+    if old != new && !(compute_can_use(old) && compute_can_use(new)) {
+        if l.queue == QueueKind::Graphics {
+            log::debug!(
+                "transition of resource #{} {old} -> {new} routed to graphics before its release",
+                resource.index()
+            );
+            let mut b = BarrierDraft::plain(
+                end_of(l.pass),
+                resource,
+                release_src,
+                (StageMask::ALL_COMMANDS, AccessMask::empty()),
+                Some((old, new)),
+            );
+            b.after = true;
+            out.push(b);
+            release_src = (StageMask::ALL_COMMANDS, AccessMask::empty());
+            pair = (new, new);
+        } else {
+            pair = (old, old);
+        }
+    }
+    log::debug!(
+        "ownership of resource #{} moves {} -> {} at pass #{}",
+        resource.index(),
+        l.queue,
+        queue,
+        pass.index()
+    );
+    let mut release = BarrierDraft::plain(
+        end_of(l.pass),
+        resource,
+        release_src,
+        (StageMask::empty(), AccessMask::empty()),
+        Some(pair),
+    );
+    release.after = true;
+    release.transfer = Some((l.queue, queue, TransferHalf::Release));
+    out.push(release);
+    let mut acquire = BarrierDraft::plain(
+        anchor,
+        resource,
+        (StageMask::ALL_COMMANDS, AccessMask::empty()),
+        (scope.stages, scope.access),
+        Some(pair),
+    );
+    acquire.transfer = Some((l.queue, queue, TransferHalf::Acquire));
+    before.push(acquire);
+    s.layout = Some(pair.1);
+    if pair.0 != pair.1 {
+        HandOver::Transitioned
+    } else {
+        HandOver::Kept
     }
 }
 
+/// A transition on the compute queue out of a layout it cannot use is recorded on graphics,
+/// right after the use that left the image in that layout (for content from the previous
+/// frame: after the frame's last use, which is that use). Returns the transition as a
+/// write for later readers to wait for.
+fn route_for_compute(
+    s: &mut State,
+    queue: QueueKind,
+    pass: PassId,
+    resource: ResourceId,
+    scope: &SyncScope,
+    end_of: &dyn Fn(PassId) -> PassId,
+    out: &mut Vec<BarrierDraft>,
+) -> Option<Prior> {
+    let (Some(old), Some(new)) = (s.layout, scope.layout) else {
+        return None;
+    };
+    if queue != QueueKind::AsyncCompute || old == new || compute_can_use(old) {
+        return None;
+    }
+    let by = s.layout_prior.filter(|b| b.queue == QueueKind::Graphics)?;
+    log::debug!("transition of resource #{} {old} -> {new} for compute pass #{} routed to graphics after pass #{}", resource.index(), pass.index(), by.pass.index());
+    let mut b = BarrierDraft::plain(
+        end_of(by.pass),
+        resource,
+        (by.scope.stages, by.scope.access & AccessMask::WRITES),
+        (scope.stages, scope.access),
+        Some((old, new)),
+    );
+    b.after = true;
+    out.push(b);
+    s.layout = Some(new);
+    // The transition is a write on graphics whose second scope is the compute stages: later
+    // graphics readers must chain after those (outside any render pass: it is recorded after).
+    let transition = Prior {
+        scope: SyncScope {
+            stages: scope.stages,
+            access: AccessMask::empty(),
+            layout: scope.layout,
+        },
+        group: None,
+        ..by
+    };
+    // Also for content from the previous frame (routed after that frame's last use): this
+    // frame's graphics readers still chain after it.
+    Some(transition)
+}
+
 /// The state each resource enters the frame in: the accesses of the previous frame (the
-/// same plan, replayed with the same rules, transitions included), and the layout its content
-/// is in (`UNDEFINED` when the content is not needed).
+/// same plan, layout transitions for reads included: later readers wait for them), and the
+/// layout its content is in (`UNDEFINED` when the content is not needed).
 fn initial_states(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGrouping) -> Vec<State> {
     let mut end_layout = vec![None; graph.resources.len()];
     let mut first_use_keeps = vec![None::<bool>; graph.resources.len()];
@@ -284,23 +517,62 @@ fn initial_states(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGroup
         let queue = schedule.queue[pass.index()];
         let group = grouping.group_of[pass.index()];
         for u in &p.uses {
-            let scope = u.access.scope(p.kind, graph.resource(u.resource).target());
+            let resource = graph.resource(u.resource);
+            let scope = u.access.scope(p.kind, resource.target());
             let s = &mut state[u.resource.index()];
-            // As in the frame itself: a transition between subpasses of one render pass is
-            // the render pass's own (covered by its dependencies), not a barrier's.
-            let internal = group.is_some() && s.layout_group == group;
-            let needs_transition = scope.layout.is_some() && scope.layout != s.layout && !internal;
             let me = Prior {
                 pass,
                 queue,
-                group,
+                group: None,
                 scope,
                 previous_frame: true,
             };
-            advance(s, me, u.access.writes(), needs_transition, false);
+            // As in the frame itself: a transition between subpasses of one render pass is
+            // the render pass's own, not a barrier's.
+            let internal = group.is_some() && s.layout_group == group;
+            let transition = scope.layout.is_some() && scope.layout != s.layout && !internal;
+            // A transition the compute queue cannot perform ran on graphics (routed), not
+            // on this pass's queue.
+            let can = |l: Option<Layout>| !matches!(l, Some(l) if !compute_can_use(l));
+            let routed = queue == QueueKind::AsyncCompute && !(can(s.layout) && can(scope.layout));
+            if u.access.writes() {
+                s.last_write = Some(me);
+                s.readers.clear();
+                s.layout_writer = None;
+            } else {
+                if transition {
+                    s.readers.clear();
+                    // Routed: recorded on graphics after the use that left the layout, with
+                    // this reader's stages as its second scope (as `route_for_compute` does).
+                    s.layout_writer = if routed {
+                        s.layout_prior
+                            .filter(|b| b.queue == QueueKind::Graphics)
+                            .map(|by| Prior {
+                                scope: SyncScope {
+                                    stages: scope.stages,
+                                    access: AccessMask::empty(),
+                                    layout: scope.layout,
+                                },
+                                group: None,
+                                ..by
+                            })
+                    } else {
+                        Some(me)
+                    };
+                }
+                s.readers.push(me);
+            }
+            if scope.layout.is_some() {
+                s.layout = scope.layout;
+                s.layout_group = group;
+                s.layout_prior = Some(me);
+            }
         }
     }
     for (s, layout) in state.iter_mut().zip(start_layout) {
+        if layout == Some(Layout::UNDEFINED) {
+            s.layout_prior = None;
+        }
         s.layout = layout;
         s.layout_group = None;
         s.visible.clear();

@@ -1,10 +1,13 @@
 //! The compiler: a chain of pure phases, one module each.
 //!
-//! `validate → dependencies → cull → order → levels/queues → render passes → barriers →
-//! syncs → memory → plan`. Each phase is a function of the graph, the outputs of earlier
-//! phases, [`Capabilities`] and [`CompileOptions`]; none keeps state, so each can be tested
-//! alone and every optimisation can be switched off. [`Compiler`] adds the per-frame cache.
+//! `validate → dependencies → cull → queues → order (+ async-early) → levels → render passes →
+//! ownership → barriers → memory → aliasing barriers → syncs/batches → plan` (memory comes
+//! before syncs so that the cross-queue hazards of aliasing reach the sync phase). Each phase
+//! is a function of the graph, the outputs of earlier phases, [`Capabilities`] and
+//! [`CompileOptions`]; none keeps state, so each can be tested alone and every optimisation
+//! can be switched off. [`Compiler`] adds the per-frame cache.
 
+pub mod alias_barriers;
 mod assemble;
 pub mod barriers;
 mod cache;
@@ -59,9 +62,14 @@ pub fn compile(
     let deps = deps::dependencies(graph);
     let culling = cull::cull(graph, &deps);
     let deps = deps::kept_dependencies(graph, &culling.kept);
-    let order = order::order(graph, &deps, &culling, caps, options);
-    let level = levels::levels(graph, &deps, &order, &culling.kept);
     let queue = levels::queues(graph, caps, options);
+    let order = order::order(graph, &deps, &culling, caps, options);
+    let order = if options.reorder {
+        order::async_early(graph, &deps, &culling.kept, &queue, order)
+    } else {
+        order
+    };
+    let level = levels::levels(graph, &deps, &order, &culling.kept);
     let mut position = vec![None; graph.passes.len()];
     for (i, p) in order.iter().enumerate() {
         position[p.index()] = Some(i as u32);
@@ -74,9 +82,25 @@ pub fn compile(
         kept: culling.kept.clone(),
     };
     let rp = renderpass::render_passes(graph, &schedule, caps, options)?;
-    let barriers = barriers::barriers(graph, &schedule, &rp.grouping);
-    let syncs = syncs::syncs(graph, &schedule, &barriers.cross_queue);
-    let memory = memory::plan_memory(graph, &schedule, caps, &rp.memoryless);
+    let ownership = syncs::ownership::decide(graph, &schedule);
+    let mut barriers = barriers::barriers(graph, &schedule, &rp.grouping, &ownership.sharing);
+    let layout = memory::plan_memory(
+        graph,
+        &schedule,
+        &rp.grouping,
+        caps,
+        options,
+        &rp.memoryless,
+    );
+    alias_barriers::add(graph, &schedule, &rp.grouping, &layout, &mut barriers);
+    let syncs = syncs::syncs(
+        graph,
+        &schedule,
+        &rp.grouping,
+        &barriers.cross_queue,
+        options,
+    );
+    let memory = layout.memory;
     Ok(assemble::Parts {
         graph,
         deps: &deps,
@@ -86,6 +110,7 @@ pub fn compile(
         breaks: rp.breaks,
         barriers: &barriers,
         syncs: &syncs,
+        ownership: &ownership,
         memory,
         bandwidth: rp.bandwidth,
     }

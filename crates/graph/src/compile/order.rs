@@ -17,7 +17,7 @@ use super::cull::Culling;
 use super::deps::Dependencies;
 use super::renderpass::merge::OpenGroup;
 use crate::caps::{Capabilities, CompileOptions};
-use crate::graph::{Graph, PassId, PassKind};
+use crate::graph::{Graph, PassId, PassKind, QueueKind};
 use std::collections::BTreeSet;
 
 /// Kept passes in execution order.
@@ -67,6 +67,68 @@ pub fn order(
         "edges point forward, so every kept pass is ordered"
     );
     order
+}
+
+/// Async-early ordering (separate from the merge-aware priority above): interleaves the
+/// async-compute passes into `order` as early as their inputs allow, so they overlap the
+/// graphics work around them instead of waiting for it in the linear order.
+///
+/// The graphics passes keep their relative order (whatever merging arranged stays adjacent
+/// on the graphics queue) and so do the async passes; the two sequences are merged, taking
+/// the next async pass whenever every kept pass it depends on is already placed, and the next
+/// graphics pass otherwise — except between two raster passes, which the render pass phase
+/// may merge (a pass between them would close the render pass), unless the next graphics pass
+/// waits for async work itself. Position in `order` does not delay an async pass on the GPU:
+/// it waits only for the semaphores of its inputs. The result is a topological order: when
+/// the next async pass is not ready, an unplaced dependency of it is a graphics pass no later
+/// than the next graphics pass in `order`, so that pass's own dependencies are all placed.
+/// A no-op without async passes. Cost: O(passes + edges).
+pub fn async_early(
+    graph: &Graph,
+    deps: &Dependencies,
+    kept: &[bool],
+    queue: &[QueueKind],
+    order: Vec<PassId>,
+) -> Vec<PassId> {
+    let is_async = |p: &PassId| queue[p.index()] == QueueKind::AsyncCompute;
+    if !order.iter().any(is_async) {
+        return order;
+    }
+    let (compute, graphics): (Vec<PassId>, Vec<PassId>) = order.iter().copied().partition(is_async);
+    let mut placed = vec![false; graph.passes.len()];
+    let mut out = Vec::with_capacity(order.len());
+    let (mut a, mut g) = (0usize, 0usize);
+    let ready = |p: PassId, placed: &[bool]| {
+        deps.into(p)
+            .all(|e| !kept[e.from.index()] || placed[e.from.index()])
+    };
+    let raster = |p: Option<&PassId>| p.is_some_and(|&p| graph.pass(p).kind == PassKind::Raster);
+    while out.len() < order.len() {
+        let async_ready = compute.get(a).is_some_and(|&p| ready(p, &placed));
+        // Never split two raster passes that may become one render pass, unless the next
+        // graphics pass itself waits for async work.
+        let between_rasters = raster(out.last()) && raster(graphics.get(g));
+        let graphics_ready = graphics.get(g).is_some_and(|&p| ready(p, &placed));
+        let take_async = async_ready && !(between_rasters && graphics_ready);
+        let next = if take_async || g >= graphics.len() {
+            a += 1;
+            compute[a - 1]
+        } else {
+            g += 1;
+            graphics[g - 1]
+        };
+        if is_async(&next) && g < graphics.len() {
+            log::trace!(
+                "async-early: '{}' placed before graphics pass '{}'",
+                graph.pass(next).name,
+                graph.pass(graphics[g]).name
+            );
+        }
+        placed[next.index()] = true;
+        out.push(next);
+    }
+    debug_assert!(out.len() == order.len());
+    out
 }
 
 /// Merge-aware rule: the first-declared ready raster pass the open render pass accepts.

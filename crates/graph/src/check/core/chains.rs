@@ -30,7 +30,7 @@ pub(crate) enum Node {
 pub(crate) struct Chains {
     /// Nodes with their frame (0 = previous, 1 = this one), sorted by time.
     pub nodes: Vec<(Node, usize)>,
-    /// Two-frame time of each node: where a barrier is recorded, or the slot of a
+    /// Two-frame time of each node: where a barrier is recorded, or the execution time of a
     /// dependency's later subpass.
     pub time: Vec<usize>,
     reach: Vec<Vec<u64>>,
@@ -46,14 +46,14 @@ pub(crate) fn subpass_pass(ctx: &Ctx, rp: usize, s: usize, q: usize) -> Option<u
 
 impl Chains {
     pub fn new(ctx: &Ctx, q: usize) -> Self {
-        let len = ctx.timeline[q].len();
+        let len = ctx.frame_len(q);
         let mut nodes: Vec<(Node, usize)> = Vec::new();
         let mut time = Vec::new();
         for frame in 0..2 {
             for (i, b) in ctx.barriers.iter().enumerate() {
                 if qi(b.queue) == q {
                     nodes.push((Node::Barrier(i), frame));
-                    time.push(frame * len + b.slot);
+                    time.push(frame * len + b.time);
                 }
             }
             for (rp, pass) in ctx.plan.render_passes.iter().enumerate() {
@@ -62,7 +62,7 @@ impl Chains {
                     let ends = (subpass_pass(ctx, rp, src, q), subpass_pass(ctx, rp, dst, q));
                     if let (true, Some(_), Some(later)) = (src < dst, ends.0, ends.1) {
                         nodes.push((Node::Dep(rp, d), frame));
-                        time.push(frame * len + ctx.slot[later]);
+                        time.push(frame * len + ctx.pass_time(later));
                     }
                 }
             }
@@ -123,12 +123,12 @@ impl Chains {
         if !stages_meet(dst, src) {
             return false;
         }
-        let len = ctx.timeline[q].len();
+        let len = ctx.frame_len(q);
         match (self.nodes[i], self.nodes[j]) {
             ((Node::Barrier(_), _), (Node::Barrier(_), _)) => true,
             ((Node::Barrier(_), _), (Node::Dep(rp, _), frame)) => {
                 let first = subpass_pass(ctx, rp, 0, q);
-                first.is_some_and(|p| self.time[i] <= frame * len + ctx.slot[p])
+                first.is_some_and(|p| self.time[i] < frame * len + ctx.pass_time(p))
             }
             ((Node::Dep(rp, d), fi), (Node::Dep(rp2, e), fj)) => {
                 rp == rp2 && fi == fj && dep(ctx, rp, d).dst_subpass == dep(ctx, rp2, e).src_subpass

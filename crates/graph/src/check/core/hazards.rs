@@ -66,6 +66,8 @@ struct Checker<'c, 'a> {
     sync_reach: Vec<Vec<bool>>,
     /// Barriers (indices into `Ctx::barriers`) recorded before each pass.
     before: Vec<Vec<usize>>,
+    /// Barriers recorded after each pass (at the end of its render pass).
+    after: Vec<Vec<usize>>,
 }
 
 /// Runs every hazard and barrier check.
@@ -73,21 +75,28 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Violation>) {
     duplicates(ctx, out);
     let n = ctx.graph.passes.len();
     let mut before = vec![Vec::new(); n];
+    let mut after = vec![Vec::new(); n];
     for (i, b) in ctx.barriers.iter().enumerate() {
-        before[b.before].push(i);
+        if b.after {
+            after[ctx.end_of(b.before)].push(i);
+        } else {
+            before[b.before].push(i);
+        }
     }
     let c = Checker {
         ctx,
         chains: [Chains::new(ctx, 0), Chains::new(ctx, 1)],
         sync_reach: sync_reach(ctx),
         before,
+        after,
     };
     let mut justified = vec![false; ctx.barriers.len()];
     for r in 0..ctx.graph.resources.len() {
         c.resource(r, &mut justified, out);
     }
+    let aliased = aliased(ctx);
     for (i, b) in ctx.barriers.iter().enumerate() {
-        if !justified[i] && b.transition.is_none() && !b.queue_transfer {
+        if !justified[i] && b.transition.is_none() && !b.queue_transfer && !aliased[b.resource] {
             out.push(Violation {
                 rule: "barrier.unjustified",
                 detail: format!("barrier before '{}' on '{}' has no layout transition and serves no hazard on its queue", ctx.pname(b.before), ctx.rname(b.resource)),
@@ -96,11 +105,33 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Violation>) {
     }
 }
 
+/// Resources whose placement shares bytes with another resource's: their barriers may hand
+/// memory over between the two (checked by the memory invariants, not here).
+fn aliased(ctx: &Ctx) -> Vec<bool> {
+    let mut out = vec![false; ctx.graph.resources.len()];
+    for block in &ctx.plan.memory.blocks {
+        for (i, a) in block.placements.iter().enumerate() {
+            for b in &block.placements[i + 1..] {
+                let overlap = a.offset < b.offset.saturating_add(b.size)
+                    && b.offset < a.offset.saturating_add(a.size);
+                if overlap && a.resource != b.resource {
+                    for name in [&a.resource, &b.resource] {
+                        if let Some(&r) = ctx.resource_index.get(name.as_str()) {
+                            out[r] = true;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 fn duplicates(ctx: &Ctx, out: &mut Vec<Violation>) {
-    let mut seen: HashMap<(usize, usize, bool), usize> = HashMap::new();
+    let mut seen: HashMap<(usize, usize, bool, bool), usize> = HashMap::new();
     for b in &ctx.barriers {
         let n = seen
-            .entry((b.before, b.resource, b.queue_transfer))
+            .entry((b.before, b.resource, b.queue_transfer, b.after))
             .or_insert(0);
         *n += 1;
         if *n == 2 {
@@ -165,13 +196,18 @@ impl Checker<'_, '_> {
         let ctx = self.ctx;
         let mut events = Vec::new();
         for &p in &ctx.order {
-            for &b in &self.before[p] {
-                if ctx.barriers[b].resource == r && ctx.barriers[b].transition.is_some() {
-                    events.push(Event {
-                        pass: p,
-                        kind: Kind::Transition(b),
-                    });
-                }
+            let is_transition = |&&b: &&usize| {
+                let x = &ctx.barriers[b];
+                // Both halves of an ownership transfer count: the transition runs after
+                // the release (earlier uses wait for it there) and completes before the
+                // acquire's second scope (later uses chain after the acquire).
+                x.resource == r && x.transition.is_some()
+            };
+            for &b in self.before[p].iter().filter(is_transition) {
+                events.push(Event {
+                    pass: p,
+                    kind: Kind::Transition(b),
+                });
             }
             if let Some(u) = ctx.use_of(p, r) {
                 let s = ctx.scope(p, u);
@@ -182,6 +218,12 @@ impl Checker<'_, '_> {
                         access: s.access,
                         writes: u.access.writes(),
                     },
+                });
+            }
+            for &b in self.after[p].iter().filter(is_transition) {
+                events.push(Event {
+                    pass: ctx.barriers[b].before,
+                    kind: Kind::Transition(b),
                 });
             }
         }
@@ -287,7 +329,11 @@ impl Checker<'_, '_> {
     }
 
     fn time(&self, e: Event, frame: usize) -> usize {
-        frame * self.ctx.timeline[qi(self.ctx.queue[e.pass])].len() + self.ctx.slot[e.pass]
+        let t = match e.kind {
+            Kind::Use { .. } => self.ctx.pass_time(e.pass),
+            Kind::Transition(b) => self.ctx.barriers[b].time,
+        };
+        frame * self.ctx.frame_len(qi(self.ctx.queue[e.pass])) + t
     }
 
     /// A chain of barriers and subpass dependencies on the queue of `a` and `b` orders `a`

@@ -73,13 +73,16 @@ fn replay(
         Some(from) == current || (from == Layout::UNDEFINED && !used && discardable)
     };
     for &p in &ctx.order {
-        for b in ctx
+        let before = ctx
             .barriers
             .iter()
-            .filter(|b| b.before == p && b.resource == r)
-        {
+            .filter(|b| !b.after && b.before == p && b.resource == r);
+        for b in before {
             let x = &ctx.plan.barriers[b.index];
             if let (Some(old), Some(new)) = (x.old_layout, x.new_layout) {
+                if b.acquire_twin && current == Some(new) {
+                    continue; // the release half of the pair performed the transition
+                }
                 if !may_start(old, current, used) {
                     report(format!(
                         "barrier on '{}' before '{}' transitions from {old} but the image is in {}",
@@ -123,6 +126,24 @@ fn replay(
         if let Some((a, sub, n)) = att {
             if sub + 1 == n {
                 current = Some(a.final_layout);
+            }
+        }
+        let after = ctx
+            .barriers
+            .iter()
+            .filter(|b| b.after && ctx.end_of(b.before) == p && b.resource == r);
+        for b in after {
+            let x = &ctx.plan.barriers[b.index];
+            if let (Some(old), Some(new)) = (x.old_layout, x.new_layout) {
+                if !may_start(old, current, used) {
+                    report(format!(
+                        "barrier on '{}' after '{}' transitions from {old} but the image is in {}",
+                        ctx.rname(r),
+                        ctx.pname(b.before),
+                        shown(current)
+                    ));
+                }
+                current = Some(new);
             }
         }
     }

@@ -1,0 +1,151 @@
+//! `tessera exec FILE [--frames N] [--no-optimize] [--json]`: run a frame description on the
+//! GPU with synthetic pass bodies, compare every frame's results with a CPU model and print
+//! a summary ending in `validation messages: V, mismatches: M`.
+
+use std::path::PathBuf;
+use tessera_graph::{frame_file, CompileOptions};
+use tessera_vk::synth::{self, ExecConfig, ExecReport};
+
+#[derive(Debug, clap::Args)]
+pub struct ExecArgs {
+    /// Frame description (.json or .toml).
+    file: PathBuf,
+    /// Frames to run (results are read back and compared every frame).
+    #[arg(long, default_value_t = 3)]
+    frames: u64,
+    /// Turn every optimisation off (merging, memoryless, aliasing, async, reordering).
+    #[arg(long)]
+    no_optimize: bool,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Longest image side for the synthetic run (images are scaled down to it).
+    #[arg(long, default_value_t = 64)]
+    max_extent: u32,
+    /// Run without the validation layers.
+    #[arg(long)]
+    no_validation: bool,
+}
+
+pub fn run(args: &ExecArgs) -> anyhow::Result<()> {
+    // The file's device profile is ignored: the plan is compiled for the real device.
+    let (graph, _profile) = frame_file::load(&args.file)?;
+    let config = ExecConfig {
+        frames: args.frames.max(1),
+        options: if args.no_optimize {
+            CompileOptions::NONE
+        } else {
+            CompileOptions::ALL
+        },
+        max_extent: args.max_extent.max(1),
+        validation: !args.no_validation,
+        ..Default::default()
+    };
+    let report =
+        synth::run(&graph, &config).map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&to_json(&graph.name, &report))?
+        );
+    } else {
+        print!("{}", summary(&graph.name, &report));
+    }
+    if report.validation_messages > 0 || report.mismatches > 0 {
+        anyhow::bail!(
+            "{} validation messages, {} mismatches",
+            report.validation_messages,
+            report.mismatches
+        );
+    }
+    Ok(())
+}
+
+fn summary(name: &str, r: &ExecReport) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "frame '{name}' on {} (async compute queue: {})",
+        r.device,
+        yes(r.async_compute)
+    );
+    if let Some((from, to)) = r.scaled {
+        let _ = writeln!(
+            s,
+            "images scaled down for the synthetic run: longest side {from} -> {to} px"
+        );
+    }
+    let _ = writeln!(
+        s,
+        "passes: {}, render passes: {} ({} subpasses), barriers: {}, syncs: {}, submits per frame: {}",
+        r.passes, r.render_passes, r.subpasses, r.barriers, r.syncs, r.submits_per_frame
+    );
+    let _ = writeln!(
+        s,
+        "memory: {} plan blocks, {} vkAllocateMemory allocations alive",
+        r.blocks, r.allocations
+    );
+    let _ = writeln!(
+        s,
+        "GPU time per pass (mean over {} frames):",
+        r.timings.first().map_or(0, |t| t.frames)
+    );
+    for t in &r.timings {
+        let _ = writeln!(s, "  {:<24} {:>10.1} us", t.pass, t.mean_us);
+    }
+    let _ = writeln!(
+        s,
+        "compared every frame: {} ({} values over {} frames)",
+        r.compared_resources.join(", "),
+        r.compared_values,
+        r.frames_checked
+    );
+    for n in &r.mismatch_notes {
+        let _ = writeln!(s, "  mismatch: {n}");
+    }
+    for m in &r.messages {
+        let _ = writeln!(s, "  validation: {m}");
+    }
+    let _ = writeln!(s, "frames: {}", r.frames);
+    let _ = writeln!(
+        s,
+        "validation messages: {}, mismatches: {}",
+        r.validation_messages, r.mismatches
+    );
+    s
+}
+
+fn yes(b: bool) -> &'static str {
+    if b {
+        "yes"
+    } else {
+        "no"
+    }
+}
+
+fn to_json(name: &str, r: &ExecReport) -> serde_json::Value {
+    serde_json::json!({
+        "frame": name,
+        "device": r.device,
+        "async_compute": r.async_compute,
+        "scaled": r.scaled.map(|(a, b)| serde_json::json!({"from": a, "to": b})),
+        "frames": r.frames,
+        "frames_checked": r.frames_checked,
+        "passes": r.passes,
+        "render_passes": r.render_passes,
+        "subpasses": r.subpasses,
+        "barriers": r.barriers,
+        "syncs": r.syncs,
+        "submits_per_frame": r.submits_per_frame,
+        "blocks": r.blocks,
+        "allocations": r.allocations,
+        "compared_resources": r.compared_resources,
+        "compared_values": r.compared_values,
+        "timings_us": r.timings.iter().map(|t| serde_json::json!({"pass": t.pass, "mean_us": t.mean_us, "frames": t.frames})).collect::<Vec<_>>(),
+        "mismatch_notes": r.mismatch_notes,
+        "messages": r.messages,
+        "validation_messages": r.validation_messages,
+        "mismatches": r.mismatches,
+    })
+}

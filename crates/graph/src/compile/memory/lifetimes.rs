@@ -1,0 +1,333 @@
+//! Lifetimes: which transient resources need memory, when they are alive, and which of them
+//! may never share bytes.
+//!
+//! A resource's plan lifetime is `[first, last]` over the positions in `order` of the kept
+//! passes that use it, or over their dependency levels when any kept pass runs on the
+//! async-compute queue (passes of one level may run in any order on either queue, so a
+//! resource used in level L is alive during all of L). A pass that is a subpass of a
+//! render pass counts as the whole render pass (all its positions, all its levels): no
+//! barrier can separate two subpasses, so memory used by one subpass stays reserved until
+//! the render pass ends.
+//!
+//! Two resources *conflict* (may not share bytes) unless one of them comes wholly before
+//! the other both in execution positions and, with levels, in levels. The position test is what makes an
+//! aliasing barrier or semaphore possible at all: the later occupant's first use must come
+//! after the earlier occupant's last use in submission order, or no barrier on one queue
+//! (and no forward semaphore across queues) can order them. Cost: O(passes + uses).
+
+use super::super::renderpass::RenderPassGrouping;
+use super::super::Schedule;
+use crate::access::Access;
+use crate::caps::Capabilities;
+pub use crate::caps::MemoryKind;
+use crate::graph::{Graph, ResourceId, ResourceKind};
+use crate::plan::{LifetimeUnit, Plan};
+
+/// When each pass runs, as far as lifetimes are concerned. Built from the compiler's own
+/// schedule or from a finished plan (for the quality tools).
+#[derive(Clone, Debug, Default)]
+pub struct Timeline {
+    /// Position in `order` of each pass (indexed by pass), `None` when culled.
+    pub position: Vec<Option<u32>>,
+    /// Dependency level of each kept pass (indexed by pass).
+    pub level: Vec<u32>,
+    /// Render pass of each pass (indexed by pass), `None` when not part of one.
+    pub group: Vec<Option<u32>>,
+    /// Lifetimes count dependency levels (some kept pass runs on async compute).
+    pub by_level: bool,
+}
+
+impl Timeline {
+    /// The compiler's view: schedule and render-pass grouping.
+    pub fn of_schedule(schedule: &Schedule, grouping: &RenderPassGrouping) -> Self {
+        Timeline {
+            position: schedule.position.clone(),
+            level: schedule.level.clone(),
+            group: grouping.group_of.clone(),
+            by_level: schedule.uses_async(),
+        }
+    }
+
+    /// The view of a finished plan of `graph` (passes are looked up by name; unknown names
+    /// are ignored).
+    pub fn of_plan(graph: &Graph, plan: &Plan) -> Self {
+        let n = graph.passes.len();
+        let mut t = Timeline {
+            position: vec![None; n],
+            level: vec![0; n],
+            group: vec![None; n],
+            by_level: !plan.queues.async_compute.is_empty()
+                || plan.memory.lifetime_unit == LifetimeUnit::Level,
+        };
+        for (i, name) in plan.order.iter().enumerate() {
+            if let Some(p) = graph.find_pass(name) {
+                t.position[p.index()] = Some(i as u32);
+            }
+        }
+        for (l, names) in plan.levels.iter().enumerate() {
+            for name in names {
+                if let Some(p) = graph.find_pass(name) {
+                    t.level[p.index()] = l as u32;
+                }
+            }
+        }
+        for (g, rp) in plan.render_passes.iter().enumerate() {
+            for name in &rp.subpasses {
+                if let Some(p) = graph.find_pass(name) {
+                    t.group[p.index()] = Some(g as u32);
+                }
+            }
+        }
+        t
+    }
+
+    /// The unit of plan lifetimes.
+    pub fn unit(&self) -> LifetimeUnit {
+        if self.by_level {
+            LifetimeUnit::Level
+        } else {
+            LifetimeUnit::Order
+        }
+    }
+}
+
+/// Closed intervals in execution positions and in dependency levels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Span {
+    /// First position.
+    pub pos_lo: u32,
+    /// Last position.
+    pub pos_hi: u32,
+    /// First level (equal to the positions when lifetimes are not in levels).
+    pub lvl_lo: u32,
+    /// Last level.
+    pub lvl_hi: u32,
+}
+
+impl Span {
+    /// True when the two may not share bytes: neither comes wholly before the other in
+    /// both positions and levels (spans inverted between the two count as conflicting).
+    #[inline]
+    pub fn conflicts(&self, o: &Span) -> bool {
+        !(self.before(o) || o.before(self))
+    }
+
+    /// True when every use of `self` comes before every use of `o` (both in positions and
+    /// levels): `o` may reuse the bytes of `self`.
+    #[inline]
+    pub fn before(&self, o: &Span) -> bool {
+        self.pos_hi < o.pos_lo && self.lvl_hi < o.lvl_lo
+    }
+
+    fn widen(&mut self, o: &Span) {
+        self.pos_lo = self.pos_lo.min(o.pos_lo);
+        self.pos_hi = self.pos_hi.max(o.pos_hi);
+        self.lvl_lo = self.lvl_lo.min(o.lvl_lo);
+        self.lvl_hi = self.lvl_hi.max(o.lvl_hi);
+    }
+}
+
+/// One resource to place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Item {
+    /// The resource.
+    pub resource: ResourceId,
+    /// Its bytes.
+    pub size: u64,
+    /// Its bytes rounded up to the alignment: what it occupies in a block.
+    pub footprint: u64,
+    /// Memory-compatibility class: items of different classes never share a block.
+    pub class: u32,
+    /// Kind of memory (decides `class`).
+    pub kind: MemoryKind,
+    /// First use in the plan's lifetime unit.
+    pub first: u32,
+    /// Last use in the plan's lifetime unit.
+    pub last: u32,
+    /// Conflict span (render-pass widened).
+    pub span: Span,
+}
+
+/// The placement problem of one frame: items, alignment and the conflict relation.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Problem {
+    /// Items in resource declaration order.
+    pub items: Vec<Item>,
+    /// Alignment of every offset (a power of two; footprints are multiples of it).
+    pub alignment: u64,
+    /// Lifetimes are in levels.
+    pub by_level: bool,
+    /// Bytes of the memoryless resources left out.
+    pub memoryless_bytes: u64,
+}
+
+/// Rounds `x` up to a multiple of the power of two `a`.
+#[inline]
+pub fn align_up(x: u64, a: u64) -> u64 {
+    debug_assert!(a.is_power_of_two());
+    x.saturating_add(a - 1) & !(a - 1)
+}
+
+impl Problem {
+    /// Builds the problem: transient resources used by kept passes, minus the memoryless
+    /// ones (`memoryless[r]`, indexed by resource; a shorter slice means "not memoryless").
+    pub fn new(
+        graph: &Graph,
+        timeline: &Timeline,
+        caps: &Capabilities,
+        memoryless: &[bool],
+    ) -> Self {
+        let alignment = effective_alignment(caps);
+        let n = graph.resources.len();
+        let mut span: Vec<Option<Span>> = vec![None; n];
+        let mut kind: Vec<MemoryKind> = graph
+            .resources
+            .iter()
+            .map(|r| match r.kind {
+                ResourceKind::Buffer { .. } => MemoryKind::Buffer,
+                ResourceKind::Image(_) => MemoryKind::Image,
+            })
+            .collect();
+        let spans = pass_spans(graph, timeline);
+        for (p, pass) in graph.passes.iter().enumerate() {
+            let Some(pass_span) = spans[p] else {
+                continue;
+            };
+            for u in &pass.uses {
+                let r = u.resource.index();
+                match &mut span[r] {
+                    Some(s) => s.widen(&pass_span),
+                    s @ None => *s = Some(pass_span),
+                }
+                kind[r] = match (kind[r], u.access) {
+                    (MemoryKind::Buffer, _) => MemoryKind::Buffer,
+                    (_, Access::DepthWrite | Access::DepthRead) => MemoryKind::DepthAttachment,
+                    (
+                        MemoryKind::Image,
+                        Access::ColorWrite
+                        | Access::ColorWriteAll
+                        | Access::ColorReadWrite
+                        | Access::Resolve,
+                    ) => MemoryKind::ColorAttachment,
+                    (k, _) => k,
+                };
+            }
+        }
+        let mut problem = Problem {
+            items: Vec::new(),
+            alignment,
+            by_level: timeline.by_level,
+            memoryless_bytes: 0,
+        };
+        for (i, r) in graph.resources.iter().enumerate() {
+            let Some(span) = span[i] else {
+                continue;
+            };
+            if r.imported {
+                continue;
+            }
+            if memoryless.get(i).copied().unwrap_or(false) {
+                problem.memoryless_bytes += r.bytes();
+                continue;
+            }
+            let size = r.bytes();
+            problem.items.push(Item {
+                resource: ResourceId(i as u32),
+                size,
+                footprint: align_up(size.max(1), alignment),
+                class: caps.memory_classes.of(kind[i]),
+                kind: kind[i],
+                first: if timeline.by_level {
+                    span.lvl_lo
+                } else {
+                    span.pos_lo
+                },
+                last: if timeline.by_level {
+                    span.lvl_hi
+                } else {
+                    span.pos_hi
+                },
+                span,
+            });
+        }
+        problem
+    }
+
+    /// The problem a finished plan of `graph` solved (memoryless resources are the plan's
+    /// memoryless attachments).
+    pub fn of_plan(graph: &Graph, caps: &Capabilities, plan: &Plan) -> Self {
+        let mut memoryless = vec![false; graph.resources.len()];
+        for a in plan
+            .render_passes
+            .iter()
+            .flat_map(|rp| &rp.attachments)
+            .filter(|a| a.memoryless)
+        {
+            if let Some(r) = graph.find_resource(&a.resource) {
+                memoryless[r.index()] = true;
+            }
+        }
+        Problem::new(graph, &Timeline::of_plan(graph, plan), caps, &memoryless)
+    }
+
+    /// True when items `a` and `b` may not share bytes.
+    #[inline]
+    pub fn conflicts(&self, a: usize, b: usize) -> bool {
+        self.items[a].span.conflicts(&self.items[b].span)
+    }
+
+    /// The distinct memory classes, ascending.
+    pub fn classes(&self) -> Vec<u32> {
+        let mut c: Vec<u32> = self.items.iter().map(|i| i.class).collect();
+        c.sort_unstable();
+        c.dedup();
+        c
+    }
+}
+
+/// The alignment every placement keeps: the backend's placement alignment, and at least
+/// `bufferImageGranularity`, so that a buffer and an image next to each other never share a
+/// granularity page.
+pub fn effective_alignment(caps: &Capabilities) -> u64 {
+    let a = caps
+        .placement_alignment
+        .max(caps.buffer_image_granularity)
+        .max(1);
+    a.checked_next_power_of_two().unwrap_or(1 << 63)
+}
+
+/// Span of each kept pass, widened to its whole render pass.
+fn pass_spans(graph: &Graph, t: &Timeline) -> Vec<Option<Span>> {
+    let own = |p: usize| {
+        t.position[p].map(|pos| {
+            let l = if t.by_level { t.level[p] } else { pos };
+            Span {
+                pos_lo: pos,
+                pos_hi: pos,
+                lvl_lo: l,
+                lvl_hi: l,
+            }
+        })
+    };
+    let mut group_span: Vec<Option<Span>> = Vec::new();
+    for p in 0..graph.passes.len() {
+        if let (Some(g), Some(s)) = (t.group[p], own(p)) {
+            let g = g as usize;
+            if group_span.len() <= g {
+                group_span.resize(g + 1, None);
+            }
+            match &mut group_span[g] {
+                Some(gs) => gs.widen(&s),
+                gs @ None => *gs = Some(s),
+            }
+        }
+    }
+    (0..graph.passes.len())
+        .map(
+            |p| match t.group[p].and_then(|g| group_span.get(g as usize).copied().flatten()) {
+                Some(gs) if t.position[p].is_some() => Some(gs),
+                _ => own(p),
+            },
+        )
+        .collect()
+}

@@ -1,0 +1,123 @@
+//! Phase 8, memory: placement of transient resources into memory blocks, so that resources
+//! whose lifetimes do not overlap share bytes (low-level aliasing).
+//!
+//! [`lifetimes`] turns the schedule into a placement [`Problem`] (which resources, their
+//! footprints, classes and conflict spans); [`planner`] places them (several greedy orders
+//! in one growing block per memory class, refined, never worse than [`article`], the
+//! baseline of the aliasing article); [`bound`] gives the lower bound any placement needs;
+//! [`exact`] finds the optimum of small problems for tests. Without `CompileOptions::alias`
+//! every resource gets a block of its own. Invariant: placements whose conflict spans
+//! overlap never overlap in bytes. Cost: dominated by the planner, O(k·n²) for n resources.
+//! The aliasing barriers that make reuse safe are added afterwards by `alias_barriers`.
+
+pub mod article;
+pub mod bound;
+pub mod exact;
+pub mod lifetimes;
+pub mod packing;
+pub mod planner;
+
+pub use lifetimes::{Item, Problem, Span, Timeline};
+pub use packing::{PackedBlock, Packing};
+
+use super::renderpass::RenderPassGrouping;
+use super::Schedule;
+use crate::caps::{Capabilities, CompileOptions};
+use crate::graph::Graph;
+use crate::plan::{Block, Memory, Placement};
+
+/// The memory phase's output: the problem, its packing (by item index) and the plan section.
+#[derive(Clone, Debug, Default)]
+pub struct MemoryLayout {
+    /// What had to be placed.
+    pub problem: Problem,
+    /// Where it went.
+    pub packing: Packing,
+    /// The plan's `memory` section.
+    pub memory: Memory,
+}
+
+/// Places the transient resources used by kept passes, leaving out imported ones and those
+/// marked in `memoryless` (indexed by resource).
+pub fn plan_memory(
+    graph: &Graph,
+    schedule: &Schedule,
+    grouping: &RenderPassGrouping,
+    caps: &Capabilities,
+    options: &CompileOptions,
+    memoryless: &[bool],
+) -> MemoryLayout {
+    let timeline = Timeline::of_schedule(schedule, grouping);
+    let problem = Problem::new(graph, &timeline, caps, memoryless);
+    let (packing, article_bytes) = if options.alias {
+        let baseline = article::pack(&problem);
+        (planner::pack_against(&problem, &baseline), baseline.total())
+    } else {
+        let packing = Packing::unaliased(&problem);
+        let total = packing.total();
+        (packing, total)
+    };
+    debug_assert_eq!(
+        packing.violation(&problem),
+        None,
+        "the planner keeps every placement rule"
+    );
+    let memory = describe(graph, &problem, &packing, article_bytes);
+    log::debug!(
+        "memory: {} resources, unaliased {} bytes, aliased {} bytes, lower bound {}, article {}",
+        problem.items.len(),
+        memory.unaliased_bytes,
+        memory.aliased_bytes,
+        memory.lower_bound_bytes,
+        article_bytes
+    );
+    MemoryLayout {
+        problem,
+        packing,
+        memory,
+    }
+}
+
+/// The plan section of a packing.
+pub fn describe(graph: &Graph, problem: &Problem, packing: &Packing, article_bytes: u64) -> Memory {
+    let blocks = packing
+        .blocks
+        .iter()
+        .map(|b| {
+            let mut placements: Vec<Placement> = b
+                .items
+                .iter()
+                .map(|&(i, offset)| {
+                    let it = &problem.items[i];
+                    Placement {
+                        resource: graph.resource(it.resource).name.clone(),
+                        offset,
+                        size: it.size,
+                        first: it.first,
+                        last: it.last,
+                    }
+                })
+                .collect();
+            placements.sort_by_key(|p| (p.offset, p.first));
+            Block {
+                size: b.size,
+                placements,
+                class: b.class,
+            }
+        })
+        .collect();
+    Memory {
+        alignment: problem.alignment,
+        lifetime_unit: if problem.by_level {
+            crate::plan::LifetimeUnit::Level
+        } else {
+            crate::plan::LifetimeUnit::Order
+        },
+        unaliased_bytes: problem.items.iter().map(|i| i.footprint).sum(),
+        aliased_bytes: packing.total(),
+        lower_bound_bytes: bound::lower_bound(problem),
+        memoryless_bytes: problem.memoryless_bytes,
+        article_bytes,
+        blocks,
+    }
+}

@@ -1,0 +1,424 @@
+//! Transient memory aliasing: a hand-computed example, aliasing barriers across queues, the
+//! checker's memory rules (and that it catches broken plans), aliasing off, memory classes,
+//! comparison with the article's algorithm and with the exact optimum, and random frames on
+//! one and two queues through the checker.
+
+mod frames;
+
+use proptest::prelude::*;
+use tessera_graph::access::Access;
+use tessera_graph::compile::memory::{article, bound, exact, planner, Problem};
+use tessera_graph::graph::{Graph, ImageDesc, QueueKind};
+use tessera_graph::plan::{LifetimeUnit, Plan};
+use tessera_graph::sync::StageMask;
+use tessera_graph::{check, compile, Capabilities, CompileOptions, Format};
+
+const MIB: u64 = 1 << 20;
+
+fn single_queue() -> Capabilities {
+    Capabilities {
+        async_compute: false,
+        ..Capabilities::desktop()
+    }
+}
+
+fn rules(
+    graph: &Graph,
+    caps: &Capabilities,
+    options: &CompileOptions,
+    plan: &Plan,
+) -> Vec<&'static str> {
+    match check::check(graph, caps, options, plan) {
+        Ok(()) => Vec::new(),
+        Err(v) => v.into_iter().map(|v| v.rule).collect(),
+    }
+}
+
+fn problem_of(graph: &Graph, caps: &Capabilities, plan: &Plan) -> Problem {
+    Problem::of_plan(graph, caps, plan)
+}
+
+/// Buffers A (8 MiB, pass 0), D (2 MiB, passes 0-1), B and C (5 MiB each, pass 1).
+///
+/// Lower bound: pass 0 holds A + D = 10 MiB, pass 1 holds B + C + D = 12 MiB, so 12 MiB.
+/// The article opens an 8 MiB bucket for A; B (no overlap with A) goes at 0; C overlaps B
+/// and only 3 MiB are free; D overlaps A and B and nothing is free. A second bucket of 5 MiB
+/// takes C, and D does not fit beside it; a third of 2 MiB takes D: 8 + 5 + 2 = 15 MiB.
+/// The optimum is 12 MiB: A at 0, B at 0, C at 5, D at 10 (one block).
+fn worked_example() -> Graph {
+    let mut g = Graph::new("worked");
+    let a = g.buffer("A", 8 * MIB);
+    let b = g.buffer("B", 5 * MIB);
+    let c = g.buffer("C", 5 * MIB);
+    let d = g.buffer("D", 2 * MIB);
+    g.compute("first")
+        .uses(a, Access::StorageWrite)
+        .uses(d, Access::StorageWrite)
+        .side_effects();
+    g.compute("second")
+        .uses(d, Access::StorageRead)
+        .uses(b, Access::StorageWrite)
+        .uses(c, Access::StorageWrite)
+        .side_effects();
+    g
+}
+
+#[test]
+fn worked_example_reaches_the_hand_computed_optimum() {
+    let g = worked_example();
+    let caps = single_queue();
+    let plan = compile(&g, &caps, &CompileOptions::ALL).unwrap();
+    let m = &plan.memory;
+    assert_eq!(m.lifetime_unit, LifetimeUnit::Order);
+    assert_eq!(m.unaliased_bytes, 20 * MIB);
+    assert_eq!(m.lower_bound_bytes, 12 * MIB);
+    assert_eq!(m.article_bytes, 15 * MIB);
+    assert_eq!(m.aliased_bytes, 12 * MIB);
+    assert_eq!(m.blocks.len(), 1);
+    let problem = problem_of(&g, &caps, &plan);
+    assert_eq!(article::pack(&problem).total(), 15 * MIB);
+    assert_eq!(article::pack(&problem).blocks.len(), 3);
+    let ex = exact::pack(&problem, 1 << 20);
+    assert!(ex.proven);
+    assert_eq!(ex.packing.total(), 12 * MIB);
+    assert_eq!(
+        rules(&g, &caps, &CompileOptions::ALL, &plan),
+        Vec::<&str>::new()
+    );
+    // B and C reuse A's bytes: each waits for A's compute write before 'second'.
+    for r in ["B", "C"] {
+        let bar = plan
+            .barriers
+            .iter()
+            .find(|b| b.resource == r && b.before == "second")
+            .expect("aliasing barrier");
+        assert!(
+            bar.src_stage.contains(StageMask::COMPUTE_SHADER),
+            "{r}: {bar:?}"
+        );
+        assert!(bar.src_access.has_write(), "{r}: {bar:?}");
+    }
+}
+
+#[test]
+fn checker_catches_broken_memory_plans() {
+    let g = worked_example();
+    let caps = single_queue();
+    let o = CompileOptions::ALL;
+    let plan = compile(&g, &caps, &o).unwrap();
+
+    let mut p = plan.clone();
+    p.barriers.retain(|b| b.resource != "C");
+    assert!(rules(&g, &caps, &o, &p).contains(&"memory.alias_barrier"));
+
+    let mut p = plan.clone();
+    let pl = &mut p.memory.blocks[0].placements;
+    let b_off = pl.iter().find(|x| x.resource == "B").unwrap().offset;
+    pl.iter_mut().find(|x| x.resource == "C").unwrap().offset = b_off;
+    assert!(rules(&g, &caps, &o, &p).contains(&"memory.overlap"));
+
+    let mut p = plan.clone();
+    p.memory.blocks[0].placements.retain(|x| x.resource != "D");
+    let r = rules(&g, &caps, &o, &p);
+    assert!(
+        r.contains(&"memory.unplaced") && r.contains(&"memory.totals"),
+        "{r:?}"
+    );
+
+    let mut p = plan.clone();
+    p.memory.blocks[0].placements[0].offset += 4096;
+    assert!(rules(&g, &caps, &o, &p).contains(&"memory.align"));
+
+    let mut p = plan.clone();
+    p.memory.lower_bound_bytes -= MIB;
+    assert!(rules(&g, &caps, &o, &p).contains(&"memory.totals"));
+
+    let mut p = plan.clone();
+    p.memory.lifetime_unit = LifetimeUnit::Level;
+    assert!(rules(&g, &caps, &o, &p).contains(&"memory.unit"));
+
+    let mut p = plan;
+    p.memory.blocks[0].placements[0].last += 1;
+    assert!(rules(&g, &caps, &o, &p).contains(&"memory.lifetime"));
+}
+
+/// X lives on the async queue (levels 0-1), Y on graphics (level 2): Y reuses X's bytes and
+/// must wait for X's last async use through a semaphore.
+#[test]
+fn aliasing_across_queues_is_covered_by_a_sync() {
+    let mut g = Graph::new("queues");
+    let x = g.buffer("X", 4 * MIB);
+    let z = g.buffer("Z", 64 * 1024);
+    let y = g.buffer("Y", 4 * MIB);
+    g.compute("c0")
+        .on_queue(QueueKind::AsyncCompute)
+        .uses(x, Access::StorageWrite)
+        .side_effects();
+    g.compute("c1")
+        .on_queue(QueueKind::AsyncCompute)
+        .uses(x, Access::StorageRead)
+        .uses(z, Access::StorageWrite)
+        .side_effects();
+    g.compute("g2")
+        .uses(z, Access::StorageRead)
+        .uses(y, Access::StorageWrite)
+        .side_effects();
+    let caps = Capabilities::desktop();
+    let o = CompileOptions::ALL;
+    let plan = compile(&g, &caps, &o).unwrap();
+    let m = &plan.memory;
+    assert_eq!(m.lifetime_unit, LifetimeUnit::Level);
+    assert_eq!(m.aliased_bytes, 4 * MIB + 64 * 1024, "{m:?}");
+    let sync = plan
+        .syncs
+        .iter()
+        .find(|s| s.signal == "c1" && s.wait == "g2")
+        .expect("sync c1 -> g2");
+    assert!(sync.resources.iter().any(|r| r == "Y"), "{sync:?}");
+    assert_eq!(rules(&g, &caps, &o, &plan), Vec::<&str>::new());
+    let mut p = plan.clone();
+    p.syncs.clear();
+    assert!(rules(&g, &caps, &o, &p).contains(&"memory.alias_sync"));
+}
+
+#[test]
+fn reused_image_starts_from_undefined() {
+    let mut g = Graph::new("images");
+    let f = Format::R16G16B16A16_SFLOAT;
+    let a = g.image("a", ImageDesc::new(f, 1920, 1080));
+    let b = g.image("b", ImageDesc::new(f, 1920, 1080));
+    let c = g.image("c", ImageDesc::new(f, 1920, 1080));
+    g.raster("draw")
+        .uses(a, Access::ColorWriteAll)
+        .side_effects();
+    g.compute("blur")
+        .uses(a, Access::Sampled)
+        .uses(b, Access::StorageWrite)
+        .side_effects();
+    g.raster("post")
+        .uses(b, Access::Sampled)
+        .uses(c, Access::ColorWriteAll)
+        .side_effects();
+    let caps = single_queue();
+    let plan = compile(&g, &caps, &CompileOptions::ALL).unwrap();
+    let size = 1920 * 1080 * 8u64;
+    assert_eq!(
+        plan.memory.lower_bound_bytes,
+        2 * size.div_ceil(65536) * 65536
+    );
+    assert_eq!(plan.memory.aliased_bytes, plan.memory.lower_bound_bytes);
+    let bar = plan
+        .barriers
+        .iter()
+        .find(|b| b.resource == "c" && b.before == "post")
+        .unwrap();
+    assert_eq!(bar.old_layout, Some(tessera_graph::sync::Layout::UNDEFINED));
+    assert!(
+        bar.src_stage
+            .contains(StageMask::COLOR_ATTACHMENT_OUTPUT | StageMask::COMPUTE_SHADER),
+        "{bar:?}"
+    );
+    assert_eq!(
+        rules(&g, &caps, &CompileOptions::ALL, &plan),
+        Vec::<&str>::new()
+    );
+    let report = tessera_graph::report::Report {
+        plan: &plan,
+        name: "images",
+    }
+    .to_string();
+    assert!(
+        report.contains("block 0") && report.contains("lower bound"),
+        "{report}"
+    );
+}
+
+#[test]
+fn aliasing_off_gives_every_resource_its_own_block() {
+    let (g, caps) = frames::frame(11, 40, true);
+    let o = CompileOptions {
+        alias: false,
+        ..CompileOptions::ALL
+    };
+    let plan = compile(&g, &caps, &o).unwrap();
+    assert!(plan.memory.blocks.iter().all(|b| b.placements.len() == 1));
+    assert_eq!(plan.memory.aliased_bytes, plan.memory.unaliased_bytes);
+    assert_eq!(rules(&g, &caps, &o, &plan), Vec::<&str>::new());
+    let on = compile(&g, &caps, &CompileOptions::ALL).unwrap();
+    assert!(on.memory.aliased_bytes < plan.memory.aliased_bytes);
+    assert_eq!(on.memory.unaliased_bytes, plan.memory.unaliased_bytes);
+}
+
+/// On a tiler, the MSAA attachments resolved inside their render pass stay in tile memory:
+/// they are counted in `memoryless_bytes` and never placed.
+#[test]
+fn memoryless_resources_are_not_placed() {
+    let mut g = Graph::new("msaa");
+    let f = Format::R8G8B8A8_UNORM;
+    let color = g.image("color", ImageDesc::new(f, 1920, 1080).samples(4));
+    let depth = g.image(
+        "depth",
+        ImageDesc::new(Format::D32_SFLOAT, 1920, 1080).samples(4),
+    );
+    let resolved = g.image("resolved", ImageDesc::new(f, 1920, 1080));
+    let out = g.image("out", ImageDesc::new(f, 1920, 1080));
+    g.resource_mut(color).memoryless = true;
+    g.raster("draw")
+        .clears(color, Access::ColorWriteAll)
+        .clears(depth, Access::DepthWrite)
+        .resolves(resolved, color)
+        .side_effects();
+    g.compute("post")
+        .uses(resolved, Access::Sampled)
+        .uses(out, Access::StorageWrite)
+        .side_effects();
+    let caps = Capabilities::profile("mali").unwrap();
+    let o = CompileOptions::ALL;
+    let plan = compile(&g, &caps, &o).unwrap();
+    let memoryless: Vec<&str> = plan
+        .render_passes
+        .iter()
+        .flat_map(|rp| {
+            rp.attachments
+                .iter()
+                .filter(|a| a.memoryless)
+                .map(|a| a.resource.as_str())
+        })
+        .collect();
+    assert!(memoryless.contains(&"color"), "{memoryless:?}");
+    let placed: Vec<&str> = plan
+        .memory
+        .blocks
+        .iter()
+        .flat_map(|b| b.placements.iter().map(|p| p.resource.as_str()))
+        .collect();
+    for m in &memoryless {
+        assert!(!placed.contains(m), "memoryless '{m}' is placed");
+    }
+    let expected: u64 = memoryless
+        .iter()
+        .map(|m| g.resource(g.find_resource(m).unwrap()).bytes())
+        .sum();
+    assert_eq!(plan.memory.memoryless_bytes, expected);
+    assert!(placed.contains(&"resolved") && placed.contains(&"out"));
+    assert_eq!(rules(&g, &caps, &o, &plan), Vec::<&str>::new());
+}
+
+#[test]
+fn memory_classes_never_share_a_block() {
+    let (g, mut caps) = frames::frame(21, 60, false);
+    caps.memory_classes.buffer = 1;
+    caps.memory_classes.color_attachment = 2;
+    caps.memory_classes.depth_attachment = 2;
+    let plan = compile(&g, &caps, &CompileOptions::ALL).unwrap();
+    assert!(
+        plan.memory.blocks.iter().any(|b| b.class == 1)
+            && plan.memory.blocks.iter().any(|b| b.class == 2)
+    );
+    for b in &plan.memory.blocks {
+        for p in &b.placements {
+            let r = g.resource(g.find_resource(&p.resource).unwrap());
+            assert_eq!(
+                r.image_desc().is_none(),
+                b.class == 1,
+                "{} in class {}",
+                p.resource,
+                b.class
+            );
+        }
+    }
+    assert_eq!(
+        rules(&g, &caps, &CompileOptions::ALL, &plan),
+        Vec::<&str>::new()
+    );
+}
+
+/// Tessera's planner is never worse than the article's algorithm (300 seeded frames, one
+/// and two queues, 5-200 resources), and both keep every placement rule.
+#[test]
+fn planner_is_never_worse_than_the_article() {
+    let mut strictly_better = 0;
+    for seed in 0..300u64 {
+        let n = 5 + (seed as usize * 37) % 196;
+        let (g, caps) = frames::frame(1000 + seed, n, seed % 2 == 0);
+        let plan = compile(&g, &caps, &CompileOptions::ALL).unwrap();
+        let problem = problem_of(&g, &caps, &plan);
+        let a = article::pack(&problem);
+        let t = planner::pack(&problem);
+        assert_eq!(a.violation(&problem), None, "seed {seed}");
+        assert_eq!(t.violation(&problem), None, "seed {seed}");
+        assert!(
+            t.total() <= a.total(),
+            "seed {seed}: planner {} > article {}",
+            t.total(),
+            a.total()
+        );
+        assert!(t.total() >= bound::lower_bound(&problem), "seed {seed}");
+        assert_eq!(plan.memory.aliased_bytes, t.total());
+        strictly_better += usize::from(t.total() < a.total());
+    }
+    assert!(
+        strictly_better > 30,
+        "the planner should beat the article often, not only tie: {strictly_better}"
+    );
+}
+
+/// Exact optimum for small frames (≤ 12 resources): the planner's distance to it.
+#[test]
+fn planner_is_close_to_the_exact_optimum_on_small_frames() {
+    let (mut sum, mut worst, mut optimal, mut cases) = (0.0f64, 1.0f64, 0, 0);
+    for seed in 0..80u64 {
+        let n = 5 + (seed as usize % 8);
+        let (g, caps) = frames::frame(5000 + seed, n, seed % 2 == 1);
+        let plan = compile(&g, &caps, &CompileOptions::ALL).unwrap();
+        let problem = problem_of(&g, &caps, &plan);
+        assert!(problem.items.len() <= 12);
+        let ex = exact::pack(&problem, 2_000_000);
+        if !ex.proven {
+            continue;
+        }
+        cases += 1;
+        let (e, t, a, lb) = (
+            ex.packing.total(),
+            planner::pack(&problem).total(),
+            article::pack(&problem).total(),
+            bound::lower_bound(&problem),
+        );
+        assert_eq!(ex.packing.violation(&problem), None, "seed {seed}");
+        assert!(
+            lb <= e && e <= t && t <= a,
+            "seed {seed}: lb {lb} exact {e} planner {t} article {a}"
+        );
+        let r = t as f64 / e as f64;
+        sum += r;
+        worst = worst.max(r);
+        optimal += usize::from(t == e);
+    }
+    println!("small frames: {cases} solved exactly, planner optimal on {optimal}, mean planner/optimum {:.4}, worst {worst:.4}", sum / cases as f64);
+    assert!(
+        cases >= 60,
+        "the exact search should finish on most small frames ({cases})"
+    );
+    assert!(
+        sum / cases as f64 <= 1.01,
+        "mean planner/optimum {:.4}",
+        sum / cases as f64
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    /// Random frames on one and two queues: the plan passes the checker (no overlapping
+    /// placements, aliasing barriers and syncs present), with aliasing on and off.
+    #[test]
+    fn random_frames_pass_the_memory_checker(seed in any::<u64>(), n in 5usize..120, two_queues in any::<bool>(), alias in any::<bool>()) {
+        let (g, caps) = frames::frame(seed, n, two_queues);
+        let o = CompileOptions { alias, ..CompileOptions::ALL };
+        let plan = compile(&g, &caps, &o).unwrap();
+        let r = check::check(&g, &caps, &o, &plan);
+        prop_assert!(r.is_ok(), "seed {}: {:?}", seed, r.err());
+        let by_level = plan.memory.lifetime_unit == LifetimeUnit::Level;
+        prop_assert_eq!(by_level, !plan.queues.async_compute.is_empty());
+    }
+}

@@ -1,0 +1,19 @@
+//! Links shaderc's dependencies statically from Debian's archives (see the toolchain notes):
+//! no cmake, no C++ build, only libstdc++ at run time.
+
+fn main() {
+    println!("cargo:rustc-link-search=native=/usr/lib/x86_64-linux-gnu");
+    for l in [
+        "glslang",
+        "MachineIndependent",
+        "GenericCodeGen",
+        "OSDependent",
+        "OGLCompiler",
+        "SPIRV",
+        "HLSL",
+        "SPIRV-Tools-opt",
+        "SPIRV-Tools",
+    ] {
+        println!("cargo:rustc-link-lib=static={l}");
+    }
+}

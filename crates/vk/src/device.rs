@@ -1,0 +1,506 @@
+//! The Vulkan device: instance with validation and synchronization validation, a debug-utils
+//! messenger that counts every warning and error, the queues (graphics, and a distinct
+//! compute-only family when the device has one), the memory allocator, and the device facts
+//! as the compiler's [`Capabilities`].
+//!
+//! Every `unsafe` block here calls Vulkan through ash with handles this module created and
+//! owns; destruction happens once, in `Drop`, after the device is idle.
+
+use crate::memtype;
+use crate::VkError;
+use ash::vk;
+use std::ffi::{c_void, CStr, CString};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use tessera_graph::Capabilities;
+
+/// Counts validation messages (warnings and errors) and keeps the first few texts.
+#[derive(Debug, Default)]
+pub struct MessageCounter {
+    count: AtomicU64,
+    texts: Mutex<Vec<String>>,
+}
+
+impl MessageCounter {
+    /// Messages seen so far.
+    pub fn count(&self) -> u64 {
+        self.count.load(Ordering::SeqCst)
+    }
+
+    /// The first messages (at most 32), each with its id name.
+    pub fn texts(&self) -> Vec<String> {
+        self.texts.lock().map(|t| t.clone()).unwrap_or_default()
+    }
+
+    fn record(&self, text: String) {
+        self.count.fetch_add(1, Ordering::SeqCst);
+        log::warn!("vulkan: {text}");
+        if std::env::var_os("TESSERA_VK_PRINT").is_some() {
+            eprintln!("vulkan: {text}");
+        }
+        if let Ok(mut t) = self.texts.lock() {
+            if t.len() < 32 {
+                t.push(text);
+            }
+        }
+    }
+}
+
+unsafe extern "system" fn on_message(
+    severity: vk::DebugUtilsMessageSeverityFlagsEXT,
+    _types: vk::DebugUtilsMessageTypeFlagsEXT,
+    data: *const vk::DebugUtilsMessengerCallbackDataEXT<'_>,
+    user: *mut c_void,
+) -> vk::Bool32 {
+    // SAFETY: the layer passes a valid callback-data pointer for the duration of the call,
+    // and `user` is the `MessageCounter` that `Gpu` keeps alive until the messenger is
+    // destroyed.
+    unsafe {
+        if data.is_null() || user.is_null() {
+            return vk::FALSE;
+        }
+        let counter = &*(user as *const MessageCounter);
+        let d = &*data;
+        let id = if d.p_message_id_name.is_null() {
+            String::new()
+        } else {
+            CStr::from_ptr(d.p_message_id_name)
+                .to_string_lossy()
+                .into_owned()
+        };
+        let msg = if d.p_message.is_null() {
+            String::new()
+        } else {
+            CStr::from_ptr(d.p_message).to_string_lossy().into_owned()
+        };
+        counter.record(format!("[{severity:?}] {id}: {msg}"));
+    }
+    vk::FALSE
+}
+
+/// How to open the device.
+#[derive(Clone, Debug)]
+pub struct GpuOptions {
+    /// Enable `VK_LAYER_KHRONOS_validation` with synchronization validation (an error when
+    /// the layer is missing).
+    pub validation: bool,
+}
+
+impl Default for GpuOptions {
+    fn default() -> Self {
+        GpuOptions {
+            validation: cfg!(debug_assertions),
+        }
+    }
+}
+
+/// A queue and its family.
+#[derive(Clone, Copy, Debug)]
+pub struct Queue {
+    /// Family index.
+    pub family: u32,
+    /// The queue.
+    pub queue: vk::Queue,
+}
+
+/// An open device with everything the executor needs.
+pub struct Gpu {
+    _entry: ash::Entry,
+    /// The instance.
+    pub instance: ash::Instance,
+    debug_instance: Option<(ash::ext::debug_utils::Instance, vk::DebugUtilsMessengerEXT)>,
+    /// Debug-utils device functions (names and labels), when the extension is there.
+    pub debug: Option<ash::ext::debug_utils::Device>,
+    /// The physical device.
+    pub physical: vk::PhysicalDevice,
+    /// The logical device.
+    pub device: ash::Device,
+    /// The graphics queue (also compute and transfer).
+    pub graphics: Queue,
+    /// A queue of a distinct compute-only family, if the device has one.
+    pub compute: Option<Queue>,
+    /// Device properties.
+    pub properties: vk::PhysicalDeviceProperties,
+    /// Memory types and heaps.
+    pub memory: vk::PhysicalDeviceMemoryProperties,
+    /// The allocator (`None` only while dropping).
+    pub allocator: Option<Mutex<gpu_allocator::vulkan::Allocator>>,
+    /// Validation messages.
+    pub messages: Arc<MessageCounter>,
+    /// `vkAllocateMemory` calls made outside gpu-allocator (lazily allocated memory).
+    pub direct_allocations: AtomicU64,
+    /// Whether validation is on.
+    pub validation: bool,
+}
+
+impl std::fmt::Debug for Gpu {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Gpu")
+            .field("device", &self.device_name())
+            .field("graphics", &self.graphics)
+            .field("compute", &self.compute)
+            .finish_non_exhaustive()
+    }
+}
+
+const VALIDATION: &CStr = c"VK_LAYER_KHRONOS_validation";
+
+impl Gpu {
+    /// Opens the first device with a graphics queue (discrete GPUs first).
+    pub fn new(options: &GpuOptions) -> Result<Gpu, VkError> {
+        // SAFETY: loading the system Vulkan loader; its entry points are used only through
+        // ash's typed wrappers below.
+        let entry = unsafe { ash::Entry::load() }
+            .map_err(|e| VkError::Setup(format!("cannot load the Vulkan loader: {e}")))?;
+        let messages = Arc::new(MessageCounter::default());
+        // SAFETY: plain enumeration calls with a valid entry.
+        let layers = unsafe { entry.enumerate_instance_layer_properties() }?;
+        let has_layer = layers
+            .iter()
+            .any(|l| l.layer_name_as_c_str().ok() == Some(VALIDATION));
+        if options.validation && !has_layer {
+            return Err(VkError::Setup(
+                "validation requested but VK_LAYER_KHRONOS_validation is not installed \
+                 (Debian: vulkan-validationlayers)"
+                    .into(),
+            ));
+        }
+        // SAFETY: as above.
+        let exts = unsafe { entry.enumerate_instance_extension_properties(None) }?;
+        let has_ext = |n: &CStr| {
+            exts.iter()
+                .any(|e| e.extension_name_as_c_str().ok() == Some(n))
+        };
+        let debug_utils = has_ext(ash::ext::debug_utils::NAME);
+        let mut ext_names = Vec::new();
+        if debug_utils {
+            ext_names.push(ash::ext::debug_utils::NAME.as_ptr());
+        }
+        let mut layer_names = Vec::new();
+        if options.validation {
+            layer_names.push(VALIDATION.as_ptr());
+            ext_names.push(ash::ext::validation_features::NAME.as_ptr());
+        }
+        let app_name = c"tessera";
+        let app = vk::ApplicationInfo::default()
+            .application_name(app_name)
+            .engine_name(app_name)
+            .api_version(vk::API_VERSION_1_3);
+        let enabled = [vk::ValidationFeatureEnableEXT::SYNCHRONIZATION_VALIDATION];
+        let mut features =
+            vk::ValidationFeaturesEXT::default().enabled_validation_features(&enabled);
+        let severity = vk::DebugUtilsMessageSeverityFlagsEXT::WARNING
+            | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR;
+        let types = vk::DebugUtilsMessageTypeFlagsEXT::GENERAL
+            | vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION
+            | vk::DebugUtilsMessageTypeFlagsEXT::PERFORMANCE;
+        let mut messenger_info = vk::DebugUtilsMessengerCreateInfoEXT::default()
+            .message_severity(severity)
+            .message_type(types)
+            .pfn_user_callback(Some(on_message))
+            .user_data(Arc::as_ptr(&messages) as *mut c_void);
+        let mut info = vk::InstanceCreateInfo::default()
+            .application_info(&app)
+            .enabled_layer_names(&layer_names)
+            .enabled_extension_names(&ext_names);
+        if options.validation {
+            info = info.push_next(&mut features);
+        }
+        if debug_utils {
+            info = info.push_next(&mut messenger_info);
+        }
+        // SAFETY: every pointer in `info` refers to locals alive across the call.
+        let instance = unsafe { entry.create_instance(&info, None) }?;
+        let debug_instance = if debug_utils {
+            let di = ash::ext::debug_utils::Instance::new(&entry, &instance);
+            let info = vk::DebugUtilsMessengerCreateInfoEXT::default()
+                .message_severity(severity)
+                .message_type(types)
+                .pfn_user_callback(Some(on_message))
+                .user_data(Arc::as_ptr(&messages) as *mut c_void);
+            // SAFETY: the counter outlives the messenger (destroyed in Drop before `messages`).
+            let m = unsafe { di.create_debug_utils_messenger(&info, None) }?;
+            Some((di, m))
+        } else {
+            None
+        };
+        let opened = Self::open_device(&instance);
+        let (physical, properties, device, graphics, compute, memory, allocator) = match opened {
+            Ok(parts) => parts,
+            Err(e) => {
+                // SAFETY: nothing created from the instance is alive when opening failed.
+                unsafe {
+                    if let Some((d, m)) = &debug_instance {
+                        d.destroy_debug_utils_messenger(*m, None);
+                    }
+                    instance.destroy_instance(None);
+                }
+                return Err(e);
+            }
+        };
+        let debug = debug_instance
+            .as_ref()
+            .map(|_| ash::ext::debug_utils::Device::new(&instance, &device));
+        Ok(Gpu {
+            _entry: entry,
+            instance,
+            debug_instance,
+            debug,
+            physical,
+            device,
+            graphics,
+            compute,
+            properties,
+            memory,
+            allocator: Some(Mutex::new(allocator)),
+            messages,
+            direct_allocations: AtomicU64::new(0),
+            validation: options.validation,
+        })
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn open_device(
+        instance: &ash::Instance,
+    ) -> Result<
+        (
+            vk::PhysicalDevice,
+            vk::PhysicalDeviceProperties,
+            ash::Device,
+            Queue,
+            Option<Queue>,
+            vk::PhysicalDeviceMemoryProperties,
+            gpu_allocator::vulkan::Allocator,
+        ),
+        VkError,
+    > {
+        // SAFETY: enumeration and property queries on a valid instance.
+        let physicals = unsafe { instance.enumerate_physical_devices() }?;
+        let mut best: Option<(
+            u32,
+            vk::PhysicalDevice,
+            vk::PhysicalDeviceProperties,
+            u32,
+            Option<u32>,
+        )> = None;
+        for p in physicals {
+            // SAFETY: `p` comes from this instance.
+            let props = unsafe { instance.get_physical_device_properties(p) };
+            if props.api_version < vk::API_VERSION_1_3 {
+                continue;
+            }
+            // SAFETY: as above.
+            let families = unsafe { instance.get_physical_device_queue_family_properties(p) };
+            let Some(g) = families.iter().position(|f| {
+                f.queue_flags
+                    .contains(vk::QueueFlags::GRAPHICS | vk::QueueFlags::COMPUTE)
+            }) else {
+                continue;
+            };
+            let c = compute_only_family(&families);
+            let rank = match props.device_type {
+                vk::PhysicalDeviceType::DISCRETE_GPU => 0,
+                vk::PhysicalDeviceType::INTEGRATED_GPU => 1,
+                _ => 2,
+            };
+            if best.as_ref().is_none_or(|b| rank < b.0) {
+                best = Some((rank, p, props, g as u32, c));
+            }
+        }
+        let Some((_, physical, properties, gfam, cfam)) = best else {
+            return Err(VkError::Setup(
+                "no Vulkan 1.3 device with a graphics queue".into(),
+            ));
+        };
+        let prio = [1.0f32];
+        let mut queue_infos = vec![vk::DeviceQueueCreateInfo::default()
+            .queue_family_index(gfam)
+            .queue_priorities(&prio)];
+        if let Some(c) = cfam {
+            queue_infos.push(
+                vk::DeviceQueueCreateInfo::default()
+                    .queue_family_index(c)
+                    .queue_priorities(&prio),
+            );
+        }
+        let features = vk::PhysicalDeviceFeatures::default().fragment_stores_and_atomics(true);
+        let mut f12 = vk::PhysicalDeviceVulkan12Features::default()
+            .timeline_semaphore(true)
+            .host_query_reset(true);
+        let mut f13 = vk::PhysicalDeviceVulkan13Features::default().synchronization2(true);
+        let info = vk::DeviceCreateInfo::default()
+            .queue_create_infos(&queue_infos)
+            .enabled_features(&features)
+            .push_next(&mut f12)
+            .push_next(&mut f13);
+        // SAFETY: `info` points at locals alive across the call; the physical device is ours.
+        let device = unsafe { instance.create_device(physical, &info, None) }?;
+        let graphics = Queue {
+            family: gfam,
+            // SAFETY: the queue was requested in `info`.
+            queue: unsafe { device.get_device_queue(gfam, 0) },
+        };
+        let compute = cfam.map(|c| Queue {
+            family: c,
+            // SAFETY: as above.
+            queue: unsafe { device.get_device_queue(c, 0) },
+        });
+        // SAFETY: property query on our physical device.
+        let memory = unsafe { instance.get_physical_device_memory_properties(physical) };
+        let allocator =
+            gpu_allocator::vulkan::Allocator::new(&gpu_allocator::vulkan::AllocatorCreateDesc {
+                instance: instance.clone(),
+                device: device.clone(),
+                physical_device: physical,
+                debug_settings: Default::default(),
+                buffer_device_address: false,
+                allocation_sizes: gpu_allocator::AllocationSizes::default(),
+            });
+        let allocator = match allocator {
+            Ok(a) => a,
+            Err(e) => {
+                // SAFETY: the device has no children yet.
+                unsafe { device.destroy_device(None) };
+                return Err(VkError::Setup(format!("allocator: {e}")));
+            }
+        };
+        Ok((
+            physical, properties, device, graphics, compute, memory, allocator,
+        ))
+    }
+
+    /// The device name.
+    pub fn device_name(&self) -> String {
+        self.properties
+            .device_name_as_c_str()
+            .map(|c| c.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    }
+
+    /// The memory types as a slice.
+    pub fn memory_types(&self) -> &[vk::MemoryType] {
+        let n = (self.memory.memory_type_count as usize).min(vk::MAX_MEMORY_TYPES);
+        &self.memory.memory_types[..n]
+    }
+
+    /// The device facts as the compiler's capabilities.
+    pub fn capabilities(&self) -> Capabilities {
+        let limits = &self.properties.limits;
+        Capabilities {
+            profile: self.device_name(),
+            async_compute: self.compute.is_some(),
+            lazily_allocated: memtype::has_lazily_allocated(self.memory_types()),
+            max_color_attachments: limits.max_color_attachments,
+            max_input_attachments: limits.max_per_stage_descriptor_input_attachments.min(64),
+            tile_bits_per_pixel: 0,
+            // Covers every image alignment seen on desktop and mobile drivers; the executor
+            // still checks each placement against the real requirement.
+            placement_alignment: 65536,
+            buffer_image_granularity: limits.buffer_image_granularity,
+        }
+    }
+
+    /// Nanoseconds per timestamp tick.
+    pub fn timestamp_period(&self) -> f64 {
+        f64::from(self.properties.limits.timestamp_period)
+    }
+
+    /// Gives a Vulkan object a debug name (RenderDoc and validation messages show it).
+    pub fn name<H: vk::Handle>(&self, handle: H, name: &str) {
+        let Some(d) = &self.debug else { return };
+        let Ok(c) = CString::new(name.replace('\0', " ")) else {
+            return;
+        };
+        let info = vk::DebugUtilsObjectNameInfoEXT::default()
+            .object_handle(handle)
+            .object_name(&c);
+        // SAFETY: `handle` is a live object of this device; `c` outlives the call.
+        if let Err(e) = unsafe { d.set_debug_utils_object_name(&info) } {
+            log::debug!("naming {name}: {e}");
+        }
+    }
+
+    /// Number of `vkAllocateMemory` calls alive: gpu-allocator's memory blocks plus the
+    /// executor's own (lazily allocated) allocations.
+    pub fn allocation_count(&self) -> u64 {
+        let blocks = self
+            .allocator
+            .as_ref()
+            .and_then(|a| {
+                a.lock()
+                    .ok()
+                    .map(|a| a.generate_report().blocks.len() as u64)
+            })
+            .unwrap_or(0);
+        blocks + self.direct_allocations.load(Ordering::SeqCst)
+    }
+
+    /// Waits until the device is idle.
+    pub fn wait_idle(&self) -> Result<(), VkError> {
+        // SAFETY: the device is valid; no queue is used from another thread.
+        unsafe { self.device.device_wait_idle() }?;
+        Ok(())
+    }
+}
+
+impl Drop for Gpu {
+    fn drop(&mut self) {
+        // SAFETY: every child object was destroyed by its owner before the Gpu (they borrow
+        // it); the allocator frees its memory before the device goes, the messenger before
+        // the instance.
+        unsafe {
+            let _ = self.device.device_wait_idle();
+            self.allocator.take();
+            self.device.destroy_device(None);
+            if let Some((d, m)) = self.debug_instance.take() {
+                d.destroy_debug_utils_messenger(m, None);
+            }
+            self.instance.destroy_instance(None);
+        }
+    }
+}
+
+/// A compute-capable family without graphics (the async-compute queue), if any.
+pub fn compute_only_family(families: &[vk::QueueFamilyProperties]) -> Option<u32> {
+    families
+        .iter()
+        .position(|f| {
+            f.queue_count > 0
+                && f.queue_flags.contains(vk::QueueFlags::COMPUTE)
+                && !f.queue_flags.contains(vk::QueueFlags::GRAPHICS)
+        })
+        .map(|i| i as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fam(flags: vk::QueueFlags, n: u32) -> vk::QueueFamilyProperties {
+        vk::QueueFamilyProperties {
+            queue_flags: flags,
+            queue_count: n,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn async_compute_needs_a_distinct_compute_only_family() {
+        use vk::QueueFlags as Q;
+        // lavapipe: one family does everything.
+        assert_eq!(
+            compute_only_family(&[fam(Q::GRAPHICS | Q::COMPUTE | Q::TRANSFER, 1)]),
+            None
+        );
+        // NVIDIA: graphics, transfer-only, compute-only.
+        assert_eq!(
+            compute_only_family(&[
+                fam(Q::GRAPHICS | Q::COMPUTE | Q::TRANSFER, 16),
+                fam(Q::TRANSFER, 2),
+                fam(Q::COMPUTE | Q::TRANSFER, 8),
+            ]),
+            Some(2)
+        );
+        assert_eq!(compute_only_family(&[fam(Q::COMPUTE, 0)]), None);
+    }
+}

@@ -1,0 +1,50 @@
+//! # tessera-vk
+//!
+//! Tessera's Vulkan executor: it turns a compiled [`tessera_graph::Plan`] into Vulkan work
+//! exactly as planned, with ash and gpu-allocator.
+//!
+//! - [`device`]: instance, validation with synchronization validation and a message counter,
+//!   queues, the device facts as [`tessera_graph::Capabilities`].
+//! - [`conv`] and [`memtype`]: pure mappings and memory-type decisions (tested without a
+//!   device).
+//! - [`resources`]: images and buffers, one allocation per plan block with each placement
+//!   bound at its planned offset, memoryless attachments, the staging ring.
+//! - [`render`]: `VkRenderPass` and framebuffers from the plan's render passes.
+//! - [`executor`]: barriers, render passes, submits and timeline semaphores, frames in
+//!   flight, GPU timestamps; each pass records through a [`executor::PassBodies`] callback.
+//! - [`synth`]: synthetic pass bodies and the CPU model behind `tessera exec`.
+//!
+//! All `unsafe` of the project lives in this crate, in `device`, `resources`, `render`,
+//! `executor` and `synth::gpu`; each block says why it is sound.
+
+#![warn(missing_docs)]
+
+pub mod conv;
+pub mod device;
+pub mod executor;
+pub mod memtype;
+pub mod render;
+pub mod resources;
+pub mod synth;
+
+pub use device::{Gpu, GpuOptions};
+
+/// What can go wrong in the executor.
+#[derive(Debug, thiserror::Error)]
+pub enum VkError {
+    /// A Vulkan call failed.
+    #[error("vulkan: {0}")]
+    Vk(#[from] ash::vk::Result),
+    /// Setting up the device or a resource failed.
+    #[error("{0}")]
+    Setup(String),
+    /// The graph or plan asks for something the executor or device cannot do.
+    #[error("unsupported: {0}")]
+    Unsupported(String),
+    /// Allocation failed.
+    #[error("allocation: {0}")]
+    Alloc(#[from] gpu_allocator::AllocationError),
+    /// A shader did not compile.
+    #[error("shader: {0}")]
+    Shader(String),
+}

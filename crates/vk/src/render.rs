@@ -1,0 +1,332 @@
+//! `VkRenderPass` and `VkFramebuffer` objects from the plan's render passes, cached by a
+//! key (the description, formats and samples for render passes; the render pass and views
+//! for framebuffers).
+//!
+//! Each subpass gets its colour, depth, input and resolve references from its pass's uses
+//! (layout = the use's layout), attachments used before and after a subpass but not in it
+//! are preserved, and the plan's dependencies become `VkSubpassDependency2` with a chained
+//! `VkMemoryBarrier2` carrying the synchronization2 masks.
+
+use crate::device::Gpu;
+use crate::resources::Resources;
+use crate::{conv, VkError};
+use ash::vk;
+use std::collections::HashMap;
+use tessera_graph::access::Access;
+use tessera_graph::plan::RenderPass;
+use tessera_graph::Graph;
+
+/// A render pass ready to begin.
+#[derive(Clone, Debug)]
+pub struct BuiltRenderPass {
+    /// The render pass.
+    pub render_pass: vk::RenderPass,
+    /// Its framebuffer.
+    pub framebuffer: vk::Framebuffer,
+    /// Render area.
+    pub extent: vk::Extent2D,
+    /// Number of attachments (clear values to pass).
+    pub attachments: usize,
+    /// Subpass names in order.
+    pub subpasses: Vec<String>,
+}
+
+/// Render passes and framebuffers, cached by key.
+#[derive(Debug, Default)]
+pub struct RenderPassCache {
+    passes: HashMap<String, vk::RenderPass>,
+    framebuffers: HashMap<(vk::RenderPass, Vec<vk::ImageView>), vk::Framebuffer>,
+}
+
+impl RenderPassCache {
+    /// Builds (or finds) the render pass and framebuffer of a plan render pass.
+    pub fn build(
+        &mut self,
+        gpu: &Gpu,
+        graph: &Graph,
+        res: &Resources,
+        rp: &RenderPass,
+    ) -> Result<BuiltRenderPass, VkError> {
+        let index_of = |name: &str| {
+            graph.find_resource(name).map(|r| r.index()).ok_or_else(|| {
+                VkError::Setup(format!("render pass names unknown resource '{name}'"))
+            })
+        };
+        // Attachments no subpass writes keep their content with STORE_OP_NONE (Vulkan 1.3):
+        // a STORE or DONT_CARE store would be a write the plan's hazards do not know about
+        // (keeping content the plan lets go is always allowed).
+        let mut written = std::collections::HashSet::new();
+        for name in &rp.subpasses {
+            if let Some(pid) = graph.find_pass(name) {
+                for u in &graph.pass(pid).uses {
+                    if u.access.writes() {
+                        written.insert(u.resource.index());
+                    }
+                }
+            }
+        }
+        let store = |i: usize, op: tessera_graph::plan::StoreOp| {
+            if !written.contains(&i) {
+                vk::AttachmentStoreOp::NONE
+            } else {
+                conv::store_op(op)
+            }
+        };
+        let mut att_res = Vec::new();
+        let mut descs = Vec::new();
+        for a in &rp.attachments {
+            let i = index_of(&a.resource)?;
+            let im = res.image(i).ok_or_else(|| {
+                VkError::Setup(format!("attachment '{}' is not an image", a.resource))
+            })?;
+            let samples = conv::samples(im.samples)
+                .ok_or_else(|| VkError::Unsupported(format!("{} samples", im.samples)))?;
+            let stencil = im.format.has_stencil();
+            descs.push(
+                vk::AttachmentDescription2::default()
+                    .format(conv::format(im.format))
+                    .samples(samples)
+                    .load_op(conv::load_op(a.load_op))
+                    .store_op(store(i, a.store_op))
+                    .stencil_load_op(if stencil {
+                        conv::load_op(a.load_op)
+                    } else {
+                        vk::AttachmentLoadOp::DONT_CARE
+                    })
+                    .stencil_store_op(if stencil {
+                        store(i, a.store_op)
+                    } else {
+                        vk::AttachmentStoreOp::DONT_CARE
+                    })
+                    .initial_layout(conv::layout(a.initial_layout))
+                    .final_layout(conv::layout(a.final_layout)),
+            );
+            att_res.push(i);
+        }
+        let slot_of = |r: usize| att_res.iter().position(|&x| x == r).map(|s| s as u32);
+        // Per subpass: (colour, resolve, depth, input, preserve) references.
+        let mut refs: Vec<SubpassRefs> = Vec::new();
+        let mut used_in: Vec<Vec<bool>> = Vec::new();
+        for name in &rp.subpasses {
+            let pid = graph
+                .find_pass(name)
+                .ok_or_else(|| VkError::Setup(format!("unknown subpass '{name}'")))?;
+            let pass = graph.pass(pid);
+            let mut s = SubpassRefs::default();
+            let mut used = vec![false; att_res.len()];
+            for u in &pass.uses {
+                if !u.access.is_attachment() {
+                    continue;
+                }
+                let r = graph.resource(u.resource);
+                let Some(slot) = slot_of(u.resource.index()) else {
+                    return Err(VkError::Setup(format!(
+                        "subpass '{name}' uses '{}' which is not an attachment of its render pass",
+                        r.name
+                    )));
+                };
+                used[slot as usize] = true;
+                let layout = u
+                    .access
+                    .scope(pass.kind, r.target())
+                    .layout
+                    .map(conv::layout)
+                    .unwrap_or(vk::ImageLayout::GENERAL);
+                let fmt = r.image_desc().map(|d| d.format);
+                let aspect = fmt
+                    .map(conv::aspects)
+                    .unwrap_or(vk::ImageAspectFlags::COLOR);
+                let reference = |aspect| {
+                    vk::AttachmentReference2::default()
+                        .attachment(slot)
+                        .layout(layout)
+                        .aspect_mask(aspect)
+                };
+                match u.access {
+                    Access::ColorWrite | Access::ColorWriteAll | Access::ColorReadWrite => s
+                        .color
+                        .push((u.resource.index(), reference(vk::ImageAspectFlags::COLOR))),
+                    Access::DepthWrite | Access::DepthRead => s.depth = Some(reference(aspect)),
+                    Access::InputAttachment => {
+                        let a = if fmt.is_some_and(|f| f.has_depth()) {
+                            vk::ImageAspectFlags::DEPTH
+                        } else {
+                            aspect
+                        };
+                        s.input.push(reference(a))
+                    }
+                    Access::Resolve => {
+                        if let Some(from) = u.from {
+                            s.resolve_from
+                                .push((from.index(), reference(vk::ImageAspectFlags::COLOR)));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            refs.push(s);
+            used_in.push(used);
+        }
+        for (k, s) in refs.iter_mut().enumerate() {
+            for slot in 0..att_res.len() {
+                let before = used_in[..k].iter().any(|u| u[slot]);
+                let after = used_in[k + 1..].iter().any(|u| u[slot]);
+                if before && after && !used_in[k][slot] {
+                    s.preserve.push(slot as u32);
+                }
+            }
+            s.finish();
+        }
+        let subpasses: Vec<vk::SubpassDescription2> = refs
+            .iter()
+            .map(|s| {
+                let mut d = vk::SubpassDescription2::default()
+                    .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
+                    .color_attachments(&s.color_refs)
+                    .input_attachments(&s.input)
+                    .preserve_attachments(&s.preserve);
+                if s.resolve_refs
+                    .iter()
+                    .any(|r| r.attachment != vk::ATTACHMENT_UNUSED)
+                {
+                    d = d.resolve_attachments(&s.resolve_refs);
+                }
+                if let Some(ds) = &s.depth {
+                    d = d.depth_stencil_attachment(ds);
+                }
+                d
+            })
+            .collect();
+        let mut barriers: Vec<vk::MemoryBarrier2> = rp
+            .dependencies
+            .iter()
+            .map(|dep| {
+                vk::MemoryBarrier2::default()
+                    .src_stage_mask(conv::stages(dep.src_stage))
+                    .src_access_mask(conv::accesses(dep.src_access))
+                    .dst_stage_mask(conv::stages(dep.dst_stage))
+                    .dst_access_mask(conv::accesses(dep.dst_access))
+            })
+            .collect();
+        let dependencies: Vec<vk::SubpassDependency2> = rp
+            .dependencies
+            .iter()
+            .zip(barriers.iter_mut())
+            .map(|(dep, b)| {
+                vk::SubpassDependency2::default()
+                    .src_subpass(dep.src_subpass)
+                    .dst_subpass(dep.dst_subpass)
+                    .dependency_flags(if dep.by_region {
+                        vk::DependencyFlags::BY_REGION
+                    } else {
+                        vk::DependencyFlags::empty()
+                    })
+                    .push_next(b)
+            })
+            .collect();
+        let key = format!("{rp:?}|{descs:?}");
+        let render_pass = match self.passes.get(&key) {
+            Some(&r) => r,
+            None => {
+                let info = vk::RenderPassCreateInfo2::default()
+                    .attachments(&descs)
+                    .subpasses(&subpasses)
+                    .dependencies(&dependencies);
+                // SAFETY: every array in `info` is a local alive across the call.
+                let r = unsafe { gpu.device.create_render_pass2(&info, None) }?;
+                gpu.name(r, &format!("render pass [{}]", rp.subpasses.join(", ")));
+                self.passes.insert(key, r);
+                r
+            }
+        };
+        let mut extent = vk::Extent2D {
+            width: u32::MAX,
+            height: u32::MAX,
+        };
+        let mut views = Vec::new();
+        for &i in &att_res {
+            let im = res
+                .image(i)
+                .ok_or_else(|| VkError::Setup("attachment is not an image".into()))?;
+            extent.width = extent.width.min(im.extent.width);
+            extent.height = extent.height.min(im.extent.height);
+            views.push(im.attachment_view);
+        }
+        if views.is_empty() {
+            extent = vk::Extent2D {
+                width: 1,
+                height: 1,
+            };
+        }
+        let fb_key = (render_pass, views.clone());
+        let framebuffer = match self.framebuffers.get(&fb_key) {
+            Some(&f) => f,
+            None => {
+                let info = vk::FramebufferCreateInfo::default()
+                    .render_pass(render_pass)
+                    .attachments(&views)
+                    .width(extent.width)
+                    .height(extent.height)
+                    .layers(1);
+                // SAFETY: views and render pass are live objects of this device.
+                let f = unsafe { gpu.device.create_framebuffer(&info, None) }?;
+                gpu.name(f, &format!("framebuffer [{}]", rp.subpasses.join(", ")));
+                self.framebuffers.insert(fb_key, f);
+                f
+            }
+        };
+        Ok(BuiltRenderPass {
+            render_pass,
+            framebuffer,
+            extent,
+            attachments: att_res.len(),
+            subpasses: rp.subpasses.iter().map(|s| s.to_string()).collect(),
+        })
+    }
+
+    /// Destroys every cached object (device idle).
+    pub fn destroy(&mut self, gpu: &Gpu) {
+        // SAFETY: the device is idle; the objects belong to it.
+        unsafe {
+            for (_, f) in self.framebuffers.drain() {
+                gpu.device.destroy_framebuffer(f, None);
+            }
+            for (_, r) in self.passes.drain() {
+                gpu.device.destroy_render_pass(r, None);
+            }
+        }
+    }
+}
+
+#[derive(Default)]
+struct SubpassRefs<'a> {
+    color: Vec<(usize, vk::AttachmentReference2<'a>)>,
+    resolve_from: Vec<(usize, vk::AttachmentReference2<'a>)>,
+    depth: Option<vk::AttachmentReference2<'a>>,
+    input: Vec<vk::AttachmentReference2<'a>>,
+    preserve: Vec<u32>,
+    color_refs: Vec<vk::AttachmentReference2<'a>>,
+    resolve_refs: Vec<vk::AttachmentReference2<'a>>,
+}
+
+impl SubpassRefs<'_> {
+    /// Lines the resolve references up with the colour references they resolve.
+    fn finish(&mut self) {
+        self.color_refs = self.color.iter().map(|(_, r)| *r).collect();
+        self.resolve_refs = self
+            .color
+            .iter()
+            .map(|(res, _)| {
+                self.resolve_from
+                    .iter()
+                    .find(|(from, _)| from == res)
+                    .map(|(_, r)| *r)
+                    .unwrap_or(
+                        vk::AttachmentReference2::default()
+                            .attachment(vk::ATTACHMENT_UNUSED)
+                            .layout(vk::ImageLayout::UNDEFINED),
+                    )
+            })
+            .collect();
+    }
+}

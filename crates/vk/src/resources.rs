@@ -1,0 +1,652 @@
+//! Resources of a compiled frame: one `VkImage`/`VkBuffer` per graph resource, memory as
+//! planned, views, and the staging ring.
+//!
+//! Memory: each plan block is ONE gpu-allocator allocation whose requirements combine its
+//! members' (`memtype::block_requirements`); every placement is bound at
+//! `allocation.offset() + placement.offset`. Memoryless attachments get `TRANSIENT_ATTACHMENT`
+//! usage and, where the device has one, a lazily allocated memory type allocated by hand;
+//! otherwise their own ordinary allocation. Imported resources (never placed) get their own
+//! allocation. Resources are created once per plan and cached by the executor.
+
+use crate::device::Gpu;
+use crate::memtype::{self, MemorylessBacking};
+use crate::{conv, VkError};
+use ash::vk;
+use gpu_allocator::vulkan::{Allocation, AllocationCreateDesc, AllocationScheme};
+use gpu_allocator::MemoryLocation;
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+use tessera_graph::graph::ResourceKind;
+use tessera_graph::{Format, Graph, Plan};
+
+/// An image with its views.
+#[derive(Clone, Copy, Debug)]
+pub struct ImageRes {
+    /// The image.
+    pub image: vk::Image,
+    /// View of mip 0, layer 0 with every aspect (framebuffers).
+    pub attachment_view: vk::ImageView,
+    /// View of mip 0, layer 0 with the depth (or colour) aspect only (descriptors).
+    pub shader_view: vk::ImageView,
+    /// Format.
+    pub format: Format,
+    /// Extent of mip 0.
+    pub extent: vk::Extent2D,
+    /// Samples.
+    pub samples: u32,
+    /// Mips.
+    pub mips: u32,
+    /// Layers.
+    pub layers: u32,
+    /// Lives only in tile memory (no transfers possible).
+    pub memoryless: bool,
+    /// Has a usage that allows views (not only transfers); views are null otherwise.
+    pub viewable: bool,
+}
+
+impl ImageRes {
+    /// The subresource range covering the whole image.
+    pub fn range(&self) -> vk::ImageSubresourceRange {
+        vk::ImageSubresourceRange {
+            aspect_mask: conv::aspects(self.format),
+            base_mip_level: 0,
+            level_count: self.mips,
+            base_array_layer: 0,
+            layer_count: self.layers,
+        }
+    }
+}
+
+/// A buffer.
+#[derive(Clone, Copy, Debug)]
+pub struct BufferRes {
+    /// The buffer.
+    pub buffer: vk::Buffer,
+    /// Size in bytes.
+    pub size: u64,
+}
+
+/// The Vulkan object behind a graph resource.
+#[derive(Clone, Copy, Debug)]
+pub enum Res {
+    /// An image.
+    Image(ImageRes),
+    /// A buffer.
+    Buffer(BufferRes),
+}
+
+enum Memory {
+    Managed(Allocation),
+    Direct(vk::DeviceMemory),
+}
+
+/// Every resource of a frame with its memory.
+pub struct Resources {
+    /// Indexed by resource id.
+    pub res: Vec<Res>,
+    memory: Vec<Memory>,
+    /// Number of plan blocks allocated.
+    pub blocks: usize,
+}
+
+impl std::fmt::Debug for Resources {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Resources")
+            .field("res", &self.res.len())
+            .field("allocations", &self.memory.len())
+            .finish()
+    }
+}
+
+/// Usage of each resource: the union over its uses, plus transfers for readback and
+/// initialisation (not for memoryless attachments).
+fn usages(graph: &Graph, memoryless: &[bool]) -> Vec<(vk::ImageUsageFlags, vk::BufferUsageFlags)> {
+    let mut out =
+        vec![(vk::ImageUsageFlags::empty(), vk::BufferUsageFlags::empty()); graph.resources.len()];
+    for p in &graph.passes {
+        for u in &p.uses {
+            let o = &mut out[u.resource.index()];
+            o.0 |= conv::image_usage(u.access);
+            // A depth input attachment sits in a depth read-only layout, which Vulkan only
+            // allows on images with depth attachment usage.
+            let depth = graph
+                .resource(u.resource)
+                .image_desc()
+                .is_some_and(|d| d.format.is_depth_stencil());
+            if depth && u.access == tessera_graph::Access::InputAttachment {
+                o.0 |= vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT;
+            }
+            o.1 |= conv::buffer_usage(u.access);
+        }
+    }
+    for (i, o) in out.iter_mut().enumerate() {
+        if memoryless[i] {
+            o.0 |= vk::ImageUsageFlags::TRANSIENT_ATTACHMENT;
+        } else {
+            o.0 |= vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST;
+            o.1 |= vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST;
+        }
+    }
+    out
+}
+
+/// Resources flagged memoryless by the plan's render passes.
+pub fn memoryless_set(graph: &Graph, plan: &Plan) -> Vec<bool> {
+    let mut out = vec![false; graph.resources.len()];
+    for rp in &plan.render_passes {
+        for a in &rp.attachments {
+            if a.memoryless {
+                if let Some(id) = graph.find_resource(&a.resource) {
+                    out[id.index()] = true;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Unbound objects and their requirements, before memory is decided.
+#[derive(Debug)]
+pub struct Unbound {
+    /// The objects (views not created yet: they need memory).
+    pub res: Vec<Res>,
+    /// Memory requirements of each.
+    pub requirements: Vec<vk::MemoryRequirements>,
+}
+
+/// Creates every resource of `graph` without memory, so the real sizes can go into the
+/// graph before the final compile. `memoryless` marks attachments that get
+/// `TRANSIENT_ATTACHMENT` usage.
+pub fn create_unbound(gpu: &Gpu, graph: &Graph, memoryless: &[bool]) -> Result<Unbound, VkError> {
+    let d = &gpu.device;
+    let usage = usages(graph, memoryless);
+    let families: Vec<u32> = std::iter::once(gpu.graphics.family)
+        .chain(gpu.compute.map(|c| c.family))
+        .collect();
+    let sharing = if families.len() > 1 {
+        vk::SharingMode::CONCURRENT
+    } else {
+        vk::SharingMode::EXCLUSIVE
+    };
+    let mut out = Unbound {
+        res: Vec::new(),
+        requirements: Vec::new(),
+    };
+    let fail = |out: &Unbound, e: VkError| {
+        destroy_objects(gpu, &out.res);
+        Err(e)
+    };
+    for (i, r) in graph.resources.iter().enumerate() {
+        match &r.kind {
+            ResourceKind::Image(desc) => {
+                let Some(samples) = conv::samples(desc.samples) else {
+                    return fail(
+                        &out,
+                        VkError::Unsupported(format!("{}: {} samples", r.name, desc.samples)),
+                    );
+                };
+                let mut info = vk::ImageCreateInfo::default()
+                    .image_type(vk::ImageType::TYPE_2D)
+                    .format(conv::format(desc.format))
+                    .extent(vk::Extent3D {
+                        width: desc.width.max(1),
+                        height: desc.height.max(1),
+                        depth: 1,
+                    })
+                    .mip_levels(desc.mips.max(1))
+                    .array_layers(desc.layers.max(1))
+                    .samples(samples)
+                    .tiling(vk::ImageTiling::OPTIMAL)
+                    .usage(usage[i].0)
+                    .sharing_mode(sharing)
+                    .initial_layout(vk::ImageLayout::UNDEFINED);
+                if sharing == vk::SharingMode::CONCURRENT {
+                    info = info.queue_family_indices(&families);
+                }
+                if memoryless[i] {
+                    info = info.usage(
+                        usage[i].0
+                            & (vk::ImageUsageFlags::COLOR_ATTACHMENT
+                                | vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
+                                | vk::ImageUsageFlags::INPUT_ATTACHMENT
+                                | vk::ImageUsageFlags::TRANSIENT_ATTACHMENT),
+                    );
+                }
+                // SAFETY: `info` is complete and points at locals alive across the call.
+                let image = match unsafe { d.create_image(&info, None) } {
+                    Ok(i) => i,
+                    Err(e) => return fail(&out, e.into()),
+                };
+                gpu.name(image, &r.name);
+                // SAFETY: `image` was just created on this device.
+                out.requirements
+                    .push(unsafe { d.get_image_memory_requirements(image) });
+                out.res.push(Res::Image(ImageRes {
+                    image,
+                    attachment_view: vk::ImageView::null(),
+                    shader_view: vk::ImageView::null(),
+                    format: desc.format,
+                    extent: vk::Extent2D {
+                        width: desc.width.max(1),
+                        height: desc.height.max(1),
+                    },
+                    samples: desc.samples,
+                    mips: desc.mips.max(1),
+                    layers: desc.layers.max(1),
+                    memoryless: memoryless[i],
+                    viewable: usage[i].0.intersects(
+                        vk::ImageUsageFlags::SAMPLED
+                            | vk::ImageUsageFlags::STORAGE
+                            | vk::ImageUsageFlags::COLOR_ATTACHMENT
+                            | vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
+                            | vk::ImageUsageFlags::INPUT_ATTACHMENT,
+                    ),
+                }));
+            }
+            ResourceKind::Buffer { size } => {
+                let mut info = vk::BufferCreateInfo::default()
+                    .size((*size).max(4))
+                    .usage(usage[i].1)
+                    .sharing_mode(sharing);
+                if sharing == vk::SharingMode::CONCURRENT {
+                    info = info.queue_family_indices(&families);
+                }
+                // SAFETY: as above.
+                let buffer = match unsafe { d.create_buffer(&info, None) } {
+                    Ok(b) => b,
+                    Err(e) => return fail(&out, e.into()),
+                };
+                gpu.name(buffer, &r.name);
+                // SAFETY: `buffer` was just created on this device.
+                out.requirements
+                    .push(unsafe { d.get_buffer_memory_requirements(buffer) });
+                out.res.push(Res::Buffer(BufferRes {
+                    buffer,
+                    size: (*size).max(4),
+                }));
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn destroy_objects(gpu: &Gpu, res: &[Res]) {
+    for r in res {
+        // SAFETY: the objects belong to this device and no submitted work uses them (callers
+        // wait for idle first).
+        unsafe {
+            match r {
+                Res::Image(i) => {
+                    for v in [i.attachment_view, i.shader_view] {
+                        if v != vk::ImageView::null() {
+                            gpu.device.destroy_image_view(v, None);
+                        }
+                    }
+                    gpu.device.destroy_image(i.image, None);
+                }
+                Res::Buffer(b) => gpu.device.destroy_buffer(b.buffer, None),
+            }
+        }
+    }
+}
+
+impl Resources {
+    /// Takes ownership of unbound objects (to destroy them).
+    pub fn from_unbound(u: Unbound) -> Resources {
+        Resources {
+            res: u.res,
+            memory: Vec::new(),
+            blocks: 0,
+        }
+    }
+
+    /// Binds memory as `plan.memory` says and creates the views.
+    pub fn bind(
+        gpu: &Gpu,
+        graph: &Graph,
+        plan: &Plan,
+        unbound: Unbound,
+    ) -> Result<Resources, VkError> {
+        let mut me = Resources {
+            res: unbound.res,
+            memory: Vec::new(),
+            blocks: 0,
+        };
+        match me.bind_inner(gpu, graph, plan, &unbound.requirements) {
+            Ok(()) => Ok(me),
+            Err(e) => {
+                me.destroy(gpu);
+                Err(e)
+            }
+        }
+    }
+
+    fn bind_inner(
+        &mut self,
+        gpu: &Gpu,
+        graph: &Graph,
+        plan: &Plan,
+        reqs: &[vk::MemoryRequirements],
+    ) -> Result<(), VkError> {
+        let d = &gpu.device;
+        let mut bound = vec![false; self.res.len()];
+        let id_of = |name: &str| {
+            graph
+                .find_resource(name)
+                .map(|r| r.index())
+                .ok_or_else(|| VkError::Setup(format!("plan names unknown resource '{name}'")))
+        };
+        for (bi, block) in plan.memory.blocks.iter().enumerate() {
+            let mut members = Vec::new();
+            let mut has_image = false;
+            for p in &block.placements {
+                let i = id_of(&p.resource)?;
+                if reqs[i].alignment > 0 && p.offset % reqs[i].alignment != 0 {
+                    return Err(VkError::Unsupported(format!(
+                        "placement of '{}' at {} breaks its alignment {}",
+                        p.resource, p.offset, reqs[i].alignment
+                    )));
+                }
+                if reqs[i].size > p.size {
+                    return Err(VkError::Setup(format!(
+                        "placement of '{}' has {} bytes, the resource needs {}",
+                        p.resource, p.size, reqs[i].size
+                    )));
+                }
+                has_image |= matches!(self.res[i], Res::Image(_));
+                members.push((p.offset, reqs[i]));
+            }
+            let Some(req) = memtype::block_requirements(gpu.memory_types(), &members) else {
+                return Err(VkError::Unsupported(format!(
+                    "memory block {bi} mixes resources with no common device-local memory type"
+                )));
+            };
+            let alloc = self.allocate(gpu, &format!("block {bi}"), req, !has_image)?;
+            let (memory, base) = (alloc.0, alloc.1);
+            for p in &block.placements {
+                let i = id_of(&p.resource)?;
+                // SAFETY: the object is unbound, `memory` is a live allocation of a type its
+                // requirements allow, and offset + size lies inside the allocation.
+                unsafe {
+                    match &self.res[i] {
+                        Res::Image(im) => d.bind_image_memory(im.image, memory, base + p.offset)?,
+                        Res::Buffer(b) => {
+                            d.bind_buffer_memory(b.buffer, memory, base + p.offset)?
+                        }
+                    }
+                }
+                bound[i] = true;
+            }
+            self.blocks += 1;
+        }
+        for i in 0..self.res.len() {
+            if bound[i] {
+                continue;
+            }
+            let name = graph.resources[i].name.to_string();
+            let lazy = match &self.res[i] {
+                Res::Image(im) if im.memoryless => {
+                    memtype::memoryless_backing(gpu.memory_types(), reqs[i].memory_type_bits)
+                }
+                _ => MemorylessBacking::Ordinary,
+            };
+            let (memory, offset) = match lazy {
+                MemorylessBacking::Lazy { type_index } => {
+                    let info = vk::MemoryAllocateInfo::default()
+                        .allocation_size(reqs[i].size)
+                        .memory_type_index(type_index);
+                    // SAFETY: a plain allocation of a type the image allows.
+                    let m = unsafe { d.allocate_memory(&info, None) }?;
+                    gpu.direct_allocations.fetch_add(1, Ordering::SeqCst);
+                    self.memory.push(Memory::Direct(m));
+                    (m, 0)
+                }
+                MemorylessBacking::Ordinary => {
+                    let a =
+                        self.allocate(gpu, &name, reqs[i], matches!(self.res[i], Res::Buffer(_)))?;
+                    (a.0, a.1)
+                }
+            };
+            // SAFETY: as for blocks: unbound object, fitting live memory.
+            unsafe {
+                match &self.res[i] {
+                    Res::Image(im) => d.bind_image_memory(im.image, memory, offset)?,
+                    Res::Buffer(b) => d.bind_buffer_memory(b.buffer, memory, offset)?,
+                }
+            }
+        }
+        for (i, r) in self.res.iter_mut().enumerate() {
+            if let Res::Image(im) = r {
+                if !im.viewable {
+                    continue;
+                }
+                let name = &graph.resources[i].name;
+                let view = |aspect: vk::ImageAspectFlags| {
+                    let info = vk::ImageViewCreateInfo::default()
+                        .image(im.image)
+                        .view_type(vk::ImageViewType::TYPE_2D)
+                        .format(conv::format(im.format))
+                        .subresource_range(vk::ImageSubresourceRange {
+                            aspect_mask: aspect,
+                            base_mip_level: 0,
+                            level_count: 1,
+                            base_array_layer: 0,
+                            layer_count: 1,
+                        });
+                    // SAFETY: the image is bound to memory; `info` is complete.
+                    unsafe { d.create_image_view(&info, None) }
+                };
+                let all = conv::aspects(im.format);
+                im.attachment_view = view(all)?;
+                gpu.name(im.attachment_view, &format!("{name} (attachment)"));
+                let shader_aspect = if im.format.has_depth() {
+                    vk::ImageAspectFlags::DEPTH
+                } else {
+                    all
+                };
+                im.shader_view = view(shader_aspect)?;
+                gpu.name(im.shader_view, &format!("{name} (shader)"));
+            }
+        }
+        Ok(())
+    }
+
+    fn allocate(
+        &mut self,
+        gpu: &Gpu,
+        name: &str,
+        req: vk::MemoryRequirements,
+        linear: bool,
+    ) -> Result<(vk::DeviceMemory, u64), VkError> {
+        let Some(a) = &gpu.allocator else {
+            return Err(VkError::Setup("allocator gone".into()));
+        };
+        let mut a = a
+            .lock()
+            .map_err(|_| VkError::Setup("allocator lock poisoned".into()))?;
+        let alloc = a.allocate(&AllocationCreateDesc {
+            name,
+            requirements: req,
+            location: MemoryLocation::GpuOnly,
+            linear,
+            allocation_scheme: AllocationScheme::GpuAllocatorManaged,
+        })?;
+        // SAFETY: the allocation is alive until `destroy` frees it.
+        let out = (unsafe { alloc.memory() }, alloc.offset());
+        self.memory.push(Memory::Managed(alloc));
+        Ok(out)
+    }
+
+    /// The image of a resource, if it is one.
+    pub fn image(&self, i: usize) -> Option<&ImageRes> {
+        match self.res.get(i) {
+            Some(Res::Image(im)) => Some(im),
+            _ => None,
+        }
+    }
+
+    /// The buffer of a resource, if it is one.
+    pub fn buffer(&self, i: usize) -> Option<&BufferRes> {
+        match self.res.get(i) {
+            Some(Res::Buffer(b)) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// Destroys every object and frees the memory (the device must be idle).
+    pub fn destroy(&mut self, gpu: &Gpu) {
+        destroy_objects(gpu, &self.res);
+        self.res.clear();
+        for m in self.memory.drain(..) {
+            match m {
+                Memory::Managed(a) => {
+                    if let Some(al) = &gpu.allocator {
+                        if let Ok(mut al) = al.lock() {
+                            let _ = al.free(a);
+                        }
+                    }
+                }
+                Memory::Direct(m) => {
+                    // SAFETY: nothing bound to it is alive any more.
+                    unsafe { gpu.device.free_memory(m, None) };
+                    gpu.direct_allocations.fetch_sub(1, Ordering::SeqCst);
+                }
+            }
+        }
+    }
+}
+
+/// A persistent host-visible buffer used as a ring for uploads (and readbacks): allocated
+/// once, sub-allocated with a moving head, never one staging buffer per upload.
+pub struct StagingRing {
+    /// The buffer.
+    pub buffer: vk::Buffer,
+    alloc: Option<Allocation>,
+    size: u64,
+    head: u64,
+    /// Bytes handed out since creation (wrapping included).
+    pub bytes_staged: u64,
+}
+
+impl std::fmt::Debug for StagingRing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StagingRing")
+            .field("size", &self.size)
+            .field("head", &self.head)
+            .finish()
+    }
+}
+
+impl StagingRing {
+    /// A ring of `size` bytes in host-visible memory.
+    pub fn new(gpu: &Gpu, size: u64) -> Result<StagingRing, VkError> {
+        let info = vk::BufferCreateInfo::default()
+            .size(size)
+            .usage(vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST)
+            .sharing_mode(vk::SharingMode::EXCLUSIVE);
+        // SAFETY: complete create info.
+        let buffer = unsafe { gpu.device.create_buffer(&info, None) }?;
+        gpu.name(buffer, "staging ring");
+        // SAFETY: just created.
+        let req = unsafe { gpu.device.get_buffer_memory_requirements(buffer) };
+        let alloc = gpu
+            .allocator
+            .as_ref()
+            .ok_or_else(|| VkError::Setup("allocator gone".into()))?
+            .lock()
+            .map_err(|_| VkError::Setup("allocator lock poisoned".into()))?
+            .allocate(&AllocationCreateDesc {
+                name: "staging ring",
+                requirements: req,
+                location: MemoryLocation::GpuToCpu,
+                linear: true,
+                allocation_scheme: AllocationScheme::GpuAllocatorManaged,
+            });
+        let alloc = match alloc {
+            Ok(a) => a,
+            Err(e) => {
+                // SAFETY: unbound, unused.
+                unsafe { gpu.device.destroy_buffer(buffer, None) };
+                return Err(e.into());
+            }
+        };
+        // SAFETY: fresh allocation of a type the buffer allows, inside its bounds.
+        unsafe {
+            gpu.device
+                .bind_buffer_memory(buffer, alloc.memory(), alloc.offset())?
+        };
+        Ok(StagingRing {
+            buffer,
+            alloc: Some(alloc),
+            size,
+            head: 0,
+            bytes_staged: 0,
+        })
+    }
+
+    /// Reserves `len` bytes aligned to 16 and returns their offset; wraps to the start when
+    /// the tail is too short. The caller must have waited for earlier users of the region
+    /// (the executor waits for the device before reusing the ring).
+    pub fn reserve(&mut self, len: u64) -> Option<u64> {
+        let (at, head) = ring_reserve(self.head, self.size, len)?;
+        self.head = head;
+        self.bytes_staged += len;
+        Some(at)
+    }
+
+    /// The mapped bytes of the ring.
+    pub fn bytes_mut(&mut self) -> Option<&mut [u8]> {
+        self.alloc.as_mut()?.mapped_slice_mut()
+    }
+
+    /// Invalidates nothing (host-coherent or cached memory is read after a fence wait);
+    /// returns the mapped bytes for reading.
+    pub fn bytes(&self) -> Option<&[u8]> {
+        self.alloc.as_ref()?.mapped_slice()
+    }
+
+    /// Frees the ring (device idle).
+    pub fn destroy(&mut self, gpu: &Gpu) {
+        // SAFETY: unused by the GPU (device idle).
+        unsafe { gpu.device.destroy_buffer(self.buffer, None) };
+        if let (Some(a), Some(al)) = (self.alloc.take(), &gpu.allocator) {
+            if let Ok(mut al) = al.lock() {
+                let _ = al.free(a);
+            }
+        }
+    }
+}
+
+/// Index of resources by name for a graph.
+pub fn index_by_name(graph: &Graph) -> HashMap<String, usize> {
+    graph
+        .resources
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.name.to_string(), i))
+        .collect()
+}
+
+/// Ring arithmetic: where `len` bytes (rounded up to 16) go with the head at `head` in a
+/// ring of `size` bytes, and the new head; `None` when `len` exceeds the ring.
+pub fn ring_reserve(head: u64, size: u64, len: u64) -> Option<(u64, u64)> {
+    let len = len.div_ceil(16) * 16;
+    if len > size {
+        return None;
+    }
+    let at = if head + len > size { 0 } else { head };
+    Some((at, at + len))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ring_wraps_and_aligns() {
+        assert_eq!(ring_reserve(0, 64, 10), Some((0, 16)));
+        assert_eq!(ring_reserve(16, 64, 20), Some((16, 48)));
+        assert_eq!(ring_reserve(48, 64, 30), Some((0, 32)));
+        assert_eq!(ring_reserve(0, 64, 65), None);
+    }
+}

@@ -1,0 +1,317 @@
+//! Synthetic pass bodies for `tessera exec`: run ANY frame graph on the GPU with small real
+//! shaders whose outputs are a deterministic function of their inputs and the pass name,
+//! read the results back every frame and compare them with a CPU model of the same plan.
+//!
+//! Steps of [`run`]: scale the graph down (images to at most [`ExecConfig::max_extent`]
+//! pixels on the longest side, keeping ratios; buffers to at most 4 KiB), create the
+//! resources unbound to learn their real sizes, put those sizes into the graph, compile it
+//! for the real device's capabilities, bind memory as planned, build the bodies, upload the
+//! imported resources' initial content, run the frames, and report.
+
+pub mod desc;
+pub mod glsl;
+mod gpu;
+pub mod model;
+pub mod values;
+
+use crate::device::{Gpu, GpuOptions};
+use crate::executor::{ExecOptions, Executor, PassTiming};
+use crate::resources::{self, memoryless_set};
+use crate::VkError;
+use tessera_graph::graph::ResourceKind;
+use tessera_graph::{compile, CompileOptions, Graph, Plan};
+
+pub use gpu::SynthBodies;
+
+/// Largest buffer the synthetic run keeps.
+pub const MAX_BUFFER_BYTES: u64 = 4096;
+
+/// How to run.
+#[derive(Clone, Debug)]
+pub struct ExecConfig {
+    /// Frames to run.
+    pub frames: u64,
+    /// Compile options (`CompileOptions::NONE` for `--no-optimize`).
+    pub options: CompileOptions,
+    /// Longest image side after scaling.
+    pub max_extent: u32,
+    /// Validation with synchronization validation.
+    pub validation: bool,
+    /// Executor switches (test-only barrier removal).
+    pub exec: ExecOptions,
+}
+
+impl Default for ExecConfig {
+    fn default() -> Self {
+        ExecConfig {
+            frames: 3,
+            options: CompileOptions::ALL,
+            max_extent: 64,
+            validation: true,
+            exec: ExecOptions::default(),
+        }
+    }
+}
+
+/// What a run measured.
+#[derive(Clone, Debug)]
+pub struct ExecReport {
+    /// Device name.
+    pub device: String,
+    /// Whether the device has a distinct async-compute queue.
+    pub async_compute: bool,
+    /// Frames run.
+    pub frames: u64,
+    /// Frames whose read-back results were compared.
+    pub frames_checked: u64,
+    /// Kept passes.
+    pub passes: usize,
+    /// Render passes.
+    pub render_passes: usize,
+    /// Subpasses (over all render passes).
+    pub subpasses: usize,
+    /// Barriers per frame.
+    pub barriers: usize,
+    /// Cross-queue syncs per frame.
+    pub syncs: usize,
+    /// Submits per frame.
+    pub submits_per_frame: usize,
+    /// Plan memory blocks.
+    pub blocks: usize,
+    /// Live `vkAllocateMemory` allocations after setup.
+    pub allocations: u64,
+    /// Resources compared every frame.
+    pub compared_resources: Vec<String>,
+    /// Values compared over all frames.
+    pub compared_values: u64,
+    /// Mismatching values over all frames.
+    pub mismatches: u64,
+    /// First mismatches.
+    pub mismatch_notes: Vec<String>,
+    /// Validation messages.
+    pub validation_messages: u64,
+    /// First validation messages.
+    pub messages: Vec<String>,
+    /// Mean GPU time per pass.
+    pub timings: Vec<PassTiming>,
+    /// Image scaling applied: (longest side before, after), if any.
+    pub scaled: Option<(u32, u32)>,
+}
+
+/// Scales every image so its longest side is at most `max` (one factor for the whole graph,
+/// so equal extents stay equal) and caps buffers; sizes are reset to be measured again.
+pub fn scale_graph(graph: &Graph, max: u32) -> (Graph, Option<(u32, u32)>) {
+    let mut g = graph.clone();
+    let longest = g
+        .resources
+        .iter()
+        .filter_map(|r| r.image_desc().map(|d| d.width.max(d.height)))
+        .max()
+        .unwrap_or(0);
+    let scaled = (longest > max).then_some((longest, max));
+    for r in &mut g.resources {
+        r.size = None;
+        match &mut r.kind {
+            ResourceKind::Image(d) => {
+                if let Some((from, to)) = scaled {
+                    let f = |x: u32| {
+                        ((u64::from(x) * u64::from(to)).div_ceil(u64::from(from)) as u32).max(1)
+                    };
+                    d.width = f(d.width);
+                    d.height = f(d.height);
+                }
+                let max_mips = 32 - d.width.max(d.height).leading_zeros();
+                d.mips = d.mips.clamp(1, max_mips);
+            }
+            ResourceKind::Buffer { size } => *size = (*size).clamp(32, MAX_BUFFER_BYTES) / 4 * 4,
+        }
+    }
+    (g, scaled)
+}
+
+/// Resources compared every frame: not multisampled, not memoryless, used by a kept pass,
+/// and not sharing bytes with a placement that starts later in the frame (its content would
+/// be overwritten before the read-back).
+pub fn compared(graph: &Graph, plan: &Plan) -> Vec<(usize, String)> {
+    let memoryless = memoryless_set(graph, plan);
+    let mut used = vec![false; graph.resources.len()];
+    for name in &plan.order {
+        if let Some(p) = graph.find_pass(name) {
+            for u in &graph.pass(p).uses {
+                used[u.resource.index()] = true;
+            }
+        }
+    }
+    let mut clobbered = vec![false; graph.resources.len()];
+    for b in &plan.memory.blocks {
+        for p in &b.placements {
+            let later = b.placements.iter().any(|q| {
+                q.resource != p.resource
+                    && q.first > p.last
+                    && q.offset < p.offset + p.size
+                    && p.offset < q.offset + q.size
+            });
+            if later {
+                if let Some(r) = graph.find_resource(&p.resource) {
+                    clobbered[r.index()] = true;
+                }
+            }
+        }
+    }
+    graph
+        .resources
+        .iter()
+        .enumerate()
+        .filter(|(i, r)| {
+            used[*i]
+                && !memoryless[*i]
+                && !clobbered[*i]
+                && r.image_desc()
+                    .is_none_or(|d| d.samples == 1 && values::copy_bytes(d.format).is_some())
+        })
+        .map(|(i, r)| (i, r.name.to_string()))
+        .collect()
+}
+
+/// Runs `graph` with synthetic passes on the first Vulkan 1.3 device.
+pub fn run(graph: &Graph, config: &ExecConfig) -> Result<ExecReport, VkError> {
+    let gpu = Gpu::new(&GpuOptions {
+        validation: config.validation,
+    })?;
+    run_on(&gpu, graph, config)
+}
+
+/// [`run`] on an open device.
+pub fn run_on(gpu: &Gpu, graph: &Graph, config: &ExecConfig) -> Result<ExecReport, VkError> {
+    let messages_before = gpu.messages.count();
+    let (mut g, scaled) = scale_graph(graph, config.max_extent);
+    let caps = gpu.capabilities();
+    let compile_err =
+        |e: tessera_graph::CompileError| VkError::Unsupported(format!("compile: {e}"));
+    let plan0 = compile(&g, &caps, &config.options).map_err(compile_err)?;
+    let memoryless = memoryless_set(&g, &plan0);
+    let unbound = resources::create_unbound(gpu, &g, &memoryless)?;
+    for (r, req) in g.resources.iter_mut().zip(&unbound.requirements) {
+        r.size = Some(req.size);
+    }
+    let plan = match compile(&g, &caps, &config.options) {
+        Ok(p) => p,
+        Err(e) => {
+            drop_unbound(gpu, unbound);
+            return Err(compile_err(e));
+        }
+    };
+    if memoryless_set(&g, &plan) != memoryless {
+        drop_unbound(gpu, unbound);
+        return Err(VkError::Setup(
+            "memoryless decisions changed with the real sizes".into(),
+        ));
+    }
+    let passes = match desc::passes(&g, &plan) {
+        Ok(p) => p,
+        Err(e) => {
+            drop_unbound(gpu, unbound);
+            return Err(VkError::Unsupported(e));
+        }
+    };
+    if let Err(e) = check_formats(gpu, &g) {
+        drop_unbound(gpu, unbound);
+        return Err(e);
+    }
+    let model = model::Model::new(&g, &plan, passes.clone());
+    let cmp = compared(&g, &plan);
+    let mut bodies = match SynthBodies::new(gpu, passes, model, &cmp) {
+        Ok(b) => b,
+        Err(e) => {
+            drop_unbound(gpu, unbound);
+            return Err(e);
+        }
+    };
+    let mut exec = match Executor::new(gpu, &g, &plan, unbound, &mut bodies, config.exec.clone()) {
+        Ok(x) => x,
+        Err(e) => {
+            let _ = gpu.wait_idle();
+            bodies.destroy_all(gpu);
+            return Err(e);
+        }
+    };
+    let imported: Vec<(usize, String)> = g
+        .resources
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.imported)
+        .map(|(i, r)| (i, r.name.to_string()))
+        .collect();
+    let result = (|| {
+        bodies.init_imported(&mut exec, &imported)?;
+        for _ in 0..config.frames {
+            exec.frame(&mut bodies)?;
+        }
+        exec.finish(&mut bodies)?;
+        Ok::<_, VkError>(())
+    })();
+    let timings = exec.timings();
+    let submits = exec.submits_per_frame();
+    let blocks = exec.resources.blocks;
+    let allocations = gpu.allocation_count();
+    let frames = exec.frames();
+    exec.destroy(&mut bodies);
+    result?;
+    Ok(ExecReport {
+        device: gpu.device_name(),
+        async_compute: gpu.compute.is_some(),
+        frames,
+        frames_checked: bodies.frames_checked,
+        passes: plan.order.len(),
+        render_passes: plan.render_passes.len(),
+        subpasses: plan.render_passes.iter().map(|r| r.subpasses.len()).sum(),
+        barriers: plan.barriers.len(),
+        syncs: plan.syncs.len(),
+        submits_per_frame: submits,
+        blocks,
+        allocations,
+        compared_resources: cmp.into_iter().map(|(_, n)| n).collect(),
+        compared_values: bodies.compared_values,
+        mismatches: bodies.mismatches,
+        mismatch_notes: bodies.notes.clone(),
+        validation_messages: gpu.messages.count() - messages_before,
+        messages: gpu.messages.texts(),
+        timings,
+        scaled,
+    })
+}
+
+fn drop_unbound(gpu: &Gpu, u: resources::Unbound) {
+    let mut r = resources::Resources::from_unbound(u);
+    r.destroy(gpu);
+}
+
+fn check_formats(gpu: &Gpu, g: &Graph) -> Result<(), VkError> {
+    for p in &g.passes {
+        for u in &p.uses {
+            let r = g.resource(u.resource);
+            let Some(d) = r.image_desc() else { continue };
+            let need = crate::conv::format_features(u.access);
+            // SAFETY: a property query on our physical device.
+            let props = unsafe {
+                gpu.instance.get_physical_device_format_properties(
+                    gpu.physical,
+                    crate::conv::format(d.format),
+                )
+            };
+            if !props.optimal_tiling_features.contains(need) {
+                return Err(VkError::Unsupported(format!(
+                    "'{}' ({}) cannot be used as {} on this device",
+                    r.name, d.format, u.access
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+impl SynthBodies {
+    fn destroy_all(&mut self, gpu: &Gpu) {
+        crate::executor::PassBodies::destroy(self, gpu);
+    }
+}
