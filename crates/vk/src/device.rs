@@ -397,6 +397,8 @@ impl Gpu {
             // still checks each placement against the real requirement.
             placement_alignment: 65536,
             buffer_image_granularity: limits.buffer_image_granularity,
+            // One class until the executor probes representative resources' memory types.
+            memory_classes: tessera_graph::caps::MemoryClasses::default(),
         }
     }
 
