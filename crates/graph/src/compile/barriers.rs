@@ -215,6 +215,11 @@ pub fn barriers(
                 for r in &s.readers {
                     consider(r, false);
                 }
+                // A transition since the last write (routed ones run on graphics for a reader
+                // on the other queue, so no reader here carries its stages).
+                if let Some(t) = &s.layout_writer {
+                    consider(t, false);
+                }
             } else {
                 let visible = s.visible.iter().any(|&(q, st, ac)| {
                     q == queue && st.contains(scope.stages) && ac.contains(scope.access)
