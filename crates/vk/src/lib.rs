@@ -19,12 +19,14 @@
 
 #![warn(missing_docs)]
 
+pub mod barrier;
 pub mod conv;
 pub mod device;
 pub mod executor;
 pub mod memtype;
 pub mod render;
 pub mod resources;
+pub mod submit;
 pub mod synth;
 
 pub use device::{Gpu, GpuOptions};
