@@ -123,6 +123,26 @@ pub fn translate(b: &Barrier, family: impl Fn(QueueKind) -> u32, ops: Attachment
     }
 }
 
+/// Splits barriers (given by their resources, in plan order) into runs recorded as one
+/// `vkCmdPipelineBarrier2` each: a run ends before a resource it already holds, so two
+/// barriers on one resource (a routed transition then a release, an acquire then a
+/// transition) land in successive commands, which are ordered; one command's barriers are
+/// not.
+pub fn waves(resources: &[usize]) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < resources.len() {
+        let mut seen = std::collections::HashSet::new();
+        let end = resources[start..]
+            .iter()
+            .position(|r| !seen.insert(*r))
+            .map_or(resources.len(), |k| start + k);
+        out.push(start..end);
+        start = end;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -269,5 +289,13 @@ mod tests {
             n.families,
             (vk::QUEUE_FAMILY_IGNORED, vk::QUEUE_FAMILY_IGNORED)
         );
+    }
+
+    #[test]
+    fn a_resource_seen_twice_starts_a_new_command() {
+        assert_eq!(waves(&[]), Vec::<std::ops::Range<usize>>::new());
+        assert_eq!(waves(&[3, 1, 2]), vec![0..3]);
+        assert_eq!(waves(&[3, 1, 3, 2]), vec![0..2, 2..4]);
+        assert_eq!(waves(&[5, 5, 5]), vec![0..1, 1..2, 2..3]);
     }
 }

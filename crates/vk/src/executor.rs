@@ -958,9 +958,20 @@ impl<'g> Executor<'g> {
         }
     }
 
-    /// Records plan barriers (indices into `plan.barriers`) as one dependency; `loads` is the
+    /// Records plan barriers (indices into `plan.barriers`, in plan order); `loads` is the
     /// first pass of the unit they precede (`None` for barriers recorded after a unit).
+    /// Barriers go into one `vkCmdPipelineBarrier2` until a resource comes again (a routed
+    /// transition then its release, an acquire then a transition): barriers of one command
+    /// are not ordered among themselves, successive commands are (their stages chain).
     fn record_barriers(&self, list: &[usize], loads: Option<usize>, cmd: vk::CommandBuffer) {
+        let resources: Vec<usize> = list.iter().map(|&bi| self.barrier_resource[bi]).collect();
+        for wave in barrier::waves(&resources) {
+            self.record_dependency(&list[wave], loads, cmd);
+        }
+    }
+
+    /// Records plan barriers on distinct resources as one dependency.
+    fn record_dependency(&self, list: &[usize], loads: Option<usize>, cmd: vk::CommandBuffer) {
         let mut images = Vec::new();
         let mut buffers = Vec::new();
         let mut memory = Vec::new();
