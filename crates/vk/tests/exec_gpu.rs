@@ -509,3 +509,38 @@ fn cross_queue_child() {
         dropped.messages
     );
 }
+
+#[test]
+fn probed_memory_classes_fit_real_resources() {
+    let gpu = gpu();
+    let bits = gpu.probe_type_bits();
+    assert!(bits.iter().all(|b| *b != 0), "{bits:?}");
+    let classes = gpu.capabilities().memory_classes;
+    // Kinds in one class share a device-local type: a block mixing them can be allocated.
+    let kinds = [
+        classes.buffer,
+        classes.image,
+        classes.color_attachment,
+        classes.depth_attachment,
+    ];
+    for i in 0..4 {
+        for j in 0..4 {
+            if kinds[i] == kinds[j] {
+                let members = [(0, ash_req(bits[i])), (65536, ash_req(bits[j]))];
+                assert!(
+                    tessera_vk::memtype::block_requirements(gpu.memory_types(), &members).is_some(),
+                    "kinds {i} and {j} share class {} but no memory type",
+                    kinds[i]
+                );
+            }
+        }
+    }
+}
+
+fn ash_req(bits: u32) -> ash::vk::MemoryRequirements {
+    ash::vk::MemoryRequirements {
+        size: 4096,
+        alignment: 256,
+        memory_type_bits: bits,
+    }
+}
