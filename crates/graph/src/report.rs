@@ -144,7 +144,11 @@ impl Display for Report<'_> {
                 writeln!(f, "         {w}")?;
             }
             for b in before.get(name.as_str()).into_iter().flatten() {
-                writeln!(f, "         barrier {}", barrier_line(b))?;
+                let label = match b.position {
+                    crate::plan::BarrierPosition::Before => "barrier",
+                    crate::plan::BarrierPosition::After => "after it: barrier",
+                };
+                writeln!(f, "         {label} {}", barrier_line(b))?;
             }
         }
         if !p.cull_reasons.is_empty() {
