@@ -223,6 +223,9 @@ pub struct Executor<'g> {
     after: Vec<Vec<usize>>,
     /// Plan barrier index -> resource index.
     barrier_resource: Vec<usize>,
+    /// Plan barrier index -> recorded on a queue family with graphics (attachment load/store
+    /// stages exist only there, so only there may a barrier name them).
+    barrier_on_graphics: Vec<bool>,
     lanes: [Option<Lane>; 2],
     families: [u32; 2],
     slots: Vec<Slot>,
@@ -304,6 +307,7 @@ impl<'g> Executor<'g> {
             before: Vec::new(),
             after: Vec::new(),
             barrier_resource: Vec::new(),
+            barrier_on_graphics: Vec::new(),
             lanes: [None, None],
             families,
             slots: Vec::new(),
@@ -453,6 +457,16 @@ impl<'g> Executor<'g> {
                 )));
             }
             self.barrier_resource.push(r.index());
+            let recording_queue = match &b.queue_transfer {
+                Some(t) if t.half == tessera_graph::plan::TransferHalf::Release => t.src_queue,
+                Some(t) => t.dst_queue,
+                None if self.plan.queues.async_compute.contains(&b.before) => {
+                    QueueKind::AsyncCompute
+                }
+                None => QueueKind::Graphics,
+            };
+            self.barrier_on_graphics
+                .push(self.family(recording_queue) == self.family(QueueKind::Graphics));
             match b.position {
                 tessera_graph::plan::BarrierPosition::Before => self.before[p].push(i),
                 tessera_graph::plan::BarrierPosition::After => self.after[p].push(i),
@@ -982,7 +996,9 @@ impl<'g> Executor<'g> {
             }
             let i = self.barrier_resource[bi];
             let ops = AttachmentOps {
-                scope: self.attachment_scope[i],
+                // On a compute-only family no render pass runs, and the semaphore wait that
+                // orders this queue after graphics covers the attachment operations there.
+                scope: self.attachment_scope[i].filter(|_| self.barrier_on_graphics[bi]),
                 loaded_here: loads.is_some_and(|p| self.loaded_at.contains(&(p, i))),
             };
             let v = barrier::translate(b, |q| self.family(q), ops);
