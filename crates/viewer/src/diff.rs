@@ -134,7 +134,7 @@ impl PlanDiff {
     }
 }
 
-fn minus<'a>(a: &'a [Name], b: &[Name]) -> Vec<Name> {
+fn minus(a: &[Name], b: &[Name]) -> Vec<Name> {
     let b: HashSet<&str> = b.iter().map(|n| n.as_str()).collect();
     a.iter()
         .filter(|n| !b.contains(n.as_str()))

@@ -435,7 +435,7 @@
         var r = resByName[a.resource];
         return '<tr class="click"' + (r ? ' data-k="r:' + r.idx + '"' : '') + '><td>' + esc(a.resource) + '</td><td class="' + opClass(a.load_op) + '">' + a.load_op.toUpperCase() +
           '</td><td class="' + opClass(a.store_op) + '">' + a.store_op.toUpperCase() + '</td><td>' + (a.memoryless ? '<span class="tag ml">yes</span>' : 'no') +
-          '</td><td class="num">' + a.samples + '</td><td>' + (a.resolve_target ? esc(a.resolve_target) : '') + '</td><td>' + esc(a.initial_layout) + ' \u2192 ' + esc(a.final_layout) +
+          '</td><td class="num">' + a.samples + '</td><td>' + (a.resolve_target ? esc(a.resolve_target) : '') + '</td><td class="lay">' + esc(a.initial_layout) + ' \u2192 ' + esc(a.final_layout) +
           '</td><td class="num">' + mib(a.op_bytes) + '</td><td class="num">' + mib(a.load_bytes + a.store_bytes) + '</td><td class="num">' + rate(a.load_bytes + a.store_bytes) + '</td></tr>';
       }).join('') + '</table></div>';
   }

@@ -43,7 +43,7 @@ fn all_compiled() -> Vec<(String, Graph, Plan)> {
     let mut out = Vec::new();
     for f in FRAMES {
         let (g, p) = compiled(f, None);
-        out.push((format!("{f}"), g, p));
+        out.push((f.to_string(), g, p));
         for prof in Capabilities::PROFILES {
             let (g, p) = compiled(f, Some(prof));
             out.push((format!("{f}/{prof}"), g, p));
