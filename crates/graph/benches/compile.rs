@@ -22,6 +22,24 @@ fn compile_sizes(c: &mut Criterion) {
         });
     }
     group.finish();
+    // The same frames without memory aliasing, whose placement search (quadratic in the
+    // transient resources, with a refinement budget) dominates large synthetic frames.
+    let mut group = c.benchmark_group("compile_no_alias");
+    let options = CompileOptions {
+        alias: false,
+        ..CompileOptions::ALL
+    };
+    for n in [10usize, 100, 1_000, 10_000] {
+        let graph = synthetic(n);
+        group.throughput(Throughput::Elements(n as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(n), &graph, |b, g| {
+            b.iter(|| {
+                tessera_graph::compile(black_box(g), &caps, &options)
+                    .expect("valid synthetic frame")
+            })
+        });
+    }
+    group.finish();
 }
 
 fn cached(c: &mut Criterion) {

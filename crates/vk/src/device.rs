@@ -397,9 +397,95 @@ impl Gpu {
             // still checks each placement against the real requirement.
             placement_alignment: 65536,
             buffer_image_granularity: limits.buffer_image_granularity,
-            // One class until the executor probes representative resources' memory types.
-            memory_classes: tessera_graph::caps::MemoryClasses::default(),
+            memory_classes: memtype::memory_classes(self.memory_types(), self.probe_type_bits()),
         }
+    }
+
+    /// `memoryTypeBits` of a representative buffer, sampled/storage image, colour attachment
+    /// and depth attachment, asked without creating them (`vkGetDevice*MemoryRequirements`,
+    /// Vulkan 1.3), for [`memtype::memory_classes`].
+    pub fn probe_type_bits(&self) -> [u32; 4] {
+        let d = &self.device;
+        let transfer = vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST;
+        let buffer = vk::BufferCreateInfo::default()
+            .size(65536)
+            .usage(
+                vk::BufferUsageFlags::STORAGE_BUFFER
+                    | vk::BufferUsageFlags::INDIRECT_BUFFER
+                    | vk::BufferUsageFlags::TRANSFER_SRC
+                    | vk::BufferUsageFlags::TRANSFER_DST,
+            )
+            .sharing_mode(vk::SharingMode::EXCLUSIVE);
+        let mut reqs = vk::MemoryRequirements2::default();
+        // SAFETY: a query with a complete create info; nothing is created.
+        unsafe {
+            d.get_device_buffer_memory_requirements(
+                &vk::DeviceBufferMemoryRequirements::default().create_info(&buffer),
+                &mut reqs,
+            )
+        };
+        let buffer_bits = reqs.memory_requirements.memory_type_bits;
+        // D32_SFLOAT where it is a depth attachment format, else the always supported D16.
+        // SAFETY: a property query on our physical device.
+        let d32 = unsafe {
+            self.instance
+                .get_physical_device_format_properties(self.physical, vk::Format::D32_SFLOAT)
+        };
+        let depth_format = if d32
+            .optimal_tiling_features
+            .contains(vk::FormatFeatureFlags::DEPTH_STENCIL_ATTACHMENT)
+        {
+            vk::Format::D32_SFLOAT
+        } else {
+            vk::Format::D16_UNORM
+        };
+        let image = |format, usage| {
+            let info = vk::ImageCreateInfo::default()
+                .image_type(vk::ImageType::TYPE_2D)
+                .format(format)
+                .extent(vk::Extent3D {
+                    width: 256,
+                    height: 256,
+                    depth: 1,
+                })
+                .mip_levels(1)
+                .array_layers(1)
+                .samples(vk::SampleCountFlags::TYPE_1)
+                .tiling(vk::ImageTiling::OPTIMAL)
+                .usage(usage | transfer)
+                .sharing_mode(vk::SharingMode::EXCLUSIVE)
+                .initial_layout(vk::ImageLayout::UNDEFINED);
+            let mut reqs = vk::MemoryRequirements2::default();
+            // SAFETY: as above; the formats and usages are supported by every Vulkan 1.3
+            // device (R8G8B8A8_UNORM sampled, storage and colour attachment; the depth
+            // format checked above).
+            unsafe {
+                d.get_device_image_memory_requirements(
+                    &vk::DeviceImageMemoryRequirements::default().create_info(&info),
+                    &mut reqs,
+                )
+            };
+            reqs.memory_requirements.memory_type_bits
+        };
+        [
+            buffer_bits,
+            image(
+                vk::Format::R8G8B8A8_UNORM,
+                vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::STORAGE,
+            ),
+            image(
+                vk::Format::R8G8B8A8_UNORM,
+                vk::ImageUsageFlags::COLOR_ATTACHMENT
+                    | vk::ImageUsageFlags::SAMPLED
+                    | vk::ImageUsageFlags::INPUT_ATTACHMENT,
+            ),
+            image(
+                depth_format,
+                vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
+                    | vk::ImageUsageFlags::SAMPLED
+                    | vk::ImageUsageFlags::INPUT_ATTACHMENT,
+            ),
+        ]
     }
 
     /// Nanoseconds per timestamp tick.

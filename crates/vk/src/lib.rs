@@ -5,12 +5,14 @@
 //!
 //! - [`device`]: instance, validation with synchronization validation and a message counter,
 //!   queues, the device facts as [`tessera_graph::Capabilities`].
-//! - [`conv`] and [`memtype`]: pure mappings and memory-type decisions (tested without a
-//!   device).
+//! - [`conv`], [`memtype`], [`barrier`] and [`submit`]: pure mappings, memory-type
+//!   decisions, plan barriers as Vulkan barriers (ownership transfers included) and the
+//!   submission layout with its timeline values (tested without a device).
 //! - [`resources`]: images and buffers, one allocation per plan block with each placement
 //!   bound at its planned offset, memoryless attachments, the staging ring.
 //! - [`render`]: `VkRenderPass` and framebuffers from the plan's render passes.
-//! - [`executor`]: barriers, render passes, submits and timeline semaphores, frames in
+//! - [`executor`]: barriers (before or after their pass), render passes, one submit per
+//!   plan batch on its queue with timeline semaphores, the emulated async queue, frames in
 //!   flight, GPU timestamps; each pass records through a [`executor::PassBodies`] callback.
 //! - [`synth`]: synthetic pass bodies and the CPU model behind `tessera exec`.
 //!
@@ -19,12 +21,14 @@
 
 #![warn(missing_docs)]
 
+pub mod barrier;
 pub mod conv;
 pub mod device;
 pub mod executor;
 pub mod memtype;
 pub mod render;
 pub mod resources;
+pub mod submit;
 pub mod synth;
 
 pub use device::{Gpu, GpuOptions};

@@ -121,6 +121,23 @@ pub fn compatibility_classes(types: &[vk::MemoryType], type_bits: &[u32]) -> Vec
         .collect()
 }
 
+/// The compiler's memory classes from the `memoryTypeBits` of a representative buffer,
+/// sampled/storage image, colour attachment and depth attachment (in that order): kinds that
+/// share a device-local, non-lazy memory type get one class, so the compiler puts only
+/// compatible resources in one block.
+pub fn memory_classes(
+    types: &[vk::MemoryType],
+    bits: [u32; 4],
+) -> tessera_graph::caps::MemoryClasses {
+    let c = compatibility_classes(types, &bits);
+    tessera_graph::caps::MemoryClasses {
+        buffer: c[0] as u32,
+        image: c[1] as u32,
+        color_attachment: c[2] as u32,
+        depth_attachment: c[3] as u32,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -234,5 +251,34 @@ mod tests {
             compatibility_classes(&lavapipe(), &[1, 1, 1]),
             vec![0, 0, 0]
         );
+    }
+
+    #[test]
+    fn probed_kinds_become_the_compilers_classes() {
+        // Desktop drivers: every kind shares the device-local type.
+        let desktop = vec![
+            ty(F::DEVICE_LOCAL),
+            ty(F::HOST_VISIBLE | F::HOST_COHERENT),
+            ty(F::DEVICE_LOCAL | F::HOST_VISIBLE | F::HOST_COHERENT),
+        ];
+        let c = memory_classes(&desktop, [0b111, 0b001, 0b001, 0b001]);
+        assert_eq!(
+            (c.buffer, c.image, c.color_attachment, c.depth_attachment),
+            (0, 0, 0, 0)
+        );
+        // A device whose buffers and render targets need different types (like D3D12 heap
+        // tier 1): buffers, plain images and attachments fall into separate classes, and
+        // colour and depth attachments share one.
+        let tiered = vec![
+            ty(F::DEVICE_LOCAL),
+            ty(F::DEVICE_LOCAL),
+            ty(F::DEVICE_LOCAL),
+        ];
+        let c = memory_classes(&tiered, [0b001, 0b010, 0b100, 0b100]);
+        assert_eq!(
+            (c.buffer, c.image, c.color_attachment, c.depth_attachment),
+            (0, 1, 2, 2)
+        );
+        assert_eq!(c.of(tessera_graph::MemoryKind::DepthAttachment), 2);
     }
 }

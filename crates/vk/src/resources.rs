@@ -152,25 +152,56 @@ pub struct Unbound {
     pub res: Vec<Res>,
     /// Memory requirements of each.
     pub requirements: Vec<vk::MemoryRequirements>,
+    /// Whether each was created `CONCURRENT` (else `EXCLUSIVE`).
+    pub concurrent: Vec<bool>,
+}
+
+/// Which resources are created `CONCURRENT`: those the plan shares `concurrent` between the
+/// two logical queues, when those run on different families (`families`: graphics, async
+/// compute). Everything else is `EXCLUSIVE`: resources of one queue, resources the plan
+/// hands over with ownership transfers, and all resources when one family runs both queues
+/// (`CONCURRENT` needs two distinct families).
+pub fn concurrent_set(graph: &Graph, plan: &Plan, families: [u32; 2]) -> Vec<bool> {
+    let mut out = vec![false; graph.resources.len()];
+    if families[0] == families[1] {
+        return out;
+    }
+    for s in &plan.sharing {
+        if s.mode == tessera_graph::plan::SharingMode::Concurrent {
+            if let Some(r) = graph.find_resource(&s.resource) {
+                out[r.index()] = true;
+            }
+        }
+    }
+    out
 }
 
 /// Creates every resource of `graph` without memory, so the real sizes can go into the
 /// graph before the final compile. `memoryless` marks attachments that get
-/// `TRANSIENT_ATTACHMENT` usage.
-pub fn create_unbound(gpu: &Gpu, graph: &Graph, memoryless: &[bool]) -> Result<Unbound, VkError> {
+/// `TRANSIENT_ATTACHMENT` usage; `concurrent` (from [`concurrent_set`]) those shared
+/// `CONCURRENT` between the two `families` (graphics, async compute).
+pub fn create_unbound(
+    gpu: &Gpu,
+    graph: &Graph,
+    memoryless: &[bool],
+    concurrent: &[bool],
+    families: [u32; 2],
+) -> Result<Unbound, VkError> {
     let d = &gpu.device;
     let usage = usages(graph, memoryless);
-    let families: Vec<u32> = std::iter::once(gpu.graphics.family)
-        .chain(gpu.compute.map(|c| c.family))
-        .collect();
-    let sharing = if families.len() > 1 {
-        vk::SharingMode::CONCURRENT
-    } else {
-        vk::SharingMode::EXCLUSIVE
-    };
     let mut out = Unbound {
         res: Vec::new(),
         requirements: Vec::new(),
+        concurrent: concurrent.to_vec(),
+    };
+    out.concurrent.resize(graph.resources.len(), false);
+    let conc = out.concurrent.clone();
+    let sharing_of = |i: usize| {
+        if conc[i] && families[0] != families[1] {
+            vk::SharingMode::CONCURRENT
+        } else {
+            vk::SharingMode::EXCLUSIVE
+        }
     };
     let fail = |out: &Unbound, e: VkError| {
         destroy_objects(gpu, &out.res);
@@ -179,6 +210,7 @@ pub fn create_unbound(gpu: &Gpu, graph: &Graph, memoryless: &[bool]) -> Result<U
     for (i, r) in graph.resources.iter().enumerate() {
         match &r.kind {
             ResourceKind::Image(desc) => {
+                let sharing = sharing_of(i);
                 let Some(samples) = conv::samples(desc.samples) else {
                     return fail(
                         &out,
@@ -244,6 +276,7 @@ pub fn create_unbound(gpu: &Gpu, graph: &Graph, memoryless: &[bool]) -> Result<U
                 }));
             }
             ResourceKind::Buffer { size } => {
+                let sharing = sharing_of(i);
                 let mut info = vk::BufferCreateInfo::default()
                     .size((*size).max(4))
                     .usage(usage[i].1)
@@ -538,12 +571,18 @@ impl std::fmt::Debug for StagingRing {
 }
 
 impl StagingRing {
-    /// A ring of `size` bytes in host-visible memory.
-    pub fn new(gpu: &Gpu, size: u64) -> Result<StagingRing, VkError> {
-        let info = vk::BufferCreateInfo::default()
+    /// A ring of `size` bytes in host-visible memory, usable from the queues of both
+    /// `families` (`CONCURRENT` when they differ).
+    pub fn new(gpu: &Gpu, size: u64, families: [u32; 2]) -> Result<StagingRing, VkError> {
+        let mut info = vk::BufferCreateInfo::default()
             .size(size)
             .usage(vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST)
             .sharing_mode(vk::SharingMode::EXCLUSIVE);
+        if families[0] != families[1] {
+            info = info
+                .sharing_mode(vk::SharingMode::CONCURRENT)
+                .queue_family_indices(&families);
+        }
         // SAFETY: complete create info.
         let buffer = unsafe { gpu.device.create_buffer(&info, None) }?;
         gpu.name(buffer, "staging ring");

@@ -1,9 +1,10 @@
-//! `tessera exec FILE [--frames N] [--no-optimize] [--json]`: run a frame description on the
-//! GPU with synthetic pass bodies, compare every frame's results with a CPU model and print
-//! a summary ending in `validation messages: V, mismatches: M`.
+//! `tessera exec FILE [--frames N] [--no-optimize] [--emulate-async] [--json]`: run a frame
+//! description on the GPU with synthetic pass bodies, compare every frame's results with a
+//! CPU model and print a summary ending in `validation messages: V, mismatches: M`.
 
 use std::path::PathBuf;
 use tessera_graph::{frame_file, CompileOptions};
+use tessera_vk::executor::ExecOptions;
 use tessera_vk::synth::{self, ExecConfig, ExecReport};
 
 #[derive(Debug, clap::Args)]
@@ -25,6 +26,18 @@ pub struct ExecArgs {
     /// Run without the validation layers.
     #[arg(long)]
     no_validation: bool,
+    /// Compile with an async-compute queue even when the device has none, and run that
+    /// queue's batches as separate submits on the graphics queue (same timeline semaphores):
+    /// exercises the cross-queue parts of async plans on one-queue devices.
+    #[arg(long)]
+    emulate_async: bool,
+    /// Test only: drop the planned semaphore waits of the batch starting with this pass
+    /// (validation or the comparison must then report the missing synchronization).
+    #[arg(long, hide = true, value_name = "PASS")]
+    drop_waits_before: Option<String>,
+    /// Test only: drop every planned barrier on this resource.
+    #[arg(long, hide = true, value_name = "RESOURCE")]
+    drop_barriers_on: Option<String>,
 }
 
 pub fn run(args: &ExecArgs) -> anyhow::Result<()> {
@@ -39,7 +52,11 @@ pub fn run(args: &ExecArgs) -> anyhow::Result<()> {
         },
         max_extent: args.max_extent.max(1),
         validation: !args.no_validation,
-        ..Default::default()
+        exec: ExecOptions {
+            emulate_async: args.emulate_async,
+            drop_waits_before: args.drop_waits_before.clone(),
+            drop_barriers_on: args.drop_barriers_on.clone(),
+        },
     };
     let report =
         synth::run(&graph, &config).map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
@@ -64,11 +81,15 @@ pub fn run(args: &ExecArgs) -> anyhow::Result<()> {
 fn summary(name: &str, r: &ExecReport) -> String {
     use std::fmt::Write as _;
     let mut s = String::new();
+    let queue = match (r.emulated_async, r.async_compute) {
+        (true, _) => "emulated on the graphics queue",
+        (false, true) => "yes",
+        (false, false) => "no",
+    };
     let _ = writeln!(
         s,
-        "frame '{name}' on {} (async compute queue: {})",
-        r.device,
-        yes(r.async_compute)
+        "frame '{name}' on {} (async compute queue: {queue})",
+        r.device
     );
     if let Some((from, to)) = r.scaled {
         let _ = writeln!(
@@ -78,8 +99,15 @@ fn summary(name: &str, r: &ExecReport) -> String {
     }
     let _ = writeln!(
         s,
-        "passes: {}, render passes: {} ({} subpasses), barriers: {}, syncs: {}, submits per frame: {}",
-        r.passes, r.render_passes, r.subpasses, r.barriers, r.syncs, r.submits_per_frame
+        "passes: {} ({} async), render passes: {} ({} subpasses), barriers: {} ({} ownership-transfer halves), syncs: {}, submits per frame: {}",
+        r.passes,
+        r.async_passes,
+        r.render_passes,
+        r.subpasses,
+        r.barriers,
+        r.queue_transfers,
+        r.syncs,
+        r.submits_per_frame
     );
     let _ = writeln!(
         s,
@@ -116,19 +144,14 @@ fn summary(name: &str, r: &ExecReport) -> String {
     s
 }
 
-fn yes(b: bool) -> &'static str {
-    if b {
-        "yes"
-    } else {
-        "no"
-    }
-}
-
 fn to_json(name: &str, r: &ExecReport) -> serde_json::Value {
     serde_json::json!({
         "frame": name,
         "device": r.device,
         "async_compute": r.async_compute,
+        "emulated_async": r.emulated_async,
+        "async_passes": r.async_passes,
+        "queue_transfers": r.queue_transfers,
         "scaled": r.scaled.map(|(a, b)| serde_json::json!({"from": a, "to": b})),
         "frames": r.frames,
         "frames_checked": r.frames_checked,

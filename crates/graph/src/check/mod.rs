@@ -2,6 +2,26 @@
 //! invariant, sharing no logic with the compiler beyond the data types.
 //!
 //! Each area has its own module; [`check`] runs them all and returns every violation found.
+//! The plan is treated as untrusted input (it may come from JSON): a malformed plan gives
+//! violations, never a panic.
+//!
+//! Rule ids of the core module (short and stable; tests match on them):
+//! - `order.unknown`, `order.duplicate`, `order.missing`: `order` ∪ `culled` is not every
+//!   pass exactly once; `order.edge`: two kept passes that use one resource, one of them
+//!   writing, run against declaration order; `edge.unreal`: a listed edge is not a
+//!   dependency of the declared graph.
+//! - `cull.kept_useless`, `cull.culled_needed`, `cull.reasons`: culling is wrong (observable
+//!   = side effects or a write that survives the frame; needed = feeds a kept pass).
+//! - `level.wrong`, `level.order`: levels are not the longest dependency paths, or not in
+//!   execution order; `queue.wrong`, `queue.order`: a pass is on the wrong queue.
+//! - `hazard.uncovered` (same queue: no barrier chain), `hazard.subpass` (same render pass:
+//!   no subpass dependency chain), `hazard.unsynced` (two queues: no semaphore path),
+//!   `hazard.cross_frame` (the previous frame's last accesses vs this frame's first ones).
+//! - `barrier.unknown`, `barrier.duplicate`, `barrier.unjustified`: a barrier before a pass
+//!   that is not kept or on an unknown resource, two for one (pass, resource), or one with
+//!   neither a layout transition nor a hazard it can serve.
+//! - `layout.mismatch`, `layout.malformed`: a use, transition or render pass sees the wrong
+//!   layout; a barrier with only one of old/new layout, or a layout on a buffer.
 
 mod core;
 mod memory;

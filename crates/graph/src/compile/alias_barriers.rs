@@ -18,7 +18,7 @@
 //! waits for the later occupants' uses of the previous frame on that queue (across queues
 //! the frame boundary covers it, as for the barrier phase's own previous-frame hazards).
 //! Invariant kept: `barriers` stays in execution order of `before`, `cross_queue` in
-//! execution order of `to`. Cost: O(byte-overlapping pairs × uses).
+//! execution order of `to`. Cost: O(uses + byte-overlapping pairs + barriers).
 
 use super::barriers::{BarrierDraft, Barriers, CrossQueueHazard};
 use super::memory::MemoryLayout;
@@ -26,15 +26,49 @@ use super::renderpass::RenderPassGrouping;
 use super::Schedule;
 use crate::access::SyncScope;
 use crate::graph::{Graph, PassId, QueueKind, ResourceId};
+use crate::hash::FxBuildHasher;
 use crate::sync::{AccessMask, Layout, StageMask};
+use std::collections::HashMap;
 
-/// A kept use of a resource.
-#[derive(Clone, Copy, Debug)]
-struct KeptUse {
-    pass: PassId,
-    position: u32,
-    queue: QueueKind,
-    scope: SyncScope,
+/// What the uses of one resource on one queue add to a later occupant's barrier.
+#[derive(Clone, Copy, Debug, Default)]
+struct QueueUses {
+    stages: StageMask,
+    writes: AccessMask,
+    /// Last use on this queue: (position in the order, pass).
+    last: Option<(u32, PassId)>,
+}
+
+/// The first kept use of a resource and its per-queue summaries.
+#[derive(Clone, Copy, Debug, Default)]
+struct ResourceUses {
+    first: Option<(PassId, QueueKind, SyncScope)>,
+    per_queue: [QueueUses; 2],
+}
+
+/// The union of several occupants' [`QueueUses`].
+#[derive(Clone, Copy, Debug, Default)]
+struct Occupants {
+    any: bool,
+    per_queue: [QueueUses; 2],
+}
+
+impl Occupants {
+    fn add(&mut self, r: &ResourceUses) {
+        self.any = true;
+        for (acc, q) in self.per_queue.iter_mut().zip(&r.per_queue) {
+            acc.stages |= q.stages;
+            acc.writes |= q.writes;
+            acc.last = acc.last.max(q.last);
+        }
+    }
+}
+
+fn slot(q: QueueKind) -> usize {
+    match q {
+        QueueKind::Graphics => 0,
+        QueueKind::AsyncCompute => 1,
+    }
 }
 
 /// Adds the aliasing barriers and cross-queue hazards of `layout` to `barriers`.
@@ -46,24 +80,26 @@ pub fn add(
     barriers: &mut Barriers,
 ) {
     let problem = &layout.problem;
-    let mut uses: Vec<Vec<KeptUse>> = vec![Vec::new(); graph.resources.len()];
+    // One pass over the kept uses: every pair below then costs O(1).
+    let mut uses = vec![ResourceUses::default(); graph.resources.len()];
     for (position, &pass) in schedule.order.iter().enumerate() {
         let p = graph.pass(pass);
+        let queue = schedule.queue[pass.index()];
         for u in &p.uses {
             let scope = u.access.scope(p.kind, graph.resource(u.resource).target());
-            let queue = schedule.queue[pass.index()];
-            uses[u.resource.index()].push(KeptUse {
-                pass,
-                position: position as u32,
-                queue,
-                scope,
-            });
+            let r = &mut uses[u.resource.index()];
+            r.first.get_or_insert((pass, queue, scope));
+            let q = &mut r.per_queue[slot(queue)];
+            q.stages |= scope.stages;
+            q.writes |= scope.access & AccessMask::WRITES;
+            q.last = Some((position as u32, pass));
         }
     }
-    // earlier[i]: items whose bytes item i reuses; later[i]: items that reuse item i's bytes.
+    // Per item, what its earlier occupants (this frame) and later occupants (the previous
+    // frame's) add to its first-use barrier: accumulated pair by pair, no pair lists kept.
     let n = problem.items.len();
-    let mut earlier: Vec<Vec<usize>> = vec![Vec::new(); n];
-    let mut later: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut from_earlier = vec![Occupants::default(); n];
+    let mut from_later = vec![Occupants::default(); n];
     for block in &layout.packing.blocks {
         let mut by_offset = block.items.clone();
         by_offset.sort_unstable_by_key(|&(i, off)| (off, i));
@@ -86,128 +122,128 @@ pub fn add(
                     );
                     continue;
                 };
-                log::debug!(
+                log::trace!(
                     "alias: '{}' reuses bytes of '{}' (offsets {} and {})",
                     graph.resource(problem.items[second].resource).name,
                     graph.resource(problem.items[first].resource).name,
                     off_a,
                     off_b
                 );
-                earlier[second].push(first);
-                later[first].push(second);
+                from_earlier[second].add(&uses[problem.items[first].resource.index()]);
+                from_later[first].add(&uses[problem.items[second].resource.index()]);
             }
         }
     }
     let anchor = |pass: PassId| {
         grouping.group_of[pass.index()].map_or(pass, |g| grouping.groups[g as usize][0])
     };
+    let mut upserts = Upserts::new(barriers);
     let mut new_hazards = Vec::new();
     for i in 0..n {
-        if earlier[i].is_empty() && later[i].is_empty() {
+        let (earlier, later) = (&from_earlier[i], &from_later[i]);
+        if !earlier.any && !later.any {
             continue;
         }
         let resource = problem.items[i].resource;
-        let Some(&first_use) = uses[resource.index()].first() else {
+        let Some((first_pass, first_queue, first_scope)) = uses[resource.index()].first else {
             continue;
         };
-        let mut src_stage = StageMask::empty();
-        let mut src_access = AccessMask::empty();
-        let mut other_queue_last: Option<KeptUse> = None;
-        for &x in &earlier[i] {
-            for u in &uses[problem.items[x].resource.index()] {
-                if u.queue == first_use.queue {
-                    src_stage |= u.scope.stages;
-                    src_access |= u.scope.access & AccessMask::WRITES;
-                } else if other_queue_last.is_none_or(|l| u.position > l.position) {
-                    other_queue_last = Some(*u);
-                }
-            }
-        }
-        if let Some(last) = other_queue_last {
+        let same = slot(first_queue);
+        let other = 1 - same;
+        // The earlier occupants on this queue, and the previous frame's later occupants of
+        // these bytes on this queue.
+        let mut src_stage = earlier.per_queue[same].stages | later.per_queue[same].stages;
+        let src_access = earlier.per_queue[same].writes | later.per_queue[same].writes;
+        let other_queue_last = earlier.per_queue[other].last;
+        if let Some((_, last)) = other_queue_last {
             log::debug!(
                 "alias: '{}' waits across queues for '{}' before reusing memory",
-                graph.pass(first_use.pass).name,
-                graph.pass(last.pass).name
+                graph.pass(first_pass).name,
+                graph.pass(last).name
             );
             new_hazards.push(CrossQueueHazard {
-                from: last.pass,
-                to: first_use.pass,
+                from: last,
+                to: first_pass,
                 resource,
             });
-        }
-        // The previous frame's later occupants of these bytes, on this queue.
-        for &y in &later[i] {
-            for u in uses[problem.items[y].resource.index()]
-                .iter()
-                .filter(|u| u.queue == first_use.queue)
-            {
-                src_stage |= u.scope.stages;
-                src_access |= u.scope.access & AccessMask::WRITES;
-            }
         }
         let is_image = graph.resource(resource).image_desc().is_some();
         if other_queue_last.is_some() && is_image {
             src_stage |= StageMask::ALL_COMMANDS;
         }
-        let undefined = is_image && !earlier[i].is_empty();
-        upsert(
-            barriers,
-            schedule,
-            anchor(first_use.pass),
+        let undefined = is_image && earlier.any;
+        upserts.upsert(
+            anchor(first_pass),
             resource,
-            first_use.scope,
+            first_scope,
             src_stage,
             src_access,
             undefined,
         );
     }
-    for h in new_hazards {
-        if !barriers.cross_queue.contains(&h) {
-            barriers.cross_queue.push(h);
-        }
+    upserts.finish(schedule);
+    if !new_hazards.is_empty() {
+        let known: std::collections::HashSet<CrossQueueHazard, FxBuildHasher> =
+            barriers.cross_queue.iter().copied().collect();
+        barriers
+            .cross_queue
+            .extend(new_hazards.into_iter().filter(|h| !known.contains(h)));
+        let position = |p: PassId| schedule.position[p.index()].unwrap_or(u32::MAX);
+        barriers.cross_queue.sort_by_key(|h| position(h.to));
     }
-    let position = |p: PassId| schedule.position[p.index()].unwrap_or(u32::MAX);
-    barriers.cross_queue.sort_by_key(|h| position(h.to));
 }
 
-/// Unions the source scope into the barrier of `resource` before `before`, creating it (in
-/// execution order) if needed; `undefined` makes it a transition from `UNDEFINED`.
-#[allow(clippy::too_many_arguments)]
-fn upsert(
-    barriers: &mut Barriers,
-    schedule: &Schedule,
-    before: PassId,
-    resource: ResourceId,
-    dst: SyncScope,
-    src_stage: StageMask,
-    src_access: AccessMask,
-    undefined: bool,
-) {
-    if src_stage.is_empty() && !undefined {
-        return;
+/// Barrier edits of this phase: unions into existing plain barriers (found through an
+/// index instead of a scan) and new barriers merged into execution order at the end.
+struct Upserts<'a> {
+    barriers: &'a mut Barriers,
+    index: HashMap<(PassId, ResourceId), usize, FxBuildHasher>,
+    added: Vec<BarrierDraft>,
+}
+
+impl<'a> Upserts<'a> {
+    fn new(barriers: &'a mut Barriers) -> Self {
+        let index = barriers
+            .barriers
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| !b.after && b.transfer.is_none())
+            .map(|(i, b)| ((b.before, b.resource), i))
+            .collect();
+        Upserts {
+            barriers,
+            index,
+            added: Vec::new(),
+        }
     }
-    let layouts = |old: Option<(Layout, Layout)>| match (undefined, old, dst.layout) {
-        (true, Some((_, new)), _) => Some((Layout::UNDEFINED, new)),
-        (true, None, Some(new)) => Some((Layout::UNDEFINED, new)),
-        (_, old, _) => old,
-    };
-    if let Some(b) = barriers
-        .barriers
-        .iter_mut()
-        .find(|b| b.before == before && b.resource == resource && !b.after && b.transfer.is_none())
-    {
-        b.src_stage |= src_stage;
-        b.src_access |= src_access;
-        b.layouts = layouts(b.layouts);
-        return;
-    }
-    let position = |p: PassId| schedule.position[p.index()].unwrap_or(u32::MAX);
-    let at = barriers
-        .barriers
-        .partition_point(|b| position(b.before) <= position(before));
-    barriers.barriers.insert(
-        at,
-        BarrierDraft {
+
+    /// Unions the source scope into the barrier of `resource` before `before`, creating it
+    /// if needed; `undefined` makes it a transition from `UNDEFINED`.
+    fn upsert(
+        &mut self,
+        before: PassId,
+        resource: ResourceId,
+        dst: SyncScope,
+        src_stage: StageMask,
+        src_access: AccessMask,
+        undefined: bool,
+    ) {
+        if src_stage.is_empty() && !undefined {
+            return;
+        }
+        let layouts = |old: Option<(Layout, Layout)>| match (undefined, old, dst.layout) {
+            (true, Some((_, new)), _) => Some((Layout::UNDEFINED, new)),
+            (true, None, Some(new)) => Some((Layout::UNDEFINED, new)),
+            (_, old, _) => old,
+        };
+        if let Some(&i) = self.index.get(&(before, resource)) {
+            let b = &mut self.barriers.barriers[i];
+            b.src_stage |= src_stage;
+            b.src_access |= src_access;
+            b.layouts = layouts(b.layouts);
+            return;
+        }
+        self.added.push(BarrierDraft {
             before,
             resource,
             src_stage,
@@ -217,6 +253,31 @@ fn upsert(
             layouts: layouts(None),
             after: false,
             transfer: None,
-        },
-    );
+        });
+    }
+
+    /// Merges the new barriers in: each goes after every existing barrier whose pass is not
+    /// later than its own (what inserting at the partition point one by one would give).
+    fn finish(self, schedule: &Schedule) {
+        if self.added.is_empty() {
+            return;
+        }
+        let position = |p: PassId| schedule.position[p.index()].unwrap_or(u32::MAX);
+        let mut added = self.added;
+        added.sort_by_key(|b| position(b.before));
+        let old = std::mem::take(&mut self.barriers.barriers);
+        let mut merged = Vec::with_capacity(old.len() + added.len());
+        let mut new = added.into_iter().peekable();
+        for b in old {
+            while new
+                .peek()
+                .is_some_and(|n| position(n.before) < position(b.before))
+            {
+                merged.extend(new.next());
+            }
+            merged.push(b);
+        }
+        merged.extend(new);
+        self.barriers.barriers = merged;
+    }
 }

@@ -120,8 +120,11 @@ struct State {
     readers: Vec<Prior>,
     layout: Option<Layout>,
     layout_group: Option<u32>,
-    visible_stages: StageMask,
-    visible_access: AccessMask,
+    /// (queue, stages, accesses) scopes the last write has been made visible to. Kept as
+    /// triples: a barrier making sampled reads visible to compute and another making
+    /// input-attachment reads visible to fragment do not make sampled reads visible to
+    /// fragment, and a barrier on one queue makes nothing visible on the other.
+    visible: Vec<(QueueKind, StageMask, AccessMask)>,
     /// Last use in this frame (its queue owns an exclusive resource).
     last_use: Option<Prior>,
     /// The use that left the resource in its current layout (where routed transitions go).
@@ -139,7 +142,7 @@ pub fn barriers(
     grouping: &RenderPassGrouping,
     sharing: &[Sharing],
 ) -> Barriers {
-    let mut state = initial_states(graph, schedule);
+    let mut state = initial_states(graph, schedule, grouping);
     let mut out = Barriers::default();
     // Barriers of the batch being built: (resource, index in `out.barriers`). Passes of one
     // render pass are contiguous in the order, so a batch is complete once the anchor changes.
@@ -190,9 +193,11 @@ pub fn barriers(
                 if prior.queue != queue {
                     waits_other_queue = true;
                     if !prior.previous_frame {
+                        // Wait before the render pass begins: its barriers (layout
+                        // transitions included) are recorded there, before any subpass.
                         out.cross_queue.push(CrossQueueHazard {
                             from: prior.pass,
-                            to: pass,
+                            to: anchor,
                             resource: u.resource,
                         });
                     }
@@ -210,16 +215,24 @@ pub fn barriers(
                 for r in &s.readers {
                     consider(r, false);
                 }
+                // A transition since the last write (routed ones run on graphics for a reader
+                // on the other queue, so no reader here carries its stages).
+                if let Some(t) = &s.layout_writer {
+                    consider(t, false);
+                }
             } else {
+                let visible = s.visible.iter().any(|&(q, st, ac)| {
+                    q == queue && st.contains(scope.stages) && ac.contains(scope.access)
+                });
                 if let Some(w) = &s.last_write {
-                    let visible = s.visible_stages.contains(scope.stages)
-                        && s.visible_access.contains(scope.access);
                     if !(visible && w.queue == queue) {
                         consider(w, true);
                     }
                 }
-                // A transition on the other queue since the last write is a write to wait for.
-                if let Some(t) = s.layout_writer.filter(|t| t.queue != queue) {
+                // A transition since the last write is a write to wait for: on the other
+                // queue always, on this one unless its barrier already covers this read
+                // (the barrier must chain after the stages the transition was made for).
+                if let Some(t) = s.layout_writer.filter(|t| t.queue != queue || !visible) {
                     consider(&t, false);
                 }
             }
@@ -274,21 +287,20 @@ pub fn barriers(
                 s.last_write = Some(me);
                 s.readers.clear();
                 s.layout_writer = None;
-                s.visible_stages = StageMask::empty();
-                s.visible_access = AccessMask::empty();
+                s.visible.clear();
             } else {
                 let transitioned = needs_transition || handover == HandOver::Transitioned;
                 if transitioned {
                     s.readers.clear();
-                    s.visible_stages = StageMask::empty();
-                    s.visible_access = AccessMask::empty();
-                    s.layout_writer = Some(me);
+                    s.visible.clear();
+                    // Recorded before the render pass (if any), so outside it: later
+                    // subpasses still need a barrier for it, not a subpass dependency.
+                    s.layout_writer = Some(Prior { group: None, ..me });
                 } else if let Some(by) = routed {
                     s.layout_writer = Some(by);
                 }
                 if barrier || handover != HandOver::None {
-                    s.visible_stages |= scope.stages;
-                    s.visible_access |= scope.access;
+                    s.visible.push((queue, scope.stages, scope.access));
                 }
                 s.readers.push(me);
             }
@@ -358,6 +370,11 @@ fn hand_over(
     let new = scope.layout.unwrap_or(old);
     let mut pair = (old, new);
     let mut release_src = (l.scope.stages, l.scope.access & AccessMask::WRITES);
+    // The release may carry the layout transition: it must wait for every read on the old
+    // queue since the last write, not only for the last use.
+    for r in s.readers.iter().filter(|r| r.queue == l.queue) {
+        release_src.0 |= r.scope.stages;
+    }
     if old != new && !(compute_can_use(old) && compute_can_use(new)) {
         if l.queue == QueueKind::Graphics {
             log::debug!(
@@ -415,7 +432,8 @@ fn hand_over(
 
 /// A transition on the compute queue out of a layout it cannot use is recorded on graphics,
 /// right after the use that left the image in that layout (for content from the previous
-/// frame: after the frame's last use, which is that use). Returns that use.
+/// frame: after the frame's last use, which is that use). Returns the transition as a
+/// write for later readers to wait for.
 fn route_for_compute(
     s: &mut State,
     queue: QueueKind,
@@ -443,17 +461,66 @@ fn route_for_compute(
     b.after = true;
     out.push(b);
     s.layout = Some(new);
-    (!by.previous_frame).then_some(by)
+    // The transition is a write on graphics whose second scope is the compute stages: later
+    // graphics readers must chain after those (outside any render pass: it is recorded after).
+    let transition = Prior {
+        scope: SyncScope {
+            stages: scope.stages,
+            access: AccessMask::empty(),
+            layout: scope.layout,
+        },
+        group: None,
+        ..by
+    };
+    // Also for content from the previous frame (routed after that frame's last use): this
+    // frame's graphics readers still chain after it.
+    Some(transition)
 }
 
 /// The state each resource enters the frame in: the accesses of the previous frame (the
-/// same plan), and the layout its content is in (`UNDEFINED` when the content is not needed).
-fn initial_states(graph: &Graph, schedule: &Schedule) -> Vec<State> {
-    let mut state = vec![State::default(); graph.resources.len()];
+/// same plan, layout transitions for reads included: later readers wait for them), and the
+/// layout its content is in (`UNDEFINED` when the content is not needed).
+fn initial_states(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGrouping) -> Vec<State> {
+    let mut end_layout = vec![None; graph.resources.len()];
     let mut first_use_keeps = vec![None::<bool>; graph.resources.len()];
     for &pass in &schedule.order {
         let p = graph.pass(pass);
+        for u in &p.uses {
+            let layout = u
+                .access
+                .scope(p.kind, graph.resource(u.resource).target())
+                .layout;
+            if layout.is_some() {
+                end_layout[u.resource.index()] = layout;
+            }
+            first_use_keeps[u.resource.index()].get_or_insert(u.access.keeps_content(u.clear));
+        }
+    }
+    let start_layout: Vec<Option<Layout>> = graph
+        .resources
+        .iter()
+        .zip(&first_use_keeps)
+        .zip(end_layout)
+        .map(|((r, keeps), end)| {
+            let content_needed = r.imported && !r.clear_on_first_use && keeps.unwrap_or(false);
+            if r.image_desc().is_some() && !content_needed {
+                Some(Layout::UNDEFINED)
+            } else {
+                end
+            }
+        })
+        .collect();
+    let mut state: Vec<State> = start_layout
+        .iter()
+        .map(|&layout| State {
+            layout,
+            ..State::default()
+        })
+        .collect();
+    for &pass in &schedule.order {
+        let p = graph.pass(pass);
         let queue = schedule.queue[pass.index()];
+        let group = grouping.group_of[pass.index()];
         for u in &p.uses {
             let resource = graph.resource(u.resource);
             let scope = u.access.scope(p.kind, resource.target());
@@ -465,27 +532,55 @@ fn initial_states(graph: &Graph, schedule: &Schedule) -> Vec<State> {
                 scope,
                 previous_frame: true,
             };
+            // As in the frame itself: a transition between subpasses of one render pass is
+            // the render pass's own, not a barrier's.
+            let internal = group.is_some() && s.layout_group == group;
+            let transition = scope.layout.is_some() && scope.layout != s.layout && !internal;
+            // A transition the compute queue cannot perform ran on graphics (routed), not
+            // on this pass's queue.
+            let can = |l: Option<Layout>| !matches!(l, Some(l) if !compute_can_use(l));
+            let routed = queue == QueueKind::AsyncCompute && !(can(s.layout) && can(scope.layout));
             if u.access.writes() {
                 s.last_write = Some(me);
                 s.readers.clear();
+                s.layout_writer = None;
             } else {
+                if transition {
+                    s.readers.clear();
+                    // Routed: recorded on graphics after the use that left the layout, with
+                    // this reader's stages as its second scope (as `route_for_compute` does).
+                    s.layout_writer = if routed {
+                        s.layout_prior
+                            .filter(|b| b.queue == QueueKind::Graphics)
+                            .map(|by| Prior {
+                                scope: SyncScope {
+                                    stages: scope.stages,
+                                    access: AccessMask::empty(),
+                                    layout: scope.layout,
+                                },
+                                group: None,
+                                ..by
+                            })
+                    } else {
+                        Some(me)
+                    };
+                }
                 s.readers.push(me);
             }
             if scope.layout.is_some() {
                 s.layout = scope.layout;
+                s.layout_group = group;
                 s.layout_prior = Some(me);
             }
-            first_use_keeps[u.resource.index()].get_or_insert(u.access.keeps_content(u.clear));
         }
     }
-    for ((s, r), keeps) in state.iter_mut().zip(&graph.resources).zip(first_use_keeps) {
-        let content_needed = r.imported && !r.clear_on_first_use && keeps.unwrap_or(false);
-        if r.image_desc().is_some() && !content_needed {
-            s.layout = Some(Layout::UNDEFINED);
+    for (s, layout) in state.iter_mut().zip(start_layout) {
+        if layout == Some(Layout::UNDEFINED) {
             s.layout_prior = None;
         }
-        s.visible_stages = StageMask::empty();
-        s.visible_access = AccessMask::empty();
+        s.layout = layout;
+        s.layout_group = None;
+        s.visible.clear();
     }
     state
 }

@@ -52,6 +52,17 @@ struct ResourceState {
 
 /// Builds the ordering edges of `graph` (all passes, before culling).
 pub fn dependencies(graph: &Graph) -> Dependencies {
+    build(graph, None)
+}
+
+/// Builds the ordering edges among the kept passes only (after culling). Culled passes are
+/// skipped rather than filtered out of [`dependencies`]: a culled writer between two kept
+/// uses would otherwise hide the edge between them (read, culled write, full overwrite).
+pub fn kept_dependencies(graph: &Graph, kept: &[bool]) -> Dependencies {
+    build(graph, Some(kept))
+}
+
+fn build(graph: &Graph, kept: Option<&[bool]>) -> Dependencies {
     let mut state = vec![ResourceState::default(); graph.resources.len()];
     let uses: usize = graph.passes.iter().map(|p| p.uses.len()).sum();
     let mut deps = Dependencies {
@@ -60,6 +71,9 @@ pub fn dependencies(graph: &Graph) -> Dependencies {
     };
     for (pass, p) in graph.pass_ids().zip(&graph.passes) {
         deps.incoming.push(deps.edges.len() as u32);
+        if kept.is_some_and(|k| !k[pass.index()]) {
+            continue;
+        }
         for u in &p.uses {
             let s = &mut state[u.resource.index()];
             let mut push = |from: PassId, kind: EdgeKind, feeds: bool| {

@@ -61,6 +61,7 @@ pub fn compile(
     validate::validate(graph, caps)?;
     let deps = deps::dependencies(graph);
     let culling = cull::cull(graph, &deps);
+    let deps = deps::kept_dependencies(graph, &culling.kept);
     let queue = levels::queues(graph, caps, options);
     let order = order::order(graph, &deps, &culling, caps, options);
     let order = if options.reorder {

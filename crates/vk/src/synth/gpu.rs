@@ -16,7 +16,7 @@ use gpu_allocator::vulkan::{Allocation, AllocationCreateDesc, AllocationScheme};
 use gpu_allocator::MemoryLocation;
 use std::collections::HashMap;
 use tessera_graph::access::Access;
-use tessera_graph::PassKind;
+use tessera_graph::{PassKind, QueueKind};
 
 struct Prepared {
     set_layout: vk::DescriptorSetLayout,
@@ -87,12 +87,14 @@ fn module(gpu: &Gpu, words: &[u32], name: &str) -> Result<vk::ShaderModule, VkEr
 
 impl SynthBodies {
     /// Bodies for `passes` (execution order), checked against `model`; `compared` lists the
-    /// resources read back every frame (index, name).
+    /// resources read back every frame (index, name); the read-back buffers are written from
+    /// the queues of both `families` (graphics, async compute).
     pub fn new(
         gpu: &Gpu,
         passes: Vec<SynthPass>,
         model: Model,
         compared: &[(usize, String)],
+        families: [u32; 2],
     ) -> Result<SynthBodies, VkError> {
         let compiler =
             shaderc::Compiler::new().map_err(|e| VkError::Shader(format!("shaderc: {e}")))?;
@@ -169,9 +171,14 @@ impl SynthBodies {
             offset += bytes.div_ceil(16) * 16;
         }
         for k in 0..2 {
-            let info = vk::BufferCreateInfo::default()
+            let mut info = vk::BufferCreateInfo::default()
                 .size(offset.max(16))
                 .usage(vk::BufferUsageFlags::TRANSFER_DST);
+            if families[0] != families[1] {
+                info = info
+                    .sharing_mode(vk::SharingMode::CONCURRENT)
+                    .queue_family_indices(&families);
+            }
             // SAFETY: complete create info.
             let b = unsafe { gpu.device.create_buffer(&info, None) }?;
             gpu.name(b, &format!("readback slot {k}"));
@@ -209,13 +216,16 @@ impl SynthBodies {
     }
 
     /// Uploads the initial content of imported resources (before frame 0) and leaves each
-    /// image in the layout the frame ends in.
+    /// image in the layout the frame ends in, owned by the queue of its last access in the
+    /// frame (where a frame leaves it). Depth images cannot be cleared on a compute-only
+    /// family: those are cleared on graphics and handed over.
     pub fn init_imported(
         &mut self,
         exec: &mut crate::executor::Executor<'_>,
         imported: &[(usize, String)],
     ) -> Result<(), VkError> {
         let end = exec.end_layouts().to_vec();
+        let owner = exec.last_queues().to_vec();
         for (r, name) in imported {
             let shape = self.model.shape(*r);
             let res = exec.resources.res[*r];
@@ -241,8 +251,20 @@ impl SynthBodies {
                 }
                 at
             };
-            let end_layout = end[*r];
-            exec.once(|gpu, cmd, ring| {
+            let end_layout = if end[*r] == vk::ImageLayout::UNDEFINED {
+                vk::ImageLayout::GENERAL
+            } else {
+                end[*r]
+            };
+            let owner = owner[*r].unwrap_or(QueueKind::Graphics);
+            let depth_on_compute = matches!(res, Res::Image(im) if im.format.is_depth_stencil())
+                && exec.family(owner) != exec.family(QueueKind::Graphics);
+            let queue = if depth_on_compute {
+                QueueKind::Graphics
+            } else {
+                owner
+            };
+            exec.once_on(queue, |gpu, cmd, ring| {
                 let d = &gpu.device;
                 match res {
                     Res::Buffer(b) => {
@@ -284,11 +306,7 @@ impl SynthBodies {
                                 vk::AccessFlags2::MEMORY_READ | vk::AccessFlags2::MEMORY_WRITE,
                             )
                             .old_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
-                            .new_layout(if end_layout == vk::ImageLayout::UNDEFINED {
-                                vk::ImageLayout::GENERAL
-                            } else {
-                                end_layout
-                            })
+                            .new_layout(end_layout)
                             .image(im.image)
                             .subresource_range(im.range())];
                         // SAFETY: recording transitions and a copy inside the image's bounds.
@@ -327,6 +345,9 @@ impl SynthBodies {
                     }
                 }
             })?;
+            if depth_on_compute {
+                exec.hand_over_image(*r, end_layout, QueueKind::Graphics, owner)?;
+            }
         }
         Ok(())
     }
@@ -773,17 +794,26 @@ impl PassBodies for SynthBodies {
     }
 
     fn end_frame(&mut self, gpu: &Gpu, exec: &FrameEnd<'_>, cmd: vk::CommandBuffer, frame: u64) {
-        self.model.frame();
-        self.expected.insert(
-            frame,
-            self.compared
-                .iter()
-                .map(|c| self.model.content[c.resource].clone())
-                .collect(),
-        );
+        // Called once per queue with work; the model steps once per frame.
+        if !self.expected.contains_key(&frame) {
+            self.model.frame();
+            self.expected.insert(
+                frame,
+                self.compared
+                    .iter()
+                    .map(|c| self.model.content[c.resource].clone())
+                    .collect(),
+            );
+        }
         let d = &gpu.device;
         let rb = self.readback[(frame % 2) as usize].0;
-        for c in &self.compared {
+        // Each resource is read back on the queue that last accessed it (an EXCLUSIVE image
+        // is owned there), after the other queue's work of the frame.
+        let mine = self
+            .compared
+            .iter()
+            .filter(|c| exec.last_queue.get(c.resource).copied().flatten() == Some(exec.queue));
+        for c in mine {
             // The frame's last accesses include attachment store operations at stages the
             // uses do not name: wait for everything, and let everything after wait for the copy.
             let last = vk::PipelineStageFlags2::ALL_COMMANDS;
@@ -831,9 +861,14 @@ impl PassBodies for SynthBodies {
                         .new_layout(vk::ImageLayout::TRANSFER_SRC_OPTIMAL)
                         .image(im.image)
                         .subresource_range(im.range())];
+                    // The transition back is a write: make it visible to every later
+                    // access (the next frame may only read the image, with no barrier).
                     let back = [vk::ImageMemoryBarrier2::default()
                         .src_stage_mask(vk::PipelineStageFlags2::ALL_TRANSFER)
                         .dst_stage_mask(last)
+                        .dst_access_mask(
+                            vk::AccessFlags2::MEMORY_READ | vk::AccessFlags2::MEMORY_WRITE,
+                        )
                         .old_layout(vk::ImageLayout::TRANSFER_SRC_OPTIMAL)
                         .new_layout(end)
                         .image(im.image)

@@ -4,9 +4,11 @@
 //!
 //! Steps of [`run`]: scale the graph down (images to at most [`ExecConfig::max_extent`]
 //! pixels on the longest side, keeping ratios; buffers to at most 4 KiB), create the
-//! resources unbound to learn their real sizes, put those sizes into the graph, compile it
-//! for the real device's capabilities, bind memory as planned, build the bodies, upload the
-//! imported resources' initial content, run the frames, and report.
+//! resources unbound (with the sharing modes the plan asks for) to learn their real sizes,
+//! put those sizes into the graph, compile it for the real device's capabilities (with an
+//! async-compute queue when it is emulated), bind memory as planned, build the bodies,
+//! upload the imported resources' initial content on the queue that owns them at the end of
+//! a frame, run the frames, and report.
 
 pub mod desc;
 pub mod glsl;
@@ -15,7 +17,7 @@ pub mod model;
 pub mod values;
 
 use crate::device::{Gpu, GpuOptions};
-use crate::executor::{ExecOptions, Executor, PassTiming};
+use crate::executor::{queue_families, ExecOptions, Executor, PassTiming};
 use crate::resources::{self, memoryless_set};
 use crate::VkError;
 use tessera_graph::graph::ResourceKind;
@@ -37,7 +39,7 @@ pub struct ExecConfig {
     pub max_extent: u32,
     /// Validation with synchronization validation.
     pub validation: bool,
-    /// Executor switches (test-only barrier removal).
+    /// Executor switches (the emulated async queue, test-only barrier and wait removal).
     pub exec: ExecOptions,
 }
 
@@ -60,6 +62,14 @@ pub struct ExecReport {
     pub device: String,
     /// Whether the device has a distinct async-compute queue.
     pub async_compute: bool,
+    /// Whether the async-compute queue was emulated on the graphics queue.
+    pub emulated_async: bool,
+    /// Passes the plan put on the async-compute queue.
+    pub async_passes: usize,
+    /// Ownership-transfer barrier halves per frame (release and acquire).
+    pub queue_transfers: usize,
+    /// Whether two placements of the plan share bytes (aliased memory).
+    pub aliased: bool,
     /// Frames run.
     pub frames: u64,
     /// Frames whose read-back results were compared.
@@ -185,12 +195,19 @@ pub fn run(graph: &Graph, config: &ExecConfig) -> Result<ExecReport, VkError> {
 pub fn run_on(gpu: &Gpu, graph: &Graph, config: &ExecConfig) -> Result<ExecReport, VkError> {
     let messages_before = gpu.messages.count();
     let (mut g, scaled) = scale_graph(graph, config.max_extent);
-    let caps = gpu.capabilities();
+    let mut caps = gpu.capabilities();
+    if config.exec.emulate_async {
+        caps.async_compute = true;
+    }
+    let families = queue_families(gpu, config.exec.emulate_async);
     let compile_err =
         |e: tessera_graph::CompileError| VkError::Unsupported(format!("compile: {e}"));
     let plan0 = compile(&g, &caps, &config.options).map_err(compile_err)?;
     let memoryless = memoryless_set(&g, &plan0);
-    let unbound = resources::create_unbound(gpu, &g, &memoryless)?;
+    // Sharing modes depend on the schedule only, not on sizes: the final plan keeps them
+    // (the executor checks).
+    let concurrent = resources::concurrent_set(&g, &plan0, families);
+    let unbound = resources::create_unbound(gpu, &g, &memoryless, &concurrent, families)?;
     for (r, req) in g.resources.iter_mut().zip(&unbound.requirements) {
         r.size = Some(req.size);
     }
@@ -220,7 +237,7 @@ pub fn run_on(gpu: &Gpu, graph: &Graph, config: &ExecConfig) -> Result<ExecRepor
     }
     let model = model::Model::new(&g, &plan, passes.clone());
     let cmp = compared(&g, &plan);
-    let mut bodies = match SynthBodies::new(gpu, passes, model, &cmp) {
+    let mut bodies = match SynthBodies::new(gpu, passes, model, &cmp, families) {
         Ok(b) => b,
         Err(e) => {
             drop_unbound(gpu, unbound);
@@ -260,6 +277,20 @@ pub fn run_on(gpu: &Gpu, graph: &Graph, config: &ExecConfig) -> Result<ExecRepor
     Ok(ExecReport {
         device: gpu.device_name(),
         async_compute: gpu.compute.is_some(),
+        emulated_async: config.exec.emulate_async,
+        async_passes: plan.queues.async_compute.len(),
+        queue_transfers: plan
+            .barriers
+            .iter()
+            .filter(|b| b.queue_transfer.is_some())
+            .count(),
+        aliased: plan.memory.blocks.iter().any(|b| {
+            b.placements.iter().enumerate().any(|(i, p)| {
+                b.placements[i + 1..]
+                    .iter()
+                    .any(|q| q.offset < p.offset + p.size && p.offset < q.offset + q.size)
+            })
+        }),
         frames,
         frames_checked: bodies.frames_checked,
         passes: plan.order.len(),
@@ -281,7 +312,8 @@ pub fn run_on(gpu: &Gpu, graph: &Graph, config: &ExecConfig) -> Result<ExecRepor
     })
 }
 
-fn drop_unbound(gpu: &Gpu, u: resources::Unbound) {
+/// Destroys resources that were never bound.
+pub(crate) fn drop_unbound(gpu: &Gpu, u: resources::Unbound) {
     let mut r = resources::Resources::from_unbound(u);
     r.destroy(gpu);
 }

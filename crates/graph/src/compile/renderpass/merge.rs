@@ -9,7 +9,8 @@
 //! - no resource is used by the render pass both as an attachment and in another way
 //!   (sampled, storage, indirect), and no hazard between its subpasses runs through a
 //!   non-attachment use: every read of an earlier subpass's output is an input attachment or
-//!   a depth test, so every subpass dependency is same-pixel;
+//!   a depth test, so every subpass dependency is same-pixel; and non-attachment uses of one
+//!   image agree on its layout (nothing may transition it inside the render pass);
 //! - colour attachments within `max_color_attachments`, input attachments within
 //!   `max_input_attachments`, and, where the device has a tile budget, Σ bits per texel ×
 //!   samples over the colour attachments within `tile_bits_per_pixel`.
@@ -19,7 +20,7 @@
 //! test with a hash map per render pass, O(uses) for the whole grouping.
 
 use super::{BreakDraft, RenderPassGrouping};
-use crate::access::Access;
+use crate::access::{Access, Target};
 use crate::caps::{Capabilities, CompileOptions};
 use crate::compile::Schedule;
 use crate::graph::{Graph, Pass, PassId, PassKind, ResourceId};
@@ -69,6 +70,20 @@ pub enum Blocker {
         /// The candidate.
         pass: PassId,
         /// The resource.
+        resource: ResourceId,
+        /// The candidate's access.
+        access: Access,
+        /// The subpass already using it.
+        other: PassId,
+        /// That subpass's access.
+        other_access: Access,
+    },
+    /// Two non-attachment uses of one image need different layouts; nothing can change an
+    /// image's layout inside a render pass except its own attachment transitions.
+    Layout {
+        /// The candidate.
+        pass: PassId,
+        /// The image.
         resource: ResourceId,
         /// The candidate's access.
         access: Access,
@@ -161,6 +176,12 @@ impl Blocker {
                     )
                 }
             }
+            Blocker::Layout { pass, resource, access, other, other_access } => format!(
+                "'{}' uses '{}' as {access} but subpass '{}' uses it as {other_access}, in another layout",
+                p(*pass),
+                r(*resource),
+                p(*other)
+            ),
             Blocker::ColorLimit { count, limit } => format!(
                 "the render pass would hold {count} colour attachments (max_color_attachments {limit})"
             ),
@@ -281,7 +302,8 @@ impl OpenGroup {
         for u in &p.uses {
             let known = self.uses.get(&u.resource);
             if let Some(g) = known {
-                if let Some(b) = conflict(pass, u.resource, u.access, u.clear, g) {
+                let target = graph.resource(u.resource).target();
+                if let Some(b) = conflict(pass, u.resource, u.access, u.clear, g, target) {
                     out.push(b);
                 }
             }
@@ -375,6 +397,7 @@ fn conflict(
     access: Access,
     clear: bool,
     g: &GroupUse,
+    target: Target,
 ) -> Option<Blocker> {
     if access.is_attachment() {
         let (other, other_access) = g.other?;
@@ -404,6 +427,16 @@ fn conflict(
         });
     }
     let (other, other_access) = g.other?;
+    let layout = |a: Access| a.scope(PassKind::Raster, target).layout;
+    if layout(access) != layout(other_access) {
+        return Some(Blocker::Layout {
+            pass,
+            resource,
+            access,
+            other,
+            other_access,
+        });
+    }
     (access.writes() || g.writer.is_some()).then_some(Blocker::Conflict {
         pass,
         resource,

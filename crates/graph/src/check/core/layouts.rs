@@ -1,0 +1,155 @@
+//! Layouts: replays each image's layout through the frame and requires every use to see
+//! the layout its access needs.
+//!
+//! Barriers with a transition must start from the current layout, or from `UNDEFINED` when
+//! the content is not needed (before the first use of the frame, for transient images and
+//! imported ones that are cleared on first use or whose first use keeps nothing). A render
+//! pass starts each attachment from its `initial_layout` (same rule), moves it to each
+//! subpass use's layout, and leaves it in its `final_layout`. The frame starts in the layout
+//! the previous frame (the same plan) ended in. Cost: O(passes · (uses + barriers)) per image.
+
+use super::Ctx;
+use crate::check::Violation;
+use crate::plan::Attachment;
+use crate::sync::Layout;
+
+/// Replays every image.
+pub(super) fn check(ctx: &Ctx, out: &mut Vec<Violation>) {
+    for r in 0..ctx.graph.resources.len() {
+        if ctx.graph.resources[r].image_desc().is_none() {
+            continue;
+        }
+        // Nothing in the plan sets the layout of an image that is never transitioned: the
+        // previous frame left it in the layout its uses need (the only steady state).
+        let first_need = ctx
+            .order
+            .iter()
+            .find_map(|&p| ctx.use_of(p, r).and_then(|u| ctx.scope(p, u).layout));
+        let end = replay(ctx, r, None, &mut None).or(first_need);
+        replay(ctx, r, end, &mut Some(out));
+    }
+}
+
+/// True when the frame needs the content the image entered it with.
+fn content_needed(ctx: &Ctx, r: usize) -> bool {
+    let res = &ctx.graph.resources[r];
+    if !res.imported || res.clear_on_first_use {
+        return false;
+    }
+    let first = ctx.order.iter().find_map(|&p| ctx.use_of(p, r));
+    first.is_some_and(|u| u.access.keeps_content(u.clear))
+}
+
+fn attachment<'p>(ctx: &'p Ctx, p: usize, r: usize) -> Option<(&'p Attachment, usize, usize)> {
+    let (rp, sub) = ctx.subpass[p]?;
+    let pass = ctx.plan.render_passes.get(rp)?;
+    let a = pass
+        .attachments
+        .iter()
+        .find(|a| a.resource == ctx.rname(r))?;
+    Some((a, sub, pass.subpasses.len()))
+}
+
+/// Replays image `r` from `start`; returns the layout it ends the frame in. Violations are
+/// pushed when `out` is given.
+fn replay(
+    ctx: &Ctx,
+    r: usize,
+    start: Option<Layout>,
+    out: &mut Option<&mut Vec<Violation>>,
+) -> Option<Layout> {
+    let discardable = !content_needed(ctx, r);
+    let mut current = start;
+    let mut used = false;
+    let mut report = |detail: String| {
+        if let Some(out) = out.as_deref_mut() {
+            out.push(Violation {
+                rule: "layout.mismatch",
+                detail,
+            });
+        }
+    };
+    let may_start = |from: Layout, current: Option<Layout>, used: bool| {
+        Some(from) == current || (from == Layout::UNDEFINED && !used && discardable)
+    };
+    for &p in &ctx.order {
+        let before = ctx
+            .barriers
+            .iter()
+            .filter(|b| !b.after && b.before == p && b.resource == r);
+        for b in before {
+            let x = &ctx.plan.barriers[b.index];
+            if let (Some(old), Some(new)) = (x.old_layout, x.new_layout) {
+                if b.acquire_twin && current == Some(new) {
+                    continue; // the release half of the pair performed the transition
+                }
+                if !may_start(old, current, used) {
+                    report(format!(
+                        "barrier on '{}' before '{}' transitions from {old} but the image is in {}",
+                        ctx.rname(r),
+                        ctx.pname(p),
+                        shown(current)
+                    ));
+                }
+                current = Some(new);
+            }
+        }
+        let att = attachment(ctx, p, r);
+        if let Some((a, 0, _)) = att {
+            if !may_start(a.initial_layout, current, used) {
+                report(format!(
+                    "render pass of '{}' starts '{}' from {} but the image is in {}",
+                    ctx.pname(p),
+                    ctx.rname(r),
+                    a.initial_layout,
+                    shown(current)
+                ));
+            }
+            current = Some(a.initial_layout);
+        }
+        if let Some(u) = ctx.use_of(p, r) {
+            let need = ctx.scope(p, u).layout;
+            if att.is_some() && u.access.is_attachment() {
+                current = need;
+            } else if need.is_some() && need != current {
+                report(format!(
+                    "'{}' uses '{}' as {} in {} but the image is in {}",
+                    ctx.pname(p),
+                    ctx.rname(r),
+                    u.access,
+                    shown(need),
+                    shown(current)
+                ));
+            }
+            used = true;
+        }
+        if let Some((a, sub, n)) = att {
+            if sub + 1 == n {
+                current = Some(a.final_layout);
+            }
+        }
+        let after = ctx
+            .barriers
+            .iter()
+            .filter(|b| b.after && ctx.end_of(b.before) == p && b.resource == r);
+        for b in after {
+            let x = &ctx.plan.barriers[b.index];
+            if let (Some(old), Some(new)) = (x.old_layout, x.new_layout) {
+                if !may_start(old, current, used) {
+                    report(format!(
+                        "barrier on '{}' after '{}' transitions from {old} but the image is in {}",
+                        ctx.rname(r),
+                        ctx.pname(b.before),
+                        shown(current)
+                    ));
+                }
+                current = Some(new);
+            }
+        }
+    }
+    current
+}
+
+fn shown(l: Option<Layout>) -> String {
+    l.map_or_else(|| "an unknown layout".to_string(), |l| l.to_string())
+}

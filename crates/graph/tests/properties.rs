@@ -1,0 +1,90 @@
+//! Property tests: every plan the compiler produces for a random valid graph passes the
+//! independent checker (all profiles, both queues, options ALL / NONE / mixed); invalid
+//! graphs give errors, never panics; arbitrary or mangled frame text never panics, and
+//! frame files round-trip.
+
+mod common;
+
+use common::{capabilities, frame_text, invalid_graph, mangled_frame_text, options, valid_graph};
+use proptest::prelude::*;
+use tessera_graph::frame_file::{self, Syntax};
+use tessera_graph::graph::Graph;
+use tessera_graph::{check, compile, Capabilities, CompileOptions};
+
+/// `default` cases, or `PROPTEST_CASES` for a deeper run.
+fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn assert_checked(
+    graph: &Graph,
+    caps: &Capabilities,
+    options: &CompileOptions,
+) -> Result<(), TestCaseError> {
+    let plan = compile(graph, caps, options)
+        .map_err(|e| TestCaseError::fail(format!("valid graph rejected: {e}")))?;
+    if let Err(violations) = check::check(graph, caps, options, &plan) {
+        let list: Vec<String> = violations.iter().map(|v| v.to_string()).collect();
+        return Err(TestCaseError::fail(format!(
+            "{} violation(s) on profile {} with {options:?}:\n{}\ngraph:\n{}plan: {}",
+            list.len(),
+            caps.profile,
+            list.join("\n"),
+            common::describe(graph),
+            serde_json::to_string(&plan).unwrap_or_default()
+        )));
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(192), ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_plan_passes_the_checker(graph in valid_graph(), caps in capabilities(), options in options()) {
+        assert_checked(&graph, &caps, &options)?;
+    }
+
+    #[test]
+    fn all_and_none_pass_on_every_profile(graph in valid_graph()) {
+        for profile in Capabilities::PROFILES {
+            let caps = Capabilities::profile(profile).expect("known profile");
+            for options in [CompileOptions::ALL, CompileOptions::NONE] {
+                assert_checked(&graph, &caps, &options)?;
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(256), ..ProptestConfig::default() })]
+
+    #[test]
+    fn invalid_graphs_are_errors((graph, mutation) in invalid_graph(), caps in capabilities()) {
+        let result = compile(&graph, &caps, &CompileOptions::ALL);
+        prop_assert!(result.is_err(), "mutation '{mutation}' compiled");
+    }
+
+    #[test]
+    fn frame_files_round_trip((graph, caps, text, syntax) in frame_text()) {
+        let (parsed, parsed_caps) = frame_file::parse(&text, syntax, "generated")
+            .map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        prop_assert_eq!(&parsed, &graph);
+        prop_assert_eq!(parsed_caps, caps);
+    }
+
+    #[test]
+    fn mangled_text_never_panics((text, syntax) in mangled_frame_text()) {
+        for s in [syntax, if syntax == Syntax::Json { Syntax::Toml } else { Syntax::Json }] {
+            if let Ok((graph, caps)) = frame_file::parse(&text, s, "mangled") {
+                // Whatever parses and compiles must still be a correct plan.
+                if compile(&graph, &caps, &CompileOptions::ALL).is_ok() {
+                    assert_checked(&graph, &caps, &CompileOptions::ALL)?;
+                }
+            }
+        }
+    }
+}

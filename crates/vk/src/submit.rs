@@ -1,0 +1,381 @@
+//! The submission layout of a frame, from the plan's batches: which passes each submit
+//! carries, and the timeline values it waits for and signals, frame after frame. Pure logic
+//! (no device), so the value arithmetic is tested on its own.
+//!
+//! Each logical queue has one timeline semaphore. A frame of queue `q` owns the values
+//! `f·S_q + 1 ..= f·S_q + S_q`, with `S_q = n_q + 2` (`n_q` passes on `q`):
+//! - `f·S_q + v` for a planned value `v` (`Sync.value`, the 1-based position of the
+//!   signalling pass in its queue, `1 ≤ v ≤ n_q`);
+//! - `f·S_q + n_q + 1`, *work done*: signalled by the queue's last planned batch instead of
+//!   its planned value (a larger value satisfies every wait on a smaller one, and nothing
+//!   follows on that queue, so the wait is released at the same point);
+//! - `(f+1)·S_q`, *frame end*: signalled by the tail submit when both queues are used (the
+//!   tail waits for the other queue's work done, then reads results back), else by the last
+//!   batch directly.
+//!
+//! Waits: a batch's planned waits `(queue, v)` become `f·S_queue + v`; the first batch of a
+//! queue in frame `f > 0` also waits for the frame end of `f − 1` on the other used queue
+//! (docs/frame-format.md "Across frames": the plan has no edges for the previous frame's work
+//! on the other queue). Waits on one semaphore are merged into the largest value. Every wait names a value signalled by a submit made earlier (checked
+//! by [`SubmitPlan::from_plan`]), so submitting in plan order never deadlocks, even when
+//! both logical queues share one `VkQueue`. Cost: O(passes + waits).
+
+use std::collections::HashMap;
+use tessera_graph::plan::Plan;
+use tessera_graph::QueueKind;
+
+/// Index of a logical queue (graphics 0, async compute 1).
+pub fn slot(q: QueueKind) -> usize {
+    match q {
+        QueueKind::Graphics => 0,
+        QueueKind::AsyncCompute => 1,
+    }
+}
+
+/// The logical queue of an index.
+pub fn kind(slot: usize) -> QueueKind {
+    if slot == 0 {
+        QueueKind::Graphics
+    } else {
+        QueueKind::AsyncCompute
+    }
+}
+
+/// One planned submit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SubmitBatch {
+    /// Logical queue (0 graphics, 1 async compute).
+    pub queue: usize,
+    /// Positions in `plan.order` of its passes, in queue order.
+    pub passes: Vec<usize>,
+    /// Planned waits: (logical queue, in-frame value).
+    pub waits: Vec<(usize, u64)>,
+    /// Planned in-frame signal value.
+    pub signal: Option<u64>,
+    /// First batch of its queue in the frame.
+    pub first_on_queue: bool,
+    /// Last batch of its queue in the frame.
+    pub last_on_queue: bool,
+}
+
+/// The submission layout of one plan.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SubmitPlan {
+    /// Planned batches in submission order.
+    pub batches: Vec<SubmitBatch>,
+    /// Passes per logical queue.
+    pub passes: [u64; 2],
+    /// Whether each logical queue has work.
+    pub used: [bool; 2],
+}
+
+/// A timeline wait or signal: (logical queue, value).
+pub type Point = (usize, u64);
+
+impl SubmitPlan {
+    /// Reads and checks `plan.batches`: every kept pass in exactly one batch of its queue,
+    /// and every wait on a value that an earlier batch signals.
+    pub fn from_plan(plan: &Plan) -> Result<SubmitPlan, String> {
+        let pos: HashMap<&str, usize> = plan
+            .order
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.as_str(), i))
+            .collect();
+        let mut queue_of = vec![0usize; plan.order.len()];
+        let mut index = vec![0u64; plan.order.len()];
+        let mut out = SubmitPlan::default();
+        for q in [QueueKind::Graphics, QueueKind::AsyncCompute] {
+            for (k, name) in plan.queues.of(q).iter().enumerate() {
+                let &p = pos
+                    .get(name.as_str())
+                    .ok_or_else(|| format!("queue {q} names unknown pass '{name}'"))?;
+                queue_of[p] = slot(q);
+                index[p] = k as u64 + 1;
+            }
+            out.passes[slot(q)] = plan.queues.of(q).len() as u64;
+        }
+        let mut seen = vec![false; plan.order.len()];
+        let mut signalled: Vec<(usize, u64)> = Vec::new();
+        for b in &plan.batches {
+            let queue = slot(b.queue);
+            let mut passes = Vec::with_capacity(b.passes.len());
+            for name in &b.passes {
+                let &p = pos
+                    .get(name.as_str())
+                    .ok_or_else(|| format!("a batch names unknown pass '{name}'"))?;
+                if queue_of[p] != queue {
+                    return Err(format!("pass '{name}' is batched on {}", b.queue));
+                }
+                if std::mem::replace(&mut seen[p], true) {
+                    return Err(format!("pass '{name}' is in two batches"));
+                }
+                if passes.last().is_some_and(|&l| index[l] >= index[p]) {
+                    return Err(format!("batch passes out of queue order at '{name}'"));
+                }
+                passes.push(p);
+            }
+            if passes.is_empty() {
+                return Err("an empty batch".into());
+            }
+            let mut waits = Vec::new();
+            for w in &b.waits {
+                let wq = slot(w.queue);
+                if wq == queue || !signalled.contains(&(wq, w.value)) {
+                    return Err(format!(
+                        "a batch on {} waits for {} value {}, which no earlier batch signals",
+                        b.queue, w.queue, w.value
+                    ));
+                }
+                waits.push((wq, w.value));
+            }
+            if let Some(v) = b.signal {
+                let last = *passes.last().unwrap_or(&0);
+                if index[last] != v {
+                    return Err(format!(
+                        "a batch on {} signals {v} after pass #{}",
+                        b.queue, index[last]
+                    ));
+                }
+                signalled.push((queue, v));
+            }
+            out.batches.push(SubmitBatch {
+                queue,
+                passes,
+                waits,
+                signal: b.signal,
+                first_on_queue: false,
+                last_on_queue: false,
+            });
+        }
+        if let Some(p) = seen.iter().position(|s| !s) {
+            return Err(format!("pass '{}' is in no batch", plan.order[p]));
+        }
+        for q in 0..2 {
+            let mine: Vec<usize> = (0..out.batches.len())
+                .filter(|&i| out.batches[i].queue == q)
+                .collect();
+            if let (Some(&f), Some(&l)) = (mine.first(), mine.last()) {
+                out.batches[f].first_on_queue = true;
+                out.batches[l].last_on_queue = true;
+                out.used[q] = true;
+            }
+        }
+        Ok(out)
+    }
+
+    /// Whether both logical queues have work (each then gets a tail submit).
+    pub fn tails(&self) -> bool {
+        self.used[0] && self.used[1]
+    }
+
+    /// Timeline values per frame of queue `q`.
+    pub fn stride(&self, q: usize) -> u64 {
+        self.passes[q] + 2
+    }
+
+    /// Value of the in-frame value `v` of queue `q` in frame `f`.
+    pub fn value(&self, q: usize, f: u64, v: u64) -> u64 {
+        f * self.stride(q) + v
+    }
+
+    /// Value signalled when queue `q` has run every planned batch of frame `f`.
+    pub fn work_done(&self, q: usize, f: u64) -> u64 {
+        self.value(q, f, self.passes[q] + 1)
+    }
+
+    /// Value signalled when queue `q` has finished frame `f` (readbacks included).
+    pub fn frame_end(&self, q: usize, f: u64) -> u64 {
+        (f + 1) * self.stride(q)
+    }
+
+    /// Every wait of batch `i` in frame `f`; `planned` false drops the planned ones (a
+    /// test-only switch).
+    pub fn waits(&self, i: usize, f: u64, planned: bool) -> Vec<Point> {
+        let b = &self.batches[i];
+        let mut out: Vec<Point> = Vec::new();
+        if planned {
+            out.extend(b.waits.iter().map(|&(q, v)| (q, self.value(q, f, v))));
+        }
+        if b.first_on_queue && f > 0 {
+            let o = 1 - b.queue;
+            if self.used[o] {
+                out.push((o, self.frame_end(o, f - 1)));
+            }
+        }
+        // One wait per semaphore: the largest value implies the others.
+        out.sort_unstable();
+        out.reverse();
+        out.dedup_by_key(|p| p.0);
+        out
+    }
+
+    /// The signal of batch `i` in frame `f`, if any.
+    pub fn signal(&self, i: usize, f: u64) -> Option<Point> {
+        let b = &self.batches[i];
+        if b.last_on_queue {
+            let v = if self.tails() {
+                self.work_done(b.queue, f)
+            } else {
+                self.frame_end(b.queue, f)
+            };
+            return Some((b.queue, v));
+        }
+        b.signal.map(|v| (b.queue, self.value(b.queue, f, v)))
+    }
+
+    /// The tail submit of queue `q` in frame `f` (when [`Self::tails`]): its wait and signal.
+    pub fn tail(&self, q: usize, f: u64) -> (Point, Point) {
+        let o = 1 - q;
+        ((o, self.work_done(o, f)), (q, self.frame_end(q, f)))
+    }
+
+    /// Submits per frame (batches plus tails).
+    pub fn submits(&self) -> usize {
+        self.batches.len() + if self.tails() { 2 } else { 0 }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tessera_graph::access::Access;
+    use tessera_graph::{compile, Capabilities, CompileOptions, Format, Graph, ImageDesc};
+
+    /// Depth prepass, light culling on async compute, then two consumers on graphics.
+    fn scenario() -> Plan {
+        let mut g = Graph::new("s");
+        let depth = g.image("depth", ImageDesc::new(Format::D32_SFLOAT, 64, 64));
+        let tiles = g.buffer("tiles", 1024);
+        let hdr = g.image("hdr", ImageDesc::new(Format::R16G16B16A16_SFLOAT, 64, 64));
+        g.resource_mut(hdr).output = true;
+        g.raster("prepass").clears(depth, Access::DepthWrite).id();
+        g.compute("cull")
+            .on_queue(QueueKind::AsyncCompute)
+            .uses(depth, Access::Sampled)
+            .uses(tiles, Access::StorageWrite)
+            .id();
+        g.raster("opaque")
+            .uses(tiles, Access::StorageRead)
+            .uses(depth, Access::DepthRead)
+            .clears(hdr, Access::ColorWrite)
+            .id();
+        compile(&g, &Capabilities::desktop(), &CompileOptions::ALL).unwrap()
+    }
+
+    /// Replays `frames` frames in submission order and checks that every wait names a
+    /// value some earlier submit signalled, and that values only grow per queue.
+    fn replay(s: &SubmitPlan, frames: u64) -> Vec<(usize, u64)> {
+        let mut top = [0u64; 2];
+        let mut log = Vec::new();
+        let mut signal = |(q, v): Point, top: &mut [u64; 2]| {
+            assert!(v > top[q], "queue {q}: {v} after {}", top[q]);
+            top[q] = v;
+            log.push((q, v));
+        };
+        for f in 0..frames {
+            for i in 0..s.batches.len() {
+                for (q, v) in s.waits(i, f, true) {
+                    assert!(
+                        top[q] >= v,
+                        "frame {f} batch {i} waits {q}:{v}, only {} signalled",
+                        top[q]
+                    );
+                }
+                if let Some(p) = s.signal(i, f) {
+                    signal(p, &mut top);
+                }
+            }
+            if s.tails() {
+                for q in 0..2 {
+                    let (w, sig) = s.tail(q, f);
+                    assert!(top[w.0] >= w.1);
+                    signal(sig, &mut top);
+                }
+            }
+        }
+        log
+    }
+
+    #[test]
+    fn async_plan_becomes_ordered_submits_with_growing_values() {
+        let plan = scenario();
+        assert!(
+            !plan.queues.async_compute.is_empty(),
+            "the scenario uses async compute"
+        );
+        let s = SubmitPlan::from_plan(&plan).unwrap();
+        assert!(s.tails());
+        assert_eq!(s.batches.len(), plan.batches.len());
+        assert_eq!(s.submits(), plan.batches.len() + 2);
+        let log = replay(&s, 4);
+        // Each frame signals every planned value once plus one frame end per queue.
+        assert!(log.len() >= 4 * 2);
+        // A planned wait of frame f is never satisfied by frame f-1's frame end.
+        for i in 0..s.batches.len() {
+            for &(q, v) in &s.batches[i].waits {
+                assert!(s.value(q, 1, v) > s.frame_end(q, 0));
+                assert!(s.value(q, 1, v) <= s.work_done(q, 1));
+            }
+        }
+        // The first batch of each queue waits for the other queue's previous frame (or a
+        // later value of it), one wait per semaphore.
+        for i in 0..s.batches.len() {
+            let b = &s.batches[i];
+            let o = 1 - b.queue;
+            let waits = s.waits(i, 3, true);
+            let on_other = waits.iter().find(|w| w.0 == o).map(|w| w.1);
+            if b.first_on_queue {
+                assert!(on_other >= Some(s.frame_end(o, 2)), "{waits:?}");
+            }
+            assert_eq!(
+                waits.iter().filter(|w| w.0 == o).count(),
+                usize::from(on_other.is_some())
+            );
+            assert!(s.waits(i, 0, false).is_empty());
+        }
+        // Dropping planned waits keeps only the previous-frame ones.
+        let dropped: usize = (0..s.batches.len())
+            .map(|i| s.waits(i, 1, false).len())
+            .sum();
+        assert_eq!(dropped, 2);
+    }
+
+    #[test]
+    fn one_queue_plan_has_no_tails_and_ends_frames_on_its_last_batch() {
+        let caps = Capabilities {
+            async_compute: false,
+            ..Capabilities::desktop()
+        };
+        let mut g = Graph::new("one");
+        let b = g.buffer("b", 64);
+        g.resource_mut(b).output = true;
+        g.compute("w").uses(b, Access::StorageWrite).id();
+        let one = compile(&g, &caps, &CompileOptions::ALL).unwrap();
+        let s = SubmitPlan::from_plan(&one).unwrap();
+        assert!(!s.tails());
+        assert_eq!(s.submits(), 1);
+        assert_eq!(s.signal(0, 5), Some((0, s.frame_end(0, 5))));
+        assert!(s.waits(0, 5, true).is_empty());
+        replay(&s, 3);
+    }
+
+    #[test]
+    fn broken_batches_are_rejected() {
+        let plan = scenario();
+        let mut p = plan.clone();
+        p.batches.swap(0, 1);
+        assert!(SubmitPlan::from_plan(&p)
+            .unwrap_err()
+            .contains("no earlier batch"));
+        let mut p = plan.clone();
+        p.batches.pop();
+        assert!(SubmitPlan::from_plan(&p)
+            .unwrap_err()
+            .contains("in no batch"));
+        let mut p = plan;
+        let extra = p.batches[0].clone();
+        p.batches.push(extra);
+        assert!(SubmitPlan::from_plan(&p).is_err());
+    }
+}
