@@ -6,8 +6,9 @@ cd "$(dirname "$0")/.."
 
 # Debian packages the tests need: lavapipe (Vulkan on the CPU), the validation layers
 # (synchronization validation), the loader, and shaderc/glslang/SPIRV-Tools archives that
-# tessera-vk links statically (.cargo/config.toml, crates/vk/build.rs).
-packages=(mesa-vulkan-drivers vulkan-validationlayers libvulkan-dev libshaderc-dev glslang-tools spirv-tools)
+# tessera-vk links statically (.cargo/config.toml, crates/vk/build.rs), and headless Chromium
+# for the viewer's page tests (crates/viewer/tests/browser.rs).
+packages=(mesa-vulkan-drivers vulkan-validationlayers libvulkan-dev libshaderc-dev glslang-tools spirv-tools chromium)
 missing=()
 for p in "${packages[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -1,6 +1,7 @@
 //! Command-line interface: one module per subcommand.
 
 mod exec;
+mod graph;
 mod plan;
 
 use clap::{Parser, Subcommand};
@@ -19,6 +20,8 @@ enum Command {
     Plan(plan::PlanArgs),
     /// Run a frame description on the GPU with synthetic passes and check the results.
     Exec(exec::ExecArgs),
+    /// Write the render graph viewer (one self-contained HTML page) or Graphviz of a frame.
+    Graph(graph::GraphArgs),
 }
 
 /// Parses the command line and runs the subcommand.
@@ -26,5 +29,6 @@ pub fn run() -> anyhow::Result<()> {
     match Cli::parse().command {
         Command::Plan(args) => plan::run(&args),
         Command::Exec(args) => exec::run(&args),
+        Command::Graph(args) => graph::run(&args),
     }
 }

@@ -1,0 +1,55 @@
+//! `tessera graph FILE --html OUT.html [--dot OUT.dot] [--diff-against OLD.json]`: compile a
+//! frame file and write the render graph viewer's page (one self-contained HTML file) and/or
+//! a Graphviz digraph of the compiled plan.
+
+use super::plan::{compile_file, load_plan};
+use anyhow::Context as _;
+use std::path::PathBuf;
+use tessera_viewer::{diff, dot, html, Page};
+
+#[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("out").required(true).multiple(true).args(["html", "dot"])))]
+pub struct GraphArgs {
+    /// Frame description (.json or .toml).
+    file: PathBuf,
+    /// Write the viewer page (self-contained HTML: no network) here.
+    #[arg(long, value_name = "OUT.html")]
+    html: Option<PathBuf>,
+    /// Write a Graphviz digraph here.
+    #[arg(long, value_name = "OUT.dot")]
+    dot: Option<PathBuf>,
+    /// Show what changed against this plan (`tessera plan --json` output, or a frame file).
+    #[arg(long, value_name = "OLD.json")]
+    diff_against: Option<PathBuf>,
+    /// Device profile to compile for, overriding the file's `device`.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(tessera_graph::Capabilities::PROFILES))]
+    profile: Option<String>,
+    /// Turn every optimisation off (merging, memoryless, aliasing, async, reordering).
+    #[arg(long)]
+    no_optimize: bool,
+}
+
+pub fn run(args: &GraphArgs) -> anyhow::Result<()> {
+    let (graph, plan) = compile_file(&args.file, args.profile.as_deref(), args.no_optimize)?;
+    let page = Page::build(&graph, &plan);
+    if let Some(out) = &args.html {
+        let old = match &args.diff_against {
+            Some(path) => Some((path.display().to_string(), load_plan(path)?)),
+            None => None,
+        };
+        let d = old
+            .as_ref()
+            .map(|(name, old)| (name.as_str(), diff::diff(old, &plan)));
+        let text = html::html(&page, d.as_ref().map(|(n, d)| (*n, d)));
+        std::fs::write(out, text).with_context(|| format!("writing {}", out.display()))?;
+        log::info!("wrote {}", out.display());
+    } else if args.diff_against.is_some() {
+        anyhow::bail!("--diff-against is shown in the HTML page: add --html OUT.html");
+    }
+    if let Some(out) = &args.dot {
+        std::fs::write(out, dot::dot(&page))
+            .with_context(|| format!("writing {}", out.display()))?;
+        log::info!("wrote {}", out.display());
+    }
+    Ok(())
+}
