@@ -300,3 +300,18 @@ fn an_unchanged_frame_reuses_the_previous_plan() {
     assert!(!Arc::ptr_eq(&other_options, &other_device));
     assert_eq!(compiler.stats(), (1, 4));
 }
+
+#[test]
+fn structural_keys_follow_the_inputs() {
+    let caps = desktop();
+    let mut g = Graph::new("key");
+    let out = rgba(&mut g, "out");
+    g.resource_mut(out).output = true;
+    g.raster("draw").uses(out, Access::ColorWriteAll);
+    let same = g.clone();
+    let k = Compiler::key(&g, &caps, &CompileOptions::ALL);
+    assert_eq!(k, Compiler::key(&same, &caps, &CompileOptions::ALL));
+    assert_ne!(k, Compiler::key(&g, &caps, &CompileOptions::NONE));
+    g.resource_mut(out).output = false;
+    assert_ne!(k, Compiler::key(&g, &caps, &CompileOptions::ALL));
+}

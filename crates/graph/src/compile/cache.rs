@@ -1,8 +1,11 @@
 //! Compile caching: a frame whose graph, capabilities and options equal the previous
 //! frame's reuses the previous plan.
 //!
-//! The key is a fast 64-bit hash of everything the plan depends on; on a hash hit the stored
-//! inputs are compared too, so a collision can never hand out a wrong plan.
+//! The previous inputs are kept and compared field by field (graph, capabilities, options):
+//! exact, so no collision can hand out a wrong plan, and cheaper than hashing first, because
+//! the comparison stops at the first difference and an unchanged frame is one linear pass
+//! over its data (names are shared, so equal names often compare by pointer). A 64-bit key
+//! ([`Compiler::key`]) is still exposed for callers that index several plans.
 
 use super::compile;
 use crate::caps::{Capabilities, CompileOptions};
@@ -23,7 +26,6 @@ pub struct Compiler {
 
 #[derive(Debug)]
 struct Cached {
-    key: u64,
     graph: Graph,
     caps: Capabilities,
     options: CompileOptions,
@@ -43,9 +45,8 @@ impl Compiler {
         caps: &Capabilities,
         options: &CompileOptions,
     ) -> Result<Arc<Plan>, CompileError> {
-        let key = key_of(graph, caps, options);
         if let Some(c) = &self.last {
-            if c.key == key && c.options == *options && c.caps == *caps && c.graph == *graph {
+            if c.options == *options && c.caps == *caps && c.graph == *graph {
                 self.hits += 1;
                 return Ok(Arc::clone(&c.plan));
             }
@@ -59,7 +60,6 @@ impl Compiler {
             plan.culled.len()
         );
         self.last = Some(Cached {
-            key,
             graph: graph.clone(),
             caps: caps.clone(),
             options: *options,
@@ -72,12 +72,14 @@ impl Compiler {
     pub fn stats(&self) -> (u64, u64) {
         (self.hits, self.misses)
     }
-}
 
-fn key_of(graph: &Graph, caps: &Capabilities, options: &CompileOptions) -> u64 {
-    let mut h = FxHasher::default();
-    graph.hash(&mut h);
-    caps.hash(&mut h);
-    options.hash(&mut h);
-    h.finish()
+    /// A 64-bit structural key of everything a plan depends on (graph, capabilities,
+    /// options), for callers that keep several plans; equal inputs give equal keys.
+    pub fn key(graph: &Graph, caps: &Capabilities, options: &CompileOptions) -> u64 {
+        let mut h = FxHasher::default();
+        graph.hash(&mut h);
+        caps.hash(&mut h);
+        options.hash(&mut h);
+        h.finish()
+    }
 }
