@@ -570,50 +570,75 @@ impl std::fmt::Debug for StagingRing {
     }
 }
 
+/// A buffer in host-visible memory (`GpuToCpu`: mapped, cached for reads), usable from the
+/// queues of both `families` (`CONCURRENT` when they differ), named `name`: the staging ring
+/// and the read-back buffers. On error nothing is left behind.
+pub fn host_buffer(
+    gpu: &Gpu,
+    size: u64,
+    usage: vk::BufferUsageFlags,
+    families: [u32; 2],
+    name: &str,
+) -> Result<(vk::Buffer, Allocation), VkError> {
+    let mut info = vk::BufferCreateInfo::default()
+        .size(size)
+        .usage(usage)
+        .sharing_mode(vk::SharingMode::EXCLUSIVE);
+    if families[0] != families[1] {
+        info = info
+            .sharing_mode(vk::SharingMode::CONCURRENT)
+            .queue_family_indices(&families);
+    }
+    // SAFETY: complete create info.
+    let buffer = unsafe { gpu.device.create_buffer(&info, None) }?;
+    gpu.name(buffer, name);
+    // SAFETY: just created.
+    let req = unsafe { gpu.device.get_buffer_memory_requirements(buffer) };
+    let alloc = gpu
+        .allocator
+        .as_ref()
+        .ok_or_else(|| VkError::Setup("allocator gone".into()))
+        .and_then(|a| {
+            a.lock()
+                .map_err(|_| VkError::Setup("allocator lock poisoned".into()))?
+                .allocate(&AllocationCreateDesc {
+                    name,
+                    requirements: req,
+                    location: MemoryLocation::GpuToCpu,
+                    linear: true,
+                    allocation_scheme: AllocationScheme::GpuAllocatorManaged,
+                })
+                .map_err(VkError::from)
+        });
+    let alloc = match alloc {
+        Ok(a) => a,
+        Err(e) => {
+            // SAFETY: unbound, unused.
+            unsafe { gpu.device.destroy_buffer(buffer, None) };
+            return Err(e);
+        }
+    };
+    // SAFETY: fresh allocation of a type the buffer allows, inside its bounds.
+    if let Err(e) = unsafe {
+        gpu.device
+            .bind_buffer_memory(buffer, alloc.memory(), alloc.offset())
+    } {
+        // SAFETY: unbound, unused.
+        unsafe { gpu.device.destroy_buffer(buffer, None) };
+        if let Some(Ok(mut allocator)) = gpu.allocator.as_ref().map(|a| a.lock()) {
+            let _ = allocator.free(alloc);
+        }
+        return Err(e.into());
+    }
+    Ok((buffer, alloc))
+}
+
 impl StagingRing {
     /// A ring of `size` bytes in host-visible memory, usable from the queues of both
     /// `families` (`CONCURRENT` when they differ).
     pub fn new(gpu: &Gpu, size: u64, families: [u32; 2]) -> Result<StagingRing, VkError> {
-        let mut info = vk::BufferCreateInfo::default()
-            .size(size)
-            .usage(vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST)
-            .sharing_mode(vk::SharingMode::EXCLUSIVE);
-        if families[0] != families[1] {
-            info = info
-                .sharing_mode(vk::SharingMode::CONCURRENT)
-                .queue_family_indices(&families);
-        }
-        // SAFETY: complete create info.
-        let buffer = unsafe { gpu.device.create_buffer(&info, None) }?;
-        gpu.name(buffer, "staging ring");
-        // SAFETY: just created.
-        let req = unsafe { gpu.device.get_buffer_memory_requirements(buffer) };
-        let alloc = gpu
-            .allocator
-            .as_ref()
-            .ok_or_else(|| VkError::Setup("allocator gone".into()))?
-            .lock()
-            .map_err(|_| VkError::Setup("allocator lock poisoned".into()))?
-            .allocate(&AllocationCreateDesc {
-                name: "staging ring",
-                requirements: req,
-                location: MemoryLocation::GpuToCpu,
-                linear: true,
-                allocation_scheme: AllocationScheme::GpuAllocatorManaged,
-            });
-        let alloc = match alloc {
-            Ok(a) => a,
-            Err(e) => {
-                // SAFETY: unbound, unused.
-                unsafe { gpu.device.destroy_buffer(buffer, None) };
-                return Err(e.into());
-            }
-        };
-        // SAFETY: fresh allocation of a type the buffer allows, inside its bounds.
-        unsafe {
-            gpu.device
-                .bind_buffer_memory(buffer, alloc.memory(), alloc.offset())?
-        };
+        let usage = vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST;
+        let (buffer, alloc) = host_buffer(gpu, size, usage, families, "staging ring")?;
         Ok(StagingRing {
             buffer,
             alloc: Some(alloc),

@@ -12,8 +12,7 @@ use crate::executor::{FrameEnd, PassBodies, PassSetup};
 use crate::resources::Res;
 use crate::{conv, VkError};
 use ash::vk;
-use gpu_allocator::vulkan::{Allocation, AllocationCreateDesc, AllocationScheme};
-use gpu_allocator::MemoryLocation;
+use gpu_allocator::vulkan::Allocation;
 use std::collections::HashMap;
 use tessera_graph::access::Access;
 use tessera_graph::{PassKind, QueueKind};
@@ -171,45 +170,13 @@ impl SynthBodies {
             offset += bytes.div_ceil(16) * 16;
         }
         for k in 0..2 {
-            let mut info = vk::BufferCreateInfo::default()
-                .size(offset.max(16))
-                .usage(vk::BufferUsageFlags::TRANSFER_DST);
-            if families[0] != families[1] {
-                info = info
-                    .sharing_mode(vk::SharingMode::CONCURRENT)
-                    .queue_family_indices(&families);
-            }
-            // SAFETY: complete create info.
-            let b = unsafe { gpu.device.create_buffer(&info, None) }?;
-            gpu.name(b, &format!("readback slot {k}"));
-            // SAFETY: just created.
-            let req = unsafe { gpu.device.get_buffer_memory_requirements(b) };
-            let alloc = gpu
-                .allocator
-                .as_ref()
-                .ok_or_else(|| VkError::Setup("allocator gone".into()))?
-                .lock()
-                .map_err(|_| VkError::Setup("allocator lock poisoned".into()))?
-                .allocate(&AllocationCreateDesc {
-                    name: "readback",
-                    requirements: req,
-                    location: MemoryLocation::GpuToCpu,
-                    linear: true,
-                    allocation_scheme: AllocationScheme::GpuAllocatorManaged,
-                });
-            let alloc = match alloc {
-                Ok(a) => a,
-                Err(e) => {
-                    // SAFETY: unbound and unused.
-                    unsafe { gpu.device.destroy_buffer(b, None) };
-                    return Err(e.into());
-                }
-            };
-            // SAFETY: fresh fitting allocation.
-            unsafe {
-                gpu.device
-                    .bind_buffer_memory(b, alloc.memory(), alloc.offset())
-            }?;
+            let (b, alloc) = crate::resources::host_buffer(
+                gpu,
+                offset.max(16),
+                vk::BufferUsageFlags::TRANSFER_DST,
+                families,
+                &format!("readback slot {k}"),
+            )?;
             me.readback.push((b, Some(alloc)));
         }
         Ok(me)
