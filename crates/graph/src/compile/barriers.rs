@@ -463,15 +463,7 @@ fn route_for_compute(
     s.layout = Some(new);
     // The transition is a write on graphics whose second scope is the compute stages: later
     // graphics readers must chain after those (outside any render pass: it is recorded after).
-    let transition = Prior {
-        scope: SyncScope {
-            stages: scope.stages,
-            access: AccessMask::empty(),
-            layout: scope.layout,
-        },
-        group: None,
-        ..by
-    };
+    let transition = routed_transition(by, *scope);
     // Also for content from the previous frame (routed after that frame's last use): this
     // frame's graphics readers still chain after it.
     Some(transition)
@@ -552,15 +544,7 @@ fn initial_states(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGroup
                     s.layout_writer = if routed {
                         s.layout_prior
                             .filter(|b| b.queue == QueueKind::Graphics)
-                            .map(|by| Prior {
-                                scope: SyncScope {
-                                    stages: scope.stages,
-                                    access: AccessMask::empty(),
-                                    layout: scope.layout,
-                                },
-                                group: None,
-                                ..by
-                            })
+                            .map(|by| routed_transition(by, scope))
                     } else {
                         Some(me)
                     };
@@ -583,4 +567,18 @@ fn initial_states(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGroup
         s.visible.clear();
     }
     state
+}
+
+/// A layout transition routed to graphics and recorded after the use `by`: a write whose
+/// second scope is the stages of the reader it serves (`scope`), outside any render pass.
+fn routed_transition(by: Prior, scope: SyncScope) -> Prior {
+    Prior {
+        scope: SyncScope {
+            stages: scope.stages,
+            access: AccessMask::empty(),
+            layout: scope.layout,
+        },
+        group: None,
+        ..by
+    }
 }
