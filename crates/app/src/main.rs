@@ -1,5 +1,7 @@
 //! `tessera`: the Tessera command-line tool and renderer.
 
+#![forbid(unsafe_code)]
+
 mod cli;
 
 fn main() -> std::process::ExitCode {

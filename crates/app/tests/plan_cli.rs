@@ -151,9 +151,20 @@ fn bad_input_gives_one_clear_error() {
             "{file}: one line of error, got: {err}"
         );
         assert!(!err.contains("panicked"), "{file}: {err}");
+        assert_eq!(
+            err.matches(needle).count(),
+            1,
+            "{file}: the cause is said once: {err}"
+        );
     }
     let missing = tessera(&["plan", "no/such/frame.json"]);
     assert!(!missing.status.success());
-    assert!(String::from_utf8_lossy(&missing.stderr).contains("no/such/frame.json"));
+    let err = String::from_utf8_lossy(&missing.stderr);
+    assert!(err.contains("no/such/frame.json"), "{err}");
+    assert_eq!(
+        err.matches("No such file").count(),
+        1,
+        "the cause is said once: {err}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

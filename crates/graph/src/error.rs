@@ -84,15 +84,18 @@ pub enum CompileError {
 }
 
 /// A frame file that cannot be read or parsed.
+///
+/// Each message is complete on its own (file, then what is wrong): the wrapped errors are
+/// part of the text, not a `source` chain, so `{:#}` printers do not repeat them.
 #[derive(Debug, Error)]
 pub enum FrameFileError {
     /// The file could not be read.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: String,
         /// The I/O error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// Syntax or schema error at a position.
     #[error("{path}:{line}:{column}: {message}")]
@@ -107,12 +110,12 @@ pub enum FrameFileError {
         message: String,
     },
     /// The file parsed but describes an invalid frame.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Graph {
         /// The file.
         path: String,
         /// The rule broken.
-        source: CompileError,
+        error: CompileError,
     },
     /// Unknown device profile or bad device override.
     #[error("{path}: device: {message}")]

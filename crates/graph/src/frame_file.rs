@@ -173,9 +173,9 @@ impl Syntax {
 /// Reads, parses and resolves a frame file.
 pub fn load(path: &Path) -> Result<(Graph, Capabilities), FrameFileError> {
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| FrameFileError::Io {
+    let text = std::fs::read_to_string(path).map_err(|error| FrameFileError::Io {
         path: shown.clone(),
-        source,
+        error,
     })?;
     parse(&text, Syntax::of_path(path), &shown)
 }
@@ -217,9 +217,9 @@ pub fn parse(
             path: origin.to_string(),
             message,
         })?;
-    let graph = file.to_graph().map_err(|source| FrameFileError::Graph {
+    let graph = file.to_graph().map_err(|error| FrameFileError::Graph {
         path: origin.to_string(),
-        source,
+        error,
     })?;
     Ok((graph, caps))
 }
