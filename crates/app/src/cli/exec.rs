@@ -11,8 +11,8 @@ use tessera_vk::synth::{self, ExecConfig, ExecReport};
 pub struct ExecArgs {
     /// Frame description (.json or .toml).
     file: PathBuf,
-    /// Frames to run (results are read back and compared every frame).
-    #[arg(long, default_value_t = 3)]
+    /// Frames to run, at least 1 (results are read back and compared every frame).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..))]
     frames: u64,
     /// Turn every optimisation off (merging, memoryless, aliasing, async, reordering).
     #[arg(long)]
@@ -44,7 +44,7 @@ pub fn run(args: &ExecArgs) -> anyhow::Result<()> {
     // The file's device profile is ignored: the plan is compiled for the real device.
     let (graph, _profile) = frame_file::load(&args.file)?;
     let config = ExecConfig {
-        frames: args.frames.max(1),
+        frames: args.frames,
         options: if args.no_optimize {
             CompileOptions::NONE
         } else {
