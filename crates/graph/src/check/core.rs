@@ -292,6 +292,14 @@ impl<'a> Ctx<'a> {
         u.access.scope(self.graph.passes[p].kind, target)
     }
 
+    /// The kept pass named `name`, if there is one.
+    pub fn kept_pass(&self, name: &str) -> Option<usize> {
+        self.pass_index
+            .get(name)
+            .copied()
+            .filter(|&p| self.pos[p].is_some())
+    }
+
     /// Name of pass `p`.
     pub fn pname(&self, p: usize) -> &'a str {
         &self.graph.passes[p].name

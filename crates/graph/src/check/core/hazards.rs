@@ -152,13 +152,7 @@ fn sync_reach(ctx: &Ctx) -> Vec<Vec<bool>> {
     let n = ctx.graph.passes.len();
     let mut sync_out: Vec<Vec<usize>> = vec![Vec::new(); n];
     for s in &ctx.plan.syncs {
-        let kept = |name: &str| {
-            ctx.pass_index
-                .get(name)
-                .copied()
-                .filter(|&p| ctx.pos[p].is_some())
-        };
-        if let (Some(a), Some(b)) = (kept(&s.signal), kept(&s.wait)) {
+        if let (Some(a), Some(b)) = (ctx.kept_pass(&s.signal), ctx.kept_pass(&s.wait)) {
             sync_out[a].push(b);
         }
     }

@@ -164,16 +164,8 @@ fn order(ctx: &Ctx, out: &mut Vec<Violation>) {
 /// declaration order, with the right kind.
 fn edges(ctx: &Ctx, out: &mut Vec<Violation>) {
     for e in &ctx.plan.edges {
-        let from = ctx
-            .pass_index
-            .get(e.from.as_str())
-            .copied()
-            .filter(|&p| ctx.pos[p].is_some());
-        let to = ctx
-            .pass_index
-            .get(e.to.as_str())
-            .copied()
-            .filter(|&p| ctx.pos[p].is_some());
+        let from = ctx.kept_pass(&e.from);
+        let to = ctx.kept_pass(&e.to);
         let r = ctx.resource_index.get(e.resource.as_str()).copied();
         let (Some(from), Some(to), Some(r)) = (from, to, r) else {
             push(
@@ -229,12 +221,7 @@ fn levels(ctx: &Ctx, out: &mut Vec<Violation>) {
     for (l, names) in ctx.plan.levels.iter().enumerate() {
         let mut last_pos = None;
         for name in names {
-            let Some(p) = ctx
-                .pass_index
-                .get(name.as_str())
-                .copied()
-                .filter(|&p| ctx.pos[p].is_some())
-            else {
+            let Some(p) = ctx.kept_pass(name) else {
                 push(
                     out,
                     "level.wrong",
@@ -287,12 +274,7 @@ fn queues(ctx: &Ctx, out: &mut Vec<Violation>) {
     for q in [QueueKind::Graphics, QueueKind::AsyncCompute] {
         let mut last_pos = None;
         for name in ctx.plan.queues.of(q) {
-            let Some(p) = ctx
-                .pass_index
-                .get(name.as_str())
-                .copied()
-                .filter(|&p| ctx.pos[p].is_some())
-            else {
+            let Some(p) = ctx.kept_pass(name) else {
                 push(
                     out,
                     "queue.wrong",
