@@ -73,17 +73,7 @@ fn graph_needs_an_output_and_an_html_for_a_diff() {
 #[test]
 fn graph_page_carries_the_diff() {
     let dir = scratch("diffpage");
-    let old = dir.join("old.json");
-    std::fs::write(
-        &old,
-        ok(&tessera(&[
-            "plan",
-            "assets/graphs/deferred.json",
-            "--json",
-            "--no-optimize",
-        ])),
-    )
-    .unwrap();
+    let old = naive_deferred_plan(&dir);
     let html = dir.join("page.html");
     ok(&tessera(&[
         "graph",
@@ -113,17 +103,7 @@ fn plan_diff_of_a_plan_with_itself_is_empty() {
 #[test]
 fn plan_diff_reports_merges_ops_and_bytes() {
     let dir = scratch("diff");
-    let old = dir.join("old.json");
-    std::fs::write(
-        &old,
-        ok(&tessera(&[
-            "plan",
-            "assets/graphs/deferred.json",
-            "--json",
-            "--no-optimize",
-        ])),
-    )
-    .unwrap();
+    let old = naive_deferred_plan(&dir);
     let out = ok(&tessera(&[
         "plan",
         "--diff",
@@ -144,4 +124,18 @@ fn plan_diff_reports_merges_ops_and_bytes() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("neither a plan"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Writes the deferred example's plan with every optimisation off to `dir/old.json`: the
+/// "before" side of the diff tests.
+fn naive_deferred_plan(dir: &std::path::Path) -> std::path::PathBuf {
+    let old = dir.join("old.json");
+    let plan = ok(&tessera(&[
+        "plan",
+        "assets/graphs/deferred.json",
+        "--json",
+        "--no-optimize",
+    ]));
+    std::fs::write(&old, plan).unwrap();
+    old
 }
