@@ -6,9 +6,14 @@
 //! `f·S_q + 1 ..= f·S_q + S_q`, with `S_q = n_q + 2` (`n_q` passes on `q`):
 //! - `f·S_q + v` for a planned value `v` (`Sync.value`, the 1-based position of the
 //!   signalling pass in its queue, `1 ≤ v ≤ n_q`);
-//! - `f·S_q + n_q + 1`, *work done*: signalled by the queue's last planned batch instead of
-//!   its planned value (a larger value satisfies every wait on a smaller one, and nothing
-//!   follows on that queue, so the wait is released at the same point);
+//! - `f·S_q + n_q + 1`, *work done*: signalled by the queue's last planned batch when it has
+//!   no planned value of its own; the tail of the other queue waits for whichever value the
+//!   last batch signals.
+//!
+//! Every wait names a value that some submit signals exactly, never one that is only
+//! overtaken by a larger signal: that is legal Vulkan, but the validation layers of Debian 12
+//! (1.3.239) then time out tracking the semaphore ("VkSemaphore-state-timeout", seen on the
+//! NVIDIA driver with a real async queue), and an exact value costs nothing;
 //! - `(f+1)·S_q`, *frame end*: signalled by the tail submit when both queues are used (the
 //!   tail waits for the other queue's work done, then reads results back), else by the last
 //!   batch directly.
@@ -214,20 +219,35 @@ impl SubmitPlan {
     pub fn signal(&self, i: usize, f: u64) -> Option<Point> {
         let b = &self.batches[i];
         if b.last_on_queue {
-            let v = if self.tails() {
-                self.work_done(b.queue, f)
-            } else {
-                self.frame_end(b.queue, f)
-            };
-            return Some((b.queue, v));
+            return Some((b.queue, self.last_signal(b.queue, f)));
         }
         b.signal.map(|v| (b.queue, self.value(b.queue, f, v)))
     }
 
-    /// The tail submit of queue `q` in frame `f` (when [`Self::tails`]): its wait and signal.
+    /// The value the last planned batch of queue `q` signals in frame `f`: its planned value
+    /// when it has one (others may wait for exactly that), else work done; the frame end
+    /// directly when the other queue is unused (no tail submits).
+    fn last_signal(&self, q: usize, f: u64) -> u64 {
+        if !self.tails() {
+            return self.frame_end(q, f);
+        }
+        let planned = self
+            .batches
+            .iter()
+            .rev()
+            .find(|b| b.queue == q)
+            .and_then(|b| b.signal);
+        match planned {
+            Some(v) => self.value(q, f, v),
+            None => self.work_done(q, f),
+        }
+    }
+
+    /// The tail submit of queue `q` in frame `f` (when [`Self::tails`]): it waits for exactly
+    /// what the other queue's last batch signals, and signals the frame end of `q`.
     pub fn tail(&self, q: usize, f: u64) -> (Point, Point) {
         let o = 1 - q;
-        ((o, self.work_done(o, f)), (q, self.frame_end(q, f)))
+        ((o, self.last_signal(o, f)), (q, self.frame_end(q, f)))
     }
 
     /// Submits per frame (batches plus tails).
@@ -264,11 +284,11 @@ mod tests {
     }
 
     /// Replays `frames` frames in submission order and checks that every wait names a
-    /// value some earlier submit signalled, and that values only grow per queue.
+    /// value some earlier submit signalled exactly, and that values only grow per queue.
     fn replay(s: &SubmitPlan, frames: u64) -> Vec<(usize, u64)> {
         let mut top = [0u64; 2];
         let mut log = Vec::new();
-        let mut signal = |(q, v): Point, top: &mut [u64; 2]| {
+        let signal = |(q, v): Point, top: &mut [u64; 2], log: &mut Vec<Point>| {
             assert!(v > top[q], "queue {q}: {v} after {}", top[q]);
             top[q] = v;
             log.push((q, v));
@@ -277,20 +297,21 @@ mod tests {
             for i in 0..s.batches.len() {
                 for (q, v) in s.waits(i, f, true) {
                     assert!(
-                        top[q] >= v,
-                        "frame {f} batch {i} waits {q}:{v}, only {} signalled",
+                        log.contains(&(q, v)),
+                        "frame {f} batch {i} waits {q}:{v}, which no earlier submit signals \
+                         exactly ({} is the latest)",
                         top[q]
                     );
                 }
                 if let Some(p) = s.signal(i, f) {
-                    signal(p, &mut top);
+                    signal(p, &mut top, &mut log);
                 }
             }
             if s.tails() {
                 for q in 0..2 {
                     let (w, sig) = s.tail(q, f);
-                    assert!(top[w.0] >= w.1);
-                    signal(sig, &mut top);
+                    assert!(log.contains(&w), "tail of {q} waits {w:?}, never signalled");
+                    signal(sig, &mut top, &mut log);
                 }
             }
         }
