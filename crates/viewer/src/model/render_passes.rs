@@ -16,29 +16,16 @@
 use super::Index;
 use serde::Serialize;
 use std::collections::HashMap;
-use tessera_graph::plan::{LoadOp, StoreOp, SubpassDependency};
-use tessera_graph::sync::Layout;
+use tessera_graph::plan::{Attachment, LoadOp, StoreOp, SubpassDependency};
 use tessera_graph::Name;
 
-/// An attachment of a render pass with its DRAM bytes per frame.
+/// An attachment of a render pass with its DRAM bytes per frame: the plan's attachment as it
+/// is (flattened into the same JSON object for the page) plus what its operations move.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct AttachmentView {
-    /// The image.
-    pub resource: Name,
-    /// Load op.
-    pub load_op: LoadOp,
-    /// Store op.
-    pub store_op: StoreOp,
-    /// Lives only in tile memory.
-    pub memoryless: bool,
-    /// MSAA samples.
-    pub samples: u32,
-    /// Image this attachment is resolved into.
-    pub resolve_target: Option<Name>,
-    /// Layout at the start of the render pass.
-    pub initial_layout: Layout,
-    /// Layout at the end.
-    pub final_layout: Layout,
+    /// The attachment as planned.
+    #[serde(flatten)]
+    pub planned: Attachment,
     /// Bytes one load or store moves.
     pub op_bytes: u64,
     /// Bytes read from DRAM at the start of the render pass.
@@ -136,14 +123,7 @@ pub(crate) fn render_passes(index: &Index<'_>) -> Vec<RenderPassView> {
                         0
                     };
                     AttachmentView {
-                        resource: a.resource.clone(),
-                        load_op: a.load_op,
-                        store_op: a.store_op,
-                        memoryless: a.memoryless,
-                        samples: a.samples,
-                        resolve_target: a.resolve_target.clone(),
-                        initial_layout: a.initial_layout,
-                        final_layout: a.final_layout,
+                        planned: a.clone(),
                         op_bytes,
                         load_bytes,
                         store_bytes,
@@ -235,14 +215,14 @@ fn handovers(index: &Index<'_>, earlier: &RenderPassView, later: &RenderPassView
     earlier
         .attachments
         .iter()
-        .filter(|a| a.store_op == StoreOp::Store && used_later(&a.resource))
+        .filter(|a| a.planned.store_op == StoreOp::Store && used_later(&a.planned.resource))
         .map(|a| Handover {
-            resource: a.resource.clone(),
+            resource: a.planned.resource.clone(),
             store_bytes: a.store_bytes,
             load_bytes: later
                 .attachments
                 .iter()
-                .find(|l| l.resource == a.resource)
+                .find(|l| l.planned.resource == a.planned.resource)
                 .map_or(0, |l| l.load_bytes),
         })
         .collect()

@@ -105,8 +105,8 @@ pub(crate) fn resources(index: &Index<'_>, rps: &[RenderPassView]) -> Vec<Resour
     let memoryless: std::collections::HashSet<&str> = rps
         .iter()
         .flat_map(|rp| rp.attachments.iter())
-        .filter(|a| a.memoryless)
-        .map(|a| a.resource.as_str())
+        .filter(|a| a.planned.memoryless)
+        .map(|a| a.planned.resource.as_str())
         .collect();
     let mut placed: HashMap<&str, PlacementRef> = HashMap::new();
     for (b, block) in index.plan.memory.blocks.iter().enumerate() {

@@ -75,19 +75,15 @@ fn attachment_bytes_follow_ops_and_sum_to_plan_bandwidth() {
         for (view, rp) in page.render_passes.iter().zip(&plan.render_passes) {
             assert_eq!(view.attachments.len(), rp.attachments.len(), "{label}");
             for (a, pa) in view.attachments.iter().zip(&rp.attachments) {
-                assert_eq!(a.resource, pa.resource);
-                let b = op_bytes(&graph, &a.resource);
-                assert_eq!(a.op_bytes, b, "{label} {}", a.resource);
+                assert_eq!(&a.planned, pa);
+                let name = &a.planned.resource;
+                let b = op_bytes(&graph, name);
+                assert_eq!(a.op_bytes, b, "{label} {name}");
                 let l = if pa.load_op == LoadOp::Load { b } else { 0 };
                 let s = if pa.store_op == StoreOp::Store { b } else { 0 };
-                assert_eq!(
-                    (a.load_bytes, a.store_bytes),
-                    (l, s),
-                    "{label} {}",
-                    a.resource
-                );
+                assert_eq!((a.load_bytes, a.store_bytes), (l, s), "{label} {name}");
                 if pa.memoryless {
-                    assert_eq!(a.dram_bytes(), 0, "{label}: memoryless {}", a.resource);
+                    assert_eq!(a.dram_bytes(), 0, "{label}: memoryless {name}");
                 }
                 load += l;
                 store += s;
@@ -112,12 +108,12 @@ fn deferred_on_desktop_moves_only_the_swapchain_store() {
     let rp = &page.render_passes[0];
     assert_eq!(rp.subpasses.len(), plan.order.len());
     for a in &rp.attachments {
-        let expected = if a.resource == "swapchain" {
+        let expected = if a.planned.resource == "swapchain" {
             1920 * 1080 * 4
         } else {
             0
         };
-        assert_eq!(a.dram_bytes(), expected, "{}", a.resource);
+        assert_eq!(a.dram_bytes(), expected, "{}", a.planned.resource);
     }
     assert_eq!(rp.dram_bytes, 1920 * 1080 * 4);
     // The culled pass keeps its kind and the plan's reason.
@@ -161,12 +157,18 @@ fn tile_msaa_resolve_is_the_only_traffic() {
     let (graph, plan) = compiled("tile_msaa", None);
     let page = Page::build(&graph, &plan);
     let atts = &page.render_passes[0].attachments;
-    let color = atts.iter().find(|a| a.resource == "msaa_color").unwrap();
-    assert!(color.memoryless);
-    assert_eq!(color.resolve_target.as_deref(), Some("swapchain"));
+    let color = atts
+        .iter()
+        .find(|a| a.planned.resource == "msaa_color")
+        .unwrap();
+    assert!(color.planned.memoryless);
+    assert_eq!(color.planned.resolve_target.as_deref(), Some("swapchain"));
     assert_eq!(color.op_bytes, 1920 * 1080 * 4 * 4);
     assert_eq!(color.dram_bytes(), 0);
-    let swap = atts.iter().find(|a| a.resource == "swapchain").unwrap();
+    let swap = atts
+        .iter()
+        .find(|a| a.planned.resource == "swapchain")
+        .unwrap();
     assert_eq!(swap.store_bytes, op_bytes(&graph, "swapchain"));
     assert_eq!(
         page.totals.memoryless_bytes,
