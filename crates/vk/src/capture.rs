@@ -17,8 +17,12 @@ use renderdoc::{RenderDoc, V141};
 use std::path::{Path, PathBuf};
 
 /// Where `librenderdoc.so` is looked for, in order: the loader's search path, then the path
-/// Debian's `librenderdoc` package installs it at.
+/// Debian's `librenderdoc` package installs it at. [`LIBRARY_ENV`] replaces the list.
 const LIBRARY: [&str; 2] = ["librenderdoc.so", "/usr/lib/librenderdoc.so"];
+
+/// Environment variable naming the `librenderdoc.so` to load (RenderDoc installed elsewhere,
+/// e.g. from RenderDoc's own archive).
+pub const LIBRARY_ENV: &str = "TESSERA_RENDERDOC";
 
 /// RenderDoc loaded into the process, ready to capture one frame into `out`.
 pub struct Capture {
@@ -44,7 +48,11 @@ impl Capture {
     pub fn load(out: &Path) -> Result<Capture, VkError> {
         let mut errors = Vec::new();
         let mut library = None;
-        for name in LIBRARY {
+        let candidates: Vec<std::ffi::OsString> = match std::env::var_os(LIBRARY_ENV) {
+            Some(p) => vec![p],
+            None => LIBRARY.iter().map(|&n| n.into()).collect(),
+        };
+        for name in &candidates {
             // SAFETY: loading RenderDoc runs its initialisers, which install its hooks and
             // enable its Vulkan layer; it is made to be loaded into any process this way.
             match unsafe { libloading::Library::new(name) } {
@@ -58,7 +66,8 @@ impl Capture {
         let Some(library) = library else {
             return Err(VkError::Setup(format!(
                 "--capture needs RenderDoc's library librenderdoc.so, which is not installed \
-                 or could not be loaded (Debian: apt-get install renderdoc): {}",
+                 or could not be loaded (Debian: apt-get install renderdoc; or set \
+                 {LIBRARY_ENV} to its path): {}",
                 errors.join("; ")
             )));
         };
