@@ -3,6 +3,13 @@
 //! compute-only family when the device has one), the memory allocator, and the device facts
 //! as the compiler's [`Capabilities`].
 //!
+//! A Vulkan 1.3 device is used as it is; a 1.2 device (what RenderDoc reports while it is
+//! attached) qualifies when it has `VK_KHR_synchronization2`, `VK_KHR_maintenance4` and an
+//! extension that allows `VK_ATTACHMENT_STORE_OP_NONE` (`VK_EXT_load_store_op_none` or
+//! `VK_KHR_dynamic_rendering`): they are enabled (with their feature structs), and the 1.3
+//! entry points are loaded from their `KHR` aliases, so the rest of the executor calls the
+//! same functions either way.
+//!
 //! Every `unsafe` block here calls Vulkan through ash with handles this module created and
 //! owns; destruction happens once, in `Drop`, after the device is idle.
 
@@ -289,10 +296,13 @@ impl Gpu {
             if props.api_version < vk::API_VERSION_1_2 {
                 continue;
             }
-            if props.api_version < vk::API_VERSION_1_3 && !has_extensions(instance, p, &EXTS_1_2) {
+            if props.api_version < vk::API_VERSION_1_3
+                && !(has_extensions(instance, p, &EXTS_1_2) && store_op_none(instance, p).is_some())
+            {
                 log::info!(
-                    "skipping a Vulkan 1.2 device without {}",
-                    EXTS_1_2.map(|e| e.to_string_lossy()).join(" and ")
+                    "skipping a Vulkan 1.2 device without {} and one of {}",
+                    EXTS_1_2.map(|e| e.to_string_lossy()).join(", "),
+                    STORE_OP_NONE.map(|e| e.to_string_lossy()).join(", ")
                 );
                 continue;
             }
@@ -316,8 +326,9 @@ impl Gpu {
         }
         let Some((_, physical, properties, gfam, cfam)) = best else {
             return Err(VkError::Setup(
-                "no Vulkan 1.3 device (or 1.2 with VK_KHR_synchronization2 and \
-                 VK_KHR_maintenance4) with a graphics queue"
+                "no Vulkan 1.3 device (or 1.2 with VK_KHR_synchronization2, \
+                 VK_KHR_maintenance4 and VK_EXT_load_store_op_none or \
+                 VK_KHR_dynamic_rendering) with a graphics queue"
                     .into(),
             ));
         };
@@ -343,7 +354,8 @@ impl Gpu {
         let mut sync2 =
             vk::PhysicalDeviceSynchronization2Features::default().synchronization2(true);
         let mut maint4 = vk::PhysicalDeviceMaintenance4Features::default().maintenance4(true);
-        let ext_names = EXTS_1_2.map(CStr::as_ptr);
+        let mut ext_names: Vec<_> = EXTS_1_2.iter().map(|e| e.as_ptr()).collect();
+        ext_names.extend(store_op_none(instance, physical).map(CStr::as_ptr));
         let mut info = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queue_infos)
             .enabled_features(&features)
@@ -584,6 +596,20 @@ const EXTS_1_2: [&CStr; 2] = [
     ash::khr::synchronization2::NAME,
     ash::khr::maintenance4::NAME,
 ];
+
+/// Extensions that give a Vulkan 1.2 device `VK_ATTACHMENT_STORE_OP_NONE` (core in 1.3), which
+/// the executor records for attachments no subpass writes; the first one present is enabled.
+const STORE_OP_NONE: [&CStr; 2] = [
+    ash::ext::load_store_op_none::NAME,
+    ash::khr::dynamic_rendering::NAME,
+];
+
+/// The extension of [`STORE_OP_NONE`] to enable on a Vulkan 1.2 device, if it has one.
+fn store_op_none(instance: &ash::Instance, p: vk::PhysicalDevice) -> Option<&'static CStr> {
+    STORE_OP_NONE
+        .into_iter()
+        .find(|e| has_extensions(instance, p, &[e]))
+}
 
 /// Whether the physical device offers every extension of `names`.
 fn has_extensions(instance: &ash::Instance, p: vk::PhysicalDevice, names: &[&CStr]) -> bool {
