@@ -2,7 +2,8 @@
 //! validation on): frames run through `synth::run_with_capture`, which captures their last
 //! frame with RenderDoc's in-app API; `renderdoccmd convert` turns the capture into XML, and
 //! every planned render pass must be there as created and begun: same subpass, attachment
-//! and dependency counts, every attachment's format, samples, load/store ops (stencil too),
+//! and dependency counts, the attachments each subpass references (input, colour, resolve,
+//! depth/stencil), every attachment's format, samples, load/store ops (stencil too),
 //! layouts, the render pass and framebuffer debug names, one debug label per pass named as
 //! the plan names it, and debug names on every image, buffer, render pass and framebuffer.
 //! Zero validation messages and zero mismatches are asserted as in `exec_gpu`.
@@ -195,7 +196,7 @@ fn comparison_reports_every_departure_from_the_plan() {
         .position(|p| p.subpasses.len() > 1 && !p.dependencies.is_empty())
         .expect("tile_deferred merges subpasses with dependencies");
     type Mutation = (&'static str, fn(&mut tessera_graph::plan::RenderPass));
-    let mutations: [Mutation; 5] = [
+    let mutations: [Mutation; 6] = [
         ("loadOp", |p| {
             let a = &mut p.attachments[0];
             a.load_op = if a.load_op == LoadOp::Load {
@@ -215,6 +216,11 @@ fn comparison_reports_every_departure_from_the_plan() {
         ("debug labels per subpass", |p| p.subpasses.swap(0, 1)),
         ("dependencies", |p| {
             p.dependencies.pop();
+        }),
+        ("input attachments", |p| {
+            // Two subpasses trade places: their references no longer match their passes.
+            let last = p.subpasses.len() - 1;
+            p.subpasses.swap(1, last);
         }),
         ("finalLayout", |p| {
             p.attachments[0].final_layout = tessera_graph::sync::Layout::GENERAL;
@@ -252,6 +258,15 @@ fn parser_reads_render_passes_names_and_labels() {
             <enum name="storeOp" string="VK_ATTACHMENT_STORE_OP_STORE">0</enum>
           </struct></array>
           <uint name="subpassCount">2</uint>
+          <array name="pSubpasses">
+            <struct><array name="pInputAttachments" />
+              <array name="pColorAttachments"><struct><uint name="attachment">0</uint></struct></array>
+              <array name="pResolveAttachments"><struct><uint name="attachment">4294967295</uint></struct></array>
+              <null name="pDepthStencilAttachment" /></struct>
+            <struct><array name="pInputAttachments"><struct><uint name="attachment">0</uint></struct></array>
+              <array name="pColorAttachments" />
+              <struct name="pDepthStencilAttachment"><uint name="attachment">1</uint></struct></struct>
+          </array>
           <uint name="dependencyCount">1</uint>
           <array name="pDependencies"><struct>
             <uint name="srcSubpass">0</uint><uint name="dstSubpass">1</uint>
@@ -284,6 +299,19 @@ fn parser_reads_render_passes_names_and_labels() {
     assert_eq!(rp.attachments[0].load_op, "VK_ATTACHMENT_LOAD_OP_CLEAR");
     assert_eq!(rp.attachments[0].store_op, "VK_ATTACHMENT_STORE_OP_STORE");
     assert_eq!(rp.dependencies, vec![(0, 1, true)]);
+    assert_eq!(rp.subpasses.len(), 2);
+    assert_eq!(
+        (
+            &rp.subpasses[0].color,
+            &rp.subpasses[0].resolve,
+            rp.subpasses[0].depth
+        ),
+        (&vec![0], &vec![], None)
+    );
+    assert_eq!(
+        (&rp.subpasses[1].input, rp.subpasses[1].depth),
+        (&vec![0], Some(1))
+    );
     assert_eq!(f.names[&7], "render pass [a, b]");
     assert_eq!(f.begins.len(), 1);
     assert_eq!((f.begins[0].render_pass, f.begins[0].framebuffer), (7, 8));

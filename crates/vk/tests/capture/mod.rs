@@ -3,7 +3,8 @@
 //! [`convert`] turns an `.rdc` file into RenderDoc's XML (`renderdoccmd convert -c xml`),
 //! which lists every recorded call with its parameters. [`parse`] walks its `<chunk>`
 //! elements once, in order, and keeps the facts the plan speaks about: each created render
-//! pass (attachment descriptions, subpass and dependency counts, dependencies), framebuffers,
+//! pass (attachment descriptions, subpass and dependency counts, the attachments each subpass
+//! references as input, colour, resolve and depth/stencil, dependencies), framebuffers,
 //! images and buffers, the debug-utils names given to objects, and the command stream's
 //! render-pass begins, subpass steps and debug labels. [`compare`] derives, independently of
 //! the executor's code, what the capture must contain for a plan and lists every difference;
@@ -15,7 +16,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::process::Command;
 use tessera_graph::plan::{LoadOp, StoreOp};
-use tessera_graph::{Graph, Plan};
+use tessera_graph::{Access, Graph, Plan};
 
 /// One `VkAttachmentDescription(2)` as captured: each field's Vulkan enum name.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -39,6 +40,33 @@ pub struct RenderPassFacts {
     pub attachments: Vec<AttachmentFacts>,
     /// (srcSubpass, dstSubpass, BY_REGION) per dependency.
     pub dependencies: Vec<(u64, u64, bool)>,
+    pub subpasses: Vec<SubpassFacts>,
+}
+
+/// One `VkSubpassDescription(2)`: the attachment slots it references.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SubpassFacts {
+    pub input: Vec<u64>,
+    pub color: Vec<u64>,
+    /// Used resolve references (`VK_ATTACHMENT_UNUSED` left out).
+    pub resolve: Vec<u64>,
+    pub depth: Option<u64>,
+}
+
+/// `VK_ATTACHMENT_UNUSED`.
+const UNUSED: u64 = u32::MAX as u64;
+
+/// The `attachment` of each reference in the array field `name` of `n`.
+fn refs(n: Node<'_>, name: &str) -> Vec<u64> {
+    field(n, name)
+        .map(|a| {
+            a.children()
+                .filter(|c| c.has_tag_name("struct"))
+                .map(|r| number(field(r, "attachment")))
+                .filter(|&a| a != UNUSED)
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// One `vkCmdBeginRenderPass(2)` with what was recorded until its end.
@@ -155,6 +183,20 @@ pub fn parse(xml: &str) -> Result<CaptureFacts, String> {
                             stencil_store_op: enum_name(a, "stencilStoreOp"),
                             initial_layout: enum_name(a, "initialLayout"),
                             final_layout: enum_name(a, "finalLayout"),
+                        });
+                    }
+                }
+                if let Some(list) = field(info, "pSubpasses") {
+                    for sp in list.children().filter(|c| c.has_tag_name("struct")) {
+                        let depth = field(sp, "pDepthStencilAttachment")
+                            .filter(|d| d.has_tag_name("struct"))
+                            .map(|d| number(field(d, "attachment")))
+                            .filter(|&a| a != UNUSED);
+                        rp.subpasses.push(SubpassFacts {
+                            input: refs(sp, "pInputAttachments"),
+                            color: refs(sp, "pColorAttachments"),
+                            resolve: refs(sp, "pResolveAttachments"),
+                            depth,
                         });
                     }
                 }
@@ -379,6 +421,70 @@ pub fn compare(graph: &Graph, plan: &Plan, f: &CaptureFacts) -> Vec<String> {
                 &fin,
                 got.final_layout == fin,
             );
+        }
+        // Each subpass references the attachments its pass uses, in the right role.
+        let slot_name = |slot: &u64| {
+            rp.attachments
+                .get(*slot as usize)
+                .map_or_else(|| format!("#{slot}"), |a| a.resource.to_string())
+        };
+        for (j, (name, got)) in rp.subpasses.iter().zip(&c.subpasses).enumerate() {
+            let Some(pass) = graph.find_pass(name) else {
+                d.push(format!(
+                    "{what}: subpass {j} '{name}' is not a pass of the graph"
+                ));
+                continue;
+            };
+            let role = |f: fn(Access) -> bool| {
+                let mut v: Vec<String> = graph
+                    .pass(pass)
+                    .uses
+                    .iter()
+                    .filter(|u| f(u.access))
+                    .map(|u| graph.resource(u.resource).name.to_string())
+                    .collect();
+                v.sort();
+                v
+            };
+            let names = |slots: &[u64]| {
+                let mut v: Vec<String> = slots.iter().map(slot_name).collect();
+                v.sort();
+                v
+            };
+            let roles = [
+                (
+                    "input attachments",
+                    names(&got.input),
+                    role(|a| a == Access::InputAttachment),
+                ),
+                (
+                    "colour attachments",
+                    names(&got.color),
+                    role(|a| {
+                        matches!(
+                            a,
+                            Access::ColorWrite | Access::ColorWriteAll | Access::ColorReadWrite
+                        )
+                    }),
+                ),
+                (
+                    "resolve attachments",
+                    names(&got.resolve),
+                    role(|a| a == Access::Resolve),
+                ),
+                (
+                    "depth/stencil attachment",
+                    names(got.depth.as_slice()),
+                    role(|a| matches!(a, Access::DepthWrite | Access::DepthRead)),
+                ),
+            ];
+            for (kind, got, expect) in roles {
+                if got != expect {
+                    d.push(format!(
+                        "{what}: subpass {j} '{name}' {kind} {got:?}, its pass uses {expect:?}"
+                    ));
+                }
+            }
         }
         let labels: Vec<Vec<String>> = rp.subpasses.iter().map(|s| vec![s.to_string()]).collect();
         if begin.labels != labels {
