@@ -1,5 +1,6 @@
 //! `tessera exec` end to end on the machine's Vulkan device (lavapipe in CI): the JSON
-//! summary, and clear errors for bad flags and files.
+//! summary, a RenderDoc capture (RenderDoc is installed by scripts/test.sh), and clear errors
+//! for bad flags, files and a missing RenderDoc.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -48,4 +49,58 @@ fn bad_flags_and_files_fail_with_one_message() {
         err.contains("no/such/frame.json") && !err.contains("panicked"),
         "{err}"
     );
+}
+
+#[test]
+fn capture_writes_a_renderdoc_file_and_says_where() {
+    let rdc = Path::new(env!("CARGO_TARGET_TMPDIR")).join("exec_cli_capture.rdc");
+    let _ = std::fs::remove_file(&rdc);
+    let path = rdc.to_str().expect("UTF-8 temp dir");
+    let out = tessera(&[
+        "exec",
+        "assets/graphs/tile_deferred.json",
+        "--frames",
+        "2",
+        "--capture",
+        path,
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains(&format!("RenderDoc capture of the last frame: {path}")),
+        "{stdout}"
+    );
+    assert!(
+        stdout.ends_with("validation messages: 0, mismatches: 0\n"),
+        "{stdout}"
+    );
+    let bytes = std::fs::read(&rdc).expect("the capture file");
+    assert!(bytes.starts_with(b"RDOC"), "not a RenderDoc capture");
+}
+
+#[test]
+fn capture_without_renderdoc_is_one_clear_error() {
+    let rdc = Path::new(env!("CARGO_TARGET_TMPDIR")).join("exec_cli_no_renderdoc.rdc");
+    let _ = std::fs::remove_file(&rdc);
+    let out = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(["exec", "assets/graphs/tile_deferred.json", "--capture"])
+        .arg(&rdc)
+        .env("TESSERA_RENDERDOC", "/no/such/librenderdoc.so")
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
+        .output()
+        .expect("tessera runs");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("librenderdoc.so")
+            && err.contains("apt-get install renderdoc")
+            && !err.contains("panicked")
+            && err.lines().count() == 1,
+        "{err}"
+    );
+    assert!(!rdc.exists());
 }

@@ -264,6 +264,33 @@ fn errors_name_pass_resource_and_rule() {
 }
 
 #[test]
+fn a_raster_pass_has_at_most_one_depth_attachment() {
+    for second in [Access::DepthWrite, Access::DepthRead] {
+        let mut g = Graph::new("two_depths");
+        let d = g.image("depth", ImageDesc::new(Format::D32_SFLOAT, 8, 8));
+        let s = g.image("shadow", ImageDesc::new(Format::D16_UNORM, 8, 8));
+        let c = g.image("color", ImageDesc::new(Format::R8G8B8A8_UNORM, 8, 8));
+        g.resource_mut(c).output = true;
+        g.raster("prepass").clears(d, Access::DepthWrite);
+        g.raster("shadows").clears(s, Access::DepthWrite);
+        g.raster("shade")
+            .uses(d, Access::DepthWrite)
+            .uses(s, second)
+            .clears(c, Access::ColorWriteAll);
+        let e = compile(&g, &desktop(), &CompileOptions::ALL).unwrap_err();
+        assert!(matches!(e, CompileError::AccessMismatch { .. }), "{e:?}");
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "pass 'shade' uses 'shadow' as {}: a raster pass has at most one \
+                 depth/stencil attachment, and 'depth' is already one",
+                second.name()
+            )
+        );
+    }
+}
+
+#[test]
 fn an_unchanged_frame_reuses_the_previous_plan() {
     let caps = desktop();
     let build = |name: &str| {

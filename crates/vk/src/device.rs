@@ -3,6 +3,13 @@
 //! compute-only family when the device has one), the memory allocator, and the device facts
 //! as the compiler's [`Capabilities`].
 //!
+//! A Vulkan 1.3 device is used as it is; a 1.2 device (what RenderDoc reports while it is
+//! attached) qualifies when it has `VK_KHR_synchronization2`, `VK_KHR_maintenance4` and an
+//! extension that allows `VK_ATTACHMENT_STORE_OP_NONE` (`VK_EXT_load_store_op_none` or
+//! `VK_KHR_dynamic_rendering`): they are enabled (with their feature structs), and the 1.3
+//! entry points are loaded from their `KHR` aliases, so the rest of the executor calls the
+//! same functions either way.
+//!
 //! Every `unsafe` block here calls Vulkan through ash with handles this module created and
 //! owns; destruction happens once, in `Drop`, after the device is idle.
 
@@ -286,7 +293,17 @@ impl Gpu {
         for p in physicals {
             // SAFETY: `p` comes from this instance.
             let props = unsafe { instance.get_physical_device_properties(p) };
-            if props.api_version < vk::API_VERSION_1_3 {
+            if props.api_version < vk::API_VERSION_1_2 {
+                continue;
+            }
+            if props.api_version < vk::API_VERSION_1_3
+                && !(has_extensions(instance, p, &EXTS_1_2) && store_op_none(instance, p).is_some())
+            {
+                log::info!(
+                    "skipping a Vulkan 1.2 device without {} and one of {}",
+                    EXTS_1_2.map(|e| e.to_string_lossy()).join(", "),
+                    STORE_OP_NONE.map(|e| e.to_string_lossy()).join(", ")
+                );
                 continue;
             }
             // SAFETY: as above.
@@ -309,9 +326,13 @@ impl Gpu {
         }
         let Some((_, physical, properties, gfam, cfam)) = best else {
             return Err(VkError::Setup(
-                "no Vulkan 1.3 device with a graphics queue".into(),
+                "no Vulkan 1.3 device (or 1.2 with VK_KHR_synchronization2, \
+                 VK_KHR_maintenance4 and VK_EXT_load_store_op_none or \
+                 VK_KHR_dynamic_rendering) with a graphics queue"
+                    .into(),
             ));
         };
+        let core_1_3 = properties.api_version >= vk::API_VERSION_1_3;
         let prio = [1.0f32];
         let mut queue_infos = vec![vk::DeviceQueueCreateInfo::default()
             .queue_family_index(gfam)
@@ -327,14 +348,36 @@ impl Gpu {
         let mut f12 = vk::PhysicalDeviceVulkan12Features::default()
             .timeline_semaphore(true)
             .host_query_reset(true);
-        let mut f13 = vk::PhysicalDeviceVulkan13Features::default().synchronization2(true);
-        let info = vk::DeviceCreateInfo::default()
+        let mut f13 = vk::PhysicalDeviceVulkan13Features::default()
+            .synchronization2(true)
+            .maintenance4(true);
+        let mut sync2 =
+            vk::PhysicalDeviceSynchronization2Features::default().synchronization2(true);
+        let mut maint4 = vk::PhysicalDeviceMaintenance4Features::default().maintenance4(true);
+        let mut ext_names: Vec<_> = EXTS_1_2.iter().map(|e| e.as_ptr()).collect();
+        ext_names.extend(store_op_none(instance, physical).map(CStr::as_ptr));
+        let mut info = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queue_infos)
             .enabled_features(&features)
-            .push_next(&mut f12)
-            .push_next(&mut f13);
+            .push_next(&mut f12);
+        info = if core_1_3 {
+            info.push_next(&mut f13)
+        } else {
+            // Vulkan 1.2 (RenderDoc attached, older drivers): the same features as extensions.
+            info.enabled_extension_names(&ext_names)
+                .push_next(&mut sync2)
+                .push_next(&mut maint4)
+        };
         // SAFETY: `info` points at locals alive across the call; the physical device is ours.
         let device = unsafe { instance.create_device(physical, &info, None) }?;
+        let device = if core_1_3 {
+            device
+        } else {
+            // SAFETY: the device was just created from this instance; every function of
+            // Vulkan 1.3 that the executor calls (synchronization2, maintenance4) is loaded
+            // from its KHR alias, which has the same signature and is enabled above.
+            unsafe { load_with_khr_aliases(instance, device.handle()) }
+        };
         let graphics = Queue {
             family: gfam,
             // SAFETY: the queue was requested in `info`.
@@ -546,6 +589,67 @@ impl Drop for Gpu {
             self.instance.destroy_instance(None);
         }
     }
+}
+
+/// Device extensions a Vulkan 1.2 device needs for what the executor uses of Vulkan 1.3.
+const EXTS_1_2: [&CStr; 2] = [
+    ash::khr::synchronization2::NAME,
+    ash::khr::maintenance4::NAME,
+];
+
+/// Extensions that give a Vulkan 1.2 device `VK_ATTACHMENT_STORE_OP_NONE` (core in 1.3), which
+/// the executor records for attachments no subpass writes; the first one present is enabled.
+const STORE_OP_NONE: [&CStr; 2] = [
+    ash::ext::load_store_op_none::NAME,
+    ash::khr::dynamic_rendering::NAME,
+];
+
+/// The extension of [`STORE_OP_NONE`] to enable on a Vulkan 1.2 device, if it has one.
+fn store_op_none(instance: &ash::Instance, p: vk::PhysicalDevice) -> Option<&'static CStr> {
+    STORE_OP_NONE
+        .into_iter()
+        .find(|e| has_extensions(instance, p, &[e]))
+}
+
+/// Whether the physical device offers every extension of `names`.
+fn has_extensions(instance: &ash::Instance, p: vk::PhysicalDevice, names: &[&CStr]) -> bool {
+    // SAFETY: an enumeration on a physical device of this instance.
+    let Ok(exts) = (unsafe { instance.enumerate_device_extension_properties(p) }) else {
+        return false;
+    };
+    names.iter().all(|n| {
+        exts.iter()
+            .any(|e| e.extension_name_as_c_str().ok() == Some(*n))
+    })
+}
+
+/// Loads a Vulkan 1.2 device's functions, the Vulkan 1.3 ones from their `KHR` aliases
+/// (`vkCmdPipelineBarrier2KHR` for `vkCmdPipelineBarrier2`, ...; same signatures), the older
+/// ones under their core names.
+///
+/// # Safety
+/// `device` must be a live device of `instance` with the aliased extensions enabled.
+unsafe fn load_with_khr_aliases(instance: &ash::Instance, device: vk::Device) -> ash::Device {
+    let get = |name: &CStr| {
+        // SAFETY: the caller guarantees a live device; `name` is NUL-terminated.
+        unsafe { instance.get_device_proc_addr(device, name.as_ptr()) }
+            .map_or(std::ptr::null(), |f| f as *const c_void)
+    };
+    let mut core = |name: &CStr| get(name);
+    let mut khr = |name: &CStr| {
+        let mut alias = name.to_bytes().to_vec();
+        alias.extend_from_slice(b"KHR");
+        CString::new(alias).map_or(std::ptr::null(), |k| get(&k))
+    };
+    // Functions left null are never called (ash panics with the function's name if one
+    // were): the executor uses only synchronization2 and maintenance4 of Vulkan 1.3.
+    ash::Device::from_parts_1_3(
+        device,
+        ash::DeviceFnV1_0::load(&mut core),
+        ash::DeviceFnV1_1::load(&mut core),
+        ash::DeviceFnV1_2::load(&mut core),
+        ash::DeviceFnV1_3::load(&mut khr),
+    )
 }
 
 /// A compute-capable family without graphics (the async-compute queue), if any.

@@ -15,13 +15,15 @@
 //!   plan batch on its queue with timeline semaphores, the emulated async queue, frames in
 //!   flight, GPU timestamps; each pass records through a [`executor::PassBodies`] callback.
 //! - [`synth`]: synthetic pass bodies and the CPU model behind `tessera exec`.
+//! - [`capture`]: RenderDoc frame capture through its in-app API, loaded at run time.
 //!
 //! All `unsafe` of the project lives in this crate, in `device`, `resources`, `render`,
-//! `executor` and `synth::gpu`; each block says why it is sound.
+//! `executor`, `capture` and `synth::gpu`; each block says why it is sound.
 
 #![warn(missing_docs)]
 
 pub mod barrier;
+pub mod capture;
 pub mod conv;
 pub mod device;
 pub mod executor;

@@ -1,6 +1,8 @@
-//! `tessera exec FILE [--frames N] [--no-optimize] [--emulate-async] [--json]`: run a frame
-//! description on the GPU with synthetic pass bodies, compare every frame's results with a
-//! CPU model and print a summary ending in `validation messages: V, mismatches: M`.
+//! `tessera exec FILE [--frames N] [--no-optimize] [--emulate-async] [--capture OUT.rdc]
+//! [--json]`: run a frame description on the GPU with synthetic pass bodies, compare every
+//! frame's results with a CPU model and print a summary ending in
+//! `validation messages: V, mismatches: M`. `--capture` records the last frame with
+//! RenderDoc (loaded at run time; an error when it is not installed).
 
 use std::path::PathBuf;
 use tessera_graph::{frame_file, CompileOptions};
@@ -20,6 +22,10 @@ pub struct ExecArgs {
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
+    /// Capture the last frame with RenderDoc into this .rdc file (needs RenderDoc's
+    /// librenderdoc.so; Debian: renderdoc).
+    #[arg(long, value_name = "OUT.rdc")]
+    capture: Option<PathBuf>,
     /// Longest image side for the synthetic run (images are scaled down to it).
     #[arg(long, default_value_t = 64)]
     max_extent: u32,
@@ -58,8 +64,11 @@ pub fn run(args: &ExecArgs) -> anyhow::Result<()> {
             drop_barriers_on: args.drop_barriers_on.clone(),
         },
     };
-    let report =
-        synth::run(&graph, &config).map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
+    let report = match &args.capture {
+        Some(out) => synth::run_with_capture(&graph, &config, out),
+        None => synth::run(&graph, &config),
+    }
+    .map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
     if args.json {
         println!(
             "{}",
@@ -135,6 +144,9 @@ fn summary(name: &str, r: &ExecReport) -> String {
     for m in &r.messages {
         let _ = writeln!(s, "  validation: {m}");
     }
+    if let Some(c) = &r.capture {
+        let _ = writeln!(s, "RenderDoc capture of the last frame: {}", c.display());
+    }
     let _ = writeln!(s, "frames: {}", r.frames);
     let _ = writeln!(
         s,
@@ -168,6 +180,7 @@ fn to_json(name: &str, r: &ExecReport) -> serde_json::Value {
         "timings_us": r.timings.iter().map(|t| serde_json::json!({"pass": t.pass, "mean_us": t.mean_us, "frames": t.frames})).collect::<Vec<_>>(),
         "mismatch_notes": r.mismatch_notes,
         "messages": r.messages,
+        "capture": r.capture.as_ref().map(|c| c.display().to_string()),
         "validation_messages": r.validation_messages,
         "mismatches": r.mismatches,
     })

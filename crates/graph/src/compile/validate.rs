@@ -1,7 +1,8 @@
 //! Phase 1, validate: every rule a graph must satisfy before it can be planned.
 //!
 //! Checks unique names, resource shapes, that each access fits its pass and resource, one
-//! use per resource per pass, resolve sources, and that every read of a transient resource
+//! use per resource per pass, resolve sources, one depth/stencil attachment per raster pass,
+//! and that every read of a transient resource
 //! has an earlier writer. Returns the first broken rule, naming pass, resource and rule.
 //! Cost: O(passes + uses) with hash maps of names.
 
@@ -203,6 +204,7 @@ fn validate_passes(graph: &Graph) -> Result<(), CompileError> {
             }
         }
         check_attachment_extents(graph, pass)?;
+        check_one_depth_attachment(graph, pass)?;
         for u in &pass.uses {
             if u.access.writes() {
                 written[u.resource.index()] = true;
@@ -244,6 +246,28 @@ fn check_resolve(
     });
     if !source_is_attachment {
         return Err("the resolve source must be a colour attachment written by the same pass");
+    }
+    Ok(())
+}
+
+/// A raster pass has at most one depth/stencil attachment (`depth_write` or `depth_read`):
+/// a Vulkan subpass has a single depth/stencil reference.
+fn check_one_depth_attachment(
+    graph: &Graph,
+    pass: &crate::graph::Pass,
+) -> Result<(), CompileError> {
+    let depth = |a| matches!(a, Access::DepthWrite | Access::DepthRead);
+    let mut uses = pass.uses.iter().filter(|u| depth(u.access));
+    if let (Some(first), Some(second)) = (uses.next(), uses.next()) {
+        return Err(CompileError::AccessMismatch {
+            pass: pass.name.to_string(),
+            resource: graph.resource(second.resource).name.to_string(),
+            access: second.access.name().to_string(),
+            rule: format!(
+                "a raster pass has at most one depth/stencil attachment, and '{}' is already one",
+                graph.resource(first.resource).name
+            ),
+        });
     }
     Ok(())
 }

@@ -302,6 +302,11 @@ fn fit(
     if samples > 1 && storage_or_transfer {
         return None;
     }
+    let depth = |a| matches!(a, Access::DepthWrite | Access::DepthRead);
+    if depth(access) && uses.iter().any(|u| depth(u.access)) {
+        // One depth/stencil attachment per raster pass.
+        return None;
+    }
     if access.reads(clear) && !written[r] && !res.imported {
         return None;
     }

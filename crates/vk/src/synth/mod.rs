@@ -16,6 +16,7 @@ mod gpu;
 pub mod model;
 pub mod values;
 
+use crate::capture::Capture;
 use crate::device::{Gpu, GpuOptions};
 use crate::executor::{queue_families, ExecOptions, Executor, PassTiming};
 use crate::resources::{self, memoryless_set};
@@ -106,6 +107,10 @@ pub struct ExecReport {
     pub timings: Vec<PassTiming>,
     /// Image scaling applied: (longest side before, after), if any.
     pub scaled: Option<(u32, u32)>,
+    /// The RenderDoc capture written ([`run_with_capture`]), if any.
+    pub capture: Option<std::path::PathBuf>,
+    /// The plan that ran (compiled for the device, with the scaled sizes).
+    pub plan: Plan,
 }
 
 /// Scales every image so its longest side is at most `max` (one factor for the whole graph,
@@ -191,8 +196,32 @@ pub fn run(graph: &Graph, config: &ExecConfig) -> Result<ExecReport, VkError> {
     run_on(&gpu, graph, config)
 }
 
+/// [`run`] capturing the last frame with RenderDoc into `out` (an `.rdc` file): RenderDoc is
+/// loaded before the device is opened (an error naming the missing library when it is not
+/// installed). The report's [`ExecReport::capture`] is the file written.
+pub fn run_with_capture(
+    graph: &Graph,
+    config: &ExecConfig,
+    out: &std::path::Path,
+) -> Result<ExecReport, VkError> {
+    let mut capture = Capture::load(out)?;
+    let gpu = Gpu::new(&GpuOptions {
+        validation: config.validation,
+    })?;
+    run_inner(&gpu, graph, config, Some(&mut capture))
+}
+
 /// [`run`] on an open device.
 pub fn run_on(gpu: &Gpu, graph: &Graph, config: &ExecConfig) -> Result<ExecReport, VkError> {
+    run_inner(gpu, graph, config, None)
+}
+
+fn run_inner(
+    gpu: &Gpu,
+    graph: &Graph,
+    config: &ExecConfig,
+    mut capture: Option<&mut Capture>,
+) -> Result<ExecReport, VkError> {
     let messages_before = gpu.messages.count();
     let (mut g, scaled) = scale_graph(graph, config.max_extent);
     let mut caps = gpu.capabilities();
@@ -261,11 +290,23 @@ pub fn run_on(gpu: &Gpu, graph: &Graph, config: &ExecConfig) -> Result<ExecRepor
         .collect();
     let result = (|| {
         bodies.init_imported(&mut exec, &imported)?;
-        for _ in 0..config.frames {
-            exec.frame(&mut bodies)?;
+        let mut written = None;
+        for f in 0..config.frames {
+            // The last frame is captured: every resource and cache is warm by then.
+            let capturing = f + 1 == config.frames;
+            if let (true, Some(c)) = (capturing, capture.as_deref_mut()) {
+                c.start();
+                let frame = exec.frame(&mut bodies);
+                // Always end a started capture, even when the frame failed.
+                let end = c.end();
+                frame?;
+                written = Some(end?);
+            } else {
+                exec.frame(&mut bodies)?;
+            }
         }
         exec.finish(&mut bodies)?;
-        Ok::<_, VkError>(())
+        Ok::<_, VkError>(written)
     })();
     let timings = exec.timings();
     let submits = exec.submits_per_frame();
@@ -273,8 +314,9 @@ pub fn run_on(gpu: &Gpu, graph: &Graph, config: &ExecConfig) -> Result<ExecRepor
     let allocations = gpu.allocation_count();
     let frames = exec.frames();
     exec.destroy(&mut bodies);
-    result?;
+    let capture = result?;
     Ok(ExecReport {
+        capture,
         device: gpu.device_name(),
         async_compute: gpu.compute.is_some(),
         emulated_async: config.exec.emulate_async,
@@ -309,6 +351,7 @@ pub fn run_on(gpu: &Gpu, graph: &Graph, config: &ExecConfig) -> Result<ExecRepor
         messages: gpu.messages.texts(),
         timings,
         scaled,
+        plan,
     })
 }
 
