@@ -123,8 +123,8 @@ fn by_level(
     let mut crossings = Crossings::default();
     for [on_async, others, rasters] in &mut sets {
         loop {
-            let accepts = |p: PassId| crossings.blocker(graph, p).is_none();
-            let p = pick_mergeable(graph, caps, options, open.as_ref(), rasters, accepts)
+            let no_crossing = |p: PassId| crossings.blocker(graph, p).is_none();
+            let p = pick_mergeable(graph, caps, options, open.as_ref(), rasters, no_crossing)
                 .or_else(|| on_async.first().copied())
                 .or_else(|| others.first().copied())
                 .or_else(|| rasters.first().copied());
