@@ -37,7 +37,7 @@ pub enum Blocker {
     /// A non-raster pass of the graphics queue runs between the two.
     Between(PassId),
     /// The candidate uses a resource that a pass of the other queue, inside the render pass
-    /// in the execution order, also uses: the render pass would wait for that pass.
+    /// in the execution order, also uses: the render pass could have to wait for that pass.
     WaitsOnOtherQueue {
         /// The candidate.
         pass: PassId,
@@ -47,7 +47,8 @@ pub enum Blocker {
         resource: ResourceId,
     },
     /// A pass of the other queue inside the render pass in the execution order uses one of
-    /// its resources (it waits for the render pass), so the render pass ends before it.
+    /// its resources (so it is not independent of the render pass, and typically waits for
+    /// it): the render pass ends before it.
     OtherQueueInside {
         /// The other-queue pass.
         other: PassId,
@@ -149,14 +150,14 @@ impl Blocker {
                 format!("{} pass '{}' runs between them", kind_name(graph.pass(*x).kind), p(*x))
             }
             Blocker::WaitsOnOtherQueue { pass, other, resource } => format!(
-                "'{}' uses '{}' like '{}' on the {} queue, which runs inside the render pass: it would wait for the other queue inside the render pass",
+                "'{}' uses '{}' like '{}' on the {} queue, which runs inside the render pass: the render pass could wait for the other queue inside it",
                 p(*pass),
                 r(*resource),
                 p(*other),
                 graph.pass(*other).queue
             ),
             Blocker::OtherQueueInside { other, resource } => format!(
-                "'{}' on the {} queue uses '{}' of the render pass and runs inside it in the order: the render pass ends before it",
+                "'{}' on the {} queue uses '{}' of the render pass and runs inside it in the order: the render pass must end before it",
                 p(*other),
                 graph.pass(*other).queue,
                 r(*resource)
