@@ -513,3 +513,190 @@ proptest! {
         prop_assert_eq!(single, compile(&all_on_graphics(&graph), &mali, &CompileOptions::ALL).unwrap());
     }
 }
+
+/// Level-sorted order and merging: `g0 -> g1 -> g2` are raster passes chained through input
+/// attachments (one render pass when nothing forbids it); `a0 -> a1` is async-compute work
+/// independent of them. With async compute the order goes level by level, so `a1` (level 1)
+/// runs between `g1` (level 1) and `g2` (level 2): being independent of the render pass, it
+/// must not split it. With `chain`, `a1` also reads `g1`'s output and `g2` reads `a1`'s: a
+/// raster → async → raster dependency that must never be inside one render pass.
+fn level_sorted_frame(chain: bool) -> Graph {
+    use tessera_graph::PassKind;
+    let mut g = Graph::new("level_sorted");
+    let desc = ImageDesc::new(tessera_graph::Format::R8G8B8A8_UNORM, 256, 256);
+    let c0 = g.image("c0", desc);
+    let c1 = g.image("c1", desc);
+    let c2 = g.image("c2", desc);
+    let b0 = g.buffer("b0", 4096);
+    let b1 = g.buffer("b1", 4096);
+    g.resource_mut(c2).output = true;
+    g.resource_mut(b1).output = true;
+    g.pass_builder("a0", PassKind::Compute)
+        .on_queue(QueueKind::AsyncCompute)
+        .uses(b0, Access::StorageWrite)
+        .id();
+    g.pass_builder("g0", PassKind::Raster)
+        .uses(c0, Access::ColorWriteAll)
+        .id();
+    g.pass_builder("g1", PassKind::Raster)
+        .uses(c0, Access::InputAttachment)
+        .uses(c1, Access::ColorWriteAll)
+        .id();
+    let mut a1 = g
+        .pass_builder("a1", PassKind::Compute)
+        .on_queue(QueueKind::AsyncCompute)
+        .uses(b0, Access::StorageRead)
+        .uses(b1, Access::StorageWrite);
+    if chain {
+        a1 = a1.uses(c1, Access::Sampled);
+    }
+    a1.id();
+    let mut g2 = g
+        .pass_builder("g2", PassKind::Raster)
+        .uses(c1, Access::InputAttachment)
+        .uses(c2, Access::ColorWriteAll);
+    if chain {
+        g2 = g2.uses(b1, Access::StorageRead);
+    }
+    g2.id();
+    g
+}
+
+fn levels_of(plan: &Plan, names: &[&str]) -> Vec<usize> {
+    names
+        .iter()
+        .map(|n| {
+            plan.levels
+                .iter()
+                .position(|l| l.iter().any(|p| p == n))
+                .unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn level_sorted_two_queue_frame_still_merges_its_raster_passes() {
+    let graph = level_sorted_frame(false);
+    let caps = Capabilities::desktop();
+    let plan = compile_checked(&graph, &caps, &CompileOptions::ALL);
+    assert_eq!(plan.queues.async_compute, ["a0", "a1"]);
+    assert_eq!(plan.order, ["a0", "g0", "g1", "a1", "g2"]);
+    let levels = levels_of(&plan, &["a0", "g0", "g1", "a1", "g2"]);
+    assert_eq!(levels, [0, 0, 1, 1, 2]);
+    assert!(
+        levels.windows(2).all(|w| w[0] <= w[1]),
+        "positions follow levels"
+    );
+    let subpasses: Vec<_> = plan.render_passes.iter().map(|rp| &rp.subpasses).collect();
+    assert_eq!(
+        subpasses,
+        [&["g0", "g1", "g2"]],
+        "a1 inside the render pass does not split it"
+    );
+    assert!(plan.breaks.is_empty());
+    // The render pass is one unit of one graphics batch; nothing of it waits for the other queue.
+    assert!(plan.syncs.iter().all(|s| s.wait != "g1" && s.wait != "g2"));
+
+    // The single-queue plan of the same frame merges the same way.
+    let single = compile_checked(
+        &graph,
+        &caps,
+        &CompileOptions {
+            async_compute: false,
+            ..CompileOptions::ALL
+        },
+    );
+    let subpasses: Vec<_> = single
+        .render_passes
+        .iter()
+        .map(|rp| &rp.subpasses)
+        .collect();
+    assert_eq!(subpasses, [&["g0", "g1", "g2"]]);
+}
+
+#[test]
+fn raster_async_raster_chain_is_never_one_render_pass() {
+    let graph = level_sorted_frame(true);
+    let caps = Capabilities::desktop();
+    for options in [
+        CompileOptions::ALL,
+        CompileOptions {
+            reorder: false,
+            ..CompileOptions::ALL
+        },
+    ] {
+        let plan = compile_checked(&graph, &caps, &options);
+        let subpasses: Vec<_> = plan.render_passes.iter().map(|rp| &rp.subpasses).collect();
+        assert_eq!(subpasses, [&["g0", "g1"][..], &["g2"][..]], "{options:?}");
+        let b = &plan.breaks[0];
+        assert_eq!((b.after.as_str(), b.before.as_str()), ("g1", "g2"));
+        assert!(
+            b.reason.contains("'a1' on the async_compute queue"),
+            "{}",
+            b.reason
+        );
+        // g1 -> a1 -> g2: a1 waits for the first render pass, the second waits for a1.
+        assert!(plan
+            .syncs
+            .iter()
+            .any(|s| s.signal == "g1" && s.wait == "a1"));
+        assert!(plan
+            .syncs
+            .iter()
+            .any(|s| s.signal == "a1" && s.wait == "g2"));
+    }
+
+    // The checker catches the chain merged into one render pass.
+    let options = CompileOptions::ALL;
+    let mut merged = compile_checked(&graph, &caps, &options);
+    let second = merged.render_passes.remove(1);
+    merged.render_passes[0].subpasses.extend(second.subpasses);
+    merged.breaks.clear();
+    let rules: Vec<_> = check::check(&graph, &caps, &options, &merged)
+        .unwrap_err()
+        .into_iter()
+        .map(|v| v.rule)
+        .collect();
+    assert!(rules.contains(&"rp.cross_queue"), "{rules:?}");
+}
+
+#[test]
+fn checker_rejects_graphics_passes_and_waits_inside_a_render_pass() {
+    let graph = level_sorted_frame(false);
+    let caps = Capabilities::desktop();
+    let options = CompileOptions::ALL;
+    let plan = compile_checked(&graph, &caps, &options);
+    let rules = |p: &Plan| {
+        check::check(&graph, &caps, &options, p)
+            .err()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|v| v.rule)
+            .collect::<Vec<_>>()
+    };
+    // a1 moved to the graphics queue: a graphics pass inside the render pass.
+    let mut graphics = plan.clone();
+    graphics.queues.async_compute.retain(|p| p != "a1");
+    graphics.queues.graphics.insert(2, "a1".into());
+    assert!(
+        rules(&graphics).contains(&"rp.order"),
+        "{:?}",
+        rules(&graphics)
+    );
+    // The render pass waits for a1, which runs inside it.
+    let mut waits = plan.clone();
+    assert!(waits.syncs.is_empty(), "the two queues are independent");
+    waits.syncs.push(tessera_graph::plan::Sync {
+        signal: "a1".into(),
+        signal_queue: QueueKind::AsyncCompute,
+        wait: "g0".into(),
+        wait_queue: QueueKind::Graphics,
+        resources: vec!["b1".into()],
+        value: 2,
+    });
+    assert!(
+        rules(&waits).contains(&"syncs.render_pass"),
+        "{:?}",
+        rules(&waits)
+    );
+}

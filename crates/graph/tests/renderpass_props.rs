@@ -1,13 +1,13 @@
 //! Property tests: random raster-heavy frames (several extents and sample counts, input
-//! attachments, sampled reads, MSAA resolves, compute passes in between, declared-memoryless
-//! images) compiled under random options and devices; every plan must pass the plan checker,
+//! attachments, sampled reads, MSAA resolves, compute passes in between on either queue,
+//! declared-memoryless images) compiled under random options and devices; every plan must pass the plan checker,
 //! and a declared-memoryless error must agree with what the undeclared frame gets.
 
 use proptest::prelude::*;
 use tessera_graph::access::Access;
 use tessera_graph::{
     check, compile, Capabilities, CompileError, CompileOptions, Format, Graph, ImageDesc,
-    ResourceId,
+    QueueKind, ResourceId,
 };
 
 /// Image classes: (width, height, samples).
@@ -16,6 +16,7 @@ const CLASSES: &[(u32, u32, u32)] = &[(64, 32, 1), (32, 16, 1), (64, 32, 4)];
 #[derive(Clone, Debug)]
 struct PassSpec {
     compute: bool,
+    on_async: bool,
     class: usize,
     side_effects: bool,
     picks: Vec<(u8, u8, bool)>,
@@ -23,13 +24,14 @@ struct PassSpec {
 
 fn pass_spec() -> impl Strategy<Value = PassSpec> {
     (
-        0u8..6,
+        0u8..7,
         0..CLASSES.len(),
         any::<bool>(),
         prop::collection::vec((any::<u8>(), any::<u8>(), any::<bool>()), 1..5),
     )
         .prop_map(|(k, class, side_effects, picks)| PassSpec {
-            compute: k == 0,
+            compute: k == 0 || k == 6,
+            on_async: k == 6,
             class,
             side_effects,
             picks,
@@ -148,7 +150,12 @@ fn build(specs: &[PassSpec], flags: u16) -> Graph {
         }
         let name = format!("p{i}");
         let mut b = if spec.compute {
-            g.compute(name)
+            let queue = if spec.on_async {
+                QueueKind::AsyncCompute
+            } else {
+                QueueKind::Graphics
+            };
+            g.compute(name).on_queue(queue)
         } else {
             g.raster(name)
         };

@@ -486,11 +486,13 @@ impl<'g> Executor<'g> {
                 match rp_of.get(&self.setups[p].name) {
                     Some(&(rp, j)) => {
                         let subs = self.built[rp].subpasses.len();
+                        // Contiguous in the batch (async-compute passes may sit between
+                        // the subpasses in the plan's order, never in a graphics batch).
                         let whole = j == 0
                             && k + subs <= b.passes.len()
                             && (0..subs).all(|i| {
-                                b.passes[k + i] == p + i
-                                    && rp_of.get(&self.setups[p + i].name) == Some(&(rp, i as u32))
+                                rp_of.get(&self.setups[b.passes[k + i]].name)
+                                    == Some(&(rp, i as u32))
                             });
                         if !whole {
                             return Err(VkError::Setup(format!(
@@ -499,7 +501,7 @@ impl<'g> Executor<'g> {
                             )));
                         }
                         self.units
-                            .push(Unit::RenderPass(rp, (p..p + subs).collect()));
+                            .push(Unit::RenderPass(rp, b.passes[k..k + subs].to_vec()));
                         k += subs;
                     }
                     None => {

@@ -4,7 +4,9 @@
 //! each attachment access does (stages, accesses, layout, whether it writes, observes or
 //! replaces content) and re-derives every fact from the graph and the plan alone.
 //! - `rp.subpass`: each kept raster pass is in exactly one subpass; nothing else is.
-//! - `rp.order`: render passes and subpasses follow `order`, each contiguous in it.
+//! - `rp.order`: render passes and subpasses follow `order`, each contiguous in it except
+//!   for async-compute passes between subpasses; `rp.cross_queue`: such a pass uses no
+//!   resource of the render pass (it is independent of it).
 //! - `rp.break`: one break, with a reason, per adjacent raster pair split across render passes.
 //! - `rp.merge`: subpasses of one render pass share extent and sample count, use no resource
 //!   both as an attachment and otherwise, have no hazard outside attachments, and fit the
@@ -280,17 +282,63 @@ fn membership_and_order(cx: &mut Ctx<'_>) -> bool {
             .iter()
             .map(|s| cx.position[s.as_str()])
             .collect();
-        if pos.windows(2).any(|w| w[1] != w[0] + 1) {
+        // Only passes of the other queue may run between subpasses (whether the render pass
+        // waits for one of them is a sync rule: `syncs.render_pass`).
+        let intruder = pos.windows(2).flat_map(|w| w[0] + 1..w[1]).find(|&i| {
+            let name = &cx.plan.order[i];
+            !cx.plan.queues.async_compute.contains(name)
+        });
+        if let Some(i) = intruder {
             cx.fail(
                 "rp.order",
                 format!(
-                    "render pass {:?} is not contiguous in the order",
-                    rp.subpasses
+                    "render pass {:?} is not contiguous on the graphics queue: '{}' runs between its subpasses",
+                    rp.subpasses, cx.plan.order[i]
                 ),
             );
         }
+        inside_independent(cx, rp, &pos);
     }
     true
+}
+
+/// `rp.cross_queue`: a pass of the other queue between the subpasses of a render pass uses no
+/// resource of the render pass, so the two are independent (a wait inside the render pass is
+/// impossible, and a pass that waits for the render pass runs after it, not where `order`
+/// lists it).
+fn inside_independent(cx: &mut Ctx<'_>, rp: &RenderPass, pos: &[usize]) {
+    let (Some(&first), Some(&last)) = (pos.first(), pos.last()) else {
+        return;
+    };
+    let mine: HashSet<ResourceId> = rp
+        .subpasses
+        .iter()
+        .filter_map(|s| cx.pass_id.get(s.as_str()))
+        .flat_map(|&p| cx.graph.pass(p).uses.iter().map(|u| u.resource))
+        .collect();
+    for i in first + 1..last {
+        let name = &cx.plan.order[i];
+        if rp.subpasses.contains(name) {
+            continue;
+        }
+        let Some(&p) = cx.pass_id.get(name.as_str()) else {
+            continue;
+        };
+        if let Some(u) = cx
+            .graph
+            .pass(p)
+            .uses
+            .iter()
+            .find(|u| mine.contains(&u.resource))
+        {
+            let detail = format!(
+                "'{name}' runs between the subpasses of render pass {:?} and uses its resource '{}'",
+                rp.subpasses,
+                cx.graph.resource(u.resource).name
+            );
+            cx.fail("rp.cross_queue", detail);
+        }
+    }
 }
 
 fn check_breaks(cx: &mut Ctx<'_>) {

@@ -8,7 +8,9 @@
 //!   transfers or sharing entries (`syncs.single_queue`);
 //! - `syncs.*`: syncs join passes of different queues with the right values; the syncs plus
 //!   queue order form no cycle and order every cross-queue hazard, transitively; with
-//!   minimisation on, removing any one sync leaves some hazard unordered;
+//!   minimisation on, removing any one sync leaves some hazard unordered; a render pass never
+//!   waits for a pass of the other queue that runs between its subpasses in the order
+//!   (`syncs.render_pass`);
 //! - `transfer.*` / `sharing.*`: every resource used on both queues has a sharing mode; an
 //!   exclusive one has, at each hand-over, a release right after the last use on the old queue
 //!   and an acquire before the first use on the new one, with equal layouts and ordered by
@@ -250,6 +252,37 @@ pub(super) fn check(
             ),
         });
     }
+    render_pass_waits(&ctx, &reach, out);
     transfers::check(&ctx, &reach, out);
     batches::check(&ctx, out);
+}
+
+/// `syncs.render_pass`: no pass of the other queue that runs between the subpasses of a
+/// render pass in `order` is ordered before the render pass. Waits sit only at batch starts,
+/// so such a wait would be at the first subpass, before the pass in submission order (and a
+/// deadlock when that pass depends on an earlier subpass). Cost: O(passes).
+fn render_pass_waits(ctx: &Ctx<'_>, reach: &[[u32; 2]], out: &mut Vec<Violation>) {
+    for (k, rp) in ctx.plan.render_passes.iter().enumerate() {
+        let nodes: Vec<usize> = rp
+            .subpasses
+            .iter()
+            .filter_map(|s| ctx.node.get(s.as_str()).copied())
+            .collect();
+        let (Some(&first), Some(&last)) = (nodes.first(), nodes.last()) else {
+            continue;
+        };
+        for x in first + 1..last {
+            if ctx.render_pass[x] != Some(k) && order::covered(ctx, reach, x, first) {
+                out.push(Violation {
+                    rule: "syncs.render_pass",
+                    detail: format!(
+                        "render pass #{k} ({}) waits for '{}' ({}), which runs between its subpasses",
+                        rp.subpasses.join(", "),
+                        ctx.name(x),
+                        ctx.queue[x]
+                    ),
+                });
+            }
+        }
+    }
 }

@@ -144,10 +144,11 @@ pub fn barriers(
 ) -> Barriers {
     let mut state = initial_states(graph, schedule, grouping);
     let mut out = Barriers::default();
-    // Barriers of the batch being built: (resource, index in `out.barriers`). Passes of one
-    // render pass are contiguous in the order, so a batch is complete once the anchor changes.
-    let mut batch_anchor = None;
-    let mut batch: Vec<(ResourceId, usize)> = Vec::new();
+    // Barriers of the batch being built on each queue: (resource, index in `out.barriers`).
+    // Passes of one render pass are contiguous on their queue (async-compute passes may sit
+    // between them in the order), so a queue's batch is complete once its anchor changes.
+    let mut batch_anchors = [None; 2];
+    let mut batches: [Vec<(ResourceId, usize)>; 2] = Default::default();
     let mut after: Vec<BarrierDraft> = Vec::new();
     let end_of = |p: PassId| {
         grouping.group_of[p.index()]
@@ -159,8 +160,10 @@ pub fn barriers(
         let queue = schedule.queue[pass.index()];
         let group = grouping.group_of[pass.index()];
         let anchor = group.map_or(pass, |g| grouping.groups[g as usize][0]);
-        if batch_anchor != Some(anchor) {
-            batch_anchor = Some(anchor);
+        let slot = usize::from(queue != QueueKind::Graphics);
+        let batch = &mut batches[slot];
+        if batch_anchors[slot] != Some(anchor) {
+            batch_anchors[slot] = Some(anchor);
             batch.clear();
         }
         for u in &p.uses {

@@ -1,6 +1,6 @@
 //! The compiler: a chain of pure phases, one module each.
 //!
-//! `validate → dependencies → cull → queues → order (+ async-early) → levels → render passes →
+//! `validate → dependencies → cull → queues → order (level by level with async compute) → levels → render passes →
 //! ownership → barriers → memory → aliasing barriers → syncs/batches → plan` (memory comes
 //! before syncs so that the cross-queue hazards of aliasing reach the sync phase). Each phase
 //! is a function of the graph, the outputs of earlier phases, [`Capabilities`] and
@@ -63,12 +63,7 @@ pub fn compile(
     let culling = cull::cull(graph, &deps);
     let deps = deps::kept_dependencies(graph, &culling.kept);
     let queue = levels::queues(graph, caps, options);
-    let order = order::order(graph, &deps, &culling, caps, options);
-    let order = if options.reorder {
-        order::async_early(graph, &deps, &culling.kept, &queue, order)
-    } else {
-        order
-    };
+    let order = order::order(graph, &deps, &culling, caps, options, &queue);
     let level = levels::levels(graph, &deps, &order, &culling.kept);
     let mut position = vec![None; graph.passes.len()];
     for (i, p) in order.iter().enumerate() {

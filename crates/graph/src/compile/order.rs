@@ -1,36 +1,53 @@
 //! Phase 4, order: the execution order of the kept passes.
 //!
-//! A topological order of the kept passes over the dependency edges (Kahn's algorithm over
-//! the set of ready passes). Without `reorder` the next pass is always the ready pass
-//! declared first, which gives the declaration order itself (edges always point forward in
-//! it). With `reorder`, independent passes may move — never against an edge, since only
-//! ready passes are ever picked — by the rules below, each in its own function:
-//! - [`pick_mergeable`]: while a render pass is open (the last pass emitted was raster and
-//!   merging is on), prefer the first-declared ready raster pass that the merge rules accept
-//!   into it, so mergeable raster runs become adjacent instead of being split by an
-//!   independent compute pass or a pass of another resolution.
+//! A topological order of the kept passes over the dependency edges. Without `reorder` the
+//! next pass is always the ready pass declared first, which gives the declaration order
+//! itself (edges always point forward in it). With `reorder`, independent passes may move —
+//! never against an edge — by the rules below, each in its own function:
+//! - [`pick_mergeable`]: while a render pass is open (the last graphics pass emitted was
+//!   raster and merging is on), prefer the first-declared ready raster pass that the merge
+//!   rules accept into it, so mergeable raster runs become adjacent instead of being split by
+//!   an independent compute pass or a pass of another resolution.
+//! - [`by_level`], when any kept pass runs on the async-compute queue: the order goes level by
+//!   level (dependency levels, longest path from a root), so that positions and levels agree
+//!   (a pass of a lower level always runs earlier). Transient lifetimes are then in levels
+//!   *and* positions without contradicting each other, which is what lets memory aliasing
+//!   reach the level-based lower bound. Within a level: a raster pass the open render pass
+//!   accepts ([`pick_mergeable`]), else the first-declared async-compute pass (async work
+//!   starts early, before a new render pass opens, so it does not sit inside one), else the
+//!   first-declared graphics compute/transfer pass, else the first-declared raster pass
+//!   (raster passes last, so the render pass they open can continue into the next level).
+//!   Async-compute passes do not close the render pass in between; the merge rule of
+//!   `renderpass::cross_queue` decides which raster passes may still join it.
 //!
 //! Cost: O((passes + edges) log passes), plus O(ready × uses of a candidate) per pick while a
-//! render pass is open.
+//! render pass is open (with levels: the raster passes of the current level).
 
 use super::cull::Culling;
 use super::deps::Dependencies;
+use super::levels;
+use super::renderpass::cross_queue::Crossings;
 use super::renderpass::merge::OpenGroup;
 use crate::caps::{Capabilities, CompileOptions};
 use crate::graph::{Graph, PassId, PassKind, QueueKind};
 use std::collections::BTreeSet;
 
-/// Kept passes in execution order.
+/// Kept passes in execution order; `queue` is the queue of each pass (indexed by pass).
 pub fn order(
     graph: &Graph,
     deps: &Dependencies,
     culling: &Culling,
     caps: &Capabilities,
     options: &CompileOptions,
+    queue: &[QueueKind],
 ) -> Vec<PassId> {
     let kept = &culling.kept;
     if !options.reorder {
         return graph.pass_ids().filter(|p| kept[p.index()]).collect();
+    }
+    let on_async = |p: &PassId| kept[p.index()] && queue[p.index()] == QueueKind::AsyncCompute;
+    if graph.pass_ids().any(|p| on_async(&p)) {
+        return by_level(graph, deps, kept, caps, options, queue);
     }
     let n = graph.passes.len();
     let mut missing = vec![0u32; n];
@@ -50,7 +67,8 @@ pub fn order(
     let mut order = Vec::with_capacity(n);
     let mut open: Option<OpenGroup> = None;
     while let Some(first) = ready.first().copied() {
-        let p = pick_mergeable(graph, caps, options, open.as_ref(), &ready).unwrap_or(first);
+        let p =
+            pick_mergeable(graph, caps, options, open.as_ref(), &ready, |_| true).unwrap_or(first);
         ready.remove(&p);
         order.push(p);
         track_open_group(graph, caps, &mut open, p);
@@ -69,79 +87,90 @@ pub fn order(
     order
 }
 
-/// Async-early ordering (separate from the merge-aware priority above): interleaves the
-/// async-compute passes into `order` as early as their inputs allow, so they overlap the
-/// graphics work around them instead of waiting for it in the linear order.
-///
-/// The graphics passes keep their relative order (whatever merging arranged stays adjacent
-/// on the graphics queue) and so do the async passes; the two sequences are merged, taking
-/// the next async pass whenever every kept pass it depends on is already placed, and the next
-/// graphics pass otherwise — except between two raster passes, which the render pass phase
-/// may merge (a pass between them would close the render pass), unless the next graphics pass
-/// waits for async work itself. Position in `order` does not delay an async pass on the GPU:
-/// it waits only for the semaphores of its inputs. The result is a topological order: when
-/// the next async pass is not ready, an unplaced dependency of it is a graphics pass no later
-/// than the next graphics pass in `order`, so that pass's own dependencies are all placed.
-/// A no-op without async passes. Cost: O(passes + edges).
-pub fn async_early(
+/// Level by level (see the module notes): every pass of level `L` before any of level
+/// `L + 1`, which is a topological order since every edge climbs at least one level.
+fn by_level(
     graph: &Graph,
     deps: &Dependencies,
     kept: &[bool],
+    caps: &Capabilities,
+    options: &CompileOptions,
     queue: &[QueueKind],
-    order: Vec<PassId>,
 ) -> Vec<PassId> {
-    let is_async = |p: &PassId| queue[p.index()] == QueueKind::AsyncCompute;
-    if !order.iter().any(is_async) {
-        return order;
-    }
-    let (compute, graphics): (Vec<PassId>, Vec<PassId>) = order.iter().copied().partition(is_async);
-    let mut placed = vec![false; graph.passes.len()];
-    let mut out = Vec::with_capacity(order.len());
-    let (mut a, mut g) = (0usize, 0usize);
-    let ready = |p: PassId, placed: &[bool]| {
-        deps.into(p)
-            .all(|e| !kept[e.from.index()] || placed[e.from.index()])
-    };
-    let raster = |p: Option<&PassId>| p.is_some_and(|&p| graph.pass(p).kind == PassKind::Raster);
-    while out.len() < order.len() {
-        let async_ready = compute.get(a).is_some_and(|&p| ready(p, &placed));
-        // Never split two raster passes that may become one render pass, unless the next
-        // graphics pass itself waits for async work.
-        let between_rasters = raster(out.last()) && raster(graphics.get(g));
-        let graphics_ready = graphics.get(g).is_some_and(|&p| ready(p, &placed));
-        let take_async = async_ready && !(between_rasters && graphics_ready);
-        let next = if take_async || g >= graphics.len() {
-            a += 1;
-            compute[a - 1]
+    // Edges point forward in declaration order, so it is a topological order for the levels.
+    let declared: Vec<PassId> = graph.pass_ids().filter(|p| kept[p.index()]).collect();
+    let level = levels::levels(graph, deps, &declared, kept);
+    let depth = declared
+        .iter()
+        .map(|p| level[p.index()] + 1)
+        .max()
+        .unwrap_or(0);
+    // Per level: async-compute passes, other graphics passes, raster passes (each by
+    // declaration).
+    let mut sets: Vec<[BTreeSet<PassId>; 3]> = (0..depth).map(|_| Default::default()).collect();
+    for &p in &declared {
+        let kind = if queue[p.index()] != QueueKind::Graphics {
+            0
+        } else if graph.pass(p).kind != PassKind::Raster {
+            1
         } else {
-            g += 1;
-            graphics[g - 1]
+            2
         };
-        if is_async(&next) && g < graphics.len() {
-            log::trace!(
-                "async-early: '{}' placed before graphics pass '{}'",
-                graph.pass(next).name,
-                graph.pass(graphics[g]).name
-            );
-        }
-        placed[next.index()] = true;
-        out.push(next);
+        sets[level[p.index()] as usize][kind].insert(p);
     }
-    debug_assert!(out.len() == order.len());
-    out
+    let mut order = Vec::with_capacity(declared.len());
+    let mut open: Option<OpenGroup> = None;
+    let mut crossings = Crossings::default();
+    for [on_async, others, rasters] in &mut sets {
+        loop {
+            let no_crossing = |p: PassId| crossings.blocker(graph, p).is_none();
+            let p = pick_mergeable(graph, caps, options, open.as_ref(), rasters, no_crossing)
+                .or_else(|| on_async.first().copied())
+                .or_else(|| others.first().copied())
+                .or_else(|| rasters.first().copied());
+            let Some(p) = p else {
+                break;
+            };
+            for set in [&mut *on_async, &mut *others, &mut *rasters] {
+                set.remove(&p);
+            }
+            order.push(p);
+            if queue[p.index()] != QueueKind::Graphics {
+                if open.is_some() {
+                    crossings.note(graph, p);
+                }
+                continue;
+            }
+            if crossings.blocker(graph, p).is_some() {
+                open = None; // the merge phase breaks the render pass here
+            }
+            track_open_group(graph, caps, &mut open, p);
+            match open.as_ref().map(|g| g.passes.len()) {
+                None => crossings.clear(),
+                Some(1) => crossings.open(graph, p),
+                Some(_) => crossings.joined(graph, p),
+            }
+        }
+    }
+    debug_assert_eq!(order.len(), declared.len(), "every kept pass is ordered");
+    order
 }
 
-/// Merge-aware rule: the first-declared ready raster pass the open render pass accepts.
+/// Merge-aware rule: the first-declared ready raster pass the open render pass accepts
+/// (`allowed` adds the rules about passes of the other queue).
 fn pick_mergeable(
     graph: &Graph,
     caps: &Capabilities,
     options: &CompileOptions,
     open: Option<&OpenGroup>,
     ready: &BTreeSet<PassId>,
+    allowed: impl Fn(PassId) -> bool,
 ) -> Option<PassId> {
     let group = open.filter(|_| options.merge)?;
     let pick = ready.iter().copied().find(|&p| {
-        graph.pass(p).kind == PassKind::Raster && group.blockers(graph, caps, p).is_empty()
+        graph.pass(p).kind == PassKind::Raster
+            && allowed(p)
+            && group.blockers(graph, caps, p).is_empty()
     })?;
     if Some(&pick) != ready.first() {
         log::debug!(

@@ -13,7 +13,10 @@
 //! the other both in execution positions and, with levels, in levels. The position test is what makes an
 //! aliasing barrier or semaphore possible at all: the later occupant's first use must come
 //! after the earlier occupant's last use in submission order, or no barrier on one queue
-//! (and no forward semaphore across queues) can order them. Cost: O(passes + uses).
+//! (and no forward semaphore across queues) can order them. With async compute the order
+//! phase submits level by level, so a span wholly before another in levels is also wholly
+//! before it in positions (render passes aside, whose spans cover all their subpasses).
+//! Cost: O(passes + uses).
 
 use super::super::renderpass::RenderPassGrouping;
 use super::super::Schedule;

@@ -4,7 +4,9 @@
 //! Granite-style: for a candidate pass and the render pass still open before it, first list
 //! *every* reason not to merge ([`Blocker`]); the pass joins only when the list is empty, and
 //! otherwise the list becomes the break reason. The rules:
-//! - merging is on and no compute/transfer pass runs in between;
+//! - merging is on and no compute/transfer pass of the graphics queue runs in between; an
+//!   async-compute pass in between blocks only when it is not independent of the render
+//!   pass ([`super::cross_queue`]);
 //! - the pass has attachments, with the render pass's extent and sample count;
 //! - no resource is used by the render pass both as an attachment and in another way
 //!   (sampled, storage, indirect), and no hazard between its subpasses runs through a
@@ -19,11 +21,12 @@
 //! uses the same type to make mergeable passes adjacent. Cost: O(uses of the candidate) per
 //! test with a hash map per render pass, O(uses) for the whole grouping.
 
+use super::cross_queue::Crossings;
 use super::{BreakDraft, RenderPassGrouping};
 use crate::access::{Access, Target};
 use crate::caps::{Capabilities, CompileOptions};
 use crate::compile::Schedule;
-use crate::graph::{Graph, Pass, PassId, PassKind, ResourceId};
+use crate::graph::{Graph, Pass, PassId, PassKind, QueueKind, ResourceId};
 use std::collections::HashMap;
 
 /// One reason not to merge a pass into the render pass before it.
@@ -31,8 +34,27 @@ use std::collections::HashMap;
 pub enum Blocker {
     /// `CompileOptions::merge` is off.
     MergeOff,
-    /// A non-raster pass runs between the two.
+    /// A non-raster pass of the graphics queue runs between the two.
     Between(PassId),
+    /// The candidate uses a resource that a pass of the other queue, inside the render pass
+    /// in the execution order, also uses: the render pass could have to wait for that pass.
+    WaitsOnOtherQueue {
+        /// The candidate.
+        pass: PassId,
+        /// The other-queue pass.
+        other: PassId,
+        /// A resource both use.
+        resource: ResourceId,
+    },
+    /// A pass of the other queue inside the render pass in the execution order uses one of
+    /// its resources (so it is not independent of the render pass, and typically waits for
+    /// it): the render pass ends before it.
+    OtherQueueInside {
+        /// The other-queue pass.
+        other: PassId,
+        /// A resource it shares with the render pass.
+        resource: ResourceId,
+    },
     /// The pass has no attachments, so no render area to share.
     NoAttachments(PassId),
     /// Different framebuffer extent.
@@ -127,6 +149,19 @@ impl Blocker {
             Blocker::Between(x) => {
                 format!("{} pass '{}' runs between them", kind_name(graph.pass(*x).kind), p(*x))
             }
+            Blocker::WaitsOnOtherQueue { pass, other, resource } => format!(
+                "'{}' uses '{}' like '{}' on the {} queue, which runs inside the render pass: the render pass could wait for the other queue inside it",
+                p(*pass),
+                r(*resource),
+                p(*other),
+                graph.pass(*other).queue
+            ),
+            Blocker::OtherQueueInside { other, resource } => format!(
+                "'{}' on the {} queue uses '{}' of the render pass and runs inside it in the order: the render pass must end before it",
+                p(*other),
+                graph.pass(*other).queue,
+                r(*resource)
+            ),
             Blocker::NoAttachments(x) => format!("'{}' has no attachments", p(*x)),
             Blocker::Extent { pass, extent, group } => format!(
                 "extent differs: '{}' renders {}x{}, the render pass {}x{}",
@@ -461,7 +496,12 @@ pub fn group(
     let mut breaks = Vec::new();
     let mut open: Option<OpenGroup> = None;
     let mut between: Vec<PassId> = Vec::new();
+    let mut crossings = Crossings::default();
     for &pass in &schedule.order {
+        if schedule.queue[pass.index()] != QueueKind::Graphics {
+            crossings.note(graph, pass);
+            continue;
+        }
         if graph.pass(pass).kind != PassKind::Raster {
             between.push(pass);
             continue;
@@ -472,6 +512,7 @@ pub fn group(
                 blockers.push(Blocker::MergeOff);
             } else {
                 blockers.extend(between.iter().map(|&b| Blocker::Between(b)));
+                blockers.extend(crossings.blocker(graph, pass));
                 blockers.extend(g.blockers(graph, caps, pass));
             }
         }
@@ -483,6 +524,7 @@ pub fn group(
                     graph.pass(g.passes[0]).name
                 );
                 g.add(graph, pass);
+                crossings.joined(graph, pass);
                 let index = grouping.groups.len() - 1;
                 grouping.groups[index].push(pass);
                 grouping.group_of[pass.index()] = Some(index as u32);
@@ -506,6 +548,7 @@ pub fn group(
                 grouping.group_of[pass.index()] = Some(grouping.groups.len() as u32);
                 grouping.groups.push(vec![pass]);
                 open = Some(OpenGroup::new(graph, pass));
+                crossings.open(graph, pass);
             }
         }
         between.clear();

@@ -12,10 +12,12 @@
 //! 5. [`bandwidth`]: the tile bandwidth model, planned and naive.
 //!
 //! Invariants: every kept raster pass is in exactly one render pass; render passes and
-//! their subpasses follow execution order and are contiguous in it (nothing else runs
-//! inside a render pass). Cost: O(uses) overall, plus O(uses × readers) for dependencies.
+//! their subpasses follow execution order and are contiguous among the graphics-queue
+//! passes (nothing else runs inside a render pass; async-compute passes may sit between its
+//! subpasses in `order` when the render pass never waits for them, see [`cross_queue`]). Cost: O(uses) overall, plus O(uses × readers) for dependencies.
 
 pub mod bandwidth;
+pub mod cross_queue;
 pub mod dependencies;
 pub mod load_store;
 pub mod memoryless;
