@@ -140,9 +140,10 @@ fn pick_mergeable(
     ready: &BTreeSet<PassId>,
 ) -> Option<PassId> {
     let group = open.filter(|_| options.merge)?;
-    let pick = ready.iter().copied().find(|&p| {
-        graph.pass(p).kind == PassKind::Raster && group.blockers(graph, caps, p).is_empty()
-    })?;
+    let pick = ready
+        .iter()
+        .copied()
+        .find(|&p| graph.pass(p).kind == PassKind::Raster && group.accepts(graph, caps, p))?;
     if Some(&pick) != ready.first() {
         log::debug!(
             "reorder: '{}' runs next to merge into the render pass of '{}'",
@@ -166,7 +167,7 @@ fn track_open_group(
         return;
     }
     match open {
-        Some(g) if g.blockers(graph, caps, pass).is_empty() => g.add(graph, pass),
+        Some(g) if g.accepts(graph, caps, pass) => g.add(graph, pass),
         _ => *open = Some(OpenGroup::new(graph, pass)),
     }
 }

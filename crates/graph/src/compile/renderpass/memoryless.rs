@@ -59,7 +59,7 @@ fn why_not(
                     format!(
                         " (break before '{}': {})",
                         graph.pass(b.before).name,
-                        b.reasons.join("; ")
+                        b.reason
                     )
                 })
                 .unwrap_or_default();

@@ -24,6 +24,7 @@ use crate::access::{Access, Target};
 use crate::caps::{Capabilities, CompileOptions};
 use crate::compile::Schedule;
 use crate::graph::{Graph, Pass, PassId, PassKind, ResourceId};
+use crate::hash::FxBuildHasher;
 use std::collections::HashMap;
 
 /// One reason not to merge a pass into the render pass before it.
@@ -120,82 +121,212 @@ pub enum Blocker {
 impl Blocker {
     /// The rule in words, naming passes and resources.
     pub fn describe(&self, graph: &Graph) -> String {
+        let mut out = String::new();
+        self.describe_into(graph, &mut out);
+        out
+    }
+
+    /// Appends [`Blocker::describe`]'s text to `out` (pieces pushed one by one: the break
+    /// reasons of a large frame are built without the formatting machinery).
+    pub fn describe_into(&self, graph: &Graph, out: &mut String) {
         let p = |id: PassId| graph.pass(id).name.as_str();
         let r = |id: ResourceId| graph.resource(id).name.as_str();
+        let mut put = |parts: &[&str]| parts.iter().for_each(|s| out.push_str(s));
         match self {
-            Blocker::MergeOff => "merging is off".to_string(),
-            Blocker::Between(x) => {
-                format!("{} pass '{}' runs between them", kind_name(graph.pass(*x).kind), p(*x))
-            }
-            Blocker::NoAttachments(x) => format!("'{}' has no attachments", p(*x)),
-            Blocker::Extent { pass, extent, group } => format!(
-                "extent differs: '{}' renders {}x{}, the render pass {}x{}",
+            Blocker::MergeOff => put(&["merging is off"]),
+            Blocker::Between(x) => put(&[
+                kind_name(graph.pass(*x).kind),
+                " pass '",
+                p(*x),
+                "' runs between them",
+            ]),
+            Blocker::NoAttachments(x) => put(&["'", p(*x), "' has no attachments"]),
+            Blocker::Extent {
+                pass,
+                extent,
+                group,
+            } => put(&[
+                "extent differs: '",
                 p(*pass),
-                extent.0,
-                extent.1,
-                group.0,
-                group.1
-            ),
-            Blocker::Samples { pass, samples, group } => format!(
-                "sample count differs: '{}' uses {samples} samples, the render pass {group}",
-                p(*pass)
-            ),
-            Blocker::NotAttachmentRead { pass, resource, access: Access::Sampled, writer } => format!(
-                "'{}' samples '{}' (sampled, not an input attachment), written by subpass '{}'",
+                "' renders ",
+                Digits::of(extent.0).as_str(),
+                "x",
+                Digits::of(extent.1).as_str(),
+                ", the render pass ",
+                Digits::of(group.0).as_str(),
+                "x",
+                Digits::of(group.1).as_str(),
+            ]),
+            Blocker::Samples {
+                pass,
+                samples,
+                group,
+            } => put(&[
+                "sample count differs: '",
                 p(*pass),
+                "' uses ",
+                Digits::of(*samples).as_str(),
+                " samples, the render pass ",
+                Digits::of(*group).as_str(),
+            ]),
+            Blocker::NotAttachmentRead {
+                pass,
+                resource,
+                access: Access::Sampled,
+                writer,
+            } => put(&[
+                "'",
+                p(*pass),
+                "' samples '",
                 r(*resource),
-                p(*writer)
-            ),
-            Blocker::NotAttachmentRead { pass, resource, access, writer } => format!(
-                "'{}' reads '{}' as {access} (not an input attachment), written by subpass '{}'",
+                "' (sampled, not an input attachment), written by subpass '",
+                p(*writer),
+                "'",
+            ]),
+            Blocker::NotAttachmentRead {
+                pass,
+                resource,
+                access,
+                writer,
+            } => put(&[
+                "'",
                 p(*pass),
+                "' reads '",
                 r(*resource),
-                p(*writer)
-            ),
-            Blocker::Conflict { pass, resource, access, other, other_access } => {
+                "' as ",
+                access.name(),
+                " (not an input attachment), written by subpass '",
+                p(*writer),
+                "'",
+            ]),
+            Blocker::Conflict {
+                pass,
+                resource,
+                access,
+                other,
+                other_access,
+            } => {
                 if access.is_attachment() {
-                    format!(
-                        "'{}' uses '{}' as an attachment ({access}) but subpass '{}' uses it as {other_access}",
+                    put(&[
+                        "'",
                         p(*pass),
+                        "' uses '",
                         r(*resource),
-                        p(*other)
-                    )
+                        "' as an attachment (",
+                        access.name(),
+                        ") but subpass '",
+                        p(*other),
+                        "' uses it as ",
+                        other_access.name(),
+                    ])
                 } else if other_access.is_attachment() {
-                    format!(
-                        "'{}' uses '{}' as {access} while it is an attachment ({other_access}) of subpass '{}'",
+                    put(&[
+                        "'",
                         p(*pass),
+                        "' uses '",
                         r(*resource),
-                        p(*other)
-                    )
+                        "' as ",
+                        access.name(),
+                        " while it is an attachment (",
+                        other_access.name(),
+                        ") of subpass '",
+                        p(*other),
+                        "'",
+                    ])
                 } else {
-                    format!(
-                        "'{}' uses '{}' as {access} after subpass '{}' used it as {other_access}: not a same-pixel dependency",
+                    put(&[
+                        "'",
                         p(*pass),
+                        "' uses '",
                         r(*resource),
-                        p(*other)
-                    )
+                        "' as ",
+                        access.name(),
+                        " after subpass '",
+                        p(*other),
+                        "' used it as ",
+                        other_access.name(),
+                        ": not a same-pixel dependency",
+                    ])
                 }
             }
-            Blocker::Layout { pass, resource, access, other, other_access } => format!(
-                "'{}' uses '{}' as {access} but subpass '{}' uses it as {other_access}, in another layout",
+            Blocker::Layout {
+                pass,
+                resource,
+                access,
+                other,
+                other_access,
+            } => put(&[
+                "'",
                 p(*pass),
+                "' uses '",
                 r(*resource),
-                p(*other)
-            ),
-            Blocker::ColorLimit { count, limit } => format!(
-                "the render pass would hold {count} colour attachments (max_color_attachments {limit})"
-            ),
-            Blocker::InputLimit { count, limit } => format!(
-                "the render pass would hold {count} input attachments (max_input_attachments {limit})"
-            ),
-            Blocker::TileBudget { bits, budget, parts } => {
-                let list: Vec<String> = parts.iter().map(|(id, b)| format!("'{}' {b}", r(*id))).collect();
-                format!(
-                    "tile storage: colour attachments would need {bits} bits per pixel ({}), over the device's {budget}",
-                    list.join(" + ")
-                )
+                "' as ",
+                access.name(),
+                " but subpass '",
+                p(*other),
+                "' uses it as ",
+                other_access.name(),
+                ", in another layout",
+            ]),
+            Blocker::ColorLimit { count, limit } => put(&[
+                "the render pass would hold ",
+                Digits::of(*count).as_str(),
+                " colour attachments (max_color_attachments ",
+                Digits::of(*limit).as_str(),
+                ")",
+            ]),
+            Blocker::InputLimit { count, limit } => put(&[
+                "the render pass would hold ",
+                Digits::of(*count).as_str(),
+                " input attachments (max_input_attachments ",
+                Digits::of(*limit).as_str(),
+                ")",
+            ]),
+            Blocker::TileBudget {
+                bits,
+                budget,
+                parts,
+            } => {
+                put(&[
+                    "tile storage: colour attachments would need ",
+                    Digits::of(*bits).as_str(),
+                    " bits per pixel (",
+                ]);
+                for (i, (id, b)) in parts.iter().enumerate() {
+                    let sep = if i == 0 { "'" } else { " + '" };
+                    put(&[sep, r(*id), "' ", Digits::of(*b).as_str()]);
+                }
+                put(&["), over the device's ", Digits::of(*budget).as_str()]);
             }
         }
+    }
+}
+
+/// A `u32` in decimal on the stack (no allocation, no formatting machinery).
+struct Digits {
+    buf: [u8; 10],
+    start: usize,
+}
+
+impl Digits {
+    fn of(n: u32) -> Self {
+        let mut d = Digits {
+            buf: [0; 10],
+            start: 10,
+        };
+        let mut n = n;
+        loop {
+            d.start -= 1;
+            d.buf[d.start] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                return d;
+            }
+        }
+    }
+
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.buf[self.start..]).unwrap_or_default()
     }
 }
 
@@ -208,8 +339,10 @@ fn kind_name(kind: PassKind) -> &'static str {
 }
 
 /// What the render pass being built knows about one resource.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 struct GroupUse {
+    /// The resource.
+    resource: ResourceId,
     /// Latest attachment use.
     attachment: Option<(PassId, Access)>,
     /// Latest non-attachment use.
@@ -222,6 +355,9 @@ struct GroupUse {
     input: bool,
 }
 
+/// Resources a render pass may use before lookups go through a hash index instead of a scan.
+const SCAN_LIMIT: usize = 16;
+
 /// The render pass being built: its subpasses so far and what the merge rules need.
 #[derive(Clone, Debug, Default)]
 pub struct OpenGroup {
@@ -229,8 +365,14 @@ pub struct OpenGroup {
     pub passes: Vec<PassId>,
     extent: Option<(u32, u32)>,
     samples: Option<u32>,
-    uses: HashMap<ResourceId, GroupUse>,
+    /// One entry per resource used so far, in order of first use.
+    uses: Vec<GroupUse>,
+    /// Position in `uses` by resource, filled only past [`SCAN_LIMIT`] resources.
+    index: HashMap<ResourceId, u32, FxBuildHasher>,
+    /// Colour attachments (tile storage), in order of first use.
     colour: Vec<ResourceId>,
+    /// Σ bits per pixel over `colour` (saturating).
+    colour_bits: u32,
     inputs: u32,
 }
 
@@ -268,8 +410,80 @@ impl OpenGroup {
         g
     }
 
+    /// Empties the render pass and starts it again with `pass` alone, keeping the buffers.
+    pub fn restart(&mut self, graph: &Graph, pass: PassId) {
+        self.passes.clear();
+        self.extent = None;
+        self.samples = None;
+        self.uses.clear();
+        self.index.clear();
+        self.colour.clear();
+        self.colour_bits = 0;
+        self.inputs = 0;
+        self.add(graph, pass);
+    }
+
+    /// What the render pass knows about `resource`, if it uses it.
+    fn find(&self, resource: ResourceId) -> Option<&GroupUse> {
+        self.position(resource).map(|i| &self.uses[i])
+    }
+
+    /// Position of `resource` in `uses`.
+    fn position(&self, resource: ResourceId) -> Option<usize> {
+        if self.uses.len() > SCAN_LIMIT {
+            return self.index.get(&resource).map(|&i| i as usize);
+        }
+        self.uses.iter().position(|g| g.resource == resource)
+    }
+
+    /// True when `pass` can become the next subpass: [`OpenGroup::blockers`] would be empty.
+    /// Stops at the first broken rule and allocates nothing (the order phase asks this for
+    /// every ready raster pass while a render pass is open).
+    pub fn accepts(&self, graph: &Graph, caps: &Capabilities, pass: PassId) -> bool {
+        let p = graph.pass(pass);
+        let Some((extent, samples)) = frame_of(graph, p) else {
+            return false;
+        };
+        if self.extent.is_some_and(|g| g != extent)
+            || (self.extent.is_none() && !self.passes.is_empty())
+        {
+            // A render pass without extent holds a pass without attachments: nothing joins.
+            return false;
+        }
+        if let (Some(s), Some(group)) = (samples, self.samples) {
+            if s != group {
+                return false;
+            }
+        }
+        let mut colour = self.colour.len() as u32;
+        let mut bits = self.colour_bits;
+        let mut inputs = self.inputs;
+        for u in &p.uses {
+            let known = self.find(u.resource);
+            if let Some(g) = known {
+                let target = graph.resource(u.resource).target();
+                if conflict(pass, u.resource, u.access, u.clear, g, target).is_some() {
+                    return false;
+                }
+            }
+            if let Some(b) = colour_bits(graph, u.resource, u.access) {
+                if !known.is_some_and(|g| g.colour_bits.is_some()) {
+                    colour += 1;
+                    bits = bits.saturating_add(b);
+                }
+            }
+            if u.access == Access::InputAttachment && !known.is_some_and(|g| g.input) {
+                inputs += 1;
+            }
+        }
+        colour <= caps.max_color_attachments
+            && inputs <= caps.max_input_attachments
+            && (caps.tile_bits_per_pixel == 0 || bits <= caps.tile_bits_per_pixel)
+    }
+
     /// Every reason why `pass` cannot become the next subpass (empty: it can). The caller
-    /// checks the rules about the schedule (merging on, nothing in between).
+    /// checks the rules about the schedule (merging on, nothing in between). Builds the
+    /// full list for a break's explanation; [`OpenGroup::accepts`] is the quick test.
     pub fn blockers(&self, graph: &Graph, caps: &Capabilities, pass: PassId) -> Vec<Blocker> {
         let mut out = Vec::new();
         let p = graph.pass(pass);
@@ -300,7 +514,7 @@ impl OpenGroup {
         let mut colour = self.colour.clone();
         let mut inputs = self.inputs;
         for u in &p.uses {
-            let known = self.uses.get(&u.resource);
+            let known = self.find(u.resource);
             if let Some(g) = known {
                 let target = graph.resource(u.resource).target();
                 if let Some(b) = conflict(pass, u.resource, u.access, u.clear, g, target) {
@@ -331,7 +545,7 @@ impl OpenGroup {
             let parts: Vec<(ResourceId, u32)> = colour
                 .iter()
                 .map(|&r| {
-                    let bits = self.uses.get(&r).and_then(|g| g.colour_bits).or_else(|| {
+                    let bits = self.find(r).and_then(|g| g.colour_bits).or_else(|| {
                         p.uses
                             .iter()
                             .find(|u| u.resource == r)
@@ -355,7 +569,7 @@ impl OpenGroup {
         out
     }
 
-    /// Adds `pass` as the next subpass (the caller has checked [`OpenGroup::blockers`]).
+    /// Adds `pass` as the next subpass (the caller has checked [`OpenGroup::accepts`]).
     pub fn add(&mut self, graph: &Graph, pass: PassId) {
         let p = graph.pass(pass);
         if let Some((extent, samples)) = frame_of(graph, p) {
@@ -365,12 +579,38 @@ impl OpenGroup {
             }
         }
         for u in &p.uses {
-            let g = self.uses.entry(u.resource).or_default();
+            let slot = match self.position(u.resource) {
+                Some(i) => i,
+                None => {
+                    self.uses.push(GroupUse {
+                        resource: u.resource,
+                        attachment: None,
+                        other: None,
+                        writer: None,
+                        colour_bits: None,
+                        input: false,
+                    });
+                    let n = self.uses.len();
+                    if n == SCAN_LIMIT + 1 {
+                        self.index.extend(
+                            self.uses
+                                .iter()
+                                .enumerate()
+                                .map(|(i, g)| (g.resource, i as u32)),
+                        );
+                    } else if n > SCAN_LIMIT + 1 {
+                        self.index.insert(u.resource, n as u32 - 1);
+                    }
+                    n - 1
+                }
+            };
+            let g = &mut self.uses[slot];
             if u.access.is_attachment() {
                 g.attachment = Some((pass, u.access));
                 if let Some(bits) = colour_bits(graph, u.resource, u.access) {
                     if g.colour_bits.is_none() {
                         self.colour.push(u.resource);
+                        self.colour_bits = self.colour_bits.saturating_add(bits);
                     }
                     g.colour_bits = Some(bits);
                 }
@@ -448,6 +688,7 @@ fn conflict(
 
 /// Groups the scheduled raster passes into render passes and records a break, with every
 /// reason, between each pair of adjacent raster passes left in different render passes.
+/// The quick [`OpenGroup::accepts`] decides; the reasons are listed only for the breaks.
 pub fn group(
     graph: &Graph,
     schedule: &Schedule,
@@ -459,56 +700,71 @@ pub fn group(
         group_of: vec![None; graph.passes.len()],
     };
     let mut breaks = Vec::new();
-    let mut open: Option<OpenGroup> = None;
+    let mut open = OpenGroup::default();
     let mut between: Vec<PassId> = Vec::new();
     for &pass in &schedule.order {
         if graph.pass(pass).kind != PassKind::Raster {
             between.push(pass);
             continue;
         }
-        let mut blockers = Vec::new();
-        if let Some(g) = &open {
-            if !options.merge {
-                blockers.push(Blocker::MergeOff);
-            } else {
-                blockers.extend(between.iter().map(|&b| Blocker::Between(b)));
-                blockers.extend(g.blockers(graph, caps, pass));
-            }
-        }
-        match open.as_mut() {
-            Some(g) if blockers.is_empty() => {
+        let is_open = !open.passes.is_empty();
+        if is_open && options.merge && between.is_empty() && open.accepts(graph, caps, pass) {
+            log::debug!(
+                "merge '{}' into the render pass of '{}'",
+                graph.pass(pass).name,
+                graph.pass(open.passes[0]).name
+            );
+            open.add(graph, pass);
+            let index = grouping.groups.len() - 1;
+            grouping.groups[index].push(pass);
+            grouping.group_of[pass.index()] = Some(index as u32);
+        } else {
+            if is_open {
+                let reason = break_reason(graph, caps, options, &open, &between, pass);
+                let after = *open.passes.last().unwrap_or(&pass);
                 log::debug!(
-                    "merge '{}' into the render pass of '{}'",
+                    "break between '{}' and '{}': {reason}",
+                    graph.pass(after).name,
                     graph.pass(pass).name,
-                    graph.pass(g.passes[0]).name
                 );
-                g.add(graph, pass);
-                let index = grouping.groups.len() - 1;
-                grouping.groups[index].push(pass);
-                grouping.group_of[pass.index()] = Some(index as u32);
+                breaks.push(BreakDraft {
+                    after,
+                    before: pass,
+                    reason,
+                });
             }
-            _ => {
-                if let Some(g) = &open {
-                    let reasons: Vec<String> = blockers.iter().map(|b| b.describe(graph)).collect();
-                    let after = *g.passes.last().unwrap_or(&pass);
-                    log::debug!(
-                        "break between '{}' and '{}': {}",
-                        graph.pass(after).name,
-                        graph.pass(pass).name,
-                        reasons.join("; ")
-                    );
-                    breaks.push(BreakDraft {
-                        after,
-                        before: pass,
-                        reasons,
-                    });
-                }
-                grouping.group_of[pass.index()] = Some(grouping.groups.len() as u32);
-                grouping.groups.push(vec![pass]);
-                open = Some(OpenGroup::new(graph, pass));
-            }
+            grouping.group_of[pass.index()] = Some(grouping.groups.len() as u32);
+            grouping.groups.push(vec![pass]);
+            open.restart(graph, pass);
         }
         between.clear();
     }
     (grouping, breaks)
+}
+
+/// Every reason why `pass` does not join `open`, in words, joined with `"; "`.
+fn break_reason(
+    graph: &Graph,
+    caps: &Capabilities,
+    options: &CompileOptions,
+    open: &OpenGroup,
+    between: &[PassId],
+    pass: PassId,
+) -> String {
+    let mut blockers = Vec::new();
+    if !options.merge {
+        blockers.push(Blocker::MergeOff);
+    } else {
+        blockers.extend(between.iter().map(|&b| Blocker::Between(b)));
+        blockers.extend(open.blockers(graph, caps, pass));
+    }
+    debug_assert!(!blockers.is_empty(), "a break has a reason");
+    let mut reason = String::new();
+    for (i, b) in blockers.iter().enumerate() {
+        if i > 0 {
+            reason.push_str("; ");
+        }
+        b.describe_into(graph, &mut reason);
+    }
+    reason
 }

@@ -43,8 +43,8 @@ pub struct BreakDraft {
     pub after: PassId,
     /// First subpass of the later render pass.
     pub before: PassId,
-    /// Every rule that split them, in words.
-    pub reasons: Vec<String>,
+    /// Every rule that split them, in words, joined with `"; "`.
+    pub reason: String,
 }
 
 /// Output of the render pass phase.
@@ -114,7 +114,7 @@ pub fn render_passes(
         .map(|b| Break {
             after: name(b.after),
             before: name(b.before),
-            reason: b.reasons.join("; "),
+            reason: b.reason.clone(),
         })
         .collect();
     Ok(RenderPasses {
