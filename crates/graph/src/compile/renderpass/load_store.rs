@@ -24,44 +24,78 @@ use crate::graph::{Graph, PassId, ResourceId, Use};
 use crate::plan::{LoadOp, StoreOp};
 use crate::sync::Layout;
 
-/// Every kept use of every resource in execution order: `(position in order, pass, use)`.
+/// Every kept use of every resource in execution order: `(position in order, pass, use)`,
+/// in one flat list grouped by resource.
 #[derive(Clone, Debug, Default)]
 pub struct UseIndex<'g> {
-    /// Indexed by resource.
-    pub uses: Vec<Vec<(u32, PassId, &'g Use)>>,
+    /// Uses of resource `r` are `entries[start[r]..start[r + 1]]`.
+    start: Vec<u32>,
+    entries: Vec<(u32, PassId, &'g Use)>,
+    /// Position of the first write of each resource (`u32::MAX`: never written).
+    first_write: Vec<u32>,
 }
 
 impl<'g> UseIndex<'g> {
-    /// Indexes the kept uses of `graph` in `schedule` order.
+    /// Indexes the kept uses of `graph` in `schedule` order (counting sort by resource).
     pub fn new(graph: &'g Graph, schedule: &Schedule) -> Self {
-        let mut uses = vec![Vec::new(); graph.resources.len()];
+        let n = graph.resources.len();
+        let mut start = vec![0u32; n + 1];
+        let mut first_write = vec![u32::MAX; n];
         for (pos, &p) in schedule.order.iter().enumerate() {
             for u in &graph.pass(p).uses {
-                uses[u.resource.index()].push((pos as u32, p, u));
+                start[u.resource.index() + 1] += 1;
+                if u.access.writes() {
+                    let w = &mut first_write[u.resource.index()];
+                    *w = (*w).min(pos as u32);
+                }
             }
         }
-        UseIndex { uses }
+        for i in 0..n {
+            start[i + 1] += start[i];
+        }
+        let mut next = start.clone();
+        let mut entries: Vec<(u32, PassId, &'g Use)> = Vec::with_capacity(start[n] as usize);
+        // Every slot is overwritten below; any use serves as the placeholder.
+        if let Some(filler) = schedule.order.iter().find_map(|&p| graph.pass(p).uses.first()) {
+            entries.resize(start[n] as usize, (0, PassId(0), filler));
+        }
+        for (pos, &p) in schedule.order.iter().enumerate() {
+            for u in &graph.pass(p).uses {
+                let slot = &mut next[u.resource.index()];
+                entries[*slot as usize] = (pos as u32, p, u);
+                *slot += 1;
+            }
+        }
+        UseIndex {
+            start,
+            entries,
+            first_write,
+        }
+    }
+
+    /// The kept uses of `resource` in execution order.
+    pub fn of(&self, resource: ResourceId) -> &[(u32, PassId, &'g Use)] {
+        let i = resource.index();
+        match (self.start.get(i), self.start.get(i + 1)) {
+            (Some(&a), Some(&b)) => &self.entries[a as usize..b as usize],
+            _ => &[],
+        }
     }
 
     /// True when the resource holds content before position `pos`: an earlier write in the
     /// frame, or an imported resource whose content is kept from outside.
     pub fn content_before(&self, graph: &Graph, resource: ResourceId, pos: u32) -> bool {
         let r = graph.resource(resource);
-        (r.imported && !r.clear_on_first_use)
-            || self.uses[resource.index()]
-                .iter()
-                .take_while(|(p, _, _)| *p < pos)
-                .any(|(_, _, u)| u.access.writes())
+        (r.imported && !r.clear_on_first_use) || self.first_write[resource.index()] < pos
     }
 
     /// True when the content the resource has after position `pos` is read later: by a use
     /// after `pos` before anything replaces it, or after the frame. A depth write without a
     /// clear reads too (its depth test compares against the earlier content).
     pub fn needed_after(&self, graph: &Graph, resource: ResourceId, pos: u32) -> bool {
-        for (_, _, u) in self.uses[resource.index()]
-            .iter()
-            .filter(|(p, _, _)| *p > pos)
-        {
+        let uses = self.of(resource);
+        let later = uses.partition_point(|(p, _, _)| *p <= pos);
+        for (_, _, u) in &uses[later..] {
             if u.access.reads(u.clear) || (u.access == Access::DepthWrite && !u.clear) {
                 return true;
             }

@@ -511,7 +511,8 @@ impl OpenGroup {
         if self.extent.is_none() && !self.passes.is_empty() {
             out.push(Blocker::NoAttachments(self.passes[0]));
         }
-        let mut colour = self.colour.clone();
+        let mut count = self.colour.len() as u32;
+        let mut bits = self.colour_bits;
         let mut inputs = self.inputs;
         for u in &p.uses {
             let known = self.find(u.resource);
@@ -521,14 +522,16 @@ impl OpenGroup {
                     out.push(b);
                 }
             }
-            if colour_bits(graph, u.resource, u.access).is_some() && !colour.contains(&u.resource) {
-                colour.push(u.resource);
+            if let Some(b) = colour_bits(graph, u.resource, u.access) {
+                if !known.is_some_and(|g| g.colour_bits.is_some()) {
+                    count += 1;
+                    bits = bits.saturating_add(b);
+                }
             }
             if u.access == Access::InputAttachment && !known.is_some_and(|g| g.input) {
                 inputs += 1;
             }
         }
-        let count = colour.len() as u32;
         if count > caps.max_color_attachments {
             out.push(Blocker::ColorLimit {
                 count,
@@ -541,30 +544,25 @@ impl OpenGroup {
                 limit: caps.max_input_attachments,
             });
         }
-        if caps.tile_bits_per_pixel > 0 {
-            let parts: Vec<(ResourceId, u32)> = colour
+        if caps.tile_bits_per_pixel > 0 && bits > caps.tile_bits_per_pixel {
+            // The group's colour attachments, then the candidate's new ones.
+            let mut parts: Vec<(ResourceId, u32)> = self
+                .colour
                 .iter()
-                .map(|&r| {
-                    let bits = self.find(r).and_then(|g| g.colour_bits).or_else(|| {
-                        p.uses
-                            .iter()
-                            .find(|u| u.resource == r)
-                            .and_then(|u| colour_bits(graph, r, u.access))
-                    });
-                    (r, bits.unwrap_or(0))
-                })
+                .map(|&r| (r, self.find(r).and_then(|g| g.colour_bits).unwrap_or(0)))
                 .collect();
-            let bits = parts
-                .iter()
-                .map(|(_, b)| *b)
-                .fold(0u32, u32::saturating_add);
-            if bits > caps.tile_bits_per_pixel {
-                out.push(Blocker::TileBudget {
-                    bits,
-                    budget: caps.tile_bits_per_pixel,
-                    parts,
-                });
+            for u in &p.uses {
+                if let Some(b) = colour_bits(graph, u.resource, u.access) {
+                    if !self.find(u.resource).is_some_and(|g| g.colour_bits.is_some()) {
+                        parts.push((u.resource, b));
+                    }
+                }
             }
+            out.push(Blocker::TileBudget {
+                bits,
+                budget: caps.tile_bits_per_pixel,
+                parts,
+            });
         }
         out
     }
@@ -759,7 +757,7 @@ fn break_reason(
         blockers.extend(open.blockers(graph, caps, pass));
     }
     debug_assert!(!blockers.is_empty(), "a break has a reason");
-    let mut reason = String::new();
+    let mut reason = String::with_capacity(160);
     for (i, b) in blockers.iter().enumerate() {
         if i > 0 {
             reason.push_str("; ");

@@ -87,6 +87,7 @@ pub fn render_passes(
     )?;
     let bandwidth = bandwidth::bandwidth(graph, schedule, &index, &attachments);
     let name = |p: PassId| graph.pass(p).name.clone();
+    let mut scratch = dependencies::Scratch::new(graph);
     let render_passes = grouping
         .groups
         .iter()
@@ -106,7 +107,7 @@ pub fn render_passes(
                     final_layout: a.final_layout,
                 })
                 .collect(),
-            dependencies: dependencies::subpass_dependencies(graph, group),
+            dependencies: dependencies::dependencies_with(graph, group, &mut scratch),
         })
         .collect();
     let breaks = break_drafts
