@@ -56,7 +56,11 @@ impl<'g> UseIndex<'g> {
         let mut next = start.clone();
         let mut entries: Vec<(u32, PassId, &'g Use)> = Vec::with_capacity(start[n] as usize);
         // Every slot is overwritten below; any use serves as the placeholder.
-        if let Some(filler) = schedule.order.iter().find_map(|&p| graph.pass(p).uses.first()) {
+        if let Some(filler) = schedule
+            .order
+            .iter()
+            .find_map(|&p| graph.pass(p).uses.first())
+        {
             entries.resize(start[n] as usize, (0, PassId(0), filler));
         }
         for (pos, &p) in schedule.order.iter().enumerate() {

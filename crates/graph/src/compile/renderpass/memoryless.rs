@@ -14,9 +14,9 @@
 
 use super::load_store::{AttachmentDraft, UseIndex};
 use super::{BreakDraft, RenderPassGrouping};
+use crate::access::Access;
 use crate::caps::{Capabilities, CompileOptions};
 use crate::error::CompileError;
-use crate::access::Access;
 use crate::graph::{Graph, PassId, ResourceId};
 use crate::plan::{LoadOp, StoreOp};
 
@@ -28,7 +28,11 @@ enum Blocked {
     /// A use that is not an attachment use.
     NotAttachment(PassId, Access),
     /// A use outside the render pass of the first use, which ends at `end`.
-    Outside { pass: PassId, first: PassId, end: PassId },
+    Outside {
+        pass: PassId,
+        first: PassId,
+        end: PassId,
+    },
     /// The first use loads earlier content.
     Loads(PassId),
     /// The content is stored after the render pass.

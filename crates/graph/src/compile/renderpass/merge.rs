@@ -131,74 +131,91 @@ impl Blocker {
     pub fn describe_into(&self, graph: &Graph, out: &mut String) {
         let p = |id: PassId| graph.pass(id).name.as_str();
         let r = |id: ResourceId| graph.resource(id).name.as_str();
-        let mut put = |parts: &[&str]| parts.iter().for_each(|s| out.push_str(s));
+        use Piece::{Num, Text};
         match self {
-            Blocker::MergeOff => put(&["merging is off"]),
-            Blocker::Between(x) => put(&[
-                kind_name(graph.pass(*x).kind),
-                " pass '",
-                p(*x),
-                "' runs between them",
-            ]),
-            Blocker::NoAttachments(x) => put(&["'", p(*x), "' has no attachments"]),
+            Blocker::MergeOff => put(out, &[Text("merging is off")]),
+            Blocker::Between(x) => put(
+                out,
+                &[
+                    Text(kind_name(graph.pass(*x).kind)),
+                    Text(" pass '"),
+                    Text(p(*x)),
+                    Text("' runs between them"),
+                ],
+            ),
+            Blocker::NoAttachments(x) => {
+                put(out, &[Text("'"), Text(p(*x)), Text("' has no attachments")])
+            }
             Blocker::Extent {
                 pass,
                 extent,
                 group,
-            } => put(&[
-                "extent differs: '",
-                p(*pass),
-                "' renders ",
-                Digits::of(extent.0).as_str(),
-                "x",
-                Digits::of(extent.1).as_str(),
-                ", the render pass ",
-                Digits::of(group.0).as_str(),
-                "x",
-                Digits::of(group.1).as_str(),
-            ]),
+            } => put(
+                out,
+                &[
+                    Text("extent differs: '"),
+                    Text(p(*pass)),
+                    Text("' renders "),
+                    Num(extent.0),
+                    Text("x"),
+                    Num(extent.1),
+                    Text(", the render pass "),
+                    Num(group.0),
+                    Text("x"),
+                    Num(group.1),
+                ],
+            ),
             Blocker::Samples {
                 pass,
                 samples,
                 group,
-            } => put(&[
-                "sample count differs: '",
-                p(*pass),
-                "' uses ",
-                Digits::of(*samples).as_str(),
-                " samples, the render pass ",
-                Digits::of(*group).as_str(),
-            ]),
+            } => put(
+                out,
+                &[
+                    Text("sample count differs: '"),
+                    Text(p(*pass)),
+                    Text("' uses "),
+                    Num(*samples),
+                    Text(" samples, the render pass "),
+                    Num(*group),
+                ],
+            ),
             Blocker::NotAttachmentRead {
                 pass,
                 resource,
                 access: Access::Sampled,
                 writer,
-            } => put(&[
-                "'",
-                p(*pass),
-                "' samples '",
-                r(*resource),
-                "' (sampled, not an input attachment), written by subpass '",
-                p(*writer),
-                "'",
-            ]),
+            } => put(
+                out,
+                &[
+                    Text("'"),
+                    Text(p(*pass)),
+                    Text("' samples '"),
+                    Text(r(*resource)),
+                    Text("' (sampled, not an input attachment), written by subpass '"),
+                    Text(p(*writer)),
+                    Text("'"),
+                ],
+            ),
             Blocker::NotAttachmentRead {
                 pass,
                 resource,
                 access,
                 writer,
-            } => put(&[
-                "'",
-                p(*pass),
-                "' reads '",
-                r(*resource),
-                "' as ",
-                access.name(),
-                " (not an input attachment), written by subpass '",
-                p(*writer),
-                "'",
-            ]),
+            } => put(
+                out,
+                &[
+                    Text("'"),
+                    Text(p(*pass)),
+                    Text("' reads '"),
+                    Text(r(*resource)),
+                    Text("' as "),
+                    Text(access.name()),
+                    Text(" (not an input attachment), written by subpass '"),
+                    Text(p(*writer)),
+                    Text("'"),
+                ],
+            ),
             Blocker::Conflict {
                 pass,
                 resource,
@@ -207,46 +224,55 @@ impl Blocker {
                 other_access,
             } => {
                 if access.is_attachment() {
-                    put(&[
-                        "'",
-                        p(*pass),
-                        "' uses '",
-                        r(*resource),
-                        "' as an attachment (",
-                        access.name(),
-                        ") but subpass '",
-                        p(*other),
-                        "' uses it as ",
-                        other_access.name(),
-                    ])
+                    put(
+                        out,
+                        &[
+                            Text("'"),
+                            Text(p(*pass)),
+                            Text("' uses '"),
+                            Text(r(*resource)),
+                            Text("' as an attachment ("),
+                            Text(access.name()),
+                            Text(") but subpass '"),
+                            Text(p(*other)),
+                            Text("' uses it as "),
+                            Text(other_access.name()),
+                        ],
+                    )
                 } else if other_access.is_attachment() {
-                    put(&[
-                        "'",
-                        p(*pass),
-                        "' uses '",
-                        r(*resource),
-                        "' as ",
-                        access.name(),
-                        " while it is an attachment (",
-                        other_access.name(),
-                        ") of subpass '",
-                        p(*other),
-                        "'",
-                    ])
+                    put(
+                        out,
+                        &[
+                            Text("'"),
+                            Text(p(*pass)),
+                            Text("' uses '"),
+                            Text(r(*resource)),
+                            Text("' as "),
+                            Text(access.name()),
+                            Text(" while it is an attachment ("),
+                            Text(other_access.name()),
+                            Text(") of subpass '"),
+                            Text(p(*other)),
+                            Text("'"),
+                        ],
+                    )
                 } else {
-                    put(&[
-                        "'",
-                        p(*pass),
-                        "' uses '",
-                        r(*resource),
-                        "' as ",
-                        access.name(),
-                        " after subpass '",
-                        p(*other),
-                        "' used it as ",
-                        other_access.name(),
-                        ": not a same-pixel dependency",
-                    ])
+                    put(
+                        out,
+                        &[
+                            Text("'"),
+                            Text(p(*pass)),
+                            Text("' uses '"),
+                            Text(r(*resource)),
+                            Text("' as "),
+                            Text(access.name()),
+                            Text(" after subpass '"),
+                            Text(p(*other)),
+                            Text("' used it as "),
+                            Text(other_access.name()),
+                            Text(": not a same-pixel dependency"),
+                        ],
+                    )
                 }
             }
             Blocker::Layout {
@@ -255,78 +281,92 @@ impl Blocker {
                 access,
                 other,
                 other_access,
-            } => put(&[
-                "'",
-                p(*pass),
-                "' uses '",
-                r(*resource),
-                "' as ",
-                access.name(),
-                " but subpass '",
-                p(*other),
-                "' uses it as ",
-                other_access.name(),
-                ", in another layout",
-            ]),
-            Blocker::ColorLimit { count, limit } => put(&[
-                "the render pass would hold ",
-                Digits::of(*count).as_str(),
-                " colour attachments (max_color_attachments ",
-                Digits::of(*limit).as_str(),
-                ")",
-            ]),
-            Blocker::InputLimit { count, limit } => put(&[
-                "the render pass would hold ",
-                Digits::of(*count).as_str(),
-                " input attachments (max_input_attachments ",
-                Digits::of(*limit).as_str(),
-                ")",
-            ]),
+            } => put(
+                out,
+                &[
+                    Text("'"),
+                    Text(p(*pass)),
+                    Text("' uses '"),
+                    Text(r(*resource)),
+                    Text("' as "),
+                    Text(access.name()),
+                    Text(" but subpass '"),
+                    Text(p(*other)),
+                    Text("' uses it as "),
+                    Text(other_access.name()),
+                    Text(", in another layout"),
+                ],
+            ),
+            Blocker::ColorLimit { count, limit } => put(
+                out,
+                &[
+                    Text("the render pass would hold "),
+                    Num(*count),
+                    Text(" colour attachments (max_color_attachments "),
+                    Num(*limit),
+                    Text(")"),
+                ],
+            ),
+            Blocker::InputLimit { count, limit } => put(
+                out,
+                &[
+                    Text("the render pass would hold "),
+                    Num(*count),
+                    Text(" input attachments (max_input_attachments "),
+                    Num(*limit),
+                    Text(")"),
+                ],
+            ),
             Blocker::TileBudget {
                 bits,
                 budget,
                 parts,
             } => {
-                put(&[
-                    "tile storage: colour attachments would need ",
-                    Digits::of(*bits).as_str(),
-                    " bits per pixel (",
-                ]);
+                put(
+                    out,
+                    &[
+                        Text("tile storage: colour attachments would need "),
+                        Num(*bits),
+                        Text(" bits per pixel ("),
+                    ],
+                );
                 for (i, (id, b)) in parts.iter().enumerate() {
                     let sep = if i == 0 { "'" } else { " + '" };
-                    put(&[sep, r(*id), "' ", Digits::of(*b).as_str()]);
+                    put(out, &[Text(sep), Text(r(*id)), Text("' "), Num(*b)]);
                 }
-                put(&["), over the device's ", Digits::of(*budget).as_str()]);
+                put(out, &[Text("), over the device's "), Num(*budget)]);
             }
         }
     }
 }
 
-/// A `u32` in decimal on the stack (no allocation, no formatting machinery).
-struct Digits {
-    buf: [u8; 10],
-    start: usize,
+/// A piece of a reason: text, or a number written in decimal.
+#[derive(Clone, Copy)]
+enum Piece<'a> {
+    Text(&'a str),
+    Num(u32),
 }
 
-impl Digits {
-    fn of(n: u32) -> Self {
-        let mut d = Digits {
-            buf: [0; 10],
-            start: 10,
-        };
-        let mut n = n;
-        loop {
-            d.start -= 1;
-            d.buf[d.start] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                return d;
+/// Appends the pieces to `out` (no allocation beyond `out`, no formatting machinery).
+fn put(out: &mut String, pieces: &[Piece<'_>]) {
+    for piece in pieces {
+        match *piece {
+            Piece::Text(t) => out.push_str(t),
+            Piece::Num(n) => {
+                let mut digits = [0u8; 10];
+                let mut i = digits.len();
+                let mut n = n;
+                loop {
+                    i -= 1;
+                    digits[i] = b'0' + (n % 10) as u8;
+                    n /= 10;
+                    if n == 0 {
+                        break;
+                    }
+                }
+                digits[i..].iter().for_each(|&d| out.push(char::from(d)));
             }
         }
-    }
-
-    fn as_str(&self) -> &str {
-        std::str::from_utf8(&self.buf[self.start..]).unwrap_or_default()
     }
 }
 
@@ -553,7 +593,10 @@ impl OpenGroup {
                 .collect();
             for u in &p.uses {
                 if let Some(b) = colour_bits(graph, u.resource, u.access) {
-                    if !self.find(u.resource).is_some_and(|g| g.colour_bits.is_some()) {
+                    if !self
+                        .find(u.resource)
+                        .is_some_and(|g| g.colour_bits.is_some())
+                    {
                         parts.push((u.resource, b));
                     }
                 }

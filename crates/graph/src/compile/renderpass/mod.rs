@@ -111,11 +111,11 @@ pub fn render_passes(
         })
         .collect();
     let breaks = break_drafts
-        .iter()
+        .into_iter()
         .map(|b| Break {
             after: name(b.after),
             before: name(b.before),
-            reason: b.reason.clone(),
+            reason: b.reason,
         })
         .collect();
     Ok(RenderPasses {
