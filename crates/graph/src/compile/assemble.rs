@@ -28,6 +28,7 @@ pub(super) struct Parts<'a> {
 }
 
 impl Parts<'_> {
+    #[inline(never)] // a phase of its own in profiles
     pub fn into_plan(self) -> Plan {
         let g = self.graph;
         let s = self.schedule;

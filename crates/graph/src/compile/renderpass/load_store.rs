@@ -136,18 +136,57 @@ pub struct AttachmentDraft {
     pub last_subpass: u32,
 }
 
-/// The attachments of one render pass (`group`, its subpasses in order), in order of first
-/// use, with their load and store operations.
+/// The attachments of every render pass, in one list: those of render pass `i` are
+/// `drafts[spans[i]..spans[i + 1]]`.
+#[derive(Clone, Debug, Default)]
+pub struct Attachments {
+    /// Every attachment of every render pass, render pass by render pass.
+    pub drafts: Vec<AttachmentDraft>,
+    spans: Vec<u32>,
+}
+
+impl Attachments {
+    /// The attachments of every render pass of `groups` (subpasses in order).
+    pub fn new(
+        graph: &Graph,
+        schedule: &Schedule,
+        index: &UseIndex<'_>,
+        groups: &[Vec<PassId>],
+    ) -> Self {
+        let mut all = Attachments {
+            drafts: Vec::with_capacity(groups.len() * 2),
+            spans: Vec::with_capacity(groups.len() + 1),
+        };
+        all.spans.push(0);
+        for group in groups {
+            attachments(graph, schedule, index, group, &mut all.drafts);
+            all.spans.push(all.drafts.len() as u32);
+        }
+        all
+    }
+
+    /// The attachments of render pass `group`.
+    pub fn of(&self, group: usize) -> &[AttachmentDraft] {
+        match (self.spans.get(group), self.spans.get(group + 1)) {
+            (Some(&a), Some(&b)) => &self.drafts[a as usize..b as usize],
+            _ => &[],
+        }
+    }
+}
+
+/// Appends the attachments of one render pass (`group`, its subpasses in order) to `all`, in
+/// order of first use, with their load and store operations.
 pub fn attachments(
     graph: &Graph,
     schedule: &Schedule,
     index: &UseIndex<'_>,
     group: &[PassId],
-) -> Vec<AttachmentDraft> {
+    all: &mut Vec<AttachmentDraft>,
+) {
     let position = |p: PassId| schedule.position[p.index()].unwrap_or(0);
     let start = group.first().map_or(0, |&p| position(p));
     let end = group.last().map_or(0, |&p| position(p));
-    let mut out: Vec<AttachmentDraft> = Vec::new();
+    let first = all.len();
     for (subpass, &pass) in group.iter().enumerate() {
         let p = graph.pass(pass);
         for u in p.uses.iter().filter(|u| u.access.is_attachment()) {
@@ -163,7 +202,7 @@ pub fn attachments(
                 .iter()
                 .find(|v| v.access == Access::Resolve && v.from == Some(u.resource))
                 .map(|v| v.resource);
-            if let Some(a) = out.iter_mut().find(|a| a.resource == u.resource) {
+            if let Some(a) = all[first..].iter_mut().find(|a| a.resource == u.resource) {
                 a.final_layout = layout;
                 a.last_subpass = subpass as u32;
                 a.resolve_target = a.resolve_target.or(resolve_target);
@@ -188,7 +227,7 @@ pub fn attachments(
                 r.name,
                 graph.pass(group[0]).name
             );
-            out.push(AttachmentDraft {
+            all.push(AttachmentDraft {
                 resource: u.resource,
                 load,
                 store,
@@ -202,5 +241,4 @@ pub fn attachments(
             });
         }
     }
-    out
 }

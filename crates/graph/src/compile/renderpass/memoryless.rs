@@ -12,7 +12,7 @@
 //! fails with [`CompileError::MemorylessBroken`] naming the first pass that breaks it.
 //! Cost: O(uses).
 
-use super::load_store::{AttachmentDraft, UseIndex};
+use super::load_store::{Attachments, UseIndex};
 use super::{BreakDraft, RenderPassGrouping};
 use crate::access::Access;
 use crate::caps::{Capabilities, CompileOptions};
@@ -44,7 +44,7 @@ fn why_not(
     graph: &Graph,
     grouping: &RenderPassGrouping,
     index: &UseIndex<'_>,
-    attachments: &[Vec<AttachmentDraft>],
+    attachments: &Attachments,
     resource: ResourceId,
 ) -> Option<Blocked> {
     let r = graph.resource(resource);
@@ -70,7 +70,10 @@ fn why_not(
         }
     }
     let home = home? as usize;
-    let a = attachments[home].iter().find(|a| a.resource == resource)?;
+    let a = attachments
+        .of(home)
+        .iter()
+        .find(|a| a.resource == resource)?;
     let subpass = |i: u32| grouping.groups[home][i as usize];
     if a.load == LoadOp::Load {
         return Some(Blocked::Loads(subpass(a.first_subpass)));
@@ -139,7 +142,7 @@ pub fn decide(
     options: &CompileOptions,
     grouping: &RenderPassGrouping,
     index: &UseIndex<'_>,
-    attachments: &mut [Vec<AttachmentDraft>],
+    attachments: &mut Attachments,
     breaks: &[BreakDraft],
 ) -> Result<Vec<bool>, CompileError> {
     let mut memoryless = vec![false; graph.resources.len()];
@@ -179,7 +182,7 @@ pub fn decide(
             ),
         }
     }
-    for a in attachments.iter_mut().flatten() {
+    for a in &mut attachments.drafts {
         a.memoryless = memoryless[a.resource.index()];
     }
     Ok(memoryless)

@@ -71,11 +71,7 @@ pub fn render_passes(
 ) -> Result<RenderPasses, CompileError> {
     let (grouping, break_drafts) = merge::group(graph, schedule, caps, options);
     let index = load_store::UseIndex::new(graph, schedule);
-    let mut attachments: Vec<_> = grouping
-        .groups
-        .iter()
-        .map(|g| load_store::attachments(graph, schedule, &index, g))
-        .collect();
+    let mut attachments = load_store::Attachments::new(graph, schedule, &index, &grouping.groups);
     let memoryless = memoryless::decide(
         graph,
         caps,
@@ -91,10 +87,11 @@ pub fn render_passes(
     let render_passes = grouping
         .groups
         .iter()
-        .zip(&attachments)
-        .map(|(group, atts)| RenderPass {
+        .enumerate()
+        .map(|(i, group)| RenderPass {
             subpasses: group.iter().map(|&p| name(p)).collect(),
-            attachments: atts
+            attachments: attachments
+                .of(i)
                 .iter()
                 .map(|a| Attachment {
                     resource: graph.resource(a.resource).name.clone(),
