@@ -526,6 +526,18 @@ impl OpenGroup {
     /// full list for a break's explanation; [`OpenGroup::accepts`] is the quick test.
     pub fn blockers(&self, graph: &Graph, caps: &Capabilities, pass: PassId) -> Vec<Blocker> {
         let mut out = Vec::new();
+        self.blockers_into(graph, caps, pass, &mut out);
+        out
+    }
+
+    /// Appends [`OpenGroup::blockers`] to `out` (a buffer reused across breaks).
+    pub fn blockers_into(
+        &self,
+        graph: &Graph,
+        caps: &Capabilities,
+        pass: PassId,
+        out: &mut Vec<Blocker>,
+    ) {
         let p = graph.pass(pass);
         match frame_of(graph, p) {
             None => out.push(Blocker::NoAttachments(pass)),
@@ -607,7 +619,6 @@ impl OpenGroup {
                 parts,
             });
         }
-        out
     }
 
     /// Adds `pass` as the next subpass (the caller has checked [`OpenGroup::accepts`]).
@@ -743,6 +754,7 @@ pub fn group(
     let mut breaks = Vec::new();
     let mut open = OpenGroup::default();
     let mut between: Vec<PassId> = Vec::new();
+    let mut blockers: Vec<Blocker> = Vec::new();
     for &pass in &schedule.order {
         if graph.pass(pass).kind != PassKind::Raster {
             between.push(pass);
@@ -761,7 +773,14 @@ pub fn group(
             grouping.group_of[pass.index()] = Some(index as u32);
         } else {
             if is_open {
-                let reason = break_reason(graph, caps, options, &open, &between, pass);
+                blockers.clear();
+                if !options.merge {
+                    blockers.push(Blocker::MergeOff);
+                } else {
+                    blockers.extend(between.iter().map(|&b| Blocker::Between(b)));
+                    open.blockers_into(graph, caps, pass, &mut blockers);
+                }
+                let reason = break_reason(graph, &blockers);
                 let after = *open.passes.last().unwrap_or(&pass);
                 log::debug!(
                     "break between '{}' and '{}': {reason}",
@@ -783,22 +802,8 @@ pub fn group(
     (grouping, breaks)
 }
 
-/// Every reason why `pass` does not join `open`, in words, joined with `"; "`.
-fn break_reason(
-    graph: &Graph,
-    caps: &Capabilities,
-    options: &CompileOptions,
-    open: &OpenGroup,
-    between: &[PassId],
-    pass: PassId,
-) -> String {
-    let mut blockers = Vec::new();
-    if !options.merge {
-        blockers.push(Blocker::MergeOff);
-    } else {
-        blockers.extend(between.iter().map(|&b| Blocker::Between(b)));
-        blockers.extend(open.blockers(graph, caps, pass));
-    }
+/// Every reason of a break, in words, joined with `"; "`.
+fn break_reason(graph: &Graph, blockers: &[Blocker]) -> String {
     debug_assert!(!blockers.is_empty(), "a break has a reason");
     let mut reason = String::with_capacity(160);
     for (i, b) in blockers.iter().enumerate() {
