@@ -507,7 +507,7 @@ impl OpenGroup {
                 }
             }
             if let Some(b) = colour_bits(graph, u.resource, u.access) {
-                if !known.is_some_and(|g| g.colour_bits.is_some()) {
+                if known.is_none_or(|g| g.colour_bits.is_none()) {
                     colour += 1;
                     bits = bits.saturating_add(b);
                 }
@@ -575,7 +575,7 @@ impl OpenGroup {
                 }
             }
             if let Some(b) = colour_bits(graph, u.resource, u.access) {
-                if !known.is_some_and(|g| g.colour_bits.is_some()) {
+                if known.is_none_or(|g| g.colour_bits.is_none()) {
                     count += 1;
                     bits = bits.saturating_add(b);
                 }
@@ -605,9 +605,9 @@ impl OpenGroup {
                 .collect();
             for u in &p.uses {
                 if let Some(b) = colour_bits(graph, u.resource, u.access) {
-                    if !self
+                    if self
                         .find(u.resource)
-                        .is_some_and(|g| g.colour_bits.is_some())
+                        .is_none_or(|g| g.colour_bits.is_none())
                     {
                         parts.push((u.resource, b));
                     }
