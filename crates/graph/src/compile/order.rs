@@ -168,6 +168,7 @@ fn track_open_group(
     }
     match open {
         Some(g) if g.accepts(graph, caps, pass) => g.add(graph, pass),
-        _ => *open = Some(OpenGroup::new(graph, pass)),
+        Some(g) => g.restart(graph, pass),
+        None => *open = Some(OpenGroup::new(graph, pass)),
     }
 }

@@ -624,10 +624,13 @@ impl OpenGroup {
     /// Adds `pass` as the next subpass (the caller has checked [`OpenGroup::accepts`]).
     pub fn add(&mut self, graph: &Graph, pass: PassId) {
         let p = graph.pass(pass);
-        if let Some((extent, samples)) = frame_of(graph, p) {
-            self.extent.get_or_insert(extent);
-            if self.samples.is_none() {
-                self.samples = samples;
+        // Once the render pass has both, the candidate cannot change them.
+        if self.extent.is_none() || self.samples.is_none() {
+            if let Some((extent, samples)) = frame_of(graph, p) {
+                self.extent.get_or_insert(extent);
+                if self.samples.is_none() {
+                    self.samples = samples;
+                }
             }
         }
         for u in &p.uses {
@@ -659,12 +662,13 @@ impl OpenGroup {
             let g = &mut self.uses[slot];
             if u.access.is_attachment() {
                 g.attachment = Some((pass, u.access));
-                if let Some(bits) = colour_bits(graph, u.resource, u.access) {
-                    if g.colour_bits.is_none() {
+                // A resource's bits per pixel depend on its format only: known once set.
+                if g.colour_bits.is_none() {
+                    if let Some(bits) = colour_bits(graph, u.resource, u.access) {
                         self.colour.push(u.resource);
                         self.colour_bits = self.colour_bits.saturating_add(bits);
+                        g.colour_bits = Some(bits);
                     }
-                    g.colour_bits = Some(bits);
                 }
                 if u.access == Access::InputAttachment && !g.input {
                     g.input = true;
