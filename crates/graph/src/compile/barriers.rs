@@ -30,7 +30,9 @@
 //!   crosses the frame boundary, after the frame's last (graphics) use.
 //!
 //! Barriers are returned sorted by the execution position of the pass they attach to, those
-//! recorded after it last. Cost: O(uses + barriers).
+//! recorded after it last. Cost: O(uses + barriers); the per-resource reader and
+//! visibility lists share two arenas ([`super::chains`]), so the replays allocate no list
+//! per resource.
 
 use super::chains::{Chain, Chains};
 use super::renderpass::RenderPassGrouping;

@@ -5,7 +5,7 @@
 //! read since that write (write-after-read) and on the write itself (write-after-write).
 //! Edges therefore always point forward in declaration order, so the graph is acyclic by
 //! construction. `feeds` marks edges along which content flows (what culling follows).
-//! Cost: O(uses).
+//! Cost: O(uses); the readers since each write live in one arena ([`super::chains`]).
 
 use super::chains::{Chain, Chains};
 use crate::graph::{Graph, PassId, ResourceId};

@@ -9,7 +9,9 @@
 //! destination stages/accesses those of the later use. `by_region` is set when both uses are
 //! attachment uses: they touch the same pixel only (the merge rules make that every case;
 //! the test is kept so a future non-attachment hazard would get a full dependency).
-//! Dependencies between the same two subpasses are merged. Cost: O(uses × readers).
+//! Dependencies between the same two subpasses are merged. A render pass of one subpass has
+//! none. Cost: O(uses × readers), with per-resource state and reader lists in buffers
+//! reused across the render passes of a compile ([`Scratch`]).
 
 use crate::access::SyncScope;
 use crate::graph::{Graph, PassId};

@@ -10,7 +10,7 @@
 //! memoryless are both on (on every device, so that a regression is loud in desktop CI too;
 //! without lazily allocated memory it is then placed like any transient): otherwise compiling
 //! fails with [`CompileError::MemorylessBroken`] naming the first pass that breaks it.
-//! Cost: O(uses).
+//! Cost: O(uses); the reason is put in words only for that error (or a trace log).
 
 use super::load_store::{Attachments, UseIndex};
 use super::{BreakDraft, RenderPassGrouping};

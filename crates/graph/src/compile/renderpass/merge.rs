@@ -16,8 +16,12 @@
 //!   samples over the colour attachments within `tile_bits_per_pixel`.
 //!
 //! [`OpenGroup`] holds what the rules need about the render pass being built; the order phase
-//! uses the same type to make mergeable passes adjacent. Cost: O(uses of the candidate) per
-//! test with a hash map per render pass, O(uses) for the whole grouping.
+//! uses the same type to make mergeable passes adjacent. Decisions go through
+//! [`OpenGroup::accepts`], which stops at the first broken rule and allocates nothing; the
+//! full [`Blocker`] list, and its text, is built only for a break that goes into the plan
+//! (a property test keeps the two in agreement). Cost: O(uses of the candidate) per test —
+//! the render pass's resources are scanned linearly up to 16 and looked up in a hash index
+//! beyond — and O(uses) for the whole grouping; one open render pass is reused throughout.
 
 use super::{BreakDraft, RenderPassGrouping};
 use crate::access::{Access, Target};
