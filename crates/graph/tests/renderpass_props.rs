@@ -5,8 +5,9 @@
 
 use proptest::prelude::*;
 use tessera_graph::access::Access;
+use tessera_graph::compile::renderpass::merge::OpenGroup;
 use tessera_graph::{
-    check, compile, Capabilities, CompileError, CompileOptions, Format, Graph, ImageDesc,
+    check, compile, Capabilities, CompileError, CompileOptions, Format, Graph, ImageDesc, PassKind,
     QueueKind, ResourceId,
 };
 
@@ -248,6 +249,38 @@ proptest! {
                 }
             }
             Err(e) => prop_assert!(false, "unexpected error {e}"),
+        }
+    }
+
+    /// The quick merge test agrees with the full list of reasons, for render passes built
+    /// the way the merge phase builds them and for forced ones that break rules inside.
+    #[test]
+    fn accepts_agrees_with_blockers(
+        specs in prop::collection::vec(pass_spec(), 1..24),
+        flags in any::<u16>(),
+        force in any::<u32>(),
+        k in 0u8..5,
+    ) {
+        let g = build(&specs, flags);
+        let caps = device(k);
+        let mut open: Option<OpenGroup> = None;
+        for (i, p) in g.pass_ids().enumerate() {
+            if g.pass(p).kind != PassKind::Raster {
+                continue;
+            }
+            match open.as_mut() {
+                Some(o) => {
+                    let accepts = o.accepts(&g, &caps, p);
+                    let blockers = o.blockers(&g, &caps, p);
+                    prop_assert_eq!(accepts, blockers.is_empty(), "{:?}", blockers);
+                    if accepts || force & (1 << (i % 32)) != 0 {
+                        o.add(&g, p);
+                    } else {
+                        o.restart(&g, p);
+                    }
+                }
+                None => open = Some(OpenGroup::new(&g, p)),
+            }
         }
     }
 }

@@ -28,6 +28,7 @@ pub(super) struct Parts<'a> {
 }
 
 impl Parts<'_> {
+    #[inline(never)] // a phase of its own in profiles
     pub fn into_plan(self) -> Plan {
         let g = self.graph;
         let s = self.schedule;
@@ -35,8 +36,19 @@ impl Parts<'_> {
         let res_name = |r: crate::graph::ResourceId| g.resource(r).name.clone();
         let order: Vec<crate::name::Name> = s.order.iter().map(|&p| pass_name(p)).collect();
         let max_level = s.order.iter().map(|p| s.level[p.index()]).max();
-        let mut levels = vec![Vec::new(); max_level.map_or(0, |l| l as usize + 1)];
-        let mut queues = Queues::default();
+        // Exact sizes first: one allocation per level and per queue list.
+        let mut per_level = vec![0usize; max_level.map_or(0, |l| l as usize + 1)];
+        let mut async_passes = 0;
+        for &p in &s.order {
+            per_level[s.level[p.index()] as usize] += 1;
+            async_passes += usize::from(s.queue[p.index()] == QueueKind::AsyncCompute);
+        }
+        let mut levels: Vec<Vec<crate::name::Name>> =
+            per_level.iter().map(|&n| Vec::with_capacity(n)).collect();
+        let mut queues = Queues {
+            graphics: Vec::with_capacity(s.order.len() - async_passes),
+            async_compute: Vec::with_capacity(async_passes),
+        };
         for &p in &s.order {
             levels[s.level[p.index()] as usize].push(pass_name(p));
             match s.queue[p.index()] {
@@ -44,18 +56,19 @@ impl Parts<'_> {
                 QueueKind::AsyncCompute => queues.async_compute.push(pass_name(p)),
             }
         }
-        let edges = self
-            .deps
-            .edges
-            .iter()
-            .filter(|e| s.kept[e.from.index()] && s.kept[e.to.index()])
-            .map(|e| Edge {
-                from: pass_name(e.from),
-                to: pass_name(e.to),
-                resource: res_name(e.resource),
-                kind: e.kind,
-            })
-            .collect();
+        let mut edges = Vec::with_capacity(self.deps.edges.len());
+        edges.extend(
+            self.deps
+                .edges
+                .iter()
+                .filter(|e| s.kept[e.from.index()] && s.kept[e.to.index()])
+                .map(|e| Edge {
+                    from: pass_name(e.from),
+                    to: pass_name(e.to),
+                    resource: res_name(e.resource),
+                    kind: e.kind,
+                }),
+        );
         let barriers = self
             .barriers
             .barriers

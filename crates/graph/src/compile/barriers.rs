@@ -30,8 +30,11 @@
 //!   crosses the frame boundary, after the frame's last (graphics) use.
 //!
 //! Barriers are returned sorted by the execution position of the pass they attach to, those
-//! recorded after it last. Cost: O(uses + barriers).
+//! recorded after it last. Cost: O(uses + barriers); the per-resource reader and
+//! visibility lists share two arenas ([`super::chains`]), so the replays allocate no list
+//! per resource.
 
+use super::chains::{Chain, Chains};
 use super::renderpass::RenderPassGrouping;
 use super::syncs::ownership::{compute_can_use, Sharing};
 use super::Schedule;
@@ -114,17 +117,19 @@ struct Prior {
     previous_frame: bool,
 }
 
-#[derive(Clone, Debug, Default)]
+/// Per-resource replay state; its lists live in the [`Arenas`].
+#[derive(Clone, Copy, Debug, Default)]
 struct State {
     last_write: Option<Prior>,
-    readers: Vec<Prior>,
+    /// Reads since the last write.
+    readers: Chain,
     layout: Option<Layout>,
     layout_group: Option<u32>,
     /// (queue, stages, accesses) scopes the last write has been made visible to. Kept as
     /// triples: a barrier making sampled reads visible to compute and another making
     /// input-attachment reads visible to fragment do not make sampled reads visible to
     /// fragment, and a barrier on one queue makes nothing visible on the other.
-    visible: Vec<(QueueKind, StageMask, AccessMask)>,
+    visible: Chain,
     /// Last use in this frame (its queue owns an exclusive resource).
     last_use: Option<Prior>,
     /// The use that left the resource in its current layout (where routed transitions go).
@@ -132,6 +137,12 @@ struct State {
     /// Pass that performed the latest layout transition since the last write, when readers
     /// on the other queue must wait for it.
     layout_writer: Option<Prior>,
+}
+
+/// The nodes of every resource's lists.
+struct Arenas {
+    readers: Chains<Prior>,
+    visible: Chains<(QueueKind, StageMask, AccessMask)>,
 }
 
 /// Derives barriers and cross-queue hazards for the scheduled frame; `sharing` (indexed by
@@ -142,8 +153,20 @@ pub fn barriers(
     grouping: &RenderPassGrouping,
     sharing: &[Sharing],
 ) -> Barriers {
-    let mut state = initial_states(graph, schedule, grouping);
-    let mut out = Barriers::default();
+    let uses: usize = schedule
+        .order
+        .iter()
+        .map(|&p| graph.pass(p).uses.len())
+        .sum();
+    let mut arenas = Arenas {
+        readers: Chains::with_capacity(2 * uses),
+        visible: Chains::with_capacity(uses),
+    };
+    let mut state = initial_states(graph, schedule, grouping, &mut arenas.readers);
+    let mut out = Barriers {
+        barriers: Vec::with_capacity(uses),
+        cross_queue: Vec::new(),
+    };
     // Barriers of the batch being built on each queue: (resource, index in `out.barriers`).
     // Passes of one render pass are contiguous on their queue (async-compute passes may sit
     // between them in the order), so a queue's batch is complete once its anchor changes.
@@ -174,6 +197,7 @@ pub fn barriers(
             let exclusive = sharing.get(u.resource.index()) == Some(&Sharing::Exclusive);
             let handover = hand_over(
                 s,
+                &arenas.readers,
                 exclusive,
                 queue,
                 pass,
@@ -215,7 +239,7 @@ pub fn barriers(
                 if let Some(w) = &s.last_write {
                     consider(w, true);
                 }
-                for r in &s.readers {
+                for r in arenas.readers.iter(s.readers) {
                     consider(r, false);
                 }
                 // A transition since the last write (routed ones run on graphics for a reader
@@ -224,7 +248,7 @@ pub fn barriers(
                     consider(t, false);
                 }
             } else {
-                let visible = s.visible.iter().any(|&(q, st, ac)| {
+                let visible = arenas.visible.iter(s.visible).any(|&(q, st, ac)| {
                     q == queue && st.contains(scope.stages) && ac.contains(scope.access)
                 });
                 if let Some(w) = &s.last_write {
@@ -288,14 +312,14 @@ pub fn barriers(
             };
             if writes {
                 s.last_write = Some(me);
-                s.readers.clear();
+                s.readers = Chain::EMPTY;
                 s.layout_writer = None;
-                s.visible.clear();
+                s.visible = Chain::EMPTY;
             } else {
                 let transitioned = needs_transition || handover == HandOver::Transitioned;
                 if transitioned {
-                    s.readers.clear();
-                    s.visible.clear();
+                    s.readers = Chain::EMPTY;
+                    s.visible = Chain::EMPTY;
                     // Recorded before the render pass (if any), so outside it: later
                     // subpasses still need a barrier for it, not a subpass dependency.
                     s.layout_writer = Some(Prior { group: None, ..me });
@@ -303,9 +327,11 @@ pub fn barriers(
                     s.layout_writer = Some(by);
                 }
                 if barrier || handover != HandOver::None {
-                    s.visible.push((queue, scope.stages, scope.access));
+                    arenas
+                        .visible
+                        .push(&mut s.visible, (queue, scope.stages, scope.access));
                 }
-                s.readers.push(me);
+                arenas.readers.push(&mut s.readers, me);
             }
             s.last_use = Some(me);
             if scope.layout.is_some() {
@@ -357,6 +383,7 @@ enum HandOver {
 #[allow(clippy::too_many_arguments)]
 fn hand_over(
     s: &mut State,
+    readers: &Chains<Prior>,
     exclusive: bool,
     queue: QueueKind,
     pass: PassId,
@@ -375,7 +402,7 @@ fn hand_over(
     let mut release_src = (l.scope.stages, l.scope.access & AccessMask::WRITES);
     // The release may carry the layout transition: it must wait for every read on the old
     // queue since the last write, not only for the last use.
-    for r in s.readers.iter().filter(|r| r.queue == l.queue) {
+    for r in readers.iter(s.readers).filter(|r| r.queue == l.queue) {
         release_src.0 |= r.scope.stages;
     }
     if old != new && !(compute_can_use(old) && compute_can_use(new)) {
@@ -475,7 +502,12 @@ fn route_for_compute(
 /// The state each resource enters the frame in: the accesses of the previous frame (the
 /// same plan, layout transitions for reads included: later readers wait for them), and the
 /// layout its content is in (`UNDEFINED` when the content is not needed).
-fn initial_states(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGrouping) -> Vec<State> {
+fn initial_states(
+    graph: &Graph,
+    schedule: &Schedule,
+    grouping: &RenderPassGrouping,
+    readers: &mut Chains<Prior>,
+) -> Vec<State> {
     let mut end_layout = vec![None; graph.resources.len()];
     let mut first_use_keeps = vec![None::<bool>; graph.resources.len()];
     for &pass in &schedule.order {
@@ -537,11 +569,11 @@ fn initial_states(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGroup
             let routed = queue == QueueKind::AsyncCompute && !(can(s.layout) && can(scope.layout));
             if u.access.writes() {
                 s.last_write = Some(me);
-                s.readers.clear();
+                s.readers = Chain::EMPTY;
                 s.layout_writer = None;
             } else {
                 if transition {
-                    s.readers.clear();
+                    s.readers = Chain::EMPTY;
                     // Routed: recorded on graphics after the use that left the layout, with
                     // this reader's stages as its second scope (as `route_for_compute` does).
                     s.layout_writer = if routed {
@@ -552,7 +584,7 @@ fn initial_states(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGroup
                         Some(me)
                     };
                 }
-                s.readers.push(me);
+                readers.push(&mut s.readers, me);
             }
             if scope.layout.is_some() {
                 s.layout = scope.layout;
@@ -567,7 +599,7 @@ fn initial_states(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGroup
         }
         s.layout = layout;
         s.layout_group = None;
-        s.visible.clear();
+        s.visible = Chain::EMPTY;
     }
     state
 }

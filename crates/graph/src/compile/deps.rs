@@ -5,8 +5,9 @@
 //! read since that write (write-after-read) and on the write itself (write-after-write).
 //! Edges therefore always point forward in declaration order, so the graph is acyclic by
 //! construction. `feeds` marks edges along which content flows (what culling follows).
-//! Cost: O(uses).
+//! Cost: O(uses); the readers since each write live in one arena ([`super::chains`]).
 
+use super::chains::{Chain, Chains};
 use crate::graph::{Graph, PassId, ResourceId};
 use crate::plan::EdgeKind;
 
@@ -44,10 +45,11 @@ impl Dependencies {
     }
 }
 
-#[derive(Clone, Default)]
+#[derive(Clone, Copy, Default)]
 struct ResourceState {
     last_write: Option<PassId>,
-    reads_since: Vec<PassId>,
+    /// Readers since the last write, in declaration order (nodes in one arena).
+    reads_since: Chain,
 }
 
 /// Builds the ordering edges of `graph` (all passes, before culling).
@@ -62,9 +64,11 @@ pub fn kept_dependencies(graph: &Graph, kept: &[bool]) -> Dependencies {
     build(graph, Some(kept))
 }
 
+#[inline(never)] // a phase of its own in profiles
 fn build(graph: &Graph, kept: Option<&[bool]>) -> Dependencies {
     let mut state = vec![ResourceState::default(); graph.resources.len()];
     let uses: usize = graph.passes.iter().map(|p| p.uses.len()).sum();
+    let mut readers: Chains<PassId> = Chains::with_capacity(uses);
     let mut deps = Dependencies {
         edges: Vec::with_capacity(uses * 2),
         incoming: Vec::with_capacity(graph.passes.len() + 1),
@@ -94,13 +98,13 @@ fn build(graph: &Graph, kept: Option<&[bool]>) -> Dependencies {
                 }
             }
             if writes {
-                for &r in &s.reads_since {
+                for &r in readers.iter(s.reads_since) {
                     push(r, EdgeKind::War, false);
                 }
-                s.reads_since.clear();
+                s.reads_since = Chain::EMPTY;
                 s.last_write = Some(pass);
             } else {
-                s.reads_since.push(pass);
+                readers.push(&mut s.reads_since, pass);
             }
         }
     }

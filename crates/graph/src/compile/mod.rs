@@ -11,6 +11,7 @@ pub mod alias_barriers;
 mod assemble;
 pub mod barriers;
 mod cache;
+pub mod chains;
 pub mod cull;
 pub mod deps;
 pub mod levels;

@@ -168,9 +168,7 @@ fn pick_mergeable(
 ) -> Option<PassId> {
     let group = open.filter(|_| options.merge)?;
     let pick = ready.iter().copied().find(|&p| {
-        graph.pass(p).kind == PassKind::Raster
-            && allowed(p)
-            && group.blockers(graph, caps, p).is_empty()
+        graph.pass(p).kind == PassKind::Raster && allowed(p) && group.accepts(graph, caps, p)
     })?;
     if Some(&pick) != ready.first() {
         log::debug!(
@@ -195,7 +193,8 @@ fn track_open_group(
         return;
     }
     match open {
-        Some(g) if g.blockers(graph, caps, pass).is_empty() => g.add(graph, pass),
-        _ => *open = Some(OpenGroup::new(graph, pass)),
+        Some(g) if g.accepts(graph, caps, pass) => g.add(graph, pass),
+        Some(g) => g.restart(graph, pass),
+        None => *open = Some(OpenGroup::new(graph, pass)),
     }
 }

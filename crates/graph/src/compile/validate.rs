@@ -10,8 +10,32 @@ use crate::access::Access;
 use crate::caps::Capabilities;
 use crate::error::CompileError;
 use crate::graph::{Graph, PassKind, QueueKind, ResourceKind};
-use crate::hash::FxBuildHasher;
+use crate::hash::FxHasher;
 use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// [`FxHasher`] with its result rotated: the multiply that ends Fx leaves the low bits
+/// (which pick the hash table bucket) depending on the low bytes of the last word only, and
+/// names such as `p1`, `p2`, ... share those, so the plain hash piles them into a few buckets.
+#[derive(Default)]
+struct NameHasher(FxHasher);
+
+impl Hasher for NameHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.write(bytes);
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.0.write_u8(i);
+    }
+    fn finish(&self) -> u64 {
+        self.0.finish().rotate_left(26)
+    }
+}
+
+/// A set of names with [`NameHasher`].
+fn name_set<'g>(capacity: usize) -> HashSet<&'g str, BuildHasherDefault<NameHasher>> {
+    HashSet::with_capacity_and_hasher(capacity, BuildHasherDefault::default())
+}
 
 /// Largest image dimension accepted (Vulkan's common `maxImageDimension2D` is 16384; leave room).
 const MAX_DIMENSION: u32 = 65536;
@@ -51,8 +75,7 @@ fn validate_limits(graph: &Graph, caps: &Capabilities) -> Result<(), CompileErro
 }
 
 fn validate_resources(graph: &Graph) -> Result<(), CompileError> {
-    let mut names =
-        HashSet::with_capacity_and_hasher(graph.resources.len(), FxBuildHasher::default());
+    let mut names = name_set(graph.resources.len());
     for r in &graph.resources {
         let invalid = |rule: &str| CompileError::InvalidResource {
             resource: r.name.to_string(),
@@ -118,7 +141,7 @@ fn validate_resources(graph: &Graph) -> Result<(), CompileError> {
 }
 
 fn validate_passes(graph: &Graph) -> Result<(), CompileError> {
-    let mut names = HashSet::with_capacity_and_hasher(graph.passes.len(), FxBuildHasher::default());
+    let mut names = name_set(graph.passes.len());
     let mut written = vec![false; graph.resources.len()];
     for pass in &graph.passes {
         let invalid = |rule: &str| CompileError::InvalidPass {

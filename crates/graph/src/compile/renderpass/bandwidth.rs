@@ -9,7 +9,7 @@
 //! render pass), every attachment with earlier content loaded unless the use clears it, and
 //! every attachment stored. Cost: O(attachments + uses).
 
-use super::load_store::{AttachmentDraft, UseIndex};
+use super::load_store::{Attachments, UseIndex};
 use crate::compile::Schedule;
 use crate::graph::{Graph, PassKind};
 use crate::plan::{Bandwidth, LoadOp, StoreOp};
@@ -27,10 +27,10 @@ pub fn bandwidth(
     graph: &Graph,
     schedule: &Schedule,
     index: &UseIndex<'_>,
-    attachments: &[Vec<AttachmentDraft>],
+    attachments: &Attachments,
 ) -> Bandwidth {
     let mut bw = Bandwidth::default();
-    for a in attachments.iter().flatten() {
+    for a in &attachments.drafts {
         let b = bytes(graph, a.resource);
         if a.load == LoadOp::Load {
             bw.load_bytes = bw.load_bytes.saturating_add(b);

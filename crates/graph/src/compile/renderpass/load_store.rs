@@ -15,8 +15,9 @@
 //!   barrier phase transitions it there before the first subpass) and ends in the layout of
 //!   its last use.
 //!
-//! Cost: O(uses of the resource) per attachment, over a per-resource index of uses in
-//! execution order built once in O(uses).
+//! Cost: O(uses of the resource after the render pass) per attachment for the store, O(1)
+//! for the load, over a per-resource index of uses in execution order (one flat list,
+//! counting-sorted by resource) built once in O(uses).
 
 use crate::access::Access;
 use crate::compile::Schedule;
@@ -24,44 +25,82 @@ use crate::graph::{Graph, PassId, ResourceId, Use};
 use crate::plan::{LoadOp, StoreOp};
 use crate::sync::Layout;
 
-/// Every kept use of every resource in execution order: `(position in order, pass, use)`.
+/// Every kept use of every resource in execution order: `(position in order, pass, use)`,
+/// in one flat list grouped by resource.
 #[derive(Clone, Debug, Default)]
 pub struct UseIndex<'g> {
-    /// Indexed by resource.
-    pub uses: Vec<Vec<(u32, PassId, &'g Use)>>,
+    /// Uses of resource `r` are `entries[start[r]..start[r + 1]]`.
+    start: Vec<u32>,
+    entries: Vec<(u32, PassId, &'g Use)>,
+    /// Position of the first write of each resource (`u32::MAX`: never written).
+    first_write: Vec<u32>,
 }
 
 impl<'g> UseIndex<'g> {
-    /// Indexes the kept uses of `graph` in `schedule` order.
+    /// Indexes the kept uses of `graph` in `schedule` order (counting sort by resource).
     pub fn new(graph: &'g Graph, schedule: &Schedule) -> Self {
-        let mut uses = vec![Vec::new(); graph.resources.len()];
+        let n = graph.resources.len();
+        let mut start = vec![0u32; n + 1];
+        let mut first_write = vec![u32::MAX; n];
         for (pos, &p) in schedule.order.iter().enumerate() {
             for u in &graph.pass(p).uses {
-                uses[u.resource.index()].push((pos as u32, p, u));
+                start[u.resource.index() + 1] += 1;
+                if u.access.writes() {
+                    let w = &mut first_write[u.resource.index()];
+                    *w = (*w).min(pos as u32);
+                }
             }
         }
-        UseIndex { uses }
+        for i in 0..n {
+            start[i + 1] += start[i];
+        }
+        let mut next = start.clone();
+        let mut entries: Vec<(u32, PassId, &'g Use)> = Vec::with_capacity(start[n] as usize);
+        // Every slot is overwritten below; any use serves as the placeholder.
+        if let Some(filler) = schedule
+            .order
+            .iter()
+            .find_map(|&p| graph.pass(p).uses.first())
+        {
+            entries.resize(start[n] as usize, (0, PassId(0), filler));
+        }
+        for (pos, &p) in schedule.order.iter().enumerate() {
+            for u in &graph.pass(p).uses {
+                let slot = &mut next[u.resource.index()];
+                entries[*slot as usize] = (pos as u32, p, u);
+                *slot += 1;
+            }
+        }
+        UseIndex {
+            start,
+            entries,
+            first_write,
+        }
+    }
+
+    /// The kept uses of `resource` in execution order.
+    pub fn of(&self, resource: ResourceId) -> &[(u32, PassId, &'g Use)] {
+        let i = resource.index();
+        match (self.start.get(i), self.start.get(i + 1)) {
+            (Some(&a), Some(&b)) => &self.entries[a as usize..b as usize],
+            _ => &[],
+        }
     }
 
     /// True when the resource holds content before position `pos`: an earlier write in the
     /// frame, or an imported resource whose content is kept from outside.
     pub fn content_before(&self, graph: &Graph, resource: ResourceId, pos: u32) -> bool {
         let r = graph.resource(resource);
-        (r.imported && !r.clear_on_first_use)
-            || self.uses[resource.index()]
-                .iter()
-                .take_while(|(p, _, _)| *p < pos)
-                .any(|(_, _, u)| u.access.writes())
+        (r.imported && !r.clear_on_first_use) || self.first_write[resource.index()] < pos
     }
 
     /// True when the content the resource has after position `pos` is read later: by a use
     /// after `pos` before anything replaces it, or after the frame. A depth write without a
     /// clear reads too (its depth test compares against the earlier content).
     pub fn needed_after(&self, graph: &Graph, resource: ResourceId, pos: u32) -> bool {
-        for (_, _, u) in self.uses[resource.index()]
-            .iter()
-            .filter(|(p, _, _)| *p > pos)
-        {
+        let uses = self.of(resource);
+        let later = uses.partition_point(|(p, _, _)| *p <= pos);
+        for (_, _, u) in &uses[later..] {
             if u.access.reads(u.clear) || (u.access == Access::DepthWrite && !u.clear) {
                 return true;
             }
@@ -98,18 +137,57 @@ pub struct AttachmentDraft {
     pub last_subpass: u32,
 }
 
-/// The attachments of one render pass (`group`, its subpasses in order), in order of first
-/// use, with their load and store operations.
+/// The attachments of every render pass, in one list: those of render pass `i` are
+/// `drafts[spans[i]..spans[i + 1]]`.
+#[derive(Clone, Debug, Default)]
+pub struct Attachments {
+    /// Every attachment of every render pass, render pass by render pass.
+    pub drafts: Vec<AttachmentDraft>,
+    spans: Vec<u32>,
+}
+
+impl Attachments {
+    /// The attachments of every render pass of `groups` (subpasses in order).
+    pub fn new(
+        graph: &Graph,
+        schedule: &Schedule,
+        index: &UseIndex<'_>,
+        groups: &[Vec<PassId>],
+    ) -> Self {
+        let mut all = Attachments {
+            drafts: Vec::with_capacity(groups.len() * 2),
+            spans: Vec::with_capacity(groups.len() + 1),
+        };
+        all.spans.push(0);
+        for group in groups {
+            attachments(graph, schedule, index, group, &mut all.drafts);
+            all.spans.push(all.drafts.len() as u32);
+        }
+        all
+    }
+
+    /// The attachments of render pass `group`.
+    pub fn of(&self, group: usize) -> &[AttachmentDraft] {
+        match (self.spans.get(group), self.spans.get(group + 1)) {
+            (Some(&a), Some(&b)) => &self.drafts[a as usize..b as usize],
+            _ => &[],
+        }
+    }
+}
+
+/// Appends the attachments of one render pass (`group`, its subpasses in order) to `all`, in
+/// order of first use, with their load and store operations.
 pub fn attachments(
     graph: &Graph,
     schedule: &Schedule,
     index: &UseIndex<'_>,
     group: &[PassId],
-) -> Vec<AttachmentDraft> {
+    all: &mut Vec<AttachmentDraft>,
+) {
     let position = |p: PassId| schedule.position[p.index()].unwrap_or(0);
     let start = group.first().map_or(0, |&p| position(p));
     let end = group.last().map_or(0, |&p| position(p));
-    let mut out: Vec<AttachmentDraft> = Vec::new();
+    let first = all.len();
     for (subpass, &pass) in group.iter().enumerate() {
         let p = graph.pass(pass);
         for u in p.uses.iter().filter(|u| u.access.is_attachment()) {
@@ -125,7 +203,7 @@ pub fn attachments(
                 .iter()
                 .find(|v| v.access == Access::Resolve && v.from == Some(u.resource))
                 .map(|v| v.resource);
-            if let Some(a) = out.iter_mut().find(|a| a.resource == u.resource) {
+            if let Some(a) = all[first..].iter_mut().find(|a| a.resource == u.resource) {
                 a.final_layout = layout;
                 a.last_subpass = subpass as u32;
                 a.resolve_target = a.resolve_target.or(resolve_target);
@@ -150,7 +228,7 @@ pub fn attachments(
                 r.name,
                 graph.pass(group[0]).name
             );
-            out.push(AttachmentDraft {
+            all.push(AttachmentDraft {
                 resource: u.resource,
                 load,
                 store,
@@ -164,5 +242,4 @@ pub fn attachments(
             });
         }
     }
-    out
 }

@@ -10,48 +10,99 @@
 //! memoryless are both on (on every device, so that a regression is loud in desktop CI too;
 //! without lazily allocated memory it is then placed like any transient): otherwise compiling
 //! fails with [`CompileError::MemorylessBroken`] naming the first pass that breaks it.
-//! Cost: O(uses).
+//! Cost: O(uses); the reason is put in words only for that error (or a trace log).
 
-use super::load_store::{AttachmentDraft, UseIndex};
+use super::load_store::{Attachments, UseIndex};
 use super::{BreakDraft, RenderPassGrouping};
+use crate::access::Access;
 use crate::caps::{Capabilities, CompileOptions};
 use crate::error::CompileError;
-use crate::graph::{Graph, ResourceId};
+use crate::graph::{Graph, PassId, ResourceId};
 use crate::plan::{LoadOp, StoreOp};
+
+/// Why a resource cannot stay in tile memory; the text is written only when it is shown.
+#[derive(Clone, Copy, Debug)]
+enum Blocked {
+    /// Imported or output (named pass: its first use).
+    Lives(PassId),
+    /// A use that is not an attachment use.
+    NotAttachment(PassId, Access),
+    /// A use outside the render pass of the first use, which ends at `end`.
+    Outside {
+        pass: PassId,
+        first: PassId,
+        end: PassId,
+    },
+    /// The first use loads earlier content.
+    Loads(PassId),
+    /// The content is stored after the render pass.
+    Stores(PassId),
+}
 
 /// Why a resource cannot stay in tile memory: the pass that breaks it and the rule.
 fn why_not(
     graph: &Graph,
     grouping: &RenderPassGrouping,
     index: &UseIndex<'_>,
-    attachments: &[Vec<AttachmentDraft>],
-    breaks: &[BreakDraft],
+    attachments: &Attachments,
     resource: ResourceId,
-) -> Option<(String, String)> {
+) -> Option<Blocked> {
     let r = graph.resource(resource);
-    let uses = &index.uses[resource.index()];
-    let (_, first_pass, _) = uses.first()?;
+    let uses = index.of(resource);
+    let (_, first_pass, _) = *uses.first()?;
     if r.imported || r.output {
-        return Some((
-            graph.pass(*first_pass).name.to_string(),
-            "imported and output resources live outside the frame".into(),
-        ));
+        return Some(Blocked::Lives(first_pass));
     }
     let home = grouping.group_of[first_pass.index()];
-    for (_, pass, u) in uses {
-        let name = &graph.pass(*pass).name;
+    for &(_, pass, u) in uses {
         if !u.access.is_attachment() {
-            return Some((
-                name.to_string(),
-                format!("it uses '{}' as {}, not as an attachment", r.name, u.access),
-            ));
+            return Some(Blocked::NotAttachment(pass, u.access));
         }
-        let group = grouping.group_of[pass.index()];
-        if group != home {
-            let home_passes = home
-                .map(|g| grouping.groups[g as usize].as_slice())
-                .unwrap_or_default();
-            let end = home_passes.last().copied().unwrap_or(*first_pass);
+        if grouping.group_of[pass.index()] != home {
+            let end = home
+                .and_then(|g| grouping.groups[g as usize].last().copied())
+                .unwrap_or(first_pass);
+            return Some(Blocked::Outside {
+                pass,
+                first: first_pass,
+                end,
+            });
+        }
+    }
+    let home = home? as usize;
+    let a = attachments
+        .of(home)
+        .iter()
+        .find(|a| a.resource == resource)?;
+    let subpass = |i: u32| grouping.groups[home][i as usize];
+    if a.load == LoadOp::Load {
+        return Some(Blocked::Loads(subpass(a.first_subpass)));
+    }
+    if a.store == StoreOp::Store {
+        return Some(Blocked::Stores(subpass(a.last_subpass)));
+    }
+    None
+}
+
+/// The pass and the rule of `blocked`, in words.
+fn explain(
+    graph: &Graph,
+    breaks: &[BreakDraft],
+    resource: ResourceId,
+    blocked: Blocked,
+) -> (String, String) {
+    let name = |p: PassId| graph.pass(p).name.to_string();
+    let r = &graph.resource(resource).name;
+    match blocked {
+        Blocked::Lives(p) => (
+            name(p),
+            "imported and output resources live outside the frame".into(),
+        ),
+        Blocked::NotAttachment(p, access) => (
+            name(p),
+            format!("it uses '{r}' as {access}, not as an attachment"),
+        ),
+        Blocked::Outside { pass, first, end } => {
             let why = breaks
                 .iter()
                 .find(|b| b.after == end)
@@ -59,37 +110,28 @@ fn why_not(
                     format!(
                         " (break before '{}': {})",
                         graph.pass(b.before).name,
-                        b.reasons.join("; ")
+                        b.reason
                     )
                 })
                 .unwrap_or_default();
-            return Some((
-                name.to_string(),
+            (
+                name(pass),
                 format!(
-                    "it uses '{}' outside the render pass of '{}', which ends at '{}'{why}",
-                    r.name,
-                    graph.pass(*first_pass).name,
+                    "it uses '{r}' outside the render pass of '{}', which ends at '{}'{why}",
+                    graph.pass(first).name,
                     graph.pass(end).name
                 ),
-            ));
+            )
         }
-    }
-    let home = home? as usize;
-    let a = attachments[home].iter().find(|a| a.resource == resource)?;
-    let subpass = |i: u32| graph.pass(grouping.groups[home][i as usize]).name.clone();
-    if a.load == LoadOp::Load {
-        return Some((
-            subpass(a.first_subpass).to_string(),
+        Blocked::Loads(p) => (
+            name(p),
             "its first use needs earlier content (load LOAD)".into(),
-        ));
-    }
-    if a.store == StoreOp::Store {
-        return Some((
-            subpass(a.last_subpass).to_string(),
+        ),
+        Blocked::Stores(p) => (
+            name(p),
             "its content is needed after the render pass (store STORE)".into(),
-        ));
+        ),
     }
-    None
 }
 
 /// Marks memoryless attachments in `attachments` and returns, per resource, whether it is
@@ -100,7 +142,7 @@ pub fn decide(
     options: &CompileOptions,
     grouping: &RenderPassGrouping,
     index: &UseIndex<'_>,
-    attachments: &mut [Vec<AttachmentDraft>],
+    attachments: &mut Attachments,
     breaks: &[BreakDraft],
 ) -> Result<Vec<bool>, CompileError> {
     let mut memoryless = vec![false; graph.resources.len()];
@@ -108,20 +150,24 @@ pub fn decide(
         return Ok(memoryless);
     }
     for (id, r) in graph.resource_ids().zip(&graph.resources) {
-        if r.image_desc().is_none() || index.uses[id.index()].is_empty() {
+        if r.image_desc().is_none() || index.of(id).is_empty() {
             continue;
         }
-        let blocked = why_not(graph, grouping, index, attachments, breaks, id);
-        match (&blocked, r.memoryless && options.merge) {
-            (Some((pass, rule)), true) => {
+        let blocked = why_not(graph, grouping, index, attachments, id);
+        match (blocked, r.memoryless && options.merge) {
+            (Some(b), true) => {
+                let (pass, rule) = explain(graph, breaks, id, b);
                 return Err(CompileError::MemorylessBroken {
                     resource: r.name.to_string(),
-                    pass: pass.clone(),
-                    rule: rule.clone(),
+                    pass,
+                    rule,
                 });
             }
-            (Some((pass, rule)), false) => {
-                log::trace!("'{}' is not memoryless: '{pass}': {rule}", r.name)
+            (Some(b), false) => {
+                if log::log_enabled!(log::Level::Trace) {
+                    let (pass, rule) = explain(graph, breaks, id, b);
+                    log::trace!("'{}' is not memoryless: '{pass}': {rule}", r.name);
+                }
             }
             (None, _) if caps.lazily_allocated => {
                 log::debug!(
@@ -136,7 +182,7 @@ pub fn decide(
             ),
         }
     }
-    for a in attachments.iter_mut().flatten() {
+    for a in &mut attachments.drafts {
         a.memoryless = memoryless[a.resource.index()];
     }
     Ok(memoryless)

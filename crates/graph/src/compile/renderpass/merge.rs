@@ -18,8 +18,12 @@
 //!   samples over the colour attachments within `tile_bits_per_pixel`.
 //!
 //! [`OpenGroup`] holds what the rules need about the render pass being built; the order phase
-//! uses the same type to make mergeable passes adjacent. Cost: O(uses of the candidate) per
-//! test with a hash map per render pass, O(uses) for the whole grouping.
+//! uses the same type to make mergeable passes adjacent. Decisions go through
+//! [`OpenGroup::accepts`], which stops at the first broken rule and allocates nothing; the
+//! full [`Blocker`] list, and its text, is built only for a break that goes into the plan
+//! (a property test keeps the two in agreement). Cost: O(uses of the candidate) per test —
+//! the render pass's resources are scanned linearly up to 16 and looked up in a hash index
+//! beyond — and O(uses) for the whole grouping; one open render pass is reused throughout.
 
 use super::cross_queue::Crossings;
 use super::{BreakDraft, RenderPassGrouping};
@@ -27,6 +31,7 @@ use crate::access::{Access, Target};
 use crate::caps::{Capabilities, CompileOptions};
 use crate::compile::Schedule;
 use crate::graph::{Graph, Pass, PassId, PassKind, QueueKind, ResourceId};
+use crate::hash::FxBuildHasher;
 use std::collections::HashMap;
 
 /// One reason not to merge a pass into the render pass before it.
@@ -142,93 +147,286 @@ pub enum Blocker {
 impl Blocker {
     /// The rule in words, naming passes and resources.
     pub fn describe(&self, graph: &Graph) -> String {
+        let mut out = String::new();
+        self.describe_into(graph, &mut out);
+        out
+    }
+
+    /// Appends [`Blocker::describe`]'s text to `out` (pieces pushed one by one: the break
+    /// reasons of a large frame are built without the formatting machinery).
+    pub fn describe_into(&self, graph: &Graph, out: &mut String) {
         let p = |id: PassId| graph.pass(id).name.as_str();
         let r = |id: ResourceId| graph.resource(id).name.as_str();
+        use Piece::{Num, Text};
         match self {
-            Blocker::MergeOff => "merging is off".to_string(),
-            Blocker::Between(x) => {
-                format!("{} pass '{}' runs between them", kind_name(graph.pass(*x).kind), p(*x))
+            Blocker::MergeOff => put(out, &[Text("merging is off")]),
+            Blocker::Between(x) => put(
+                out,
+                &[
+                    Text(kind_name(graph.pass(*x).kind)),
+                    Text(" pass '"),
+                    Text(p(*x)),
+                    Text("' runs between them"),
+                ],
+            ),
+            Blocker::NoAttachments(x) => {
+                put(out, &[Text("'"), Text(p(*x)), Text("' has no attachments")])
             }
-            Blocker::WaitsOnOtherQueue { pass, other, resource } => format!(
-                "'{}' uses '{}' like '{}' on the {} queue, which runs inside the render pass: the render pass could wait for the other queue inside it",
-                p(*pass),
-                r(*resource),
-                p(*other),
-                graph.pass(*other).queue
+            Blocker::WaitsOnOtherQueue {
+                pass,
+                other,
+                resource,
+            } => put(
+                out,
+                &[
+                    Text("'"),
+                    Text(p(*pass)),
+                    Text("' uses '"),
+                    Text(r(*resource)),
+                    Text("' like '"),
+                    Text(p(*other)),
+                    Text("' on the "),
+                    Text(graph.pass(*other).queue.name()),
+                    Text(
+                        " queue, which runs inside the render pass: the render pass could wait \
+                         for the other queue inside it",
+                    ),
+                ],
             ),
-            Blocker::OtherQueueInside { other, resource } => format!(
-                "'{}' on the {} queue uses '{}' of the render pass and runs inside it in the order: the render pass must end before it",
-                p(*other),
-                graph.pass(*other).queue,
-                r(*resource)
+            Blocker::OtherQueueInside { other, resource } => put(
+                out,
+                &[
+                    Text("'"),
+                    Text(p(*other)),
+                    Text("' on the "),
+                    Text(graph.pass(*other).queue.name()),
+                    Text(" queue uses '"),
+                    Text(r(*resource)),
+                    Text(
+                        "' of the render pass and runs inside it in the order: the render pass \
+                         must end before it",
+                    ),
+                ],
             ),
-            Blocker::NoAttachments(x) => format!("'{}' has no attachments", p(*x)),
-            Blocker::Extent { pass, extent, group } => format!(
-                "extent differs: '{}' renders {}x{}, the render pass {}x{}",
-                p(*pass),
-                extent.0,
-                extent.1,
-                group.0,
-                group.1
+            Blocker::Extent {
+                pass,
+                extent,
+                group,
+            } => put(
+                out,
+                &[
+                    Text("extent differs: '"),
+                    Text(p(*pass)),
+                    Text("' renders "),
+                    Num(extent.0),
+                    Text("x"),
+                    Num(extent.1),
+                    Text(", the render pass "),
+                    Num(group.0),
+                    Text("x"),
+                    Num(group.1),
+                ],
             ),
-            Blocker::Samples { pass, samples, group } => format!(
-                "sample count differs: '{}' uses {samples} samples, the render pass {group}",
-                p(*pass)
+            Blocker::Samples {
+                pass,
+                samples,
+                group,
+            } => put(
+                out,
+                &[
+                    Text("sample count differs: '"),
+                    Text(p(*pass)),
+                    Text("' uses "),
+                    Num(*samples),
+                    Text(" samples, the render pass "),
+                    Num(*group),
+                ],
             ),
-            Blocker::NotAttachmentRead { pass, resource, access: Access::Sampled, writer } => format!(
-                "'{}' samples '{}' (sampled, not an input attachment), written by subpass '{}'",
-                p(*pass),
-                r(*resource),
-                p(*writer)
+            Blocker::NotAttachmentRead {
+                pass,
+                resource,
+                access: Access::Sampled,
+                writer,
+            } => put(
+                out,
+                &[
+                    Text("'"),
+                    Text(p(*pass)),
+                    Text("' samples '"),
+                    Text(r(*resource)),
+                    Text("' (sampled, not an input attachment), written by subpass '"),
+                    Text(p(*writer)),
+                    Text("'"),
+                ],
             ),
-            Blocker::NotAttachmentRead { pass, resource, access, writer } => format!(
-                "'{}' reads '{}' as {access} (not an input attachment), written by subpass '{}'",
-                p(*pass),
-                r(*resource),
-                p(*writer)
+            Blocker::NotAttachmentRead {
+                pass,
+                resource,
+                access,
+                writer,
+            } => put(
+                out,
+                &[
+                    Text("'"),
+                    Text(p(*pass)),
+                    Text("' reads '"),
+                    Text(r(*resource)),
+                    Text("' as "),
+                    Text(access.name()),
+                    Text(" (not an input attachment), written by subpass '"),
+                    Text(p(*writer)),
+                    Text("'"),
+                ],
             ),
-            Blocker::Conflict { pass, resource, access, other, other_access } => {
+            Blocker::Conflict {
+                pass,
+                resource,
+                access,
+                other,
+                other_access,
+            } => {
                 if access.is_attachment() {
-                    format!(
-                        "'{}' uses '{}' as an attachment ({access}) but subpass '{}' uses it as {other_access}",
-                        p(*pass),
-                        r(*resource),
-                        p(*other)
+                    put(
+                        out,
+                        &[
+                            Text("'"),
+                            Text(p(*pass)),
+                            Text("' uses '"),
+                            Text(r(*resource)),
+                            Text("' as an attachment ("),
+                            Text(access.name()),
+                            Text(") but subpass '"),
+                            Text(p(*other)),
+                            Text("' uses it as "),
+                            Text(other_access.name()),
+                        ],
                     )
                 } else if other_access.is_attachment() {
-                    format!(
-                        "'{}' uses '{}' as {access} while it is an attachment ({other_access}) of subpass '{}'",
-                        p(*pass),
-                        r(*resource),
-                        p(*other)
+                    put(
+                        out,
+                        &[
+                            Text("'"),
+                            Text(p(*pass)),
+                            Text("' uses '"),
+                            Text(r(*resource)),
+                            Text("' as "),
+                            Text(access.name()),
+                            Text(" while it is an attachment ("),
+                            Text(other_access.name()),
+                            Text(") of subpass '"),
+                            Text(p(*other)),
+                            Text("'"),
+                        ],
                     )
                 } else {
-                    format!(
-                        "'{}' uses '{}' as {access} after subpass '{}' used it as {other_access}: not a same-pixel dependency",
-                        p(*pass),
-                        r(*resource),
-                        p(*other)
+                    put(
+                        out,
+                        &[
+                            Text("'"),
+                            Text(p(*pass)),
+                            Text("' uses '"),
+                            Text(r(*resource)),
+                            Text("' as "),
+                            Text(access.name()),
+                            Text(" after subpass '"),
+                            Text(p(*other)),
+                            Text("' used it as "),
+                            Text(other_access.name()),
+                            Text(": not a same-pixel dependency"),
+                        ],
                     )
                 }
             }
-            Blocker::Layout { pass, resource, access, other, other_access } => format!(
-                "'{}' uses '{}' as {access} but subpass '{}' uses it as {other_access}, in another layout",
-                p(*pass),
-                r(*resource),
-                p(*other)
+            Blocker::Layout {
+                pass,
+                resource,
+                access,
+                other,
+                other_access,
+            } => put(
+                out,
+                &[
+                    Text("'"),
+                    Text(p(*pass)),
+                    Text("' uses '"),
+                    Text(r(*resource)),
+                    Text("' as "),
+                    Text(access.name()),
+                    Text(" but subpass '"),
+                    Text(p(*other)),
+                    Text("' uses it as "),
+                    Text(other_access.name()),
+                    Text(", in another layout"),
+                ],
             ),
-            Blocker::ColorLimit { count, limit } => format!(
-                "the render pass would hold {count} colour attachments (max_color_attachments {limit})"
+            Blocker::ColorLimit { count, limit } => put(
+                out,
+                &[
+                    Text("the render pass would hold "),
+                    Num(*count),
+                    Text(" colour attachments (max_color_attachments "),
+                    Num(*limit),
+                    Text(")"),
+                ],
             ),
-            Blocker::InputLimit { count, limit } => format!(
-                "the render pass would hold {count} input attachments (max_input_attachments {limit})"
+            Blocker::InputLimit { count, limit } => put(
+                out,
+                &[
+                    Text("the render pass would hold "),
+                    Num(*count),
+                    Text(" input attachments (max_input_attachments "),
+                    Num(*limit),
+                    Text(")"),
+                ],
             ),
-            Blocker::TileBudget { bits, budget, parts } => {
-                let list: Vec<String> = parts.iter().map(|(id, b)| format!("'{}' {b}", r(*id))).collect();
-                format!(
-                    "tile storage: colour attachments would need {bits} bits per pixel ({}), over the device's {budget}",
-                    list.join(" + ")
-                )
+            Blocker::TileBudget {
+                bits,
+                budget,
+                parts,
+            } => {
+                put(
+                    out,
+                    &[
+                        Text("tile storage: colour attachments would need "),
+                        Num(*bits),
+                        Text(" bits per pixel ("),
+                    ],
+                );
+                for (i, (id, b)) in parts.iter().enumerate() {
+                    let sep = if i == 0 { "'" } else { " + '" };
+                    put(out, &[Text(sep), Text(r(*id)), Text("' "), Num(*b)]);
+                }
+                put(out, &[Text("), over the device's "), Num(*budget)]);
+            }
+        }
+    }
+}
+
+/// A piece of a reason: text, or a number written in decimal.
+#[derive(Clone, Copy)]
+enum Piece<'a> {
+    Text(&'a str),
+    Num(u32),
+}
+
+/// Appends the pieces to `out` (no allocation beyond `out`, no formatting machinery).
+fn put(out: &mut String, pieces: &[Piece<'_>]) {
+    for piece in pieces {
+        match *piece {
+            Piece::Text(t) => out.push_str(t),
+            Piece::Num(n) => {
+                let mut digits = [0u8; 10];
+                let mut i = digits.len();
+                let mut n = n;
+                loop {
+                    i -= 1;
+                    digits[i] = b'0' + (n % 10) as u8;
+                    n /= 10;
+                    if n == 0 {
+                        break;
+                    }
+                }
+                digits[i..].iter().for_each(|&d| out.push(char::from(d)));
             }
         }
     }
@@ -243,8 +441,10 @@ fn kind_name(kind: PassKind) -> &'static str {
 }
 
 /// What the render pass being built knows about one resource.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 struct GroupUse {
+    /// The resource.
+    resource: ResourceId,
     /// Latest attachment use.
     attachment: Option<(PassId, Access)>,
     /// Latest non-attachment use.
@@ -257,6 +457,9 @@ struct GroupUse {
     input: bool,
 }
 
+/// Resources a render pass may use before lookups go through a hash index instead of a scan.
+const SCAN_LIMIT: usize = 16;
+
 /// The render pass being built: its subpasses so far and what the merge rules need.
 #[derive(Clone, Debug, Default)]
 pub struct OpenGroup {
@@ -264,8 +467,14 @@ pub struct OpenGroup {
     pub passes: Vec<PassId>,
     extent: Option<(u32, u32)>,
     samples: Option<u32>,
-    uses: HashMap<ResourceId, GroupUse>,
+    /// One entry per resource used so far, in order of first use.
+    uses: Vec<GroupUse>,
+    /// Position in `uses` by resource, filled only past [`SCAN_LIMIT`] resources.
+    index: HashMap<ResourceId, u32, FxBuildHasher>,
+    /// Colour attachments (tile storage), in order of first use.
     colour: Vec<ResourceId>,
+    /// Σ bits per pixel over `colour` (saturating).
+    colour_bits: u32,
     inputs: u32,
 }
 
@@ -303,10 +512,94 @@ impl OpenGroup {
         g
     }
 
+    /// Empties the render pass and starts it again with `pass` alone, keeping the buffers.
+    pub fn restart(&mut self, graph: &Graph, pass: PassId) {
+        self.passes.clear();
+        self.extent = None;
+        self.samples = None;
+        self.uses.clear();
+        self.index.clear();
+        self.colour.clear();
+        self.colour_bits = 0;
+        self.inputs = 0;
+        self.add(graph, pass);
+    }
+
+    /// What the render pass knows about `resource`, if it uses it.
+    fn find(&self, resource: ResourceId) -> Option<&GroupUse> {
+        self.position(resource).map(|i| &self.uses[i])
+    }
+
+    /// Position of `resource` in `uses`.
+    fn position(&self, resource: ResourceId) -> Option<usize> {
+        if self.uses.len() > SCAN_LIMIT {
+            return self.index.get(&resource).map(|&i| i as usize);
+        }
+        self.uses.iter().position(|g| g.resource == resource)
+    }
+
+    /// True when `pass` can become the next subpass: [`OpenGroup::blockers`] would be empty.
+    /// Stops at the first broken rule and allocates nothing (the order phase asks this for
+    /// every ready raster pass while a render pass is open).
+    pub fn accepts(&self, graph: &Graph, caps: &Capabilities, pass: PassId) -> bool {
+        let p = graph.pass(pass);
+        let Some((extent, samples)) = frame_of(graph, p) else {
+            return false;
+        };
+        if self.extent.is_some_and(|g| g != extent)
+            || (self.extent.is_none() && !self.passes.is_empty())
+        {
+            // A render pass without extent holds a pass without attachments: nothing joins.
+            return false;
+        }
+        if let (Some(s), Some(group)) = (samples, self.samples) {
+            if s != group {
+                return false;
+            }
+        }
+        let mut colour = self.colour.len() as u32;
+        let mut bits = self.colour_bits;
+        let mut inputs = self.inputs;
+        for u in &p.uses {
+            let known = self.find(u.resource);
+            if let Some(g) = known {
+                let target = graph.resource(u.resource).target();
+                if conflict(pass, u.resource, u.access, u.clear, g, target).is_some() {
+                    return false;
+                }
+            }
+            if let Some(b) = colour_bits(graph, u.resource, u.access) {
+                if known.is_none_or(|g| g.colour_bits.is_none()) {
+                    colour += 1;
+                    bits = bits.saturating_add(b);
+                }
+            }
+            if u.access == Access::InputAttachment && !known.is_some_and(|g| g.input) {
+                inputs += 1;
+            }
+        }
+        colour <= caps.max_color_attachments
+            && inputs <= caps.max_input_attachments
+            && (caps.tile_bits_per_pixel == 0 || bits <= caps.tile_bits_per_pixel)
+    }
+
     /// Every reason why `pass` cannot become the next subpass (empty: it can). The caller
-    /// checks the rules about the schedule (merging on, nothing in between).
+    /// checks the rules about the schedule (merging on, nothing in between). Builds the
+    /// full list for a break's explanation; [`OpenGroup::accepts`] is the quick test.
     pub fn blockers(&self, graph: &Graph, caps: &Capabilities, pass: PassId) -> Vec<Blocker> {
         let mut out = Vec::new();
+        self.blockers_into(graph, caps, pass, &mut out);
+        out
+    }
+
+    /// Appends [`OpenGroup::blockers`] to `out` (a buffer reused across breaks).
+    pub fn blockers_into(
+        &self,
+        graph: &Graph,
+        caps: &Capabilities,
+        pass: PassId,
+        out: &mut Vec<Blocker>,
+    ) {
         let p = graph.pass(pass);
         match frame_of(graph, p) {
             None => out.push(Blocker::NoAttachments(pass)),
@@ -332,24 +625,27 @@ impl OpenGroup {
         if self.extent.is_none() && !self.passes.is_empty() {
             out.push(Blocker::NoAttachments(self.passes[0]));
         }
-        let mut colour = self.colour.clone();
+        let mut count = self.colour.len() as u32;
+        let mut bits = self.colour_bits;
         let mut inputs = self.inputs;
         for u in &p.uses {
-            let known = self.uses.get(&u.resource);
+            let known = self.find(u.resource);
             if let Some(g) = known {
                 let target = graph.resource(u.resource).target();
                 if let Some(b) = conflict(pass, u.resource, u.access, u.clear, g, target) {
                     out.push(b);
                 }
             }
-            if colour_bits(graph, u.resource, u.access).is_some() && !colour.contains(&u.resource) {
-                colour.push(u.resource);
+            if let Some(b) = colour_bits(graph, u.resource, u.access) {
+                if known.is_none_or(|g| g.colour_bits.is_none()) {
+                    count += 1;
+                    bits = bits.saturating_add(b);
+                }
             }
             if u.access == Access::InputAttachment && !known.is_some_and(|g| g.input) {
                 inputs += 1;
             }
         }
-        let count = colour.len() as u32;
         if count > caps.max_color_attachments {
             out.push(Blocker::ColorLimit {
                 count,
@@ -362,52 +658,79 @@ impl OpenGroup {
                 limit: caps.max_input_attachments,
             });
         }
-        if caps.tile_bits_per_pixel > 0 {
-            let parts: Vec<(ResourceId, u32)> = colour
+        if caps.tile_bits_per_pixel > 0 && bits > caps.tile_bits_per_pixel {
+            // The group's colour attachments, then the candidate's new ones.
+            let mut parts: Vec<(ResourceId, u32)> = self
+                .colour
                 .iter()
-                .map(|&r| {
-                    let bits = self.uses.get(&r).and_then(|g| g.colour_bits).or_else(|| {
-                        p.uses
-                            .iter()
-                            .find(|u| u.resource == r)
-                            .and_then(|u| colour_bits(graph, r, u.access))
-                    });
-                    (r, bits.unwrap_or(0))
-                })
+                .map(|&r| (r, self.find(r).and_then(|g| g.colour_bits).unwrap_or(0)))
                 .collect();
-            let bits = parts
-                .iter()
-                .map(|(_, b)| *b)
-                .fold(0u32, u32::saturating_add);
-            if bits > caps.tile_bits_per_pixel {
-                out.push(Blocker::TileBudget {
-                    bits,
-                    budget: caps.tile_bits_per_pixel,
-                    parts,
-                });
+            for u in &p.uses {
+                if let Some(b) = colour_bits(graph, u.resource, u.access) {
+                    if self
+                        .find(u.resource)
+                        .is_none_or(|g| g.colour_bits.is_none())
+                    {
+                        parts.push((u.resource, b));
+                    }
+                }
             }
+            out.push(Blocker::TileBudget {
+                bits,
+                budget: caps.tile_bits_per_pixel,
+                parts,
+            });
         }
-        out
     }
 
-    /// Adds `pass` as the next subpass (the caller has checked [`OpenGroup::blockers`]).
+    /// Adds `pass` as the next subpass (the caller has checked [`OpenGroup::accepts`]).
     pub fn add(&mut self, graph: &Graph, pass: PassId) {
         let p = graph.pass(pass);
-        if let Some((extent, samples)) = frame_of(graph, p) {
-            self.extent.get_or_insert(extent);
-            if self.samples.is_none() {
-                self.samples = samples;
+        // Once the render pass has both, the candidate cannot change them.
+        if self.extent.is_none() || self.samples.is_none() {
+            if let Some((extent, samples)) = frame_of(graph, p) {
+                self.extent.get_or_insert(extent);
+                if self.samples.is_none() {
+                    self.samples = samples;
+                }
             }
         }
         for u in &p.uses {
-            let g = self.uses.entry(u.resource).or_default();
+            let slot = match self.position(u.resource) {
+                Some(i) => i,
+                None => {
+                    self.uses.push(GroupUse {
+                        resource: u.resource,
+                        attachment: None,
+                        other: None,
+                        writer: None,
+                        colour_bits: None,
+                        input: false,
+                    });
+                    let n = self.uses.len();
+                    if n == SCAN_LIMIT + 1 {
+                        self.index.extend(
+                            self.uses
+                                .iter()
+                                .enumerate()
+                                .map(|(i, g)| (g.resource, i as u32)),
+                        );
+                    } else if n > SCAN_LIMIT + 1 {
+                        self.index.insert(u.resource, n as u32 - 1);
+                    }
+                    n - 1
+                }
+            };
+            let g = &mut self.uses[slot];
             if u.access.is_attachment() {
                 g.attachment = Some((pass, u.access));
-                if let Some(bits) = colour_bits(graph, u.resource, u.access) {
-                    if g.colour_bits.is_none() {
+                // A resource's bits per pixel depend on its format only: known once set.
+                if g.colour_bits.is_none() {
+                    if let Some(bits) = colour_bits(graph, u.resource, u.access) {
                         self.colour.push(u.resource);
+                        self.colour_bits = self.colour_bits.saturating_add(bits);
+                        g.colour_bits = Some(bits);
                     }
-                    g.colour_bits = Some(bits);
                 }
                 if u.access == Access::InputAttachment && !g.input {
                     g.input = true;
@@ -483,6 +806,7 @@ fn conflict(
 
 /// Groups the scheduled raster passes into render passes and records a break, with every
 /// reason, between each pair of adjacent raster passes left in different render passes.
+/// The quick [`OpenGroup::accepts`] decides; the reasons are listed only for the breaks.
 pub fn group(
     graph: &Graph,
     schedule: &Schedule,
@@ -494,9 +818,10 @@ pub fn group(
         group_of: vec![None; graph.passes.len()],
     };
     let mut breaks = Vec::new();
-    let mut open: Option<OpenGroup> = None;
+    let mut open = OpenGroup::default();
     let mut between: Vec<PassId> = Vec::new();
     let mut crossings = Crossings::default();
+    let mut blockers: Vec<Blocker> = Vec::new();
     for &pass in &schedule.order {
         if schedule.queue[pass.index()] != QueueKind::Graphics {
             crossings.note(graph, pass);
@@ -506,52 +831,65 @@ pub fn group(
             between.push(pass);
             continue;
         }
-        let mut blockers = Vec::new();
-        if let Some(g) = &open {
-            if !options.merge {
-                blockers.push(Blocker::MergeOff);
-            } else {
-                blockers.extend(between.iter().map(|&b| Blocker::Between(b)));
-                blockers.extend(crossings.blocker(graph, pass));
-                blockers.extend(g.blockers(graph, caps, pass));
-            }
-        }
-        match open.as_mut() {
-            Some(g) if blockers.is_empty() => {
-                log::debug!(
-                    "merge '{}' into the render pass of '{}'",
-                    graph.pass(pass).name,
-                    graph.pass(g.passes[0]).name
-                );
-                g.add(graph, pass);
-                crossings.joined(graph, pass);
-                let index = grouping.groups.len() - 1;
-                grouping.groups[index].push(pass);
-                grouping.group_of[pass.index()] = Some(index as u32);
-            }
-            _ => {
-                if let Some(g) = &open {
-                    let reasons: Vec<String> = blockers.iter().map(|b| b.describe(graph)).collect();
-                    let after = *g.passes.last().unwrap_or(&pass);
-                    log::debug!(
-                        "break between '{}' and '{}': {}",
-                        graph.pass(after).name,
-                        graph.pass(pass).name,
-                        reasons.join("; ")
-                    );
-                    breaks.push(BreakDraft {
-                        after,
-                        before: pass,
-                        reasons,
-                    });
+        let is_open = !open.passes.is_empty();
+        if is_open
+            && options.merge
+            && between.is_empty()
+            && crossings.blocker(graph, pass).is_none()
+            && open.accepts(graph, caps, pass)
+        {
+            log::debug!(
+                "merge '{}' into the render pass of '{}'",
+                graph.pass(pass).name,
+                graph.pass(open.passes[0]).name
+            );
+            open.add(graph, pass);
+            crossings.joined(graph, pass);
+            let index = grouping.groups.len() - 1;
+            grouping.groups[index].push(pass);
+            grouping.group_of[pass.index()] = Some(index as u32);
+        } else {
+            if is_open {
+                blockers.clear();
+                if !options.merge {
+                    blockers.push(Blocker::MergeOff);
+                } else {
+                    blockers.extend(between.iter().map(|&b| Blocker::Between(b)));
+                    blockers.extend(crossings.blocker(graph, pass));
+                    open.blockers_into(graph, caps, pass, &mut blockers);
                 }
-                grouping.group_of[pass.index()] = Some(grouping.groups.len() as u32);
-                grouping.groups.push(vec![pass]);
-                open = Some(OpenGroup::new(graph, pass));
-                crossings.open(graph, pass);
+                let reason = break_reason(graph, &blockers);
+                let after = *open.passes.last().unwrap_or(&pass);
+                log::debug!(
+                    "break between '{}' and '{}': {reason}",
+                    graph.pass(after).name,
+                    graph.pass(pass).name,
+                );
+                breaks.push(BreakDraft {
+                    after,
+                    before: pass,
+                    reason,
+                });
             }
+            grouping.group_of[pass.index()] = Some(grouping.groups.len() as u32);
+            grouping.groups.push(vec![pass]);
+            open.restart(graph, pass);
+            crossings.open(graph, pass);
         }
         between.clear();
     }
     (grouping, breaks)
+}
+
+/// Every reason of a break, in words, joined with `"; "`.
+fn break_reason(graph: &Graph, blockers: &[Blocker]) -> String {
+    debug_assert!(!blockers.is_empty(), "a break has a reason");
+    let mut reason = String::with_capacity(160);
+    for (i, b) in blockers.iter().enumerate() {
+        if i > 0 {
+            reason.push_str("; ");
+        }
+        b.describe_into(graph, &mut reason);
+    }
+    reason
 }

@@ -45,8 +45,8 @@ pub struct BreakDraft {
     pub after: PassId,
     /// First subpass of the later render pass.
     pub before: PassId,
-    /// Every rule that split them, in words.
-    pub reasons: Vec<String>,
+    /// Every rule that split them, in words, joined with `"; "`.
+    pub reason: String,
 }
 
 /// Output of the render pass phase.
@@ -73,11 +73,7 @@ pub fn render_passes(
 ) -> Result<RenderPasses, CompileError> {
     let (grouping, break_drafts) = merge::group(graph, schedule, caps, options);
     let index = load_store::UseIndex::new(graph, schedule);
-    let mut attachments: Vec<_> = grouping
-        .groups
-        .iter()
-        .map(|g| load_store::attachments(graph, schedule, &index, g))
-        .collect();
+    let mut attachments = load_store::Attachments::new(graph, schedule, &index, &grouping.groups);
     let memoryless = memoryless::decide(
         graph,
         caps,
@@ -89,13 +85,15 @@ pub fn render_passes(
     )?;
     let bandwidth = bandwidth::bandwidth(graph, schedule, &index, &attachments);
     let name = |p: PassId| graph.pass(p).name.clone();
+    let mut scratch = dependencies::Scratch::new(graph);
     let render_passes = grouping
         .groups
         .iter()
-        .zip(&attachments)
-        .map(|(group, atts)| RenderPass {
+        .enumerate()
+        .map(|(i, group)| RenderPass {
             subpasses: group.iter().map(|&p| name(p)).collect(),
-            attachments: atts
+            attachments: attachments
+                .of(i)
                 .iter()
                 .map(|a| Attachment {
                     resource: graph.resource(a.resource).name.clone(),
@@ -108,15 +106,15 @@ pub fn render_passes(
                     final_layout: a.final_layout,
                 })
                 .collect(),
-            dependencies: dependencies::subpass_dependencies(graph, group),
+            dependencies: dependencies::dependencies_with(graph, group, &mut scratch),
         })
         .collect();
     let breaks = break_drafts
-        .iter()
+        .into_iter()
         .map(|b| Break {
             after: name(b.after),
             before: name(b.before),
-            reason: b.reasons.join("; "),
+            reason: b.reason,
         })
         .collect();
     Ok(RenderPasses {

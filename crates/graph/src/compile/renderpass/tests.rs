@@ -694,3 +694,42 @@ fn bandwidth_planned_and_naive() {
         (3 * one, 4 * one)
     );
 }
+
+/// A render pass that uses more resources than `OpenGroup` scans linearly: its lookups go
+/// through the hash index, and a conflict with a resource used early is still found.
+#[test]
+fn large_render_pass_still_sees_every_resource() {
+    let mut g = Graph::new("large");
+    let textures: Vec<ResourceId> = (0..30)
+        .map(|i| {
+            let t = rgba8(&mut g, &format!("t{i}"));
+            g.resource_mut(t).imported = true;
+            t
+        })
+        .collect();
+    let c = output(&mut g, "c");
+    for i in 0..10 {
+        let mut b = g.raster(format!("p{i}"));
+        for &t in &textures[3 * i..3 * i + 3] {
+            b = b.uses(t, Access::Sampled);
+        }
+        if i == 0 {
+            b.clears(c, Access::ColorWrite);
+        } else {
+            b.uses(c, Access::ColorReadWrite);
+        }
+    }
+    g.raster("late")
+        .uses(c, Access::ColorReadWrite)
+        .uses(textures[1], Access::ColorWriteAll);
+    let p = plan(&g, "desktop");
+    let names: Vec<String> = (0..10).map(|i| format!("p{i}")).collect();
+    assert_eq!(
+        subpasses(&p),
+        vec![names.iter().map(|s| s.as_str()).collect(), vec!["late"]]
+    );
+    assert_eq!(
+        only_break(&p),
+        "'late' uses 't1' as an attachment (color_write_all) but subpass 'p0' uses it as sampled"
+    );
+}
