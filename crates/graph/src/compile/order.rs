@@ -50,29 +50,42 @@ pub fn order(
         return by_level(graph, deps, kept, caps, options, queue);
     }
     let n = graph.passes.len();
+    // Successor lists in one flat array (CSR): `succ[start[p]..start[p + 1]]`.
     let mut missing = vec![0u32; n];
-    let mut successors: Vec<Vec<PassId>> = vec![Vec::new(); n];
-    for e in deps
-        .edges
-        .iter()
-        .filter(|e| kept[e.from.index()] && kept[e.to.index()])
-    {
+    let mut start = vec![0u32; n + 1];
+    let kept_edges = || {
+        deps.edges
+            .iter()
+            .filter(|e| kept[e.from.index()] && kept[e.to.index()])
+    };
+    for e in kept_edges() {
         missing[e.to.index()] += 1;
-        successors[e.from.index()].push(e.to);
+        start[e.from.index() + 1] += 1;
     }
-    let mut ready: BTreeSet<PassId> = graph
-        .pass_ids()
-        .filter(|p| kept[p.index()] && missing[p.index()] == 0)
-        .collect();
+    for i in 0..n {
+        start[i + 1] += start[i];
+    }
+    let mut fill = start.clone();
+    let mut succ = vec![PassId(0); start[n] as usize];
+    for e in kept_edges() {
+        succ[fill[e.from.index()] as usize] = e.to;
+        fill[e.from.index()] += 1;
+    }
+    let mut ready = Ready::new(n);
+    for p in graph.pass_ids() {
+        if kept[p.index()] && missing[p.index()] == 0 {
+            ready.insert(p);
+        }
+    }
     let mut order = Vec::with_capacity(n);
-    let mut open: Option<OpenGroup> = None;
-    while let Some(first) = ready.first().copied() {
-        let p =
-            pick_mergeable(graph, caps, options, open.as_ref(), &ready, |_| true).unwrap_or(first);
-        ready.remove(&p);
+    let mut open = Tracker::default();
+    while let Some(first) = ready.first() {
+        let p = pick_mergeable(graph, caps, options, open.group(), ready.iter(), |_| true)
+            .unwrap_or(first);
+        ready.remove(p);
         order.push(p);
-        track_open_group(graph, caps, &mut open, p);
-        for &s in &successors[p.index()] {
+        open.track(graph, caps, p);
+        for &s in &succ[start[p.index()] as usize..start[p.index() + 1] as usize] {
             missing[s.index()] -= 1;
             if missing[s.index()] == 0 {
                 ready.insert(s);
@@ -119,12 +132,13 @@ fn by_level(
         sets[level[p.index()] as usize][kind].insert(p);
     }
     let mut order = Vec::with_capacity(declared.len());
-    let mut open: Option<OpenGroup> = None;
+    let mut open = Tracker::default();
     let mut crossings = Crossings::default();
     for [on_async, others, rasters] in &mut sets {
         loop {
             let no_crossing = |p: PassId| crossings.blocker(graph, p).is_none();
-            let p = pick_mergeable(graph, caps, options, open.as_ref(), rasters, no_crossing)
+            let candidates = rasters.iter().copied();
+            let p = pick_mergeable(graph, caps, options, open.group(), candidates, no_crossing)
                 .or_else(|| on_async.first().copied())
                 .or_else(|| others.first().copied())
                 .or_else(|| rasters.first().copied());
@@ -136,16 +150,16 @@ fn by_level(
             }
             order.push(p);
             if queue[p.index()] != QueueKind::Graphics {
-                if open.is_some() {
+                if open.is_open() {
                     crossings.note(graph, p);
                 }
                 continue;
             }
             if crossings.blocker(graph, p).is_some() {
-                open = None; // the merge phase breaks the render pass here
+                open.close(); // the merge phase breaks the render pass here
             }
-            track_open_group(graph, caps, &mut open, p);
-            match open.as_ref().map(|g| g.passes.len()) {
+            open.track(graph, caps, p);
+            match open.group().map(|g| g.passes.len()) {
                 None => crossings.clear(),
                 Some(1) => crossings.open(graph, p),
                 Some(_) => crossings.joined(graph, p),
@@ -163,14 +177,18 @@ fn pick_mergeable(
     caps: &Capabilities,
     options: &CompileOptions,
     open: Option<&OpenGroup>,
-    ready: &BTreeSet<PassId>,
+    mut candidates: impl Iterator<Item = PassId>,
     allowed: impl Fn(PassId) -> bool,
 ) -> Option<PassId> {
     let group = open.filter(|_| options.merge)?;
-    let pick = ready.iter().copied().find(|&p| {
-        graph.pass(p).kind == PassKind::Raster && allowed(p) && group.accepts(graph, caps, p)
+    let mut skipped = false;
+    let pick = candidates.find(|&p| {
+        let ok =
+            graph.pass(p).kind == PassKind::Raster && allowed(p) && group.accepts(graph, caps, p);
+        skipped |= !ok;
+        ok
     })?;
-    if Some(&pick) != ready.first() {
+    if skipped {
         log::debug!(
             "reorder: '{}' runs next to merge into the render pass of '{}'",
             graph.pass(pick).name,
@@ -181,20 +199,94 @@ fn pick_mergeable(
 }
 
 /// Follows the render pass the merge phase will build as passes are emitted: a raster pass
-/// joins the open one or opens its own; any other pass closes it.
-fn track_open_group(
-    graph: &Graph,
-    caps: &Capabilities,
-    open: &mut Option<OpenGroup>,
-    pass: PassId,
-) {
-    if graph.pass(pass).kind != PassKind::Raster {
-        *open = None;
-        return;
+/// joins the open one or opens its own; any other graphics pass closes it. One
+/// [`OpenGroup`] is kept and restarted, so closing and reopening allocates nothing.
+#[derive(Default)]
+struct Tracker {
+    group: OpenGroup,
+    open: bool,
+}
+
+impl Tracker {
+    /// The open render pass, if any.
+    fn group(&self) -> Option<&OpenGroup> {
+        self.open.then_some(&self.group)
     }
-    match open {
-        Some(g) if g.accepts(graph, caps, pass) => g.add(graph, pass),
-        Some(g) => g.restart(graph, pass),
-        None => *open = Some(OpenGroup::new(graph, pass)),
+
+    fn is_open(&self) -> bool {
+        self.open
+    }
+
+    fn close(&mut self) {
+        self.open = false;
+    }
+
+    /// `pass` (a graphics pass) was emitted.
+    fn track(&mut self, graph: &Graph, caps: &Capabilities, pass: PassId) {
+        if graph.pass(pass).kind != PassKind::Raster {
+            self.open = false;
+        } else if self.open && self.group.accepts(graph, caps, pass) {
+            self.group.add(graph, pass);
+        } else {
+            self.group.restart(graph, pass);
+            self.open = true;
+        }
+    }
+}
+
+/// Ready passes of the one-queue order as a bitset over pass indices. The smallest ready
+/// pass never decreases (a pass becomes ready only after a predecessor, which was declared
+/// before it and was at least the smallest when emitted), so [`Ready::first`] resumes from
+/// a cursor that only moves forward.
+struct Ready {
+    words: Vec<u64>,
+    cursor: usize,
+}
+
+impl Ready {
+    fn new(n: usize) -> Self {
+        Ready {
+            words: vec![0; n.div_ceil(64)],
+            cursor: 0,
+        }
+    }
+
+    fn insert(&mut self, p: PassId) {
+        let i = p.index();
+        debug_assert!(i / 64 >= self.cursor, "ready passes only grow");
+        self.words[i / 64] |= 1 << (i % 64);
+    }
+
+    fn remove(&mut self, p: PassId) {
+        let i = p.index();
+        self.words[i / 64] &= !(1 << (i % 64));
+    }
+
+    /// The first-declared ready pass.
+    fn first(&mut self) -> Option<PassId> {
+        while let Some(&w) = self.words.get(self.cursor) {
+            if w != 0 {
+                return Some(PassId(
+                    (self.cursor * 64 + w.trailing_zeros() as usize) as u32,
+                ));
+            }
+            self.cursor += 1;
+        }
+        None
+    }
+
+    /// Ready passes in declaration order.
+    fn iter(&self) -> impl Iterator<Item = PassId> + '_ {
+        self.words[self.cursor..]
+            .iter()
+            .enumerate()
+            .flat_map(move |(k, &w)| {
+                let base = (self.cursor + k) * 64;
+                std::iter::successors((w != 0).then_some(w), |&w| {
+                    let rest = w & (w - 1);
+                    (rest != 0).then_some(rest)
+                })
+                .map(move |w| PassId((base + w.trailing_zeros() as usize) as u32))
+            })
     }
 }

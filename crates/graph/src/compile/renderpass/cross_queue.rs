@@ -26,15 +26,20 @@
 
 use super::merge::Blocker;
 use crate::graph::{Graph, PassId, ResourceId};
+use crate::hash::FxBuildHasher;
 use std::collections::{HashMap, HashSet};
 
 /// What the rule needs about the open render pass and the other-queue passes inside it.
+/// The subpasses' resources are gathered only once an other-queue pass shows up inside the
+/// render pass, so one-queue frames pay a push per subpass.
 #[derive(Clone, Debug, Default)]
 pub struct Crossings {
-    /// Resources of the subpasses so far.
-    group: HashSet<ResourceId>,
+    /// Subpasses so far.
+    subpasses: Vec<PassId>,
+    /// Resources of the subpasses so far, once an other-queue pass was noted.
+    group: Option<HashSet<ResourceId, FxBuildHasher>>,
     /// Resources used by other-queue passes since the first subpass, with such a pass.
-    used_by: HashMap<ResourceId, PassId>,
+    used_by: HashMap<ResourceId, PassId, FxBuildHasher>,
     /// An other-queue pass that uses a resource of the render pass: no subpass may follow.
     sealed: Option<(PassId, ResourceId)>,
 }
@@ -42,7 +47,8 @@ pub struct Crossings {
 impl Crossings {
     /// Forgets everything (no render pass is open).
     pub fn clear(&mut self) {
-        self.group.clear();
+        self.subpasses.clear();
+        self.group = None;
         self.used_by.clear();
         self.sealed = None;
     }
@@ -55,15 +61,24 @@ impl Crossings {
 
     /// `pass` joined the open render pass as its next subpass.
     pub fn joined(&mut self, graph: &Graph, pass: PassId) {
-        self.group
-            .extend(graph.pass(pass).uses.iter().map(|u| u.resource));
+        self.subpasses.push(pass);
+        if let Some(group) = &mut self.group {
+            group.extend(graph.pass(pass).uses.iter().map(|u| u.resource));
+        }
     }
 
     /// Notes an other-queue pass emitted while the render pass is open.
     pub fn note(&mut self, graph: &Graph, pass: PassId) {
+        let subpasses = &self.subpasses;
+        let group = self.group.get_or_insert_with(|| {
+            subpasses
+                .iter()
+                .flat_map(|&s| graph.pass(s).uses.iter().map(|u| u.resource))
+                .collect()
+        });
         for u in &graph.pass(pass).uses {
             self.used_by.entry(u.resource).or_insert(pass);
-            if self.sealed.is_none() && self.group.contains(&u.resource) {
+            if self.sealed.is_none() && group.contains(&u.resource) {
                 self.sealed = Some((pass, u.resource));
             }
         }
