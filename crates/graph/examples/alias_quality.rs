@@ -2,12 +2,10 @@
 //! mean and worst ratio of aliased bytes to the lower bound, for the aliasing article's
 //! algorithm and for Tessera's planner.
 //!
-//! `cargo run --release -p tessera-graph --example alias_quality [GRAPHS] [FIRST_SEED]
-//! [--level-sorted]` (default 1200 graphs from seed 0; odd seeds use two queues). Results
-//! are printed per size class for one queue, two queues, and all graphs. `--level-sorted`
-//! replaces the execution positions of two-queue frames by an order sorted by dependency
-//! level (an experiment: what the planner reaches when the order phase submits level by
-//! level, so that level-disjoint lifetimes are also position-disjoint).
+//! `cargo run --release -p tessera-graph --example alias_quality [GRAPHS] [FIRST_SEED]`
+//! (default 1200 graphs from seed 0; odd seeds use two queues). Results are printed per size
+//! class for one queue, two queues, and all graphs. Each frame is compiled and its plan's
+//! timeline is placed by both algorithms; the planner's total must equal the plan's.
 
 #[path = "../tests/frames/mod.rs"]
 mod frames;
@@ -32,7 +30,6 @@ fn main() {
         .skip(1)
         .filter_map(|a| a.parse().ok())
         .collect();
-    let level_sorted = std::env::args().any(|a| a == "--level-sorted");
     let graphs = args.first().copied().unwrap_or(1200);
     let first = args.get(1).copied().unwrap_or(0);
     // stats[queues - 1][class]
@@ -50,26 +47,15 @@ fn main() {
             Err(e) => panic!("seed {seed}: generated frame does not compile: {e}"),
         };
         let memoryless: Vec<bool> = graph.resources.iter().map(|r| r.memoryless).collect();
-        let mut timeline = Timeline::of_plan(&graph, &plan);
-        if level_sorted {
-            let mut kept: Vec<usize> = (0..graph.passes.len())
-                .filter(|&p| timeline.position[p].is_some())
-                .collect();
-            kept.sort_by_key(|&p| (timeline.level[p], timeline.position[p]));
-            for (i, &p) in kept.iter().enumerate() {
-                timeline.position[p] = Some(i as u32);
-            }
-        }
+        let timeline = Timeline::of_plan(&graph, &plan);
         let problem = Problem::new(&graph, &timeline, &caps, &memoryless);
         let lb = bound::lower_bound(&problem) as f64;
         let a = article::pack(&problem).total();
         let t = planner::pack(&problem).total();
-        if !level_sorted {
-            assert_eq!(
-                t, plan.memory.aliased_bytes,
-                "seed {seed}: the compiled plan uses the planner"
-            );
-        }
+        assert_eq!(
+            t, plan.memory.aliased_bytes,
+            "seed {seed}: the compiled plan uses the planner"
+        );
         let s = &mut stats[usize::from(problem.by_level)][class];
         s.graphs += 1;
         for (k, total) in [a, t].into_iter().enumerate() {
@@ -84,13 +70,8 @@ fn main() {
         }
     }
     println!(
-        "aliased bytes / lower bound over {graphs} random frames (seeds {first}..{}){}",
-        first + graphs,
-        if level_sorted {
-            ", level-sorted order"
-        } else {
-            ""
-        }
+        "aliased bytes / lower bound over {graphs} random frames (seeds {first}..{})",
+        first + graphs
     );
     println!("| queues | resources | graphs | article mean | article worst | planner mean | planner worst | planner better / equal / worse |");
     println!("|---|---|---|---|---|---|---|---|");
