@@ -12,6 +12,7 @@
 
 pub mod article;
 pub mod bound;
+pub mod conflicts;
 pub mod exact;
 pub mod lifetimes;
 pub mod packing;
@@ -50,8 +51,8 @@ pub fn plan_memory(
     let timeline = Timeline::of_schedule(schedule, grouping);
     let problem = Problem::new(graph, &timeline, caps, memoryless);
     let (packing, article_bytes) = if options.alias {
-        let baseline = article::pack(&problem);
-        (planner::pack_against(&problem, &baseline), baseline.total())
+        let (packing, article) = planner::plan(&problem);
+        (packing, article.unwrap_or(0))
     } else {
         let packing = Packing::unaliased(&problem);
         let total = packing.total();

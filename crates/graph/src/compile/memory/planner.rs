@@ -13,19 +13,28 @@
 //! Orders tried: size descending; start ascending; size × length descending; length
 //! descending; end descending. The best run is then refined: an item is moved to an earlier
 //! place in the order (a seeded pseudo-random choice, biased to the item that sets the
-//! block's height) and the move is kept when the block does not grow. The amount of work is
-//! bounded by a budget of pair tests (6·10⁵, a run costing about n²/2), so 1,000 items
-//! get one size-descending run (besides the article's) while small frames get hundreds of refinement
-//! rounds; everything stops as soon as the block reaches the class's lower bound. Finally, per class, the
-//! article's bucket packing is computed too and used when it is smaller, so the result is
-//! never worse than the article's. Deterministic: same problem, same placement.
+//! block's height) and the move is kept when the block does not grow; the items before the
+//! moved one keep their places, so a refinement run places only the rest. Everything stops
+//! as soon as the block reaches the class's lower bound. The number of runs scales with the
+//! problem: at most `RUNS_TIMES_ITEMS / n` (6,000 / n: hundreds for small frames, a few for
+//! 1,000 items) and at most `BUDGET / (n + 2·pairs)` (dense problems), 1 to 400.
 //!
-//! Cost: O(k·n²) for k runs (each run is O(n) per item: a walk over the placed items in
-//! offset order, no sorting).
+//! A run looks only at the placed items that conflict with the one it places ([`Conflicts`],
+//! built once per class by a sweep), sorted by offset: O(d log d) per item of d conflicts
+//! instead of a walk over every placed item, and the same placements.
+//!
+//! When some class misses its lower bound, the article's bucket packing is computed too
+//! (per class, used when it is smaller), so the result is never worse than the article's;
+//! when every class reaches its lower bound nothing can do better and the article is not
+//! run. Deterministic: same problem, same placement.
+//!
+//! Cost: O(n log n + pairs) for the conflict lists, then O(Σ d log d) per run: with short
+//! lifetimes (few conflicts per item) linear in n, and the number of runs falls as n grows.
 
 use super::article;
 use super::bound;
-use super::lifetimes::{Problem, Span};
+use super::conflicts::Conflicts;
+use super::lifetimes::Problem;
 use super::packing::{PackedBlock, Packing};
 
 /// How a greedy run picks among the gaps that fit.
@@ -37,37 +46,67 @@ pub enum Rule {
     BestFit,
 }
 
-/// Pair tests the planner may spend per class (a greedy run over n items costs about n²/2).
+/// Work the planner may spend per class, in conflict-list entries read (a greedy run over
+/// n items with p conflicting pairs reads about n + 2p): bounds the runs of dense problems.
 const BUDGET: u64 = 600_000;
+
+/// Greedy runs per class times items: bounds the runs of sparse problems, so that the
+/// refinement costs about `RUNS_TIMES_ITEMS · (1 + mean conflicts per item)` whatever n.
+const RUNS_TIMES_ITEMS: u64 = 6_000;
 
 /// Greedy runs never skipped, whatever the size: size descending, lowest offset.
 const MIN_RUNS: u64 = 1;
 
+/// Most greedy runs per class.
+const MAX_RUNS: u64 = 400;
+
 /// Packs `problem` with Tessera's planner.
 pub fn pack(problem: &Problem) -> Packing {
-    pack_against(problem, &article::pack(problem))
+    plan(problem).0
 }
 
-/// Packs `problem`, falling back per class to `baseline` (the article's packing of the same
-/// problem) where that is smaller.
-pub fn pack_against(problem: &Problem, baseline: &Packing) -> Packing {
-    let mut out = Packing::default();
+/// Packs `problem` and says what the article's algorithm needed, when it was run: only when
+/// the planner's own result misses the lower bound of some class (nothing beats the lower
+/// bound). Then, per class, the article's packing replaces the planner's where it is
+/// smaller, so the result is never worse than the article's.
+pub fn plan(problem: &Problem) -> (Packing, Option<u64>) {
+    let mut classes = Vec::new();
+    let mut all_at_floor = true;
     for class in problem.classes() {
         let items: Vec<usize> = (0..problem.items.len())
             .filter(|&i| problem.items[i].class == class)
             .collect();
-        let (height, placed) = pack_class(problem, &items);
-        let article_blocks: Vec<&PackedBlock> = baseline
-            .blocks
-            .iter()
-            .filter(|b| b.class == class)
-            .collect();
-        let article_total: u64 = article_blocks.iter().map(|b| b.size).sum();
-        if article_total < height {
-            log::debug!("memory class {class}: the article's buckets ({article_total} bytes) beat the planner ({height} bytes); using them");
-            out.blocks.extend(article_blocks.into_iter().cloned());
+        let conflicts = Conflicts::new(problem, &items);
+        let floor = bound::lower_bound_of(problem, &items);
+        let (height, placed) = pack_class(problem, &items, &conflicts, floor);
+        all_at_floor &= height <= floor;
+        classes.push((class, items, conflicts, height, placed));
+    }
+    let mut out = Packing::default();
+    if all_at_floor {
+        for (class, items, _, height, placed) in classes {
+            log::debug!(
+                "memory class {class}: {} items in one block of {height} bytes (the lower bound)",
+                items.len()
+            );
+            out.blocks.push(PackedBlock {
+                class,
+                size: height,
+                items: placed,
+            });
+        }
+        return (out, None);
+    }
+    let mut article_total = 0;
+    for (class, items, conflicts, height, placed) in classes {
+        let article_blocks = article::pack_class(problem, class, &items, &conflicts);
+        let article_height: u64 = article_blocks.iter().map(|b| b.size).sum();
+        article_total += article_height;
+        if article_height < height {
+            log::debug!("memory class {class}: the article's buckets ({article_height} bytes) beat the planner ({height} bytes); using them");
+            out.blocks.extend(article_blocks);
         } else {
-            log::debug!("memory class {class}: {} items in one block of {height} bytes (article: {article_total})", items.len());
+            log::debug!("memory class {class}: {} items in one block of {height} bytes (article: {article_height})", items.len());
             out.blocks.push(PackedBlock {
                 class,
                 size: height,
@@ -75,17 +114,20 @@ pub fn pack_against(problem: &Problem, baseline: &Packing) -> Packing {
             });
         }
     }
-    out
+    (out, Some(article_total))
 }
 
 /// A sort key of an order to try: smaller keys are placed first.
 type OrderKey<'a> = Box<dyn Fn(usize) -> (u64, u64, usize) + 'a>;
 
-/// A greedy result: height, the order that gave it, and its placements.
-type Candidate = (u64, Vec<usize>, Vec<(usize, u64)>);
-
-/// Best single block for `items`: (height, placements).
-fn pack_class(problem: &Problem, items: &[usize]) -> (u64, Vec<(usize, u64)>) {
+/// Best single block for `items` (whose conflict lists are `conflicts`), stopping at
+/// `floor`: (height, placements `(item, offset)`).
+fn pack_class(
+    problem: &Problem,
+    items: &[usize],
+    conflicts: &Conflicts,
+    floor: u64,
+) -> (u64, Vec<(usize, u64)>) {
     let it = &problem.items;
     let n = items.len() as u64;
     let len = |i: usize| {
@@ -106,13 +148,16 @@ fn pack_class(problem: &Problem, items: &[usize]) -> (u64, Vec<(usize, u64)>) {
             )
         }),
     ];
-    let floor = bound::lower_bound_of(problem, items);
-    let mut runs_left = (BUDGET / (n * n / 2).max(1)).clamp(MIN_RUNS, 400);
-    let mut best: Option<Candidate> = None;
-    let mut greedy = Greedy::new(problem, items.len());
+    let run_cost = n + 2 * conflicts.pairs() as u64;
+    let mut runs_left = (BUDGET / run_cost.max(1))
+        .min(RUNS_TIMES_ITEMS / n.max(1))
+        .clamp(MIN_RUNS, MAX_RUNS);
+    let mut greedy = Greedy::new(problem, items, conflicts);
+    // (height, order, placements (local item, offset in alignment units))
+    let mut best: Option<(u64, Vec<u32>, Vec<(u32, u32)>, Rule)> = None;
+    let mut order: Vec<u32> = (0..n as u32).collect();
     'orders: for key in &orders {
-        let mut order = items.to_vec();
-        order.sort_by_key(|&i| key(i));
+        order.sort_by_key(|&k| key(items[k as usize]));
         for rule in [Rule::Lowest, Rule::BestFit] {
             if runs_left == 0 || best.as_ref().is_some_and(|b| b.0 <= floor) {
                 break 'orders;
@@ -121,17 +166,16 @@ fn pack_class(problem: &Problem, items: &[usize]) -> (u64, Vec<(usize, u64)>) {
             let cutoff = best.as_ref().map_or(u64::MAX, |b| b.0.saturating_add(1));
             if let Some(h) = greedy.run(&order, rule, cutoff) {
                 if best.as_ref().is_none_or(|b| h < b.0) {
-                    best = Some((h, order.clone(), greedy.placements()));
+                    best = Some((h, order.clone(), greedy.placed.clone(), rule));
                 }
             }
         }
     }
-    let Some((mut best_h, mut best_order, mut best_place)) = best else {
+    let Some((mut best_h, mut best_order, mut best_place, mut best_rule)) = best else {
         return (0, Vec::new());
     };
     let rounds = runs_left;
     let mut rng = SplitMix(0x9e37_79b9_7f4a_7c15 ^ n);
-    let mut order = best_order.clone();
     for round in 0..rounds {
         if best_h <= floor || n < 2 {
             break;
@@ -142,9 +186,9 @@ fn pack_class(problem: &Problem, items: &[usize]) -> (u64, Vec<(usize, u64)>) {
         let from = if round % 2 == 0 {
             let top = best_place
                 .iter()
-                .max_by_key(|&&(i, off)| (off + it[i].footprint, off))
-                .map(|&(i, _)| i);
-            top.and_then(|t| order.iter().position(|&i| i == t))
+                .max_by_key(|&&(k, off)| (off.saturating_add(greedy.units[k as usize]), off))
+                .map(|&(k, _)| k);
+            top.and_then(|t| order.iter().position(|&k| k == t))
                 .unwrap_or(0)
         } else {
             rng.below(n) as usize
@@ -160,114 +204,146 @@ fn pack_class(problem: &Problem, items: &[usize]) -> (u64, Vec<(usize, u64)>) {
         } else {
             Rule::BestFit
         };
-        if let Some(h) = greedy.run(&order, rule, best_h.saturating_add(1)) {
+        // Items before `to` keep their places when the rule is the same.
+        let prefix = if rule == best_rule {
+            &best_place[..to]
+        } else {
+            &[]
+        };
+        if let Some(h) = greedy.run_from(&order, prefix, rule, best_h.saturating_add(1)) {
             if h <= best_h {
                 best_h = h;
-                best_place = greedy.placements();
+                best_rule = rule;
+                best_place.clone_from(&greedy.placed);
                 std::mem::swap(&mut best_order, &mut order);
             }
         }
     }
-    (best_h, best_place)
+    let a = problem.alignment.max(1);
+    let placed = best_place
+        .iter()
+        .map(|&(k, off)| (items[k as usize], u64::from(off) * a))
+        .collect();
+    (best_h, placed)
 }
 
-/// A placed item as the greedy walk reads it: offsets in units of the alignment, span
-/// inline (24 bytes, for cache locality).
-#[derive(Clone, Copy, Debug)]
-struct Slot {
-    off: u32,
-    end: u32,
-    span: Span,
-}
+/// Offset of an item not placed yet.
+const UNPLACED: u32 = u32::MAX;
 
-/// Reusable state of greedy runs.
+/// Reusable state of greedy runs over the items of one class (local indices `0..n`).
 #[derive(Debug)]
 pub struct Greedy<'a> {
-    problem: &'a Problem,
-    /// Placed items sorted by offset.
-    placed: Vec<Slot>,
-    order: Vec<(usize, u64)>,
+    conflicts: &'a Conflicts,
+    alignment: u64,
     /// Footprint of each item in units of the alignment.
     units: Vec<u32>,
+    /// Offset of each item in units of the alignment, [`UNPLACED`] before it is placed.
+    off: Vec<u32>,
+    /// Placements (item, offset) of the last run, in placement order.
+    placed: Vec<(u32, u32)>,
+    /// Scratch: `offset << 32 | end` of the placed items conflicting with the one being
+    /// placed.
+    busy: Vec<u64>,
 }
 
 impl<'a> Greedy<'a> {
-    /// State for runs over `problem`, `capacity` items at a time.
-    pub fn new(problem: &'a Problem, capacity: usize) -> Self {
+    /// State for runs over `items` of `problem`, whose conflict lists are `conflicts`.
+    pub fn new(problem: &Problem, items: &[usize], conflicts: &'a Conflicts) -> Self {
         let a = problem.alignment.max(1);
-        let units = problem
-            .items
+        let units = items
             .iter()
-            .map(|it| u32::try_from(it.footprint / a).unwrap_or(u32::MAX / 4))
+            .map(|&i| u32::try_from(problem.items[i].footprint / a).unwrap_or(u32::MAX / 4))
             .collect();
         Greedy {
-            problem,
-            placed: Vec::with_capacity(capacity),
-            order: Vec::with_capacity(capacity),
+            conflicts,
+            alignment: a,
             units,
+            off: vec![UNPLACED; items.len()],
+            placed: Vec::with_capacity(items.len()),
+            busy: Vec::new(),
         }
     }
 
-    /// Places `order` with `rule`; returns the block height in bytes, or `None` as soon as
-    /// it reaches `cutoff` bytes.
-    pub fn run(&mut self, order: &[usize], rule: Rule, cutoff: u64) -> Option<u64> {
+    /// Places `order` (local item indices) with `rule`; returns the block height in bytes,
+    /// or `None` as soon as it reaches `cutoff` bytes.
+    pub fn run(&mut self, order: &[u32], rule: Rule, cutoff: u64) -> Option<u64> {
+        self.run_from(order, &[], rule, cutoff)
+    }
+
+    /// The same, when the first `prefix.len()` items of `order` are known to land where
+    /// `prefix` (placements of an earlier run with the same rule and the same first items)
+    /// says: only the rest is placed.
+    pub fn run_from(
+        &mut self,
+        order: &[u32],
+        prefix: &[(u32, u32)],
+        rule: Rule,
+        cutoff: u64,
+    ) -> Option<u64> {
+        debug_assert!(prefix.iter().zip(order).all(|(p, &k)| p.0 == k));
+        self.off.fill(UNPLACED);
         self.placed.clear();
-        self.order.clear();
-        let a = self.problem.alignment.max(1);
+        self.placed.extend_from_slice(prefix);
         let mut height = 0u32;
-        for &i in order {
-            let off = self.offset_for(i, rule, height);
-            let end = off.saturating_add(self.units[i]);
+        for &(k, off) in prefix {
+            self.off[k as usize] = off;
+            height = height.max(off.saturating_add(self.units[k as usize]));
+        }
+        for &k in &order[prefix.len()..] {
+            let off = self.offset_for(k as usize, rule, height);
+            let end = off.saturating_add(self.units[k as usize]);
             height = height.max(end);
-            if u64::from(height) * a >= cutoff {
+            if u64::from(height) * self.alignment >= cutoff {
                 return None;
             }
-            let at = self.placed.partition_point(|s| s.off <= off);
-            self.placed.insert(
-                at,
-                Slot {
-                    off,
-                    end,
-                    span: self.problem.items[i].span,
-                },
-            );
-            self.order.push((i, u64::from(off) * a));
+            self.off[k as usize] = off;
+            self.placed.push((k, off));
         }
-        Some(u64::from(height) * a)
+        Some(u64::from(height) * self.alignment)
     }
 
-    /// The offset (in alignment units) where item `i` goes, given what is placed and the
-    /// current `height`.
-    fn offset_for(&self, i: usize, rule: Rule, height: u32) -> u32 {
-        let me = self.problem.items[i].span;
-        let need = self.units[i];
+    /// The offset (in alignment units) where item `k` goes, given what is placed and the
+    /// current `height`: a walk over the placed conflicting items in offset order.
+    fn offset_for(&mut self, k: usize, rule: Rule, height: u32) -> u32 {
+        self.busy.clear();
+        for &j in self.conflicts.of(k) {
+            let off = self.off[j as usize];
+            if off != UNPLACED {
+                let end = off.saturating_add(self.units[j as usize]);
+                self.busy.push(u64::from(off) << 32 | u64::from(end));
+            }
+        }
+        self.busy.sort_unstable();
+        let need = self.units[k];
         let mut cursor = 0u32;
         let mut best: Option<(u32, u32)> = None; // (gap length, start)
-        for s in &self.placed {
-            if s.end <= cursor || !me.conflicts(&s.span) {
+        for &b in &self.busy {
+            let (off, end) = ((b >> 32) as u32, b as u32);
+            if end <= cursor {
                 continue;
             }
-            if s.off >= cursor + need {
+            if off >= cursor.saturating_add(need) {
                 match rule {
                     Rule::Lowest => return cursor,
                     Rule::BestFit => {
-                        if best.is_none_or(|(l, _)| s.off - cursor < l) {
-                            best = Some((s.off - cursor, cursor));
+                        if best.is_none_or(|(l, _)| off - cursor < l) {
+                            best = Some((off - cursor, cursor));
                         }
                     }
                 }
             }
-            cursor = cursor.max(s.end);
+            cursor = cursor.max(end);
         }
-        if cursor + need <= height && best.is_none_or(|(l, _)| height - cursor < l) {
+        if cursor.saturating_add(need) <= height && best.is_none_or(|(l, _)| height - cursor < l) {
             best = Some((height - cursor, cursor));
         }
         best.map_or(cursor, |(_, start)| start)
     }
 
-    /// Placements (item, byte offset) of the last complete run, in placement order.
-    pub fn placements(&self) -> Vec<(usize, u64)> {
-        self.order.clone()
+    /// Placements (local item, offset in alignment units) of the last complete run, in
+    /// placement order.
+    pub fn placements(&self) -> &[(u32, u32)] {
+        &self.placed
     }
 }
 

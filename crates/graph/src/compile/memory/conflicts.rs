@@ -1,0 +1,111 @@
+//! Conflict lists: for the items of one memory class, the other items of the class each one
+//! may never share bytes with, so that a placement looks only at those instead of at every
+//! placed item.
+//!
+//! Built by one sweep over the items sorted by first execution position. When item `k` is
+//! reached, every earlier-starting item `j` conflicts with it exactly when `j` is still alive
+//! in positions (`j.pos_hi >= k.pos_lo`: their positions overlap) or, with lifetimes in
+//! levels, when `j` ended in positions but not in levels (`j.lvl_hi >= k.lvl_lo`: the
+//! inverted pairs of [`Span::conflicts`](super::Span::conflicts)); `k` cannot come wholly
+//! before an item that started no later than it. Alive items are kept in a list that sheds
+//! the finished ones; finished ones (levels only) in an ordered set by last level, read from
+//! `k.lvl_lo` up. Invariant: `of(a)` contains `b` iff `b` contains `a` iff the two items'
+//! spans conflict. Cost: O(n log n + pairs) (plus O(n · alive) for the list), O(n + pairs)
+//! memory, with pairs the number of conflicting pairs: linear when lifetimes are short.
+
+use super::lifetimes::Problem;
+use std::collections::BTreeSet;
+
+/// Conflict lists of items `0..n` (local indices into the item list they were built from).
+#[derive(Clone, Debug, Default)]
+pub struct Conflicts {
+    /// `adj[start[k]..start[k + 1]]` are the items conflicting with item `k`.
+    start: Vec<u32>,
+    adj: Vec<u32>,
+}
+
+impl Conflicts {
+    /// The conflict lists of `items` (indices into `problem.items`); item `k` of the result
+    /// is `items[k]`.
+    pub fn new(problem: &Problem, items: &[usize]) -> Self {
+        let span = |k: u32| problem.items[items[k as usize]].span;
+        let n = items.len();
+        let mut by_start: Vec<u32> = (0..n as u32).collect();
+        by_start.sort_unstable_by_key(|&k| (span(k).pos_lo, k));
+        let mut edges: Vec<(u32, u32)> = Vec::with_capacity(4 * n);
+        let mut alive: Vec<u32> = Vec::new();
+        let mut ended: BTreeSet<(u32, u32)> = BTreeSet::new();
+        for &k in &by_start {
+            let s = span(k);
+            alive.retain(|&j| {
+                let sj = span(j);
+                let keep = sj.pos_hi >= s.pos_lo;
+                if !keep && problem.by_level {
+                    ended.insert((sj.lvl_hi, j));
+                }
+                keep
+            });
+            edges.extend(alive.iter().map(|&j| (j, k)));
+            if problem.by_level {
+                edges.extend(ended.range((s.lvl_lo, 0)..).map(|&(_, j)| (j, k)));
+            }
+            alive.push(k);
+        }
+        let mut start = vec![0u32; n + 1];
+        for &(a, b) in &edges {
+            start[a as usize + 1] += 1;
+            start[b as usize + 1] += 1;
+        }
+        for k in 0..n {
+            start[k + 1] += start[k];
+        }
+        let mut fill: Vec<u32> = start[..n].to_vec();
+        let mut adj = vec![0u32; 2 * edges.len()];
+        for &(a, b) in &edges {
+            adj[fill[a as usize] as usize] = b;
+            fill[a as usize] += 1;
+            adj[fill[b as usize] as usize] = a;
+            fill[b as usize] += 1;
+        }
+        let c = Conflicts { start, adj };
+        debug_assert!(
+            n > 300 || c.matches(problem, items),
+            "conflict lists match the conflict relation"
+        );
+        c
+    }
+
+    /// The items conflicting with item `k`.
+    #[inline]
+    pub fn of(&self, k: usize) -> &[u32] {
+        &self.adj[self.start[k] as usize..self.start[k + 1] as usize]
+    }
+
+    /// Number of items.
+    pub fn len(&self) -> usize {
+        self.start.len().saturating_sub(1)
+    }
+
+    /// True when there are no items.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Number of conflicting pairs.
+    pub fn pairs(&self) -> usize {
+        self.adj.len() / 2
+    }
+
+    /// Brute-force comparison with [`Problem::conflicts`] (debug assertions, tests).
+    pub fn matches(&self, problem: &Problem, items: &[usize]) -> bool {
+        (0..items.len()).all(|a| {
+            let mut want: Vec<u32> = (0..items.len() as u32)
+                .filter(|&b| b as usize != a && problem.conflicts(items[a], items[b as usize]))
+                .collect();
+            let mut got = self.of(a).to_vec();
+            want.sort_unstable();
+            got.sort_unstable();
+            want == got
+        })
+    }
+}
