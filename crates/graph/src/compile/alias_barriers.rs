@@ -28,7 +28,6 @@ use crate::access::SyncScope;
 use crate::graph::{Graph, PassId, QueueKind, ResourceId};
 use crate::hash::FxBuildHasher;
 use crate::sync::{AccessMask, Layout, StageMask};
-use std::collections::HashMap;
 
 /// What the uses of one resource on one queue add to a later occupant's barrier.
 #[derive(Clone, Copy, Debug, Default)]
@@ -95,49 +94,43 @@ pub fn add(
             q.last = Some((position as u32, pass));
         }
     }
-    // Per item, what its earlier occupants (this frame) and later occupants (the previous
-    // frame's) add to its first-use barrier: accumulated pair by pair, no pair lists kept.
+    // Per item, what its latest earlier occupants (this frame) and, for the first occupant
+    // of some bytes, the last occupant of those bytes (the previous frame's) add to its
+    // first-use barrier.
     let n = problem.items.len();
     let mut from_earlier = vec![Occupants::default(); n];
     let mut from_later = vec![Occupants::default(); n];
+    let mut sweep = Sweep::default();
     for block in &layout.packing.blocks {
-        let mut by_offset = block.items.clone();
-        by_offset.sort_unstable_by_key(|&(i, off)| (off, i));
-        for (k, &(a, off_a)) in by_offset.iter().enumerate() {
-            let end_a = off_a + problem.items[a].size;
-            for &(b, off_b) in by_offset[k + 1..]
-                .iter()
-                .take_while(|&&(_, off_b)| off_b < end_a)
-            {
-                debug_assert!(off_b >= off_a);
-                let (sa, sb) = (&problem.items[a].span, &problem.items[b].span);
-                let (first, second) = if sa.before(sb) {
-                    (a, b)
-                } else if sb.before(sa) {
-                    (b, a)
-                } else {
-                    debug_assert!(
-                        false,
-                        "conflicting items {a} and {b} share bytes at {off_b}"
-                    );
-                    continue;
-                };
-                log::trace!(
-                    "alias: '{}' reuses bytes of '{}' (offsets {} and {})",
-                    graph.resource(problem.items[second].resource).name,
-                    graph.resource(problem.items[first].resource).name,
-                    off_a,
-                    off_b
-                );
-                from_earlier[second].add(&uses[problem.items[first].resource.index()]);
-                from_later[first].add(&uses[problem.items[second].resource.index()]);
+        if block.items.len() < 2 {
+            continue;
+        }
+        sweep.block(problem, &block.items, |earlier, later| {
+            log::trace!(
+                "alias: '{}' reuses bytes of '{}'",
+                graph.resource(problem.items[later].resource).name,
+                graph.resource(problem.items[earlier].resource).name,
+            );
+            from_earlier[later].add(&uses[problem.items[earlier].resource.index()]);
+        });
+        for seg in &sweep.segments {
+            if seg.first != seg.last {
+                from_later[seg.first as usize]
+                    .add(&uses[problem.items[seg.last as usize].resource.index()]);
             }
         }
     }
     let anchor = |pass: PassId| {
         grouping.group_of[pass.index()].map_or(pass, |g| grouping.groups[g as usize][0])
     };
-    let mut upserts = Upserts::new(barriers);
+    debug_assert!(
+        barriers.barriers.windows(2).all(|w| {
+            let position = |p: PassId| schedule.position[p.index()].unwrap_or(u32::MAX);
+            position(w[0].before) <= position(w[1].before)
+        }),
+        "barriers are in execution order of `before`"
+    );
+    let mut upserts = Upserts::new(barriers, schedule);
     let mut new_hazards = Vec::new();
     for i in 0..n {
         let (earlier, later) = (&from_earlier[i], &from_later[i]);
@@ -181,7 +174,7 @@ pub fn add(
             undefined,
         );
     }
-    upserts.finish(schedule);
+    upserts.finish();
     if !new_hazards.is_empty() {
         let known: std::collections::HashSet<CrossQueueHazard, FxBuildHasher> =
             barriers.cross_queue.iter().copied().collect();
@@ -193,28 +186,136 @@ pub fn add(
     }
 }
 
-/// Barrier edits of this phase: unions into existing plain barriers (found through an
-/// index instead of a scan) and new barriers merged into execution order at the end.
+/// Bytes `start..end` of a block: the first and the last item that occupied them so far.
+#[derive(Clone, Copy, Debug)]
+struct Segment {
+    start: u64,
+    end: u64,
+    first: u32,
+    last: u32,
+}
+
+/// The occupancy sweep over one block at a time (buffers reused across blocks).
+#[derive(Debug, Default)]
+struct Sweep {
+    /// Occupied bytes, disjoint and sorted by offset.
+    segments: Vec<Segment>,
+    /// Scratch: the segments replacing those an item covers.
+    replace: Vec<Segment>,
+    /// Scratch: `(first position, item, offset)` of the block's items.
+    items: Vec<(u32, u32, u64)>,
+    /// Scratch: predecessors of the item being swept.
+    preds: Vec<u32>,
+}
+
+impl Sweep {
+    /// Sweeps the placements `(item, offset)` of one block in order of first use, calling
+    /// `edge(earlier, later)` once for every latest earlier occupant of some of the later
+    /// item's bytes; leaves the final occupancy in `segments`.
+    fn block(
+        &mut self,
+        problem: &super::memory::Problem,
+        placements: &[(usize, u64)],
+        mut edge: impl FnMut(usize, usize),
+    ) {
+        self.segments.clear();
+        self.items.clear();
+        self.items.extend(
+            placements
+                .iter()
+                .map(|&(i, off)| (problem.items[i].span.pos_lo, i as u32, off)),
+        );
+        self.items.sort_unstable();
+        for &(_, item, off) in &self.items {
+            let (s, e) = (off, off + problem.items[item as usize].size);
+            let lo = self.segments.partition_point(|g| g.end <= s);
+            let hi = self.segments.partition_point(|g| g.start < e);
+            self.replace.clear();
+            self.preds.clear();
+            let mut cursor = s;
+            for g in &self.segments[lo..hi] {
+                debug_assert!(
+                    problem.items[g.last as usize]
+                        .span
+                        .before(&problem.items[item as usize].span),
+                    "items sharing bytes come one wholly before the other"
+                );
+                if !self.preds.contains(&g.last) {
+                    self.preds.push(g.last);
+                }
+                if g.start > cursor {
+                    self.replace.push(Segment {
+                        start: cursor,
+                        end: g.start,
+                        first: item,
+                        last: item,
+                    });
+                }
+                if g.start < s {
+                    self.replace.push(Segment { end: s, ..*g });
+                }
+                self.replace.push(Segment {
+                    start: g.start.max(s),
+                    end: g.end.min(e),
+                    first: g.first,
+                    last: item,
+                });
+                if g.end > e {
+                    self.replace.push(Segment { start: e, ..*g });
+                }
+                cursor = g.end;
+            }
+            if cursor < e {
+                self.replace.push(Segment {
+                    start: cursor,
+                    end: e,
+                    first: item,
+                    last: item,
+                });
+            }
+            self.segments.splice(lo..hi, self.replace.drain(..));
+            for &p in &self.preds {
+                edge(p as usize, item as usize);
+            }
+        }
+    }
+}
+
+/// Barrier edits of this phase: unions into existing plain barriers (found by a binary
+/// search over `barriers`, which are in execution order of `before`) and new barriers
+/// merged into execution order at the end.
 struct Upserts<'a> {
     barriers: &'a mut Barriers,
-    index: HashMap<(PassId, ResourceId), usize, FxBuildHasher>,
+    schedule: &'a Schedule,
     added: Vec<BarrierDraft>,
 }
 
 impl<'a> Upserts<'a> {
-    fn new(barriers: &'a mut Barriers) -> Self {
-        let index = barriers
-            .barriers
-            .iter()
-            .enumerate()
-            .filter(|(_, b)| !b.after && b.transfer.is_none())
-            .map(|(i, b)| ((b.before, b.resource), i))
-            .collect();
+    fn new(barriers: &'a mut Barriers, schedule: &'a Schedule) -> Self {
         Upserts {
             barriers,
-            index,
+            schedule,
             added: Vec::new(),
         }
+    }
+
+    fn position(&self, p: PassId) -> u32 {
+        self.schedule.position[p.index()].unwrap_or(u32::MAX)
+    }
+
+    /// The plain barrier of `resource` recorded before `before`, if the barrier phase made
+    /// one.
+    fn find(&self, before: PassId, resource: ResourceId) -> Option<usize> {
+        let at = self.position(before);
+        let list = &self.barriers.barriers;
+        let from = list.partition_point(|b| self.position(b.before) < at);
+        list[from..]
+            .iter()
+            .take_while(|b| self.position(b.before) == at)
+            .position(|b| {
+                b.before == before && b.resource == resource && !b.after && b.transfer.is_none()
+            })
+            .map(|k| from + k)
     }
 
     /// Unions the source scope into the barrier of `resource` before `before`, creating it
@@ -236,7 +337,7 @@ impl<'a> Upserts<'a> {
             (true, None, Some(new)) => Some((Layout::UNDEFINED, new)),
             (_, old, _) => old,
         };
-        if let Some(&i) = self.index.get(&(before, resource)) {
+        if let Some(i) = self.find(before, resource) {
             let b = &mut self.barriers.barriers[i];
             b.src_stage |= src_stage;
             b.src_access |= src_access;
@@ -258,7 +359,8 @@ impl<'a> Upserts<'a> {
 
     /// Merges the new barriers in: each goes after every existing barrier whose pass is not
     /// later than its own (what inserting at the partition point one by one would give).
-    fn finish(self, schedule: &Schedule) {
+    fn finish(self) {
+        let schedule = self.schedule;
         if self.added.is_empty() {
             return;
         }
