@@ -28,28 +28,33 @@ impl Conflicts {
     /// The conflict lists of `items` (indices into `problem.items`); item `k` of the result
     /// is `items[k]`.
     pub fn new(problem: &Problem, items: &[usize]) -> Self {
-        let span = |k: u32| problem.items[items[k as usize]].span;
         let n = items.len();
-        let mut by_start: Vec<u32> = (0..n as u32).collect();
-        by_start.sort_unstable_by_key(|&k| (span(k).pos_lo, k));
+        let spans: Vec<super::Span> = items.iter().map(|&i| problem.items[i].span).collect();
+        let mut by_start: Vec<u64> = spans
+            .iter()
+            .enumerate()
+            .map(|(k, s)| u64::from(s.pos_lo) << 32 | k as u64)
+            .collect();
+        by_start.sort_unstable();
         let mut edges: Vec<(u32, u32)> = Vec::with_capacity(4 * n);
-        let mut alive: Vec<u32> = Vec::new();
+        // Alive items as (last position, item).
+        let mut alive: Vec<(u32, u32)> = Vec::new();
         let mut ended: BTreeSet<(u32, u32)> = BTreeSet::new();
-        for &k in &by_start {
-            let s = span(k);
-            alive.retain(|&j| {
-                let sj = span(j);
-                let keep = sj.pos_hi >= s.pos_lo;
+        for &key in &by_start {
+            let k = key as u32;
+            let s = spans[k as usize];
+            alive.retain(|&(hi, j)| {
+                let keep = hi >= s.pos_lo;
                 if !keep && problem.by_level {
-                    ended.insert((sj.lvl_hi, j));
+                    ended.insert((spans[j as usize].lvl_hi, j));
                 }
                 keep
             });
-            edges.extend(alive.iter().map(|&j| (j, k)));
+            edges.extend(alive.iter().map(|&(_, j)| (j, k)));
             if problem.by_level {
                 edges.extend(ended.range((s.lvl_lo, 0)..).map(|&(_, j)| (j, k)));
             }
-            alive.push(k);
+            alive.push((s.pos_hi, k));
         }
         let mut start = vec![0u32; n + 1];
         for &(a, b) in &edges {

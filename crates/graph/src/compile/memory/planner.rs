@@ -155,9 +155,14 @@ fn pack_class(
     let mut greedy = Greedy::new(problem, items, conflicts);
     // (height, order, placements (local item, offset in alignment units))
     let mut best: Option<(u64, Vec<u32>, Vec<(u32, u32)>, Rule)> = None;
-    let mut order: Vec<u32> = (0..n as u32).collect();
+    let mut order: Vec<u32> = Vec::with_capacity(items.len());
+    let mut keyed: Vec<((u64, u64, usize), u32)> = Vec::with_capacity(items.len());
     'orders: for key in &orders {
-        order.sort_by_key(|&k| key(items[k as usize]));
+        keyed.clear();
+        keyed.extend((0..n as u32).map(|k| (key(items[k as usize]), k)));
+        keyed.sort_unstable();
+        order.clear();
+        order.extend(keyed.iter().map(|&(_, k)| k));
         for rule in [Rule::Lowest, Rule::BestFit] {
             if runs_left == 0 || best.as_ref().is_some_and(|b| b.0 <= floor) {
                 break 'orders;
