@@ -105,20 +105,19 @@ pub fn add(
         if block.items.len() < 2 {
             continue;
         }
-        sweep.block(problem, &block.items, |earlier, later| {
-            log::trace!(
-                "alias: '{}' reuses bytes of '{}'",
-                graph.resource(problem.items[later].resource).name,
-                graph.resource(problem.items[earlier].resource).name,
-            );
-            from_earlier[later].add(&uses[problem.items[earlier].resource.index()]);
-        });
-        for seg in &sweep.segments {
-            if seg.first != seg.last {
-                from_later[seg.first as usize]
-                    .add(&uses[problem.items[seg.last as usize].resource.index()]);
-            }
-        }
+        sweep.block(
+            problem,
+            &block.items,
+            |earlier, later| {
+                log::trace!(
+                    "alias: '{}' reuses bytes of '{}'",
+                    graph.resource(problem.items[later].resource).name,
+                    graph.resource(problem.items[earlier].resource).name,
+                );
+                from_earlier[later].add(&uses[problem.items[earlier].resource.index()]);
+            },
+            |first, last| from_later[first].add(&uses[problem.items[last].resource.index()]),
+        );
     }
     let anchor = |pass: PassId| {
         grouping.group_of[pass.index()].map_or(pass, |g| grouping.groups[g as usize][0])
@@ -186,20 +185,22 @@ pub fn add(
     }
 }
 
-/// Bytes `start..end` of a block: the first and the last item that occupied them so far.
+/// Bytes `start..end` of a block and an item: their last occupant so far (the occupancy
+/// map), or their first occupant (the first-use map).
 #[derive(Clone, Copy, Debug)]
 struct Segment {
     start: u64,
     end: u64,
-    first: u32,
-    last: u32,
+    item: u32,
 }
 
 /// The occupancy sweep over one block at a time (buffers reused across blocks).
 #[derive(Debug, Default)]
 struct Sweep {
-    /// Occupied bytes, disjoint and sorted by offset.
-    segments: Vec<Segment>,
+    /// Occupied bytes and their last occupant so far, disjoint and sorted by offset.
+    last: Vec<Segment>,
+    /// Occupied bytes and their first occupant, disjoint (sorted by offset after the sweep).
+    first: Vec<Segment>,
     /// Scratch: the segments replacing those an item covers.
     replace: Vec<Segment>,
     /// Scratch: `(first position, item, offset)` of the block's items.
@@ -210,15 +211,18 @@ struct Sweep {
 
 impl Sweep {
     /// Sweeps the placements `(item, offset)` of one block in order of first use, calling
-    /// `edge(earlier, later)` once for every latest earlier occupant of some of the later
-    /// item's bytes; leaves the final occupancy in `segments`.
+    /// `earlier(occupant, item)` once for every latest earlier occupant of some of the
+    /// item's bytes, then `wraps(first, last)` once per pair of the first and the last
+    /// occupant of some bytes (different items), the frame boundary's reuse.
     fn block(
         &mut self,
         problem: &super::memory::Problem,
         placements: &[(usize, u64)],
-        mut edge: impl FnMut(usize, usize),
+        mut earlier: impl FnMut(usize, usize),
+        mut wraps: impl FnMut(usize, usize),
     ) {
-        self.segments.clear();
+        self.last.clear();
+        self.first.clear();
         self.items.clear();
         self.items.extend(
             placements
@@ -228,54 +232,70 @@ impl Sweep {
         self.items.sort_unstable();
         for &(_, item, off) in &self.items {
             let (s, e) = (off, off + problem.items[item as usize].size);
-            let lo = self.segments.partition_point(|g| g.end <= s);
-            let hi = self.segments.partition_point(|g| g.start < e);
+            let lo = self.last.partition_point(|g| g.end <= s);
+            let hi = self.last.partition_point(|g| g.start < e);
             self.replace.clear();
             self.preds.clear();
             let mut cursor = s;
-            for g in &self.segments[lo..hi] {
+            for g in &self.last[lo..hi] {
                 debug_assert!(
-                    problem.items[g.last as usize]
+                    problem.items[g.item as usize]
                         .span
                         .before(&problem.items[item as usize].span),
                     "items sharing bytes come one wholly before the other"
                 );
-                if !self.preds.contains(&g.last) {
-                    self.preds.push(g.last);
+                if !self.preds.contains(&g.item) {
+                    self.preds.push(g.item);
                 }
                 if g.start > cursor {
-                    self.replace.push(Segment {
+                    // Bytes nobody used before: `item` is their first occupant.
+                    self.first.push(Segment {
                         start: cursor,
                         end: g.start,
-                        first: item,
-                        last: item,
+                        item,
                     });
                 }
                 if g.start < s {
                     self.replace.push(Segment { end: s, ..*g });
                 }
-                self.replace.push(Segment {
-                    start: g.start.max(s),
-                    end: g.end.min(e),
-                    first: g.first,
-                    last: item,
-                });
-                if g.end > e {
-                    self.replace.push(Segment { start: e, ..*g });
-                }
                 cursor = g.end;
             }
             if cursor < e {
-                self.replace.push(Segment {
+                self.first.push(Segment {
                     start: cursor,
                     end: e,
-                    first: item,
-                    last: item,
+                    item,
                 });
             }
-            self.segments.splice(lo..hi, self.replace.drain(..));
+            self.replace.push(Segment {
+                start: s,
+                end: e,
+                item,
+            });
+            if let Some(g) = self.last[lo..hi].last().filter(|g| g.end > e) {
+                self.replace.push(Segment { start: e, ..*g });
+            }
+            self.last.splice(lo..hi, self.replace.drain(..));
             for &p in &self.preds {
-                edge(p as usize, item as usize);
+                earlier(p as usize, item as usize);
+            }
+        }
+        // Both maps cover the same bytes: walk them together.
+        self.first.sort_unstable_by_key(|g| g.start);
+        let mut k = 0;
+        let mut prev: Option<(u32, u32)> = None;
+        for f in &self.first {
+            while k < self.last.len() && self.last[k].end <= f.start {
+                k += 1;
+            }
+            let mut j = k;
+            while j < self.last.len() && self.last[j].start < f.end {
+                let pair = (f.item, self.last[j].item);
+                if pair.0 != pair.1 && prev != Some(pair) {
+                    wraps(pair.0 as usize, pair.1 as usize);
+                    prev = Some(pair);
+                }
+                j += 1;
             }
         }
     }
