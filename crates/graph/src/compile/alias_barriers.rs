@@ -1,24 +1,31 @@
 //! Post-pass of the barrier phase, aliasing barriers: a resource that reuses bytes another
-//! resource used earlier in the frame starts from `UNDEFINED` and waits for every earlier
-//! occupant of those bytes.
+//! resource used earlier in the frame starts from `UNDEFINED` and waits for the latest
+//! earlier occupant of each of those bytes.
 //!
-//! For every pair of placements of one block whose byte ranges intersect, the one whose
-//! conflict span ends first is the *earlier occupant* of the other (the planner never puts
-//! conflicting spans on the same bytes, so one of them always comes first in both
-//! execution positions and levels). For each later occupant Y with first use `b` on queue Q:
-//! - the stages of every use of every earlier occupant on Q (and their writes) are added to
-//!   the source scope of Y's barrier before `b` (anchored before the first subpass of `b`'s
+//! Per block, the placements are swept in order of first use (two placements sharing bytes
+//! never have conflicting spans, so the one that starts first also ends before the other
+//! starts, in positions and levels) over an occupancy map: disjoint byte ranges → their last
+//! occupant so far. An item Y takes as predecessors the occupants of the ranges it covers,
+//! then becomes the occupant of its whole range. Earlier occupants of those bytes are
+//! ordered before Y transitively (A → C → Y: C's barrier waits on A, Y's on C; the second's
+//! source stages include the stage of C's first use, where the first ends), so one edge per
+//! covered range suffices. For each later occupant Y with first use `b` on queue Q:
+//! - the stages of every use of each predecessor on Q (and their writes) are added to the
+//!   source scope of Y's barrier before `b` (anchored before the first subpass of `b`'s
 //!   render pass), which is created if the barrier phase made none; an image's barrier
 //!   transitions from `UNDEFINED`;
-//! - for every earlier occupant used on the other queue, a [`CrossQueueHazard`] from its
-//!   last use there to `b` is pushed, so the sync phase covers it with a semaphore (and the
-//!   image transition chains after the wait through `ALL_COMMANDS`, as in the barrier phase).
+//! - for a predecessor used on the other queue, a [`CrossQueueHazard`] from its last use
+//!   there to `b` is pushed, so the sync phase covers it with a semaphore (and the image
+//!   transition chains after the wait through `ALL_COMMANDS`, as in the barrier phase).
 //!
-//! The next frame reuses the same bytes, so the first occupant's first use on a queue also
-//! waits for the later occupants' uses of the previous frame on that queue (across queues
-//! the frame boundary covers it, as for the barrier phase's own previous-frame hazards).
+//! The next frame reuses the same bytes: the first occupant of some bytes (filled where the
+//! map had a gap) waits, on its first use's queue, for the previous frame's last occupant of
+//! them (across queues the frame boundary covers it, as for the barrier phase's own
+//! previous-frame hazards); the occupants in between follow by the chain.
 //! Invariant kept: `barriers` stays in execution order of `before`, `cross_queue` in
-//! execution order of `to`. Cost: O(uses + byte-overlapping pairs + barriers).
+//! execution order of `to`. Cost: O(uses + barriers + n log n + Σ ranges covered), linear in
+//! practice (the map holds about as many ranges as items alive at once), instead of one
+//! step per pair of placements sharing bytes.
 
 use super::barriers::{BarrierDraft, Barriers, CrossQueueHazard};
 use super::memory::MemoryLayout;

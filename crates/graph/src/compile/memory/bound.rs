@@ -20,7 +20,11 @@ pub fn lower_bound_of(problem: &Problem, items: &[usize]) -> u64 {
 fn sweep<'a>(items: impl Iterator<Item = &'a Item> + Clone) -> u64 {
     // Lifetimes are small integers (positions or levels): a difference array over them,
     // `+footprint` at `first` and `-footprint` after `last` (closed intervals).
-    let Some(len) = items.clone().map(|it| it.last.max(it.first) as usize + 2).max() else {
+    let Some(len) = items
+        .clone()
+        .map(|it| it.last.max(it.first) as usize + 2)
+        .max()
+    else {
         return 0;
     };
     let mut delta = vec![0i128; len];

@@ -2,12 +2,16 @@
 //! whose lifetimes do not overlap share bytes (low-level aliasing).
 //!
 //! [`lifetimes`] turns the schedule into a placement [`Problem`] (which resources, their
-//! footprints, classes and conflict spans); [`planner`] places them (several greedy orders
-//! in one growing block per memory class, refined, never worse than [`article`], the
-//! baseline of the aliasing article); [`bound`] gives the lower bound any placement needs;
+//! footprints, classes and conflict spans); [`conflicts`] lists, per class, which items may
+//! not share bytes; [`planner`] places them (several greedy orders in one growing block per
+//! memory class, refined, never worse than [`article`], the baseline of the aliasing
+//! article, which runs only when the planner misses the lower bound: `article_bytes` is 0
+//! when it did not run); [`bound`] gives the lower bound any placement needs;
 //! [`exact`] finds the optimum of small problems for tests. Without `CompileOptions::alias`
 //! every resource gets a block of its own. Invariant: placements whose conflict spans
-//! overlap never overlap in bytes. Cost: dominated by the planner, O(k·n²) for n resources.
+//! overlap never overlap in bytes. Cost: dominated by the planner, O(n log n + pairs) for the
+//! conflict lists plus O(Σ d log d) per greedy run (d conflicts per item), a handful of runs
+//! for large frames.
 //! The aliasing barriers that make reuse safe are added afterwards by `alias_barriers`.
 
 pub mod article;
