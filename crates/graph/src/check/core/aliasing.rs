@@ -75,7 +75,7 @@ pub(super) fn check(
                 let Some((b, b_stages)) = uses[yi].first else {
                     continue;
                 };
-                for queue in 0..2 {
+                for (queue, chains) in chains.iter().enumerate() {
                     let Some(a) = uses[xi].last[queue] else {
                         continue;
                     };
@@ -85,7 +85,7 @@ pub(super) fn check(
                         || (same
                             && barrier_chain(
                                 ctx,
-                                &chains[queue],
+                                chains,
                                 a,
                                 uses[xi].stages[queue],
                                 b,

@@ -117,6 +117,10 @@ pub fn plan(problem: &Problem) -> (Packing, Option<u64>) {
     (out, Some(article_total))
 }
 
+/// The best greedy run so far: height, order, placements (local item, offset in alignment
+/// units), rule.
+type Best = (u64, Vec<u32>, Vec<(u32, u32)>, Rule);
+
 /// A sort key of an order to try: smaller keys are placed first.
 type OrderKey<'a> = Box<dyn Fn(usize) -> (u64, u64, usize) + 'a>;
 
@@ -153,8 +157,7 @@ fn pack_class(
         .min(RUNS_TIMES_ITEMS / n.max(1))
         .clamp(MIN_RUNS, MAX_RUNS);
     let mut greedy = Greedy::new(problem, items, conflicts);
-    // (height, order, placements (local item, offset in alignment units))
-    let mut best: Option<(u64, Vec<u32>, Vec<(u32, u32)>, Rule)> = None;
+    let mut best: Option<Best> = None;
     let mut order: Vec<u32> = Vec::with_capacity(items.len());
     let mut keyed: Vec<((u64, u64, usize), u32)> = Vec::with_capacity(items.len());
     'orders: for key in &orders {
