@@ -210,8 +210,8 @@ struct Sweep {
     first: Vec<Segment>,
     /// Scratch: the segments replacing those an item covers.
     replace: Vec<Segment>,
-    /// Scratch: `(first position, item, offset)` of the block's items.
-    items: Vec<(u32, u32, u64)>,
+    /// Scratch: `first position << 32 | index into the placements` of the block's items.
+    items: Vec<u64>,
     /// Scratch: predecessors of the item being swept.
     preds: Vec<u32>,
 }
@@ -234,13 +234,20 @@ impl Sweep {
         self.items.extend(
             placements
                 .iter()
-                .map(|&(i, off)| (problem.items[i].span.pos_lo, i as u32, off)),
+                .enumerate()
+                .map(|(k, &(i, _))| u64::from(problem.items[i].span.pos_lo) << 32 | k as u64),
         );
         self.items.sort_unstable();
-        for &(_, item, off) in &self.items {
-            let (s, e) = (off, off + problem.items[item as usize].size);
+        for &key in &self.items {
+            let (i, off) = placements[key as u32 as usize];
+            let item = i as u32;
+            let (s, e) = (off, off + problem.items[i].size);
             let lo = self.last.partition_point(|g| g.end <= s);
-            let hi = self.last.partition_point(|g| g.start < e);
+            let hi = lo
+                + self.last[lo..]
+                    .iter()
+                    .take_while(|g| g.start < e)
+                    .count();
             self.replace.clear();
             self.preds.clear();
             let mut cursor = s;
@@ -282,7 +289,16 @@ impl Sweep {
             if let Some(g) = self.last[lo..hi].last().filter(|g| g.end > e) {
                 self.replace.push(Segment { start: e, ..*g });
             }
-            self.last.splice(lo..hi, self.replace.drain(..));
+            // Replace `last[lo..hi]` by `replace` (in place, then shift what differs).
+            let common = (hi - lo).min(self.replace.len());
+            self.last[lo..lo + common].copy_from_slice(&self.replace[..common]);
+            if self.replace.len() < hi - lo {
+                self.last.drain(lo + common..hi);
+            } else {
+                for (k, &g) in self.replace[common..].iter().enumerate() {
+                    self.last.insert(lo + common + k, g);
+                }
+            }
             for &p in &self.preds {
                 earlier(p as usize, item as usize);
             }
@@ -308,37 +324,43 @@ impl Sweep {
     }
 }
 
-/// Barrier edits of this phase: unions into existing plain barriers (found by a binary
-/// search over `barriers`, which are in execution order of `before`) and new barriers
+/// Barrier edits of this phase: unions into existing plain barriers (found among the
+/// barriers of their pass: `barriers` are in execution order of `before`) and new barriers
 /// merged into execution order at the end.
 struct Upserts<'a> {
     barriers: &'a mut Barriers,
     schedule: &'a Schedule,
+    /// `start[p]`: index of the first barrier whose pass is at position `p` or later.
+    start: Vec<u32>,
     added: Vec<BarrierDraft>,
 }
 
 impl<'a> Upserts<'a> {
     fn new(barriers: &'a mut Barriers, schedule: &'a Schedule) -> Self {
+        let mut start = vec![0u32; schedule.order.len() + 1];
+        for b in &barriers.barriers {
+            if let Some(p) = schedule.position[b.before.index()] {
+                start[p as usize + 1] += 1;
+            }
+        }
+        for p in 0..schedule.order.len() {
+            start[p + 1] += start[p];
+        }
         Upserts {
             barriers,
             schedule,
+            start,
             added: Vec::new(),
         }
-    }
-
-    fn position(&self, p: PassId) -> u32 {
-        self.schedule.position[p.index()].unwrap_or(u32::MAX)
     }
 
     /// The plain barrier of `resource` recorded before `before`, if the barrier phase made
     /// one.
     fn find(&self, before: PassId, resource: ResourceId) -> Option<usize> {
-        let at = self.position(before);
-        let list = &self.barriers.barriers;
-        let from = list.partition_point(|b| self.position(b.before) < at);
-        list[from..]
+        let at = self.schedule.position[before.index()]? as usize;
+        let (from, to) = (self.start[at] as usize, self.start[at + 1] as usize);
+        self.barriers.barriers[from..to]
             .iter()
-            .take_while(|b| self.position(b.before) == at)
             .position(|b| {
                 b.before == before && b.resource == resource && !b.after && b.transfer.is_none()
             })
