@@ -89,21 +89,26 @@ pub fn describe(graph: &Graph, problem: &Problem, packing: &Packing, article_byt
         .blocks
         .iter()
         .map(|b| {
-            let mut placements: Vec<Placement> = b
+            // Sorted by (offset, first use): sort small keys, then build in that order.
+            let mut keys: Vec<(u64, u32, usize)> = b
                 .items
                 .iter()
-                .map(|&(i, offset)| {
+                .map(|&(i, offset)| (offset, problem.items[i].first, i))
+                .collect();
+            keys.sort_unstable();
+            let placements: Vec<Placement> = keys
+                .iter()
+                .map(|&(offset, first, i)| {
                     let it = &problem.items[i];
                     Placement {
                         resource: graph.resource(it.resource).name.clone(),
                         offset,
                         size: it.size,
-                        first: it.first,
+                        first,
                         last: it.last,
                     }
                 })
                 .collect();
-            placements.sort_by_key(|p| (p.offset, p.first));
             Block {
                 size: b.size,
                 placements,
