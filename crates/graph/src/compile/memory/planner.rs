@@ -16,7 +16,7 @@
 //! block's height) and the move is kept when the block does not grow; the items before the
 //! moved one keep their places, so a refinement run places only the rest. Everything stops
 //! as soon as the block reaches the class's lower bound. The number of runs scales with the
-//! problem: at most `RUNS_TIMES_ITEMS / n` (6,000 / n: hundreds for small frames, a few for
+//! problem: at most `RUNS_TIMES_ITEMS / n` (3,000 / n: hundreds for small frames, a few for
 //! 1,000 items) and at most `BUDGET / (n + 2·pairs)` (dense problems), 1 to 400.
 //!
 //! A run looks only at the placed items that conflict with the one it places ([`Conflicts`],
@@ -52,7 +52,7 @@ const BUDGET: u64 = 600_000;
 
 /// Greedy runs per class times items: bounds the runs of sparse problems, so that the
 /// refinement costs about `RUNS_TIMES_ITEMS · (1 + mean conflicts per item)` whatever n.
-const RUNS_TIMES_ITEMS: u64 = 6_000;
+const RUNS_TIMES_ITEMS: u64 = 3_000;
 
 /// Greedy runs never skipped, whatever the size: size descending, lowest offset.
 const MIN_RUNS: u64 = 1;
