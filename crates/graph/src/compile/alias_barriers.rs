@@ -243,11 +243,7 @@ impl Sweep {
             let item = i as u32;
             let (s, e) = (off, off + problem.items[i].size);
             let lo = self.last.partition_point(|g| g.end <= s);
-            let hi = lo
-                + self.last[lo..]
-                    .iter()
-                    .take_while(|g| g.start < e)
-                    .count();
+            let hi = lo + self.last[lo..].iter().take_while(|g| g.start < e).count();
             self.replace.clear();
             self.preds.clear();
             let mut cursor = s;

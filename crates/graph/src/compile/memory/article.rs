@@ -23,9 +23,9 @@ pub fn pack(problem: &Problem) -> Packing {
         let items: Vec<usize> = (0..problem.items.len())
             .filter(|&i| problem.items[i].class == class)
             .collect();
-        let conflicts = Conflicts::new(problem, &items);
+        let conflicts = super::planner::sparse_conflicts(problem, &items);
         out.blocks
-            .extend(pack_class(problem, class, &items, &conflicts));
+            .extend(pack_class(problem, class, &items, conflicts.as_ref()));
     }
     out
 }
@@ -34,12 +34,13 @@ pub fn pack(problem: &Problem) -> Packing {
 const UNPLACED: u32 = u32::MAX;
 
 /// The article's buckets for `items` (all of memory class `class`), whose conflict lists
-/// are `conflicts`.
+/// are `conflicts` (`None` for a dense problem: then every item of the bucket is walked in
+/// offset order, skipping those that do not conflict).
 pub fn pack_class(
     problem: &Problem,
     class: u32,
     items: &[usize],
-    conflicts: &Conflicts,
+    conflicts: Option<&Conflicts>,
 ) -> Vec<PackedBlock> {
     let footprint = |k: u32| problem.items[items[k as usize]].footprint;
     let mut unplaced: Vec<u32> = (0..items.len() as u32).collect();
@@ -50,6 +51,8 @@ pub fn pack_class(
     let mut bucket_of = vec![UNPLACED; items.len()];
     let mut offset = vec![0u64; items.len()];
     let mut busy: Vec<(u64, u64)> = Vec::new();
+    // Dense problems: the bucket's items as (offset, item), sorted by offset.
+    let mut in_bucket: Vec<(u64, u32)> = Vec::new();
     let mut out = Vec::new();
     while let Some(&largest) = unplaced.first() {
         let bucket = out.len() as u32;
@@ -61,17 +64,32 @@ pub fn pack_class(
         };
         bucket_of[largest as usize] = bucket;
         offset[largest as usize] = 0;
+        in_bucket.clear();
+        if conflicts.is_none() {
+            in_bucket.push((0, largest));
+        }
         let mut left = Vec::new();
         for &k in &unplaced[1..] {
             let need = footprint(k);
             busy.clear();
-            for &j in conflicts.of(k as usize) {
-                if bucket_of[j as usize] == bucket {
-                    let off = offset[j as usize];
-                    busy.push((off, off + footprint(j)));
+            match conflicts {
+                Some(c) => {
+                    for &j in c.of(k as usize) {
+                        if bucket_of[j as usize] == bucket {
+                            let off = offset[j as usize];
+                            busy.push((off, off + footprint(j)));
+                        }
+                    }
+                    busy.sort_unstable();
+                }
+                None => {
+                    let me = &problem.items[items[k as usize]].span;
+                    busy.extend(in_bucket.iter().filter_map(|&(off, j)| {
+                        me.conflicts(&problem.items[items[j as usize]].span)
+                            .then(|| (off, off + footprint(j)))
+                    }));
                 }
             }
-            busy.sort_unstable();
             let mut best: Option<(u64, u64)> = None; // (range length, start)
             let mut consider = |start: u64, end: u64| {
                 if end >= start + need && best.is_none_or(|(len, _)| end - start < len) {
@@ -95,6 +113,10 @@ pub fn pack_class(
                     block.items.push((items[k as usize], start));
                     bucket_of[k as usize] = bucket;
                     offset[k as usize] = start;
+                    if conflicts.is_none() {
+                        let at = in_bucket.partition_point(|&(o, _)| o <= start);
+                        in_bucket.insert(at, (start, k));
+                    }
                 }
                 None => left.push(k),
             }

@@ -12,6 +12,7 @@
 //! `k.lvl_lo` up. Invariant: `of(a)` contains `b` iff `b` contains `a` iff the two items'
 //! spans conflict. Cost: O(n log n + pairs) (plus O(n · alive) for the list), O(n + pairs)
 //! memory, with pairs the number of conflicting pairs: linear when lifetimes are short.
+//! [`Conflicts::bounded`] gives up past a number of pairs (dense problems).
 
 use super::lifetimes::Problem;
 use std::collections::BTreeSet;
@@ -28,6 +29,12 @@ impl Conflicts {
     /// The conflict lists of `items` (indices into `problem.items`); item `k` of the result
     /// is `items[k]`.
     pub fn new(problem: &Problem, items: &[usize]) -> Self {
+        Self::bounded(problem, items, usize::MAX).unwrap_or_default()
+    }
+
+    /// The same, or `None` as soon as more than `max_pairs` conflicting pairs are found
+    /// (dense problems, where a walk over every placed item is cheaper than the lists).
+    pub fn bounded(problem: &Problem, items: &[usize], max_pairs: usize) -> Option<Self> {
         let n = items.len();
         let spans: Vec<super::Span> = items.iter().map(|&i| problem.items[i].span).collect();
         let mut by_start: Vec<u64> = spans
@@ -55,6 +62,9 @@ impl Conflicts {
                 edges.extend(ended.range((s.lvl_lo, 0)..).map(|&(_, j)| (j, k)));
             }
             alive.push((s.pos_hi, k));
+            if edges.len() > max_pairs {
+                return None;
+            }
         }
         let mut start = vec![0u32; n + 1];
         for &(a, b) in &edges {
@@ -77,7 +87,7 @@ impl Conflicts {
             n > 300 || c.matches(problem, items),
             "conflict lists match the conflict relation"
         );
-        c
+        Some(c)
     }
 
     /// The items conflicting with item `k`.

@@ -34,7 +34,7 @@
 use super::article;
 use super::bound;
 use super::conflicts::Conflicts;
-use super::lifetimes::Problem;
+use super::lifetimes::{Problem, Span};
 use super::packing::{PackedBlock, Packing};
 
 /// How a greedy run picks among the gaps that fit.
@@ -76,9 +76,9 @@ pub fn plan(problem: &Problem) -> (Packing, Option<u64>) {
         let items: Vec<usize> = (0..problem.items.len())
             .filter(|&i| problem.items[i].class == class)
             .collect();
-        let conflicts = Conflicts::new(problem, &items);
+        let conflicts = sparse_conflicts(problem, &items);
         let floor = bound::lower_bound_of(problem, &items);
-        let (height, placed) = pack_class(problem, &items, &conflicts, floor);
+        let (height, placed) = pack_class(problem, &items, conflicts.as_ref(), floor);
         all_at_floor &= height <= floor;
         classes.push((class, items, conflicts, height, placed));
     }
@@ -99,7 +99,7 @@ pub fn plan(problem: &Problem) -> (Packing, Option<u64>) {
     }
     let mut article_total = 0;
     for (class, items, conflicts, height, placed) in classes {
-        let article_blocks = article::pack_class(problem, class, &items, &conflicts);
+        let article_blocks = article::pack_class(problem, class, &items, conflicts.as_ref());
         let article_height: u64 = article_blocks.iter().map(|b| b.size).sum();
         article_total += article_height;
         if article_height < height {
@@ -117,6 +117,21 @@ pub fn plan(problem: &Problem) -> (Packing, Option<u64>) {
     (out, Some(article_total))
 }
 
+/// Conflict lists of `items`, when they make greedy runs cheaper than walking every placed
+/// item: a run reads about d list entries and sorts the ≈ d/2 placed ones per item (d =
+/// 2·pairs / n conflicts), about 4·d·(1 + log₂ d) steps, against n/2 placed items with a
+/// conflict test each, about 3·n steps, for a walk. Building the lists stops as soon as
+/// they would be too long.
+pub fn sparse_conflicts(problem: &Problem, items: &[usize]) -> Option<Conflicts> {
+    let n = items.len();
+    let cheaper = |d: usize| 4 * d * (1 + (usize::BITS - d.leading_zeros()) as usize) < 3 * n;
+    let mut d = 1;
+    while d < n && cheaper(d + 1) {
+        d += 1;
+    }
+    Conflicts::bounded(problem, items, d * n / 2)
+}
+
 /// The best greedy run so far: height, order, placements (local item, offset in alignment
 /// units), rule.
 type Best = (u64, Vec<u32>, Vec<(u32, u32)>, Rule);
@@ -124,12 +139,13 @@ type Best = (u64, Vec<u32>, Vec<(u32, u32)>, Rule);
 /// A sort key of an order to try: smaller keys are placed first.
 type OrderKey<'a> = Box<dyn Fn(usize) -> (u64, u64, usize) + 'a>;
 
-/// Best single block for `items` (whose conflict lists are `conflicts`), stopping at
+/// Best single block for `items` (whose conflict lists are `conflicts`, `None` for a dense
+/// problem), stopping at
 /// `floor`: (height, placements `(item, offset)`).
 fn pack_class(
     problem: &Problem,
     items: &[usize],
-    conflicts: &Conflicts,
+    conflicts: Option<&Conflicts>,
     floor: u64,
 ) -> (u64, Vec<(usize, u64)>) {
     let it = &problem.items;
@@ -152,7 +168,10 @@ fn pack_class(
             )
         }),
     ];
-    let run_cost = n + 2 * conflicts.pairs() as u64;
+    let run_cost = match conflicts {
+        Some(c) => n + 2 * c.pairs() as u64,
+        None => n * n / 2,
+    };
     let mut runs_left = (BUDGET / run_cost.max(1))
         .min(RUNS_TIMES_ITEMS / n.max(1))
         .clamp(MIN_RUNS, MAX_RUNS);
@@ -241,22 +260,25 @@ const UNPLACED: u32 = u32::MAX;
 /// Reusable state of greedy runs over the items of one class (local indices `0..n`).
 #[derive(Debug)]
 pub struct Greedy<'a> {
-    conflicts: &'a Conflicts,
+    /// Conflict lists, or `None`: walk over every placed item (dense problems).
+    conflicts: Option<&'a Conflicts>,
     alignment: u64,
     /// Footprint of each item in units of the alignment.
     units: Vec<u32>,
+    /// Conflict span of each item.
+    spans: Vec<Span>,
     /// Offset of each item in units of the alignment, [`UNPLACED`] before it is placed.
     off: Vec<u32>,
     /// Placements (item, offset) of the last run, in placement order.
     placed: Vec<(u32, u32)>,
-    /// Scratch: `offset << 32 | end` of the placed items conflicting with the one being
-    /// placed.
+    /// Scratch (lists): `offset << 32 | end` of the placed items conflicting with the one
+    /// being placed; (walk): `offset << 32 | item` of every placed item, sorted.
     busy: Vec<u64>,
 }
 
 impl<'a> Greedy<'a> {
     /// State for runs over `items` of `problem`, whose conflict lists are `conflicts`.
-    pub fn new(problem: &Problem, items: &[usize], conflicts: &'a Conflicts) -> Self {
+    pub fn new(problem: &Problem, items: &[usize], conflicts: Option<&'a Conflicts>) -> Self {
         let a = problem.alignment.max(1);
         let units = items
             .iter()
@@ -266,6 +288,7 @@ impl<'a> Greedy<'a> {
             conflicts,
             alignment: a,
             units,
+            spans: items.iter().map(|&i| problem.items[i].span).collect(),
             off: vec![UNPLACED; items.len()],
             placed: Vec::with_capacity(items.len()),
             busy: Vec::new(),
@@ -292,13 +315,22 @@ impl<'a> Greedy<'a> {
         self.off.fill(UNPLACED);
         self.placed.clear();
         self.placed.extend_from_slice(prefix);
+        let walk = self.conflicts.is_none();
+        self.busy.clear();
         let mut height = 0u32;
         for &(k, off) in prefix {
             self.off[k as usize] = off;
             height = height.max(off.saturating_add(self.units[k as usize]));
+            if walk {
+                self.busy.push(u64::from(off) << 32 | u64::from(k));
+            }
         }
+        self.busy.sort_unstable();
         for &k in &order[prefix.len()..] {
-            let off = self.offset_for(k as usize, rule, height);
+            let off = match self.conflicts {
+                Some(c) => self.offset_by_lists(c, k as usize, rule, height),
+                None => self.offset_by_walk(k as usize, rule, height),
+            };
             let end = off.saturating_add(self.units[k as usize]);
             height = height.max(end);
             if u64::from(height) * self.alignment >= cutoff {
@@ -306,15 +338,21 @@ impl<'a> Greedy<'a> {
             }
             self.off[k as usize] = off;
             self.placed.push((k, off));
+            if walk {
+                let key = u64::from(off) << 32 | u64::from(k);
+                let at = self.busy.partition_point(|&b| b >> 32 <= u64::from(off));
+                self.busy.insert(at, key);
+            }
         }
         Some(u64::from(height) * self.alignment)
     }
 
     /// The offset (in alignment units) where item `k` goes, given what is placed and the
-    /// current `height`: a walk over the placed conflicting items in offset order.
-    fn offset_for(&mut self, k: usize, rule: Rule, height: u32) -> u32 {
+    /// current `height`: a walk over the placed conflicting items in offset order, found
+    /// through the conflict lists.
+    fn offset_by_lists(&mut self, c: &Conflicts, k: usize, rule: Rule, height: u32) -> u32 {
         self.busy.clear();
-        for &j in self.conflicts.of(k) {
+        for &j in c.of(k) {
             let off = self.off[j as usize];
             if off != UNPLACED {
                 let end = off.saturating_add(self.units[j as usize]);
@@ -323,29 +361,26 @@ impl<'a> Greedy<'a> {
         }
         self.busy.sort_unstable();
         let need = self.units[k];
-        let mut cursor = 0u32;
-        let mut best: Option<(u32, u32)> = None; // (gap length, start)
-        for &b in &self.busy {
-            let (off, end) = ((b >> 32) as u32, b as u32);
-            if end <= cursor {
-                continue;
-            }
-            if off >= cursor.saturating_add(need) {
-                match rule {
-                    Rule::Lowest => return cursor,
-                    Rule::BestFit => {
-                        if best.is_none_or(|(l, _)| off - cursor < l) {
-                            best = Some((off - cursor, cursor));
-                        }
-                    }
-                }
-            }
-            cursor = cursor.max(end);
-        }
-        if cursor.saturating_add(need) <= height && best.is_none_or(|(l, _)| height - cursor < l) {
-            best = Some((height - cursor, cursor));
-        }
-        best.map_or(cursor, |(_, start)| start)
+        gap(
+            self.busy.iter().map(|&b| ((b >> 32) as u32, b as u32)),
+            need,
+            rule,
+            height,
+        )
+    }
+
+    /// The same, walking every placed item in offset order and skipping those that do not
+    /// conflict (dense problems).
+    fn offset_by_walk(&self, k: usize, rule: Rule, height: u32) -> u32 {
+        let me = self.spans[k];
+        let busy = self.busy.iter().filter_map(|&b| {
+            let j = b as u32 as usize;
+            me.conflicts(&self.spans[j]).then(|| {
+                let off = (b >> 32) as u32;
+                (off, off.saturating_add(self.units[j]))
+            })
+        });
+        gap(busy, self.units[k], rule, height)
     }
 
     /// Placements (local item, offset in alignment units) of the last complete run, in
@@ -353,6 +388,34 @@ impl<'a> Greedy<'a> {
     pub fn placements(&self) -> &[(u32, u32)] {
         &self.placed
     }
+}
+
+/// Where an item of `need` units goes among `busy` (offset, end) ranges sorted by offset,
+/// given the block's current `height`: the first gap that fits (`Lowest`) or the smallest
+/// (`BestFit`, the space above the last range counting only when it fits below `height`).
+fn gap(busy: impl Iterator<Item = (u32, u32)>, need: u32, rule: Rule, height: u32) -> u32 {
+    let mut cursor = 0u32;
+    let mut best: Option<(u32, u32)> = None; // (gap length, start)
+    for (off, end) in busy {
+        if end <= cursor {
+            continue;
+        }
+        if off >= cursor.saturating_add(need) {
+            match rule {
+                Rule::Lowest => return cursor,
+                Rule::BestFit => {
+                    if best.is_none_or(|(l, _)| off - cursor < l) {
+                        best = Some((off - cursor, cursor));
+                    }
+                }
+            }
+        }
+        cursor = cursor.max(end);
+    }
+    if cursor.saturating_add(need) <= height && best.is_none_or(|(l, _)| height - cursor < l) {
+        best = Some((height - cursor, cursor));
+    }
+    best.map_or(cursor, |(_, start)| start)
 }
 
 /// A tiny deterministic generator for the refinement's choices.
