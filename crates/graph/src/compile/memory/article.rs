@@ -51,8 +51,8 @@ pub fn pack_class(
     let mut bucket_of = vec![UNPLACED; items.len()];
     let mut offset = vec![0u64; items.len()];
     let mut busy: Vec<(u64, u64)> = Vec::new();
-    // Dense problems: the bucket's items as (offset, item), sorted by offset.
-    let mut in_bucket: Vec<(u64, u32)> = Vec::new();
+    // Dense problems: the bucket's items as (offset, end, span), sorted by offset.
+    let mut in_bucket: Vec<(u64, u64, super::lifetimes::Span)> = Vec::new();
     let mut out = Vec::new();
     while let Some(&largest) = unplaced.first() {
         let bucket = out.len() as u32;
@@ -66,7 +66,8 @@ pub fn pack_class(
         offset[largest as usize] = 0;
         in_bucket.clear();
         if conflicts.is_none() {
-            in_bucket.push((0, largest));
+            let span = problem.items[items[largest as usize]].span;
+            in_bucket.push((0, size, span));
         }
         let mut left = Vec::new();
         for &k in &unplaced[1..] {
@@ -83,11 +84,13 @@ pub fn pack_class(
                     busy.sort_unstable();
                 }
                 None => {
-                    let me = &problem.items[items[k as usize]].span;
-                    busy.extend(in_bucket.iter().filter_map(|&(off, j)| {
-                        me.conflicts(&problem.items[items[j as usize]].span)
-                            .then(|| (off, off + footprint(j)))
-                    }));
+                    let me = problem.items[items[k as usize]].span;
+                    busy.extend(
+                        in_bucket
+                            .iter()
+                            .filter(|x| me.conflicts(&x.2))
+                            .map(|x| (x.0, x.1)),
+                    );
                 }
             }
             let mut best: Option<(u64, u64)> = None; // (range length, start)
@@ -114,8 +117,9 @@ pub fn pack_class(
                     bucket_of[k as usize] = bucket;
                     offset[k as usize] = start;
                     if conflicts.is_none() {
-                        let at = in_bucket.partition_point(|&(o, _)| o <= start);
-                        in_bucket.insert(at, (start, k));
+                        let at = in_bucket.partition_point(|x| x.0 <= start);
+                        let span = problem.items[items[k as usize]].span;
+                        in_bucket.insert(at, (start, start + need, span));
                     }
                 }
                 None => left.push(k),

@@ -90,6 +90,27 @@ impl Conflicts {
         Some(c)
     }
 
+    /// Pairs of `items` whose execution positions overlap (every conflicting pair of a
+    /// one-queue problem; a subset with lifetimes in levels), counted without listing
+    /// them: for each item, the items that start no later minus those that ended before it
+    /// starts. O(n log n).
+    pub fn position_pairs(problem: &Problem, items: &[usize]) -> usize {
+        let mut lo: Vec<u32> = items
+            .iter()
+            .map(|&i| problem.items[i].span.pos_lo)
+            .collect();
+        let mut hi: Vec<u32> = items
+            .iter()
+            .map(|&i| problem.items[i].span.pos_hi)
+            .collect();
+        lo.sort_unstable();
+        hi.sort_unstable();
+        lo.iter()
+            .enumerate()
+            .map(|(rank, &l)| rank - hi.partition_point(|&h| h < l).min(rank))
+            .sum()
+    }
+
     /// The items conflicting with item `k`.
     #[inline]
     pub fn of(&self, k: usize) -> &[u32] {

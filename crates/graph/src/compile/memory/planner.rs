@@ -129,7 +129,13 @@ pub fn sparse_conflicts(problem: &Problem, items: &[usize]) -> Option<Conflicts>
     while d < n && cheaper(d + 1) {
         d += 1;
     }
-    Conflicts::bounded(problem, items, d * n / 2)
+    let max_pairs = d * n / 2;
+    // With levels, listing stops late (finished items kept in an ordered set): count the
+    // position overlaps first, a part of the pairs, and give up early when they are too many.
+    if problem.by_level && Conflicts::position_pairs(problem, items) > max_pairs {
+        return None;
+    }
+    Conflicts::bounded(problem, items, max_pairs)
 }
 
 /// The best greedy run so far: height, order, placements (local item, offset in alignment
@@ -254,6 +260,14 @@ fn pack_class(
     (best_h, placed)
 }
 
+/// A placed item as the walk reads it: offsets in units of the alignment, span inline.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    off: u32,
+    end: u32,
+    span: Span,
+}
+
 /// Offset of an item not placed yet.
 const UNPLACED: u32 = u32::MAX;
 
@@ -272,8 +286,10 @@ pub struct Greedy<'a> {
     /// Placements (item, offset) of the last run, in placement order.
     placed: Vec<(u32, u32)>,
     /// Scratch (lists): `offset << 32 | end` of the placed items conflicting with the one
-    /// being placed; (walk): `offset << 32 | item` of every placed item, sorted.
+    /// being placed.
     busy: Vec<u64>,
+    /// (walk) Every placed item, sorted by offset, its span inline (for cache locality).
+    slots: Vec<Slot>,
 }
 
 impl<'a> Greedy<'a> {
@@ -292,6 +308,7 @@ impl<'a> Greedy<'a> {
             off: vec![UNPLACED; items.len()],
             placed: Vec::with_capacity(items.len()),
             busy: Vec::new(),
+            slots: Vec::new(),
         }
     }
 
@@ -316,16 +333,21 @@ impl<'a> Greedy<'a> {
         self.placed.clear();
         self.placed.extend_from_slice(prefix);
         let walk = self.conflicts.is_none();
-        self.busy.clear();
+        self.slots.clear();
         let mut height = 0u32;
         for &(k, off) in prefix {
             self.off[k as usize] = off;
-            height = height.max(off.saturating_add(self.units[k as usize]));
+            let end = off.saturating_add(self.units[k as usize]);
+            height = height.max(end);
             if walk {
-                self.busy.push(u64::from(off) << 32 | u64::from(k));
+                self.slots.push(Slot {
+                    off,
+                    end,
+                    span: self.spans[k as usize],
+                });
             }
         }
-        self.busy.sort_unstable();
+        self.slots.sort_by_key(|s| s.off);
         for &k in &order[prefix.len()..] {
             let off = match self.conflicts {
                 Some(c) => self.offset_by_lists(c, k as usize, rule, height),
@@ -339,9 +361,15 @@ impl<'a> Greedy<'a> {
             self.off[k as usize] = off;
             self.placed.push((k, off));
             if walk {
-                let key = u64::from(off) << 32 | u64::from(k);
-                let at = self.busy.partition_point(|&b| b >> 32 <= u64::from(off));
-                self.busy.insert(at, key);
+                let at = self.slots.partition_point(|s| s.off <= off);
+                self.slots.insert(
+                    at,
+                    Slot {
+                        off,
+                        end,
+                        span: self.spans[k as usize],
+                    },
+                );
             }
         }
         Some(u64::from(height) * self.alignment)
@@ -373,13 +401,11 @@ impl<'a> Greedy<'a> {
     /// conflict (dense problems).
     fn offset_by_walk(&self, k: usize, rule: Rule, height: u32) -> u32 {
         let me = self.spans[k];
-        let busy = self.busy.iter().filter_map(|&b| {
-            let j = b as u32 as usize;
-            me.conflicts(&self.spans[j]).then(|| {
-                let off = (b >> 32) as u32;
-                (off, off.saturating_add(self.units[j]))
-            })
-        });
+        let busy = self
+            .slots
+            .iter()
+            .filter(|s| me.conflicts(&s.span))
+            .map(|s| (s.off, s.end));
         gap(busy, self.units[k], rule, height)
     }
 
