@@ -19,17 +19,20 @@
 //! problem: at most `RUNS_TIMES_ITEMS / n` (3,000 / n: hundreds for small frames, a few for
 //! 1,000 items) and at most `BUDGET / (n + 2·pairs)` (dense problems), 1 to 400.
 //!
-//! A run looks only at the placed items that conflict with the one it places ([`Conflicts`],
-//! built once per class by a sweep), sorted by offset: O(d log d) per item of d conflicts
-//! instead of a walk over every placed item, and the same placements.
+//! Where conflicts are sparse, a run looks only at the placed items that conflict with the
+//! one it places ([`Conflicts`], built once per class by a sweep), sorted by offset:
+//! O(d log d) per item of d conflicts. Dense problems (many long lifetimes) walk every placed
+//! item in offset order instead, skipping those that do not conflict, O(n) per item
+//! ([`sparse_conflicts`] decides). Both give the same placements.
 //!
 //! When some class misses its lower bound, the article's bucket packing is computed too
 //! (per class, used when it is smaller), so the result is never worse than the article's;
 //! when every class reaches its lower bound nothing can do better and the article is not
 //! run. Deterministic: same problem, same placement.
 //!
-//! Cost: O(n log n + pairs) for the conflict lists, then O(Σ d log d) per run: with short
-//! lifetimes (few conflicts per item) linear in n, and the number of runs falls as n grows.
+//! Cost: O(n log n + pairs) for the conflict lists, then O(Σ d log d) per run (O(n²) per run
+//! when dense): with short lifetimes (few conflicts per item) linear in n, and the number of
+//! runs falls as n grows.
 
 use super::article;
 use super::bound;
