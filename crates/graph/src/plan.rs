@@ -313,7 +313,8 @@ pub struct Memory {
     /// Bytes kept in tile memory only.
     pub memoryless_bytes: u64,
     /// Addition: bytes the aliasing article's algorithm needs for the same resources (equal
-    /// to `aliased_bytes` when aliasing is off), for comparison.
+    /// to `aliased_bytes` when aliasing is off), for comparison; 0 when it was not run
+    /// because the planner reached the lower bound of every memory class.
     #[serde(default)]
     pub article_bytes: u64,
     /// Memory blocks.

@@ -568,3 +568,79 @@ fn example_frames_pass_the_checker_everywhere() {
     }
     assert!(seen >= 3, "expected the example frames, found {seen}");
 }
+
+/// Three buffers of one size used by three consecutive passes share bytes: `c` reuses
+/// `a`'s, `b` reuses `c`'s (and so `a`'s). Only the latest earlier occupant gets an aliasing
+/// barrier: `b` waits on `c`'s compute write, not on `a`'s transfer write, which is ordered
+/// before it through `c`'s barrier (a chain). The checker accepts the chain and catches a
+/// broken link.
+#[test]
+fn aliasing_barriers_chain_and_a_missing_link_is_caught() {
+    const MIB: u64 = 1 << 20;
+    let mut g = Graph::new("chain");
+    let a = g.buffer("a", 8 * MIB);
+    let c = g.buffer("c", 8 * MIB);
+    let b = g.buffer("b", 8 * MIB);
+    g.transfer("fill")
+        .uses(a, Access::TransferDst)
+        .side_effects();
+    g.compute("middle")
+        .uses(c, Access::StorageWrite)
+        .side_effects();
+    g.compute("last")
+        .uses(b, Access::StorageWrite)
+        .side_effects();
+    let o = CompileOptions::ALL;
+    let plan = compiled(&g, &o);
+    let m = &plan.memory;
+    assert_eq!(m.blocks.len(), 1, "{m:#?}");
+    assert!(
+        m.blocks[0].placements.iter().all(|p| p.offset == 0),
+        "{m:#?}"
+    );
+    let to_c = &plan.barriers[barrier_index(&plan, "middle", "c")];
+    assert!(
+        to_c.src_stage.intersects(StageMask::ALL_TRANSFER),
+        "{to_c:?}"
+    );
+    let to_b = &plan.barriers[barrier_index(&plan, "last", "b")];
+    assert!(
+        to_b.src_stage.contains(StageMask::COMPUTE_SHADER),
+        "{to_b:?}"
+    );
+    assert!(
+        !to_b.src_stage.intersects(StageMask::ALL_TRANSFER),
+        "only the latest occupant is waited on directly: {to_b:?}"
+    );
+
+    // Without c's barrier, neither c nor b is ordered after a.
+    let mut broken = plan.clone();
+    broken.barriers.remove(barrier_index(&plan, "middle", "c"));
+    assert_caught(
+        &g,
+        &o,
+        &broken,
+        "memory.alias_barrier",
+        "'b' reuses the bytes of 'a'",
+    );
+    assert_caught(
+        &g,
+        &o,
+        &broken,
+        "memory.alias_barrier",
+        "'c' reuses the bytes of 'a'",
+    );
+
+    // A second link that does not meet the first (b's barrier waits on nothing c's
+    // barrier leads to) breaks the chain too.
+    let mut broken = plan.clone();
+    let k = barrier_index(&plan, "last", "b");
+    broken.barriers[k].src_stage = StageMask::ALL_TRANSFER;
+    assert_caught(
+        &g,
+        &o,
+        &broken,
+        "memory.alias_barrier",
+        "'b' reuses the bytes of 'c'",
+    );
+}

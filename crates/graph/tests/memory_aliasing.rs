@@ -72,7 +72,8 @@ fn worked_example_reaches_the_hand_computed_optimum() {
     assert_eq!(m.lifetime_unit, LifetimeUnit::Order);
     assert_eq!(m.unaliased_bytes, 20 * MIB);
     assert_eq!(m.lower_bound_bytes, 12 * MIB);
-    assert_eq!(m.article_bytes, 15 * MIB);
+    // The planner reaches the lower bound, so the article's algorithm is not run (0).
+    assert_eq!(m.article_bytes, 0);
     assert_eq!(m.aliased_bytes, 12 * MIB);
     assert_eq!(m.blocks.len(), 1);
     let problem = problem_of(&g, &caps, &plan);
@@ -137,9 +138,18 @@ fn checker_catches_broken_memory_plans() {
     p.memory.lifetime_unit = LifetimeUnit::Level;
     assert!(rules(&g, &caps, &o, &p).contains(&"memory.unit"));
 
-    let mut p = plan;
+    let mut p = plan.clone();
     p.memory.blocks[0].placements[0].last += 1;
     assert!(rules(&g, &caps, &o, &p).contains(&"memory.lifetime"));
+
+    // Skipping the article's algorithm (article_bytes 0) is only allowed at the lower
+    // bound: a block grown by one alignment unit is caught.
+    let mut p = plan;
+    assert_eq!(p.memory.article_bytes, 0);
+    p.memory.blocks[0].size += p.memory.alignment;
+    p.memory.aliased_bytes += p.memory.alignment;
+    let r = rules(&g, &caps, &o, &p);
+    assert_eq!(r, vec!["memory.totals"], "{r:?}");
 }
 
 /// X lives on the async queue (levels 0-1), Y on graphics (level 2): Y reuses X's bytes and

@@ -10,6 +10,7 @@
 //! entries become violations, never panics. Cost: O(passes² · uses) for the structure and
 //! O(events² · barriers²/64) per resource for hazards, fine for graphs of hundreds of passes.
 
+mod aliasing;
 mod chains;
 mod hazards;
 mod layouts;

@@ -4,20 +4,19 @@
 //! placed (transient, used by a kept pass, not a memoryless attachment of a render pass),
 //! their lifetimes in the plan's unit (a subpass counts as its whole render pass), sizes,
 //! classes and totals; that no two placements of a block overlap in bytes while their
-//! lifetimes overlap; and, for every pair of placements that share bytes, that the later
-//! occupant's first use is ordered after every use of the earlier one: by a barrier of the
-//! later resource on the same queue, recorded after the earlier occupant's last use there
-//! and waiting on its stages, starting images from `UNDEFINED`; across queues by semaphores
-//! and queue order (a path of syncs and same-queue successors from the last use to the
-//! first use).
+//! lifetimes overlap; that an image reusing bytes of an earlier occupant starts from
+//! `UNDEFINED`; that `article_bytes` is the article's total, or 0 (not run) only when every
+//! class sits at its lower bound. That the later occupant's first use happens after every
+//! use of the earlier one (barrier chains, semaphores) is checked with the hazards, in
+//! `core/aliasing.rs`, whose rules keep the `memory.` prefix.
 
 use super::Violation;
 use crate::access::Access;
 use crate::caps::{Capabilities, CompileOptions, MemoryKind};
 use crate::graph::{Graph, ResourceKind};
 use crate::plan::{LifetimeUnit, Placement, Plan};
-use crate::sync::{Layout, StageMask};
-use std::collections::{HashMap, HashSet, VecDeque};
+use crate::sync::Layout;
+use std::collections::{HashMap, HashSet};
 
 /// A kept use, as the checker sees it.
 #[derive(Clone, Copy, Debug)]
@@ -25,8 +24,6 @@ struct Seen {
     position: usize,
     /// Positions and levels of the whole render pass the use is in (or of its pass).
     span: (u32, u32, u32, u32),
-    on_async: bool,
-    stages: StageMask,
 }
 
 /// Pushes every violated memory invariant onto `out`.
@@ -51,12 +48,7 @@ pub(super) fn check(
         .enumerate()
         .flat_map(|(l, ps)| ps.iter().map(move |n| (n.as_str(), l as u32)))
         .collect();
-    let on_async: HashSet<&str> = plan
-        .queues
-        .async_compute
-        .iter()
-        .map(|n| n.as_str())
-        .collect();
+
     // Memoryless is the render pass phase's decision, visible on the attachments.
     let memoryless: HashSet<&str> = plan
         .render_passes
@@ -108,15 +100,9 @@ pub(super) fn check(
             .unwrap_or((pos as u32, pos as u32, lvl, lvl));
         for u in &pass.uses {
             let r = u.resource.index();
-            let stages = u
-                .access
-                .scope(pass.kind, graph.resources[r].target())
-                .stages;
             let seen = Seen {
                 position: pos,
                 span,
-                on_async: on_async.contains(pass.name.as_str()),
-                stages,
             };
             uses[r].push(seen);
             if kind[r] != MemoryKind::Buffer {
@@ -315,7 +301,18 @@ pub(super) fn check(
             ),
         );
     }
-    if options.alias && m.article_bytes < m.aliased_bytes {
+    if options.alias && m.article_bytes == 0 {
+        // The article's algorithm may be skipped only where nothing can beat the planner:
+        // every class's blocks add up to the class's own lower bound.
+        for (class, bytes, bound) in class_bounds(m, &footprint) {
+            if bytes != bound {
+                push(
+                    "memory.totals",
+                    format!("article_bytes is 0 (not run) but memory class {class} uses {bytes} bytes, above its lower bound {bound}"),
+                );
+            }
+        }
+    } else if options.alias && m.article_bytes < m.aliased_bytes {
         push(
             "memory.totals",
             format!(
@@ -341,7 +338,8 @@ pub(super) fn check(
         }
     }
 
-    // No overlap; aliasing barriers for every pair that shares bytes.
+    // No overlap; reused images start from UNDEFINED (the order of the uses is checked
+    // with the hazards, `check/core/aliasing.rs`).
     let orderer = Orderer::new(plan);
     for block in &m.blocks {
         for (k, p) in block.placements.iter().enumerate() {
@@ -362,17 +360,13 @@ pub(super) fn check(
                     continue;
                 }
                 let (x, y) = if p.last < q.first { (p, q) } else { (q, p) };
-                let (Some(xi), Some(yi)) = (
-                    graph.find_resource(&x.resource),
-                    graph.find_resource(&y.resource),
-                ) else {
+                let Some(yi) = graph.find_resource(&y.resource) else {
                     continue;
                 };
                 check_alias(
                     graph,
                     plan,
                     &orderer,
-                    &uses[xi.index()],
                     &uses[yi.index()],
                     &x.resource,
                     &y.resource,
@@ -383,14 +377,49 @@ pub(super) fn check(
     }
 }
 
-/// Checks that the first use of `y` is ordered after every use of `x` (which used its bytes
-/// earlier).
-#[allow(clippy::too_many_arguments)]
+/// Per memory class of `m`'s blocks: (class, sum of block sizes, largest sum of footprints
+/// alive at one time).
+fn class_bounds(m: &crate::plan::Memory, footprint: &impl Fn(u64) -> u64) -> Vec<(u32, u64, u64)> {
+    let mut classes: Vec<u32> = m.blocks.iter().map(|b| b.class).collect();
+    classes.sort_unstable();
+    classes.dedup();
+    classes
+        .into_iter()
+        .map(|class| {
+            let blocks = m.blocks.iter().filter(|b| b.class == class);
+            let bytes = blocks.clone().map(|b| b.size).sum();
+            let mut events: Vec<(u32, bool, u64)> = blocks
+                .flat_map(|b| &b.placements)
+                .flat_map(|p| {
+                    [
+                        (p.first, false, footprint(p.size)),
+                        (p.last, true, footprint(p.size)),
+                    ]
+                })
+                .collect();
+            events.sort_unstable();
+            let (mut alive, mut bound) = (0u64, 0u64);
+            for (_, end, bytes) in events {
+                if end {
+                    alive = alive.saturating_sub(bytes);
+                } else {
+                    alive += bytes;
+                    bound = bound.max(alive);
+                }
+            }
+            (class, bytes, bound)
+        })
+        .collect()
+}
+
+/// Checks that the first use of `y`, which reuses bytes `x` used earlier, starts from
+/// `UNDEFINED` when `y` is an image (by a barrier at or before it, or by its render pass).
+/// That the use is ordered after `x`'s uses is a happens-before question, checked with the
+/// hazards (`check/core/aliasing.rs`).
 fn check_alias(
     graph: &Graph,
     plan: &Plan,
     orderer: &Orderer,
-    x_uses: &[Seen],
     y_uses: &[Seen],
     x: &str,
     y: &str,
@@ -401,26 +430,6 @@ fn check_alias(
         .find_resource(y)
         .and_then(|r| graph.resource(r).image_desc())
         .is_some();
-    for on_async in [false, true] {
-        let xs: Vec<&Seen> = x_uses.iter().filter(|s| s.on_async == on_async).collect();
-        let Some(a) = xs.last() else { continue };
-        if on_async == b.on_async {
-            let stages = xs.iter().fold(StageMask::empty(), |m, s| m | s.stages);
-            let ok = plan.barriers.iter().any(|bar| {
-                bar.resource == y
-                    && orderer
-                        .position(&bar.before)
-                        .is_some_and(|pos| a.position < pos && pos <= b.position)
-                    && orderer.on_async(&bar.before) == on_async
-                    && bar.src_stage.contains(stages)
-            });
-            if !ok {
-                push("memory.alias_barrier", format!("no barrier of '{y}' between the last use of '{x}' (position {}) and the first use of '{y}' (position {}) waits on {stages}", a.position, b.position));
-            }
-        } else if !orderer.happens_before(a.position, b.position) {
-            push("memory.alias_sync", format!("the first use of '{y}' (position {}) is not ordered by syncs after the last use of '{x}' on the other queue (position {})", b.position, a.position));
-        }
-    }
     if y_is_image {
         let by_barrier = plan.barriers.iter().any(|bar| {
             bar.resource == y
@@ -445,12 +454,9 @@ fn check_alias(
     }
 }
 
-/// Execution order facts of a plan: positions, queues, and happens-before through syncs.
+/// Positions of the plan's passes in `order`.
 struct Orderer<'a> {
     position: HashMap<&'a str, usize>,
-    on_async: HashSet<&'a str>,
-    /// Successors of each position: next pass on its queue, and sync waits it signals.
-    next: Vec<Vec<usize>>,
 }
 
 impl<'a> Orderer<'a> {
@@ -461,58 +467,10 @@ impl<'a> Orderer<'a> {
             .enumerate()
             .map(|(i, n)| (n.as_str(), i))
             .collect();
-        let mut next = vec![Vec::new(); plan.order.len()];
-        for queue in [&plan.queues.graphics, &plan.queues.async_compute] {
-            let ps: Vec<usize> = queue
-                .iter()
-                .filter_map(|n| position.get(n.as_str()).copied())
-                .collect();
-            for w in ps.windows(2) {
-                next[w[0]].push(w[1]);
-            }
-        }
-        for s in &plan.syncs {
-            if let (Some(&a), Some(&b)) = (
-                position.get(s.signal.as_str()),
-                position.get(s.wait.as_str()),
-            ) {
-                next[a].push(b);
-            }
-        }
-        Orderer {
-            position,
-            on_async: plan
-                .queues
-                .async_compute
-                .iter()
-                .map(|n| n.as_str())
-                .collect(),
-            next,
-        }
+        Orderer { position }
     }
 
     fn position(&self, pass: &str) -> Option<usize> {
         self.position.get(pass).copied()
-    }
-
-    fn on_async(&self, pass: &str) -> bool {
-        self.on_async.contains(pass)
-    }
-
-    /// True when the pass at `to` starts only after the pass at `from` completed.
-    fn happens_before(&self, from: usize, to: usize) -> bool {
-        let mut seen = vec![false; self.next.len()];
-        let mut queue = VecDeque::from([from]);
-        while let Some(p) = queue.pop_front() {
-            for &q in &self.next[p] {
-                if q == to {
-                    return true;
-                }
-                if !std::mem::replace(&mut seen[q], true) {
-                    queue.push_back(q);
-                }
-            }
-        }
-        false
     }
 }

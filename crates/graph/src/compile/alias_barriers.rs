@@ -1,24 +1,31 @@
 //! Post-pass of the barrier phase, aliasing barriers: a resource that reuses bytes another
-//! resource used earlier in the frame starts from `UNDEFINED` and waits for every earlier
-//! occupant of those bytes.
+//! resource used earlier in the frame starts from `UNDEFINED` and waits for the latest
+//! earlier occupant of each of those bytes.
 //!
-//! For every pair of placements of one block whose byte ranges intersect, the one whose
-//! conflict span ends first is the *earlier occupant* of the other (the planner never puts
-//! conflicting spans on the same bytes, so one of them always comes first in both
-//! execution positions and levels). For each later occupant Y with first use `b` on queue Q:
-//! - the stages of every use of every earlier occupant on Q (and their writes) are added to
-//!   the source scope of Y's barrier before `b` (anchored before the first subpass of `b`'s
+//! Per block, the placements are swept in order of first use (two placements sharing bytes
+//! never have conflicting spans, so the one that starts first also ends before the other
+//! starts, in positions and levels) over an occupancy map: disjoint byte ranges → their last
+//! occupant so far. An item Y takes as predecessors the occupants of the ranges it covers,
+//! then becomes the occupant of its whole range. Earlier occupants of those bytes are
+//! ordered before Y transitively (A → C → Y: C's barrier waits on A, Y's on C; the second's
+//! source stages include the stage of C's first use, where the first ends), so one edge per
+//! covered range suffices. For each later occupant Y with first use `b` on queue Q:
+//! - the stages of every use of each predecessor on Q (and their writes) are added to the
+//!   source scope of Y's barrier before `b` (anchored before the first subpass of `b`'s
 //!   render pass), which is created if the barrier phase made none; an image's barrier
 //!   transitions from `UNDEFINED`;
-//! - for every earlier occupant used on the other queue, a [`CrossQueueHazard`] from its
-//!   last use there to `b` is pushed, so the sync phase covers it with a semaphore (and the
-//!   image transition chains after the wait through `ALL_COMMANDS`, as in the barrier phase).
+//! - for a predecessor used on the other queue, a [`CrossQueueHazard`] from its last use
+//!   there to `b` is pushed, so the sync phase covers it with a semaphore (and the image
+//!   transition chains after the wait through `ALL_COMMANDS`, as in the barrier phase).
 //!
-//! The next frame reuses the same bytes, so the first occupant's first use on a queue also
-//! waits for the later occupants' uses of the previous frame on that queue (across queues
-//! the frame boundary covers it, as for the barrier phase's own previous-frame hazards).
+//! The next frame reuses the same bytes: the first occupant of some bytes (filled where the
+//! map had a gap) waits, on its first use's queue, for the previous frame's last occupant of
+//! them (across queues the frame boundary covers it, as for the barrier phase's own
+//! previous-frame hazards); the occupants in between follow by the chain.
 //! Invariant kept: `barriers` stays in execution order of `before`, `cross_queue` in
-//! execution order of `to`. Cost: O(uses + byte-overlapping pairs + barriers).
+//! execution order of `to`. Cost: O(uses + barriers + n log n + Σ ranges covered), linear in
+//! practice (the map holds about as many ranges as items alive at once), instead of one
+//! step per pair of placements sharing bytes.
 
 use super::barriers::{BarrierDraft, Barriers, CrossQueueHazard};
 use super::memory::MemoryLayout;
@@ -28,7 +35,6 @@ use crate::access::SyncScope;
 use crate::graph::{Graph, PassId, QueueKind, ResourceId};
 use crate::hash::FxBuildHasher;
 use crate::sync::{AccessMask, Layout, StageMask};
-use std::collections::HashMap;
 
 /// What the uses of one resource on one queue add to a later occupant's barrier.
 #[derive(Clone, Copy, Debug, Default)]
@@ -95,49 +101,42 @@ pub fn add(
             q.last = Some((position as u32, pass));
         }
     }
-    // Per item, what its earlier occupants (this frame) and later occupants (the previous
-    // frame's) add to its first-use barrier: accumulated pair by pair, no pair lists kept.
+    // Per item, what its latest earlier occupants (this frame) and, for the first occupant
+    // of some bytes, the last occupant of those bytes (the previous frame's) add to its
+    // first-use barrier.
     let n = problem.items.len();
     let mut from_earlier = vec![Occupants::default(); n];
     let mut from_later = vec![Occupants::default(); n];
+    let mut sweep = Sweep::default();
     for block in &layout.packing.blocks {
-        let mut by_offset = block.items.clone();
-        by_offset.sort_unstable_by_key(|&(i, off)| (off, i));
-        for (k, &(a, off_a)) in by_offset.iter().enumerate() {
-            let end_a = off_a + problem.items[a].size;
-            for &(b, off_b) in by_offset[k + 1..]
-                .iter()
-                .take_while(|&&(_, off_b)| off_b < end_a)
-            {
-                debug_assert!(off_b >= off_a);
-                let (sa, sb) = (&problem.items[a].span, &problem.items[b].span);
-                let (first, second) = if sa.before(sb) {
-                    (a, b)
-                } else if sb.before(sa) {
-                    (b, a)
-                } else {
-                    debug_assert!(
-                        false,
-                        "conflicting items {a} and {b} share bytes at {off_b}"
-                    );
-                    continue;
-                };
-                log::trace!(
-                    "alias: '{}' reuses bytes of '{}' (offsets {} and {})",
-                    graph.resource(problem.items[second].resource).name,
-                    graph.resource(problem.items[first].resource).name,
-                    off_a,
-                    off_b
-                );
-                from_earlier[second].add(&uses[problem.items[first].resource.index()]);
-                from_later[first].add(&uses[problem.items[second].resource.index()]);
-            }
+        if block.items.len() < 2 {
+            continue;
         }
+        sweep.block(
+            problem,
+            &block.items,
+            |earlier, later| {
+                log::trace!(
+                    "alias: '{}' reuses bytes of '{}'",
+                    graph.resource(problem.items[later].resource).name,
+                    graph.resource(problem.items[earlier].resource).name,
+                );
+                from_earlier[later].add(&uses[problem.items[earlier].resource.index()]);
+            },
+            |first, last| from_later[first].add(&uses[problem.items[last].resource.index()]),
+        );
     }
     let anchor = |pass: PassId| {
         grouping.group_of[pass.index()].map_or(pass, |g| grouping.groups[g as usize][0])
     };
-    let mut upserts = Upserts::new(barriers);
+    debug_assert!(
+        barriers.barriers.windows(2).all(|w| {
+            let position = |p: PassId| schedule.position[p.index()].unwrap_or(u32::MAX);
+            position(w[0].before) <= position(w[1].before)
+        }),
+        "barriers are in execution order of `before`"
+    );
+    let mut upserts = Upserts::new(barriers, schedule);
     let mut new_hazards = Vec::new();
     for i in 0..n {
         let (earlier, later) = (&from_earlier[i], &from_later[i]);
@@ -181,7 +180,7 @@ pub fn add(
             undefined,
         );
     }
-    upserts.finish(schedule);
+    upserts.finish();
     if !new_hazards.is_empty() {
         let known: std::collections::HashSet<CrossQueueHazard, FxBuildHasher> =
             barriers.cross_queue.iter().copied().collect();
@@ -193,28 +192,175 @@ pub fn add(
     }
 }
 
-/// Barrier edits of this phase: unions into existing plain barriers (found through an
-/// index instead of a scan) and new barriers merged into execution order at the end.
+/// Bytes `start..end` of a block and an item: their last occupant so far (the occupancy
+/// map), or their first occupant (the first-use map).
+#[derive(Clone, Copy, Debug)]
+struct Segment {
+    start: u64,
+    end: u64,
+    item: u32,
+}
+
+/// The occupancy sweep over one block at a time (buffers reused across blocks).
+#[derive(Debug, Default)]
+struct Sweep {
+    /// Occupied bytes and their last occupant so far, disjoint and sorted by offset.
+    last: Vec<Segment>,
+    /// Occupied bytes and their first occupant, disjoint (sorted by offset after the sweep).
+    first: Vec<Segment>,
+    /// Scratch: the segments replacing those an item covers.
+    replace: Vec<Segment>,
+    /// Scratch: `first position << 32 | index into the placements` of the block's items.
+    items: Vec<u64>,
+    /// Scratch: predecessors of the item being swept.
+    preds: Vec<u32>,
+}
+
+impl Sweep {
+    /// Sweeps the placements `(item, offset)` of one block in order of first use, calling
+    /// `earlier(occupant, item)` once for every latest earlier occupant of some of the
+    /// item's bytes, then `wraps(first, last)` once per pair of the first and the last
+    /// occupant of some bytes (different items), the frame boundary's reuse.
+    fn block(
+        &mut self,
+        problem: &super::memory::Problem,
+        placements: &[(usize, u64)],
+        mut earlier: impl FnMut(usize, usize),
+        mut wraps: impl FnMut(usize, usize),
+    ) {
+        self.last.clear();
+        self.first.clear();
+        self.items.clear();
+        self.items.extend(
+            placements
+                .iter()
+                .enumerate()
+                .map(|(k, &(i, _))| u64::from(problem.items[i].span.pos_lo) << 32 | k as u64),
+        );
+        self.items.sort_unstable();
+        for &key in &self.items {
+            let (i, off) = placements[key as u32 as usize];
+            let item = i as u32;
+            let (s, e) = (off, off + problem.items[i].size);
+            let lo = self.last.partition_point(|g| g.end <= s);
+            let hi = lo + self.last[lo..].iter().take_while(|g| g.start < e).count();
+            self.replace.clear();
+            self.preds.clear();
+            let mut cursor = s;
+            for g in &self.last[lo..hi] {
+                debug_assert!(
+                    problem.items[g.item as usize]
+                        .span
+                        .before(&problem.items[item as usize].span),
+                    "items sharing bytes come one wholly before the other"
+                );
+                if !self.preds.contains(&g.item) {
+                    self.preds.push(g.item);
+                }
+                if g.start > cursor {
+                    // Bytes nobody used before: `item` is their first occupant.
+                    self.first.push(Segment {
+                        start: cursor,
+                        end: g.start,
+                        item,
+                    });
+                }
+                if g.start < s {
+                    self.replace.push(Segment { end: s, ..*g });
+                }
+                cursor = g.end;
+            }
+            if cursor < e {
+                self.first.push(Segment {
+                    start: cursor,
+                    end: e,
+                    item,
+                });
+            }
+            self.replace.push(Segment {
+                start: s,
+                end: e,
+                item,
+            });
+            if let Some(g) = self.last[lo..hi].last().filter(|g| g.end > e) {
+                self.replace.push(Segment { start: e, ..*g });
+            }
+            // Replace `last[lo..hi]` by `replace` (in place, then shift what differs).
+            let common = (hi - lo).min(self.replace.len());
+            self.last[lo..lo + common].copy_from_slice(&self.replace[..common]);
+            if self.replace.len() < hi - lo {
+                self.last.drain(lo + common..hi);
+            } else {
+                for (k, &g) in self.replace[common..].iter().enumerate() {
+                    self.last.insert(lo + common + k, g);
+                }
+            }
+            for &p in &self.preds {
+                earlier(p as usize, item as usize);
+            }
+        }
+        // Both maps cover the same bytes: walk them together.
+        self.first.sort_unstable_by_key(|g| g.start);
+        let mut k = 0;
+        let mut prev: Option<(u32, u32)> = None;
+        for f in &self.first {
+            while k < self.last.len() && self.last[k].end <= f.start {
+                k += 1;
+            }
+            let mut j = k;
+            while j < self.last.len() && self.last[j].start < f.end {
+                let pair = (f.item, self.last[j].item);
+                if pair.0 != pair.1 && prev != Some(pair) {
+                    wraps(pair.0 as usize, pair.1 as usize);
+                    prev = Some(pair);
+                }
+                j += 1;
+            }
+        }
+    }
+}
+
+/// Barrier edits of this phase: unions into existing plain barriers (found among the
+/// barriers of their pass: `barriers` are in execution order of `before`) and new barriers
+/// merged into execution order at the end.
 struct Upserts<'a> {
     barriers: &'a mut Barriers,
-    index: HashMap<(PassId, ResourceId), usize, FxBuildHasher>,
+    schedule: &'a Schedule,
+    /// `start[p]`: index of the first barrier whose pass is at position `p` or later.
+    start: Vec<u32>,
     added: Vec<BarrierDraft>,
 }
 
 impl<'a> Upserts<'a> {
-    fn new(barriers: &'a mut Barriers) -> Self {
-        let index = barriers
-            .barriers
-            .iter()
-            .enumerate()
-            .filter(|(_, b)| !b.after && b.transfer.is_none())
-            .map(|(i, b)| ((b.before, b.resource), i))
-            .collect();
+    fn new(barriers: &'a mut Barriers, schedule: &'a Schedule) -> Self {
+        let mut start = vec![0u32; schedule.order.len() + 1];
+        for b in &barriers.barriers {
+            if let Some(p) = schedule.position[b.before.index()] {
+                start[p as usize + 1] += 1;
+            }
+        }
+        for p in 0..schedule.order.len() {
+            start[p + 1] += start[p];
+        }
         Upserts {
             barriers,
-            index,
+            schedule,
+            start,
             added: Vec::new(),
         }
+    }
+
+    /// The plain barrier of `resource` recorded before `before`, if the barrier phase made
+    /// one.
+    fn find(&self, before: PassId, resource: ResourceId) -> Option<usize> {
+        let at = self.schedule.position[before.index()]? as usize;
+        let (from, to) = (self.start[at] as usize, self.start[at + 1] as usize);
+        self.barriers.barriers[from..to]
+            .iter()
+            .position(|b| {
+                b.before == before && b.resource == resource && !b.after && b.transfer.is_none()
+            })
+            .map(|k| from + k)
     }
 
     /// Unions the source scope into the barrier of `resource` before `before`, creating it
@@ -236,7 +382,7 @@ impl<'a> Upserts<'a> {
             (true, None, Some(new)) => Some((Layout::UNDEFINED, new)),
             (_, old, _) => old,
         };
-        if let Some(&i) = self.index.get(&(before, resource)) {
+        if let Some(i) = self.find(before, resource) {
             let b = &mut self.barriers.barriers[i];
             b.src_stage |= src_stage;
             b.src_access |= src_access;
@@ -258,7 +404,8 @@ impl<'a> Upserts<'a> {
 
     /// Merges the new barriers in: each goes after every existing barrier whose pass is not
     /// later than its own (what inserting at the partition point one by one would give).
-    fn finish(self, schedule: &Schedule) {
+    fn finish(self) {
+        let schedule = self.schedule;
         if self.added.is_empty() {
             return;
         }

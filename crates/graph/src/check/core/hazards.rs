@@ -94,6 +94,7 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Violation>) {
     for r in 0..ctx.graph.resources.len() {
         c.resource(r, &mut justified, out);
     }
+    super::aliasing::check(ctx, &c.chains, &c.sync_reach, out);
     let aliased = aliased(ctx);
     for (i, b) in ctx.barriers.iter().enumerate() {
         if !justified[i] && b.transition.is_none() && !b.queue_transfer && !aliased[b.resource] {

@@ -1,8 +1,9 @@
 //! The lower bound of any packing: the largest sum of footprints alive at one time.
 //!
-//! A sweep over lifetime starts and ends in the plan's unit. Footprints (sizes rounded up to
+//! A sweep over lifetime starts and ends in the plan's unit (a difference array: the units are
+//! small integers). Footprints (sizes rounded up to
 //! the alignment) are used because no aligned packing can place simultaneously alive items
-//! closer than that, and blocks are whole multiples of the alignment. Cost: O(n log n).
+//! closer than that, and blocks are whole multiples of the alignment. Cost: O(n + units).
 
 use super::lifetimes::{Item, Problem};
 
@@ -16,22 +17,25 @@ pub fn lower_bound_of(problem: &Problem, items: &[usize]) -> u64 {
     sweep(items.iter().map(|&i| &problem.items[i]))
 }
 
-fn sweep<'a>(items: impl Iterator<Item = &'a Item>) -> u64 {
-    let mut events: Vec<(u32, bool, u64)> = Vec::new();
+fn sweep<'a>(items: impl Iterator<Item = &'a Item> + Clone) -> u64 {
+    // Lifetimes are small integers (positions or levels): a difference array over them,
+    // `+footprint` at `first` and `-footprint` after `last` (closed intervals).
+    let Some(len) = items
+        .clone()
+        .map(|it| it.last.max(it.first) as usize + 2)
+        .max()
+    else {
+        return 0;
+    };
+    let mut delta = vec![0i128; len];
     for it in items {
-        // Ends sort after starts of the same unit: lifetimes are closed intervals.
-        events.push((it.first, false, it.footprint));
-        events.push((it.last, true, it.footprint));
+        delta[it.first as usize] += i128::from(it.footprint);
+        delta[it.last.max(it.first) as usize + 1] -= i128::from(it.footprint);
     }
-    events.sort_unstable();
-    let (mut alive, mut best) = (0u64, 0u64);
-    for (_, end, bytes) in events {
-        if end {
-            alive -= bytes;
-        } else {
-            alive += bytes;
-            best = best.max(alive);
-        }
+    let (mut alive, mut best) = (0i128, 0i128);
+    for d in delta {
+        alive += d;
+        best = best.max(alive);
     }
-    best
+    u64::try_from(best).unwrap_or(u64::MAX)
 }

@@ -2,16 +2,21 @@
 //! whose lifetimes do not overlap share bytes (low-level aliasing).
 //!
 //! [`lifetimes`] turns the schedule into a placement [`Problem`] (which resources, their
-//! footprints, classes and conflict spans); [`planner`] places them (several greedy orders
-//! in one growing block per memory class, refined, never worse than [`article`], the
-//! baseline of the aliasing article); [`bound`] gives the lower bound any placement needs;
+//! footprints, classes and conflict spans); [`conflicts`] lists, per class, which items may
+//! not share bytes; [`planner`] places them (several greedy orders in one growing block per
+//! memory class, refined, never worse than [`article`], the baseline of the aliasing
+//! article, which runs only when the planner misses the lower bound: `article_bytes` is 0
+//! when it did not run); [`bound`] gives the lower bound any placement needs;
 //! [`exact`] finds the optimum of small problems for tests. Without `CompileOptions::alias`
 //! every resource gets a block of its own. Invariant: placements whose conflict spans
-//! overlap never overlap in bytes. Cost: dominated by the planner, O(k·n²) for n resources.
+//! overlap never overlap in bytes. Cost: dominated by the planner, O(n log n + pairs) for the
+//! conflict lists plus O(Σ d log d) per greedy run (d conflicts per item), a handful of runs
+//! for large frames.
 //! The aliasing barriers that make reuse safe are added afterwards by `alias_barriers`.
 
 pub mod article;
 pub mod bound;
+pub mod conflicts;
 pub mod exact;
 pub mod lifetimes;
 pub mod packing;
@@ -50,8 +55,8 @@ pub fn plan_memory(
     let timeline = Timeline::of_schedule(schedule, grouping);
     let problem = Problem::new(graph, &timeline, caps, memoryless);
     let (packing, article_bytes) = if options.alias {
-        let baseline = article::pack(&problem);
-        (planner::pack_against(&problem, &baseline), baseline.total())
+        let (packing, article) = planner::plan(&problem);
+        (packing, article.unwrap_or(0))
     } else {
         let packing = Packing::unaliased(&problem);
         let total = packing.total();
@@ -84,21 +89,26 @@ pub fn describe(graph: &Graph, problem: &Problem, packing: &Packing, article_byt
         .blocks
         .iter()
         .map(|b| {
-            let mut placements: Vec<Placement> = b
+            // Sorted by (offset, first use): sort small keys, then build in that order.
+            let mut keys: Vec<(u64, u32, usize)> = b
                 .items
                 .iter()
-                .map(|&(i, offset)| {
+                .map(|&(i, offset)| (offset, problem.items[i].first, i))
+                .collect();
+            keys.sort_unstable();
+            let placements: Vec<Placement> = keys
+                .iter()
+                .map(|&(offset, first, i)| {
                     let it = &problem.items[i];
                     Placement {
                         resource: graph.resource(it.resource).name.clone(),
                         offset,
                         size: it.size,
-                        first: it.first,
+                        first,
                         last: it.last,
                     }
                 })
                 .collect();
-            placements.sort_by_key(|p| (p.offset, p.first));
             Block {
                 size: b.size,
                 placements,

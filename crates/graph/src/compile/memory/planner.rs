@@ -13,18 +13,30 @@
 //! Orders tried: size descending; start ascending; size × length descending; length
 //! descending; end descending. The best run is then refined: an item is moved to an earlier
 //! place in the order (a seeded pseudo-random choice, biased to the item that sets the
-//! block's height) and the move is kept when the block does not grow. The amount of work is
-//! bounded by a budget of pair tests (6·10⁵, a run costing about n²/2), so 1,000 items
-//! get one size-descending run (besides the article's) while small frames get hundreds of refinement
-//! rounds; everything stops as soon as the block reaches the class's lower bound. Finally, per class, the
-//! article's bucket packing is computed too and used when it is smaller, so the result is
-//! never worse than the article's. Deterministic: same problem, same placement.
+//! block's height) and the move is kept when the block does not grow; the items before the
+//! moved one keep their places, so a refinement run places only the rest. Everything stops
+//! as soon as the block reaches the class's lower bound. The number of runs scales with the
+//! problem: at most `RUNS_TIMES_ITEMS / n` (3,000 / n: hundreds for small frames, a few for
+//! 1,000 items) and at most `BUDGET / (n + 2·pairs)` (dense problems), 1 to 400.
 //!
-//! Cost: O(k·n²) for k runs (each run is O(n) per item: a walk over the placed items in
-//! offset order, no sorting).
+//! Where conflicts are sparse, a run looks only at the placed items that conflict with the
+//! one it places ([`Conflicts`], built once per class by a sweep), sorted by offset:
+//! O(d log d) per item of d conflicts. Dense problems (many long lifetimes) walk every placed
+//! item in offset order instead, skipping those that do not conflict, O(n) per item
+//! ([`sparse_conflicts`] decides). Both give the same placements.
+//!
+//! When some class misses its lower bound, the article's bucket packing is computed too
+//! (per class, used when it is smaller), so the result is never worse than the article's;
+//! when every class reaches its lower bound nothing can do better and the article is not
+//! run. Deterministic: same problem, same placement.
+//!
+//! Cost: O(n log n + pairs) for the conflict lists, then O(Σ d log d) per run (O(n²) per run
+//! when dense): with short lifetimes (few conflicts per item) linear in n, and the number of
+//! runs falls as n grows.
 
 use super::article;
 use super::bound;
+use super::conflicts::Conflicts;
 use super::lifetimes::{Problem, Span};
 use super::packing::{PackedBlock, Packing};
 
@@ -37,37 +49,67 @@ pub enum Rule {
     BestFit,
 }
 
-/// Pair tests the planner may spend per class (a greedy run over n items costs about n²/2).
+/// Work the planner may spend per class, in conflict-list entries read (a greedy run over
+/// n items with p conflicting pairs reads about n + 2p): bounds the runs of dense problems.
 const BUDGET: u64 = 600_000;
+
+/// Greedy runs per class times items: bounds the runs of sparse problems, so that the
+/// refinement costs about `RUNS_TIMES_ITEMS · (1 + mean conflicts per item)` whatever n.
+const RUNS_TIMES_ITEMS: u64 = 3_000;
 
 /// Greedy runs never skipped, whatever the size: size descending, lowest offset.
 const MIN_RUNS: u64 = 1;
 
+/// Most greedy runs per class.
+const MAX_RUNS: u64 = 400;
+
 /// Packs `problem` with Tessera's planner.
 pub fn pack(problem: &Problem) -> Packing {
-    pack_against(problem, &article::pack(problem))
+    plan(problem).0
 }
 
-/// Packs `problem`, falling back per class to `baseline` (the article's packing of the same
-/// problem) where that is smaller.
-pub fn pack_against(problem: &Problem, baseline: &Packing) -> Packing {
-    let mut out = Packing::default();
+/// Packs `problem` and says what the article's algorithm needed, when it was run: only when
+/// the planner's own result misses the lower bound of some class (nothing beats the lower
+/// bound). Then, per class, the article's packing replaces the planner's where it is
+/// smaller, so the result is never worse than the article's.
+pub fn plan(problem: &Problem) -> (Packing, Option<u64>) {
+    let mut classes = Vec::new();
+    let mut all_at_floor = true;
     for class in problem.classes() {
         let items: Vec<usize> = (0..problem.items.len())
             .filter(|&i| problem.items[i].class == class)
             .collect();
-        let (height, placed) = pack_class(problem, &items);
-        let article_blocks: Vec<&PackedBlock> = baseline
-            .blocks
-            .iter()
-            .filter(|b| b.class == class)
-            .collect();
-        let article_total: u64 = article_blocks.iter().map(|b| b.size).sum();
-        if article_total < height {
-            log::debug!("memory class {class}: the article's buckets ({article_total} bytes) beat the planner ({height} bytes); using them");
-            out.blocks.extend(article_blocks.into_iter().cloned());
+        let conflicts = sparse_conflicts(problem, &items);
+        let floor = bound::lower_bound_of(problem, &items);
+        let (height, placed) = pack_class(problem, &items, conflicts.as_ref(), floor);
+        all_at_floor &= height <= floor;
+        classes.push((class, items, conflicts, height, placed));
+    }
+    let mut out = Packing::default();
+    if all_at_floor {
+        for (class, items, _, height, placed) in classes {
+            log::debug!(
+                "memory class {class}: {} items in one block of {height} bytes (the lower bound)",
+                items.len()
+            );
+            out.blocks.push(PackedBlock {
+                class,
+                size: height,
+                items: placed,
+            });
+        }
+        return (out, None);
+    }
+    let mut article_total = 0;
+    for (class, items, conflicts, height, placed) in classes {
+        let article_blocks = article::pack_class(problem, class, &items, conflicts.as_ref());
+        let article_height: u64 = article_blocks.iter().map(|b| b.size).sum();
+        article_total += article_height;
+        if article_height < height {
+            log::debug!("memory class {class}: the article's buckets ({article_height} bytes) beat the planner ({height} bytes); using them");
+            out.blocks.extend(article_blocks);
         } else {
-            log::debug!("memory class {class}: {} items in one block of {height} bytes (article: {article_total})", items.len());
+            log::debug!("memory class {class}: {} items in one block of {height} bytes (article: {article_height})", items.len());
             out.blocks.push(PackedBlock {
                 class,
                 size: height,
@@ -75,17 +117,46 @@ pub fn pack_against(problem: &Problem, baseline: &Packing) -> Packing {
             });
         }
     }
-    out
+    (out, Some(article_total))
 }
+
+/// Conflict lists of `items`, when they make greedy runs cheaper than walking every placed
+/// item: a run reads about d list entries and sorts the ≈ d/2 placed ones per item (d =
+/// 2·pairs / n conflicts), about 4·d·(1 + log₂ d) steps, against n/2 placed items with a
+/// conflict test each, about 3·n steps, for a walk. Building the lists stops as soon as
+/// they would be too long.
+pub fn sparse_conflicts(problem: &Problem, items: &[usize]) -> Option<Conflicts> {
+    let n = items.len();
+    let cheaper = |d: usize| 4 * d * (1 + (usize::BITS - d.leading_zeros()) as usize) < 3 * n;
+    let mut d = 1;
+    while d < n && cheaper(d + 1) {
+        d += 1;
+    }
+    let max_pairs = d * n / 2;
+    // With levels, listing stops late (finished items kept in an ordered set): count the
+    // position overlaps first, a part of the pairs, and give up early when they are too many.
+    if problem.by_level && Conflicts::position_pairs(problem, items) > max_pairs {
+        return None;
+    }
+    Conflicts::bounded(problem, items, max_pairs)
+}
+
+/// The best greedy run so far: height, order, placements (local item, offset in alignment
+/// units), rule.
+type Best = (u64, Vec<u32>, Vec<(u32, u32)>, Rule);
 
 /// A sort key of an order to try: smaller keys are placed first.
 type OrderKey<'a> = Box<dyn Fn(usize) -> (u64, u64, usize) + 'a>;
 
-/// A greedy result: height, the order that gave it, and its placements.
-type Candidate = (u64, Vec<usize>, Vec<(usize, u64)>);
-
-/// Best single block for `items`: (height, placements).
-fn pack_class(problem: &Problem, items: &[usize]) -> (u64, Vec<(usize, u64)>) {
+/// Best single block for `items` (whose conflict lists are `conflicts`, `None` for a dense
+/// problem), stopping at
+/// `floor`: (height, placements `(item, offset)`).
+fn pack_class(
+    problem: &Problem,
+    items: &[usize],
+    conflicts: Option<&Conflicts>,
+    floor: u64,
+) -> (u64, Vec<(usize, u64)>) {
     let it = &problem.items;
     let n = items.len() as u64;
     let len = |i: usize| {
@@ -106,13 +177,23 @@ fn pack_class(problem: &Problem, items: &[usize]) -> (u64, Vec<(usize, u64)>) {
             )
         }),
     ];
-    let floor = bound::lower_bound_of(problem, items);
-    let mut runs_left = (BUDGET / (n * n / 2).max(1)).clamp(MIN_RUNS, 400);
-    let mut best: Option<Candidate> = None;
-    let mut greedy = Greedy::new(problem, items.len());
+    let run_cost = match conflicts {
+        Some(c) => n + 2 * c.pairs() as u64,
+        None => n * n / 2,
+    };
+    let mut runs_left = (BUDGET / run_cost.max(1))
+        .min(RUNS_TIMES_ITEMS / n.max(1))
+        .clamp(MIN_RUNS, MAX_RUNS);
+    let mut greedy = Greedy::new(problem, items, conflicts);
+    let mut best: Option<Best> = None;
+    let mut order: Vec<u32> = Vec::with_capacity(items.len());
+    let mut keyed: Vec<((u64, u64, usize), u32)> = Vec::with_capacity(items.len());
     'orders: for key in &orders {
-        let mut order = items.to_vec();
-        order.sort_by_key(|&i| key(i));
+        keyed.clear();
+        keyed.extend((0..n as u32).map(|k| (key(items[k as usize]), k)));
+        keyed.sort_unstable();
+        order.clear();
+        order.extend(keyed.iter().map(|&(_, k)| k));
         for rule in [Rule::Lowest, Rule::BestFit] {
             if runs_left == 0 || best.as_ref().is_some_and(|b| b.0 <= floor) {
                 break 'orders;
@@ -121,17 +202,16 @@ fn pack_class(problem: &Problem, items: &[usize]) -> (u64, Vec<(usize, u64)>) {
             let cutoff = best.as_ref().map_or(u64::MAX, |b| b.0.saturating_add(1));
             if let Some(h) = greedy.run(&order, rule, cutoff) {
                 if best.as_ref().is_none_or(|b| h < b.0) {
-                    best = Some((h, order.clone(), greedy.placements()));
+                    best = Some((h, order.clone(), greedy.placed.clone(), rule));
                 }
             }
         }
     }
-    let Some((mut best_h, mut best_order, mut best_place)) = best else {
+    let Some((mut best_h, mut best_order, mut best_place, mut best_rule)) = best else {
         return (0, Vec::new());
     };
     let rounds = runs_left;
     let mut rng = SplitMix(0x9e37_79b9_7f4a_7c15 ^ n);
-    let mut order = best_order.clone();
     for round in 0..rounds {
         if best_h <= floor || n < 2 {
             break;
@@ -142,9 +222,9 @@ fn pack_class(problem: &Problem, items: &[usize]) -> (u64, Vec<(usize, u64)>) {
         let from = if round % 2 == 0 {
             let top = best_place
                 .iter()
-                .max_by_key(|&&(i, off)| (off + it[i].footprint, off))
-                .map(|&(i, _)| i);
-            top.and_then(|t| order.iter().position(|&i| i == t))
+                .max_by_key(|&&(k, off)| (off.saturating_add(greedy.units[k as usize]), off))
+                .map(|&(k, _)| k);
+            top.and_then(|t| order.iter().position(|&k| k == t))
                 .unwrap_or(0)
         } else {
             rng.below(n) as usize
@@ -160,19 +240,30 @@ fn pack_class(problem: &Problem, items: &[usize]) -> (u64, Vec<(usize, u64)>) {
         } else {
             Rule::BestFit
         };
-        if let Some(h) = greedy.run(&order, rule, best_h.saturating_add(1)) {
+        // Items before `to` keep their places when the rule is the same.
+        let prefix = if rule == best_rule {
+            &best_place[..to]
+        } else {
+            &[]
+        };
+        if let Some(h) = greedy.run_from(&order, prefix, rule, best_h.saturating_add(1)) {
             if h <= best_h {
                 best_h = h;
-                best_place = greedy.placements();
+                best_rule = rule;
+                best_place.clone_from(&greedy.placed);
                 std::mem::swap(&mut best_order, &mut order);
             }
         }
     }
-    (best_h, best_place)
+    let a = problem.alignment.max(1);
+    let placed = best_place
+        .iter()
+        .map(|&(k, off)| (items[k as usize], u64::from(off) * a))
+        .collect();
+    (best_h, placed)
 }
 
-/// A placed item as the greedy walk reads it: offsets in units of the alignment, span
-/// inline (24 bytes, for cache locality).
+/// A placed item as the walk reads it: offsets in units of the alignment, span inline.
 #[derive(Clone, Copy, Debug)]
 struct Slot {
     off: u32,
@@ -180,95 +271,180 @@ struct Slot {
     span: Span,
 }
 
-/// Reusable state of greedy runs.
+/// Offset of an item not placed yet.
+const UNPLACED: u32 = u32::MAX;
+
+/// Reusable state of greedy runs over the items of one class (local indices `0..n`).
 #[derive(Debug)]
 pub struct Greedy<'a> {
-    problem: &'a Problem,
-    /// Placed items sorted by offset.
-    placed: Vec<Slot>,
-    order: Vec<(usize, u64)>,
+    /// Conflict lists, or `None`: walk over every placed item (dense problems).
+    conflicts: Option<&'a Conflicts>,
+    alignment: u64,
     /// Footprint of each item in units of the alignment.
     units: Vec<u32>,
+    /// Conflict span of each item.
+    spans: Vec<Span>,
+    /// Offset of each item in units of the alignment, [`UNPLACED`] before it is placed.
+    off: Vec<u32>,
+    /// Placements (item, offset) of the last run, in placement order.
+    placed: Vec<(u32, u32)>,
+    /// Scratch (lists): `offset << 32 | end` of the placed items conflicting with the one
+    /// being placed.
+    busy: Vec<u64>,
+    /// (walk) Every placed item, sorted by offset, its span inline (for cache locality).
+    slots: Vec<Slot>,
 }
 
 impl<'a> Greedy<'a> {
-    /// State for runs over `problem`, `capacity` items at a time.
-    pub fn new(problem: &'a Problem, capacity: usize) -> Self {
+    /// State for runs over `items` of `problem`, whose conflict lists are `conflicts`.
+    pub fn new(problem: &Problem, items: &[usize], conflicts: Option<&'a Conflicts>) -> Self {
         let a = problem.alignment.max(1);
-        let units = problem
-            .items
+        let units = items
             .iter()
-            .map(|it| u32::try_from(it.footprint / a).unwrap_or(u32::MAX / 4))
+            .map(|&i| u32::try_from(problem.items[i].footprint / a).unwrap_or(u32::MAX / 4))
             .collect();
         Greedy {
-            problem,
-            placed: Vec::with_capacity(capacity),
-            order: Vec::with_capacity(capacity),
+            conflicts,
+            alignment: a,
             units,
+            spans: items.iter().map(|&i| problem.items[i].span).collect(),
+            off: vec![UNPLACED; items.len()],
+            placed: Vec::with_capacity(items.len()),
+            busy: Vec::new(),
+            slots: Vec::new(),
         }
     }
 
-    /// Places `order` with `rule`; returns the block height in bytes, or `None` as soon as
-    /// it reaches `cutoff` bytes.
-    pub fn run(&mut self, order: &[usize], rule: Rule, cutoff: u64) -> Option<u64> {
+    /// Places `order` (local item indices) with `rule`; returns the block height in bytes,
+    /// or `None` as soon as it reaches `cutoff` bytes.
+    pub fn run(&mut self, order: &[u32], rule: Rule, cutoff: u64) -> Option<u64> {
+        self.run_from(order, &[], rule, cutoff)
+    }
+
+    /// The same, when the first `prefix.len()` items of `order` are known to land where
+    /// `prefix` (placements of an earlier run with the same rule and the same first items)
+    /// says: only the rest is placed.
+    pub fn run_from(
+        &mut self,
+        order: &[u32],
+        prefix: &[(u32, u32)],
+        rule: Rule,
+        cutoff: u64,
+    ) -> Option<u64> {
+        debug_assert!(prefix.iter().zip(order).all(|(p, &k)| p.0 == k));
+        self.off.fill(UNPLACED);
         self.placed.clear();
-        self.order.clear();
-        let a = self.problem.alignment.max(1);
+        self.placed.extend_from_slice(prefix);
+        let walk = self.conflicts.is_none();
+        self.slots.clear();
         let mut height = 0u32;
-        for &i in order {
-            let off = self.offset_for(i, rule, height);
-            let end = off.saturating_add(self.units[i]);
+        for &(k, off) in prefix {
+            self.off[k as usize] = off;
+            let end = off.saturating_add(self.units[k as usize]);
             height = height.max(end);
-            if u64::from(height) * a >= cutoff {
-                return None;
-            }
-            let at = self.placed.partition_point(|s| s.off <= off);
-            self.placed.insert(
-                at,
-                Slot {
+            if walk {
+                self.slots.push(Slot {
                     off,
                     end,
-                    span: self.problem.items[i].span,
-                },
-            );
-            self.order.push((i, u64::from(off) * a));
+                    span: self.spans[k as usize],
+                });
+            }
         }
-        Some(u64::from(height) * a)
+        self.slots.sort_by_key(|s| s.off);
+        for &k in &order[prefix.len()..] {
+            let off = match self.conflicts {
+                Some(c) => self.offset_by_lists(c, k as usize, rule, height),
+                None => self.offset_by_walk(k as usize, rule, height),
+            };
+            let end = off.saturating_add(self.units[k as usize]);
+            height = height.max(end);
+            if u64::from(height) * self.alignment >= cutoff {
+                return None;
+            }
+            self.off[k as usize] = off;
+            self.placed.push((k, off));
+            if walk {
+                let at = self.slots.partition_point(|s| s.off <= off);
+                self.slots.insert(
+                    at,
+                    Slot {
+                        off,
+                        end,
+                        span: self.spans[k as usize],
+                    },
+                );
+            }
+        }
+        Some(u64::from(height) * self.alignment)
     }
 
-    /// The offset (in alignment units) where item `i` goes, given what is placed and the
-    /// current `height`.
-    fn offset_for(&self, i: usize, rule: Rule, height: u32) -> u32 {
-        let me = self.problem.items[i].span;
-        let need = self.units[i];
-        let mut cursor = 0u32;
-        let mut best: Option<(u32, u32)> = None; // (gap length, start)
-        for s in &self.placed {
-            if s.end <= cursor || !me.conflicts(&s.span) {
-                continue;
+    /// The offset (in alignment units) where item `k` goes, given what is placed and the
+    /// current `height`: a walk over the placed conflicting items in offset order, found
+    /// through the conflict lists.
+    fn offset_by_lists(&mut self, c: &Conflicts, k: usize, rule: Rule, height: u32) -> u32 {
+        self.busy.clear();
+        for &j in c.of(k) {
+            let off = self.off[j as usize];
+            if off != UNPLACED {
+                let end = off.saturating_add(self.units[j as usize]);
+                self.busy.push(u64::from(off) << 32 | u64::from(end));
             }
-            if s.off >= cursor + need {
-                match rule {
-                    Rule::Lowest => return cursor,
-                    Rule::BestFit => {
-                        if best.is_none_or(|(l, _)| s.off - cursor < l) {
-                            best = Some((s.off - cursor, cursor));
-                        }
+        }
+        self.busy.sort_unstable();
+        let need = self.units[k];
+        gap(
+            self.busy.iter().map(|&b| ((b >> 32) as u32, b as u32)),
+            need,
+            rule,
+            height,
+        )
+    }
+
+    /// The same, walking every placed item in offset order and skipping those that do not
+    /// conflict (dense problems).
+    fn offset_by_walk(&self, k: usize, rule: Rule, height: u32) -> u32 {
+        let me = self.spans[k];
+        let busy = self
+            .slots
+            .iter()
+            .filter(|s| me.conflicts(&s.span))
+            .map(|s| (s.off, s.end));
+        gap(busy, self.units[k], rule, height)
+    }
+
+    /// Placements (local item, offset in alignment units) of the last complete run, in
+    /// placement order.
+    pub fn placements(&self) -> &[(u32, u32)] {
+        &self.placed
+    }
+}
+
+/// Where an item of `need` units goes among `busy` (offset, end) ranges sorted by offset,
+/// given the block's current `height`: the first gap that fits (`Lowest`) or the smallest
+/// (`BestFit`, the space above the last range counting only when it fits below `height`).
+fn gap(busy: impl Iterator<Item = (u32, u32)>, need: u32, rule: Rule, height: u32) -> u32 {
+    let mut cursor = 0u32;
+    let mut best: Option<(u32, u32)> = None; // (gap length, start)
+    for (off, end) in busy {
+        if end <= cursor {
+            continue;
+        }
+        if off >= cursor.saturating_add(need) {
+            match rule {
+                Rule::Lowest => return cursor,
+                Rule::BestFit => {
+                    if best.is_none_or(|(l, _)| off - cursor < l) {
+                        best = Some((off - cursor, cursor));
                     }
                 }
             }
-            cursor = cursor.max(s.end);
         }
-        if cursor + need <= height && best.is_none_or(|(l, _)| height - cursor < l) {
-            best = Some((height - cursor, cursor));
-        }
-        best.map_or(cursor, |(_, start)| start)
+        cursor = cursor.max(end);
     }
-
-    /// Placements (item, byte offset) of the last complete run, in placement order.
-    pub fn placements(&self) -> Vec<(usize, u64)> {
-        self.order.clone()
+    if cursor.saturating_add(need) <= height && best.is_none_or(|(l, _)| height - cursor < l) {
+        best = Some((height - cursor, cursor));
     }
+    best.map_or(cursor, |(_, start)| start)
 }
 
 /// A tiny deterministic generator for the refinement's choices.

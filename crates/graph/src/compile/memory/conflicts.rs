@@ -1,0 +1,147 @@
+//! Conflict lists: for the items of one memory class, the other items of the class each one
+//! may never share bytes with, so that a placement looks only at those instead of at every
+//! placed item.
+//!
+//! Built by one sweep over the items sorted by first execution position. When item `k` is
+//! reached, every earlier-starting item `j` conflicts with it exactly when `j` is still alive
+//! in positions (`j.pos_hi >= k.pos_lo`: their positions overlap) or, with lifetimes in
+//! levels, when `j` ended in positions but not in levels (`j.lvl_hi >= k.lvl_lo`: the
+//! inverted pairs of [`Span::conflicts`](super::Span::conflicts)); `k` cannot come wholly
+//! before an item that started no later than it. Alive items are kept in a list that sheds
+//! the finished ones; finished ones (levels only) in an ordered set by last level, read from
+//! `k.lvl_lo` up. Invariant: `of(a)` contains `b` iff `b` contains `a` iff the two items'
+//! spans conflict. Cost: O(n log n + pairs) (plus O(n · alive) for the list), O(n + pairs)
+//! memory, with pairs the number of conflicting pairs: linear when lifetimes are short.
+//! [`Conflicts::bounded`] gives up past a number of pairs (dense problems).
+
+use super::lifetimes::Problem;
+use std::collections::BTreeSet;
+
+/// Conflict lists of items `0..n` (local indices into the item list they were built from).
+#[derive(Clone, Debug, Default)]
+pub struct Conflicts {
+    /// `adj[start[k]..start[k + 1]]` are the items conflicting with item `k`.
+    start: Vec<u32>,
+    adj: Vec<u32>,
+}
+
+impl Conflicts {
+    /// The conflict lists of `items` (indices into `problem.items`); item `k` of the result
+    /// is `items[k]`.
+    pub fn new(problem: &Problem, items: &[usize]) -> Self {
+        Self::bounded(problem, items, usize::MAX).unwrap_or_default()
+    }
+
+    /// The same, or `None` as soon as more than `max_pairs` conflicting pairs are found
+    /// (dense problems, where a walk over every placed item is cheaper than the lists).
+    pub fn bounded(problem: &Problem, items: &[usize], max_pairs: usize) -> Option<Self> {
+        let n = items.len();
+        let spans: Vec<super::Span> = items.iter().map(|&i| problem.items[i].span).collect();
+        let mut by_start: Vec<u64> = spans
+            .iter()
+            .enumerate()
+            .map(|(k, s)| u64::from(s.pos_lo) << 32 | k as u64)
+            .collect();
+        by_start.sort_unstable();
+        let mut edges: Vec<(u32, u32)> = Vec::with_capacity(4 * n);
+        // Alive items as (last position, item).
+        let mut alive: Vec<(u32, u32)> = Vec::new();
+        let mut ended: BTreeSet<(u32, u32)> = BTreeSet::new();
+        for &key in &by_start {
+            let k = key as u32;
+            let s = spans[k as usize];
+            alive.retain(|&(hi, j)| {
+                let keep = hi >= s.pos_lo;
+                if !keep && problem.by_level {
+                    ended.insert((spans[j as usize].lvl_hi, j));
+                }
+                keep
+            });
+            edges.extend(alive.iter().map(|&(_, j)| (j, k)));
+            if problem.by_level {
+                edges.extend(ended.range((s.lvl_lo, 0)..).map(|&(_, j)| (j, k)));
+            }
+            alive.push((s.pos_hi, k));
+            if edges.len() > max_pairs {
+                return None;
+            }
+        }
+        let mut start = vec![0u32; n + 1];
+        for &(a, b) in &edges {
+            start[a as usize + 1] += 1;
+            start[b as usize + 1] += 1;
+        }
+        for k in 0..n {
+            start[k + 1] += start[k];
+        }
+        let mut fill: Vec<u32> = start[..n].to_vec();
+        let mut adj = vec![0u32; 2 * edges.len()];
+        for &(a, b) in &edges {
+            adj[fill[a as usize] as usize] = b;
+            fill[a as usize] += 1;
+            adj[fill[b as usize] as usize] = a;
+            fill[b as usize] += 1;
+        }
+        let c = Conflicts { start, adj };
+        debug_assert!(
+            n > 300 || c.matches(problem, items),
+            "conflict lists match the conflict relation"
+        );
+        Some(c)
+    }
+
+    /// Pairs of `items` whose execution positions overlap (every conflicting pair of a
+    /// one-queue problem; a subset with lifetimes in levels), counted without listing
+    /// them: for each item, the items that start no later minus those that ended before it
+    /// starts. O(n log n).
+    pub fn position_pairs(problem: &Problem, items: &[usize]) -> usize {
+        let mut lo: Vec<u32> = items
+            .iter()
+            .map(|&i| problem.items[i].span.pos_lo)
+            .collect();
+        let mut hi: Vec<u32> = items
+            .iter()
+            .map(|&i| problem.items[i].span.pos_hi)
+            .collect();
+        lo.sort_unstable();
+        hi.sort_unstable();
+        lo.iter()
+            .enumerate()
+            .map(|(rank, &l)| rank - hi.partition_point(|&h| h < l).min(rank))
+            .sum()
+    }
+
+    /// The items conflicting with item `k`.
+    #[inline]
+    pub fn of(&self, k: usize) -> &[u32] {
+        &self.adj[self.start[k] as usize..self.start[k + 1] as usize]
+    }
+
+    /// Number of items.
+    pub fn len(&self) -> usize {
+        self.start.len().saturating_sub(1)
+    }
+
+    /// True when there are no items.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Number of conflicting pairs.
+    pub fn pairs(&self) -> usize {
+        self.adj.len() / 2
+    }
+
+    /// Brute-force comparison with [`Problem::conflicts`] (debug assertions, tests).
+    pub fn matches(&self, problem: &Problem, items: &[usize]) -> bool {
+        (0..items.len()).all(|a| {
+            let mut want: Vec<u32> = (0..items.len() as u32)
+                .filter(|&b| b as usize != a && problem.conflicts(items[a], items[b as usize]))
+                .collect();
+            let mut got = self.of(a).to_vec();
+            want.sort_unstable();
+            got.sort_unstable();
+            want == got
+        })
+    }
+}
