@@ -53,6 +53,11 @@ impl Schedule {
     }
 }
 
+/// Frames with at least this many passes place memory on a second thread while the barrier
+/// phase runs (below it, starting a thread costs more than it saves: about 20 µs against a
+/// 100-pass compile of a few hundred µs).
+const PARALLEL_PASSES: usize = 256;
+
 /// Compiles `graph` for a device into a [`Plan`].
 pub fn compile(
     graph: &Graph,
@@ -62,7 +67,12 @@ pub fn compile(
     validate::validate(graph, caps)?;
     let deps = deps::dependencies(graph);
     let culling = cull::cull(graph, &deps);
-    let deps = deps::kept_dependencies(graph, &culling.kept);
+    // Edges among the kept passes only; when nothing was culled they are the edges above.
+    let deps = if culling.kept.iter().all(|&k| k) {
+        deps
+    } else {
+        deps::kept_dependencies(graph, &culling.kept)
+    };
     let queue = levels::queues(graph, caps, options);
     let order = order::order(graph, &deps, &culling, caps, options, &queue);
     let level = levels::levels(graph, &deps, &order, &culling.kept);
@@ -79,15 +89,31 @@ pub fn compile(
     };
     let rp = renderpass::render_passes(graph, &schedule, caps, options)?;
     let ownership = syncs::ownership::decide(graph, &schedule);
-    let mut barriers = barriers::barriers(graph, &schedule, &rp.grouping, &ownership.sharing);
-    let layout = memory::plan_memory(
-        graph,
-        &schedule,
-        &rp.grouping,
-        caps,
-        options,
-        &rp.memoryless,
-    );
+    // Barriers and memory placement only read what the phases above produced: on large
+    // frames they run on two threads (the same pure functions, so the plan is identical).
+    let place = || {
+        memory::plan_memory(
+            graph,
+            &schedule,
+            &rp.grouping,
+            caps,
+            options,
+            &rp.memoryless,
+        )
+    };
+    let replay = || barriers::barriers(graph, &schedule, &rp.grouping, &ownership.sharing);
+    let (mut barriers, layout) = if graph.passes.len() >= PARALLEL_PASSES {
+        std::thread::scope(|s| {
+            let placing = s.spawn(place);
+            let barriers = replay();
+            let layout = placing
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (barriers, layout)
+        })
+    } else {
+        (replay(), place())
+    };
     alias_barriers::add(graph, &schedule, &rp.grouping, &layout, &mut barriers);
     let syncs = syncs::syncs(
         graph,

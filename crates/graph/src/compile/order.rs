@@ -80,11 +80,13 @@ pub fn order(
     let mut order = Vec::with_capacity(n);
     let mut open = Tracker::default();
     while let Some(first) = ready.first() {
-        let p = pick_mergeable(graph, caps, options, open.group(), ready.iter(), |_| true)
-            .unwrap_or(first);
+        let picked = pick_mergeable(graph, caps, options, open.group(), ready.iter(), |_| true);
+        let p = picked.unwrap_or(first);
         ready.remove(p);
         order.push(p);
-        open.track(graph, caps, p);
+        // A pick was accepted; without one every ready raster pass, `first` included, was
+        // refused (or merging is off): the decision is known, no second test.
+        open.track_known(graph, p, picked.is_some());
         for &s in &succ[start[p.index()] as usize..start[p.index() + 1] as usize] {
             missing[s.index()] -= 1;
             if missing[s.index()] == 0 {
@@ -223,9 +225,16 @@ impl Tracker {
 
     /// `pass` (a graphics pass) was emitted.
     fn track(&mut self, graph: &Graph, caps: &Capabilities, pass: PassId) {
+        let accepted = self.open && self.group.accepts(graph, caps, pass);
+        self.track_known(graph, pass, accepted);
+    }
+
+    /// `pass` (a graphics pass) was emitted and whether the open render pass accepts it is
+    /// already known.
+    fn track_known(&mut self, graph: &Graph, pass: PassId, accepted: bool) {
         if graph.pass(pass).kind != PassKind::Raster {
             self.open = false;
-        } else if self.open && self.group.accepts(graph, caps, pass) {
+        } else if self.open && accepted {
             self.group.add(graph, pass);
         } else {
             self.group.restart(graph, pass);
