@@ -1,6 +1,9 @@
 //! The core phases through the public API: dependencies, culling, order, levels, barriers,
 //! errors and the compile cache.
 
+#[path = "../benches/synthetic.rs"]
+mod synthetic;
+
 use std::sync::Arc;
 use tessera_graph::plan::{Barrier, EdgeKind};
 use tessera_graph::sync::{AccessMask, Layout, StageMask};
@@ -341,4 +344,23 @@ fn structural_keys_follow_the_inputs() {
     assert_ne!(k, Compiler::key(&g, &caps, &CompileOptions::NONE));
     g.resource_mut(out).output = false;
     assert_ne!(k, Compiler::key(&g, &caps, &CompileOptions::ALL));
+}
+
+/// Large frames place memory on a second thread while the barriers replay: the plan must
+/// pass the checker, and compiling twice (thread timing differs) gives the same plan.
+#[test]
+fn a_large_frame_compiled_on_two_threads_passes_the_checker() {
+    let graph = synthetic::synthetic(300);
+    let caps = desktop();
+    let options = CompileOptions::ALL;
+    let plan = compile(&graph, &caps, &options).unwrap();
+    assert!(plan.memory.blocks.len() < 300, "aliasing placed the frame");
+    if let Err(violations) = tessera_graph::check::check(&graph, &caps, &options, &plan) {
+        panic!(
+            "{} violations, first: {:?}",
+            violations.len(),
+            violations.first()
+        );
+    }
+    assert_eq!(compile(&graph, &caps, &options).unwrap(), plan);
 }
