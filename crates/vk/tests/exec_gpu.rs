@@ -136,6 +136,12 @@ fn example_frames_run_clean() {
                 "{stem}: the emulated queue ran no async pass"
             );
         }
+        if stem == "async_inside_render_pass" {
+            assert!(
+                async_pass_inside_a_render_pass(&reports[2].plan),
+                "{stem}: the emulated plan puts no async pass between subpasses"
+            );
+        }
         tally(&mut cov, &reports);
         names.push(stem);
     }
@@ -143,6 +149,7 @@ fn example_frames_run_clean() {
         "async_scenario1",
         "async_scenario2",
         "async_scenario3",
+        "async_inside_render_pass",
         "postprocess",
         "deferred",
     ] {
@@ -155,6 +162,23 @@ fn example_frames_run_clean() {
     assert!(cov[2].transfer_runs > 0, "{cov:?}");
     // --no-optimize runs nothing on the async queue.
     assert_eq!(cov[1].async_runs, 0, "{cov:?}");
+}
+
+/// Whether some async-compute pass sits, in the plan's order, between the first and last
+/// subpass of a render pass (it runs on the other queue while the render pass records).
+fn async_pass_inside_a_render_pass(plan: &tessera_graph::Plan) -> bool {
+    let at = |name: &str| plan.order.iter().position(|n| n.as_str() == name);
+    plan.render_passes.iter().any(|rp| {
+        let (Some(first), Some(last)) = (
+            rp.subpasses.first().and_then(|n| at(n)),
+            rp.subpasses.last().and_then(|n| at(n)),
+        ) else {
+            return false;
+        };
+        plan.order[first..=last]
+            .iter()
+            .any(|n| plan.queues.async_compute.contains(n))
+    })
 }
 
 /// xorshift64*: a tiny seeded generator so failures reproduce from the seed.
