@@ -25,6 +25,36 @@ pub struct Conflicts {
     adj: Vec<u32>,
 }
 
+/// Local item indices ordered by (first position, index): a counting sort when the
+/// positions are small integers (they are positions in the order), else a sort.
+fn by_first_position(spans: &[super::Span]) -> Vec<u32> {
+    let n = spans.len();
+    let max_lo = spans.iter().map(|s| s.pos_lo).max().unwrap_or(0) as usize;
+    if max_lo > 4 * n + 1024 {
+        let mut keys: Vec<u64> = spans
+            .iter()
+            .enumerate()
+            .map(|(k, s)| u64::from(s.pos_lo) << 32 | k as u64)
+            .collect();
+        keys.sort_unstable();
+        return keys.into_iter().map(|key| key as u32).collect();
+    }
+    let mut count = vec![0u32; max_lo + 2];
+    for s in spans {
+        count[s.pos_lo as usize + 1] += 1;
+    }
+    for p in 0..=max_lo {
+        count[p + 1] += count[p];
+    }
+    let mut out = vec![0u32; n];
+    for (k, s) in spans.iter().enumerate() {
+        let c = &mut count[s.pos_lo as usize];
+        out[*c as usize] = k as u32;
+        *c += 1;
+    }
+    out
+}
+
 impl Conflicts {
     /// The conflict lists of `items` (indices into `problem.items`); item `k` of the result
     /// is `items[k]`.
@@ -37,26 +67,25 @@ impl Conflicts {
     pub fn bounded(problem: &Problem, items: &[usize], max_pairs: usize) -> Option<Self> {
         let n = items.len();
         let spans: Vec<super::Span> = items.iter().map(|&i| problem.items[i].span).collect();
-        let mut by_start: Vec<u64> = spans
-            .iter()
-            .enumerate()
-            .map(|(k, s)| u64::from(s.pos_lo) << 32 | k as u64)
-            .collect();
-        by_start.sort_unstable();
+        let by_start = by_first_position(&spans);
         let mut edges: Vec<(u32, u32)> = Vec::with_capacity(4 * n);
         // Alive items as (last position, item).
         let mut alive: Vec<(u32, u32)> = Vec::new();
         let mut ended: BTreeSet<(u32, u32)> = BTreeSet::new();
-        for &key in &by_start {
-            let k = key as u32;
+        for &k in &by_start {
             let s = spans[k as usize];
-            alive.retain(|&(hi, j)| {
-                let keep = hi >= s.pos_lo;
-                if !keep && problem.by_level {
+            // Shed the items that ended before `k` starts (in place, keeping the order).
+            let mut kept = 0;
+            for r in 0..alive.len() {
+                let (hi, j) = alive[r];
+                if hi >= s.pos_lo {
+                    alive[kept] = (hi, j);
+                    kept += 1;
+                } else if problem.by_level {
                     ended.insert((spans[j as usize].lvl_hi, j));
                 }
-                keep
-            });
+            }
+            alive.truncate(kept);
             edges.extend(alive.iter().map(|&(_, j)| (j, k)));
             if problem.by_level {
                 edges.extend(ended.range((s.lvl_lo, 0)..).map(|&(_, j)| (j, k)));

@@ -187,13 +187,21 @@ fn pack_class(
     let mut greedy = Greedy::new(problem, items, conflicts);
     let mut best: Option<Best> = None;
     let mut order: Vec<u32> = Vec::with_capacity(items.len());
-    let mut keyed: Vec<((u64, u64, usize), u32)> = Vec::with_capacity(items.len());
-    'orders: for key in &orders {
-        keyed.clear();
-        keyed.extend((0..n as u32).map(|k| (key(items[k as usize]), k)));
-        keyed.sort_unstable();
-        order.clear();
-        order.extend(keyed.iter().map(|&(_, k)| k));
+    let mut keyed: Vec<((u64, u64, usize), u32)> = Vec::new();
+    'orders: for (o, key) in orders.iter().enumerate() {
+        if o != 0 || size_then_start(problem, items, &mut order).is_none() {
+            keyed.clear();
+            keyed.extend((0..n as u32).map(|k| (key(items[k as usize]), k)));
+            keyed.sort_unstable();
+            order.clear();
+            order.extend(keyed.iter().map(|&(_, k)| k));
+        }
+        debug_assert!(
+            order
+                .windows(2)
+                .all(|w| key(items[w[0] as usize]) < key(items[w[1] as usize])),
+            "the counting sort gives the order of the key"
+        );
         for rule in [Rule::Lowest, Rule::BestFit] {
             if runs_left == 0 || best.as_ref().is_some_and(|b| b.0 <= floor) {
                 break 'orders;
@@ -390,8 +398,11 @@ impl<'a> Greedy<'a> {
                 self.busy.push(u64::from(off) << 32 | u64::from(end));
             }
         }
-        self.busy.sort_unstable();
         let need = self.units[k];
+        if rule == Rule::Lowest && self.busy.len() <= SMALL_BUSY {
+            return lowest_unsorted(&self.busy, need);
+        }
+        self.busy.sort_unstable();
         gap(
             self.busy.iter().map(|&b| ((b >> 32) as u32, b as u32)),
             need,
@@ -445,6 +456,91 @@ fn gap(busy: impl Iterator<Item = (u32, u32)>, need: u32, rule: Rule, height: u3
         best = Some((height - cursor, cursor));
     }
     best.map_or(cursor, |(_, start)| start)
+}
+
+/// Most placed conflicting items for which [`lowest_unsorted`] beats sorting them.
+const SMALL_BUSY: usize = 12;
+
+/// The lowest offset where `need` units overlap none of the `busy` ranges
+/// (`offset << 32 | end`, in any order): what [`gap`] gives for [`Rule::Lowest`] over the
+/// sorted ranges, found without sorting. The lowest free offset is 0 or the end of some
+/// range (one unit lower would overlap the range ending there), so only those are tried:
+/// O(m²) for m ranges, cheaper than a sort for the few ranges of short lifetimes.
+fn lowest_unsorted(busy: &[u64], need: u32) -> u32 {
+    let fits = |c: u32| {
+        let top = c.saturating_add(need);
+        busy.iter()
+            .all(|&b| b as u32 <= c || (b >> 32) as u32 >= top)
+    };
+    let mut best = if fits(0) { return 0 } else { u32::MAX };
+    for &b in busy {
+        let end = b as u32;
+        if end < best && fits(end) {
+            best = end;
+        }
+    }
+    best
+}
+
+/// Order of local items by (footprint descending, first position, index), the first
+/// greedy order, by two counting sorts (first positions are small integers and footprints
+/// take few distinct values); `None` when either is not small (the caller sorts instead).
+fn size_then_start(problem: &Problem, items: &[usize], out: &mut Vec<u32>) -> Option<()> {
+    let it = &problem.items;
+    let n = items.len();
+    let max_lo = items.iter().map(|&i| it[i].span.pos_lo).max().unwrap_or(0) as usize;
+    if max_lo > 4 * n + 1024 {
+        return None;
+    }
+    let mut sizes: Vec<u64> = Vec::new();
+    for &i in items {
+        let f = it[i].footprint;
+        if !sizes.contains(&f) {
+            if sizes.len() == 32 {
+                return None;
+            }
+            sizes.push(f);
+        }
+    }
+    sizes.sort_unstable_by(|a, b| b.cmp(a));
+    // By first position (stable in the index), then stably by footprint rank.
+    let mut count = vec![0u32; max_lo + 2];
+    for &i in items {
+        count[it[i].span.pos_lo as usize + 1] += 1;
+    }
+    for p in 0..=max_lo {
+        count[p + 1] += count[p];
+    }
+    let mut by_lo = vec![0u32; n];
+    for (k, &i) in items.iter().enumerate() {
+        let c = &mut count[it[i].span.pos_lo as usize];
+        by_lo[*c as usize] = k as u32;
+        *c += 1;
+    }
+    let rank: Vec<u8> = items
+        .iter()
+        .map(|&i| {
+            sizes
+                .iter()
+                .position(|&f| f == it[i].footprint)
+                .unwrap_or(0) as u8
+        })
+        .collect();
+    let mut start = [0u32; 33];
+    for &r in &rank {
+        start[r as usize + 1] += 1;
+    }
+    for r in 0..32 {
+        start[r + 1] += start[r];
+    }
+    out.clear();
+    out.resize(n, 0);
+    for &k in &by_lo {
+        let c = &mut start[rank[k as usize] as usize];
+        out[*c as usize] = k;
+        *c += 1;
+    }
+    Some(())
 }
 
 /// A tiny deterministic generator for the refinement's choices.
