@@ -89,26 +89,44 @@ pub fn describe(graph: &Graph, problem: &Problem, packing: &Packing, article_byt
         .blocks
         .iter()
         .map(|b| {
-            // Sorted by (offset, first use): sort small keys, then build in that order.
-            let mut keys: Vec<(u64, u32, usize)> = b
-                .items
-                .iter()
-                .map(|&(i, offset)| (offset, problem.items[i].first, i))
-                .collect();
-            keys.sort_unstable();
-            let placements: Vec<Placement> = keys
-                .iter()
-                .map(|&(offset, first, i)| {
-                    let it = &problem.items[i];
-                    Placement {
-                        resource: graph.resource(it.resource).name.clone(),
-                        offset,
-                        size: it.size,
-                        first,
-                        last: it.last,
-                    }
-                })
-                .collect();
+            // Sorted by (offset, first use, item): as one word (offset in alignment units,
+            // first use) and the item when the offsets fit in 32 bits, as they do but for
+            // huge blocks; then built in that order (exact capacity: a slice is mapped).
+            let a = problem.alignment.max(1);
+            let place = |offset: u64, i: u32| {
+                let it = &problem.items[i as usize];
+                Placement {
+                    resource: graph.resource(it.resource).name.clone(),
+                    offset,
+                    size: it.size,
+                    first: it.first,
+                    last: it.last,
+                }
+            };
+            let placements: Vec<Placement> = if b.size / a <= u64::from(u32::MAX) {
+                let mut keys: Vec<(u64, u32)> = b
+                    .items
+                    .iter()
+                    .map(|&(i, offset)| {
+                        let first = problem.items[i].first;
+                        ((offset / a) << 32 | u64::from(first), i as u32)
+                    })
+                    .collect();
+                keys.sort_unstable();
+                keys.iter()
+                    .map(|&(key, i)| place((key >> 32) * a, i))
+                    .collect()
+            } else {
+                let mut keys: Vec<(u64, u32, u32)> = b
+                    .items
+                    .iter()
+                    .map(|&(i, offset)| (offset, problem.items[i].first, i as u32))
+                    .collect();
+                keys.sort_unstable();
+                keys.iter()
+                    .map(|&(offset, _, i)| place(offset, i))
+                    .collect()
+            };
             Block {
                 size: b.size,
                 placements,
