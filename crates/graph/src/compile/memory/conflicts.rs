@@ -2,16 +2,21 @@
 //! may never share bytes with, so that a placement looks only at those instead of at every
 //! placed item.
 //!
-//! Built by one sweep over the items sorted by first execution position. When item `k` is
-//! reached, every earlier-starting item `j` conflicts with it exactly when `j` is still alive
-//! in positions (`j.pos_hi >= k.pos_lo`: their positions overlap) or, with lifetimes in
-//! levels, when `j` ended in positions but not in levels (`j.lvl_hi >= k.lvl_lo`: the
-//! inverted pairs of [`Span::conflicts`](super::Span::conflicts)); `k` cannot come wholly
-//! before an item that started no later than it. Alive items are kept in a list that sheds
-//! the finished ones; finished ones (levels only) in an ordered set by last level, read from
-//! `k.lvl_lo` up. Invariant: `of(a)` contains `b` iff `b` contains `a` iff the two items'
-//! spans conflict. Cost: O(n log n + pairs) (plus O(n · alive) for the list), O(n + pairs)
-//! memory, with pairs the number of conflicting pairs: linear when lifetimes are short.
+//! Built by one sweep over the items sorted by first execution position (a counting sort:
+//! positions are small integers). When item `k` is reached, every earlier-starting item `j`
+//! conflicts with it exactly when `j` is still alive in positions (`j.pos_hi >= k.pos_lo`:
+//! their positions overlap) or, with lifetimes in levels, when `j` ended in positions but not
+//! in levels (`j.lvl_hi >= k.lvl_lo`: the inverted pairs of
+//! [`Span::conflicts`](super::Span::conflicts)); `k` cannot come wholly before an item that
+//! started no later than it. Alive items are kept in a list that sheds the finished ones.
+//! On one queue (conflicts are position overlaps) each item stores only the items alive when
+//! it is reached, one entry per pair; its later conflicts are the items the sweep reaches
+//! while it is alive, a run of the sweep's order kept as a range (ended when the item is
+//! shed). With levels, finished items go to an ordered set by last level, read from
+//! `k.lvl_lo` up, and both directions of every pair are stored.
+//! Invariant: `of(a)` contains `b` iff `of(b)` contains `a` iff the two items' spans
+//! conflict. Cost: O(n + positions + pairs) on one queue (O(n log n + pairs) with levels),
+//! plus O(n · alive) for the list; linear when lifetimes are short.
 //! [`Conflicts::bounded`] gives up past a number of pairs (dense problems).
 
 use super::lifetimes::Problem;
@@ -20,9 +25,17 @@ use std::collections::BTreeSet;
 /// Conflict lists of items `0..n` (local indices into the item list they were built from).
 #[derive(Clone, Debug, Default)]
 pub struct Conflicts {
-    /// `adj[start[k]..start[k + 1]]` are the items conflicting with item `k`.
-    start: Vec<u32>,
+    /// `adj[stored[k].0..stored[k].1]` are items conflicting with item `k`: all of them
+    /// with lifetimes in levels; those starting no later (in the sweep) on one queue.
+    stored: Vec<(u32, u32)>,
     adj: Vec<u32>,
+    /// Items by (first position, index), the sweep's order (one queue only).
+    order: Vec<u32>,
+    /// `order[later[k].0..later[k].1]`: the items the sweep reaches after `k` while `k` is
+    /// alive, the rest of `k`'s conflicts (one queue; empty ranges with levels).
+    later: Vec<(u32, u32)>,
+    /// Number of conflicting pairs.
+    pairs: usize,
 }
 
 /// Local item indices ordered by (first position, index): a counting sort when the
@@ -65,15 +78,34 @@ impl Conflicts {
     /// The same, or `None` as soon as more than `max_pairs` conflicting pairs are found
     /// (dense problems, where a walk over every placed item is cheaper than the lists).
     pub fn bounded(problem: &Problem, items: &[usize], max_pairs: usize) -> Option<Self> {
-        let n = items.len();
         let spans: Vec<super::Span> = items.iter().map(|&i| problem.items[i].span).collect();
         let by_start = by_first_position(&spans);
-        let mut edges: Vec<(u32, u32)> = Vec::with_capacity(4 * n);
+        let c = if problem.by_level {
+            Self::with_levels(&spans, &by_start, max_pairs)?
+        } else {
+            Self::one_queue(&spans, by_start, max_pairs)?
+        };
+        debug_assert!(
+            items.len() > 300 || c.matches(problem, items),
+            "conflict lists match the conflict relation"
+        );
+        Some(c)
+    }
+
+    /// One queue: conflicts are position overlaps. Each item stores the items alive when
+    /// the sweep reaches it (one entry per pair); the items reached while it is alive are
+    /// the run of the sweep's order between it and the step that sheds it, kept as a
+    /// range.
+    fn one_queue(spans: &[super::Span], order: Vec<u32>, max_pairs: usize) -> Option<Self> {
+        let n = spans.len();
+        let mut adj: Vec<u32> = Vec::with_capacity(4 * n);
+        let mut stored = vec![(0u32, 0u32); n];
+        let mut later = vec![(0u32, 0u32); n];
         // Alive items as (last position, item).
         let mut alive: Vec<(u32, u32)> = Vec::new();
-        let mut ended: BTreeSet<(u32, u32)> = BTreeSet::new();
-        for &k in &by_start {
+        for (step, &k) in order.iter().enumerate() {
             let s = spans[k as usize];
+            let step = step as u32;
             // Shed the items that ended before `k` starts (in place, keeping the order).
             let mut kept = 0;
             for r in 0..alive.len() {
@@ -81,15 +113,51 @@ impl Conflicts {
                 if hi >= s.pos_lo {
                     alive[kept] = (hi, j);
                     kept += 1;
-                } else if problem.by_level {
-                    ended.insert((spans[j as usize].lvl_hi, j));
+                } else {
+                    later[j as usize].1 = step;
                 }
             }
             alive.truncate(kept);
-            edges.extend(alive.iter().map(|&(_, j)| (j, k)));
-            if problem.by_level {
-                edges.extend(ended.range((s.lvl_lo, 0)..).map(|&(_, j)| (j, k)));
+            let from = adj.len() as u32;
+            adj.extend(alive.iter().map(|&(_, j)| j));
+            stored[k as usize] = (from, adj.len() as u32);
+            later[k as usize] = (step + 1, step + 1);
+            alive.push((s.pos_hi, k));
+            if adj.len() > max_pairs {
+                return None;
             }
+        }
+        for &(_, j) in &alive {
+            later[j as usize].1 = n as u32;
+        }
+        Some(Conflicts {
+            stored,
+            pairs: adj.len(),
+            adj,
+            order,
+            later,
+        })
+    }
+
+    /// Lifetimes in levels: items that ended in positions but not in levels conflict too
+    /// (an ordered set by last level); every list is stored.
+    fn with_levels(spans: &[super::Span], by_start: &[u32], max_pairs: usize) -> Option<Self> {
+        let n = spans.len();
+        let mut edges: Vec<(u32, u32)> = Vec::with_capacity(4 * n);
+        // Alive items as (last position, item).
+        let mut alive: Vec<(u32, u32)> = Vec::new();
+        let mut ended: BTreeSet<(u32, u32)> = BTreeSet::new();
+        for &k in by_start {
+            let s = spans[k as usize];
+            alive.retain(|&(hi, j)| {
+                let keep = hi >= s.pos_lo;
+                if !keep {
+                    ended.insert((spans[j as usize].lvl_hi, j));
+                }
+                keep
+            });
+            edges.extend(alive.iter().map(|&(_, j)| (j, k)));
+            edges.extend(ended.range((s.lvl_lo, 0)..).map(|&(_, j)| (j, k)));
             alive.push((s.pos_hi, k));
             if edges.len() > max_pairs {
                 return None;
@@ -111,12 +179,13 @@ impl Conflicts {
             adj[fill[b as usize] as usize] = a;
             fill[b as usize] += 1;
         }
-        let c = Conflicts { start, adj };
-        debug_assert!(
-            n > 300 || c.matches(problem, items),
-            "conflict lists match the conflict relation"
-        );
-        Some(c)
+        Some(Conflicts {
+            stored: start.windows(2).map(|w| (w[0], w[1])).collect(),
+            adj,
+            order: Vec::new(),
+            later: vec![(0, 0); n],
+            pairs: edges.len(),
+        })
     }
 
     /// Pairs of `items` whose execution positions overlap (every conflicting pair of a
@@ -140,15 +209,31 @@ impl Conflicts {
             .sum()
     }
 
-    /// The items conflicting with item `k`.
+    /// The items conflicting with item `k` (in no particular order).
     #[inline]
-    pub fn of(&self, k: usize) -> &[u32] {
-        &self.adj[self.start[k] as usize..self.start[k + 1] as usize]
+    pub fn of(&self, k: usize) -> impl Iterator<Item = u32> + '_ {
+        let (a, b) = self.stored[k];
+        let (c, d) = self.later[k];
+        self.adj[a as usize..b as usize]
+            .iter()
+            .chain(&self.order[c as usize..d as usize])
+            .copied()
+    }
+
+    /// The same as two slices (their concatenation is [`Conflicts::of`]): cheaper to walk.
+    #[inline]
+    pub fn parts(&self, k: usize) -> (&[u32], &[u32]) {
+        let (a, b) = self.stored[k];
+        let (c, d) = self.later[k];
+        (
+            &self.adj[a as usize..b as usize],
+            &self.order[c as usize..d as usize],
+        )
     }
 
     /// Number of items.
     pub fn len(&self) -> usize {
-        self.start.len().saturating_sub(1)
+        self.stored.len()
     }
 
     /// True when there are no items.
@@ -158,7 +243,7 @@ impl Conflicts {
 
     /// Number of conflicting pairs.
     pub fn pairs(&self) -> usize {
-        self.adj.len() / 2
+        self.pairs
     }
 
     /// Brute-force comparison with [`Problem::conflicts`] (debug assertions, tests).
@@ -167,7 +252,7 @@ impl Conflicts {
             let mut want: Vec<u32> = (0..items.len() as u32)
                 .filter(|&b| b as usize != a && problem.conflicts(items[a], items[b as usize]))
                 .collect();
-            let mut got = self.of(a).to_vec();
+            let mut got: Vec<u32> = self.of(a).collect();
             want.sort_unstable();
             got.sort_unstable();
             want == got

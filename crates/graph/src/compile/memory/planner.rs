@@ -391,11 +391,14 @@ impl<'a> Greedy<'a> {
     /// through the conflict lists.
     fn offset_by_lists(&mut self, c: &Conflicts, k: usize, rule: Rule, height: u32) -> u32 {
         self.busy.clear();
-        for &j in c.of(k) {
-            let off = self.off[j as usize];
-            if off != UNPLACED {
-                let end = off.saturating_add(self.units[j as usize]);
-                self.busy.push(u64::from(off) << 32 | u64::from(end));
+        let (stored, later) = c.parts(k);
+        for part in [stored, later] {
+            for &j in part {
+                let off = self.off[j as usize];
+                if off != UNPLACED {
+                    let end = off.saturating_add(self.units[j as usize]);
+                    self.busy.push(u64::from(off) << 32 | u64::from(end));
+                }
             }
         }
         let need = self.units[k];
