@@ -259,3 +259,73 @@ impl Conflicts {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::lifetimes::{Item, MemoryKind, Problem, Span};
+    use super::Conflicts;
+    use crate::graph::ResourceId;
+
+    /// Random problems with short and long lifetimes, one queue or levels.
+    fn problem(seed: u64, n: usize, by_level: bool) -> Problem {
+        let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        let mut next = move |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        let items = (0..n)
+            .map(|i| {
+                let pos_lo = next(3 * n as u64) as u32;
+                let len = if next(8) == 0 {
+                    next(n as u64)
+                } else {
+                    next(4)
+                } as u32;
+                let lvl_lo = if by_level { pos_lo / 3 } else { pos_lo };
+                let lvl_len = if by_level { next(3) as u32 } else { len };
+                let span = Span {
+                    pos_lo,
+                    pos_hi: pos_lo + len,
+                    lvl_lo,
+                    lvl_hi: lvl_lo + lvl_len,
+                };
+                Item {
+                    resource: ResourceId(i as u32),
+                    size: 1,
+                    footprint: 1,
+                    class: 0,
+                    kind: MemoryKind::Buffer,
+                    first: span.lvl_lo,
+                    last: span.lvl_hi,
+                    span,
+                }
+            })
+            .collect();
+        Problem {
+            items,
+            alignment: 1,
+            by_level,
+            memoryless_bytes: 0,
+        }
+    }
+
+    #[test]
+    fn lists_match_the_conflict_relation() {
+        for seed in 0..64 {
+            for by_level in [false, true] {
+                let p = problem(seed, 5 + seed as usize * 3, by_level);
+                let items: Vec<usize> = (0..p.items.len()).collect();
+                let c = Conflicts::new(&p, &items);
+                assert!(c.matches(&p, &items), "seed {seed}, levels {by_level}");
+                let listed: usize = (0..items.len()).map(|k| c.of(k).count()).sum();
+                assert_eq!(listed, 2 * c.pairs(), "seed {seed}, levels {by_level}");
+                for k in 0..items.len() {
+                    let (a, b) = c.parts(k);
+                    assert!(a.iter().chain(b).copied().eq(c.of(k)));
+                }
+            }
+        }
+    }
+}

@@ -567,3 +567,73 @@ impl SplitMix {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::lifetimes::{Item, MemoryKind, Problem, Span};
+    use super::{gap, lowest_unsorted, size_then_start, Rule};
+    use crate::graph::ResourceId;
+
+    #[test]
+    fn counting_order_is_the_sorted_order() {
+        for seed in 1..65u64 {
+            let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+            let mut next = move |m: u64| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x % m
+            };
+            let n = 3 + seed as usize * 4;
+            let items: Vec<Item> = (0..n)
+                .map(|i| {
+                    let pos_lo = next(n as u64) as u32;
+                    let span = Span {
+                        pos_lo,
+                        pos_hi: pos_lo + 2,
+                        lvl_lo: pos_lo,
+                        lvl_hi: pos_lo + 2,
+                    };
+                    let footprint = 64 << next(5);
+                    Item {
+                        resource: ResourceId(i as u32),
+                        size: footprint,
+                        footprint,
+                        class: 0,
+                        kind: MemoryKind::Buffer,
+                        first: pos_lo,
+                        last: pos_lo + 2,
+                        span,
+                    }
+                })
+                .collect();
+            let p = Problem {
+                items,
+                alignment: 64,
+                by_level: false,
+                memoryless_bytes: 0,
+            };
+            let local: Vec<usize> = (0..n).filter(|&i| i % 5 != 1).collect();
+            let mut want: Vec<u32> = (0..local.len() as u32).collect();
+            want.sort_by_key(|&k| {
+                let it = &p.items[local[k as usize]];
+                (u64::MAX - it.footprint, it.span.pos_lo, k)
+            });
+            let mut got = Vec::new();
+            assert_eq!(size_then_start(&p, &local, &mut got), Some(()));
+            assert_eq!(got, want, "seed {seed}");
+            // Ranges in any order: the lowest offset is the sorted walk's.
+            let mut busy: Vec<u64> = (0..next(10))
+                .map(|_| {
+                    let off = next(40) as u32;
+                    u64::from(off) << 32 | u64::from(off + 1 + next(8) as u32)
+                })
+                .collect();
+            let need = 1 + next(6) as u32;
+            let unsorted = lowest_unsorted(&busy, need);
+            busy.sort_unstable();
+            let walk = busy.iter().map(|&b| ((b >> 32) as u32, b as u32));
+            assert_eq!(unsorted, gap(walk, need, Rule::Lowest, 100), "seed {seed}");
+        }
+    }
+}
