@@ -218,6 +218,9 @@ struct Sweep {
     items: Vec<u64>,
     /// Scratch: predecessors of the item being swept.
     preds: Vec<u32>,
+    /// Scratch of the counting sort of `items`: counts per first position, sorted keys.
+    count: Vec<u32>,
+    sorted: Vec<u64>,
 }
 
 impl Sweep {
@@ -241,7 +244,28 @@ impl Sweep {
                 .enumerate()
                 .map(|(k, &(i, _))| u64::from(problem.items[i].span.pos_lo) << 32 | k as u64),
         );
-        self.items.sort_unstable();
+        // First positions are small integers: a counting sort unless they are sparse.
+        let max_lo = self.items.iter().map(|&key| key >> 32).max().unwrap_or(0) as usize;
+        if max_lo <= 4 * placements.len() + 1024 {
+            self.count.clear();
+            self.count.resize(max_lo + 2, 0);
+            for &key in &self.items {
+                self.count[(key >> 32) as usize + 1] += 1;
+            }
+            for p in 0..=max_lo {
+                self.count[p + 1] += self.count[p];
+            }
+            self.sorted.clear();
+            self.sorted.resize(self.items.len(), 0);
+            for &key in &self.items {
+                let c = &mut self.count[(key >> 32) as usize];
+                self.sorted[*c as usize] = key;
+                *c += 1;
+            }
+            std::mem::swap(&mut self.items, &mut self.sorted);
+        } else {
+            self.items.sort_unstable();
+        }
         for &key in &self.items {
             let (i, off) = placements[key as u32 as usize];
             let item = i as u32;
