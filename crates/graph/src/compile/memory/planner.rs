@@ -23,7 +23,11 @@
 //! one it places ([`Conflicts`], built once per class by a sweep), sorted by offset:
 //! O(d log d) per item of d conflicts. Dense problems (many long lifetimes) walk every placed
 //! item in offset order instead, skipping those that do not conflict, O(n) per item
-//! ([`sparse_conflicts`] decides). Both give the same placements.
+//! ([`sparse_conflicts`] decides). Both give the same placements. With the lowest-offset
+//! rule and at most a dozen placed conflicting ranges, the offset is the lowest of 0 and the
+//! ranges' ends that fits, found without sorting them (O(d²), same result). The first order
+//! (size descending, then first position) comes from two counting sorts when first
+//! positions are small integers and footprints take few values.
 //!
 //! When some class misses its lower bound, the article's bucket packing is computed too
 //! (per class, used when it is smaller), so the result is never worse than the article's;
