@@ -41,8 +41,9 @@ use crate::sync::{AccessMask, Layout, StageMask};
 struct QueueUses {
     stages: StageMask,
     writes: AccessMask,
-    /// Last use on this queue: (position in the order, pass).
-    last: Option<(u32, PassId)>,
+    /// Last use on this queue: its position in the order plus one, 0 for none (so that
+    /// the union of several is a plain maximum).
+    last: u32,
 }
 
 /// The first kept use of a resource and its per-queue summaries.
@@ -98,7 +99,7 @@ pub fn add(
             let q = &mut r.per_queue[slot(queue)];
             q.stages |= scope.stages;
             q.writes |= scope.access & AccessMask::WRITES;
-            q.last = Some((position as u32, pass));
+            q.last = position as u32 + 1;
         }
     }
     // Per item, what its latest earlier occupants (this frame) and, for the first occupant
@@ -153,8 +154,11 @@ pub fn add(
         // these bytes on this queue.
         let mut src_stage = earlier.per_queue[same].stages | later.per_queue[same].stages;
         let src_access = earlier.per_queue[same].writes | later.per_queue[same].writes;
-        let other_queue_last = earlier.per_queue[other].last;
-        if let Some((_, last)) = other_queue_last {
+        let other_queue_last = match earlier.per_queue[other].last {
+            0 => None,
+            p => Some(schedule.order[p as usize - 1]),
+        };
+        if let Some(last) = other_queue_last {
             log::debug!(
                 "alias: '{}' waits across queues for '{}' before reusing memory",
                 graph.pass(first_pass).name,
@@ -214,6 +218,9 @@ struct Sweep {
     items: Vec<u64>,
     /// Scratch: predecessors of the item being swept.
     preds: Vec<u32>,
+    /// Scratch of the counting sort of `items`: counts per first position, sorted keys.
+    count: Vec<u32>,
+    sorted: Vec<u64>,
 }
 
 impl Sweep {
@@ -237,7 +244,28 @@ impl Sweep {
                 .enumerate()
                 .map(|(k, &(i, _))| u64::from(problem.items[i].span.pos_lo) << 32 | k as u64),
         );
-        self.items.sort_unstable();
+        // First positions are small integers: a counting sort unless they are sparse.
+        let max_lo = self.items.iter().map(|&key| key >> 32).max().unwrap_or(0) as usize;
+        if max_lo <= 4 * placements.len() + 1024 {
+            self.count.clear();
+            self.count.resize(max_lo + 2, 0);
+            for &key in &self.items {
+                self.count[(key >> 32) as usize + 1] += 1;
+            }
+            for p in 0..=max_lo {
+                self.count[p + 1] += self.count[p];
+            }
+            self.sorted.clear();
+            self.sorted.resize(self.items.len(), 0);
+            for &key in &self.items {
+                let c = &mut self.count[(key >> 32) as usize];
+                self.sorted[*c as usize] = key;
+                *c += 1;
+            }
+            std::mem::swap(&mut self.items, &mut self.sorted);
+        } else {
+            self.items.sort_unstable();
+        }
         for &key in &self.items {
             let (i, off) = placements[key as u32 as usize];
             let item = i as u32;
@@ -291,9 +319,10 @@ impl Sweep {
             if self.replace.len() < hi - lo {
                 self.last.drain(lo + common..hi);
             } else {
-                for (k, &g) in self.replace[common..].iter().enumerate() {
-                    self.last.insert(lo + common + k, g);
-                }
+                // One shift for all the inserted segments.
+                let at = lo + common;
+                self.last
+                    .splice(at..at, self.replace[common..].iter().copied());
             }
             for &p in &self.preds {
                 earlier(p as usize, item as usize);

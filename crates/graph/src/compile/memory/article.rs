@@ -75,7 +75,7 @@ pub fn pack_class(
             busy.clear();
             match conflicts {
                 Some(c) => {
-                    for &j in c.of(k as usize) {
+                    for j in c.of(k as usize) {
                         if bucket_of[j as usize] == bucket {
                             let off = offset[j as usize];
                             busy.push((off, off + footprint(j)));

@@ -2,16 +2,21 @@
 //! may never share bytes with, so that a placement looks only at those instead of at every
 //! placed item.
 //!
-//! Built by one sweep over the items sorted by first execution position. When item `k` is
-//! reached, every earlier-starting item `j` conflicts with it exactly when `j` is still alive
-//! in positions (`j.pos_hi >= k.pos_lo`: their positions overlap) or, with lifetimes in
-//! levels, when `j` ended in positions but not in levels (`j.lvl_hi >= k.lvl_lo`: the
-//! inverted pairs of [`Span::conflicts`](super::Span::conflicts)); `k` cannot come wholly
-//! before an item that started no later than it. Alive items are kept in a list that sheds
-//! the finished ones; finished ones (levels only) in an ordered set by last level, read from
-//! `k.lvl_lo` up. Invariant: `of(a)` contains `b` iff `b` contains `a` iff the two items'
-//! spans conflict. Cost: O(n log n + pairs) (plus O(n · alive) for the list), O(n + pairs)
-//! memory, with pairs the number of conflicting pairs: linear when lifetimes are short.
+//! Built by one sweep over the items sorted by first execution position (a counting sort:
+//! positions are small integers). When item `k` is reached, every earlier-starting item `j`
+//! conflicts with it exactly when `j` is still alive in positions (`j.pos_hi >= k.pos_lo`:
+//! their positions overlap) or, with lifetimes in levels, when `j` ended in positions but not
+//! in levels (`j.lvl_hi >= k.lvl_lo`: the inverted pairs of
+//! [`Span::conflicts`](super::Span::conflicts)); `k` cannot come wholly before an item that
+//! started no later than it. Alive items are kept in a list that sheds the finished ones.
+//! On one queue (conflicts are position overlaps) each item stores only the items alive when
+//! it is reached, one entry per pair; its later conflicts are the items the sweep reaches
+//! while it is alive, a run of the sweep's order kept as a range (ended when the item is
+//! shed). With levels, finished items go to an ordered set by last level, read from
+//! `k.lvl_lo` up, and both directions of every pair are stored.
+//! Invariant: `of(a)` contains `b` iff `of(b)` contains `a` iff the two items' spans
+//! conflict. Cost: O(n + positions + pairs) on one queue (O(n log n + pairs) with levels),
+//! plus O(n · alive) for the list; linear when lifetimes are short.
 //! [`Conflicts::bounded`] gives up past a number of pairs (dense problems).
 
 use super::lifetimes::Problem;
@@ -20,9 +25,47 @@ use std::collections::BTreeSet;
 /// Conflict lists of items `0..n` (local indices into the item list they were built from).
 #[derive(Clone, Debug, Default)]
 pub struct Conflicts {
-    /// `adj[start[k]..start[k + 1]]` are the items conflicting with item `k`.
-    start: Vec<u32>,
+    /// `adj[stored[k].0..stored[k].1]` are items conflicting with item `k`: all of them
+    /// with lifetimes in levels; those starting no later (in the sweep) on one queue.
+    stored: Vec<(u32, u32)>,
     adj: Vec<u32>,
+    /// Items by (first position, index), the sweep's order (one queue only).
+    order: Vec<u32>,
+    /// `order[later[k].0..later[k].1]`: the items the sweep reaches after `k` while `k` is
+    /// alive, the rest of `k`'s conflicts (one queue; empty ranges with levels).
+    later: Vec<(u32, u32)>,
+    /// Number of conflicting pairs.
+    pairs: usize,
+}
+
+/// Local item indices ordered by (first position, index): a counting sort when the
+/// positions are small integers (they are positions in the order), else a sort.
+fn by_first_position(spans: &[super::Span]) -> Vec<u32> {
+    let n = spans.len();
+    let max_lo = spans.iter().map(|s| s.pos_lo).max().unwrap_or(0) as usize;
+    if max_lo > 4 * n + 1024 {
+        let mut keys: Vec<u64> = spans
+            .iter()
+            .enumerate()
+            .map(|(k, s)| u64::from(s.pos_lo) << 32 | k as u64)
+            .collect();
+        keys.sort_unstable();
+        return keys.into_iter().map(|key| key as u32).collect();
+    }
+    let mut count = vec![0u32; max_lo + 2];
+    for s in spans {
+        count[s.pos_lo as usize + 1] += 1;
+    }
+    for p in 0..=max_lo {
+        count[p + 1] += count[p];
+    }
+    let mut out = vec![0u32; n];
+    for (k, s) in spans.iter().enumerate() {
+        let c = &mut count[s.pos_lo as usize];
+        out[*c as usize] = k as u32;
+        *c += 1;
+    }
+    out
 }
 
 impl Conflicts {
@@ -35,32 +78,86 @@ impl Conflicts {
     /// The same, or `None` as soon as more than `max_pairs` conflicting pairs are found
     /// (dense problems, where a walk over every placed item is cheaper than the lists).
     pub fn bounded(problem: &Problem, items: &[usize], max_pairs: usize) -> Option<Self> {
-        let n = items.len();
         let spans: Vec<super::Span> = items.iter().map(|&i| problem.items[i].span).collect();
-        let mut by_start: Vec<u64> = spans
-            .iter()
-            .enumerate()
-            .map(|(k, s)| u64::from(s.pos_lo) << 32 | k as u64)
-            .collect();
-        by_start.sort_unstable();
+        let by_start = by_first_position(&spans);
+        let c = if problem.by_level {
+            Self::with_levels(&spans, &by_start, max_pairs)?
+        } else {
+            Self::one_queue(&spans, by_start, max_pairs)?
+        };
+        debug_assert!(
+            items.len() > 300 || c.matches(problem, items),
+            "conflict lists match the conflict relation"
+        );
+        Some(c)
+    }
+
+    /// One queue: conflicts are position overlaps. Each item stores the items alive when
+    /// the sweep reaches it (one entry per pair); the items reached while it is alive are
+    /// the run of the sweep's order between it and the step that sheds it, kept as a
+    /// range.
+    fn one_queue(spans: &[super::Span], order: Vec<u32>, max_pairs: usize) -> Option<Self> {
+        let n = spans.len();
+        let mut adj: Vec<u32> = Vec::with_capacity(4 * n);
+        let mut stored = vec![(0u32, 0u32); n];
+        let mut later = vec![(0u32, 0u32); n];
+        // Alive items as (last position, item).
+        let mut alive: Vec<(u32, u32)> = Vec::new();
+        for (step, &k) in order.iter().enumerate() {
+            let s = spans[k as usize];
+            let step = step as u32;
+            // Shed the items that ended before `k` starts (in place, keeping the order).
+            let mut kept = 0;
+            for r in 0..alive.len() {
+                let (hi, j) = alive[r];
+                if hi >= s.pos_lo {
+                    alive[kept] = (hi, j);
+                    kept += 1;
+                } else {
+                    later[j as usize].1 = step;
+                }
+            }
+            alive.truncate(kept);
+            let from = adj.len() as u32;
+            adj.extend(alive.iter().map(|&(_, j)| j));
+            stored[k as usize] = (from, adj.len() as u32);
+            later[k as usize] = (step + 1, step + 1);
+            alive.push((s.pos_hi, k));
+            if adj.len() > max_pairs {
+                return None;
+            }
+        }
+        for &(_, j) in &alive {
+            later[j as usize].1 = n as u32;
+        }
+        Some(Conflicts {
+            stored,
+            pairs: adj.len(),
+            adj,
+            order,
+            later,
+        })
+    }
+
+    /// Lifetimes in levels: items that ended in positions but not in levels conflict too
+    /// (an ordered set by last level); every list is stored.
+    fn with_levels(spans: &[super::Span], by_start: &[u32], max_pairs: usize) -> Option<Self> {
+        let n = spans.len();
         let mut edges: Vec<(u32, u32)> = Vec::with_capacity(4 * n);
         // Alive items as (last position, item).
         let mut alive: Vec<(u32, u32)> = Vec::new();
         let mut ended: BTreeSet<(u32, u32)> = BTreeSet::new();
-        for &key in &by_start {
-            let k = key as u32;
+        for &k in by_start {
             let s = spans[k as usize];
             alive.retain(|&(hi, j)| {
                 let keep = hi >= s.pos_lo;
-                if !keep && problem.by_level {
+                if !keep {
                     ended.insert((spans[j as usize].lvl_hi, j));
                 }
                 keep
             });
             edges.extend(alive.iter().map(|&(_, j)| (j, k)));
-            if problem.by_level {
-                edges.extend(ended.range((s.lvl_lo, 0)..).map(|&(_, j)| (j, k)));
-            }
+            edges.extend(ended.range((s.lvl_lo, 0)..).map(|&(_, j)| (j, k)));
             alive.push((s.pos_hi, k));
             if edges.len() > max_pairs {
                 return None;
@@ -82,12 +179,13 @@ impl Conflicts {
             adj[fill[b as usize] as usize] = a;
             fill[b as usize] += 1;
         }
-        let c = Conflicts { start, adj };
-        debug_assert!(
-            n > 300 || c.matches(problem, items),
-            "conflict lists match the conflict relation"
-        );
-        Some(c)
+        Some(Conflicts {
+            stored: start.windows(2).map(|w| (w[0], w[1])).collect(),
+            adj,
+            order: Vec::new(),
+            later: vec![(0, 0); n],
+            pairs: edges.len(),
+        })
     }
 
     /// Pairs of `items` whose execution positions overlap (every conflicting pair of a
@@ -111,15 +209,31 @@ impl Conflicts {
             .sum()
     }
 
-    /// The items conflicting with item `k`.
+    /// The items conflicting with item `k` (in no particular order).
     #[inline]
-    pub fn of(&self, k: usize) -> &[u32] {
-        &self.adj[self.start[k] as usize..self.start[k + 1] as usize]
+    pub fn of(&self, k: usize) -> impl Iterator<Item = u32> + '_ {
+        let (a, b) = self.stored[k];
+        let (c, d) = self.later[k];
+        self.adj[a as usize..b as usize]
+            .iter()
+            .chain(&self.order[c as usize..d as usize])
+            .copied()
+    }
+
+    /// The same as two slices (their concatenation is [`Conflicts::of`]): cheaper to walk.
+    #[inline]
+    pub fn parts(&self, k: usize) -> (&[u32], &[u32]) {
+        let (a, b) = self.stored[k];
+        let (c, d) = self.later[k];
+        (
+            &self.adj[a as usize..b as usize],
+            &self.order[c as usize..d as usize],
+        )
     }
 
     /// Number of items.
     pub fn len(&self) -> usize {
-        self.start.len().saturating_sub(1)
+        self.stored.len()
     }
 
     /// True when there are no items.
@@ -129,7 +243,7 @@ impl Conflicts {
 
     /// Number of conflicting pairs.
     pub fn pairs(&self) -> usize {
-        self.adj.len() / 2
+        self.pairs
     }
 
     /// Brute-force comparison with [`Problem::conflicts`] (debug assertions, tests).
@@ -138,10 +252,80 @@ impl Conflicts {
             let mut want: Vec<u32> = (0..items.len() as u32)
                 .filter(|&b| b as usize != a && problem.conflicts(items[a], items[b as usize]))
                 .collect();
-            let mut got = self.of(a).to_vec();
+            let mut got: Vec<u32> = self.of(a).collect();
             want.sort_unstable();
             got.sort_unstable();
             want == got
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::lifetimes::{Item, MemoryKind, Problem, Span};
+    use super::Conflicts;
+    use crate::graph::ResourceId;
+
+    /// Random problems with short and long lifetimes, one queue or levels.
+    fn problem(seed: u64, n: usize, by_level: bool) -> Problem {
+        let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        let mut next = move |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        let items = (0..n)
+            .map(|i| {
+                let pos_lo = next(3 * n as u64) as u32;
+                let len = if next(8) == 0 {
+                    next(n as u64)
+                } else {
+                    next(4)
+                } as u32;
+                let lvl_lo = if by_level { pos_lo / 3 } else { pos_lo };
+                let lvl_len = if by_level { next(3) as u32 } else { len };
+                let span = Span {
+                    pos_lo,
+                    pos_hi: pos_lo + len,
+                    lvl_lo,
+                    lvl_hi: lvl_lo + lvl_len,
+                };
+                Item {
+                    resource: ResourceId(i as u32),
+                    size: 1,
+                    footprint: 1,
+                    class: 0,
+                    kind: MemoryKind::Buffer,
+                    first: span.lvl_lo,
+                    last: span.lvl_hi,
+                    span,
+                }
+            })
+            .collect();
+        Problem {
+            items,
+            alignment: 1,
+            by_level,
+            memoryless_bytes: 0,
+        }
+    }
+
+    #[test]
+    fn lists_match_the_conflict_relation() {
+        for seed in 0..64 {
+            for by_level in [false, true] {
+                let p = problem(seed, 5 + seed as usize * 3, by_level);
+                let items: Vec<usize> = (0..p.items.len()).collect();
+                let c = Conflicts::new(&p, &items);
+                assert!(c.matches(&p, &items), "seed {seed}, levels {by_level}");
+                let listed: usize = (0..items.len()).map(|k| c.of(k).count()).sum();
+                assert_eq!(listed, 2 * c.pairs(), "seed {seed}, levels {by_level}");
+                for k in 0..items.len() {
+                    let (a, b) = c.parts(k);
+                    assert!(a.iter().chain(b).copied().eq(c.of(k)));
+                }
+            }
+        }
     }
 }

@@ -122,6 +122,21 @@ impl Span {
         self.pos_hi < o.pos_lo && self.lvl_hi < o.lvl_lo
     }
 
+    /// No position at all (widening it by a span gives that span).
+    const EMPTY: Span = Span {
+        pos_lo: u32::MAX,
+        pos_hi: 0,
+        lvl_lo: u32::MAX,
+        lvl_hi: 0,
+    };
+
+    /// True for [`Span::EMPTY`] (no use).
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.pos_lo > self.pos_hi
+    }
+
+    #[inline]
     fn widen(&mut self, o: &Span) {
         self.pos_lo = self.pos_lo.min(o.pos_lo);
         self.pos_hi = self.pos_hi.max(o.pos_hi);
@@ -164,6 +179,11 @@ pub struct Problem {
     pub memoryless_bytes: u64,
 }
 
+/// Bits of `used_as` in [`Problem::new`]: some use is a depth attachment.
+const DEPTH_USE: u8 = 1;
+/// Some use is a colour attachment (or resolve target).
+const COLOR_USE: u8 = 2;
+
 /// Rounds `x` up to a multiple of the power of two `a`.
 #[inline]
 pub fn align_up(x: u64, a: u64) -> u64 {
@@ -182,37 +202,27 @@ impl Problem {
     ) -> Self {
         let alignment = effective_alignment(caps);
         let n = graph.resources.len();
-        let mut span: Vec<Option<Span>> = vec![None; n];
-        let mut kind: Vec<MemoryKind> = graph
-            .resources
-            .iter()
-            .map(|r| match r.kind {
-                ResourceKind::Buffer { .. } => MemoryKind::Buffer,
-                ResourceKind::Image(_) => MemoryKind::Image,
-            })
-            .collect();
+        // Spans start empty (`pos_lo > pos_hi`) and widen branch-free; which attachment
+        // kinds each resource is used as, as bits: a depth use makes an image a depth
+        // attachment, else a colour use a colour attachment (what folding the uses one by
+        // one gives, whatever their order).
+        let mut span: Vec<Span> = vec![Span::EMPTY; n];
+        let mut used_as: Vec<u8> = vec![0; n];
         let spans = pass_spans(graph, timeline);
-        for (p, pass) in graph.passes.iter().enumerate() {
-            let Some(pass_span) = spans[p] else {
+        for (pass, pass_span) in graph.passes.iter().zip(&spans) {
+            if pass_span.is_empty() {
                 continue;
-            };
+            }
             for u in &pass.uses {
                 let r = u.resource.index();
-                match &mut span[r] {
-                    Some(s) => s.widen(&pass_span),
-                    s @ None => *s = Some(pass_span),
-                }
-                kind[r] = match (kind[r], u.access) {
-                    (MemoryKind::Buffer, _) => MemoryKind::Buffer,
-                    (_, Access::DepthWrite | Access::DepthRead) => MemoryKind::DepthAttachment,
-                    (
-                        MemoryKind::Image,
-                        Access::ColorWrite
-                        | Access::ColorWriteAll
-                        | Access::ColorReadWrite
-                        | Access::Resolve,
-                    ) => MemoryKind::ColorAttachment,
-                    (k, _) => k,
+                span[r].widen(pass_span);
+                used_as[r] |= match u.access {
+                    Access::DepthWrite | Access::DepthRead => DEPTH_USE,
+                    Access::ColorWrite
+                    | Access::ColorWriteAll
+                    | Access::ColorReadWrite
+                    | Access::Resolve => COLOR_USE,
+                    _ => 0,
                 };
             }
         }
@@ -223,33 +233,38 @@ impl Problem {
             memoryless_bytes: 0,
         };
         for (i, r) in graph.resources.iter().enumerate() {
-            let Some(span) = span[i] else {
-                continue;
-            };
-            if r.imported {
+            let span = span[i];
+            if span.is_empty() || r.imported {
                 continue;
             }
             if memoryless.get(i).copied().unwrap_or(false) {
                 problem.memoryless_bytes += r.bytes();
                 continue;
             }
+            let kind = match r.kind {
+                ResourceKind::Buffer { .. } => MemoryKind::Buffer,
+                ResourceKind::Image(_) if used_as[i] & DEPTH_USE != 0 => {
+                    MemoryKind::DepthAttachment
+                }
+                ResourceKind::Image(_) if used_as[i] & COLOR_USE != 0 => {
+                    MemoryKind::ColorAttachment
+                }
+                ResourceKind::Image(_) => MemoryKind::Image,
+            };
             let size = r.bytes();
+            let (first, last) = if timeline.by_level {
+                (span.lvl_lo, span.lvl_hi)
+            } else {
+                (span.pos_lo, span.pos_hi)
+            };
             problem.items.push(Item {
                 resource: ResourceId(i as u32),
                 size,
                 footprint: align_up(size.max(1), alignment),
-                class: caps.memory_classes.of(kind[i]),
-                kind: kind[i],
-                first: if timeline.by_level {
-                    span.lvl_lo
-                } else {
-                    span.pos_lo
-                },
-                last: if timeline.by_level {
-                    span.lvl_hi
-                } else {
-                    span.pos_hi
-                },
+                class: caps.memory_classes.of(kind),
+                kind,
+                first,
+                last,
                 span,
             });
         }
@@ -299,10 +314,11 @@ pub fn effective_alignment(caps: &Capabilities) -> u64 {
     a.checked_next_power_of_two().unwrap_or(1 << 63)
 }
 
-/// Span of each kept pass, widened to its whole render pass.
-fn pass_spans(graph: &Graph, t: &Timeline) -> Vec<Option<Span>> {
-    let own = |p: usize| {
-        t.position[p].map(|pos| {
+/// Span of each kept pass, widened to its whole render pass ([`Span::EMPTY`] for culled
+/// passes).
+fn pass_spans(graph: &Graph, t: &Timeline) -> Vec<Span> {
+    let own = |p: usize| match t.position[p] {
+        Some(pos) => {
             let l = if t.by_level { t.level[p] } else { pos };
             Span {
                 pos_lo: pos,
@@ -310,27 +326,26 @@ fn pass_spans(graph: &Graph, t: &Timeline) -> Vec<Option<Span>> {
                 lvl_lo: l,
                 lvl_hi: l,
             }
-        })
+        }
+        None => Span::EMPTY,
     };
-    let mut group_span: Vec<Option<Span>> = Vec::new();
-    for p in 0..graph.passes.len() {
-        if let (Some(g), Some(s)) = (t.group[p], own(p)) {
+    let mut spans: Vec<Span> = (0..graph.passes.len()).map(own).collect();
+    let mut group_span: Vec<Span> = Vec::new();
+    for (p, s) in spans.iter().enumerate() {
+        if let (Some(g), false) = (t.group[p], s.is_empty()) {
             let g = g as usize;
             if group_span.len() <= g {
-                group_span.resize(g + 1, None);
+                group_span.resize(g + 1, Span::EMPTY);
             }
-            match &mut group_span[g] {
-                Some(gs) => gs.widen(&s),
-                gs @ None => *gs = Some(s),
+            group_span[g].widen(s);
+        }
+    }
+    if !group_span.is_empty() {
+        for (p, s) in spans.iter_mut().enumerate() {
+            if let (Some(g), false) = (t.group[p], s.is_empty()) {
+                *s = group_span[g as usize];
             }
         }
     }
-    (0..graph.passes.len())
-        .map(
-            |p| match t.group[p].and_then(|g| group_span.get(g as usize).copied().flatten()) {
-                Some(gs) if t.position[p].is_some() => Some(gs),
-                _ => own(p),
-            },
-        )
-        .collect()
+    spans
 }

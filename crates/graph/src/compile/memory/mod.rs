@@ -89,26 +89,44 @@ pub fn describe(graph: &Graph, problem: &Problem, packing: &Packing, article_byt
         .blocks
         .iter()
         .map(|b| {
-            // Sorted by (offset, first use): sort small keys, then build in that order.
-            let mut keys: Vec<(u64, u32, usize)> = b
-                .items
-                .iter()
-                .map(|&(i, offset)| (offset, problem.items[i].first, i))
-                .collect();
-            keys.sort_unstable();
-            let placements: Vec<Placement> = keys
-                .iter()
-                .map(|&(offset, first, i)| {
-                    let it = &problem.items[i];
-                    Placement {
-                        resource: graph.resource(it.resource).name.clone(),
-                        offset,
-                        size: it.size,
-                        first,
-                        last: it.last,
-                    }
-                })
-                .collect();
+            // Sorted by (offset, first use, item): as one word (offset in alignment units,
+            // first use) and the item when the offsets fit in 32 bits, as they do but for
+            // huge blocks; then built in that order (exact capacity: a slice is mapped).
+            let a = problem.alignment.max(1);
+            let place = |offset: u64, i: u32| {
+                let it = &problem.items[i as usize];
+                Placement {
+                    resource: graph.resource(it.resource).name.clone(),
+                    offset,
+                    size: it.size,
+                    first: it.first,
+                    last: it.last,
+                }
+            };
+            let placements: Vec<Placement> = if b.size / a <= u64::from(u32::MAX) {
+                let mut keys: Vec<(u64, u32)> = b
+                    .items
+                    .iter()
+                    .map(|&(i, offset)| {
+                        let first = problem.items[i].first;
+                        ((offset / a) << 32 | u64::from(first), i as u32)
+                    })
+                    .collect();
+                sort_packed(&mut keys);
+                keys.iter()
+                    .map(|&(key, i)| place((key >> 32) * a, i))
+                    .collect()
+            } else {
+                let mut keys: Vec<(u64, u32, u32)> = b
+                    .items
+                    .iter()
+                    .map(|&(i, offset)| (offset, problem.items[i].first, i as u32))
+                    .collect();
+                keys.sort_unstable();
+                keys.iter()
+                    .map(|&(offset, _, i)| place(offset, i))
+                    .collect()
+            };
             Block {
                 size: b.size,
                 placements,
@@ -129,5 +147,85 @@ pub fn describe(graph: &Graph, problem: &Problem, packing: &Packing, article_byt
         memoryless_bytes: problem.memoryless_bytes,
         article_bytes,
         blocks,
+    }
+}
+
+/// Sorts `(key, item)` pairs as `sort_unstable` would, where `key` packs two small integers
+/// (offset in alignment units, first use): two stable counting sorts, low half then high
+/// half, when both halves are small; the keys of one block's placements are distinct (two
+/// items at one offset and one first use would overlap in bytes and lifetime), and where
+/// they are not a comparison sort decides the ties by item.
+fn sort_packed(keys: &mut Vec<(u64, u32)>) {
+    let n = keys.len();
+    let limit = 4 * n as u64 + 1024;
+    let (mut lo_max, mut hi_max) = (0u64, 0u64);
+    for &(key, _) in keys.iter() {
+        lo_max = lo_max.max(key & 0xffff_ffff);
+        hi_max = hi_max.max(key >> 32);
+    }
+    if n < 2 || lo_max > limit || hi_max > limit {
+        keys.sort_unstable();
+        return;
+    }
+    let mut count: Vec<u32> = Vec::new();
+    let mut out: Vec<(u64, u32)> = vec![(0, 0); n];
+    for shift in [0u32, 32] {
+        let digit = |key: u64| ((key >> shift) & 0xffff_ffff) as usize;
+        let max = if shift == 0 { lo_max } else { hi_max } as usize;
+        count.clear();
+        count.resize(max + 2, 0);
+        for &(key, _) in keys.iter() {
+            count[digit(key) + 1] += 1;
+        }
+        for d in 0..=max {
+            count[d + 1] += count[d];
+        }
+        for &e in keys.iter() {
+            let c = &mut count[digit(e.0)];
+            out[*c as usize] = e;
+            *c += 1;
+        }
+        std::mem::swap(keys, &mut out);
+    }
+    if keys.windows(2).any(|w| w[0].0 == w[1].0) {
+        keys.sort_unstable();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sort_packed;
+
+    #[test]
+    fn packed_sort_is_the_comparison_sort() {
+        for seed in 1..65u64 {
+            let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+            let mut next = move |m: u64| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x % m
+            };
+            let n = seed as usize * 3;
+            // Small halves (counting sorts), sometimes repeated keys or one huge half.
+            let spread = if seed % 7 == 0 {
+                1 << 40
+            } else {
+                4 * n as u64 + 8
+            };
+            let mut keys: Vec<(u64, u32)> = (0..n)
+                .map(|i| {
+                    let hi = next(spread >> 32 | spread.min(64));
+                    (hi << 32 | next(spread.min(1 << 20)), i as u32)
+                })
+                .collect();
+            if seed % 5 == 0 && n > 1 {
+                keys[1].0 = keys[0].0;
+            }
+            let mut want = keys.clone();
+            want.sort_unstable();
+            sort_packed(&mut keys);
+            assert_eq!(keys, want, "seed {seed}");
+        }
     }
 }

@@ -23,7 +23,11 @@
 //! one it places ([`Conflicts`], built once per class by a sweep), sorted by offset:
 //! O(d log d) per item of d conflicts. Dense problems (many long lifetimes) walk every placed
 //! item in offset order instead, skipping those that do not conflict, O(n) per item
-//! ([`sparse_conflicts`] decides). Both give the same placements.
+//! ([`sparse_conflicts`] decides). Both give the same placements. With the lowest-offset
+//! rule and at most a dozen placed conflicting ranges, the offset is the lowest of 0 and the
+//! ranges' ends that fits, found without sorting them (O(d²), same result). The first order
+//! (size descending, then first position) comes from two counting sorts when first
+//! positions are small integers and footprints take few values.
 //!
 //! When some class misses its lower bound, the article's bucket packing is computed too
 //! (per class, used when it is smaller), so the result is never worse than the article's;
@@ -187,13 +191,21 @@ fn pack_class(
     let mut greedy = Greedy::new(problem, items, conflicts);
     let mut best: Option<Best> = None;
     let mut order: Vec<u32> = Vec::with_capacity(items.len());
-    let mut keyed: Vec<((u64, u64, usize), u32)> = Vec::with_capacity(items.len());
-    'orders: for key in &orders {
-        keyed.clear();
-        keyed.extend((0..n as u32).map(|k| (key(items[k as usize]), k)));
-        keyed.sort_unstable();
-        order.clear();
-        order.extend(keyed.iter().map(|&(_, k)| k));
+    let mut keyed: Vec<((u64, u64, usize), u32)> = Vec::new();
+    'orders: for (o, key) in orders.iter().enumerate() {
+        if o != 0 || size_then_start(problem, items, &mut order).is_none() {
+            keyed.clear();
+            keyed.extend((0..n as u32).map(|k| (key(items[k as usize]), k)));
+            keyed.sort_unstable();
+            order.clear();
+            order.extend(keyed.iter().map(|&(_, k)| k));
+        }
+        debug_assert!(
+            order
+                .windows(2)
+                .all(|w| key(items[w[0] as usize]) < key(items[w[1] as usize])),
+            "the counting sort gives the order of the key"
+        );
         for rule in [Rule::Lowest, Rule::BestFit] {
             if runs_left == 0 || best.as_ref().is_some_and(|b| b.0 <= floor) {
                 break 'orders;
@@ -383,15 +395,21 @@ impl<'a> Greedy<'a> {
     /// through the conflict lists.
     fn offset_by_lists(&mut self, c: &Conflicts, k: usize, rule: Rule, height: u32) -> u32 {
         self.busy.clear();
-        for &j in c.of(k) {
-            let off = self.off[j as usize];
-            if off != UNPLACED {
-                let end = off.saturating_add(self.units[j as usize]);
-                self.busy.push(u64::from(off) << 32 | u64::from(end));
+        let (stored, later) = c.parts(k);
+        for part in [stored, later] {
+            for &j in part {
+                let off = self.off[j as usize];
+                if off != UNPLACED {
+                    let end = off.saturating_add(self.units[j as usize]);
+                    self.busy.push(u64::from(off) << 32 | u64::from(end));
+                }
             }
         }
-        self.busy.sort_unstable();
         let need = self.units[k];
+        if rule == Rule::Lowest && self.busy.len() <= SMALL_BUSY {
+            return lowest_unsorted(&self.busy, need);
+        }
+        self.busy.sort_unstable();
         gap(
             self.busy.iter().map(|&b| ((b >> 32) as u32, b as u32)),
             need,
@@ -447,6 +465,91 @@ fn gap(busy: impl Iterator<Item = (u32, u32)>, need: u32, rule: Rule, height: u3
     best.map_or(cursor, |(_, start)| start)
 }
 
+/// Most placed conflicting items for which [`lowest_unsorted`] beats sorting them.
+const SMALL_BUSY: usize = 12;
+
+/// The lowest offset where `need` units overlap none of the `busy` ranges
+/// (`offset << 32 | end`, in any order): what [`gap`] gives for [`Rule::Lowest`] over the
+/// sorted ranges, found without sorting. The lowest free offset is 0 or the end of some
+/// range (one unit lower would overlap the range ending there), so only those are tried:
+/// O(m²) for m ranges, cheaper than a sort for the few ranges of short lifetimes.
+fn lowest_unsorted(busy: &[u64], need: u32) -> u32 {
+    let fits = |c: u32| {
+        let top = c.saturating_add(need);
+        busy.iter()
+            .all(|&b| b as u32 <= c || (b >> 32) as u32 >= top)
+    };
+    let mut best = if fits(0) { return 0 } else { u32::MAX };
+    for &b in busy {
+        let end = b as u32;
+        if end < best && fits(end) {
+            best = end;
+        }
+    }
+    best
+}
+
+/// Order of local items by (footprint descending, first position, index), the first
+/// greedy order, by two counting sorts (first positions are small integers and footprints
+/// take few distinct values); `None` when either is not small (the caller sorts instead).
+fn size_then_start(problem: &Problem, items: &[usize], out: &mut Vec<u32>) -> Option<()> {
+    let it = &problem.items;
+    let n = items.len();
+    let max_lo = items.iter().map(|&i| it[i].span.pos_lo).max().unwrap_or(0) as usize;
+    if max_lo > 4 * n + 1024 {
+        return None;
+    }
+    let mut sizes: Vec<u64> = Vec::new();
+    for &i in items {
+        let f = it[i].footprint;
+        if !sizes.contains(&f) {
+            if sizes.len() == 32 {
+                return None;
+            }
+            sizes.push(f);
+        }
+    }
+    sizes.sort_unstable_by(|a, b| b.cmp(a));
+    // By first position (stable in the index), then stably by footprint rank.
+    let mut count = vec![0u32; max_lo + 2];
+    for &i in items {
+        count[it[i].span.pos_lo as usize + 1] += 1;
+    }
+    for p in 0..=max_lo {
+        count[p + 1] += count[p];
+    }
+    let mut by_lo = vec![0u32; n];
+    for (k, &i) in items.iter().enumerate() {
+        let c = &mut count[it[i].span.pos_lo as usize];
+        by_lo[*c as usize] = k as u32;
+        *c += 1;
+    }
+    let rank: Vec<u8> = items
+        .iter()
+        .map(|&i| {
+            sizes
+                .iter()
+                .position(|&f| f == it[i].footprint)
+                .unwrap_or(0) as u8
+        })
+        .collect();
+    let mut start = [0u32; 33];
+    for &r in &rank {
+        start[r as usize + 1] += 1;
+    }
+    for r in 0..32 {
+        start[r + 1] += start[r];
+    }
+    out.clear();
+    out.resize(n, 0);
+    for &k in &by_lo {
+        let c = &mut start[rank[k as usize] as usize];
+        out[*c as usize] = k;
+        *c += 1;
+    }
+    Some(())
+}
+
 /// A tiny deterministic generator for the refinement's choices.
 #[derive(Clone, Copy, Debug)]
 struct SplitMix(u64);
@@ -465,6 +568,76 @@ impl SplitMix {
             0
         } else {
             self.next() % n
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::lifetimes::{Item, MemoryKind, Problem, Span};
+    use super::{gap, lowest_unsorted, size_then_start, Rule};
+    use crate::graph::ResourceId;
+
+    #[test]
+    fn counting_order_is_the_sorted_order() {
+        for seed in 1..65u64 {
+            let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+            let mut next = move |m: u64| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x % m
+            };
+            let n = 3 + seed as usize * 4;
+            let items: Vec<Item> = (0..n)
+                .map(|i| {
+                    let pos_lo = next(n as u64) as u32;
+                    let span = Span {
+                        pos_lo,
+                        pos_hi: pos_lo + 2,
+                        lvl_lo: pos_lo,
+                        lvl_hi: pos_lo + 2,
+                    };
+                    let footprint = 64 << next(5);
+                    Item {
+                        resource: ResourceId(i as u32),
+                        size: footprint,
+                        footprint,
+                        class: 0,
+                        kind: MemoryKind::Buffer,
+                        first: pos_lo,
+                        last: pos_lo + 2,
+                        span,
+                    }
+                })
+                .collect();
+            let p = Problem {
+                items,
+                alignment: 64,
+                by_level: false,
+                memoryless_bytes: 0,
+            };
+            let local: Vec<usize> = (0..n).filter(|&i| i % 5 != 1).collect();
+            let mut want: Vec<u32> = (0..local.len() as u32).collect();
+            want.sort_by_key(|&k| {
+                let it = &p.items[local[k as usize]];
+                (u64::MAX - it.footprint, it.span.pos_lo, k)
+            });
+            let mut got = Vec::new();
+            assert_eq!(size_then_start(&p, &local, &mut got), Some(()));
+            assert_eq!(got, want, "seed {seed}");
+            // Ranges in any order: the lowest offset is the sorted walk's.
+            let mut busy: Vec<u64> = (0..next(10))
+                .map(|_| {
+                    let off = next(40) as u32;
+                    u64::from(off) << 32 | u64::from(off + 1 + next(8) as u32)
+                })
+                .collect();
+            let need = 1 + next(6) as u32;
+            let unsorted = lowest_unsorted(&busy, need);
+            busy.sort_unstable();
+            let walk = busy.iter().map(|&b| ((b >> 32) as u32, b as u32));
+            assert_eq!(unsorted, gap(walk, need, Rule::Lowest, 100), "seed {seed}");
         }
     }
 }
