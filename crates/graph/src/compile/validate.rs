@@ -4,37 +4,44 @@
 //! use per resource per pass, resolve sources, one depth/stencil attachment per raster pass,
 //! and that every read of a transient resource
 //! has an earlier writer. Returns the first broken rule, naming pass, resource and rule.
-//! Cost: O(passes + uses) with hash maps of names.
+//! Cost: O(passes + uses), names checked for uniqueness in one open-addressing table.
 
 use crate::access::Access;
 use crate::caps::Capabilities;
 use crate::error::CompileError;
 use crate::graph::{Graph, PassKind, QueueKind, ResourceKind};
 use crate::hash::FxHasher;
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::Hasher;
 
-/// [`FxHasher`] with its result rotated: the multiply that ends Fx leaves the low bits
-/// (which pick the hash table bucket) depending on the low bytes of the last word only, and
-/// names such as `p1`, `p2`, ... share those, so the plain hash piles them into a few buckets.
-#[derive(Default)]
-struct NameHasher(FxHasher);
-
-impl Hasher for NameHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        self.0.write(bytes);
+/// Position of the first name equal to an earlier one, if any: the name checks of
+/// [`validate_resources`] and [`validate_passes`] then need no set of their own.
+///
+/// Open addressing over indices into `names` (one allocation, at most half full): the
+/// slot comes from the high bits of a multiplied [`FxHasher`] value, which depend on every
+/// byte (names such as `p1`, `p2`, ... differ in their last bytes only), and names are
+/// compared only when their slots collide.
+fn first_duplicate<'g>(count: usize, name: impl Fn(usize) -> &'g str) -> Option<usize> {
+    let size = (count * 2).next_power_of_two().max(8);
+    let shift = 64 - size.trailing_zeros();
+    let mask = size - 1;
+    let mut slots = vec![u32::MAX; size];
+    for i in 0..count {
+        let n = name(i);
+        let mut h = FxHasher::default();
+        h.write(n.as_bytes());
+        let mut at = (h.finish().wrapping_mul(0x9e37_79b9_7f4a_7c15) >> shift) as usize;
+        loop {
+            match slots[at] {
+                u32::MAX => {
+                    slots[at] = i as u32;
+                    break;
+                }
+                j if name(j as usize) == n => return Some(i),
+                _ => at = (at + 1) & mask,
+            }
+        }
     }
-    fn write_u8(&mut self, i: u8) {
-        self.0.write_u8(i);
-    }
-    fn finish(&self) -> u64 {
-        self.0.finish().rotate_left(26)
-    }
-}
-
-/// A set of names with [`NameHasher`].
-fn name_set<'g>(capacity: usize) -> HashSet<&'g str, BuildHasherDefault<NameHasher>> {
-    HashSet::with_capacity_and_hasher(capacity, BuildHasherDefault::default())
+    None
 }
 
 /// Largest image dimension accepted (Vulkan's common `maxImageDimension2D` is 16384; leave room).
@@ -75,8 +82,8 @@ fn validate_limits(graph: &Graph, caps: &Capabilities) -> Result<(), CompileErro
 }
 
 fn validate_resources(graph: &Graph) -> Result<(), CompileError> {
-    let mut names = name_set(graph.resources.len());
-    for r in &graph.resources {
+    let duplicate = first_duplicate(graph.resources.len(), |i| graph.resources[i].name.as_str());
+    for (i, r) in graph.resources.iter().enumerate() {
         let invalid = |rule: &str| CompileError::InvalidResource {
             resource: r.name.to_string(),
             rule: rule.to_string(),
@@ -84,7 +91,7 @@ fn validate_resources(graph: &Graph) -> Result<(), CompileError> {
         if r.name.is_empty() {
             return Err(invalid("a resource needs a non-empty name"));
         }
-        if !names.insert(r.name.as_str()) {
+        if duplicate == Some(i) {
             return Err(CompileError::DuplicateResource {
                 resource: r.name.to_string(),
             });
@@ -141,9 +148,9 @@ fn validate_resources(graph: &Graph) -> Result<(), CompileError> {
 }
 
 fn validate_passes(graph: &Graph) -> Result<(), CompileError> {
-    let mut names = name_set(graph.passes.len());
+    let duplicate = first_duplicate(graph.passes.len(), |i| graph.passes[i].name.as_str());
     let mut written = vec![false; graph.resources.len()];
-    for pass in &graph.passes {
+    for (i, pass) in graph.passes.iter().enumerate() {
         let invalid = |rule: &str| CompileError::InvalidPass {
             pass: pass.name.to_string(),
             rule: rule.to_string(),
@@ -151,7 +158,7 @@ fn validate_passes(graph: &Graph) -> Result<(), CompileError> {
         if pass.name.is_empty() {
             return Err(invalid("a pass needs a non-empty name"));
         }
-        if !names.insert(pass.name.as_str()) {
+        if duplicate == Some(i) {
             return Err(CompileError::DuplicatePass {
                 pass: pass.name.to_string(),
             });

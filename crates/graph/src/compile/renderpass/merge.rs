@@ -814,7 +814,7 @@ pub fn group(
     options: &CompileOptions,
 ) -> (RenderPassGrouping, Vec<BreakDraft>) {
     let mut grouping = RenderPassGrouping {
-        groups: Vec::new(),
+        groups: super::Groups::with_capacity(schedule.order.len()),
         group_of: vec![None; graph.passes.len()],
     };
     let mut breaks = Vec::new();
@@ -846,7 +846,7 @@ pub fn group(
             open.add(graph, pass);
             crossings.joined(graph, pass);
             let index = grouping.groups.len() - 1;
-            grouping.groups[index].push(pass);
+            grouping.groups.extend_last(pass);
             grouping.group_of[pass.index()] = Some(index as u32);
         } else {
             if is_open {
@@ -872,7 +872,7 @@ pub fn group(
                 });
             }
             grouping.group_of[pass.index()] = Some(grouping.groups.len() as u32);
-            grouping.groups.push(vec![pass]);
+            grouping.groups.open(pass);
             open.restart(graph, pass);
             crossings.open(graph, pass);
         }
