@@ -50,33 +50,39 @@ const MAX_DIMENSION: u32 = 65536;
 /// Checks every rule; `Ok` means the graph can be compiled.
 pub fn validate(graph: &Graph, caps: &Capabilities) -> Result<(), CompileError> {
     validate_resources(graph)?;
-    validate_passes(graph)?;
-    validate_limits(graph, caps)
+    match validate_passes(graph, caps)? {
+        Some(pass) => check_limits(pass, caps),
+        None => Ok(()),
+    }
 }
 
-/// Attachment counts of each raster pass stay within the device limits.
-fn validate_limits(graph: &Graph, caps: &Capabilities) -> Result<(), CompileError> {
-    for pass in &graph.passes {
-        let count = |f: fn(Access) -> bool| pass.uses.iter().filter(|u| f(u.access)).count() as u32;
-        let colour = count(|a| {
-            matches!(
-                a,
-                Access::ColorWrite | Access::ColorWriteAll | Access::ColorReadWrite
-            )
+/// Attachment counts of a raster pass stay within the device limits.
+fn check_limits(pass: &crate::graph::Pass, caps: &Capabilities) -> Result<(), CompileError> {
+    let count = |f: fn(Access) -> bool| pass.uses.iter().filter(|u| f(u.access)).count() as u32;
+    let colour = count(|a| {
+        matches!(
+            a,
+            Access::ColorWrite | Access::ColorWriteAll | Access::ColorReadWrite
+        )
+    });
+    let input = count(|a| a == Access::InputAttachment);
+    if colour > caps.max_color_attachments {
+        return Err(CompileError::InvalidPass {
+            pass: pass.name.to_string(),
+            rule: format!(
+                "{colour} colour attachments exceed the device limit of {} (max_color_attachments)",
+                caps.max_color_attachments
+            ),
         });
-        let input = count(|a| a == Access::InputAttachment);
-        if colour > caps.max_color_attachments {
-            return Err(CompileError::InvalidPass {
-                pass: pass.name.to_string(),
-                rule: format!("{colour} colour attachments exceed the device limit of {} (max_color_attachments)", caps.max_color_attachments),
-            });
-        }
-        if input > caps.max_input_attachments {
-            return Err(CompileError::InvalidPass {
-                pass: pass.name.to_string(),
-                rule: format!("{input} input attachments exceed the device limit of {} (max_input_attachments)", caps.max_input_attachments),
-            });
-        }
+    }
+    if input > caps.max_input_attachments {
+        return Err(CompileError::InvalidPass {
+            pass: pass.name.to_string(),
+            rule: format!(
+                "{input} input attachments exceed the device limit of {} (max_input_attachments)",
+                caps.max_input_attachments
+            ),
+        });
     }
     Ok(())
 }
@@ -147,7 +153,14 @@ fn validate_resources(graph: &Graph) -> Result<(), CompileError> {
     Ok(())
 }
 
-fn validate_passes(graph: &Graph) -> Result<(), CompileError> {
+/// Every rule about passes and their uses, pass by pass; returns the first pass over the
+/// attachment limits (checked by [`check_limits`] once every pass has passed the other
+/// rules, so that those errors come first).
+fn validate_passes<'g>(
+    graph: &'g Graph,
+    caps: &Capabilities,
+) -> Result<Option<&'g crate::graph::Pass>, CompileError> {
+    let mut over_limit = None;
     let duplicate = first_duplicate(graph.passes.len(), |i| graph.passes[i].name.as_str());
     let mut written = vec![false; graph.resources.len()];
     for (i, pass) in graph.passes.iter().enumerate() {
@@ -168,6 +181,8 @@ fn validate_passes(graph: &Graph) -> Result<(), CompileError> {
                 "raster passes run on the graphics queue, not async_compute",
             ));
         }
+        // Counts for the rules checked after the uses.
+        let (mut attachments, mut depth, mut colour, mut input) = (0u32, 0u32, 0u32, 0u32);
         for (i, u) in pass.uses.iter().enumerate() {
             let Some(resource) = graph.resources.get(u.resource.index()) else {
                 return Err(CompileError::UnknownResource {
@@ -232,16 +247,32 @@ fn validate_passes(graph: &Graph) -> Result<(), CompileError> {
                     access: u.access.name().to_string(),
                 });
             }
-        }
-        check_attachment_extents(graph, pass)?;
-        check_one_depth_attachment(graph, pass)?;
-        for u in &pass.uses {
+            // Each resource is used once per pass (checked above): marking it now is marking
+            // it after the pass.
             if u.access.writes() {
                 written[u.resource.index()] = true;
             }
+            attachments += u32::from(u.access.is_attachment());
+            match u.access {
+                Access::DepthWrite | Access::DepthRead => depth += 1,
+                Access::ColorWrite | Access::ColorWriteAll | Access::ColorReadWrite => colour += 1,
+                Access::InputAttachment => input += 1,
+                _ => {}
+            }
+        }
+        if attachments > 1 {
+            check_attachment_extents(graph, pass)?;
+        }
+        if depth > 1 {
+            check_one_depth_attachment(graph, pass)?;
+        }
+        if over_limit.is_none()
+            && (colour > caps.max_color_attachments || input > caps.max_input_attachments)
+        {
+            over_limit = Some(pass);
         }
     }
-    Ok(())
+    Ok(over_limit)
 }
 
 /// A resolve target is single-sampled, the source a multisampled colour attachment of the
