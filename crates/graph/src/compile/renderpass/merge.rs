@@ -410,6 +410,7 @@ enum Piece<'a> {
 }
 
 /// Appends the pieces to `out` (no allocation beyond `out`, no formatting machinery).
+#[inline(always)] // per call site: the pieces are constants, the loop unrolls
 fn put(out: &mut String, pieces: &[Piece<'_>]) {
     for piece in pieces {
         match *piece {
