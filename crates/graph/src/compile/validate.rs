@@ -365,3 +365,44 @@ fn check_attachment_extents(graph: &Graph, pass: &crate::graph::Pass) -> Result<
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::first_duplicate;
+
+    /// The first position whose name appeared before, by comparing every pair.
+    fn naive(names: &[String]) -> Option<usize> {
+        (0..names.len()).find(|&i| names[..i].contains(&names[i]))
+    }
+
+    #[test]
+    fn first_duplicate_agrees_with_pairwise_comparison() {
+        // Names that share prefixes and differ in their last bytes only, of several
+        // lengths (under, at and over one 8-byte word), plus empty names.
+        let base: Vec<String> = (0..300)
+            .map(|i| match i % 4 {
+                0 => format!("p{i}"),
+                1 => format!("pass_number_{i}"),
+                2 => format!("{i:08}"),
+                _ => format!("r{}", i * 7919 % 1000),
+            })
+            .collect();
+        for dup_at in [
+            None,
+            Some((5, 299)),
+            Some((0, 1)),
+            Some((120, 121)),
+            Some((7, 64)),
+        ] {
+            let mut names = base.clone();
+            if let Some((from, to)) = dup_at {
+                names[to] = names[from].clone();
+            }
+            let got = first_duplicate(names.len(), |i| names[i].as_str());
+            assert_eq!(got, naive(&names), "duplicate {dup_at:?}");
+        }
+        let empty: Vec<String> = vec![String::new(), "a".into(), String::new()];
+        assert_eq!(first_duplicate(3, |i| empty[i].as_str()), Some(2));
+        assert_eq!(first_duplicate(0, |_| ""), None);
+    }
+}
