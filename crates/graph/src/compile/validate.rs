@@ -4,37 +4,44 @@
 //! use per resource per pass, resolve sources, one depth/stencil attachment per raster pass,
 //! and that every read of a transient resource
 //! has an earlier writer. Returns the first broken rule, naming pass, resource and rule.
-//! Cost: O(passes + uses) with hash maps of names.
+//! Cost: O(passes + uses), names checked for uniqueness in one open-addressing table.
 
 use crate::access::Access;
 use crate::caps::Capabilities;
 use crate::error::CompileError;
 use crate::graph::{Graph, PassKind, QueueKind, ResourceKind};
 use crate::hash::FxHasher;
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::Hasher;
 
-/// [`FxHasher`] with its result rotated: the multiply that ends Fx leaves the low bits
-/// (which pick the hash table bucket) depending on the low bytes of the last word only, and
-/// names such as `p1`, `p2`, ... share those, so the plain hash piles them into a few buckets.
-#[derive(Default)]
-struct NameHasher(FxHasher);
-
-impl Hasher for NameHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        self.0.write(bytes);
+/// Position of the first name equal to an earlier one, if any: the name checks of
+/// [`validate_resources`] and [`validate_passes`] then need no set of their own.
+///
+/// Open addressing over indices into `names` (one allocation, at most half full): the
+/// slot comes from the high bits of a multiplied [`FxHasher`] value, which depend on every
+/// byte (names such as `p1`, `p2`, ... differ in their last bytes only), and names are
+/// compared only when their slots collide.
+fn first_duplicate<'g>(count: usize, name: impl Fn(usize) -> &'g str) -> Option<usize> {
+    let size = (count * 2).next_power_of_two().max(8);
+    let shift = 64 - size.trailing_zeros();
+    let mask = size - 1;
+    let mut slots = vec![u32::MAX; size];
+    for i in 0..count {
+        let n = name(i);
+        let mut h = FxHasher::default();
+        h.write(n.as_bytes());
+        let mut at = (h.finish().wrapping_mul(0x9e37_79b9_7f4a_7c15) >> shift) as usize;
+        loop {
+            match slots[at] {
+                u32::MAX => {
+                    slots[at] = i as u32;
+                    break;
+                }
+                j if name(j as usize) == n => return Some(i),
+                _ => at = (at + 1) & mask,
+            }
+        }
     }
-    fn write_u8(&mut self, i: u8) {
-        self.0.write_u8(i);
-    }
-    fn finish(&self) -> u64 {
-        self.0.finish().rotate_left(26)
-    }
-}
-
-/// A set of names with [`NameHasher`].
-fn name_set<'g>(capacity: usize) -> HashSet<&'g str, BuildHasherDefault<NameHasher>> {
-    HashSet::with_capacity_and_hasher(capacity, BuildHasherDefault::default())
+    None
 }
 
 /// Largest image dimension accepted (Vulkan's common `maxImageDimension2D` is 16384; leave room).
@@ -43,40 +50,46 @@ const MAX_DIMENSION: u32 = 65536;
 /// Checks every rule; `Ok` means the graph can be compiled.
 pub fn validate(graph: &Graph, caps: &Capabilities) -> Result<(), CompileError> {
     validate_resources(graph)?;
-    validate_passes(graph)?;
-    validate_limits(graph, caps)
+    match validate_passes(graph, caps)? {
+        Some(pass) => check_limits(pass, caps),
+        None => Ok(()),
+    }
 }
 
-/// Attachment counts of each raster pass stay within the device limits.
-fn validate_limits(graph: &Graph, caps: &Capabilities) -> Result<(), CompileError> {
-    for pass in &graph.passes {
-        let count = |f: fn(Access) -> bool| pass.uses.iter().filter(|u| f(u.access)).count() as u32;
-        let colour = count(|a| {
-            matches!(
-                a,
-                Access::ColorWrite | Access::ColorWriteAll | Access::ColorReadWrite
-            )
+/// Attachment counts of a raster pass stay within the device limits.
+fn check_limits(pass: &crate::graph::Pass, caps: &Capabilities) -> Result<(), CompileError> {
+    let count = |f: fn(Access) -> bool| pass.uses.iter().filter(|u| f(u.access)).count() as u32;
+    let colour = count(|a| {
+        matches!(
+            a,
+            Access::ColorWrite | Access::ColorWriteAll | Access::ColorReadWrite
+        )
+    });
+    let input = count(|a| a == Access::InputAttachment);
+    if colour > caps.max_color_attachments {
+        return Err(CompileError::InvalidPass {
+            pass: pass.name.to_string(),
+            rule: format!(
+                "{colour} colour attachments exceed the device limit of {} (max_color_attachments)",
+                caps.max_color_attachments
+            ),
         });
-        let input = count(|a| a == Access::InputAttachment);
-        if colour > caps.max_color_attachments {
-            return Err(CompileError::InvalidPass {
-                pass: pass.name.to_string(),
-                rule: format!("{colour} colour attachments exceed the device limit of {} (max_color_attachments)", caps.max_color_attachments),
-            });
-        }
-        if input > caps.max_input_attachments {
-            return Err(CompileError::InvalidPass {
-                pass: pass.name.to_string(),
-                rule: format!("{input} input attachments exceed the device limit of {} (max_input_attachments)", caps.max_input_attachments),
-            });
-        }
+    }
+    if input > caps.max_input_attachments {
+        return Err(CompileError::InvalidPass {
+            pass: pass.name.to_string(),
+            rule: format!(
+                "{input} input attachments exceed the device limit of {} (max_input_attachments)",
+                caps.max_input_attachments
+            ),
+        });
     }
     Ok(())
 }
 
 fn validate_resources(graph: &Graph) -> Result<(), CompileError> {
-    let mut names = name_set(graph.resources.len());
-    for r in &graph.resources {
+    let duplicate = first_duplicate(graph.resources.len(), |i| graph.resources[i].name.as_str());
+    for (i, r) in graph.resources.iter().enumerate() {
         let invalid = |rule: &str| CompileError::InvalidResource {
             resource: r.name.to_string(),
             rule: rule.to_string(),
@@ -84,7 +97,7 @@ fn validate_resources(graph: &Graph) -> Result<(), CompileError> {
         if r.name.is_empty() {
             return Err(invalid("a resource needs a non-empty name"));
         }
-        if !names.insert(r.name.as_str()) {
+        if duplicate == Some(i) {
             return Err(CompileError::DuplicateResource {
                 resource: r.name.to_string(),
             });
@@ -140,10 +153,17 @@ fn validate_resources(graph: &Graph) -> Result<(), CompileError> {
     Ok(())
 }
 
-fn validate_passes(graph: &Graph) -> Result<(), CompileError> {
-    let mut names = name_set(graph.passes.len());
+/// Every rule about passes and their uses, pass by pass; returns the first pass over the
+/// attachment limits (checked by [`check_limits`] once every pass has passed the other
+/// rules, so that those errors come first).
+fn validate_passes<'g>(
+    graph: &'g Graph,
+    caps: &Capabilities,
+) -> Result<Option<&'g crate::graph::Pass>, CompileError> {
+    let mut over_limit = None;
+    let duplicate = first_duplicate(graph.passes.len(), |i| graph.passes[i].name.as_str());
     let mut written = vec![false; graph.resources.len()];
-    for pass in &graph.passes {
+    for (i, pass) in graph.passes.iter().enumerate() {
         let invalid = |rule: &str| CompileError::InvalidPass {
             pass: pass.name.to_string(),
             rule: rule.to_string(),
@@ -151,7 +171,7 @@ fn validate_passes(graph: &Graph) -> Result<(), CompileError> {
         if pass.name.is_empty() {
             return Err(invalid("a pass needs a non-empty name"));
         }
-        if !names.insert(pass.name.as_str()) {
+        if duplicate == Some(i) {
             return Err(CompileError::DuplicatePass {
                 pass: pass.name.to_string(),
             });
@@ -161,6 +181,8 @@ fn validate_passes(graph: &Graph) -> Result<(), CompileError> {
                 "raster passes run on the graphics queue, not async_compute",
             ));
         }
+        // Counts for the rules checked after the uses.
+        let (mut attachments, mut depth, mut colour, mut input) = (0u32, 0u32, 0u32, 0u32);
         for (i, u) in pass.uses.iter().enumerate() {
             let Some(resource) = graph.resources.get(u.resource.index()) else {
                 return Err(CompileError::UnknownResource {
@@ -225,16 +247,32 @@ fn validate_passes(graph: &Graph) -> Result<(), CompileError> {
                     access: u.access.name().to_string(),
                 });
             }
-        }
-        check_attachment_extents(graph, pass)?;
-        check_one_depth_attachment(graph, pass)?;
-        for u in &pass.uses {
+            // Each resource is used once per pass (checked above): marking it now is marking
+            // it after the pass.
             if u.access.writes() {
                 written[u.resource.index()] = true;
             }
+            attachments += u32::from(u.access.is_attachment());
+            match u.access {
+                Access::DepthWrite | Access::DepthRead => depth += 1,
+                Access::ColorWrite | Access::ColorWriteAll | Access::ColorReadWrite => colour += 1,
+                Access::InputAttachment => input += 1,
+                _ => {}
+            }
+        }
+        if attachments > 1 {
+            check_attachment_extents(graph, pass)?;
+        }
+        if depth > 1 {
+            check_one_depth_attachment(graph, pass)?;
+        }
+        if over_limit.is_none()
+            && (colour > caps.max_color_attachments || input > caps.max_input_attachments)
+        {
+            over_limit = Some(pass);
         }
     }
-    Ok(())
+    Ok(over_limit)
 }
 
 /// A resolve target is single-sampled, the source a multisampled colour attachment of the
@@ -326,4 +364,45 @@ fn check_attachment_extents(graph: &Graph, pass: &crate::graph::Pass) -> Result<
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_duplicate;
+
+    /// The first position whose name appeared before, by comparing every pair.
+    fn naive(names: &[String]) -> Option<usize> {
+        (0..names.len()).find(|&i| names[..i].contains(&names[i]))
+    }
+
+    #[test]
+    fn first_duplicate_agrees_with_pairwise_comparison() {
+        // Names that share prefixes and differ in their last bytes only, of several
+        // lengths (under, at and over one 8-byte word), plus empty names.
+        let base: Vec<String> = (0..300)
+            .map(|i| match i % 4 {
+                0 => format!("p{i}"),
+                1 => format!("pass_number_{i}"),
+                2 => format!("{i:08}"),
+                _ => format!("r{}", i * 7919 % 1000),
+            })
+            .collect();
+        for dup_at in [
+            None,
+            Some((5, 299)),
+            Some((0, 1)),
+            Some((120, 121)),
+            Some((7, 64)),
+        ] {
+            let mut names = base.clone();
+            if let Some((from, to)) = dup_at {
+                names[to] = names[from].clone();
+            }
+            let got = first_duplicate(names.len(), |i| names[i].as_str());
+            assert_eq!(got, naive(&names), "duplicate {dup_at:?}");
+        }
+        let empty: Vec<String> = vec![String::new(), "a".into(), String::new()];
+        assert_eq!(first_duplicate(3, |i| empty[i].as_str()), Some(2));
+        assert_eq!(first_duplicate(0, |_| ""), None);
+    }
 }

@@ -152,14 +152,14 @@ impl Attachments {
         graph: &Graph,
         schedule: &Schedule,
         index: &UseIndex<'_>,
-        groups: &[Vec<PassId>],
+        groups: &super::Groups,
     ) -> Self {
         let mut all = Attachments {
             drafts: Vec::with_capacity(groups.len() * 2),
             spans: Vec::with_capacity(groups.len() + 1),
         };
         all.spans.push(0);
-        for group in groups {
+        for group in groups.iter() {
             attachments(graph, schedule, index, group, &mut all.drafts);
             all.spans.push(all.drafts.len() as u32);
         }

@@ -21,7 +21,8 @@
 //! uses the same type to make mergeable passes adjacent. Decisions go through
 //! [`OpenGroup::accepts`], which stops at the first broken rule and allocates nothing; the
 //! full [`Blocker`] list, and its text, is built only for a break that goes into the plan
-//! (a property test keeps the two in agreement). Cost: O(uses of the candidate) per test —
+//! (a property test keeps the two in agreement); the `WxH` texts of extents are written
+//! once per grouping and copied into every break that names them. Cost: O(uses of the candidate) per test —
 //! the render pass's resources are scanned linearly up to 16 and looked up in a hash index
 //! beyond — and O(uses) for the whole grouping; one open render pass is reused throughout.
 
@@ -155,6 +156,12 @@ impl Blocker {
     /// Appends [`Blocker::describe`]'s text to `out` (pieces pushed one by one: the break
     /// reasons of a large frame are built without the formatting machinery).
     pub fn describe_into(&self, graph: &Graph, out: &mut String) {
+        self.describe_with(graph, out, &mut ExtentTexts::default());
+    }
+
+    /// [`Blocker::describe_into`] with extents' text kept in `texts` across the breaks of
+    /// one grouping.
+    fn describe_with(&self, graph: &Graph, out: &mut String, texts: &mut ExtentTexts) {
         let p = |id: PassId| graph.pass(id).name.as_str();
         let r = |id: ResourceId| graph.resource(id).name.as_str();
         use Piece::{Num, Text};
@@ -212,21 +219,34 @@ impl Blocker {
                 pass,
                 extent,
                 group,
-            } => put(
-                out,
-                &[
-                    Text("extent differs: '"),
-                    Text(p(*pass)),
-                    Text("' renders "),
-                    Num(extent.0),
-                    Text("x"),
-                    Num(extent.1),
-                    Text(", the render pass "),
-                    Num(group.0),
-                    Text("x"),
-                    Num(group.1),
-                ],
-            ),
+            } => match (texts.find_or_add(*extent), texts.find_or_add(*group)) {
+                (Some(e), Some(g)) => put(
+                    out,
+                    &[
+                        Text("extent differs: '"),
+                        Text(p(*pass)),
+                        Text("' renders "),
+                        Text(texts.text(e)),
+                        Text(", the render pass "),
+                        Text(texts.text(g)),
+                    ],
+                ),
+                _ => put(
+                    out,
+                    &[
+                        Text("extent differs: '"),
+                        Text(p(*pass)),
+                        Text("' renders "),
+                        Num(extent.0),
+                        Text("x"),
+                        Num(extent.1),
+                        Text(", the render pass "),
+                        Num(group.0),
+                        Text("x"),
+                        Num(group.1),
+                    ],
+                ),
+            },
             Blocker::Samples {
                 pass,
                 samples,
@@ -402,6 +422,39 @@ impl Blocker {
     }
 }
 
+/// Extents written out as `WxH`, kept across the breaks of one grouping: a frame has few
+/// distinct extents and many breaks between them, and copying a short text is cheaper than
+/// writing its digits again.
+#[derive(Debug, Default)]
+struct ExtentTexts(Vec<((u32, u32), String)>);
+
+/// Extents [`ExtentTexts`] keeps at most (a lookup is a scan).
+const EXTENT_TEXTS: usize = 16;
+
+impl ExtentTexts {
+    /// Position of `extent`'s text, written now if new; `None` when the list is full.
+    fn find_or_add(&mut self, extent: (u32, u32)) -> Option<usize> {
+        if let Some(i) = self.0.iter().position(|(e, _)| *e == extent) {
+            return Some(i);
+        }
+        if self.0.len() == EXTENT_TEXTS {
+            return None;
+        }
+        let mut text = String::new();
+        put(
+            &mut text,
+            &[Piece::Num(extent.0), Piece::Text("x"), Piece::Num(extent.1)],
+        );
+        self.0.push((extent, text));
+        Some(self.0.len() - 1)
+    }
+
+    /// The text at a position [`ExtentTexts::find_or_add`] returned.
+    fn text(&self, i: usize) -> &str {
+        &self.0[i].1
+    }
+}
+
 /// A piece of a reason: text, or a number written in decimal.
 #[derive(Clone, Copy)]
 enum Piece<'a> {
@@ -410,6 +463,7 @@ enum Piece<'a> {
 }
 
 /// Appends the pieces to `out` (no allocation beyond `out`, no formatting machinery).
+#[inline(always)] // per call site: the pieces are constants, the loop unrolls
 fn put(out: &mut String, pieces: &[Piece<'_>]) {
     for piece in pieces {
         match *piece {
@@ -814,7 +868,7 @@ pub fn group(
     options: &CompileOptions,
 ) -> (RenderPassGrouping, Vec<BreakDraft>) {
     let mut grouping = RenderPassGrouping {
-        groups: Vec::new(),
+        groups: super::Groups::with_capacity(schedule.order.len()),
         group_of: vec![None; graph.passes.len()],
     };
     let mut breaks = Vec::new();
@@ -822,6 +876,7 @@ pub fn group(
     let mut between: Vec<PassId> = Vec::new();
     let mut crossings = Crossings::default();
     let mut blockers: Vec<Blocker> = Vec::new();
+    let mut extent_texts = ExtentTexts::default();
     for &pass in &schedule.order {
         if schedule.queue[pass.index()] != QueueKind::Graphics {
             crossings.note(graph, pass);
@@ -846,7 +901,7 @@ pub fn group(
             open.add(graph, pass);
             crossings.joined(graph, pass);
             let index = grouping.groups.len() - 1;
-            grouping.groups[index].push(pass);
+            grouping.groups.extend_last(pass);
             grouping.group_of[pass.index()] = Some(index as u32);
         } else {
             if is_open {
@@ -858,7 +913,7 @@ pub fn group(
                     blockers.extend(crossings.blocker(graph, pass));
                     open.blockers_into(graph, caps, pass, &mut blockers);
                 }
-                let reason = break_reason(graph, &blockers);
+                let reason = break_reason(graph, &blockers, &mut extent_texts);
                 let after = *open.passes.last().unwrap_or(&pass);
                 log::debug!(
                     "break between '{}' and '{}': {reason}",
@@ -872,7 +927,7 @@ pub fn group(
                 });
             }
             grouping.group_of[pass.index()] = Some(grouping.groups.len() as u32);
-            grouping.groups.push(vec![pass]);
+            grouping.groups.open(pass);
             open.restart(graph, pass);
             crossings.open(graph, pass);
         }
@@ -882,14 +937,56 @@ pub fn group(
 }
 
 /// Every reason of a break, in words, joined with `"; "`.
-fn break_reason(graph: &Graph, blockers: &[Blocker]) -> String {
+fn break_reason(graph: &Graph, blockers: &[Blocker], texts: &mut ExtentTexts) -> String {
     debug_assert!(!blockers.is_empty(), "a break has a reason");
     let mut reason = String::with_capacity(160);
     for (i, b) in blockers.iter().enumerate() {
         if i > 0 {
             reason.push_str("; ");
         }
-        b.describe_into(graph, &mut reason);
+        b.describe_with(graph, &mut reason, texts);
     }
     reason
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Blocker, ExtentTexts, EXTENT_TEXTS};
+    use crate::access::Access;
+    use crate::format::Format;
+    use crate::graph::{Graph, ImageDesc};
+
+    /// Extent texts kept across breaks, past the list's capacity too, read as if written
+    /// afresh.
+    #[test]
+    fn kept_extent_texts_read_like_fresh_ones() {
+        let mut g = Graph::new("extents");
+        let r = g.image("r", ImageDesc::new(Format::R8G8B8A8_UNORM, 4, 4));
+        let pass = g
+            .raster("p")
+            .uses(r, Access::ColorWrite)
+            .side_effects()
+            .id();
+        let mut texts = ExtentTexts::default();
+        for i in 0..(EXTENT_TEXTS as u32 + 8) {
+            let b = Blocker::Extent {
+                pass,
+                extent: (i * 10 + 7, 1080 - i),
+                group: ((i % 5) * 1000, 3),
+            };
+            let mut kept = String::new();
+            b.describe_with(&g, &mut kept, &mut texts);
+            assert_eq!(kept, b.describe(&g));
+            assert_eq!(
+                kept,
+                format!(
+                    "extent differs: 'p' renders {}x{}, the render pass {}x3",
+                    i * 10 + 7,
+                    1080 - i,
+                    (i % 5) * 1000
+                )
+            );
+        }
+        assert_eq!(texts.0.len(), EXTENT_TEXTS);
+    }
 }

@@ -33,9 +33,69 @@ use crate::plan::{Attachment, Bandwidth, Break, RenderPass};
 #[derive(Clone, Debug, Default)]
 pub struct RenderPassGrouping {
     /// Render passes, each a list of raster passes in subpass order.
-    pub groups: Vec<Vec<PassId>>,
+    pub groups: Groups,
     /// Render pass of each pass (indexed by pass), `None` for non-raster and culled passes.
     pub group_of: Vec<Option<u32>>,
+}
+
+/// Render passes as lists of raster passes, all in one flat list (one allocation for the
+/// whole frame instead of one per render pass): `groups[i]` is render pass `i`'s subpasses.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Groups {
+    /// Every grouped pass, render pass by render pass.
+    passes: Vec<PassId>,
+    /// Where each render pass starts in `passes`.
+    starts: Vec<u32>,
+}
+
+impl Groups {
+    /// Room for `passes` passes, without render passes yet.
+    pub fn with_capacity(passes: usize) -> Self {
+        Groups {
+            passes: Vec::with_capacity(passes),
+            starts: Vec::with_capacity(passes),
+        }
+    }
+
+    /// Number of render passes.
+    pub fn len(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// True without render passes.
+    pub fn is_empty(&self) -> bool {
+        self.starts.is_empty()
+    }
+
+    /// Starts a new render pass holding `pass` alone.
+    pub fn open(&mut self, pass: PassId) {
+        self.starts.push(self.passes.len() as u32);
+        self.passes.push(pass);
+    }
+
+    /// Adds `pass` as the next subpass of the last render pass (which must exist).
+    pub fn extend_last(&mut self, pass: PassId) {
+        debug_assert!(!self.starts.is_empty(), "a render pass is open");
+        self.passes.push(pass);
+    }
+
+    /// The render passes in order, each as its subpasses.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &[PassId]> + '_ {
+        (0..self.len()).map(move |i| &self[i])
+    }
+}
+
+impl std::ops::Index<usize> for Groups {
+    type Output = [PassId];
+
+    fn index(&self, i: usize) -> &[PassId] {
+        let start = self.starts[i] as usize;
+        let end = self
+            .starts
+            .get(i + 1)
+            .map_or(self.passes.len(), |&e| e as usize);
+        &self.passes[start..end]
+    }
 }
 
 /// A break between two adjacent raster passes, with ids.

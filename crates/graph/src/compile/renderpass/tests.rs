@@ -733,3 +733,23 @@ fn large_render_pass_still_sees_every_resource() {
         "'late' uses 't1' as an attachment (color_write_all) but subpass 'p0' uses it as sampled"
     );
 }
+
+#[test]
+fn groups_index_each_render_pass_in_order() {
+    use super::Groups;
+    use crate::graph::PassId;
+    let mut g = Groups::with_capacity(0);
+    assert!(g.is_empty());
+    g.open(PassId(4));
+    g.extend_last(PassId(5));
+    g.extend_last(PassId(6));
+    g.open(PassId(9));
+    g.open(PassId(1));
+    g.extend_last(PassId(2));
+    assert_eq!(g.len(), 3);
+    assert_eq!(&g[0], &[PassId(4), PassId(5), PassId(6)]);
+    assert_eq!(&g[1], &[PassId(9)]);
+    assert_eq!(&g[2], &[PassId(1), PassId(2)]);
+    let all: Vec<&[PassId]> = g.iter().collect();
+    assert_eq!(all, vec![&g[0], &g[1], &g[2]]);
+}
