@@ -53,11 +53,6 @@ impl Schedule {
     }
 }
 
-/// Frames with at least this many passes place memory on a second thread while the barrier
-/// phase runs (below it, starting a thread costs more than it saves: about 20 µs against a
-/// 100-pass compile of a few hundred µs).
-const PARALLEL_PASSES: usize = 256;
-
 /// Compiles `graph` for a device into a [`Plan`].
 pub fn compile(
     graph: &Graph,
@@ -89,31 +84,15 @@ pub fn compile(
     };
     let rp = renderpass::render_passes(graph, &schedule, caps, options)?;
     let ownership = syncs::ownership::decide(graph, &schedule);
-    // Barriers and memory placement only read what the phases above produced: on large
-    // frames they run on two threads (the same pure functions, so the plan is identical).
-    let place = || {
-        memory::plan_memory(
-            graph,
-            &schedule,
-            &rp.grouping,
-            caps,
-            options,
-            &rp.memoryless,
-        )
-    };
-    let replay = || barriers::barriers(graph, &schedule, &rp.grouping, &ownership.sharing);
-    let (mut barriers, layout) = if graph.passes.len() >= PARALLEL_PASSES {
-        std::thread::scope(|s| {
-            let placing = s.spawn(place);
-            let barriers = replay();
-            let layout = placing
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (barriers, layout)
-        })
-    } else {
-        (replay(), place())
-    };
+    let mut barriers = barriers::barriers(graph, &schedule, &rp.grouping, &ownership.sharing);
+    let layout = memory::plan_memory(
+        graph,
+        &schedule,
+        &rp.grouping,
+        caps,
+        options,
+        &rp.memoryless,
+    );
     alias_barriers::add(graph, &schedule, &rp.grouping, &layout, &mut barriers);
     let syncs = syncs::syncs(
         graph,
