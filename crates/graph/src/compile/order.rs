@@ -20,7 +20,9 @@
 //!   Async-compute passes do not close the render pass in between; the merge rule of
 //!   `renderpass::cross_queue` decides which raster passes may still join it.
 //!
-//! Cost: O((passes + edges) log passes), plus O(ready × uses of a candidate) per pick while a
+//! Cost: one queue, O(passes + edges) (successor lists in one flat array, ready passes in a
+//! bitset whose first set bit only moves forward); with levels, O((passes + edges) log
+//! passes) (ordered sets per level). Plus O(ready × uses of a candidate) per pick while a
 //! render pass is open (with levels: the raster passes of the current level).
 
 use super::cull::Culling;
