@@ -268,13 +268,7 @@ mod tests {
 
     /// Random problems with short and long lifetimes, one queue or levels.
     fn problem(seed: u64, n: usize, by_level: bool) -> Problem {
-        let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-        let mut next = move |m: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % m
-        };
+        let mut next = super::super::test_rng(seed);
         let items = (0..n)
             .map(|i| {
                 let pos_lo = next(3 * n as u64) as u32;

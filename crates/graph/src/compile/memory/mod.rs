@@ -192,20 +192,27 @@ fn sort_packed(keys: &mut Vec<(u64, u32)>) {
     }
 }
 
+/// A seeded xorshift generator for the memory modules' randomized tests: `next(m)` is in
+/// `0..m`.
+#[cfg(test)]
+fn test_rng(seed: u64) -> impl FnMut(u64) -> u64 {
+    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    move |m: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % m
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::sort_packed;
+    use super::{sort_packed, test_rng};
 
     #[test]
     fn packed_sort_is_the_comparison_sort() {
         for seed in 1..65u64 {
-            let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-            let mut next = move |m: u64| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                x % m
-            };
+            let mut next = test_rng(seed);
             let n = seed as usize * 3;
             // Small halves (counting sorts), sometimes repeated keys or one huge half.
             let spread = if seed % 7 == 0 {

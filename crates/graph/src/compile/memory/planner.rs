@@ -581,13 +581,7 @@ mod tests {
     #[test]
     fn counting_order_is_the_sorted_order() {
         for seed in 1..65u64 {
-            let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-            let mut next = move |m: u64| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                x % m
-            };
+            let mut next = super::super::test_rng(seed);
             let n = 3 + seed as usize * 4;
             let items: Vec<Item> = (0..n)
                 .map(|i| {
