@@ -260,25 +260,7 @@ pub(super) fn check(
     // Totals.
     let sum_blocks: u64 = m.blocks.iter().map(|b| b.size).sum();
     let unaliased: u64 = placed.values().map(|(_, p)| footprint(p.size)).sum();
-    let mut events: Vec<(u32, bool, u64)> = placed
-        .values()
-        .flat_map(|(_, p)| {
-            [
-                (p.first, false, footprint(p.size)),
-                (p.last, true, footprint(p.size)),
-            ]
-        })
-        .collect();
-    events.sort_unstable();
-    let (mut alive, mut bound) = (0u64, 0u64);
-    for (_, end, bytes) in events {
-        if end {
-            alive = alive.saturating_sub(bytes);
-        } else {
-            alive += bytes;
-            bound = bound.max(alive);
-        }
-    }
+    let bound = peak_alive(placed.values().map(|&(_, p)| p), &footprint);
     for (name, got, want) in [
         ("aliased_bytes", m.aliased_bytes, sum_blocks),
         ("unaliased_bytes", m.unaliased_bytes, unaliased),
@@ -388,28 +370,37 @@ fn class_bounds(m: &crate::plan::Memory, footprint: &impl Fn(u64) -> u64) -> Vec
         .map(|class| {
             let blocks = m.blocks.iter().filter(|b| b.class == class);
             let bytes = blocks.clone().map(|b| b.size).sum();
-            let mut events: Vec<(u32, bool, u64)> = blocks
-                .flat_map(|b| &b.placements)
-                .flat_map(|p| {
-                    [
-                        (p.first, false, footprint(p.size)),
-                        (p.last, true, footprint(p.size)),
-                    ]
-                })
-                .collect();
-            events.sort_unstable();
-            let (mut alive, mut bound) = (0u64, 0u64);
-            for (_, end, bytes) in events {
-                if end {
-                    alive = alive.saturating_sub(bytes);
-                } else {
-                    alive += bytes;
-                    bound = bound.max(alive);
-                }
-            }
+            let bound = peak_alive(blocks.flat_map(|b| &b.placements), footprint);
             (class, bytes, bound)
         })
         .collect()
+}
+
+/// Largest sum of footprints of `placements` alive at one time (closed lifetimes: an item
+/// ending where another starts still counts as alive with it).
+fn peak_alive<'a>(
+    placements: impl Iterator<Item = &'a Placement>,
+    footprint: &impl Fn(u64) -> u64,
+) -> u64 {
+    let mut events: Vec<(u32, bool, u64)> = placements
+        .flat_map(|p| {
+            [
+                (p.first, false, footprint(p.size)),
+                (p.last, true, footprint(p.size)),
+            ]
+        })
+        .collect();
+    events.sort_unstable();
+    let (mut alive, mut bound) = (0u64, 0u64);
+    for (_, end, bytes) in events {
+        if end {
+            alive = alive.saturating_sub(bytes);
+        } else {
+            alive += bytes;
+            bound = bound.max(alive);
+        }
+    }
+    bound
 }
 
 /// Checks that the first use of `y`, which reuses bytes `x` used earlier, starts from
