@@ -47,6 +47,18 @@ pub struct Plan {
     pub sharing: Vec<ResourceSharing>,
 }
 
+impl Plan {
+    /// Position of each kept pass in [`Plan::order`], by name (the plan addresses passes by
+    /// name; consumers look positions up this way).
+    pub fn positions(&self) -> std::collections::HashMap<&str, usize> {
+        self.order
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.as_str(), i))
+            .collect()
+    }
+}
+
 /// Passes per queue.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Queues {

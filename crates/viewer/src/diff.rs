@@ -189,12 +189,7 @@ fn adjacent_pairs(p: &Plan) -> BTreeSet<(Name, Name)> {
 
 /// Pairs sorted by the position of their first pass in `plan.order`.
 fn in_order<'a>(pairs: impl Iterator<Item = &'a (Name, Name)>, plan: &Plan) -> Vec<(Name, Name)> {
-    let pos: HashMap<&str, usize> = plan
-        .order
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (n.as_str(), i))
-        .collect();
+    let pos = plan.positions();
     let mut v: Vec<(Name, Name)> = pairs.cloned().collect();
     v.sort_by_key(|(a, _)| pos.get(a.as_str()).copied().unwrap_or(usize::MAX));
     v

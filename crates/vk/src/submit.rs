@@ -25,7 +25,6 @@
 //! by [`SubmitPlan::from_plan`]), so submitting in plan order never deadlocks, even when
 //! both logical queues share one `VkQueue`. Cost: O(passes + waits).
 
-use std::collections::HashMap;
 use tessera_graph::plan::Plan;
 use tessera_graph::QueueKind;
 
@@ -81,12 +80,7 @@ impl SubmitPlan {
     /// Reads and checks `plan.batches`: every kept pass in exactly one batch of its queue,
     /// and every wait on a value that an earlier batch signals.
     pub fn from_plan(plan: &Plan) -> Result<SubmitPlan, String> {
-        let pos: HashMap<&str, usize> = plan
-            .order
-            .iter()
-            .enumerate()
-            .map(|(i, n)| (n.as_str(), i))
-            .collect();
+        let pos = plan.positions();
         let mut queue_of = vec![0usize; plan.order.len()];
         let mut index = vec![0u64; plan.order.len()];
         let mut out = SubmitPlan::default();

@@ -167,11 +167,11 @@ fn example_frames_run_clean() {
 /// Whether some async-compute pass sits, in the plan's order, between the first and last
 /// subpass of a render pass (it runs on the other queue while the render pass records).
 fn async_pass_inside_a_render_pass(plan: &tessera_graph::Plan) -> bool {
-    let at = |name: &str| plan.order.iter().position(|n| n.as_str() == name);
+    let at = plan.positions();
     plan.render_passes.iter().any(|rp| {
-        let (Some(first), Some(last)) = (
-            rp.subpasses.first().and_then(|n| at(n)),
-            rp.subpasses.last().and_then(|n| at(n)),
+        let (Some(&first), Some(&last)) = (
+            rp.subpasses.first().and_then(|n| at.get(n.as_str())),
+            rp.subpasses.last().and_then(|n| at.get(n.as_str())),
         ) else {
             return false;
         };

@@ -36,12 +36,7 @@ pub(super) fn check(
 ) {
     let mut push = |rule: &'static str, detail: String| out.push(Violation { rule, detail });
     let m = &plan.memory;
-    let position: HashMap<&str, usize> = plan
-        .order
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (n.as_str(), i))
-        .collect();
+    let position = plan.positions();
     let level: HashMap<&str, u32> = plan
         .levels
         .iter()
@@ -452,12 +447,7 @@ struct Orderer<'a> {
 
 impl<'a> Orderer<'a> {
     fn new(plan: &'a Plan) -> Self {
-        let position: HashMap<&str, usize> = plan
-            .order
-            .iter()
-            .enumerate()
-            .map(|(i, n)| (n.as_str(), i))
-            .collect();
+        let position = plan.positions();
         Orderer { position }
     }
 

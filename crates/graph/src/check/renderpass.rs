@@ -167,12 +167,7 @@ pub(super) fn check(
         .pass_ids()
         .map(|p| (graph.pass(p).name.as_str(), p))
         .collect();
-    let position: HashMap<&str, usize> = plan
-        .order
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (n.as_str(), i))
-        .collect();
+    let position = plan.positions();
     let mut uses = vec![Vec::new(); graph.resources.len()];
     for (pos, name) in plan.order.iter().enumerate() {
         if let Some(&p) = pass_id.get(name.as_str()) {
