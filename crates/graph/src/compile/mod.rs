@@ -69,7 +69,7 @@ pub fn compile(
         deps::kept_dependencies(graph, &culling.kept)
     };
     let queue = levels::queues(graph, caps, options);
-    let order = order::order(graph, &deps, &culling, caps, options, &queue);
+    let (order, grouped) = order::order(graph, &deps, &culling, caps, options, &queue);
     let level = levels::levels(graph, &deps, &order, &culling.kept);
     let mut position = vec![None; graph.passes.len()];
     for (i, p) in order.iter().enumerate() {
@@ -82,7 +82,7 @@ pub fn compile(
         queue,
         kept: culling.kept.clone(),
     };
-    let rp = renderpass::render_passes(graph, &schedule, caps, options)?;
+    let rp = renderpass::render_passes(graph, &schedule, grouped, caps, options)?;
     let ownership = syncs::ownership::decide(graph, &schedule);
     let mut barriers = barriers::barriers(graph, &schedule, &rp.grouping, &ownership.sharing);
     let layout = memory::plan_memory(

@@ -28,13 +28,13 @@
 use super::cull::Culling;
 use super::deps::Dependencies;
 use super::levels;
-use super::renderpass::cross_queue::Crossings;
-use super::renderpass::merge::OpenGroup;
+use super::renderpass::merge::{Grouped, Grouper, OpenGroup};
 use crate::caps::{Capabilities, CompileOptions};
 use crate::graph::{Graph, PassId, PassKind, QueueKind};
 use std::collections::BTreeSet;
 
-/// Kept passes in execution order; `queue` is the queue of each pass (indexed by pass).
+/// Kept passes in execution order, and their render passes (the merge phase run alongside,
+/// [`Grouper`]); `queue` is the queue of each pass (indexed by pass).
 pub fn order(
     graph: &Graph,
     deps: &Dependencies,
@@ -42,14 +42,20 @@ pub fn order(
     caps: &Capabilities,
     options: &CompileOptions,
     queue: &[QueueKind],
-) -> Vec<PassId> {
+) -> (Vec<PassId>, Grouped) {
     let kept = &culling.kept;
+    let mut grouper = Grouper::new(graph, caps, options, queue);
     if !options.reorder {
-        return graph.pass_ids().filter(|p| kept[p.index()]).collect();
+        let order: Vec<PassId> = graph.pass_ids().filter(|p| kept[p.index()]).collect();
+        for &p in &order {
+            grouper.push(p, None);
+        }
+        return (order, grouper.finish());
     }
     let on_async = |p: &PassId| kept[p.index()] && queue[p.index()] == QueueKind::AsyncCompute;
     if graph.pass_ids().any(|p| on_async(&p)) {
-        return by_level(graph, deps, kept, caps, options, queue);
+        let order = by_level(graph, deps, kept, caps, queue, &mut grouper);
+        return (order, grouper.finish());
     }
     let n = graph.passes.len();
     // Successor lists in one flat array (CSR): `succ[start[p]..start[p + 1]]`.
@@ -80,15 +86,14 @@ pub fn order(
         }
     }
     let mut order = Vec::with_capacity(n);
-    let mut open = Tracker::default();
     while let Some(first) = ready.first() {
-        let picked = pick_mergeable(graph, caps, options, open.group(), ready.iter(), |_| true);
+        let picked = pick_mergeable(graph, caps, grouper.joinable(), ready.iter(), |_| true);
         let p = picked.unwrap_or(first);
         ready.remove(p);
         order.push(p);
         // A pick was accepted; without one every ready raster pass, `first` included, was
-        // refused (or merging is off): the decision is known, no second test.
-        open.track_known(graph, p, picked.is_some());
+        // refused (or nothing is joinable): the decision is known, no second test.
+        grouper.push(p, Some(picked.is_some()));
         for &s in &succ[start[p.index()] as usize..start[p.index() + 1] as usize] {
             missing[s.index()] -= 1;
             if missing[s.index()] == 0 {
@@ -101,7 +106,7 @@ pub fn order(
         kept.iter().filter(|&&k| k).count(),
         "edges point forward, so every kept pass is ordered"
     );
-    order
+    (order, grouper.finish())
 }
 
 /// Level by level (see the module notes): every pass of level `L` before any of level
@@ -111,8 +116,8 @@ fn by_level(
     deps: &Dependencies,
     kept: &[bool],
     caps: &Capabilities,
-    options: &CompileOptions,
     queue: &[QueueKind],
+    grouper: &mut Grouper<'_>,
 ) -> Vec<PassId> {
     // Edges point forward in declaration order, so it is a topological order for the levels.
     let declared: Vec<PassId> = graph.pass_ids().filter(|p| kept[p.index()]).collect();
@@ -136,13 +141,12 @@ fn by_level(
         sets[level[p.index()] as usize][kind].insert(p);
     }
     let mut order = Vec::with_capacity(declared.len());
-    let mut open = Tracker::default();
-    let mut crossings = Crossings::default();
     for [on_async, others, rasters] in &mut sets {
         loop {
-            let no_crossing = |p: PassId| crossings.blocker(graph, p).is_none();
             let candidates = rasters.iter().copied();
-            let p = pick_mergeable(graph, caps, options, open.group(), candidates, no_crossing)
+            let no_crossing = |p: PassId| !grouper.crossing_blocks(p);
+            let picked = pick_mergeable(graph, caps, grouper.joinable(), candidates, no_crossing);
+            let p = picked
                 .or_else(|| on_async.first().copied())
                 .or_else(|| others.first().copied())
                 .or_else(|| rasters.first().copied());
@@ -153,21 +157,8 @@ fn by_level(
                 set.remove(&p);
             }
             order.push(p);
-            if queue[p.index()] != QueueKind::Graphics {
-                if open.is_open() {
-                    crossings.note(graph, p);
-                }
-                continue;
-            }
-            if crossings.blocker(graph, p).is_some() {
-                open.close(); // the merge phase breaks the render pass here
-            }
-            open.track(graph, caps, p);
-            match open.group().map(|g| g.passes.len()) {
-                None => crossings.clear(),
-                Some(1) => crossings.open(graph, p),
-                Some(_) => crossings.joined(graph, p),
-            }
+            // A pick was accepted; another raster pass is tested by the grouper.
+            grouper.push(p, picked.map(|_| true));
         }
     }
     debug_assert_eq!(order.len(), declared.len(), "every kept pass is ordered");
@@ -179,12 +170,11 @@ fn by_level(
 fn pick_mergeable(
     graph: &Graph,
     caps: &Capabilities,
-    options: &CompileOptions,
     open: Option<&OpenGroup>,
     mut candidates: impl Iterator<Item = PassId>,
     allowed: impl Fn(PassId) -> bool,
 ) -> Option<PassId> {
-    let group = open.filter(|_| options.merge)?;
+    let group = open?;
     let mut skipped = false;
     let pick = candidates.find(|&p| {
         let ok =
@@ -200,49 +190,6 @@ fn pick_mergeable(
         );
     }
     Some(pick)
-}
-
-/// Follows the render pass the merge phase will build as passes are emitted: a raster pass
-/// joins the open one or opens its own; any other graphics pass closes it. One
-/// [`OpenGroup`] is kept and restarted, so closing and reopening allocates nothing.
-#[derive(Default)]
-struct Tracker {
-    group: OpenGroup,
-    open: bool,
-}
-
-impl Tracker {
-    /// The open render pass, if any.
-    fn group(&self) -> Option<&OpenGroup> {
-        self.open.then_some(&self.group)
-    }
-
-    fn is_open(&self) -> bool {
-        self.open
-    }
-
-    fn close(&mut self) {
-        self.open = false;
-    }
-
-    /// `pass` (a graphics pass) was emitted.
-    fn track(&mut self, graph: &Graph, caps: &Capabilities, pass: PassId) {
-        let accepted = self.open && self.group.accepts(graph, caps, pass);
-        self.track_known(graph, pass, accepted);
-    }
-
-    /// `pass` (a graphics pass) was emitted and whether the open render pass accepts it is
-    /// already known.
-    fn track_known(&mut self, graph: &Graph, pass: PassId, accepted: bool) {
-        if graph.pass(pass).kind != PassKind::Raster {
-            self.open = false;
-        } else if self.open && accepted {
-            self.group.add(graph, pass);
-        } else {
-            self.group.restart(graph, pass);
-            self.open = true;
-        }
-    }
 }
 
 /// Ready passes of the one-queue order as a bitset over pass indices. The smallest ready

@@ -859,81 +859,172 @@ fn conflict(
 }
 
 /// Groups the scheduled raster passes into render passes and records a break, with every
-/// reason, between each pair of adjacent raster passes left in different render passes.
-/// The quick [`OpenGroup::accepts`] decides; the reasons are listed only for the breaks.
+/// reason, between each pair of adjacent raster passes left in different render passes:
+/// [`Grouper`] fed the whole order.
 pub fn group(
     graph: &Graph,
     schedule: &Schedule,
     caps: &Capabilities,
     options: &CompileOptions,
-) -> (RenderPassGrouping, Vec<BreakDraft>) {
-    let mut grouping = RenderPassGrouping {
-        groups: super::Groups::with_capacity(schedule.order.len()),
-        group_of: vec![None; graph.passes.len()],
-    };
-    let mut breaks = Vec::new();
-    let mut open = OpenGroup::default();
-    let mut between: Vec<PassId> = Vec::new();
-    let mut crossings = Crossings::default();
-    let mut blockers: Vec<Blocker> = Vec::new();
-    let mut extent_texts = ExtentTexts::default();
+) -> Grouped {
+    let mut grouper = Grouper::new(graph, caps, options, &schedule.queue);
     for &pass in &schedule.order {
-        if schedule.queue[pass.index()] != QueueKind::Graphics {
-            crossings.note(graph, pass);
-            continue;
+        grouper.push(pass, None);
+    }
+    grouper.finish()
+}
+
+/// Which raster passes share a render pass, and why the others were split.
+#[derive(Clone, Debug, Default)]
+pub struct Grouped {
+    /// The render passes.
+    pub grouping: RenderPassGrouping,
+    /// A break, with every reason, between each pair of adjacent raster passes left in
+    /// different render passes.
+    pub breaks: Vec<BreakDraft>,
+}
+
+/// The merge phase as a stream: passes are pushed in execution order, as the order phase
+/// emits them, and each raster pass joins the open render pass or opens a new one. The
+/// order phase reads [`Grouper::joinable`] to pick mergeable passes, and hands the decision
+/// of a pick over instead of testing it again. The quick [`OpenGroup::accepts`] decides;
+/// the reasons are listed and put into words only for the breaks.
+#[derive(Debug)]
+pub struct Grouper<'a> {
+    graph: &'a Graph,
+    caps: &'a Capabilities,
+    options: &'a CompileOptions,
+    queue: &'a [QueueKind],
+    grouped: Grouped,
+    /// The last render pass (still there after a pass in between, for its break's reasons).
+    open: OpenGroup,
+    /// Graphics passes without a render pass emitted since its last subpass.
+    between: Vec<PassId>,
+    crossings: Crossings,
+    blockers: Vec<Blocker>,
+    extent_texts: ExtentTexts,
+}
+
+impl<'a> Grouper<'a> {
+    /// No pass emitted yet; `queue` is the queue of each pass (indexed by pass).
+    pub fn new(
+        graph: &'a Graph,
+        caps: &'a Capabilities,
+        options: &'a CompileOptions,
+        queue: &'a [QueueKind],
+    ) -> Self {
+        Grouper {
+            graph,
+            caps,
+            options,
+            queue,
+            grouped: Grouped {
+                grouping: RenderPassGrouping {
+                    groups: super::Groups::with_capacity(graph.passes.len()),
+                    group_of: vec![None; graph.passes.len()],
+                },
+                breaks: Vec::new(),
+            },
+            open: OpenGroup::default(),
+            between: Vec::new(),
+            crossings: Crossings::default(),
+            blockers: Vec::new(),
+            extent_texts: ExtentTexts::default(),
+        }
+    }
+
+    /// The render pass a raster pass emitted next may join, when the rules about the
+    /// schedule allow any: one is open, merging is on and no graphics pass ran since.
+    pub fn joinable(&self) -> Option<&OpenGroup> {
+        (self.options.merge && self.between.is_empty() && !self.open.passes.is_empty())
+            .then_some(&self.open)
+    }
+
+    /// True when an other-queue pass emitted inside the open render pass keeps `pass` out
+    /// of it ([`Crossings::blocker`]).
+    pub fn crossing_blocks(&self, pass: PassId) -> bool {
+        self.crossings.blocker(self.graph, pass).is_some()
+    }
+
+    /// `pass` runs next. `accepted`, when the caller knows it: whether the render pass of
+    /// [`Grouper::joinable`] takes `pass` (a raster pass), all rules included.
+    pub fn push(&mut self, pass: PassId, accepted: Option<bool>) {
+        let graph = self.graph;
+        if self.queue[pass.index()] != QueueKind::Graphics {
+            self.crossings.note(graph, pass);
+            return;
         }
         if graph.pass(pass).kind != PassKind::Raster {
-            between.push(pass);
-            continue;
+            self.between.push(pass);
+            return;
         }
-        let is_open = !open.passes.is_empty();
-        if is_open
-            && options.merge
-            && between.is_empty()
-            && crossings.blocker(graph, pass).is_none()
-            && open.accepts(graph, caps, pass)
-        {
+        let joins = self.joinable().is_some()
+            && accepted.unwrap_or_else(|| {
+                !self.crossing_blocks(pass) && self.open.accepts(graph, self.caps, pass)
+            });
+        debug_assert!(
+            accepted.is_none()
+                || joins
+                    == (self.joinable().is_some()
+                        && !self.crossing_blocks(pass)
+                        && self.open.accepts(graph, self.caps, pass)),
+            "the order phase's decision is the merge rules' decision"
+        );
+        let grouping = &mut self.grouped.grouping;
+        if joins {
             log::debug!(
                 "merge '{}' into the render pass of '{}'",
                 graph.pass(pass).name,
-                graph.pass(open.passes[0]).name
+                graph.pass(self.open.passes[0]).name
             );
-            open.add(graph, pass);
-            crossings.joined(graph, pass);
+            self.open.add(graph, pass);
+            self.crossings.joined(graph, pass);
             let index = grouping.groups.len() - 1;
             grouping.groups.extend_last(pass);
             grouping.group_of[pass.index()] = Some(index as u32);
         } else {
-            if is_open {
-                blockers.clear();
-                if !options.merge {
-                    blockers.push(Blocker::MergeOff);
-                } else {
-                    blockers.extend(between.iter().map(|&b| Blocker::Between(b)));
-                    blockers.extend(crossings.blocker(graph, pass));
-                    open.blockers_into(graph, caps, pass, &mut blockers);
-                }
-                let reason = break_reason(graph, &blockers, &mut extent_texts);
-                let after = *open.passes.last().unwrap_or(&pass);
-                log::debug!(
-                    "break between '{}' and '{}': {reason}",
-                    graph.pass(after).name,
-                    graph.pass(pass).name,
-                );
-                breaks.push(BreakDraft {
-                    after,
-                    before: pass,
-                    reason,
-                });
+            if !self.open.passes.is_empty() {
+                self.record_break(pass);
             }
+            let grouping = &mut self.grouped.grouping;
             grouping.group_of[pass.index()] = Some(grouping.groups.len() as u32);
             grouping.groups.open(pass);
-            open.restart(graph, pass);
-            crossings.open(graph, pass);
+            self.open.restart(graph, pass);
+            self.crossings.open(graph, pass);
         }
-        between.clear();
+        self.between.clear();
     }
-    (grouping, breaks)
+
+    /// Records the break between the last render pass and `pass`, with every reason.
+    fn record_break(&mut self, pass: PassId) {
+        let graph = self.graph;
+        let blockers = &mut self.blockers;
+        blockers.clear();
+        if !self.options.merge {
+            blockers.push(Blocker::MergeOff);
+        } else {
+            blockers.extend(self.between.iter().map(|&b| Blocker::Between(b)));
+            blockers.extend(self.crossings.blocker(graph, pass));
+            self.open.blockers_into(graph, self.caps, pass, blockers);
+        }
+        let reason = break_reason(graph, blockers, &mut self.extent_texts);
+        let after = *self.open.passes.last().unwrap_or(&pass);
+        log::debug!(
+            "break between '{}' and '{}': {reason}",
+            graph.pass(after).name,
+            graph.pass(pass).name,
+        );
+        self.grouped.breaks.push(BreakDraft {
+            after,
+            before: pass,
+            reason,
+        });
+    }
+
+    /// The render passes and breaks of every pass pushed.
+    pub fn finish(self) -> Grouped {
+        self.grouped
+    }
 }
 
 /// Every reason of a break, in words, joined with `"; "`.

@@ -124,14 +124,24 @@ pub struct RenderPasses {
     pub bandwidth: Bandwidth,
 }
 
-/// Groups the scheduled raster passes into render passes and describes them.
+/// Describes the render passes of `grouped` (the scheduled raster passes, grouped by the
+/// order phase through [`merge::Grouper`]).
 pub fn render_passes(
     graph: &Graph,
     schedule: &Schedule,
+    grouped: merge::Grouped,
     caps: &Capabilities,
     options: &CompileOptions,
 ) -> Result<RenderPasses, CompileError> {
-    let (grouping, break_drafts) = merge::group(graph, schedule, caps, options);
+    debug_assert_eq!(
+        grouped.grouping.groups,
+        merge::group(graph, schedule, caps, options).grouping.groups,
+        "the order phase grouped the order as the merge phase would"
+    );
+    let merge::Grouped {
+        grouping,
+        breaks: break_drafts,
+    } = grouped;
     let index = load_store::UseIndex::new(graph, schedule);
     let mut attachments = load_store::Attachments::new(graph, schedule, &index, &grouping.groups);
     let memoryless = memoryless::decide(
