@@ -17,14 +17,18 @@
 //!   `max_input_attachments`, and, where the device has a tile budget, Σ bits per texel ×
 //!   samples over the colour attachments within `tile_bits_per_pixel`.
 //!
-//! [`OpenGroup`] holds what the rules need about the render pass being built; the order phase
-//! uses the same type to make mergeable passes adjacent. Decisions go through
-//! [`OpenGroup::accepts`], which stops at the first broken rule and allocates nothing; the
-//! full [`Blocker`] list, and its text, is built only for a break that goes into the plan
-//! (a property test keeps the two in agreement); the `WxH` texts of extents are written
-//! once per grouping and copied into every break that names them. Cost: O(uses of the candidate) per test —
-//! the render pass's resources are scanned linearly up to 16 and looked up in a hash index
-//! beyond — and O(uses) for the whole grouping; one open render pass is reused throughout.
+//! [`OpenGroup`] holds what the rules need about the render pass being built. The merge
+//! runs as a stream, [`Grouper`], that the order phase feeds as it emits passes: the order
+//! phase asks [`OpenGroup::accepts`] of the candidates it may move next (to make mergeable
+//! passes adjacent) and hands the decision of its pick to the grouper, so each emitted pass
+//! is tested once. [`OpenGroup::accepts`] stops at the first broken rule and allocates
+//! nothing; the full [`Blocker`] list, and its text, is built only for a break that goes
+//! into the plan (a property test keeps the two in agreement); the `WxH` texts of extents
+//! are written once per grouping and copied into every break that names them.
+//!
+//! Cost: O(uses of the candidate) per test, each a constant-time lookup (resources in a
+//! sparse set indexed by resource, every raster pass's extent and samples computed once per
+//! grouping), and O(uses) for the whole grouping; one open render pass is reused throughout.
 
 use super::cross_queue::Crossings;
 use super::{BreakDraft, RenderPassGrouping};
@@ -32,8 +36,6 @@ use crate::access::{Access, Target};
 use crate::caps::{Capabilities, CompileOptions};
 use crate::compile::Schedule;
 use crate::graph::{Graph, Pass, PassId, PassKind, QueueKind, ResourceId};
-use crate::hash::FxBuildHasher;
-use std::collections::HashMap;
 
 /// One reason not to merge a pass into the render pass before it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -511,8 +513,8 @@ struct GroupUse {
     input: bool,
 }
 
-/// Resources a render pass may use before lookups go through a hash index instead of a scan.
-const SCAN_LIMIT: usize = 16;
+/// Extent and sample count of a raster pass's attachments ([`frame_of`]).
+type Frame = Option<((u32, u32), Option<u32>)>;
 
 /// The render pass being built: its subpasses so far and what the merge rules need.
 #[derive(Clone, Debug, Default)]
@@ -523,19 +525,24 @@ pub struct OpenGroup {
     samples: Option<u32>,
     /// One entry per resource used so far, in order of first use.
     uses: Vec<GroupUse>,
-    /// Position in `uses` by resource, filled only past [`SCAN_LIMIT`] resources.
-    index: HashMap<ResourceId, u32, FxBuildHasher>,
+    /// Position in `uses` by resource (indexed by resource), a sparse set: an entry is valid
+    /// when it points at an entry of `uses` for that resource, so emptying `uses` empties
+    /// the set and nothing needs clearing.
+    slots: Vec<u32>,
     /// Colour attachments (tile storage), in order of first use.
     colour: Vec<ResourceId>,
     /// Σ bits per pixel over `colour` (saturating).
     colour_bits: u32,
     inputs: u32,
+    /// [`frame_of`] of each pass (indexed by pass) when computed ahead
+    /// ([`OpenGroup::for_graph`]); otherwise computed per test.
+    frames: Vec<Frame>,
 }
 
 /// Extent and sample count of a raster pass's attachments (resolve targets give the extent
 /// only); `None` without attachments.
-fn frame_of(graph: &Graph, pass: &Pass) -> Option<((u32, u32), Option<u32>)> {
-    let mut out: Option<((u32, u32), Option<u32>)> = None;
+fn frame_of(graph: &Graph, pass: &Pass) -> Frame {
+    let mut out: Frame = None;
     for u in pass.uses.iter().filter(|u| u.access.is_attachment()) {
         let Some(d) = graph.resource(u.resource).image_desc() else {
             continue;
@@ -566,17 +573,38 @@ impl OpenGroup {
         g
     }
 
+    /// No render pass yet, with the frame of every raster pass of `graph` computed ahead
+    /// (one scan of their uses instead of one per test) and a slot for every resource.
+    pub fn for_graph(graph: &Graph) -> Self {
+        OpenGroup {
+            frames: graph
+                .passes
+                .iter()
+                .map(|p| (p.kind == PassKind::Raster).then(|| frame_of(graph, p)).flatten())
+                .collect(),
+            slots: vec![0; graph.resources.len()],
+            ..OpenGroup::default()
+        }
+    }
+
     /// Empties the render pass and starts it again with `pass` alone, keeping the buffers.
     pub fn restart(&mut self, graph: &Graph, pass: PassId) {
         self.passes.clear();
         self.extent = None;
         self.samples = None;
         self.uses.clear();
-        self.index.clear();
         self.colour.clear();
         self.colour_bits = 0;
         self.inputs = 0;
         self.add(graph, pass);
+    }
+
+    /// [`frame_of`] `pass`.
+    fn frame(&self, graph: &Graph, pass: PassId) -> Frame {
+        match self.frames.get(pass.index()) {
+            Some(&f) => f,
+            None => frame_of(graph, graph.pass(pass)),
+        }
     }
 
     /// What the render pass knows about `resource`, if it uses it.
@@ -586,18 +614,18 @@ impl OpenGroup {
 
     /// Position of `resource` in `uses`.
     fn position(&self, resource: ResourceId) -> Option<usize> {
-        if self.uses.len() > SCAN_LIMIT {
-            return self.index.get(&resource).map(|&i| i as usize);
-        }
-        self.uses.iter().position(|g| g.resource == resource)
+        let i = *self.slots.get(resource.index())? as usize;
+        self.uses
+            .get(i)
+            .filter(|g| g.resource == resource)
+            .map(|_| i)
     }
 
     /// True when `pass` can become the next subpass: [`OpenGroup::blockers`] would be empty.
     /// Stops at the first broken rule and allocates nothing (the order phase asks this for
     /// every ready raster pass while a render pass is open).
     pub fn accepts(&self, graph: &Graph, caps: &Capabilities, pass: PassId) -> bool {
-        let p = graph.pass(pass);
-        let Some((extent, samples)) = frame_of(graph, p) else {
+        let Some((extent, samples)) = self.frame(graph, pass) else {
             return false;
         };
         if self.extent.is_some_and(|g| g != extent)
@@ -611,6 +639,7 @@ impl OpenGroup {
                 return false;
             }
         }
+        let p = graph.pass(pass);
         let mut colour = self.colour.len() as u32;
         let mut bits = self.colour_bits;
         let mut inputs = self.inputs;
@@ -655,7 +684,7 @@ impl OpenGroup {
         out: &mut Vec<Blocker>,
     ) {
         let p = graph.pass(pass);
-        match frame_of(graph, p) {
+        match self.frame(graph, pass) {
             None => out.push(Blocker::NoAttachments(pass)),
             Some((extent, samples)) => {
                 if let Some(group) = self.extent.filter(|&g| g != extent) {
@@ -742,7 +771,7 @@ impl OpenGroup {
         let p = graph.pass(pass);
         // Once the render pass has both, the candidate cannot change them.
         if self.extent.is_none() || self.samples.is_none() {
-            if let Some((extent, samples)) = frame_of(graph, p) {
+            if let Some((extent, samples)) = self.frame(graph, pass) {
                 self.extent.get_or_insert(extent);
                 if self.samples.is_none() {
                     self.samples = samples;
@@ -753,6 +782,7 @@ impl OpenGroup {
             let slot = match self.position(u.resource) {
                 Some(i) => i,
                 None => {
+                    let i = self.uses.len();
                     self.uses.push(GroupUse {
                         resource: u.resource,
                         attachment: None,
@@ -761,18 +791,12 @@ impl OpenGroup {
                         colour_bits: None,
                         input: false,
                     });
-                    let n = self.uses.len();
-                    if n == SCAN_LIMIT + 1 {
-                        self.index.extend(
-                            self.uses
-                                .iter()
-                                .enumerate()
-                                .map(|(i, g)| (g.resource, i as u32)),
-                        );
-                    } else if n > SCAN_LIMIT + 1 {
-                        self.index.insert(u.resource, n as u32 - 1);
+                    let r = u.resource.index();
+                    if r >= self.slots.len() {
+                        self.slots.resize(graph.resources.len().max(r + 1), 0);
                     }
-                    n - 1
+                    self.slots[r] = i as u32;
+                    i
                 }
             };
             let g = &mut self.uses[slot];
@@ -925,7 +949,7 @@ impl<'a> Grouper<'a> {
                 },
                 breaks: Vec::new(),
             },
-            open: OpenGroup::default(),
+            open: OpenGroup::for_graph(graph),
             between: Vec::new(),
             crossings: Crossings::default(),
             blockers: Vec::new(),

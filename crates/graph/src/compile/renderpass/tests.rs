@@ -695,8 +695,8 @@ fn bandwidth_planned_and_naive() {
     );
 }
 
-/// A render pass that uses more resources than `OpenGroup` scans linearly: its lookups go
-/// through the hash index, and a conflict with a resource used early is still found.
+/// A render pass that uses many resources: a conflict with a resource used early is still
+/// found.
 #[test]
 fn large_render_pass_still_sees_every_resource() {
     let mut g = Graph::new("large");
