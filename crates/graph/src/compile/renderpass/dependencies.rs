@@ -10,8 +10,10 @@
 //! attachment uses: they touch the same pixel only (the merge rules make that every case;
 //! the test is kept so a future non-attachment hazard would get a full dependency).
 //! Dependencies between the same two subpasses are merged. A render pass of one subpass has
-//! none. Cost: O(uses × readers), with per-resource state and reader lists in buffers
-//! reused across the render passes of a compile ([`Scratch`]).
+//! none, and neither has one whose subpasses share no resource (found by a first scan of
+//! the uses, before any access scope is looked up). Cost: O(uses × readers), with
+//! per-resource state and reader lists in buffers reused across the render passes of a
+//! compile ([`Scratch`]).
 
 use crate::access::SyncScope;
 use crate::graph::{Graph, PassId};
@@ -78,6 +80,20 @@ pub fn dependencies_with(
 ) -> Vec<SubpassDependency> {
     if group.len() < 2 {
         // One subpass: no hazard between subpasses.
+        return Vec::new();
+    }
+    // A dependency needs a resource used twice: the first use of each resource finds no
+    // earlier one. Most render passes share none, and a scan over stamps tells.
+    scratch.stamp += 1;
+    let shared = group.iter().any(|&pass| {
+        graph.pass(pass).uses.iter().any(|u| {
+            let slot = &mut scratch.slot[u.resource.index()];
+            let seen = slot.0 == scratch.stamp;
+            slot.0 = scratch.stamp;
+            seen
+        })
+    });
+    if !shared {
         return Vec::new();
     }
     scratch.stamp += 1;

@@ -37,6 +37,15 @@ use crate::caps::{Capabilities, CompileOptions};
 use crate::compile::Schedule;
 use crate::graph::{Graph, Pass, PassId, PassKind, QueueKind, ResourceId};
 
+/// Appends each piece (a `&str`, or a `u32` written in decimal) to the `String` `out`, one
+/// push each: reasons are built without the formatting machinery or an array of pieces.
+macro_rules! put {
+    ($out:expr, $($piece:expr),+ $(,)?) => {{
+        let out: &mut String = $out;
+        $(Piece::put($piece, out);)+
+    }};
+}
+
 /// One reason not to merge a pass into the render pass before it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Blocker {
@@ -166,139 +175,97 @@ impl Blocker {
     fn describe_with(&self, graph: &Graph, out: &mut String, texts: &mut ExtentTexts) {
         let p = |id: PassId| graph.pass(id).name.as_str();
         let r = |id: ResourceId| graph.resource(id).name.as_str();
-        use Piece::{Num, Text};
         match self {
-            Blocker::MergeOff => put(out, &[Text("merging is off")]),
-            Blocker::Between(x) => put(
+            Blocker::MergeOff => put!(out, "merging is off"),
+            Blocker::Between(x) => put!(
                 out,
-                &[
-                    Text(kind_name(graph.pass(*x).kind)),
-                    Text(" pass '"),
-                    Text(p(*x)),
-                    Text("' runs between them"),
-                ],
+                between_text(graph.pass(*x).kind),
+                p(*x),
+                "' runs between them"
             ),
             Blocker::NoAttachments(x) => {
-                put(out, &[Text("'"), Text(p(*x)), Text("' has no attachments")])
+                put!(out, "'", p(*x), "' has no attachments")
             }
             Blocker::WaitsOnOtherQueue {
                 pass,
                 other,
                 resource,
-            } => put(
+            } => put!(
                 out,
-                &[
-                    Text("'"),
-                    Text(p(*pass)),
-                    Text("' uses '"),
-                    Text(r(*resource)),
-                    Text("' like '"),
-                    Text(p(*other)),
-                    Text("' on the "),
-                    Text(graph.pass(*other).queue.name()),
-                    Text(
-                        " queue, which runs inside the render pass: the render pass could wait \
+                "'",
+                p(*pass),
+                "' uses '",
+                r(*resource),
+                "' like '",
+                p(*other),
+                "' on the ",
+                graph.pass(*other).queue.name(),
+                " queue, which runs inside the render pass: the render pass could wait \
                          for the other queue inside it",
-                    ),
-                ],
             ),
-            Blocker::OtherQueueInside { other, resource } => put(
+            Blocker::OtherQueueInside { other, resource } => put!(
                 out,
-                &[
-                    Text("'"),
-                    Text(p(*other)),
-                    Text("' on the "),
-                    Text(graph.pass(*other).queue.name()),
-                    Text(" queue uses '"),
-                    Text(r(*resource)),
-                    Text(
-                        "' of the render pass and runs inside it in the order: the render pass \
+                "'",
+                p(*other),
+                "' on the ",
+                graph.pass(*other).queue.name(),
+                " queue uses '",
+                r(*resource),
+                "' of the render pass and runs inside it in the order: the render pass \
                          must end before it",
-                    ),
-                ],
             ),
             Blocker::Extent {
                 pass,
                 extent,
                 group,
-            } => match (texts.find_or_add(*extent), texts.find_or_add(*group)) {
-                (Some(e), Some(g)) => put(
-                    out,
-                    &[
-                        Text("extent differs: '"),
-                        Text(p(*pass)),
-                        Text("' renders "),
-                        Text(texts.text(e)),
-                        Text(", the render pass "),
-                        Text(texts.text(g)),
-                    ],
-                ),
-                _ => put(
-                    out,
-                    &[
-                        Text("extent differs: '"),
-                        Text(p(*pass)),
-                        Text("' renders "),
-                        Num(extent.0),
-                        Text("x"),
-                        Num(extent.1),
-                        Text(", the render pass "),
-                        Num(group.0),
-                        Text("x"),
-                        Num(group.1),
-                    ],
-                ),
-            },
+            } => {
+                put!(out, "extent differs: '", p(*pass));
+                texts.put(out, *extent, *group);
+            }
             Blocker::Samples {
                 pass,
                 samples,
                 group,
-            } => put(
+            } => put!(
                 out,
-                &[
-                    Text("sample count differs: '"),
-                    Text(p(*pass)),
-                    Text("' uses "),
-                    Num(*samples),
-                    Text(" samples, the render pass "),
-                    Num(*group),
-                ],
+                "sample count differs: '",
+                p(*pass),
+                "' uses ",
+                *samples,
+                " samples, the render pass ",
+                *group
             ),
             Blocker::NotAttachmentRead {
                 pass,
                 resource,
                 access: Access::Sampled,
                 writer,
-            } => put(
+            } => put!(
                 out,
-                &[
-                    Text("'"),
-                    Text(p(*pass)),
-                    Text("' samples '"),
-                    Text(r(*resource)),
-                    Text("' (sampled, not an input attachment), written by subpass '"),
-                    Text(p(*writer)),
-                    Text("'"),
-                ],
+                "'",
+                p(*pass),
+                "' samples '",
+                r(*resource),
+                "' (sampled, not an input attachment), written by subpass '",
+                p(*writer),
+                "'"
             ),
             Blocker::NotAttachmentRead {
                 pass,
                 resource,
                 access,
                 writer,
-            } => put(
+            } => put!(
                 out,
-                &[
-                    Text("'"),
-                    Text(p(*pass)),
-                    Text("' reads '"),
-                    Text(r(*resource)),
-                    Text("' as "),
-                    Text(access.name()),
-                    Text(" (not an input attachment), written by subpass '"),
-                    Text(p(*writer)),
-                    Text("'"),
-                ],
+                "'",
+                p(*pass),
+                "' reads '",
+                r(*resource),
+                "' as ",
+                access.name(),
+                " (not an input attachment), written by subpass '",
+                p(*writer),
+                "'"
             ),
             Blocker::Conflict {
                 pass,
@@ -308,54 +275,48 @@ impl Blocker {
                 other_access,
             } => {
                 if access.is_attachment() {
-                    put(
+                    put!(
                         out,
-                        &[
-                            Text("'"),
-                            Text(p(*pass)),
-                            Text("' uses '"),
-                            Text(r(*resource)),
-                            Text("' as an attachment ("),
-                            Text(access.name()),
-                            Text(") but subpass '"),
-                            Text(p(*other)),
-                            Text("' uses it as "),
-                            Text(other_access.name()),
-                        ],
+                        "'",
+                        p(*pass),
+                        "' uses '",
+                        r(*resource),
+                        "' as an attachment (",
+                        access.name(),
+                        ") but subpass '",
+                        p(*other),
+                        "' uses it as ",
+                        other_access.name()
                     )
                 } else if other_access.is_attachment() {
-                    put(
+                    put!(
                         out,
-                        &[
-                            Text("'"),
-                            Text(p(*pass)),
-                            Text("' uses '"),
-                            Text(r(*resource)),
-                            Text("' as "),
-                            Text(access.name()),
-                            Text(" while it is an attachment ("),
-                            Text(other_access.name()),
-                            Text(") of subpass '"),
-                            Text(p(*other)),
-                            Text("'"),
-                        ],
+                        "'",
+                        p(*pass),
+                        "' uses '",
+                        r(*resource),
+                        "' as ",
+                        access.name(),
+                        " while it is an attachment (",
+                        other_access.name(),
+                        ") of subpass '",
+                        p(*other),
+                        "'"
                     )
                 } else {
-                    put(
+                    put!(
                         out,
-                        &[
-                            Text("'"),
-                            Text(p(*pass)),
-                            Text("' uses '"),
-                            Text(r(*resource)),
-                            Text("' as "),
-                            Text(access.name()),
-                            Text(" after subpass '"),
-                            Text(p(*other)),
-                            Text("' used it as "),
-                            Text(other_access.name()),
-                            Text(": not a same-pixel dependency"),
-                        ],
+                        "'",
+                        p(*pass),
+                        "' uses '",
+                        r(*resource),
+                        "' as ",
+                        access.name(),
+                        " after subpass '",
+                        p(*other),
+                        "' used it as ",
+                        other_access.name(),
+                        ": not a same-pixel dependency"
                     )
                 }
             }
@@ -365,134 +326,135 @@ impl Blocker {
                 access,
                 other,
                 other_access,
-            } => put(
+            } => put!(
                 out,
-                &[
-                    Text("'"),
-                    Text(p(*pass)),
-                    Text("' uses '"),
-                    Text(r(*resource)),
-                    Text("' as "),
-                    Text(access.name()),
-                    Text(" but subpass '"),
-                    Text(p(*other)),
-                    Text("' uses it as "),
-                    Text(other_access.name()),
-                    Text(", in another layout"),
-                ],
+                "'",
+                p(*pass),
+                "' uses '",
+                r(*resource),
+                "' as ",
+                access.name(),
+                " but subpass '",
+                p(*other),
+                "' uses it as ",
+                other_access.name(),
+                ", in another layout"
             ),
-            Blocker::ColorLimit { count, limit } => put(
+            Blocker::ColorLimit { count, limit } => put!(
                 out,
-                &[
-                    Text("the render pass would hold "),
-                    Num(*count),
-                    Text(" colour attachments (max_color_attachments "),
-                    Num(*limit),
-                    Text(")"),
-                ],
+                "the render pass would hold ",
+                *count,
+                " colour attachments (max_color_attachments ",
+                *limit,
+                ")"
             ),
-            Blocker::InputLimit { count, limit } => put(
+            Blocker::InputLimit { count, limit } => put!(
                 out,
-                &[
-                    Text("the render pass would hold "),
-                    Num(*count),
-                    Text(" input attachments (max_input_attachments "),
-                    Num(*limit),
-                    Text(")"),
-                ],
+                "the render pass would hold ",
+                *count,
+                " input attachments (max_input_attachments ",
+                *limit,
+                ")"
             ),
             Blocker::TileBudget {
                 bits,
                 budget,
                 parts,
             } => {
-                put(
+                put!(
                     out,
-                    &[
-                        Text("tile storage: colour attachments would need "),
-                        Num(*bits),
-                        Text(" bits per pixel ("),
-                    ],
+                    "tile storage: colour attachments would need ",
+                    *bits,
+                    " bits per pixel ("
                 );
                 for (i, (id, b)) in parts.iter().enumerate() {
                     let sep = if i == 0 { "'" } else { " + '" };
-                    put(out, &[Text(sep), Text(r(*id)), Text("' "), Num(*b)]);
+                    put!(out, sep, r(*id), "' ", *b);
                 }
-                put(out, &[Text("), over the device's "), Num(*budget)]);
+                put!(out, "), over the device's ", *budget);
             }
         }
     }
 }
 
-/// Extents written out as `WxH`, kept across the breaks of one grouping: a frame has few
-/// distinct extents and many breaks between them, and copying a short text is cheaper than
-/// writing its digits again.
+/// The text of an extent difference after the pass name (`' renders WxH, the render pass
+/// WxH`), kept across the breaks of one grouping: a frame has few distinct pairs of extents
+/// and many breaks between them, and copying a text is cheaper than writing its digits again.
 #[derive(Debug, Default)]
-struct ExtentTexts(Vec<((u32, u32), String)>);
+struct ExtentTexts(Vec<(((u32, u32), (u32, u32)), String)>);
 
-/// Extents [`ExtentTexts`] keeps at most (a lookup is a scan).
+/// Pairs of extents [`ExtentTexts`] keeps at most (a lookup is a scan).
 const EXTENT_TEXTS: usize = 16;
 
+/// Appends the text of an extent difference after the pass name.
+fn put_extents(out: &mut String, extent: (u32, u32), group: (u32, u32)) {
+    put!(
+        out,
+        "' renders ",
+        extent.0,
+        "x",
+        extent.1,
+        ", the render pass ",
+        group.0,
+        "x",
+        group.1
+    );
+}
+
 impl ExtentTexts {
-    /// Position of `extent`'s text, written now if new; `None` when the list is full.
-    fn find_or_add(&mut self, extent: (u32, u32)) -> Option<usize> {
-        if let Some(i) = self.0.iter().position(|(e, _)| *e == extent) {
-            return Some(i);
+    /// Appends the text of an extent difference after the pass name, kept once written
+    /// while the list has room.
+    fn put(&mut self, out: &mut String, extent: (u32, u32), group: (u32, u32)) {
+        let key = (extent, group);
+        if let Some((_, text)) = self.0.iter().find(|(k, _)| *k == key) {
+            out.push_str(text);
+        } else if self.0.len() == EXTENT_TEXTS {
+            put_extents(out, extent, group);
+        } else {
+            let mut text = String::new();
+            put_extents(&mut text, extent, group);
+            out.push_str(&text);
+            self.0.push((key, text));
         }
-        if self.0.len() == EXTENT_TEXTS {
-            return None;
-        }
-        let mut text = String::new();
-        put(
-            &mut text,
-            &[Piece::Num(extent.0), Piece::Text("x"), Piece::Num(extent.1)],
-        );
-        self.0.push((extent, text));
-        Some(self.0.len() - 1)
-    }
-
-    /// The text at a position [`ExtentTexts::find_or_add`] returned.
-    fn text(&self, i: usize) -> &str {
-        &self.0[i].1
     }
 }
 
-/// A piece of a reason: text, or a number written in decimal.
-#[derive(Clone, Copy)]
-enum Piece<'a> {
-    Text(&'a str),
-    Num(u32),
+/// A piece of a reason: a text, or a number written in decimal.
+trait Piece {
+    /// Appends the piece to `out`.
+    fn put(self, out: &mut String);
 }
 
-/// Appends the pieces to `out` (no allocation beyond `out`, no formatting machinery).
-#[inline(always)] // per call site: the pieces are constants, the loop unrolls
-fn put(out: &mut String, pieces: &[Piece<'_>]) {
-    for piece in pieces {
-        match *piece {
-            Piece::Text(t) => out.push_str(t),
-            Piece::Num(n) => {
-                let mut digits = [0u8; 10];
-                let mut i = digits.len();
-                let mut n = n;
-                loop {
-                    i -= 1;
-                    digits[i] = b'0' + (n % 10) as u8;
-                    n /= 10;
-                    if n == 0 {
-                        break;
-                    }
-                }
-                digits[i..].iter().for_each(|&d| out.push(char::from(d)));
+impl Piece for &str {
+    #[inline(always)]
+    fn put(self, out: &mut String) {
+        out.push_str(self);
+    }
+}
+
+impl Piece for u32 {
+    fn put(self, out: &mut String) {
+        let mut digits = [0u8; 10];
+        let mut i = digits.len();
+        let mut n = self;
+        loop {
+            i -= 1;
+            digits[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
             }
         }
+        digits[i..].iter().for_each(|&d| out.push(char::from(d)));
     }
 }
 
-fn kind_name(kind: PassKind) -> &'static str {
+/// The start of [`Blocker::Between`]'s text, up to the pass name.
+fn between_text(kind: PassKind) -> &'static str {
     match kind {
-        PassKind::Raster => "raster",
-        PassKind::Compute => "compute",
-        PassKind::Transfer => "transfer",
+        PassKind::Raster => "raster pass '",
+        PassKind::Compute => "compute pass '",
+        PassKind::Transfer => "transfer pass '",
     }
 }
 
@@ -580,7 +542,11 @@ impl OpenGroup {
             frames: graph
                 .passes
                 .iter()
-                .map(|p| (p.kind == PassKind::Raster).then(|| frame_of(graph, p)).flatten())
+                .map(|p| {
+                    (p.kind == PassKind::Raster)
+                        .then(|| frame_of(graph, p))
+                        .flatten()
+                })
                 .collect(),
             slots: vec![0; graph.resources.len()],
             ..OpenGroup::default()
