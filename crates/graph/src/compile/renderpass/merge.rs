@@ -381,7 +381,10 @@ impl Blocker {
 /// WxH`), kept across the breaks of one grouping: a frame has few distinct pairs of extents
 /// and many breaks between them, and copying a text is cheaper than writing its digits again.
 #[derive(Debug, Default)]
-struct ExtentTexts(Vec<(((u32, u32), (u32, u32)), String)>);
+struct ExtentTexts(Vec<(ExtentPair, String)>);
+
+/// A candidate's extent and its render pass's.
+type ExtentPair = ((u32, u32), (u32, u32));
 
 /// Pairs of extents [`ExtentTexts`] keeps at most (a lookup is a scan).
 const EXTENT_TEXTS: usize = 16;
