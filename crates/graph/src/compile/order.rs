@@ -80,14 +80,15 @@ pub fn order(
         fill[e.from.index()] += 1;
     }
     let mut ready = Ready::new(n);
+    let raster = |p: PassId| graph.pass(p).kind == PassKind::Raster;
     for p in graph.pass_ids() {
         if kept[p.index()] && missing[p.index()] == 0 {
-            ready.insert(p);
+            ready.insert(p, raster(p));
         }
     }
     let mut order = Vec::with_capacity(n);
     while let Some(first) = ready.first() {
-        let picked = pick_mergeable(graph, caps, grouper.joinable(), ready.iter(), |_| true);
+        let picked = pick_mergeable(graph, caps, grouper.joinable(), ready.rasters(), |_| true);
         let p = picked.unwrap_or(first);
         ready.remove(p);
         order.push(p);
@@ -97,7 +98,7 @@ pub fn order(
         for &s in &succ[start[p.index()] as usize..start[p.index() + 1] as usize] {
             missing[s.index()] -= 1;
             if missing[s.index()] == 0 {
-                ready.insert(s);
+                ready.insert(s, raster(s));
             }
         }
     }
@@ -165,8 +166,9 @@ fn by_level(
     order
 }
 
-/// Merge-aware rule: the first-declared ready raster pass the open render pass accepts
-/// (`allowed` adds the rules about passes of the other queue).
+/// Merge-aware rule: the first-declared ready raster pass (`candidates`: raster passes in
+/// declaration order) the open render pass accepts (`allowed` adds the rules about passes of
+/// the other queue).
 fn pick_mergeable(
     graph: &Graph,
     caps: &Capabilities,
@@ -177,8 +179,7 @@ fn pick_mergeable(
     let group = open?;
     let mut skipped = false;
     let pick = candidates.find(|&p| {
-        let ok =
-            graph.pass(p).kind == PassKind::Raster && allowed(p) && group.accepts(graph, caps, p);
+        let ok = allowed(p) && group.accepts(graph, caps, p);
         skipped |= !ok;
         ok
     })?;
@@ -192,12 +193,14 @@ fn pick_mergeable(
     Some(pick)
 }
 
-/// Ready passes of the one-queue order as a bitset over pass indices. The smallest ready
-/// pass never decreases (a pass becomes ready only after a predecessor, which was declared
-/// before it and was at least the smallest when emitted), so [`Ready::first`] resumes from
-/// a cursor that only moves forward.
+/// Ready passes of the one-queue order as bitsets over pass indices (all of them, and the
+/// raster ones that the merge-aware rule scans). The smallest ready pass never decreases (a
+/// pass becomes ready only after a predecessor, which was declared before it and was at
+/// least the smallest when emitted), so [`Ready::first`] resumes from a cursor that only
+/// moves forward.
 struct Ready {
     words: Vec<u64>,
+    rasters: Vec<u64>,
     cursor: usize,
 }
 
@@ -205,19 +208,22 @@ impl Ready {
     fn new(n: usize) -> Self {
         Ready {
             words: vec![0; n.div_ceil(64)],
+            rasters: vec![0; n.div_ceil(64)],
             cursor: 0,
         }
     }
 
-    fn insert(&mut self, p: PassId) {
+    fn insert(&mut self, p: PassId, raster: bool) {
         let i = p.index();
         debug_assert!(i / 64 >= self.cursor, "ready passes only grow");
         self.words[i / 64] |= 1 << (i % 64);
+        self.rasters[i / 64] |= u64::from(raster) << (i % 64);
     }
 
     fn remove(&mut self, p: PassId) {
         let i = p.index();
         self.words[i / 64] &= !(1 << (i % 64));
+        self.rasters[i / 64] &= !(1 << (i % 64));
     }
 
     /// The first-declared ready pass.
@@ -233,18 +239,38 @@ impl Ready {
         None
     }
 
-    /// Ready passes in declaration order.
-    fn iter(&self) -> impl Iterator<Item = PassId> + '_ {
-        self.words[self.cursor..]
-            .iter()
-            .enumerate()
-            .flat_map(move |(k, &w)| {
-                let base = (self.cursor + k) * 64;
-                std::iter::successors((w != 0).then_some(w), |&w| {
-                    let rest = w & (w - 1);
-                    (rest != 0).then_some(rest)
-                })
-                .map(move |w| PassId((base + w.trailing_zeros() as usize) as u32))
-            })
+    /// Ready raster passes in declaration order.
+    fn rasters(&self) -> Bits<'_> {
+        Bits {
+            words: &self.rasters[self.cursor..],
+            next_base: self.cursor * 64,
+            word: 0,
+        }
+    }
+}
+
+/// The set bits of a bitset, in increasing order, as passes.
+struct Bits<'a> {
+    /// Words not read yet.
+    words: &'a [u64],
+    /// Index of the first bit of `words[0]`.
+    next_base: usize,
+    /// Bits of the current word not returned yet (the word before `words`).
+    word: u64,
+}
+
+impl Iterator for Bits<'_> {
+    type Item = PassId;
+
+    fn next(&mut self) -> Option<PassId> {
+        while self.word == 0 {
+            let (&w, rest) = self.words.split_first()?;
+            self.word = w;
+            self.words = rest;
+            self.next_base += 64;
+        }
+        let bit = self.word.trailing_zeros() as usize;
+        self.word &= self.word - 1;
+        Some(PassId((self.next_base - 64 + bit) as u32))
     }
 }

@@ -569,6 +569,7 @@ impl OpenGroup {
     }
 
     /// [`frame_of`] `pass`.
+    #[inline]
     fn frame(&self, graph: &Graph, pass: PassId) -> Frame {
         match self.frames.get(pass.index()) {
             Some(&f) => f,
@@ -593,7 +594,15 @@ impl OpenGroup {
     /// True when `pass` can become the next subpass: [`OpenGroup::blockers`] would be empty.
     /// Stops at the first broken rule and allocates nothing (the order phase asks this for
     /// every ready raster pass while a render pass is open).
+    #[inline]
     pub fn accepts(&self, graph: &Graph, caps: &Capabilities, pass: PassId) -> bool {
+        self.frame_fits(graph, pass) && self.uses_fit(graph, caps, pass)
+    }
+
+    /// The rules about extent and samples of [`OpenGroup::accepts`] (the quick part, which
+    /// refuses most candidates; inlined into the scan of candidates).
+    #[inline]
+    fn frame_fits(&self, graph: &Graph, pass: PassId) -> bool {
         let Some((extent, samples)) = self.frame(graph, pass) else {
             return false;
         };
@@ -603,11 +612,14 @@ impl OpenGroup {
             // A render pass without extent holds a pass without attachments: nothing joins.
             return false;
         }
-        if let (Some(s), Some(group)) = (samples, self.samples) {
-            if s != group {
-                return false;
-            }
+        match (samples, self.samples) {
+            (Some(s), Some(group)) => s == group,
+            _ => true,
         }
+    }
+
+    /// The rules about the uses of [`OpenGroup::accepts`].
+    fn uses_fit(&self, graph: &Graph, caps: &Capabilities, pass: PassId) -> bool {
         let p = graph.pass(pass);
         let mut colour = self.colour.len() as u32;
         let mut bits = self.colour_bits;
@@ -893,7 +905,9 @@ pub struct Grouper<'a> {
     open: OpenGroup,
     /// Graphics passes without a render pass emitted since its last subpass.
     between: Vec<PassId>,
+    /// The rule about other-queue passes; followed only when a pass is on another queue.
     crossings: Crossings,
+    two_queues: bool,
     blockers: Vec<Blocker>,
     extent_texts: ExtentTexts,
 }
@@ -921,6 +935,7 @@ impl<'a> Grouper<'a> {
             open: OpenGroup::for_graph(graph),
             between: Vec::new(),
             crossings: Crossings::default(),
+            two_queues: queue.iter().any(|&q| q != QueueKind::Graphics),
             blockers: Vec::new(),
             extent_texts: ExtentTexts::default(),
         }
@@ -936,7 +951,7 @@ impl<'a> Grouper<'a> {
     /// True when an other-queue pass emitted inside the open render pass keeps `pass` out
     /// of it ([`Crossings::blocker`]).
     pub fn crossing_blocks(&self, pass: PassId) -> bool {
-        self.crossings.blocker(self.graph, pass).is_some()
+        self.two_queues && self.crossings.blocker(self.graph, pass).is_some()
     }
 
     /// `pass` runs next. `accepted`, when the caller knows it: whether the render pass of
@@ -971,7 +986,9 @@ impl<'a> Grouper<'a> {
                 graph.pass(self.open.passes[0]).name
             );
             self.open.add(graph, pass);
-            self.crossings.joined(graph, pass);
+            if self.two_queues {
+                self.crossings.joined(graph, pass);
+            }
             let index = grouping.groups.len() - 1;
             grouping.groups.extend_last(pass);
             grouping.group_of[pass.index()] = Some(index as u32);
@@ -983,7 +1000,9 @@ impl<'a> Grouper<'a> {
             grouping.group_of[pass.index()] = Some(grouping.groups.len() as u32);
             grouping.groups.open(pass);
             self.open.restart(graph, pass);
-            self.crossings.open(graph, pass);
+            if self.two_queues {
+                self.crossings.open(graph, pass);
+            }
         }
         self.between.clear();
     }
@@ -997,7 +1016,9 @@ impl<'a> Grouper<'a> {
             blockers.push(Blocker::MergeOff);
         } else {
             blockers.extend(self.between.iter().map(|&b| Blocker::Between(b)));
-            blockers.extend(self.crossings.blocker(graph, pass));
+            if self.two_queues {
+                blockers.extend(self.crossings.blocker(graph, pass));
+            }
             self.open.blockers_into(graph, self.caps, pass, blockers);
         }
         let reason = break_reason(graph, blockers, &mut self.extent_texts);
