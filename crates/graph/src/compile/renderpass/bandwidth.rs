@@ -9,7 +9,7 @@
 //! render pass), every attachment with earlier content loaded unless the use clears it, and
 //! every attachment stored. Cost: O(attachments + uses).
 
-use super::load_store::{Attachments, UseIndex};
+use super::load_store::{Attachments, Facts};
 use crate::compile::Schedule;
 use crate::graph::{Graph, PassKind};
 use crate::plan::{Bandwidth, LoadOp, StoreOp};
@@ -26,7 +26,7 @@ fn bytes(graph: &Graph, resource: crate::graph::ResourceId) -> u64 {
 pub fn bandwidth(
     graph: &Graph,
     schedule: &Schedule,
-    index: &UseIndex<'_>,
+    facts: &Facts,
     attachments: &Attachments,
 ) -> Bandwidth {
     let mut bw = Bandwidth::default();
@@ -46,7 +46,7 @@ pub fn bandwidth(
         }
         for u in p.uses.iter().filter(|u| u.access.is_attachment()) {
             let b = bytes(graph, u.resource);
-            if !u.clear && index.content_before(graph, u.resource, pos as u32) {
+            if !u.clear && facts.content_before(graph, u.resource, pos as u32) {
                 bw.naive_load_bytes = bw.naive_load_bytes.saturating_add(b);
             }
             bw.naive_store_bytes = bw.naive_store_bytes.saturating_add(b);

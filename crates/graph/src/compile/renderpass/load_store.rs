@@ -15,15 +15,83 @@
 //!   barrier phase transitions it there before the first subpass) and ends in the layout of
 //!   its last use.
 //!
-//! Cost: O(uses of the resource after the render pass) per attachment for the store, O(1)
-//! for the load, over a per-resource index of uses in execution order (one flat list,
-//! counting-sorted by resource) built once in O(uses).
+//! Cost: O(uses) in all. One forward sweep over the kept uses in execution order gives each
+//! resource's first write ([`Facts`]), which decides every load; one backward sweep carries,
+//! per resource, whether its content is still needed (a read comes before anything replaces
+//! it, or it survives the frame) and reads it off at the end of each render pass, which
+//! decides every store. The per-resource list of uses ([`UseIndex`]) is built only to
+//! explain a memoryless failure.
 
+use super::RenderPassGrouping;
 use crate::access::Access;
 use crate::compile::Schedule;
 use crate::graph::{Graph, PassId, ResourceId, Use};
 use crate::plan::{LoadOp, StoreOp};
 use crate::sync::Layout;
+
+/// What the load, store and memoryless decisions need about each resource, from one sweep
+/// over the kept uses in execution order.
+#[derive(Clone, Debug, Default)]
+pub struct Facts {
+    /// Position of the first write of each resource (`u32::MAX`: never written).
+    first_write: Vec<u32>,
+    /// The first pass to use each resource, if any.
+    first_user: Vec<Option<PassId>>,
+    /// Whether every use of each resource is an attachment use in the render pass of its
+    /// first use.
+    one_render_pass: Vec<bool>,
+}
+
+impl Facts {
+    /// Sweeps the kept uses of `graph` in `schedule` order.
+    pub fn new(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGrouping) -> Self {
+        let n = graph.resources.len();
+        let mut facts = Facts {
+            first_write: vec![u32::MAX; n],
+            first_user: vec![None; n],
+            one_render_pass: vec![false; n],
+        };
+        for (pos, &p) in schedule.order.iter().enumerate() {
+            let group = grouping.group_of[p.index()];
+            for u in &graph.pass(p).uses {
+                let r = u.resource.index();
+                if u.access.writes() && facts.first_write[r] == u32::MAX {
+                    facts.first_write[r] = pos as u32;
+                }
+                let attachment = u.access.is_attachment();
+                match facts.first_user[r] {
+                    None => {
+                        facts.first_user[r] = Some(p);
+                        facts.one_render_pass[r] = attachment;
+                    }
+                    Some(first) => {
+                        facts.one_render_pass[r] &=
+                            attachment && group == grouping.group_of[first.index()];
+                    }
+                }
+            }
+        }
+        facts
+    }
+
+    /// True when the resource holds content before position `pos`: an earlier write in the
+    /// frame, or an imported resource whose content is kept from outside.
+    pub fn content_before(&self, graph: &Graph, resource: ResourceId, pos: u32) -> bool {
+        let r = graph.resource(resource);
+        (r.imported && !r.clear_on_first_use) || self.first_write[resource.index()] < pos
+    }
+
+    /// The first pass to use `resource`, if any uses it.
+    pub fn first_user(&self, resource: ResourceId) -> Option<PassId> {
+        self.first_user[resource.index()]
+    }
+
+    /// True when every use of `resource` is an attachment use in the render pass of its
+    /// first use.
+    pub fn in_one_render_pass(&self, resource: ResourceId) -> bool {
+        self.one_render_pass[resource.index()]
+    }
+}
 
 /// Every kept use of every resource in execution order: `(position in order, pass, use)`,
 /// in one flat list grouped by resource.
@@ -32,8 +100,6 @@ pub struct UseIndex<'g> {
     /// Uses of resource `r` are `entries[start[r]..start[r + 1]]`.
     start: Vec<u32>,
     entries: Vec<(u32, PassId, &'g Use)>,
-    /// Position of the first write of each resource (`u32::MAX`: never written).
-    first_write: Vec<u32>,
 }
 
 impl<'g> UseIndex<'g> {
@@ -41,14 +107,9 @@ impl<'g> UseIndex<'g> {
     pub fn new(graph: &'g Graph, schedule: &Schedule) -> Self {
         let n = graph.resources.len();
         let mut start = vec![0u32; n + 1];
-        let mut first_write = vec![u32::MAX; n];
-        for (pos, &p) in schedule.order.iter().enumerate() {
+        for &p in &schedule.order {
             for u in &graph.pass(p).uses {
                 start[u.resource.index() + 1] += 1;
-                if u.access.writes() {
-                    let w = &mut first_write[u.resource.index()];
-                    *w = (*w).min(pos as u32);
-                }
             }
         }
         for i in 0..n {
@@ -71,11 +132,7 @@ impl<'g> UseIndex<'g> {
                 *slot += 1;
             }
         }
-        UseIndex {
-            start,
-            entries,
-            first_write,
-        }
+        UseIndex { start, entries }
     }
 
     /// The kept uses of `resource` in execution order.
@@ -85,30 +142,6 @@ impl<'g> UseIndex<'g> {
             (Some(&a), Some(&b)) => &self.entries[a as usize..b as usize],
             _ => &[],
         }
-    }
-
-    /// True when the resource holds content before position `pos`: an earlier write in the
-    /// frame, or an imported resource whose content is kept from outside.
-    pub fn content_before(&self, graph: &Graph, resource: ResourceId, pos: u32) -> bool {
-        let r = graph.resource(resource);
-        (r.imported && !r.clear_on_first_use) || self.first_write[resource.index()] < pos
-    }
-
-    /// True when the content the resource has after position `pos` is read later: by a use
-    /// after `pos` before anything replaces it, or after the frame. A depth write without a
-    /// clear reads too (its depth test compares against the earlier content).
-    pub fn needed_after(&self, graph: &Graph, resource: ResourceId, pos: u32) -> bool {
-        let uses = self.of(resource);
-        let later = uses.partition_point(|(p, _, _)| *p <= pos);
-        for (_, _, u) in &uses[later..] {
-            if u.access.reads(u.clear) || (u.access == Access::DepthWrite && !u.clear) {
-                return true;
-            }
-            if !u.access.keeps_content(u.clear) {
-                return false;
-            }
-        }
-        graph.resource(resource).survives_frame()
     }
 }
 
@@ -148,21 +181,17 @@ pub struct Attachments {
 
 impl Attachments {
     /// The attachments of every render pass of `groups` (subpasses in order).
-    pub fn new(
-        graph: &Graph,
-        schedule: &Schedule,
-        index: &UseIndex<'_>,
-        groups: &super::Groups,
-    ) -> Self {
+    pub fn new(graph: &Graph, schedule: &Schedule, facts: &Facts, groups: &super::Groups) -> Self {
         let mut all = Attachments {
             drafts: Vec::with_capacity(groups.len() * 2),
             spans: Vec::with_capacity(groups.len() + 1),
         };
         all.spans.push(0);
         for group in groups.iter() {
-            attachments(graph, schedule, index, group, &mut all.drafts);
+            attachments(graph, schedule, facts, group, &mut all.drafts);
             all.spans.push(all.drafts.len() as u32);
         }
+        all.stores(graph, schedule, groups);
         all
     }
 
@@ -173,20 +202,55 @@ impl Attachments {
             _ => &[],
         }
     }
+
+    /// Sets every store: walking the order backwards, `needed[r]` tells whether the content
+    /// `r` has at that point is read later (by a use that reads before any use replaces it,
+    /// or after the frame); at the last subpass of a render pass, before its uses, that is
+    /// the store of each of its attachments. A depth write without a clear reads too (its
+    /// depth test compares against the earlier content).
+    fn stores(&mut self, graph: &Graph, schedule: &Schedule, groups: &super::Groups) {
+        let mut needed: Vec<bool> = graph.resources.iter().map(|r| r.survives_frame()).collect();
+        let mut next = groups.len();
+        for &p in schedule.order.iter().rev() {
+            if next > 0 && groups[next - 1].last() == Some(&p) {
+                next -= 1;
+                let (a, b) = (self.spans[next] as usize, self.spans[next + 1] as usize);
+                for d in &mut self.drafts[a..b] {
+                    d.store = if needed[d.resource.index()] {
+                        StoreOp::Store
+                    } else {
+                        StoreOp::DontCare
+                    };
+                    log::trace!(
+                        "attachment '{}' of the render pass of '{}': load {:?}, store {:?}",
+                        graph.resource(d.resource).name,
+                        graph.pass(groups[next][0]).name,
+                        d.load,
+                        d.store
+                    );
+                }
+            }
+            for u in graph.pass(p).uses.iter().rev() {
+                let n = &mut needed[u.resource.index()];
+                *n = u.access.reads(u.clear)
+                    || (u.access == Access::DepthWrite && !u.clear)
+                    || (u.access.keeps_content(u.clear) && *n);
+            }
+        }
+    }
 }
 
 /// Appends the attachments of one render pass (`group`, its subpasses in order) to `all`, in
-/// order of first use, with their load and store operations.
-pub fn attachments(
+/// order of first use, with their load operations (stores are set by the backward sweep).
+fn attachments(
     graph: &Graph,
     schedule: &Schedule,
-    index: &UseIndex<'_>,
+    facts: &Facts,
     group: &[PassId],
     all: &mut Vec<AttachmentDraft>,
 ) {
     let position = |p: PassId| schedule.position[p.index()].unwrap_or(0);
     let start = group.first().map_or(0, |&p| position(p));
-    let end = group.last().map_or(0, |&p| position(p));
     let first = all.len();
     for (subpass, &pass) in group.iter().enumerate() {
         let p = graph.pass(pass);
@@ -212,26 +276,16 @@ pub fn attachments(
             let load = if u.clear {
                 LoadOp::Clear
             } else if u.access.keeps_content(false)
-                && index.content_before(graph, u.resource, start)
+                && facts.content_before(graph, u.resource, start)
             {
                 LoadOp::Load
             } else {
                 LoadOp::DontCare
             };
-            let store = if index.needed_after(graph, u.resource, end) {
-                StoreOp::Store
-            } else {
-                StoreOp::DontCare
-            };
-            log::trace!(
-                "attachment '{}' of the render pass of '{}': load {load:?}, store {store:?}",
-                r.name,
-                graph.pass(group[0]).name
-            );
             all.push(AttachmentDraft {
                 resource: u.resource,
                 load,
-                store,
+                store: StoreOp::DontCare,
                 memoryless: false,
                 samples: d.samples,
                 resolve_target,

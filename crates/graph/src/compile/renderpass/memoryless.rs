@@ -10,12 +10,14 @@
 //! memoryless are both on (on every device, so that a regression is loud in desktop CI too;
 //! without lazily allocated memory it is then placed like any transient): otherwise compiling
 //! fails with [`CompileError::MemorylessBroken`] naming the first pass that breaks it.
-//! Cost: O(uses); the reason is put in words only for that error (or a trace log).
+//! Cost: O(resources) over the per-resource facts of the load/store sweep; the uses are
+//! indexed per resource, and the reason put in words, only for that error (or a trace log).
 
-use super::load_store::{Attachments, UseIndex};
+use super::load_store::{Attachments, Facts, UseIndex};
 use super::{BreakDraft, RenderPassGrouping};
 use crate::access::Access;
 use crate::caps::{Capabilities, CompileOptions};
+use crate::compile::Schedule;
 use crate::error::CompileError;
 use crate::graph::{Graph, PassId, ResourceId};
 use crate::plan::{LoadOp, StoreOp};
@@ -134,14 +136,40 @@ fn explain(
     }
 }
 
+/// Whether [`why_not`] finds a reason, decided from the per-resource facts alone (for a
+/// resource some kept pass uses).
+fn blocked(
+    graph: &Graph,
+    grouping: &RenderPassGrouping,
+    facts: &Facts,
+    attachments: &Attachments,
+    resource: ResourceId,
+    first: PassId,
+) -> bool {
+    let r = graph.resource(resource);
+    if r.imported || r.output || !facts.in_one_render_pass(resource) {
+        return true;
+    }
+    let Some(home) = grouping.group_of[first.index()] else {
+        return false;
+    };
+    attachments
+        .of(home as usize)
+        .iter()
+        .find(|a| a.resource == resource)
+        .is_some_and(|a| a.load == LoadOp::Load || a.store == StoreOp::Store)
+}
+
 /// Marks memoryless attachments in `attachments` and returns, per resource, whether it is
 /// memoryless; errors for a declared-memoryless resource the graph cannot keep so.
+#[allow(clippy::too_many_arguments)] // the phase's inputs, each read once
 pub fn decide(
     graph: &Graph,
     caps: &Capabilities,
     options: &CompileOptions,
+    schedule: &Schedule,
     grouping: &RenderPassGrouping,
-    index: &UseIndex<'_>,
+    facts: &Facts,
     attachments: &mut Attachments,
     breaks: &[BreakDraft],
 ) -> Result<Vec<bool>, CompileError> {
@@ -149,37 +177,45 @@ pub fn decide(
     if !options.memoryless {
         return Ok(memoryless);
     }
+    // Built only to explain a resource that cannot stay in tile memory.
+    let mut index: Option<UseIndex<'_>> = None;
+    let mut explain_why = |id: ResourceId| {
+        let index = index.get_or_insert_with(|| UseIndex::new(graph, schedule));
+        let b = why_not(graph, grouping, index, attachments, id);
+        debug_assert!(b.is_some(), "the facts and the uses agree");
+        b.map(|b| explain(graph, breaks, id, b))
+    };
     for (id, r) in graph.resource_ids().zip(&graph.resources) {
-        if r.image_desc().is_none() || index.of(id).is_empty() {
+        if r.image_desc().is_none() {
             continue;
         }
-        let blocked = why_not(graph, grouping, index, attachments, id);
-        match (blocked, r.memoryless && options.merge) {
-            (Some(b), true) => {
-                let (pass, rule) = explain(graph, breaks, id, b);
-                return Err(CompileError::MemorylessBroken {
-                    resource: r.name.to_string(),
-                    pass,
-                    rule,
-                });
+        let Some(first) = facts.first_user(id) else {
+            continue;
+        };
+        let blocked = blocked(graph, grouping, facts, attachments, id, first);
+        if blocked && r.memoryless && options.merge {
+            let (pass, rule) = explain_why(id).unwrap_or_default();
+            return Err(CompileError::MemorylessBroken {
+                resource: r.name.to_string(),
+                pass,
+                rule,
+            });
+        } else if blocked {
+            if log::log_enabled!(log::Level::Trace) {
+                let (pass, rule) = explain_why(id).unwrap_or_default();
+                log::trace!("'{}' is not memoryless: '{pass}': {rule}", r.name);
             }
-            (Some(b), false) => {
-                if log::log_enabled!(log::Level::Trace) {
-                    let (pass, rule) = explain(graph, breaks, id, b);
-                    log::trace!("'{}' is not memoryless: '{pass}': {rule}", r.name);
-                }
-            }
-            (None, _) if caps.lazily_allocated => {
-                log::debug!(
-                    "'{}' is memoryless: it lives in one render pass, never loaded or stored",
-                    r.name
-                );
-                memoryless[id.index()] = true;
-            }
-            (None, _) => log::trace!(
+        } else if caps.lazily_allocated {
+            log::debug!(
+                "'{}' is memoryless: it lives in one render pass, never loaded or stored",
+                r.name
+            );
+            memoryless[id.index()] = true;
+        } else {
+            log::trace!(
                 "'{}' could be memoryless but the device has no lazily allocated memory",
                 r.name
-            ),
+            );
         }
     }
     for a in &mut attachments.drafts {

@@ -142,18 +142,19 @@ pub fn render_passes(
         grouping,
         breaks: break_drafts,
     } = grouped;
-    let index = load_store::UseIndex::new(graph, schedule);
-    let mut attachments = load_store::Attachments::new(graph, schedule, &index, &grouping.groups);
+    let facts = load_store::Facts::new(graph, schedule, &grouping);
+    let mut attachments = load_store::Attachments::new(graph, schedule, &facts, &grouping.groups);
     let memoryless = memoryless::decide(
         graph,
         caps,
         options,
+        schedule,
         &grouping,
-        &index,
+        &facts,
         &mut attachments,
         &break_drafts,
     )?;
-    let bandwidth = bandwidth::bandwidth(graph, schedule, &index, &attachments);
+    let bandwidth = bandwidth::bandwidth(graph, schedule, &facts, &attachments);
     let name = |p: PassId| graph.pass(p).name.clone();
     let mut scratch = dependencies::Scratch::new(graph);
     let render_passes = grouping
