@@ -5,7 +5,8 @@
 
 use proptest::prelude::*;
 use tessera_graph::access::Access;
-use tessera_graph::compile::renderpass::merge::OpenGroup;
+use tessera_graph::compile::renderpass::merge::{self, OpenGroup};
+use tessera_graph::compile::{cull, deps, levels, order, Schedule};
 use tessera_graph::{
     check, compile, Capabilities, CompileError, CompileOptions, Format, Graph, ImageDesc, PassKind,
     QueueKind, ResourceId,
@@ -250,6 +251,38 @@ proptest! {
             }
             Err(e) => prop_assert!(false, "unexpected error {e}"),
         }
+    }
+
+    /// The render passes and breaks the order phase hands over (grouped while it emits
+    /// passes, reusing the decisions of its picks) are those the merge rules give for the
+    /// finished order, on one queue and with async compute.
+    #[test]
+    fn order_phase_groups_like_the_merge_rules(
+        specs in prop::collection::vec(pass_spec(), 1..12),
+        flags in any::<u16>(),
+        k in 0u8..5,
+        merge_on in any::<bool>(),
+        reorder in any::<bool>(),
+        async_compute in any::<bool>(),
+    ) {
+        let g = build(&specs, flags);
+        let caps = device(k);
+        let options = CompileOptions { merge: merge_on, reorder, async_compute, ..CompileOptions::ALL };
+        let all = deps::dependencies(&g);
+        let culling = cull::cull(&g, &all);
+        let d = deps::kept_dependencies(&g, &culling.kept);
+        let queue = levels::queues(&g, &caps, &options);
+        let (order, grouped) = order::order(&g, &d, &culling, &caps, &options, &queue);
+        let level = levels::levels(&g, &d, &order, &culling.kept);
+        let mut position = vec![None; g.passes.len()];
+        for (i, p) in order.iter().enumerate() {
+            position[p.index()] = Some(i as u32);
+        }
+        let schedule = Schedule { order, position, level, queue, kept: culling.kept.clone() };
+        let expected = merge::group(&g, &schedule, &caps, &options);
+        prop_assert_eq!(&grouped.grouping.groups, &expected.grouping.groups);
+        prop_assert_eq!(&grouped.grouping.group_of, &expected.grouping.group_of);
+        prop_assert_eq!(&grouped.breaks, &expected.breaks);
     }
 
     /// The quick merge test agrees with the full list of reasons, for render passes built
