@@ -1,11 +1,17 @@
-//! Phase 4, order: the execution order of the kept passes.
+//! Phase 4, order: the execution order of the kept passes, and their render passes.
+//!
+//! The merge step of the render-pass phase runs alongside ([`Grouper`]): each pass is pushed
+//! as it is emitted, and the render passes and breaks come out with the order. The
+//! merge-aware pick below tests the open render pass anyway, so the grouper takes its
+//! decision instead of testing the pass again (a property test keeps the result equal to
+//! the merge rules run over the finished order).
 //!
 //! A topological order of the kept passes over the dependency edges. Without `reorder` the
 //! next pass is always the ready pass declared first, which gives the declaration order
 //! itself (edges always point forward in it). With `reorder`, independent passes may move —
 //! never against an edge — by the rules below, each in its own function:
 //! - [`pick_mergeable`]: while a render pass is open (the last graphics pass emitted was
-//!   raster and merging is on), prefer the first-declared ready raster pass that the merge
+//!   raster and merging is on: [`Grouper::joinable`]), prefer the first-declared ready raster pass that the merge
 //!   rules accept into it, so mergeable raster runs become adjacent instead of being split by
 //!   an independent compute pass or a pass of another resolution.
 //! - [`by_level`], when any kept pass runs on the async-compute queue: the order goes level by
@@ -21,9 +27,11 @@
 //!   `renderpass::cross_queue` decides which raster passes may still join it.
 //!
 //! Cost: one queue, O(passes + edges) (successor lists in one flat array, ready passes in a
-//! bitset whose first set bit only moves forward); with levels, O((passes + edges) log
-//! passes) (ordered sets per level). Plus O(ready × uses of a candidate) per pick while a
-//! render pass is open (with levels: the raster passes of the current level).
+//! bitset whose first set bit only moves forward, ready raster passes in a second one for
+//! the merge-aware scan); with levels, O((passes + edges) log passes) (ordered sets per
+//! level). Plus O(ready rasters × uses of a candidate) per pick while a render pass is open
+//! (with levels: the raster passes of the current level), most candidates refused in O(1)
+//! on their extent; and the grouper's O(uses) per pass.
 
 use super::cull::Culling;
 use super::deps::Dependencies;

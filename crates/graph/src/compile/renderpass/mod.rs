@@ -3,7 +3,8 @@
 //!
 //! The phase is a chain of small steps, one module each:
 //! 1. [`merge`]: adjacent raster passes become subpasses of one render pass unless a rule
-//!    forbids it; every rejected pair gets a break listing every rule that split it;
+//!    forbids it; every rejected pair gets a break listing every rule that split it (run by
+//!    the order phase as it emits passes, [`merge::Grouper`], and handed over here);
 //! 2. [`load_store`]: per attachment, `CLEAR`/`LOAD`/`DONT_CARE` and `STORE`/`DONT_CARE` from
 //!    the writes before and the reads after the render pass, plus initial/final layouts;
 //! 3. [`memoryless`]: attachments that never leave tile memory (and errors for declared ones
@@ -14,7 +15,10 @@
 //! Invariants: every kept raster pass is in exactly one render pass; render passes and
 //! their subpasses follow execution order and are contiguous among the graphics-queue
 //! passes (nothing else runs inside a render pass; async-compute passes may sit between its
-//! subpasses in `order` when the render pass never waits for them, see [`cross_queue`]). Cost: O(uses) overall, plus O(uses × readers) for dependencies.
+//! subpasses in `order` when the render pass never waits for them, see [`cross_queue`]).
+//! Cost: O(uses) overall, plus O(uses × readers) for dependencies; most of what is left is
+//! the plan's own records (a subpass list and an attachment list per render pass, a reason
+//! per break: one allocation each).
 
 pub mod bandwidth;
 pub mod cross_queue;
