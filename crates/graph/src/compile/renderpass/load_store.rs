@@ -59,15 +59,12 @@ impl Facts {
                     facts.first_write[r] = pos as u32;
                 }
                 let attachment = u.access.is_attachment();
-                match facts.first_user[r] {
-                    None => {
-                        facts.first_user[r] = Some(p);
-                        facts.one_render_pass[r] = attachment;
-                    }
-                    Some(first) => {
-                        facts.one_render_pass[r] &=
-                            attachment && group == grouping.group_of[first.index()];
-                    }
+                if let Some(first) = facts.first_user[r] {
+                    facts.one_render_pass[r] &=
+                        attachment && group == grouping.group_of[first.index()];
+                } else {
+                    facts.first_user[r] = Some(p);
+                    facts.one_render_pass[r] = attachment;
                 }
             }
         }
@@ -210,10 +207,15 @@ impl Attachments {
     /// depth test compares against the earlier content).
     fn stores(&mut self, graph: &Graph, schedule: &Schedule, groups: &super::Groups) {
         let mut needed: Vec<bool> = graph.resources.iter().map(|r| r.survives_frame()).collect();
+        // Render pass `next - 1` is the next one met walking backwards; `end` is its last
+        // subpass.
         let mut next = groups.len();
+        let last_of = |g: usize| groups[g].last().copied();
+        let mut end = next.checked_sub(1).and_then(last_of);
         for &p in schedule.order.iter().rev() {
-            if next > 0 && groups[next - 1].last() == Some(&p) {
+            if end == Some(p) {
                 next -= 1;
+                end = next.checked_sub(1).and_then(last_of);
                 let (a, b) = (self.spans[next] as usize, self.spans[next + 1] as usize);
                 for d in &mut self.drafts[a..b] {
                     d.store = if needed[d.resource.index()] {
