@@ -930,7 +930,8 @@ impl<'a> Grouper<'a> {
                     groups: super::Groups::with_capacity(graph.passes.len()),
                     group_of: vec![None; graph.passes.len()],
                 },
-                breaks: Vec::new(),
+                // At most one break per raster pass.
+                breaks: Vec::with_capacity(graph.passes.len()),
             },
             open: OpenGroup::for_graph(graph),
             between: Vec::new(),
