@@ -31,7 +31,8 @@ use std::collections::{HashMap, HashSet};
 
 /// What the rule needs about the open render pass and the other-queue passes inside it.
 /// The subpasses' resources are gathered only once an other-queue pass shows up inside the
-/// render pass, so one-queue frames pay a push per subpass.
+/// render pass (and the merge step skips the rule altogether when every pass runs on one
+/// queue).
 #[derive(Clone, Debug, Default)]
 pub struct Crossings {
     /// Subpasses so far.
