@@ -46,11 +46,29 @@ struct QueueUses {
     last: u32,
 }
 
-/// The first kept use of a resource and its per-queue summaries.
+/// The first kept use of a resource and its per-queue summaries. The barrier phase gathers
+/// them in its walk over the uses ([`Barriers`]), so this phase walks no use.
 #[derive(Clone, Copy, Debug, Default)]
-struct ResourceUses {
+pub(crate) struct ResourceUses {
     first: Option<(PassId, QueueKind, SyncScope)>,
     per_queue: [QueueUses; 2],
+}
+
+impl ResourceUses {
+    /// Adds a use at `position` in the order (uses come in execution order).
+    pub(crate) fn note(
+        &mut self,
+        position: usize,
+        pass: PassId,
+        queue: QueueKind,
+        scope: SyncScope,
+    ) {
+        self.first.get_or_insert((pass, queue, scope));
+        let q = &mut self.per_queue[slot(queue)];
+        q.stages |= scope.stages;
+        q.writes |= scope.access & AccessMask::WRITES;
+        q.last = position as u32 + 1;
+    }
 }
 
 /// The union of several occupants' [`QueueUses`].
@@ -87,21 +105,9 @@ pub fn add(
     barriers: &mut Barriers,
 ) {
     let problem = &layout.problem;
-    // One pass over the kept uses: every pair below then costs O(1).
-    let mut uses = vec![ResourceUses::default(); graph.resources.len()];
-    for (position, &pass) in schedule.order.iter().enumerate() {
-        let p = graph.pass(pass);
-        let queue = schedule.queue[pass.index()];
-        for u in &p.uses {
-            let scope = u.access.scope(p.kind, graph.resource(u.resource).target());
-            let r = &mut uses[u.resource.index()];
-            r.first.get_or_insert((pass, queue, scope));
-            let q = &mut r.per_queue[slot(queue)];
-            q.stages |= scope.stages;
-            q.writes |= scope.access & AccessMask::WRITES;
-            q.last = position as u32 + 1;
-        }
-    }
+    // Summaries of every resource's uses (from the barrier phase): every pair below then
+    // costs O(1).
+    let uses = std::mem::take(&mut barriers.resource_uses);
     // Per item, what its latest earlier occupants (this frame) and, for the first occupant
     // of some bytes, the last occupant of those bytes (the previous frame's) add to its
     // first-use barrier.
