@@ -39,7 +39,7 @@ use super::chains::{Chain, Chains};
 use super::renderpass::RenderPassGrouping;
 use super::syncs::ownership::{compute_can_use, Sharing};
 use super::Schedule;
-use crate::access::SyncScope;
+use crate::access::{ScopeTable, SyncScope};
 use crate::graph::{Graph, PassId, QueueKind, ResourceId};
 use crate::plan::TransferHalf;
 use crate::sync::{AccessMask, Layout, StageMask};
@@ -186,6 +186,8 @@ struct State {
     /// Pass that performed the latest layout transition since the last write, when readers
     /// on the other queue must wait for it.
     layout_writer: Option<Prior>,
+    /// Per queue: index in the barriers of the resource's latest plain barrier there.
+    batch: [Option<u32>; 2],
 }
 
 /// The nodes of every resource's lists.
@@ -209,34 +211,37 @@ pub fn barriers(
         readers: Chains::with_capacity(2 * uses),
         visible: Chains::with_capacity(uses),
     };
-    let mut state = initial_states(&mut facts, &table.start_layout, &mut arenas.readers);
+    let mut state = initial_states(
+        &mut facts,
+        &table.start_layout,
+        &table.settled_at_end,
+        &mut arenas.readers,
+    );
+    // For the resources settled at the end: index of the barrier before their first use.
+    let mut first_barrier = vec![u32::MAX; graph.resources.len()];
     let mut out = Barriers {
         barriers: Vec::with_capacity(uses),
         cross_queue: Vec::new(),
         resource_uses: table.resource_uses,
     };
-    // Barriers of the batch being built on each queue: (resource, index in `out.barriers`).
-    // Passes of one render pass are contiguous on their queue (async-compute passes may sit
-    // between them in the order), so a queue's batch is complete once its anchor changes.
-    let mut batch_anchors = [None; 2];
-    let mut batches: [Vec<(ResourceId, usize)>; 2] = Default::default();
+    // Whether the barriers recorded before their pass are in execution order so far (they
+    // are unless async-compute passes sit between the subpasses of a render pass).
+    let mut sorted = true;
+    let mut last_anchor_position = None;
     let mut after: Vec<BarrierDraft> = Vec::new();
     let end_of = |p: PassId| {
         grouping.group_of[p.index()]
             .and_then(|g| grouping.groups[g as usize].last().copied())
             .unwrap_or(p)
     };
+    let two_queues = schedule.uses_async();
     let mut at = 0;
     for &pass in &schedule.order {
         let queue = schedule.queue[pass.index()];
         let group = grouping.group_of[pass.index()];
         let anchor = group.map_or(pass, |g| grouping.groups[g as usize][0]);
         let slot = usize::from(queue != QueueKind::Graphics);
-        let batch = &mut batches[slot];
-        if batch_anchors[slot] != Some(anchor) {
-            batch_anchors[slot] = Some(anchor);
-            batch.clear();
-        }
+        let barriers_before = out.barriers.len();
         let end = at + graph.pass(pass).uses.len();
         for k in at..end {
             let me = Prior::of(k);
@@ -247,21 +252,27 @@ pub fn barriers(
                 ..
             } = facts[k];
             let s = &mut state[resource.index()];
-            let exclusive = sharing.get(resource.index()) == Some(&Sharing::Exclusive);
-            let handover = match s.last_use {
-                Some(l) if exclusive && facts[l.index()].queue != queue => hand_over(
-                    s,
-                    &facts,
-                    &arenas.readers,
-                    l,
-                    k,
-                    anchor,
-                    &end_of,
-                    (&mut out.barriers, &mut after),
-                ),
-                _ => HandOver::None,
+            // Hand-overs and routed transitions need a second queue.
+            let (handover, routed) = if two_queues {
+                let exclusive = sharing.get(resource.index()) == Some(&Sharing::Exclusive);
+                let handover = match s.last_use {
+                    Some(l) if exclusive && facts[l.index()].queue != queue => hand_over(
+                        s,
+                        &facts,
+                        &arenas.readers,
+                        l,
+                        k,
+                        anchor,
+                        &end_of,
+                        (&mut out.barriers, &mut after),
+                    ),
+                    _ => HandOver::None,
+                };
+                let routed = route_for_compute(s, &mut facts, k, queue, &end_of, &mut after);
+                (handover, routed)
+            } else {
+                (HandOver::None, None)
             };
-            let routed = route_for_compute(s, &mut facts, k, queue, &end_of, &mut after);
             let transition = scope.layout.is_some() && scope.layout != s.layout;
             let internal_transition = transition && group.is_some() && s.layout_group == group;
             let mut src_stage = StageMask::empty();
@@ -334,7 +345,18 @@ pub fn barriers(
                         scope.layout.unwrap_or(Layout::UNDEFINED),
                     )
                 });
-                match batch.iter().find(|(r, _)| *r == resource).map(|&(_, i)| i) {
+                // One barrier per resource per batch: the passes of one render pass are
+                // contiguous on their queue (async-compute passes may sit between them in the
+                // order), so the resource's latest barrier on this queue is in the batch
+                // being built exactly when it is recorded before the same pass.
+                let batched = s.batch[slot]
+                    .map(|i| i as usize)
+                    .filter(|&i| out.barriers[i].before == anchor);
+                if s.last_use.is_none() && table.settled_at_end[resource.index()] {
+                    first_barrier[resource.index()] =
+                        batched.unwrap_or(out.barriers.len()) as u32;
+                }
+                match batched {
                     Some(i) => {
                         let b: &mut BarrierDraft = &mut out.barriers[i];
                         b.src_stage |= src_stage;
@@ -346,7 +368,7 @@ pub fn barriers(
                         }
                     }
                     None => {
-                        batch.push((resource, out.barriers.len()));
+                        s.batch[slot] = Some(out.barriers.len() as u32);
                         out.barriers.push(BarrierDraft::plain(
                             anchor,
                             resource,
@@ -388,12 +410,37 @@ pub fn barriers(
             }
         }
         at = end;
+        if out.barriers.len() > barriers_before {
+            let position = schedule.position[anchor.index()];
+            sorted &= last_anchor_position <= Some(position);
+            last_anchor_position = Some(position);
+        }
+    }
+    // The previous frame's uses of the resources settled at the end: their state leaving
+    // this frame is the state they enter it in, so their first barrier (a write) waits for
+    // its last write, the reads since and a transition since, as `consider` does for them
+    // (all on the same queue, none in this frame's render passes).
+    for (s, &i) in state.iter().zip(&first_barrier) {
+        let Some(b) = out.barriers.get_mut(i as usize) else {
+            continue;
+        };
+        if let Some(w) = s.last_write {
+            let w = &facts[w.index()].scope;
+            b.src_stage |= w.stages;
+            b.src_access |= w.access & AccessMask::WRITES;
+        }
+        for r in arenas.readers.iter(s.readers) {
+            b.src_stage |= facts[r.index()].scope.stages;
+        }
+        if let Some(t) = s.layout_writer {
+            b.src_stage |= facts[t.index()].scope.stages;
+        }
     }
     // Barriers recorded after a pass were emitted when its consumer was replayed: merge them
     // in by position (the before-barriers are already in order unless async passes sit
     // between the subpasses of a render pass).
     let key = |b: &BarrierDraft| (schedule.position[b.before.index()], b.after);
-    if !out.barriers.windows(2).all(|w| key(&w[0]) <= key(&w[1])) {
+    if !sorted {
         out.barriers.sort_by_key(key);
     }
     if !after.is_empty() {
@@ -420,60 +467,77 @@ struct UseTable {
     /// Layout each resource's content is in when the frame starts (`UNDEFINED` when the
     /// content is not needed, `None` for buffers).
     start_layout: Vec<Option<Layout>>,
+    /// Resources that enter the frame in the state they leave it in: used on one queue (no
+    /// hand-over, no routed transition), an image whose content is not needed and whose
+    /// first use writes it (a barrier with a transition from `UNDEFINED` is always made
+    /// there, and the state after it does not depend on the state before). Their first
+    /// barrier's wait for the previous frame is completed from the state after this
+    /// frame's replay instead of replaying the frame twice (the transient images).
+    settled_at_end: Vec<bool>,
     resource_uses: Vec<ResourceUses>,
 }
 
 impl UseTable {
-    #[inline(never)]
+    #[inline(never)] // a step of its own in profiles
     fn new(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGrouping) -> UseTable {
         let uses: usize = schedule
             .order
             .iter()
             .map(|&p| graph.pass(p).uses.len())
             .sum();
+        let scopes = ScopeTable::new();
         let mut facts = Vec::with_capacity(uses);
         let mut resource_uses = vec![ResourceUses::default(); graph.resources.len()];
-        // The frame's last layout and whether its first use keeps the content.
-        let mut ends = vec![(None::<Layout>, None::<bool>); graph.resources.len()];
+        // The frame's last layout, and whether the first use keeps the content and whether it
+        // writes a layout.
+        let mut ends = vec![(None::<Layout>, None::<(bool, bool)>); graph.resources.len()];
         for (position, &pass) in schedule.order.iter().enumerate() {
             let p = graph.pass(pass);
             let queue = schedule.queue[pass.index()];
             let group = grouping.group_of[pass.index()];
+            let anchor = group.map_or(pass, |g| grouping.groups[g as usize][0]);
             for u in &p.uses {
                 let r = u.resource.index();
-                let scope = u.access.scope(p.kind, graph.resources[r].target());
-                let (end_layout, first_keeps) = &mut ends[r];
+                let scope = scopes.scope(u.access, p.kind, graph.resources[r].target());
+                let writes = u.access.writes();
+                let (end_layout, first) = &mut ends[r];
                 if scope.layout.is_some() {
                     *end_layout = scope.layout;
                 }
-                first_keeps.get_or_insert_with(|| u.access.keeps_content(u.clear));
-                resource_uses[r].note(position, pass, queue, scope);
+                first.get_or_insert_with(|| {
+                    (
+                        u.access.keeps_content(u.clear),
+                        writes && scope.layout.is_some(),
+                    )
+                });
+                resource_uses[r].note(position, pass, anchor, queue, scope);
                 facts.push(Facts {
                     pass,
                     resource: u.resource,
                     queue,
-                    writes: u.access.writes(),
+                    writes,
                     group,
                     scope,
                 });
             }
         }
-        let start_layout = graph
-            .resources
-            .iter()
-            .zip(ends)
-            .map(|(r, (end, keeps))| {
-                let content_needed = r.imported && !r.clear_on_first_use && keeps.unwrap_or(false);
-                if r.image_desc().is_some() && !content_needed {
-                    Some(Layout::UNDEFINED)
-                } else {
-                    end
-                }
-            })
-            .collect();
+        let mut start_layout = Vec::with_capacity(graph.resources.len());
+        let mut settled_at_end = Vec::with_capacity(graph.resources.len());
+        for ((r, (end, first)), uses) in graph.resources.iter().zip(ends).zip(&resource_uses) {
+            let (keeps, writes_layout) = first.unwrap_or((false, false));
+            let content_needed = r.imported && !r.clear_on_first_use && keeps;
+            let undefined = r.image_desc().is_some() && !content_needed;
+            start_layout.push(if undefined {
+                Some(Layout::UNDEFINED)
+            } else {
+                end
+            });
+            settled_at_end.push(undefined && writes_layout && uses.one_queue());
+        }
         UseTable {
             facts,
             start_layout,
+            settled_at_end,
             resource_uses,
         }
     }
@@ -635,10 +699,11 @@ fn route_for_compute(
 /// same plan, layout transitions for reads included: later readers wait for them), and the
 /// layout its content is in (`start_layout`). Replays the kept uses of the table (routed
 /// transitions are appended to it).
-#[inline(never)]
+#[inline(never)] // a step of its own in profiles
 fn initial_states(
     facts: &mut Vec<Facts>,
     start_layout: &[Option<Layout>],
+    settled_at_end: &[bool],
     readers: &mut Chains<Prior>,
 ) -> Vec<State> {
     let mut state: Vec<State> = start_layout
@@ -657,6 +722,9 @@ fn initial_states(
             scope,
             ..
         } = facts[k];
+        if settled_at_end[resource.index()] {
+            continue;
+        }
         let s = &mut state[resource.index()];
         let me = Prior::of(k).with(Prior::PREVIOUS_FRAME);
         // As in the frame itself: a transition between subpasses of one render pass is
