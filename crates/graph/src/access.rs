@@ -330,10 +330,32 @@ impl Access {
     }
 }
 
+/// What [`Access::scope`] needs to know of a [`Target`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TargetClass {
+    /// A buffer.
+    Buffer,
+    /// A colour image.
+    Color,
+    /// A depth/stencil image.
+    DepthStencil,
+}
+
+impl Target {
+    /// The class of the target.
+    pub fn class(self) -> TargetClass {
+        match self {
+            Target::Buffer => TargetClass::Buffer,
+            Target::Image(f) if f.is_depth_stencil() => TargetClass::DepthStencil,
+            Target::Image(_) => TargetClass::Color,
+        }
+    }
+}
+
 /// Every [`SyncScope`] that [`Access::scope`] gives, computed once and then looked up: for a
 /// phase that needs the scope of every use, a lookup costs a few instructions where the
 /// derivation is a match over access, pass kind and target. Scopes depend on the target only
-/// through its class (buffer, colour image, depth/stencil image).
+/// through its [`TargetClass`].
 #[derive(Clone, Debug)]
 pub struct ScopeTable {
     scopes: Vec<SyncScope>,
@@ -361,13 +383,9 @@ impl ScopeTable {
         ScopeTable { scopes }
     }
 
-    /// [`Access::scope`] of `access` in a pass of kind `pass` on `target`.
-    pub fn scope(&self, access: Access, pass: PassKind, target: Target) -> SyncScope {
-        let class = match target {
-            Target::Buffer => 0,
-            Target::Image(f) if f.is_depth_stencil() => 2,
-            Target::Image(_) => 1,
-        };
+    /// [`Access::scope`] of `access` in a pass of kind `pass` on a target of class `class`.
+    pub fn scope(&self, access: Access, pass: PassKind, class: TargetClass) -> SyncScope {
+        let class = class as usize;
         let pass = match pass {
             PassKind::Raster => 0,
             PassKind::Compute => 1,
@@ -443,7 +461,7 @@ mod tests {
             for pass in PASS_KINDS {
                 for target in targets {
                     assert_eq!(
-                        table.scope(access, pass, target),
+                        table.scope(access, pass, target.class()),
                         access.scope(pass, target),
                         "{access} in {pass:?} on {target:?}"
                     );

@@ -39,7 +39,7 @@ use super::chains::{Chain, Chains};
 use super::renderpass::RenderPassGrouping;
 use super::syncs::ownership::{compute_can_use, Sharing};
 use super::Schedule;
-use crate::access::{ScopeTable, SyncScope};
+use crate::access::{ScopeTable, SyncScope, TargetClass};
 use crate::graph::{Graph, PassId, QueueKind, ResourceId};
 use crate::plan::TransferHalf;
 use crate::sync::{AccessMask, Layout, StageMask};
@@ -234,7 +234,7 @@ pub fn barriers(
             .and_then(|g| grouping.groups[g as usize].last().copied())
             .unwrap_or(p)
     };
-    let two_queues = schedule.uses_async();
+    let two_queues = table.two_queues;
     let mut at = 0;
     for &pass in &schedule.order {
         let queue = schedule.queue[pass.index()];
@@ -464,6 +464,8 @@ pub fn barriers(
 /// the start of the frame, and the summaries the aliasing barriers need.
 struct UseTable {
     facts: Vec<Facts>,
+    /// Some pass runs on the async-compute queue.
+    two_queues: bool,
     /// Layout each resource's content is in when the frame starts (`UNDEFINED` when the
     /// content is not needed, `None` for buffers).
     start_layout: Vec<Option<Layout>>,
@@ -486,6 +488,12 @@ impl UseTable {
             .map(|&p| graph.pass(p).uses.len())
             .sum();
         let scopes = ScopeTable::new();
+        let classes: Vec<TargetClass> = graph
+            .resources
+            .iter()
+            .map(|r| r.target().class())
+            .collect();
+        let mut two_queues = false;
         let mut facts = Vec::with_capacity(uses);
         let mut resource_uses = vec![ResourceUses::default(); graph.resources.len()];
         // The frame's last layout, and whether the first use keeps the content and whether it
@@ -494,11 +502,12 @@ impl UseTable {
         for (position, &pass) in schedule.order.iter().enumerate() {
             let p = graph.pass(pass);
             let queue = schedule.queue[pass.index()];
+            two_queues |= queue != QueueKind::Graphics;
             let group = grouping.group_of[pass.index()];
             let anchor = group.map_or(pass, |g| grouping.groups[g as usize][0]);
             for u in &p.uses {
                 let r = u.resource.index();
-                let scope = scopes.scope(u.access, p.kind, graph.resources[r].target());
+                let scope = scopes.scope(u.access, p.kind, classes[r]);
                 let writes = u.access.writes();
                 let (end_layout, first) = &mut ends[r];
                 if scope.layout.is_some() {
@@ -524,7 +533,7 @@ impl UseTable {
         let mut start_layout = Vec::with_capacity(graph.resources.len());
         let mut settled_at_end = Vec::with_capacity(graph.resources.len());
         for ((r, (end, first)), uses) in graph.resources.iter().zip(ends).zip(&resource_uses) {
-            let (keeps, writes_layout) = first.unwrap_or((false, false));
+            let (keeps, writes_layout) = first.unwrap_or_default();
             let content_needed = r.imported && !r.clear_on_first_use && keeps;
             let undefined = r.image_desc().is_some() && !content_needed;
             start_layout.push(if undefined {
@@ -532,10 +541,12 @@ impl UseTable {
             } else {
                 end
             });
-            settled_at_end.push(undefined && writes_layout && uses.one_queue());
+            // (An unused resource has no state to settle.)
+            settled_at_end.push(first.is_none() || undefined && writes_layout && uses.one_queue());
         }
         UseTable {
             facts,
+            two_queues,
             start_layout,
             settled_at_end,
             resource_uses,
@@ -713,7 +724,13 @@ fn initial_states(
             ..State::default()
         })
         .collect();
-    for k in 0..facts.len() {
+    // Nothing to replay when every used resource is settled at the end.
+    let replayed = if settled_at_end.iter().all(|&s| s) {
+        0
+    } else {
+        facts.len()
+    };
+    for k in 0..replayed {
         let Facts {
             resource,
             queue,
