@@ -23,9 +23,13 @@
 //! them (across queues the frame boundary covers it, as for the barrier phase's own
 //! previous-frame hazards); the occupants in between follow by the chain.
 //! Invariant kept: `barriers` stays in execution order of `before`, `cross_queue` in
-//! execution order of `to`. Cost: O(uses + barriers + n log n + Σ ranges covered), linear in
-//! practice (the map holds about as many ranges as items alive at once), instead of one
-//! step per pair of placements sharing bytes.
+//! execution order of `to`. Cost: O(resources + barriers + n log n + Σ ranges covered),
+//! linear in practice (the map holds about as many ranges as items alive at once), instead
+//! of one step per pair of placements sharing bytes. The uses are not walked here: the
+//! barrier phase hands over each resource's first use (with its anchor) and per-queue
+//! summaries; the barrier to extend is found through the resource (the one recorded before
+//! its first use's render pass), each predecessor is listed once through a stamp per item,
+//! and a covered stretch of the map is rewritten in place with one shift of its tail.
 
 use super::barriers::{BarrierDraft, Barriers, CrossQueueHazard};
 use super::memory::MemoryLayout;
@@ -118,12 +122,7 @@ fn slot(q: QueueKind) -> usize {
 }
 
 /// Adds the aliasing barriers and cross-queue hazards of `layout` to `barriers`.
-pub fn add(
-    graph: &Graph,
-    schedule: &Schedule,
-    layout: &MemoryLayout,
-    barriers: &mut Barriers,
-) {
+pub fn add(graph: &Graph, schedule: &Schedule, layout: &MemoryLayout, barriers: &mut Barriers) {
     let problem = &layout.problem;
     // Summaries of every resource's uses (from the barrier phase): every pair below then
     // costs O(1).

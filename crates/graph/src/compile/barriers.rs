@@ -30,9 +30,22 @@
 //!   crosses the frame boundary, after the frame's last (graphics) use.
 //!
 //! Barriers are returned sorted by the execution position of the pass they attach to, those
-//! recorded after it last. Cost: O(uses + barriers); the per-resource reader and
-//! visibility lists share two arenas ([`super::chains`]), so the replays allocate no list
-//! per resource.
+//! recorded after it last.
+//!
+//! Cost: O(uses + barriers), in three steps. One walk over the graph's kept uses builds a
+//! table of facts per use (pass, queue, render pass, sync scope: the scope is looked up once
+//! per use in a [`ScopeTable`]) and the per-resource summaries the aliasing barriers need.
+//! The previous frame's replay then runs over the table only for resources whose entering
+//! state is not their leaving state; a resource used on one queue whose content is not needed
+//! and whose first use writes a layout (every transient image) enters the frame as it leaves
+//! it, and its first barrier (always made: the transition from `UNDEFINED`) takes its wait
+//! for the previous frame from the state after this frame's replay. This frame's replay keeps
+//! uses as 4-byte handles into the table; the reader and visibility lists of all resources
+//! share two arenas ([`super::chains`]); a batch is found through each resource's latest
+//! barrier per queue rather than a list per batch, and order is checked per pass rather than
+//! by comparing every barrier with the next. On the 1,000-pass synthetic frame (about 2,400
+//! uses, 1,300 barriers) that is about 1.03 M instructions per compile (1.27 M before the
+//! table, the settling and the batch changes).
 
 use super::alias_barriers::ResourceUses;
 use super::chains::{Chain, Chains};
@@ -353,8 +366,7 @@ pub fn barriers(
                     .map(|i| i as usize)
                     .filter(|&i| out.barriers[i].before == anchor);
                 if s.last_use.is_none() && table.settled_at_end[resource.index()] {
-                    first_barrier[resource.index()] =
-                        batched.unwrap_or(out.barriers.len()) as u32;
+                    first_barrier[resource.index()] = batched.unwrap_or(out.barriers.len()) as u32;
                 }
                 match batched {
                     Some(i) => {
@@ -488,11 +500,8 @@ impl UseTable {
             .map(|&p| graph.pass(p).uses.len())
             .sum();
         let scopes = ScopeTable::new();
-        let classes: Vec<TargetClass> = graph
-            .resources
-            .iter()
-            .map(|r| r.target().class())
-            .collect();
+        let classes: Vec<TargetClass> =
+            graph.resources.iter().map(|r| r.target().class()).collect();
         let mut two_queues = false;
         let mut facts = Vec::with_capacity(uses);
         let mut resource_uses = vec![ResourceUses::default(); graph.resources.len()];
