@@ -68,6 +68,11 @@ struct FirstUse {
 }
 
 impl ResourceUses {
+    /// Where barriers before the first use are recorded, if the resource is used.
+    pub(crate) fn first_anchor(&self) -> Option<PassId> {
+        self.first.map(|f| f.anchor)
+    }
+
     /// True when every use (if any) is on one queue.
     pub(crate) fn one_queue(&self) -> bool {
         self.per_queue.iter().any(|q| q.last == 0)
@@ -401,6 +406,14 @@ struct Upserts<'a> {
 
 impl<'a> Upserts<'a> {
     fn new(barriers: &'a mut Barriers, uses: &[ResourceUses]) -> Self {
+        if barriers.first_use_barrier.len() == uses.len() {
+            // Tracked by the barrier phase.
+            return Upserts {
+                at_first_use: std::mem::take(&mut barriers.first_use_barrier),
+                barriers,
+                added: Vec::new(),
+            };
+        }
         let mut at_first_use = vec![u32::MAX; uses.len()];
         for (i, b) in barriers.barriers.iter().enumerate() {
             let r = b.resource.index();

@@ -124,6 +124,10 @@ pub struct Barriers {
     /// occupant's barrier, gathered by the table pass for the aliasing barriers
     /// ([`super::alias_barriers`]) so that they need not walk the uses again.
     pub(crate) resource_uses: Vec<ResourceUses>,
+    /// Per resource: index in `barriers` of its plain barrier before the render pass of its
+    /// first use (`u32::MAX` for none), for the aliasing barriers to extend; empty when the
+    /// phase could not keep track (the barriers were reordered).
+    pub(crate) first_use_barrier: Vec<u32>,
 }
 
 /// One kept use, as the replays see it. Entries `0..uses` of the table are the kept uses in
@@ -230,12 +234,13 @@ pub fn barriers(
         &table.settled_at_end,
         &mut arenas.readers,
     );
-    // For the resources settled at the end: index of the barrier before their first use.
+    // Per resource: index of the plain barrier before the render pass of its first use.
     let mut first_barrier = vec![u32::MAX; graph.resources.len()];
     let mut out = Barriers {
         barriers: Vec::with_capacity(uses),
         cross_queue: Vec::new(),
         resource_uses: table.resource_uses,
+        first_use_barrier: Vec::new(),
     };
     // Whether the barriers recorded before their pass are in execution order so far (they
     // are unless async-compute passes sit between the subpasses of a render pass).
@@ -365,9 +370,6 @@ pub fn barriers(
                 let batched = s.batch[slot]
                     .map(|i| i as usize)
                     .filter(|&i| out.barriers[i].before == anchor);
-                if s.last_use.is_none() && table.settled_at_end[resource.index()] {
-                    first_barrier[resource.index()] = batched.unwrap_or(out.barriers.len()) as u32;
-                }
                 match batched {
                     Some(i) => {
                         let b: &mut BarrierDraft = &mut out.barriers[i];
@@ -380,6 +382,12 @@ pub fn barriers(
                         }
                     }
                     None => {
+                        let first = &mut first_barrier[resource.index()];
+                        if *first == u32::MAX
+                            && out.resource_uses[resource.index()].first_anchor() == Some(anchor)
+                        {
+                            *first = out.barriers.len() as u32;
+                        }
                         s.batch[slot] = Some(out.barriers.len() as u32);
                         out.barriers.push(BarrierDraft::plain(
                             anchor,
@@ -431,9 +439,13 @@ pub fn barriers(
     // The previous frame's uses of the resources settled at the end: their state leaving
     // this frame is the state they enter it in, so their first barrier (a write) waits for
     // its last write, the reads since and a transition since, as `consider` does for them
-    // (all on the same queue, none in this frame's render passes).
-    for (s, &i) in state.iter().zip(&first_barrier) {
-        let Some(b) = out.barriers.get_mut(i as usize) else {
+    // (all on the same queue, none in this frame's render passes). That barrier is the one
+    // made at the first use: it always makes one.
+    for (r, s) in state.iter().enumerate() {
+        if !table.settled_at_end[r] {
+            continue;
+        }
+        let Some(b) = out.barriers.get_mut(first_barrier[r] as usize) else {
             continue;
         };
         if let Some(w) = s.last_write {
@@ -451,6 +463,9 @@ pub fn barriers(
     // Barriers recorded after a pass were emitted when its consumer was replayed: merge them
     // in by position (the before-barriers are already in order unless async passes sit
     // between the subpasses of a render pass).
+    if sorted && after.is_empty() {
+        out.first_use_barrier = first_barrier;
+    }
     let key = |b: &BarrierDraft| (schedule.position[b.before.index()], b.after);
     if !sorted {
         out.barriers.sort_by_key(key);
