@@ -215,7 +215,10 @@ fn transient_first_write_waits_for_every_use_of_the_previous_frame() {
     assert_eq!(b.resource, "tex");
     assert_eq!(
         (b.old_layout, b.new_layout),
-        (Some(Layout::UNDEFINED), Some(Layout::COLOR_ATTACHMENT_OPTIMAL))
+        (
+            Some(Layout::UNDEFINED),
+            Some(Layout::COLOR_ATTACHMENT_OPTIMAL)
+        )
     );
     for stage in [
         StageMask::COLOR_ATTACHMENT_OUTPUT,
