@@ -330,6 +330,77 @@ impl Access {
     }
 }
 
+/// What [`Access::scope`] needs to know of a [`Target`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TargetClass {
+    /// A buffer.
+    Buffer,
+    /// A colour image.
+    Color,
+    /// A depth/stencil image.
+    DepthStencil,
+}
+
+impl Target {
+    /// The class of the target.
+    pub fn class(self) -> TargetClass {
+        match self {
+            Target::Buffer => TargetClass::Buffer,
+            Target::Image(f) if f.is_depth_stencil() => TargetClass::DepthStencil,
+            Target::Image(_) => TargetClass::Color,
+        }
+    }
+}
+
+/// Every [`SyncScope`] that [`Access::scope`] gives, computed once and then looked up: for a
+/// phase that needs the scope of every use, a lookup costs a few instructions where the
+/// derivation is a match over access, pass kind and target. Scopes depend on the target only
+/// through its [`TargetClass`].
+#[derive(Clone, Debug)]
+pub struct ScopeTable {
+    scopes: Vec<SyncScope>,
+}
+
+/// Pass kinds, in the table's order.
+const PASS_KINDS: [PassKind; 3] = [PassKind::Raster, PassKind::Compute, PassKind::Transfer];
+
+impl ScopeTable {
+    /// The scopes of every access, pass kind and target class.
+    pub fn new() -> Self {
+        let targets = [
+            Target::Buffer,
+            Target::Image(Format::R8G8B8A8_UNORM),
+            Target::Image(Format::D32_SFLOAT),
+        ];
+        let mut scopes = Vec::with_capacity(Access::ALL.len() * 9);
+        for &access in Access::ALL {
+            for pass in PASS_KINDS {
+                for target in targets {
+                    scopes.push(access.scope(pass, target));
+                }
+            }
+        }
+        ScopeTable { scopes }
+    }
+
+    /// [`Access::scope`] of `access` in a pass of kind `pass` on a target of class `class`.
+    pub fn scope(&self, access: Access, pass: PassKind, class: TargetClass) -> SyncScope {
+        let class = class as usize;
+        let pass = match pass {
+            PassKind::Raster => 0,
+            PassKind::Compute => 1,
+            PassKind::Transfer => 2,
+        };
+        self.scopes[access as usize * 9 + pass * 3 + class]
+    }
+}
+
+impl Default for ScopeTable {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl fmt::Display for Access {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -374,6 +445,29 @@ mod tests {
         assert!(Access::TransferDst
             .check(PassKind::Compute, Target::Buffer)
             .is_err());
+    }
+
+    #[test]
+    fn scope_table_agrees_with_scope() {
+        let table = ScopeTable::new();
+        let targets = [
+            Target::Buffer,
+            Target::Image(Format::R16G16B16A16_SFLOAT),
+            Target::Image(Format::R32_SFLOAT),
+            Target::Image(Format::D24_UNORM_S8_UINT),
+            Target::Image(Format::D32_SFLOAT),
+        ];
+        for &access in Access::ALL {
+            for pass in PASS_KINDS {
+                for target in targets {
+                    assert_eq!(
+                        table.scope(access, pass, target.class()),
+                        access.scope(pass, target),
+                        "{access} in {pass:?} on {target:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -192,6 +192,45 @@ fn async_passes_fold_onto_graphics_without_an_async_queue() {
 }
 
 #[test]
+fn transient_first_write_waits_for_every_use_of_the_previous_frame() {
+    // One queue, content not needed: the barrier before the first write waits for the
+    // previous frame's write and for both reads since (the phase takes them from the state
+    // the frame leaves, without replaying the frame twice).
+    let mut g = Graph::new("transient");
+    let tex = rgba(&mut g, "tex");
+    let out = rgba(&mut g, "out");
+    g.resource_mut(out).output = true;
+    g.raster("draw").uses(tex, Access::ColorWriteAll);
+    g.compute("blur")
+        .uses(tex, Access::Sampled)
+        .uses(out, Access::StorageWrite);
+    g.raster("show")
+        .uses(tex, Access::Sampled)
+        .uses(out, Access::ColorReadWrite)
+        .side_effects();
+    let plan = compile(&g, &desktop(), &CompileOptions::NONE).unwrap();
+    let first = barriers_before(&plan, "draw");
+    assert_eq!(first.len(), 1, "{first:#?}");
+    let b = first[0];
+    assert_eq!(b.resource, "tex");
+    assert_eq!(
+        (b.old_layout, b.new_layout),
+        (
+            Some(Layout::UNDEFINED),
+            Some(Layout::COLOR_ATTACHMENT_OPTIMAL)
+        )
+    );
+    for stage in [
+        StageMask::COLOR_ATTACHMENT_OUTPUT,
+        StageMask::COMPUTE_SHADER,
+        StageMask::FRAGMENT_SHADER,
+    ] {
+        assert!(b.src_stage.contains(stage), "{b:#?}");
+    }
+    assert_eq!(b.src_access, AccessMask::COLOR_ATTACHMENT_WRITE);
+}
+
+#[test]
 fn imported_content_is_ordered_after_the_previous_frame() {
     let mut g = Graph::new("history");
     let h = g.buffer("history", 64);

@@ -23,13 +23,16 @@
 //! them (across queues the frame boundary covers it, as for the barrier phase's own
 //! previous-frame hazards); the occupants in between follow by the chain.
 //! Invariant kept: `barriers` stays in execution order of `before`, `cross_queue` in
-//! execution order of `to`. Cost: O(uses + barriers + n log n + Σ ranges covered), linear in
-//! practice (the map holds about as many ranges as items alive at once), instead of one
-//! step per pair of placements sharing bytes.
+//! execution order of `to`. Cost: O(resources + barriers + n log n + Σ ranges covered),
+//! linear in practice (the map holds about as many ranges as items alive at once), instead
+//! of one step per pair of placements sharing bytes. The uses are not walked here: the
+//! barrier phase hands over each resource's first use (with its anchor) and per-queue
+//! summaries; the barrier to extend is found through the resource (the one recorded before
+//! its first use's render pass), each predecessor is listed once through a stamp per item,
+//! and a covered stretch of the map is rewritten in place with one shift of its tail.
 
 use super::barriers::{BarrierDraft, Barriers, CrossQueueHazard};
 use super::memory::MemoryLayout;
-use super::renderpass::RenderPassGrouping;
 use super::Schedule;
 use crate::access::SyncScope;
 use crate::graph::{Graph, PassId, QueueKind, ResourceId};
@@ -46,11 +49,56 @@ struct QueueUses {
     last: u32,
 }
 
-/// The first kept use of a resource and its per-queue summaries.
+/// The first kept use of a resource and its per-queue summaries. The barrier phase gathers
+/// them in its walk over the uses ([`Barriers`]), so this phase walks no use.
 #[derive(Clone, Copy, Debug, Default)]
-struct ResourceUses {
-    first: Option<(PassId, QueueKind, SyncScope)>,
+pub(crate) struct ResourceUses {
+    first: Option<FirstUse>,
     per_queue: [QueueUses; 2],
+}
+
+/// The first kept use of a resource.
+#[derive(Clone, Copy, Debug)]
+struct FirstUse {
+    pass: PassId,
+    /// Where barriers before `pass` are recorded (the first subpass of its render pass).
+    anchor: PassId,
+    queue: QueueKind,
+    scope: SyncScope,
+}
+
+impl ResourceUses {
+    /// Where barriers before the first use are recorded, if the resource is used.
+    pub(crate) fn first_anchor(&self) -> Option<PassId> {
+        self.first.map(|f| f.anchor)
+    }
+
+    /// True when every use (if any) is on one queue.
+    pub(crate) fn one_queue(&self) -> bool {
+        self.per_queue.iter().any(|q| q.last == 0)
+    }
+
+    /// Adds a use at `position` in the order (uses come in execution order) by `pass`, whose
+    /// barriers are recorded before `anchor`.
+    pub(crate) fn note(
+        &mut self,
+        position: usize,
+        pass: PassId,
+        anchor: PassId,
+        queue: QueueKind,
+        scope: SyncScope,
+    ) {
+        self.first.get_or_insert(FirstUse {
+            pass,
+            anchor,
+            queue,
+            scope,
+        });
+        let q = &mut self.per_queue[slot(queue)];
+        q.stages |= scope.stages;
+        q.writes |= scope.access & AccessMask::WRITES;
+        q.last = position as u32 + 1;
+    }
 }
 
 /// The union of several occupants' [`QueueUses`].
@@ -79,29 +127,11 @@ fn slot(q: QueueKind) -> usize {
 }
 
 /// Adds the aliasing barriers and cross-queue hazards of `layout` to `barriers`.
-pub fn add(
-    graph: &Graph,
-    schedule: &Schedule,
-    grouping: &RenderPassGrouping,
-    layout: &MemoryLayout,
-    barriers: &mut Barriers,
-) {
+pub fn add(graph: &Graph, schedule: &Schedule, layout: &MemoryLayout, barriers: &mut Barriers) {
     let problem = &layout.problem;
-    // One pass over the kept uses: every pair below then costs O(1).
-    let mut uses = vec![ResourceUses::default(); graph.resources.len()];
-    for (position, &pass) in schedule.order.iter().enumerate() {
-        let p = graph.pass(pass);
-        let queue = schedule.queue[pass.index()];
-        for u in &p.uses {
-            let scope = u.access.scope(p.kind, graph.resource(u.resource).target());
-            let r = &mut uses[u.resource.index()];
-            r.first.get_or_insert((pass, queue, scope));
-            let q = &mut r.per_queue[slot(queue)];
-            q.stages |= scope.stages;
-            q.writes |= scope.access & AccessMask::WRITES;
-            q.last = position as u32 + 1;
-        }
-    }
+    // Summaries of every resource's uses (from the barrier phase): every pair below then
+    // costs O(1).
+    let uses = std::mem::take(&mut barriers.resource_uses);
     // Per item, what its latest earlier occupants (this frame) and, for the first occupant
     // of some bytes, the last occupant of those bytes (the previous frame's) add to its
     // first-use barrier.
@@ -127,9 +157,6 @@ pub fn add(
             |first, last| from_later[first].add(&uses[problem.items[last].resource.index()]),
         );
     }
-    let anchor = |pass: PassId| {
-        grouping.group_of[pass.index()].map_or(pass, |g| grouping.groups[g as usize][0])
-    };
     debug_assert!(
         barriers.barriers.windows(2).all(|w| {
             let position = |p: PassId| schedule.position[p.index()].unwrap_or(u32::MAX);
@@ -137,7 +164,7 @@ pub fn add(
         }),
         "barriers are in execution order of `before`"
     );
-    let mut upserts = Upserts::new(barriers, schedule);
+    let mut upserts = Upserts::new(barriers, &uses);
     let mut new_hazards = Vec::new();
     for i in 0..n {
         let (earlier, later) = (&from_earlier[i], &from_later[i]);
@@ -145,7 +172,13 @@ pub fn add(
             continue;
         }
         let resource = problem.items[i].resource;
-        let Some((first_pass, first_queue, first_scope)) = uses[resource.index()].first else {
+        let Some(FirstUse {
+            pass: first_pass,
+            anchor,
+            queue: first_queue,
+            scope: first_scope,
+        }) = uses[resource.index()].first
+        else {
             continue;
         };
         let same = slot(first_queue);
@@ -176,7 +209,7 @@ pub fn add(
         }
         let undefined = is_image && earlier.any;
         upserts.upsert(
-            anchor(first_pass),
+            anchor,
             resource,
             first_scope,
             src_stage,
@@ -184,7 +217,7 @@ pub fn add(
             undefined,
         );
     }
-    upserts.finish();
+    upserts.finish(schedule);
     if !new_hazards.is_empty() {
         let known: std::collections::HashSet<CrossQueueHazard, FxBuildHasher> =
             barriers.cross_queue.iter().copied().collect();
@@ -212,12 +245,13 @@ struct Sweep {
     last: Vec<Segment>,
     /// Occupied bytes and their first occupant, disjoint (sorted by offset after the sweep).
     first: Vec<Segment>,
-    /// Scratch: the segments replacing those an item covers.
-    replace: Vec<Segment>,
     /// Scratch: `first position << 32 | index into the placements` of the block's items.
     items: Vec<u64>,
     /// Scratch: predecessors of the item being swept.
     preds: Vec<u32>,
+    /// Per item: the last item it was found a predecessor of plus one (0: none), so that
+    /// each predecessor is listed once without searching `preds`.
+    pred_of: Vec<u32>,
     /// Scratch of the counting sort of `items`: counts per first position, sorted keys.
     count: Vec<u32>,
     sorted: Vec<u64>,
@@ -237,6 +271,9 @@ impl Sweep {
     ) {
         self.last.clear();
         self.first.clear();
+        if self.pred_of.len() < problem.items.len() {
+            self.pred_of.resize(problem.items.len(), 0);
+        }
         self.items.clear();
         self.items.extend(
             placements
@@ -272,7 +309,6 @@ impl Sweep {
             let (s, e) = (off, off + problem.items[i].size);
             let lo = self.last.partition_point(|g| g.end <= s);
             let hi = lo + self.last[lo..].iter().take_while(|g| g.start < e).count();
-            self.replace.clear();
             self.preds.clear();
             let mut cursor = s;
             for g in &self.last[lo..hi] {
@@ -282,7 +318,9 @@ impl Sweep {
                         .before(&problem.items[item as usize].span),
                     "items sharing bytes come one wholly before the other"
                 );
-                if !self.preds.contains(&g.item) {
+                let stamp = &mut self.pred_of[g.item as usize];
+                if *stamp != item + 1 {
+                    *stamp = item + 1;
                     self.preds.push(g.item);
                 }
                 if g.start > cursor {
@@ -293,9 +331,6 @@ impl Sweep {
                         item,
                     });
                 }
-                if g.start < s {
-                    self.replace.push(Segment { end: s, ..*g });
-                }
                 cursor = g.end;
             }
             if cursor < e {
@@ -305,25 +340,34 @@ impl Sweep {
                     item,
                 });
             }
-            self.replace.push(Segment {
+            // `last[lo..hi]` becomes: what the first covered range keeps before `s`, the
+            // item, what the last covered range keeps after `e` (one shift of the tail).
+            let mine = Segment {
                 start: s,
                 end: e,
                 item,
-            });
+            };
+            let mut replace = [mine; 3];
+            let mut n = 0;
+            if let Some(g) = self.last[lo..hi].first().filter(|g| g.start < s) {
+                replace[0] = Segment { end: s, ..*g };
+                n = 1;
+            }
+            replace[n] = mine;
+            n += 1;
             if let Some(g) = self.last[lo..hi].last().filter(|g| g.end > e) {
-                self.replace.push(Segment { start: e, ..*g });
+                replace[n] = Segment { start: e, ..*g };
+                n += 1;
             }
-            // Replace `last[lo..hi]` by `replace` (in place, then shift what differs).
-            let common = (hi - lo).min(self.replace.len());
-            self.last[lo..lo + common].copy_from_slice(&self.replace[..common]);
-            if self.replace.len() < hi - lo {
-                self.last.drain(lo + common..hi);
-            } else {
-                // One shift for all the inserted segments.
-                let at = lo + common;
-                self.last
-                    .splice(at..at, self.replace[common..].iter().copied());
+            let len = self.last.len();
+            if n > hi - lo {
+                self.last.resize(len + n - (hi - lo), mine);
+                self.last.copy_within(hi..len, lo + n);
+            } else if n < hi - lo {
+                self.last.copy_within(hi..len, lo + n);
+                self.last.truncate(len - (hi - lo - n));
             }
+            self.last[lo..lo + n].copy_from_slice(&replace[..n]);
             for &p in &self.preds {
                 earlier(p as usize, item as usize);
             }
@@ -349,47 +393,51 @@ impl Sweep {
     }
 }
 
-/// Barrier edits of this phase: unions into existing plain barriers (found among the
-/// barriers of their pass: `barriers` are in execution order of `before`) and new barriers
-/// merged into execution order at the end.
+/// Barrier edits of this phase: unions into existing plain barriers (each resource's barrier
+/// before the render pass of its first use, found once) and new barriers merged into
+/// execution order at the end.
 struct Upserts<'a> {
     barriers: &'a mut Barriers,
-    schedule: &'a Schedule,
-    /// `start[p]`: index of the first barrier whose pass is at position `p` or later.
-    start: Vec<u32>,
+    /// Per resource: index of the first plain barrier recorded before the render pass of its
+    /// first use (the barrier phase makes at most one there), `u32::MAX` for none.
+    at_first_use: Vec<u32>,
     added: Vec<BarrierDraft>,
 }
 
 impl<'a> Upserts<'a> {
-    fn new(barriers: &'a mut Barriers, schedule: &'a Schedule) -> Self {
-        let mut start = vec![0u32; schedule.order.len() + 1];
-        for b in &barriers.barriers {
-            if let Some(p) = schedule.position[b.before.index()] {
-                start[p as usize + 1] += 1;
-            }
+    fn new(barriers: &'a mut Barriers, uses: &[ResourceUses]) -> Self {
+        if barriers.first_use_barrier.len() == uses.len() {
+            // Tracked by the barrier phase.
+            return Upserts {
+                at_first_use: std::mem::take(&mut barriers.first_use_barrier),
+                barriers,
+                added: Vec::new(),
+            };
         }
-        for p in 0..schedule.order.len() {
-            start[p + 1] += start[p];
+        let mut at_first_use = vec![u32::MAX; uses.len()];
+        for (i, b) in barriers.barriers.iter().enumerate() {
+            let r = b.resource.index();
+            if b.after || b.transfer.is_some() || at_first_use[r] != u32::MAX {
+                continue;
+            }
+            if uses[r].first.is_some_and(|f| f.anchor == b.before) {
+                at_first_use[r] = i as u32;
+            }
         }
         Upserts {
             barriers,
-            schedule,
-            start,
+            at_first_use,
             added: Vec::new(),
         }
     }
 
-    /// The plain barrier of `resource` recorded before `before`, if the barrier phase made
-    /// one.
+    /// The plain barrier of `resource` recorded before `before` (the render pass of its
+    /// first use), if the barrier phase made one.
     fn find(&self, before: PassId, resource: ResourceId) -> Option<usize> {
-        let at = self.schedule.position[before.index()]? as usize;
-        let (from, to) = (self.start[at] as usize, self.start[at + 1] as usize);
-        self.barriers.barriers[from..to]
-            .iter()
-            .position(|b| {
-                b.before == before && b.resource == resource && !b.after && b.transfer.is_none()
-            })
-            .map(|k| from + k)
+        let i = self.at_first_use[resource.index()] as usize;
+        let b = self.barriers.barriers.get(i)?;
+        debug_assert!(b.resource == resource);
+        (b.before == before).then_some(i)
     }
 
     /// Unions the source scope into the barrier of `resource` before `before`, creating it
@@ -433,8 +481,7 @@ impl<'a> Upserts<'a> {
 
     /// Merges the new barriers in: each goes after every existing barrier whose pass is not
     /// later than its own (what inserting at the partition point one by one would give).
-    fn finish(self) {
-        let schedule = self.schedule;
+    fn finish(self, schedule: &Schedule) {
         if self.added.is_empty() {
             return;
         }

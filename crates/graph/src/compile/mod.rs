@@ -93,7 +93,7 @@ pub fn compile(
         options,
         &rp.memoryless,
     );
-    alias_barriers::add(graph, &schedule, &rp.grouping, &layout, &mut barriers);
+    alias_barriers::add(graph, &schedule, &layout, &mut barriers);
     let syncs = syncs::syncs(
         graph,
         &schedule,
