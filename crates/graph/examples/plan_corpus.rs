@@ -7,7 +7,8 @@
 //! The corpus: every example frame under `assets/graphs/` for every named profile with all
 //! optimisations on and off; the synthetic benchmark frames (10, 100, 1,000 passes, one and
 //! two queues); and `random_count` (default 2,000) random valid graphs with random
-//! capabilities and options, drawn from the property tests' generators by seed.
+//! capabilities and options, drawn from the property tests' generators by seed. Each plan is
+//! also held against the independent checker; a rejection is printed and written with it.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -101,7 +102,15 @@ fn main() {
 /// Writes the plan JSON of one compile, or its error, to `OUT_DIR/name.json`.
 fn write(out: &Path, name: &str, graph: &Graph, caps: &Capabilities, options: &CompileOptions) {
     let text = match compile(graph, caps, options) {
-        Ok(plan) => serde_json::to_string_pretty(&plan).unwrap_or_else(|e| format!("serde: {e}")),
+        Ok(plan) => {
+            let mut text =
+                serde_json::to_string_pretty(&plan).unwrap_or_else(|e| format!("serde: {e}"));
+            if let Err(violations) = tessera_graph::check::check(graph, caps, options, &plan) {
+                eprintln!("{name}: the checker rejects the plan: {violations:?}");
+                text.push_str(&format!("\nchecker: {violations:?}"));
+            }
+            text
+        }
         Err(e) => format!("error: {e}"),
     };
     if let Err(e) = std::fs::write(out.join(format!("{name}.json")), text) {

@@ -93,6 +93,8 @@ pub struct GpuOptions {
     pub validation: bool,
 }
 
+// Not derivable: the default follows the build profile (validation on in debug builds).
+#[allow(clippy::derivable_impls)]
 impl Default for GpuOptions {
     fn default() -> Self {
         GpuOptions {

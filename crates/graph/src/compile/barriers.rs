@@ -286,6 +286,12 @@ pub fn barriers(
                     ),
                     _ => HandOver::None,
                 };
+                if handover != HandOver::None {
+                    // The acquire is this resource's barrier in the batch: a later subpass of
+                    // the same render pass that needs the image visible to more stages widens
+                    // it (barriers of one batch do not chain with each other).
+                    s.batch[slot] = Some(out.barriers.len() as u32 - 1);
+                }
                 let routed = route_for_compute(s, &mut facts, k, queue, &end_of, &mut after);
                 (handover, routed)
             } else {
@@ -367,9 +373,16 @@ pub fn barriers(
                 // contiguous on their queue (async-compute passes may sit between them in the
                 // order), so the resource's latest barrier on this queue is in the batch
                 // being built exactly when it is recorded before the same pass.
-                let batched = s.batch[slot]
-                    .map(|i| i as usize)
-                    .filter(|&i| out.barriers[i].before == anchor);
+                // A transition never folds into a barrier that already changes the layout
+                // otherwise (an acquire that keeps the old layout for graphics to change), and
+                // a write to make available never folds into an acquire (Vulkan ignores an
+                // acquire's source access mask).
+                let batched = s.batch[slot].map(|i| i as usize).filter(|&i| {
+                    let b = &out.barriers[i];
+                    b.before == anchor
+                        && (layouts.is_none() || b.layouts.is_none() || b.layouts == layouts)
+                        && (b.transfer.is_none() || src_access.is_empty())
+                });
                 match batched {
                     Some(i) => {
                         let b: &mut BarrierDraft = &mut out.barriers[i];

@@ -363,6 +363,7 @@ impl Checker<'_, '_> {
                                 && stages_cover(x.src_stage, stages)
                                 && (!writes
                                     || (ctx.barriers[bi].resource == r
+                                        && !is_acquire(x)
                                         && access_cover(x.src_access, access & AccessMask::WRITES)))
                         }
                         (Node::Dep(rp, d), frame) => {
@@ -505,4 +506,12 @@ impl Checker<'_, '_> {
             }
         }
     }
+}
+
+/// Vulkan ignores the source access mask of an ownership-transfer acquire: it makes no write
+/// available (the matching release did, on the other queue).
+fn is_acquire(b: &Barrier) -> bool {
+    b.queue_transfer
+        .as_ref()
+        .is_some_and(|t| t.half == crate::plan::TransferHalf::Acquire)
 }
