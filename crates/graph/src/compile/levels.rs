@@ -10,13 +10,18 @@ use super::deps::Dependencies;
 use crate::caps::{Capabilities, CompileOptions};
 use crate::graph::{Graph, PassId, QueueKind};
 
-/// Dependency level of each kept pass (indexed by pass; culled passes get 0).
+/// Dependency level of each kept pass (indexed by pass; culled passes get 0). `deps` are the
+/// edges among the kept passes (`kept_dependencies` when anything was culled), so no edge
+/// needs filtering.
 pub fn levels(graph: &Graph, deps: &Dependencies, order: &[PassId], kept: &[bool]) -> Vec<u32> {
+    debug_assert!(deps
+        .edges
+        .iter()
+        .all(|e| kept[e.from.index()] && kept[e.to.index()]));
     let mut level = vec![0u32; graph.passes.len()];
     for &p in order {
         let l = deps
             .into(p)
-            .filter(|e| kept[e.from.index()])
             .map(|e| level[e.from.index()] + 1)
             .max()
             .unwrap_or(0);
