@@ -20,24 +20,6 @@ impl FxHasher {
     }
 }
 
-/// The 1 to 7 bytes of `rest` as a zero-padded little-endian word, from two overlapping reads
-/// (a copy into a buffer would call `memcpy` for every short name).
-fn tail_word(rest: &[u8]) -> u64 {
-    let n = rest.len();
-    let u16_at = |i: usize| u64::from(u16::from_le_bytes([rest[i], rest[i + 1]]));
-    let u32_at = |i: usize| {
-        u64::from(u32::from_le_bytes(
-            rest[i..i + 4].try_into().unwrap_or_default(),
-        ))
-    };
-    match n {
-        0 => 0,
-        1 => u64::from(rest[0]),
-        2 | 3 => u16_at(0) | (u16_at(n - 2) << (8 * (n - 2))),
-        _ => u32_at(0) | (u32_at(n - 4) << (8 * (n - 4))),
-    }
-}
-
 impl Hasher for FxHasher {
     fn write(&mut self, bytes: &[u8]) {
         let mut chunks = bytes.chunks_exact(8);
@@ -46,7 +28,9 @@ impl Hasher for FxHasher {
         }
         let rest = chunks.remainder();
         if !rest.is_empty() {
-            self.add(tail_word(rest));
+            let mut buf = [0u8; 8];
+            buf[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(buf));
         }
     }
     fn write_u8(&mut self, i: u8) {
@@ -63,27 +47,5 @@ impl Hasher for FxHasher {
     }
     fn finish(&self) -> u64 {
         self.hash
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The tail word equals the zero-padded little-endian word of the remaining bytes.
-    #[test]
-    fn tail_is_the_zero_padded_word() {
-        let bytes: Vec<u8> = (1..=23u8).map(|b| b.wrapping_mul(37)).collect();
-        for len in 0..bytes.len() {
-            let mut h = FxHasher::default();
-            h.write(&bytes[..len]);
-            let mut expected = FxHasher::default();
-            for c in bytes[..len].chunks(8) {
-                let mut buf = [0u8; 8];
-                buf[..c.len()].copy_from_slice(c);
-                expected.add(u64::from_le_bytes(buf));
-            }
-            assert_eq!(h.finish(), expected.finish(), "length {len}");
-        }
     }
 }

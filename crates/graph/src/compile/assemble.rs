@@ -4,9 +4,10 @@
 //! edges, barriers, batches), each a reference-count increment, so the loops here are kept to
 //! "index, clone, store": the pass and resource tables are borrowed as local slices (an atomic
 //! increment would otherwise make the compiler reload them from the graph at every name),
-//! every list is allocated once at its exact length, and lists that are the same names in the
-//! same order (one queue's list and `order`) are cloned as a whole. Edges need no filter: after
-//! culling the dependency phase only has edges between kept passes.
+//! every list is allocated once at its exact length, lists that are the same names in the
+//! same order (a queue's list and `order`, a batch and its queue) are cloned as a whole, and
+//! the levels are one flat list ([`Levels`]) rather than one allocation per level. Edges need
+//! no filter: after culling the dependency phase only has edges between kept passes.
 
 use super::barriers::{BarrierDraft, Barriers};
 use super::cull::Culling;
@@ -17,8 +18,8 @@ use super::Schedule;
 use crate::graph::{Graph, Pass, PassId, QueueKind, Resource, ResourceId};
 use crate::name::Name;
 use crate::plan::{
-    Bandwidth, Barrier, BarrierPosition, Batch, BatchWait, Break, CullReason, Edge, Memory, Plan,
-    QueueTransfer, Queues, RenderPass, ResourceSharing, Sync,
+    Bandwidth, Barrier, BarrierPosition, Batch, BatchWait, Break, CullReason, Edge, Levels, Memory,
+    Plan, QueueTransfer, Queues, RenderPass, ResourceSharing, Sync,
 };
 
 /// Everything the plan is made of.
@@ -196,22 +197,38 @@ impl Parts<'_> {
 }
 
 /// The passes of each level and of each queue, in execution order, from the names of
-/// `order`: one allocation per list, at its exact length.
-fn levels_and_queues(s: &Schedule, order: &[Name]) -> (Vec<Vec<Name>>, Queues) {
-    let mut per_level: Vec<usize> = Vec::new();
+/// `order`: the levels are one list sorted by level (a counting sort of positions, stable so
+/// each level keeps execution order), each queue list is allocated once at its length.
+fn levels_and_queues(s: &Schedule, order: &[Name]) -> (Levels, Queues) {
+    let mut ends: Vec<u32> = Vec::new();
     let mut async_passes = 0;
     for &p in &s.order {
         let l = s.level[p.index()] as usize;
-        if l >= per_level.len() {
-            per_level.resize(l + 1, 0);
+        if l >= ends.len() {
+            ends.resize(l + 1, 0);
         }
-        per_level[l] += 1;
+        ends[l] += 1;
         async_passes += usize::from(s.queue[p.index()] == QueueKind::AsyncCompute);
     }
-    let mut levels: Vec<Vec<Name>> = per_level.iter().map(|&n| Vec::with_capacity(n)).collect();
-    for (&p, name) in s.order.iter().zip(order) {
-        levels[s.level[p.index()] as usize].push(name.clone());
+    // Counts to ends, and the next free slot of each level.
+    let mut next: Vec<u32> = Vec::with_capacity(ends.len());
+    let mut total = 0;
+    for e in &mut ends {
+        next.push(total);
+        total += *e;
+        *e = total;
     }
+    let mut by_level = vec![0u32; order.len()];
+    for (i, &p) in s.order.iter().enumerate() {
+        let slot = &mut next[s.level[p.index()] as usize];
+        by_level[*slot as usize] = i as u32;
+        *slot += 1;
+    }
+    let names = by_level
+        .iter()
+        .map(|&i| order[i as usize].clone())
+        .collect();
+    let levels = Levels::from_flat(names, ends);
     let queues = if async_passes == 0 {
         Queues {
             graphics: order.to_vec(),
