@@ -17,7 +17,7 @@ pub struct Plan {
     /// Culled passes, in declaration order.
     pub culled: Vec<Name>,
     /// Passes per dependency level (longest path from a root), each level in execution order.
-    pub levels: Vec<Vec<Name>>,
+    pub levels: Levels,
     /// Passes per queue, in execution order.
     pub queues: Queues,
     /// Raster passes grouped into render passes.
@@ -56,6 +56,98 @@ impl Plan {
             .enumerate()
             .map(|(i, n)| (n.as_str(), i))
             .collect()
+    }
+}
+
+/// Passes per dependency level, each level in execution order: a list of lists in the JSON
+/// and in use (`len`, `iter`, `levels[l]`), stored as one flat list of names plus the end of
+/// each level, so a plan of a few hundred levels holds two allocations instead of one per
+/// level (allocating and freeing them was a measurable part of compiling a large frame).
+/// Build one from lists with `Levels::from(Vec<Vec<Name>>)`, edit through
+/// [`Levels::to_lists`].
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Levels {
+    /// The names of every level, level after level.
+    names: Vec<Name>,
+    /// Level `l` is `names[ends[l - 1]..ends[l]]` (from 0 for the first).
+    ends: Vec<u32>,
+}
+
+impl Levels {
+    /// Levels from the names of every level, level after level, and the end of each level
+    /// in that list (non-decreasing, the last one the length of `names`).
+    pub(crate) fn from_flat(names: Vec<Name>, ends: Vec<u32>) -> Self {
+        debug_assert!(ends.windows(2).all(|w| w[0] <= w[1]));
+        debug_assert_eq!(ends.last().map_or(0, |&e| e as usize), names.len());
+        Levels { names, ends }
+    }
+
+    /// Number of levels.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// True when there is no level (an empty plan).
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// The passes of level `l`, if there is one.
+    pub fn get(&self, l: usize) -> Option<&[Name]> {
+        let end = *self.ends.get(l)? as usize;
+        let start = if l == 0 { 0 } else { self.ends[l - 1] as usize };
+        self.names.get(start..end)
+    }
+
+    /// The levels in order, each as the list of its passes.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &[Name]> + ExactSizeIterator + '_ {
+        (0..self.ends.len()).map(|l| &self[l])
+    }
+
+    /// The levels as separate lists (to edit them; convert back with `Levels::from`).
+    pub fn to_lists(&self) -> Vec<Vec<Name>> {
+        self.iter().map(<[Name]>::to_vec).collect()
+    }
+}
+
+impl std::ops::Index<usize> for Levels {
+    type Output = [Name];
+    /// The passes of level `l`; panics when there is no such level, like a slice.
+    fn index(&self, l: usize) -> &[Name] {
+        match self.get(l) {
+            Some(names) => names,
+            None => panic!("level {l} of {}", self.len()),
+        }
+    }
+}
+
+impl From<Vec<Vec<Name>>> for Levels {
+    fn from(lists: Vec<Vec<Name>>) -> Self {
+        let mut ends = Vec::with_capacity(lists.len());
+        let mut names = Vec::with_capacity(lists.iter().map(Vec::len).sum());
+        for l in lists {
+            names.extend(l);
+            ends.push(names.len() as u32);
+        }
+        Levels { names, ends }
+    }
+}
+
+impl std::fmt::Debug for Levels {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl Serialize for Levels {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for Levels {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Vec::<Vec<Name>>::deserialize(d).map(Levels::from)
     }
 }
 
@@ -417,4 +509,44 @@ pub struct CullReason {
     pub pass: Name,
     /// The reason.
     pub reason: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lists(spec: &[&[&str]]) -> Vec<Vec<Name>> {
+        spec.iter()
+            .map(|l| l.iter().map(|&n| Name::from(n)).collect())
+            .collect()
+    }
+
+    #[test]
+    fn levels_read_and_serialize_like_lists_of_names() {
+        let spec: &[&[&str]] = &[&["a"], &["b", "c"], &[], &["d"]];
+        let levels = Levels::from(lists(spec));
+        assert_eq!(levels.len(), 4);
+        assert!(!levels.is_empty());
+        assert_eq!(levels[1], ["b", "c"]);
+        assert!(levels[2].is_empty());
+        assert_eq!(levels.get(3).map(<[Name]>::len), Some(1));
+        assert_eq!(levels.get(4), None);
+        assert_eq!(
+            levels.iter().map(<[Name]>::len).collect::<Vec<_>>(),
+            [1, 2, 0, 1]
+        );
+        assert_eq!(levels.to_lists(), lists(spec));
+        let json = serde_json::to_string(&levels).unwrap();
+        assert_eq!(json, r#"[["a"],["b","c"],[],["d"]]"#);
+        assert_eq!(serde_json::from_str::<Levels>(&json).unwrap(), levels);
+        assert_eq!(format!("{levels:?}"), format!("{:?}", lists(spec)));
+        let flat = Levels::from_flat(
+            ["a", "b", "c", "d"].map(Name::from).to_vec(),
+            vec![1, 3, 3, 4],
+        );
+        assert_eq!(flat, levels);
+        let empty = Levels::default();
+        assert!(empty.is_empty());
+        assert_eq!(serde_json::to_string(&empty).unwrap(), "[]");
+    }
 }

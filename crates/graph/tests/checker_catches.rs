@@ -189,7 +189,9 @@ fn culling_mistakes_are_caught() {
     uncull.cull_reasons.retain(|r| &*r.pass != "useless");
     uncull.order.push("useless".into());
     uncull.queues.graphics.push("useless".into());
-    uncull.levels[0].push("useless".into());
+    let mut levels = uncull.levels.to_lists();
+    levels[0].push("useless".into());
+    uncull.levels = levels.into();
     assert_caught(
         &g,
         &CompileOptions::NONE,
@@ -217,13 +219,14 @@ fn corrupted_levels_and_queues_are_caught() {
     let g = frame();
     let plan = compiled(&g, &CompileOptions::NONE);
     let mut levels = plan.clone();
-    let level = levels
-        .levels
+    let mut lists = levels.levels.to_lists();
+    let level = lists
         .iter()
         .position(|l| l.iter().any(|p| &**p == "accumulate"))
         .unwrap();
-    levels.levels[level].retain(|p| &**p != "accumulate");
-    levels.levels[level + 1].push("accumulate".into());
+    lists[level].retain(|p| &**p != "accumulate");
+    lists[level + 1].push("accumulate".into());
+    levels.levels = lists.into();
     assert_caught(
         &g,
         &CompileOptions::NONE,

@@ -3,10 +3,12 @@
 //! Roots are passes with side effects and passes that write an output or an imported
 //! resource whose content survives the frame. From the roots, content-carrying edges
 //! (`feeds`) are followed backwards: whoever produced content a kept pass consumes is kept.
-//! Everything else is culled, with the reason. Cost: O(passes + edges).
+//! Everything else is culled, with the reason. Edges point forward in declaration order, so
+//! one sweep over the passes from last to first settles each pass before the passes that
+//! feed it. Cost: O(passes + edges), no allocation beyond the result.
 
 use super::deps::Dependencies;
-use crate::graph::{Graph, PassId};
+use crate::graph::{Graph, Pass, PassId};
 
 /// Which passes survive, and why the others do not.
 #[derive(Clone, Debug, Default)]
@@ -20,28 +22,25 @@ pub struct Culling {
 /// Culls passes that feed nothing observable.
 pub fn cull(graph: &Graph, deps: &Dependencies) -> Culling {
     let mut kept = vec![false; graph.passes.len()];
-    let mut stack: Vec<PassId> = Vec::new();
-    for (id, p) in graph.pass_ids().zip(&graph.passes) {
-        let root = p.side_effects
-            || p.uses
-                .iter()
-                .any(|u| u.access.writes() && graph.resource(u.resource).survives_frame());
-        if root {
-            kept[id.index()] = true;
-            stack.push(id);
+    // Edges point forward in declaration order, so one sweep from the last pass back reaches
+    // every pass before the passes it feeds: no stack, and the root test only runs for passes
+    // that no kept pass needs.
+    for (i, p) in graph.passes.iter().enumerate().rev() {
+        let id = PassId(i as u32);
+        if !kept[id.index()] && !is_root(graph, p) {
+            continue;
         }
-    }
-    while let Some(pass) = stack.pop() {
-        for e in deps.into(pass).filter(|e| e.feeds) {
+        kept[id.index()] = true;
+        for e in deps.into(id).filter(|e| e.feeds) {
+            debug_assert!(e.from < id, "edges point forward");
             if !kept[e.from.index()] {
                 kept[e.from.index()] = true;
                 log::trace!(
                     "keep '{}': feeds '{}' through '{}'",
                     graph.pass(e.from).name,
-                    graph.pass(pass).name,
+                    p.name,
                     graph.resource(e.resource).name
                 );
-                stack.push(e.from);
             }
         }
     }
@@ -55,6 +54,15 @@ pub fn cull(graph: &Graph, deps: &Dependencies) -> Culling {
         })
         .collect();
     Culling { kept, reasons }
+}
+
+/// A pass whose work is observable by itself: side effects, or a write of an output or of an
+/// import whose content survives the frame.
+fn is_root(graph: &Graph, p: &Pass) -> bool {
+    p.side_effects
+        || p.uses
+            .iter()
+            .any(|u| u.access.writes() && graph.resource(u.resource).survives_frame())
 }
 
 fn cull_reason(graph: &Graph, pass: PassId) -> String {

@@ -17,8 +17,8 @@ use std::hash::Hasher;
 /// [`validate_resources`] and [`validate_passes`] then need no set of their own.
 ///
 /// Open addressing over indices into `names` (one allocation, at most half full): the
-/// slot comes from the high bits of a multiplied [`FxHasher`] value, which depend on every
-/// byte (names such as `p1`, `p2`, ... differ in their last bytes only), and names are
+/// slot comes from the high bits of a multiplied word hash ([`name_hash`]), which depend on
+/// every byte (names such as `p1`, `p2`, ... differ in their last bytes only), and names are
 /// compared only when their slots collide.
 fn first_duplicate<'g>(count: usize, name: impl Fn(usize) -> &'g str) -> Option<usize> {
     let size = (count * 2).next_power_of_two().max(8);
@@ -27,9 +27,8 @@ fn first_duplicate<'g>(count: usize, name: impl Fn(usize) -> &'g str) -> Option<
     let mut slots = vec![u32::MAX; size];
     for i in 0..count {
         let n = name(i);
-        let mut h = FxHasher::default();
-        h.write(n.as_bytes());
-        let mut at = (h.finish().wrapping_mul(0x9e37_79b9_7f4a_7c15) >> shift) as usize;
+        let mut at =
+            (name_hash(n.as_bytes()).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> shift) as usize;
         loop {
             match slots[at] {
                 u32::MAX => {
@@ -42,6 +41,33 @@ fn first_duplicate<'g>(count: usize, name: impl Fn(usize) -> &'g str) -> Option<
         }
     }
     None
+}
+
+/// A hash of a name for [`first_duplicate`]: the multiply-rotate step of [`FxHasher`] over
+/// 8-byte words, the last (partial) word read as two overlapping loads instead of a copy, so
+/// a short name costs a few instructions and no `memcpy`. Only slot choice depends on it.
+fn name_hash(bytes: &[u8]) -> u64 {
+    let mut h = FxHasher::default();
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        h.write_u64(u64::from_le_bytes(c.try_into().unwrap_or_default()));
+    }
+    let rest = chunks.remainder();
+    let n = rest.len();
+    let word = match n {
+        0 => 0,
+        1..=3 => {
+            // First, middle and last byte (the same byte more than once when short).
+            u64::from(rest[0]) | u64::from(rest[n / 2]) << 8 | u64::from(rest[n - 1]) << 16
+        }
+        _ => {
+            let lo = u32::from_le_bytes(rest[..4].try_into().unwrap_or_default());
+            let hi = u32::from_le_bytes(rest[n - 4..].try_into().unwrap_or_default());
+            u64::from(lo) | u64::from(hi) << 32
+        }
+    };
+    h.write_u64(word ^ ((n as u64) << 56));
+    h.finish()
 }
 
 /// Largest image dimension accepted (Vulkan's common `maxImageDimension2D` is 16384; leave room).

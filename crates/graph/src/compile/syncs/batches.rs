@@ -26,6 +26,29 @@ pub struct BatchDraft {
 
 /// Groups the passes of every queue into batches.
 pub fn batches(schedule: &Schedule, syncs: &[SyncDraft], index: &[u32]) -> Vec<BatchDraft> {
+    let queue_passes = |queue: QueueKind| -> Vec<PassId> {
+        schedule
+            .order
+            .iter()
+            .copied()
+            .filter(|p| schedule.queue[p.index()] == queue)
+            .collect()
+    };
+    if syncs.is_empty() {
+        // No waits and no signals: one batch per used queue (what the loop below gives).
+        let mut out: Vec<BatchDraft> = [QueueKind::Graphics, QueueKind::AsyncCompute]
+            .into_iter()
+            .map(|queue| BatchDraft {
+                queue,
+                passes: queue_passes(queue),
+                waits: 0..0,
+                signal: None,
+            })
+            .filter(|b| !b.passes.is_empty())
+            .collect();
+        sort_batches(schedule, &mut out);
+        return out;
+    }
     let n = schedule.queue.len();
     // waits of pass p: syncs[wait_start[p]..wait_end[p]]
     let mut wait_start = vec![0u32; n];
@@ -45,12 +68,7 @@ pub fn batches(schedule: &Schedule, syncs: &[SyncDraft], index: &[u32]) -> Vec<B
     }
     let mut out: Vec<BatchDraft> = Vec::new();
     for queue in [QueueKind::Graphics, QueueKind::AsyncCompute] {
-        let passes: Vec<PassId> = schedule
-            .order
-            .iter()
-            .copied()
-            .filter(|p| schedule.queue[p.index()] == queue)
-            .collect();
+        let passes = queue_passes(queue);
         let mut start = 0usize;
         for (i, &p) in passes.iter().enumerate() {
             let waits = wait_start[p.index()] as usize..wait_end[p.index()] as usize;
@@ -88,14 +106,19 @@ pub fn batches(schedule: &Schedule, syncs: &[SyncDraft], index: &[u32]) -> Vec<B
             });
         }
     }
+    sort_batches(schedule, &mut out);
+    out
+}
+
+/// Submission order: by the execution-order position of each batch's first pass.
+fn sort_batches(schedule: &Schedule, batches: &mut [BatchDraft]) {
     let first_pos = |b: &BatchDraft| {
         b.passes
             .first()
             .and_then(|p| schedule.position[p.index()])
             .unwrap_or(u32::MAX)
     };
-    out.sort_by_key(|b| (first_pos(b), b.queue));
-    out
+    batches.sort_by_key(|b| (first_pos(b), b.queue));
 }
 
 /// The waits of the batch starting at `passes[start]`.
