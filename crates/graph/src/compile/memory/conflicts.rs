@@ -80,10 +80,21 @@ impl Conflicts {
     pub fn bounded(problem: &Problem, items: &[usize], max_pairs: usize) -> Option<Self> {
         let spans: Vec<super::Span> = items.iter().map(|&i| problem.items[i].span).collect();
         let by_start = by_first_position(&spans);
-        let c = if problem.by_level {
-            Self::with_levels(&spans, &by_start, max_pairs)?
+        let levels = problem.by_level;
+        let c = if !levels
+            || by_start
+                .windows(2)
+                .all(|w| spans[w[0] as usize].lvl_lo <= spans[w[1] as usize].lvl_lo)
+        {
+            Self::sweep(&spans, by_start, levels, max_pairs)?
         } else {
-            Self::one_queue(&spans, by_start, max_pairs)?
+            // Listing stops late here (finished items kept in an ordered set): count the
+            // position overlaps first, a part of the pairs, and give up early when they
+            // are too many.
+            if Self::position_pairs(problem, items) > max_pairs {
+                return None;
+            }
+            Self::with_levels(&spans, &by_start, max_pairs)?
         };
         debug_assert!(
             items.len() > 300 || c.matches(problem, items),
@@ -92,26 +103,34 @@ impl Conflicts {
         Some(c)
     }
 
-    /// One queue: conflicts are position overlaps. Each item stores the items alive when
-    /// the sweep reaches it (one entry per pair); the items reached while it is alive are
-    /// the run of the sweep's order between it and the step that sheds it, kept as a
-    /// range.
-    fn one_queue(spans: &[super::Span], order: Vec<u32>, max_pairs: usize) -> Option<Self> {
+    /// One queue, or levels that never decrease along the sweep (the level-by-level order
+    /// of async compute): an item reached earlier conflicts with the current one exactly
+    /// while it is alive in positions (or, with `levels`, in levels), and once it is alive
+    /// in neither it never conflicts with a later item again (first positions and first
+    /// levels only grow). Each item stores the items alive when the sweep reaches it (one
+    /// entry per pair); the items reached while it is alive are the run of the sweep's
+    /// order between it and the step that sheds it, kept as a range.
+    fn sweep(
+        spans: &[super::Span],
+        order: Vec<u32>,
+        levels: bool,
+        max_pairs: usize,
+    ) -> Option<Self> {
         let n = spans.len();
-        let mut adj: Vec<u32> = Vec::with_capacity(4 * n);
+        let mut adj: Vec<u32> = Vec::with_capacity(8 * n);
         let mut stored = vec![(0u32, 0u32); n];
         let mut later = vec![(0u32, 0u32); n];
-        // Alive items as (last position, item).
-        let mut alive: Vec<(u32, u32)> = Vec::new();
+        // Alive items as (last position, last level, item).
+        let mut alive: Vec<(u32, u32, u32)> = Vec::new();
         for (step, &k) in order.iter().enumerate() {
             let s = spans[k as usize];
             let step = step as u32;
             // Shed the items that ended before `k` starts (in place, keeping the order).
             let mut kept = 0;
             for r in 0..alive.len() {
-                let (hi, j) = alive[r];
-                if hi >= s.pos_lo {
-                    alive[kept] = (hi, j);
+                let (hi, lvl_hi, j) = alive[r];
+                if hi >= s.pos_lo || (levels && lvl_hi >= s.lvl_lo) {
+                    alive[kept] = (hi, lvl_hi, j);
                     kept += 1;
                 } else {
                     later[j as usize].1 = step;
@@ -119,15 +138,15 @@ impl Conflicts {
             }
             alive.truncate(kept);
             let from = adj.len() as u32;
-            adj.extend(alive.iter().map(|&(_, j)| j));
+            adj.extend(alive.iter().map(|&(_, _, j)| j));
             stored[k as usize] = (from, adj.len() as u32);
             later[k as usize] = (step + 1, step + 1);
-            alive.push((s.pos_hi, k));
+            alive.push((s.pos_hi, s.lvl_hi, k));
             if adj.len() > max_pairs {
                 return None;
             }
         }
-        for &(_, j) in &alive {
+        for &(_, _, j) in &alive {
             later[j as usize].1 = n as u32;
         }
         Some(Conflicts {

@@ -136,13 +136,7 @@ pub fn sparse_conflicts(problem: &Problem, items: &[usize]) -> Option<Conflicts>
     while d < n && cheaper(d + 1) {
         d += 1;
     }
-    let max_pairs = d * n / 2;
-    // With levels, listing stops late (finished items kept in an ordered set): count the
-    // position overlaps first, a part of the pairs, and give up early when they are too many.
-    if problem.by_level && Conflicts::position_pairs(problem, items) > max_pairs {
-        return None;
-    }
-    Conflicts::bounded(problem, items, max_pairs)
+    Conflicts::bounded(problem, items, d * n / 2)
 }
 
 /// The best greedy run so far: height, order, placements (local item, offset in alignment
@@ -283,8 +277,14 @@ struct Slot {
     span: Span,
 }
 
-/// Offset of an item not placed yet.
-const UNPLACED: u32 = u32::MAX;
+/// Range of an item not placed yet.
+const UNPLACED: u64 = u64::MAX;
+
+/// A placed range as one word: `offset << 32 | end`, in alignment units.
+#[inline]
+fn range(off: u32, end: u32) -> u64 {
+    u64::from(off) << 32 | u64::from(end)
+}
 
 /// Reusable state of greedy runs over the items of one class (local indices `0..n`).
 #[derive(Debug)]
@@ -296,12 +296,11 @@ pub struct Greedy<'a> {
     units: Vec<u32>,
     /// Conflict span of each item.
     spans: Vec<Span>,
-    /// Offset of each item in units of the alignment, [`UNPLACED`] before it is placed.
-    off: Vec<u32>,
+    /// Placed range of each item ([`range`]), [`UNPLACED`] before it is placed.
+    at: Vec<u64>,
     /// Placements (item, offset) of the last run, in placement order.
     placed: Vec<(u32, u32)>,
-    /// Scratch (lists): `offset << 32 | end` of the placed items conflicting with the one
-    /// being placed.
+    /// Scratch (lists): ranges of the placed items conflicting with the one being placed.
     busy: Vec<u64>,
     /// (walk) Every placed item, sorted by offset, its span inline (for cache locality).
     slots: Vec<Slot>,
@@ -320,7 +319,7 @@ impl<'a> Greedy<'a> {
             alignment: a,
             units,
             spans: items.iter().map(|&i| problem.items[i].span).collect(),
-            off: vec![UNPLACED; items.len()],
+            at: vec![UNPLACED; items.len()],
             placed: Vec::with_capacity(items.len()),
             busy: Vec::new(),
             slots: Vec::new(),
@@ -344,15 +343,15 @@ impl<'a> Greedy<'a> {
         cutoff: u64,
     ) -> Option<u64> {
         debug_assert!(prefix.iter().zip(order).all(|(p, &k)| p.0 == k));
-        self.off.fill(UNPLACED);
+        self.at.fill(UNPLACED);
         self.placed.clear();
         self.placed.extend_from_slice(prefix);
         let walk = self.conflicts.is_none();
         self.slots.clear();
         let mut height = 0u32;
         for &(k, off) in prefix {
-            self.off[k as usize] = off;
             let end = off.saturating_add(self.units[k as usize]);
+            self.at[k as usize] = range(off, end);
             height = height.max(end);
             if walk {
                 self.slots.push(Slot {
@@ -363,6 +362,8 @@ impl<'a> Greedy<'a> {
             }
         }
         self.slots.sort_by_key(|s| s.off);
+        // The height (in units) at which the run gives up: `height · alignment >= cutoff`.
+        let limit = cutoff.div_ceil(self.alignment);
         for &k in &order[prefix.len()..] {
             let off = match self.conflicts {
                 Some(c) => self.offset_by_lists(c, k as usize, rule, height),
@@ -370,10 +371,10 @@ impl<'a> Greedy<'a> {
             };
             let end = off.saturating_add(self.units[k as usize]);
             height = height.max(end);
-            if u64::from(height) * self.alignment >= cutoff {
+            if u64::from(height) >= limit {
                 return None;
             }
-            self.off[k as usize] = off;
+            self.at[k as usize] = range(off, end);
             self.placed.push((k, off));
             if walk {
                 let at = self.slots.partition_point(|s| s.off <= off);
@@ -391,23 +392,43 @@ impl<'a> Greedy<'a> {
     }
 
     /// The offset (in alignment units) where item `k` goes, given what is placed and the
-    /// current `height`: a walk over the placed conflicting items in offset order, found
-    /// through the conflict lists.
+    /// current `height`: the placed conflicting items, found through the conflict lists,
+    /// walked in offset order; for the lowest offset and few of them, bumped past instead
+    /// ([`lowest_from`], no sort), the first bumps made while they are gathered.
     fn offset_by_lists(&mut self, c: &Conflicts, k: usize, rule: Rule, height: u32) -> u32 {
-        self.busy.clear();
+        let need = self.units[k];
         let (stored, later) = c.parts(k);
-        for part in [stored, later] {
-            for &j in part {
-                let off = self.off[j as usize];
-                if off != UNPLACED {
-                    let end = off.saturating_add(self.units[j as usize]);
-                    self.busy.push(u64::from(off) << 32 | u64::from(end));
+        self.busy.clear();
+        if rule == Rule::Lowest {
+            let (mut low, mut top) = (0u32, need);
+            for part in [stored, later] {
+                for &j in part {
+                    let r = self.at[j as usize];
+                    if r != UNPLACED {
+                        self.busy.push(r);
+                        if ((r >> 32) as u32) < top && r as u32 > low {
+                            low = r as u32;
+                            top = low.saturating_add(need);
+                        }
+                    }
                 }
             }
-        }
-        let need = self.units[k];
-        if rule == Rule::Lowest && self.busy.len() <= SMALL_BUSY {
-            return lowest_unsorted(&self.busy, need);
+            if low == 0 {
+                // Nothing placed overlaps [0, need).
+                return 0;
+            }
+            if self.busy.len() <= SMALL_BUSY {
+                return lowest_from(&self.busy, need, low);
+            }
+        } else {
+            for part in [stored, later] {
+                for &j in part {
+                    let r = self.at[j as usize];
+                    if r != UNPLACED {
+                        self.busy.push(r);
+                    }
+                }
+            }
         }
         self.busy.sort_unstable();
         gap(
@@ -465,28 +486,31 @@ fn gap(busy: impl Iterator<Item = (u32, u32)>, need: u32, rule: Rule, height: u3
     best.map_or(cursor, |(_, start)| start)
 }
 
-/// Most placed conflicting items for which [`lowest_unsorted`] beats sorting them.
+/// Most placed conflicting items for which [`lowest_from`] beats sorting them.
 const SMALL_BUSY: usize = 12;
 
-/// The lowest offset where `need` units overlap none of the `busy` ranges
-/// (`offset << 32 | end`, in any order): what [`gap`] gives for [`Rule::Lowest`] over the
-/// sorted ranges, found without sorting. The lowest free offset is 0 or the end of some
-/// range (one unit lower would overlap the range ending there), so only those are tried:
-/// O(m²) for m ranges, cheaper than a sort for the few ranges of short lifetimes.
-fn lowest_unsorted(busy: &[u64], need: u32) -> u32 {
-    let fits = |c: u32| {
-        let top = c.saturating_add(need);
-        busy.iter()
-            .all(|&b| b as u32 <= c || (b >> 32) as u32 >= top)
-    };
-    let mut best = if fits(0) { return 0 } else { u32::MAX };
-    for &b in busy {
-        let end = b as u32;
-        if end < best && fits(end) {
-            best = end;
+/// The lowest offset from `low` up where `need` units overlap none of the `busy` ranges
+/// ([`range`] words, in any order), when no lower offset fits: what [`gap`] gives for
+/// [`Rule::Lowest`] over the sorted ranges, found without sorting. Start at `low` and jump
+/// past every range overlapping the candidate, until a whole pass over the ranges jumps no
+/// more. A jump never passes the answer: a range overlapping a candidate at or below the
+/// lowest fit ends at or below it (it lies wholly below the fit, else it would overlap it).
+/// O(m) per pass for m ranges, two or three passes for the few ranges of short lifetimes.
+fn lowest_from(busy: &[u64], need: u32, mut low: u32) -> u32 {
+    let mut top = low.saturating_add(need);
+    loop {
+        let mut moved = false;
+        for &b in busy {
+            if ((b >> 32) as u32) < top && b as u32 > low {
+                low = b as u32;
+                top = low.saturating_add(need);
+                moved = true;
+            }
+        }
+        if !moved {
+            return low;
         }
     }
-    best
 }
 
 /// Order of local items by (footprint descending, first position, index), the first
@@ -575,7 +599,7 @@ impl SplitMix {
 #[cfg(test)]
 mod tests {
     use super::super::lifetimes::{Item, MemoryKind, Problem, Span};
-    use super::{gap, lowest_unsorted, size_then_start, Rule};
+    use super::{gap, lowest_from, size_then_start, Rule};
     use crate::graph::ResourceId;
 
     #[test]
@@ -628,7 +652,7 @@ mod tests {
                 })
                 .collect();
             let need = 1 + next(6) as u32;
-            let unsorted = lowest_unsorted(&busy, need);
+            let unsorted = lowest_from(&busy, need, 0);
             busy.sort_unstable();
             let walk = busy.iter().map(|&b| ((b >> 32) as u32, b as u32));
             assert_eq!(unsorted, gap(walk, need, Rule::Lowest, 100), "seed {seed}");
