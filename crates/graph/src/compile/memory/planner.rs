@@ -211,6 +211,12 @@ fn pack_class(
                     best = Some((h, order.clone(), greedy.placed.clone(), rule));
                 }
             }
+            if o == 0 && rule == Rule::Lowest && best.as_ref().is_some_and(|b| b.0 > floor) {
+                if let Some(found) = rescue(&mut greedy, items, &orders[0], &len, floor) {
+                    best = Some(found);
+                    break 'orders;
+                }
+            }
         }
     }
     let Some((mut best_h, mut best_order, mut best_place, mut best_rule)) = best else {
@@ -267,6 +273,31 @@ fn pack_class(
         .map(|&(k, off)| (items[k as usize], u64::from(off) * a))
         .collect();
     (best_h, placed)
+}
+
+/// The rescue run, tried once when the first run misses the lower bound `floor`: size
+/// descending, then longer lifetimes first (`len`), lowest offset. Its placement is kept
+/// only when it reaches `floor` (then nothing can do better, and the other orders, the
+/// refinement and the article's algorithm are skipped); otherwise it is forgotten and the
+/// search goes on exactly as without it, so it never makes a result worse. It costs at
+/// most one greedy run, outside the run budget.
+fn rescue(
+    greedy: &mut Greedy<'_>,
+    items: &[usize],
+    first: &OrderKey<'_>,
+    len: &dyn Fn(usize) -> u64,
+    floor: u64,
+) -> Option<Best> {
+    let mut keyed: Vec<((u64, u64, usize), u32)> = (0..items.len() as u32)
+        .map(|k| {
+            let i = items[k as usize];
+            ((first(i).0, u64::MAX - len(i), i), k)
+        })
+        .collect();
+    keyed.sort_unstable();
+    let order: Vec<u32> = keyed.iter().map(|&(_, k)| k).collect();
+    let h = greedy.run(&order, Rule::Lowest, floor.saturating_add(1))?;
+    Some((h, order, greedy.placed.clone(), Rule::Lowest))
 }
 
 /// A placed item as the walk reads it: offsets in units of the alignment, span inline.
@@ -398,14 +429,16 @@ impl<'a> Greedy<'a> {
     fn offset_by_lists(&mut self, c: &Conflicts, k: usize, rule: Rule, height: u32) -> u32 {
         let need = self.units[k];
         let (stored, later) = c.parts(k);
-        self.busy.clear();
+        let at = &self.at[..];
+        let busy = &mut self.busy;
+        busy.clear();
         if rule == Rule::Lowest {
             let (mut low, mut top) = (0u32, need);
             for part in [stored, later] {
                 for &j in part {
-                    let r = self.at[j as usize];
+                    let r = at[j as usize];
                     if r != UNPLACED {
-                        self.busy.push(r);
+                        busy.push(r);
                         if ((r >> 32) as u32) < top && r as u32 > low {
                             low = r as u32;
                             top = low.saturating_add(need);
@@ -417,22 +450,21 @@ impl<'a> Greedy<'a> {
                 // Nothing placed overlaps [0, need).
                 return 0;
             }
-            if self.busy.len() <= SMALL_BUSY {
-                return lowest_from(&self.busy, need, low);
+            if busy.len() <= SMALL_BUSY {
+                return lowest_from(busy, need, low);
             }
         } else {
             for part in [stored, later] {
-                for &j in part {
-                    let r = self.at[j as usize];
-                    if r != UNPLACED {
-                        self.busy.push(r);
-                    }
-                }
+                busy.extend(
+                    part.iter()
+                        .map(|&j| at[j as usize])
+                        .filter(|&r| r != UNPLACED),
+                );
             }
         }
-        self.busy.sort_unstable();
+        busy.sort_unstable();
         gap(
-            self.busy.iter().map(|&b| ((b >> 32) as u32, b as u32)),
+            busy.iter().map(|&b| ((b >> 32) as u32, b as u32)),
             need,
             rule,
             height,
@@ -492,25 +524,30 @@ const SMALL_BUSY: usize = 12;
 /// The lowest offset from `low` up where `need` units overlap none of the `busy` ranges
 /// ([`range`] words, in any order), when no lower offset fits: what [`gap`] gives for
 /// [`Rule::Lowest`] over the sorted ranges, found without sorting. Start at `low` and jump
-/// past every range overlapping the candidate, until a whole pass over the ranges jumps no
-/// more. A jump never passes the answer: a range overlapping a candidate at or below the
+/// past every range overlapping the candidate, cycling through the ranges until none of
+/// them makes a jump. A jump never passes the answer: a range overlapping a candidate at or below the
 /// lowest fit ends at or below it (it lies wholly below the fit, else it would overlap it).
-/// O(m) per pass for m ranges, two or three passes for the few ranges of short lifetimes.
+/// O(m · jumps) for m ranges: cheap for the few ranges of short lifetimes.
 fn lowest_from(busy: &[u64], need: u32, mut low: u32) -> u32 {
+    let m = busy.len();
     let mut top = low.saturating_add(need);
-    loop {
-        let mut moved = false;
-        for &b in busy {
-            if ((b >> 32) as u32) < top && b as u32 > low {
-                low = b as u32;
-                top = low.saturating_add(need);
-                moved = true;
-            }
+    // Cycle through the ranges until `m` in a row make no jump.
+    let (mut i, mut clean) = (0, 0);
+    while clean < m {
+        let b = busy[i];
+        clean += 1;
+        if ((b >> 32) as u32) < top && b as u32 > low {
+            low = b as u32;
+            top = low.saturating_add(need);
+            // The range jumped past lies below the candidate now: checked.
+            clean = 1;
         }
-        if !moved {
-            return low;
+        i += 1;
+        if i == m {
+            i = 0;
         }
     }
+    low
 }
 
 /// Order of local items by (footprint descending, first position, index), the first
