@@ -9,14 +9,17 @@
 //! in levels (`j.lvl_hi >= k.lvl_lo`: the inverted pairs of
 //! [`Span::conflicts`](super::Span::conflicts)); `k` cannot come wholly before an item that
 //! started no later than it. Alive items are kept in a list that sheds the finished ones.
-//! On one queue (conflicts are position overlaps) each item stores only the items alive when
-//! it is reached, one entry per pair; its later conflicts are the items the sweep reaches
-//! while it is alive, a run of the sweep's order kept as a range (ended when the item is
-//! shed). With levels, finished items go to an ordered set by last level, read from
-//! `k.lvl_lo` up, and both directions of every pair are stored.
+//! On one queue (conflicts are position overlaps), and with levels whenever first levels
+//! never decrease along the sweep (the level-by-level order of async compute gives that:
+//! an item alive in neither positions nor levels then never conflicts with a later one, so
+//! "alive" means alive in either), each item stores only the items alive when it is
+//! reached, one entry per pair; its later conflicts are the items the sweep reaches while it
+//! is alive, a run of the sweep's order kept as a range (ended when the item is shed).
+//! Otherwise, with levels, items finished in positions go to an ordered set by last level,
+//! read from `k.lvl_lo` up, and both directions of every pair are stored.
 //! Invariant: `of(a)` contains `b` iff `of(b)` contains `a` iff the two items' spans
-//! conflict. Cost: O(n + positions + pairs) on one queue (O(n log n + pairs) with levels),
-//! plus O(n · alive) for the list; linear when lifetimes are short.
+//! conflict. Cost: O(n + positions + pairs) for the sweep (O(n log n + pairs) with levels
+//! out of order), plus O(n · alive) for the list; linear when lifetimes are short.
 //! [`Conflicts::bounded`] gives up past a number of pairs (dense problems).
 
 use super::lifetimes::Problem;
@@ -158,8 +161,9 @@ impl Conflicts {
         })
     }
 
-    /// Lifetimes in levels: items that ended in positions but not in levels conflict too
-    /// (an ordered set by last level); every list is stored.
+    /// Lifetimes in levels whose first levels decrease somewhere along the sweep: items
+    /// that ended in positions but not in levels conflict too (an ordered set by last
+    /// level); every list is stored.
     fn with_levels(spans: &[super::Span], by_start: &[u32], max_pairs: usize) -> Option<Self> {
         let n = spans.len();
         let mut edges: Vec<(u32, u32)> = Vec::with_capacity(4 * n);
@@ -296,7 +300,12 @@ mod tests {
                 } else {
                     next(4)
                 } as u32;
-                let lvl_lo = if by_level { pos_lo / 3 } else { pos_lo };
+                // Levels follow positions (the sweep path), or not (the ordered-set path).
+                let lvl_lo = match (by_level, seed % 2) {
+                    (false, _) => pos_lo,
+                    (true, 0) => pos_lo / 3,
+                    (true, _) => next(n as u64) as u32,
+                };
                 let lvl_len = if by_level { next(3) as u32 } else { len };
                 let span = Span {
                     pos_lo,
@@ -337,6 +346,11 @@ mod tests {
                 for k in 0..items.len() {
                     let (a, b) = c.parts(k);
                     assert!(a.iter().chain(b).copied().eq(c.of(k)));
+                }
+                // Giving up depends on the number of pairs only, whichever path lists them.
+                for max in [c.pairs().saturating_sub(1), c.pairs()] {
+                    let bounded = Conflicts::bounded(&p, &items, max);
+                    assert_eq!(bounded.is_some(), c.pairs() <= max, "seed {seed}");
                 }
             }
         }

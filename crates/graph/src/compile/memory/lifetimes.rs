@@ -206,17 +206,37 @@ impl Problem {
         // kinds each resource is used as, as bits: a depth use makes an image a depth
         // attachment, else a colour use a colour attachment (what folding the uses one by
         // one gives, whatever their order).
-        let mut span: Vec<Span> = vec![Span::EMPTY; n];
-        let mut used_as: Vec<u8> = vec![0; n];
-        let spans = pass_spans(graph, timeline);
-        for (pass, pass_span) in graph.passes.iter().zip(&spans) {
-            if pass_span.is_empty() {
+        let mut span: Vec<(Span, u8)> = vec![(Span::EMPTY, 0); n];
+        let groups = group_spans(timeline);
+        let passes = graph
+            .passes
+            .iter()
+            .zip(&timeline.position)
+            .zip(&timeline.group);
+        for (p, ((pass, &position), &group)) in passes.enumerate() {
+            let Some(pos) = position else {
                 continue;
-            }
+            };
+            let pass_span = match group {
+                Some(g) => groups[g as usize],
+                None => {
+                    let l = if timeline.by_level {
+                        timeline.level[p]
+                    } else {
+                        pos
+                    };
+                    Span {
+                        pos_lo: pos,
+                        pos_hi: pos,
+                        lvl_lo: l,
+                        lvl_hi: l,
+                    }
+                }
+            };
             for u in &pass.uses {
-                let r = u.resource.index();
-                span[r].widen(pass_span);
-                used_as[r] |= match u.access {
+                let (s, used_as) = &mut span[u.resource.index()];
+                s.widen(&pass_span);
+                *used_as |= match u.access {
                     Access::DepthWrite | Access::DepthRead => DEPTH_USE,
                     Access::ColorWrite
                     | Access::ColorWriteAll
@@ -227,13 +247,12 @@ impl Problem {
             }
         }
         let mut problem = Problem {
-            items: Vec::new(),
+            items: Vec::with_capacity(n),
             alignment,
             by_level: timeline.by_level,
             memoryless_bytes: 0,
         };
-        for (i, r) in graph.resources.iter().enumerate() {
-            let span = span[i];
+        for (i, (r, &(span, used_as))) in graph.resources.iter().zip(&span).enumerate() {
             if span.is_empty() || r.imported {
                 continue;
             }
@@ -243,12 +262,8 @@ impl Problem {
             }
             let kind = match r.kind {
                 ResourceKind::Buffer { .. } => MemoryKind::Buffer,
-                ResourceKind::Image(_) if used_as[i] & DEPTH_USE != 0 => {
-                    MemoryKind::DepthAttachment
-                }
-                ResourceKind::Image(_) if used_as[i] & COLOR_USE != 0 => {
-                    MemoryKind::ColorAttachment
-                }
+                ResourceKind::Image(_) if used_as & DEPTH_USE != 0 => MemoryKind::DepthAttachment,
+                ResourceKind::Image(_) if used_as & COLOR_USE != 0 => MemoryKind::ColorAttachment,
                 ResourceKind::Image(_) => MemoryKind::Image,
             };
             let size = r.bytes();
@@ -314,38 +329,23 @@ pub fn effective_alignment(caps: &Capabilities) -> u64 {
     a.checked_next_power_of_two().unwrap_or(1 << 63)
 }
 
-/// Span of each kept pass, widened to its whole render pass ([`Span::EMPTY`] for culled
-/// passes).
-fn pass_spans(graph: &Graph, t: &Timeline) -> Vec<Span> {
-    let own = |p: usize| match t.position[p] {
-        Some(pos) => {
+/// Span of each render pass: the positions and levels of its kept subpasses.
+fn group_spans(t: &Timeline) -> Vec<Span> {
+    let mut groups: Vec<Span> = Vec::new();
+    for (p, (&group, &position)) in t.group.iter().zip(&t.position).enumerate() {
+        if let (Some(g), Some(pos)) = (group, position) {
+            let g = g as usize;
+            if groups.len() <= g {
+                groups.resize(g + 1, Span::EMPTY);
+            }
             let l = if t.by_level { t.level[p] } else { pos };
-            Span {
+            groups[g].widen(&Span {
                 pos_lo: pos,
                 pos_hi: pos,
                 lvl_lo: l,
                 lvl_hi: l,
-            }
-        }
-        None => Span::EMPTY,
-    };
-    let mut spans: Vec<Span> = (0..graph.passes.len()).map(own).collect();
-    let mut group_span: Vec<Span> = Vec::new();
-    for (p, s) in spans.iter().enumerate() {
-        if let (Some(g), false) = (t.group[p], s.is_empty()) {
-            let g = g as usize;
-            if group_span.len() <= g {
-                group_span.resize(g + 1, Span::EMPTY);
-            }
-            group_span[g].widen(s);
+            });
         }
     }
-    if !group_span.is_empty() {
-        for (p, s) in spans.iter_mut().enumerate() {
-            if let (Some(g), false) = (t.group[p], s.is_empty()) {
-                *s = group_span[g as usize];
-            }
-        }
-    }
-    spans
+    groups
 }

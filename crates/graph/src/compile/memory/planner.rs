@@ -10,7 +10,9 @@
 //! in order of their offsets: each lands at or below its offset there), so searching over
 //! orders loses nothing in principle; the exact search of the tests does exactly that.
 //!
-//! Orders tried: size descending; start ascending; size × length descending; length
+//! Orders tried: size descending (and, when that misses the lower bound, the rescue run of
+//! [`rescue`]: size descending, longer lifetimes first, kept only if it reaches the bound);
+//! start ascending; size × length descending; length
 //! descending; end descending. The best run is then refined: an item is moved to an earlier
 //! place in the order (a seeded pseudo-random choice, biased to the item that sets the
 //! block's height) and the move is kept when the block does not grow; the items before the
@@ -24,8 +26,10 @@
 //! O(d log d) per item of d conflicts. Dense problems (many long lifetimes) walk every placed
 //! item in offset order instead, skipping those that do not conflict, O(n) per item
 //! ([`sparse_conflicts`] decides). Both give the same placements. With the lowest-offset
-//! rule and at most a dozen placed conflicting ranges, the offset is the lowest of 0 and the
-//! ranges' ends that fits, found without sorting them (O(d²), same result). The first order
+//! rule, the ranges are checked against offset 0 while they are gathered, and each one that
+//! overlaps the candidate moves it to its end (no offset below that end can fit): most
+//! items land at 0 without sorting anything, and the others start the walk higher; at most
+//! a dozen ranges are sorted by insertion. The first order
 //! (size descending, then first position) comes from two counting sorts when first
 //! positions are small integers and footprints take few values.
 //!
@@ -424,8 +428,9 @@ impl<'a> Greedy<'a> {
 
     /// The offset (in alignment units) where item `k` goes, given what is placed and the
     /// current `height`: the placed conflicting items, found through the conflict lists,
-    /// walked in offset order; for the lowest offset and few of them, bumped past instead
-    /// ([`lowest_from`], no sort), the first bumps made while they are gathered.
+    /// walked in offset order. For the lowest offset, each range that overlaps the
+    /// candidate while they are gathered moves the candidate to its end (the lowest fit is
+    /// never below it): 0 when none does, else the walk starts there.
     fn offset_by_lists(&mut self, c: &Conflicts, k: usize, rule: Rule, height: u32) -> u32 {
         let need = self.units[k];
         let (stored, later) = c.parts(k);
@@ -451,7 +456,8 @@ impl<'a> Greedy<'a> {
                 return 0;
             }
             if busy.len() <= SMALL_BUSY {
-                return lowest_from(busy, need, low);
+                insertion_sort(busy);
+                return lowest_sorted(busy, need, low);
             }
         } else {
             for part in [stored, later] {
@@ -518,37 +524,37 @@ fn gap(busy: impl Iterator<Item = (u32, u32)>, need: u32, rule: Rule, height: u3
     best.map_or(cursor, |(_, start)| start)
 }
 
-/// Most placed conflicting items for which [`lowest_from`] beats sorting them.
-const SMALL_BUSY: usize = 12;
+/// Sorts a few words, ascending.
+fn insertion_sort(v: &mut [u64]) {
+    for i in 1..v.len() {
+        let x = v[i];
+        let mut j = i;
+        while j > 0 && v[j - 1] > x {
+            v[j] = v[j - 1];
+            j -= 1;
+        }
+        v[j] = x;
+    }
+}
 
-/// The lowest offset from `low` up where `need` units overlap none of the `busy` ranges
-/// ([`range`] words, in any order), when no lower offset fits: what [`gap`] gives for
-/// [`Rule::Lowest`] over the sorted ranges, found without sorting. Start at `low` and jump
-/// past every range overlapping the candidate, cycling through the ranges until none of
-/// them makes a jump. A jump never passes the answer: a range overlapping a candidate at or below the
-/// lowest fit ends at or below it (it lies wholly below the fit, else it would overlap it).
-/// O(m · jumps) for m ranges: cheap for the few ranges of short lifetimes.
-fn lowest_from(busy: &[u64], need: u32, mut low: u32) -> u32 {
-    let m = busy.len();
-    let mut top = low.saturating_add(need);
-    // Cycle through the ranges until `m` in a row make no jump.
-    let (mut i, mut clean) = (0, 0);
-    while clean < m {
-        let b = busy[i];
-        clean += 1;
-        if ((b >> 32) as u32) < top && b as u32 > low {
-            low = b as u32;
-            top = low.saturating_add(need);
-            // The range jumped past lies below the candidate now: checked.
-            clean = 1;
+/// [`gap`] for [`Rule::Lowest`] over `busy` ([`range`] words, sorted), starting at `low`
+/// (no lower offset fits).
+fn lowest_sorted(busy: &[u64], need: u32, mut low: u32) -> u32 {
+    for &b in busy {
+        let (off, end) = ((b >> 32) as u32, b as u32);
+        if end <= low {
+            continue;
         }
-        i += 1;
-        if i == m {
-            i = 0;
+        if off >= low.saturating_add(need) {
+            return low;
         }
+        low = end;
     }
     low
 }
+
+/// Most placed conflicting items for which an insertion sort beats the library sort.
+const SMALL_BUSY: usize = 12;
 
 /// Order of local items by (footprint descending, first position, index), the first
 /// greedy order, by two counting sorts (first positions are small integers and footprints
@@ -636,7 +642,7 @@ impl SplitMix {
 #[cfg(test)]
 mod tests {
     use super::super::lifetimes::{Item, MemoryKind, Problem, Span};
-    use super::{gap, lowest_from, size_then_start, Rule};
+    use super::{gap, insertion_sort, lowest_sorted, size_then_start, Rule};
     use crate::graph::ResourceId;
 
     #[test]
@@ -689,10 +695,16 @@ mod tests {
                 })
                 .collect();
             let need = 1 + next(6) as u32;
-            let unsorted = lowest_from(&busy, need, 0);
+            let mut sorted = busy.clone();
+            insertion_sort(&mut sorted);
             busy.sort_unstable();
+            assert_eq!(sorted, busy, "seed {seed}");
+            let lowest = lowest_sorted(&busy, need, 0);
             let walk = busy.iter().map(|&b| ((b >> 32) as u32, b as u32));
-            assert_eq!(unsorted, gap(walk, need, Rule::Lowest, 100), "seed {seed}");
+            assert_eq!(lowest, gap(walk, need, Rule::Lowest, 100), "seed {seed}");
+            // Starting above 0 at an offset below the answer changes nothing.
+            let start = busy.iter().map(|&b| b as u32).filter(|&e| e <= lowest).max();
+            assert_eq!(lowest_sorted(&busy, need, start.unwrap_or(0)), lowest);
         }
     }
 }
