@@ -216,7 +216,7 @@ fn pack_class(
                 }
             }
             if o == 0 && rule == Rule::Lowest && best.as_ref().is_some_and(|b| b.0 > floor) {
-                if let Some(found) = rescue(&mut greedy, items, &orders[0], &len, floor) {
+                if let Some(found) = rescue(problem, &mut greedy, items, &orders[0], &len, floor) {
                     best = Some(found);
                     break 'orders;
                 }
@@ -286,20 +286,31 @@ fn pack_class(
 /// search goes on exactly as without it, so it never makes a result worse. It costs at
 /// most one greedy run, outside the run budget.
 fn rescue(
+    problem: &Problem,
     greedy: &mut Greedy<'_>,
     items: &[usize],
     first: &OrderKey<'_>,
     len: &dyn Fn(usize) -> u64,
     floor: u64,
 ) -> Option<Best> {
-    let mut keyed: Vec<((u64, u64, usize), u32)> = (0..items.len() as u32)
-        .map(|k| {
-            let i = items[k as usize];
-            ((first(i).0, u64::MAX - len(i), i), k)
-        })
-        .collect();
-    keyed.sort_unstable();
-    let order: Vec<u32> = keyed.iter().map(|&(_, k)| k).collect();
+    let key = |i: usize| (first(i).0, u64::MAX - len(i), i);
+    let longest = items.iter().map(|&i| len(i)).max().unwrap_or(0);
+    let mut order = Vec::with_capacity(items.len());
+    let shorter = |i: usize| u32::try_from(longest - len(i)).unwrap_or(u32::MAX);
+    if size_then(problem, items, &shorter, &mut order).is_none() {
+        let mut keyed: Vec<((u64, u64, usize), u32)> = (0..items.len() as u32)
+            .map(|k| (key(items[k as usize]), k))
+            .collect();
+        keyed.sort_unstable();
+        order.clear();
+        order.extend(keyed.iter().map(|&(_, k)| k));
+    }
+    debug_assert!(
+        order
+            .windows(2)
+            .all(|w| key(items[w[0] as usize]) < key(items[w[1] as usize])),
+        "the counting sort gives the order of the key"
+    );
     let h = greedy.run(&order, Rule::Lowest, floor.saturating_add(1))?;
     Some((h, order, greedy.placed.clone(), Rule::Lowest))
 }
@@ -557,13 +568,25 @@ fn lowest_sorted(busy: &[u64], need: u32, mut low: u32) -> u32 {
 const SMALL_BUSY: usize = 12;
 
 /// Order of local items by (footprint descending, first position, index), the first
-/// greedy order, by two counting sorts (first positions are small integers and footprints
-/// take few distinct values); `None` when either is not small (the caller sorts instead).
+/// greedy order ([`size_then`]).
 fn size_then_start(problem: &Problem, items: &[usize], out: &mut Vec<u32>) -> Option<()> {
+    size_then(problem, items, &|i| problem.items[i].span.pos_lo, out)
+}
+
+/// Order of local items by (footprint descending, `then(item)`, index), by two counting
+/// sorts (`then` gives small integers and footprints take few distinct values); `None`
+/// when either is not small (the caller sorts instead).
+fn size_then(
+    problem: &Problem,
+    items: &[usize],
+    then: &dyn Fn(usize) -> u32,
+    out: &mut Vec<u32>,
+) -> Option<()> {
     let it = &problem.items;
     let n = items.len();
-    let max_lo = items.iter().map(|&i| it[i].span.pos_lo).max().unwrap_or(0) as usize;
-    if max_lo > 4 * n + 1024 {
+    let keys: Vec<u32> = items.iter().map(|&i| then(i)).collect();
+    let max_key = keys.iter().copied().max().unwrap_or(0) as usize;
+    if max_key > 4 * n + 1024 {
         return None;
     }
     let mut sizes: Vec<u64> = Vec::new();
@@ -577,18 +600,18 @@ fn size_then_start(problem: &Problem, items: &[usize], out: &mut Vec<u32>) -> Op
         }
     }
     sizes.sort_unstable_by(|a, b| b.cmp(a));
-    // By first position (stable in the index), then stably by footprint rank.
-    let mut count = vec![0u32; max_lo + 2];
-    for &i in items {
-        count[it[i].span.pos_lo as usize + 1] += 1;
+    // By `then` (stable in the index), then stably by footprint rank.
+    let mut count = vec![0u32; max_key + 2];
+    for &key in &keys {
+        count[key as usize + 1] += 1;
     }
-    for p in 0..=max_lo {
+    for p in 0..=max_key {
         count[p + 1] += count[p];
     }
-    let mut by_lo = vec![0u32; n];
-    for (k, &i) in items.iter().enumerate() {
-        let c = &mut count[it[i].span.pos_lo as usize];
-        by_lo[*c as usize] = k as u32;
+    let mut by_key = vec![0u32; n];
+    for (k, &key) in keys.iter().enumerate() {
+        let c = &mut count[key as usize];
+        by_key[*c as usize] = k as u32;
         *c += 1;
     }
     let rank: Vec<u8> = items
@@ -609,7 +632,7 @@ fn size_then_start(problem: &Problem, items: &[usize], out: &mut Vec<u32>) -> Op
     }
     out.clear();
     out.resize(n, 0);
-    for &k in &by_lo {
+    for &k in &by_key {
         let c = &mut start[rank[k as usize] as usize];
         out[*c as usize] = k;
         *c += 1;
