@@ -89,7 +89,11 @@ impl Conflicts {
                 .windows(2)
                 .all(|w| spans[w[0] as usize].lvl_lo <= spans[w[1] as usize].lvl_lo)
         {
-            Self::sweep(&spans, by_start, levels, max_pairs)?
+            if levels {
+                Self::sweep::<true>(&spans, by_start, max_pairs)?
+            } else {
+                Self::sweep::<false>(&spans, by_start, max_pairs)?
+            }
         } else {
             // Listing stops late here (finished items kept in an ordered set): count the
             // position overlaps first, a part of the pairs, and give up early when they
@@ -108,15 +112,14 @@ impl Conflicts {
 
     /// One queue, or levels that never decrease along the sweep (the level-by-level order
     /// of async compute): an item reached earlier conflicts with the current one exactly
-    /// while it is alive in positions (or, with `levels`, in levels), and once it is alive
+    /// while it is alive in positions (or, with `LEVELS`, in levels), and once it is alive
     /// in neither it never conflicts with a later item again (first positions and first
     /// levels only grow). Each item stores the items alive when the sweep reaches it (one
     /// entry per pair); the items reached while it is alive are the run of the sweep's
     /// order between it and the step that sheds it, kept as a range.
-    fn sweep(
+    fn sweep<const LEVELS: bool>(
         spans: &[super::Span],
         order: Vec<u32>,
-        levels: bool,
         max_pairs: usize,
     ) -> Option<Self> {
         let n = spans.len();
@@ -132,7 +135,7 @@ impl Conflicts {
             let mut kept = 0;
             for r in 0..alive.len() {
                 let (hi, lvl_hi, j) = alive[r];
-                if hi >= s.pos_lo || (levels && lvl_hi >= s.lvl_lo) {
+                if hi >= s.pos_lo || (LEVELS && lvl_hi >= s.lvl_lo) {
                     alive[kept] = (hi, lvl_hi, j);
                     kept += 1;
                 } else {

@@ -81,14 +81,28 @@ pub fn pack(problem: &Problem) -> Packing {
 /// bound). Then, per class, the article's packing replaces the planner's where it is
 /// smaller, so the result is never worse than the article's.
 pub fn plan(problem: &Problem) -> (Packing, Option<u64>) {
+    plan_knowing(problem, None)
+}
+
+/// [`plan`], given the lower bound of the whole problem when the caller has it already
+/// (it is the bound of the only class when there is one).
+pub fn plan_knowing(problem: &Problem, lower_bound: Option<u64>) -> (Packing, Option<u64>) {
     let mut classes = Vec::new();
     let mut all_at_floor = true;
-    for class in problem.classes() {
-        let items: Vec<usize> = (0..problem.items.len())
-            .filter(|&i| problem.items[i].class == class)
-            .collect();
+    let all = problem.classes();
+    for &class in &all {
+        let items: Vec<usize> = if all.len() == 1 {
+            (0..problem.items.len()).collect()
+        } else {
+            (0..problem.items.len())
+                .filter(|&i| problem.items[i].class == class)
+                .collect()
+        };
         let conflicts = sparse_conflicts(problem, &items);
-        let floor = bound::lower_bound_of(problem, &items);
+        let floor = match lower_bound {
+            Some(b) if all.len() == 1 => b,
+            _ => bound::lower_bound_of(problem, &items),
+        };
         let (height, placed) = pack_class(problem, &items, conflicts.as_ref(), floor);
         all_at_floor &= height <= floor;
         classes.push((class, items, conflicts, height, placed));
@@ -216,7 +230,7 @@ fn pack_class(
                 }
             }
             if o == 0 && rule == Rule::Lowest && best.as_ref().is_some_and(|b| b.0 > floor) {
-                if let Some(found) = rescue(problem, &mut greedy, items, &orders[0], &len, floor) {
+                if let Some(found) = rescue(problem, &mut greedy, items, &orders[0], len, floor) {
                     best = Some(found);
                     break 'orders;
                 }
@@ -290,14 +304,14 @@ fn rescue(
     greedy: &mut Greedy<'_>,
     items: &[usize],
     first: &OrderKey<'_>,
-    len: &dyn Fn(usize) -> u64,
+    len: impl Fn(usize) -> u64,
     floor: u64,
 ) -> Option<Best> {
     let key = |i: usize| (first(i).0, u64::MAX - len(i), i);
     let longest = items.iter().map(|&i| len(i)).max().unwrap_or(0);
     let mut order = Vec::with_capacity(items.len());
     let shorter = |i: usize| u32::try_from(longest - len(i)).unwrap_or(u32::MAX);
-    if size_then(problem, items, &shorter, &mut order).is_none() {
+    if size_then(problem, items, shorter, &mut order).is_none() {
         let mut keyed: Vec<((u64, u64, usize), u32)> = (0..items.len() as u32)
             .map(|k| (key(items[k as usize]), k))
             .collect();
@@ -570,7 +584,7 @@ const SMALL_BUSY: usize = 12;
 /// Order of local items by (footprint descending, first position, index), the first
 /// greedy order ([`size_then`]).
 fn size_then_start(problem: &Problem, items: &[usize], out: &mut Vec<u32>) -> Option<()> {
-    size_then(problem, items, &|i| problem.items[i].span.pos_lo, out)
+    size_then(problem, items, |i| problem.items[i].span.pos_lo, out)
 }
 
 /// Order of local items by (footprint descending, `then(item)`, index), by two counting
@@ -579,7 +593,7 @@ fn size_then_start(problem: &Problem, items: &[usize], out: &mut Vec<u32>) -> Op
 fn size_then(
     problem: &Problem,
     items: &[usize],
-    then: &dyn Fn(usize) -> u32,
+    then: impl Fn(usize) -> u32,
     out: &mut Vec<u32>,
 ) -> Option<()> {
     let it = &problem.items;
