@@ -40,7 +40,8 @@
 //!
 //! Cost: O(n log n + pairs) for the conflict lists, then O(Σ d log d) per run (O(n²) per run
 //! when dense): with short lifetimes (few conflicts per item) linear in n, and the number of
-//! runs falls as n grows.
+//! runs falls as n grows. A class whose first run reaches its bound costs one run; one that
+//! the rescue run brings to its bound, two.
 
 use super::article;
 use super::bound;
@@ -740,7 +741,11 @@ mod tests {
             let walk = busy.iter().map(|&b| ((b >> 32) as u32, b as u32));
             assert_eq!(lowest, gap(walk, need, Rule::Lowest, 100), "seed {seed}");
             // Starting above 0 at an offset below the answer changes nothing.
-            let start = busy.iter().map(|&b| b as u32).filter(|&e| e <= lowest).max();
+            let start = busy
+                .iter()
+                .map(|&b| b as u32)
+                .filter(|&e| e <= lowest)
+                .max();
             assert_eq!(lowest_sorted(&busy, need, start.unwrap_or(0)), lowest);
         }
     }
