@@ -481,10 +481,14 @@ impl<'a> Greedy<'a> {
                 // Nothing placed overlaps [0, need).
                 return 0;
             }
+            // Ranges ending at or below the candidate no longer matter.
+            busy.retain(|&b| b as u32 > low);
             if busy.len() <= SMALL_BUSY {
                 insertion_sort(busy);
-                return lowest_sorted(busy, need, low);
+            } else {
+                busy.sort_unstable();
             }
+            return lowest_sorted(busy, need, low);
         } else {
             for part in [stored, later] {
                 busy.extend(
