@@ -8,7 +8,8 @@
 //! their positions overlap) or, with lifetimes in levels, when `j` ended in positions but not
 //! in levels (`j.lvl_hi >= k.lvl_lo`: the inverted pairs of
 //! [`Span::conflicts`](super::Span::conflicts)); `k` cannot come wholly before an item that
-//! started no later than it. Alive items are kept in a list that sheds the finished ones.
+//! started no later than it. Alive items are kept in a list that sheds the finished ones
+//! (on one queue ordered by last position, so that they leave from its front).
 //! On one queue (conflicts are position overlaps), and with levels whenever first levels
 //! never decrease along the sweep (the level-by-level order of async compute gives that:
 //! an item alive in neither positions nor levels then never conflicts with a later one, so
@@ -90,9 +91,9 @@ impl Conflicts {
                 .all(|w| spans[w[0] as usize].lvl_lo <= spans[w[1] as usize].lvl_lo)
         {
             if levels {
-                Self::sweep::<true>(&spans, by_start, max_pairs)?
+                Self::sweep(&spans, by_start, max_pairs)?
             } else {
-                Self::sweep::<false>(&spans, by_start, max_pairs)?
+                Self::one_queue(&spans, by_start, max_pairs)?
             }
         } else {
             // Listing stops late here (finished items kept in an ordered set): count the
@@ -110,18 +111,69 @@ impl Conflicts {
         Some(c)
     }
 
-    /// One queue, or levels that never decrease along the sweep (the level-by-level order
-    /// of async compute): an item reached earlier conflicts with the current one exactly
-    /// while it is alive in positions (or, with `LEVELS`, in levels), and once it is alive
-    /// in neither it never conflicts with a later item again (first positions and first
-    /// levels only grow). Each item stores the items alive when the sweep reaches it (one
-    /// entry per pair); the items reached while it is alive are the run of the sweep's
-    /// order between it and the step that sheds it, kept as a range.
-    fn sweep<const LEVELS: bool>(
-        spans: &[super::Span],
-        order: Vec<u32>,
-        max_pairs: usize,
-    ) -> Option<Self> {
+    /// One queue: an item reached earlier conflicts with the current one exactly while it
+    /// is alive in positions, and once it ended it never conflicts with a later item again
+    /// (first positions only grow). Each item stores the items alive when the sweep reaches
+    /// it (one entry per pair); the items reached while it is alive are the run of the
+    /// sweep's order between it and the step that sheds it, kept as a range. The alive
+    /// items are kept by last position, so that the finished ones leave from the front.
+    fn one_queue(spans: &[super::Span], order: Vec<u32>, max_pairs: usize) -> Option<Self> {
+        let n = spans.len();
+        let mut adj: Vec<u32> = Vec::with_capacity(8 * n);
+        let mut stored = vec![(0u32, 0u32); n];
+        let mut later = vec![(0u32, 0u32); n];
+        // Alive items from `head` on as (last position, item), ascending.
+        let mut alive: Vec<(u32, u32)> = Vec::new();
+        let mut head = 0;
+        for (step, &k) in order.iter().enumerate() {
+            let s = spans[k as usize];
+            let step = step as u32;
+            while let Some(&(hi, j)) = alive.get(head) {
+                if hi >= s.pos_lo {
+                    break;
+                }
+                later[j as usize].1 = step;
+                head += 1;
+            }
+            if head >= 32 && 2 * head >= alive.len() {
+                alive.drain(..head);
+                head = 0;
+            }
+            let from = adj.len() as u32;
+            adj.extend(alive[head..].iter().map(|&(_, j)| j));
+            stored[k as usize] = (from, adj.len() as u32);
+            later[k as usize] = (step + 1, step + 1);
+            // Insert `k` by its last position.
+            let mut at = alive.len();
+            alive.push((s.pos_hi, k));
+            while at > head && alive[at - 1].0 > s.pos_hi {
+                alive[at] = alive[at - 1];
+                at -= 1;
+            }
+            alive[at] = (s.pos_hi, k);
+            if adj.len() > max_pairs {
+                return None;
+            }
+        }
+        for &(_, j) in &alive[head..] {
+            later[j as usize].1 = n as u32;
+        }
+        Some(Conflicts {
+            stored,
+            pairs: adj.len(),
+            adj,
+            order,
+            later,
+        })
+    }
+
+    /// Levels that never decrease along the sweep (the level-by-level order of async
+    /// compute): an item reached earlier conflicts with the current one exactly while it is
+    /// alive in positions or in levels, and once it is alive in neither it never conflicts
+    /// with a later item again (first positions and first levels only grow). Lists as for
+    /// one queue; the alive items are scanned at every step (they leave in no single
+    /// order).
+    fn sweep(spans: &[super::Span], order: Vec<u32>, max_pairs: usize) -> Option<Self> {
         let n = spans.len();
         let mut adj: Vec<u32> = Vec::with_capacity(8 * n);
         let mut stored = vec![(0u32, 0u32); n];
@@ -135,7 +187,7 @@ impl Conflicts {
             let mut kept = 0;
             for r in 0..alive.len() {
                 let (hi, lvl_hi, j) = alive[r];
-                if hi >= s.pos_lo || (LEVELS && lvl_hi >= s.lvl_lo) {
+                if hi >= s.pos_lo || lvl_hi >= s.lvl_lo {
                     alive[kept] = (hi, lvl_hi, j);
                     kept += 1;
                 } else {

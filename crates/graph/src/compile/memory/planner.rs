@@ -379,7 +379,11 @@ impl<'a> Greedy<'a> {
             conflicts,
             alignment: a,
             units,
-            spans: items.iter().map(|&i| problem.items[i].span).collect(),
+            // Read by the walk only.
+            spans: match conflicts {
+                Some(_) => Vec::new(),
+                None => items.iter().map(|&i| problem.items[i].span).collect(),
+            },
             at: vec![UNPLACED; items.len()],
             placed: Vec::with_capacity(items.len()),
             busy: Vec::new(),
