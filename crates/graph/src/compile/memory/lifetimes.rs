@@ -84,6 +84,16 @@ impl Timeline {
         t
     }
 
+    /// The same timeline, borrowed.
+    fn view(&self) -> View<'_> {
+        View {
+            position: &self.position,
+            level: &self.level,
+            group: &self.group,
+            by_level: self.by_level,
+        }
+    }
+
     /// The unit of plan lifetimes.
     pub fn unit(&self) -> LifetimeUnit {
         if self.by_level {
@@ -92,6 +102,15 @@ impl Timeline {
             LifetimeUnit::Order
         }
     }
+}
+
+/// A [`Timeline`] borrowed from wherever its parts live (the compiler's schedule, say).
+#[derive(Clone, Copy, Debug)]
+struct View<'a> {
+    position: &'a [Option<u32>],
+    level: &'a [u32],
+    group: &'a [Option<u32>],
+    by_level: bool,
 }
 
 /// Closed intervals in execution positions and in dependency levels.
@@ -200,6 +219,28 @@ impl Problem {
         caps: &Capabilities,
         memoryless: &[bool],
     ) -> Self {
+        Self::build(graph, timeline.view(), caps, memoryless)
+    }
+
+    /// [`Problem::new`] for the compiler's schedule and render-pass grouping (the timeline
+    /// of [`Timeline::of_schedule`], read in place).
+    pub fn of_schedule(
+        graph: &Graph,
+        schedule: &Schedule,
+        grouping: &RenderPassGrouping,
+        caps: &Capabilities,
+        memoryless: &[bool],
+    ) -> Self {
+        let view = View {
+            position: &schedule.position,
+            level: &schedule.level,
+            group: &grouping.group_of,
+            by_level: schedule.uses_async(),
+        };
+        Self::build(graph, view, caps, memoryless)
+    }
+
+    fn build(graph: &Graph, timeline: View<'_>, caps: &Capabilities, memoryless: &[bool]) -> Self {
         let alignment = effective_alignment(caps);
         let n = graph.resources.len();
         // Spans start empty (`pos_lo > pos_hi`) and widen branch-free; which attachment
@@ -211,8 +252,8 @@ impl Problem {
         let passes = graph
             .passes
             .iter()
-            .zip(&timeline.position)
-            .zip(&timeline.group);
+            .zip(timeline.position)
+            .zip(timeline.group);
         for (p, ((pass, &position), &group)) in passes.enumerate() {
             let Some(pos) = position else {
                 continue;
@@ -311,6 +352,12 @@ impl Problem {
 
     /// The distinct memory classes, ascending.
     pub fn classes(&self) -> Vec<u32> {
+        let Some(first) = self.items.first().map(|i| i.class) else {
+            return Vec::new();
+        };
+        if self.items.iter().all(|i| i.class == first) {
+            return vec![first];
+        }
         let mut c: Vec<u32> = self.items.iter().map(|i| i.class).collect();
         c.sort_unstable();
         c.dedup();
@@ -330,9 +377,9 @@ pub fn effective_alignment(caps: &Capabilities) -> u64 {
 }
 
 /// Span of each render pass: the positions and levels of its kept subpasses.
-fn group_spans(t: &Timeline) -> Vec<Span> {
+fn group_spans(t: View<'_>) -> Vec<Span> {
     let mut groups: Vec<Span> = Vec::new();
-    for (p, (&group, &position)) in t.group.iter().zip(&t.position).enumerate() {
+    for (p, (&group, &position)) in t.group.iter().zip(t.position).enumerate() {
         if let (Some(g), Some(pos)) = (group, position) {
             let g = g as usize;
             if groups.len() <= g {

@@ -53,8 +53,7 @@ pub fn plan_memory(
     options: &CompileOptions,
     memoryless: &[bool],
 ) -> MemoryLayout {
-    let timeline = Timeline::of_schedule(schedule, grouping);
-    let problem = Problem::new(graph, &timeline, caps, memoryless);
+    let problem = Problem::of_schedule(graph, schedule, grouping, caps, memoryless);
     let lower_bound = bound::lower_bound(&problem);
     let (packing, article_bytes) = if options.alias {
         let (packing, article) = planner::plan_knowing(&problem, Some(lower_bound));
