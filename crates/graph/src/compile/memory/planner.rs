@@ -176,11 +176,7 @@ fn pack_class(
 ) -> (u64, Vec<(usize, u64)>) {
     let it = &problem.items;
     let n = items.len() as u64;
-    let len = |i: usize| {
-        u64::from(it[i].span.lvl_hi - it[i].span.lvl_lo)
-            + u64::from(it[i].span.pos_hi - it[i].span.pos_lo)
-            + 2
-    };
+    let len = |i: usize| span_len(&it[i].span);
     let orders: [OrderKey<'_>; 5] = [
         Box::new(|i| (u64::MAX - it[i].footprint, u64::from(it[i].span.pos_lo), i)),
         Box::new(|i| (u64::from(it[i].span.pos_lo), u64::MAX - it[i].footprint, i)),
@@ -231,7 +227,7 @@ fn pack_class(
                 }
             }
             if o == 0 && rule == Rule::Lowest && best.as_ref().is_some_and(|b| b.0 > floor) {
-                if let Some(found) = rescue(problem, &mut greedy, items, &orders[0], len, floor) {
+                if let Some(found) = rescue(problem, &mut greedy, items, floor) {
                     best = Some(found);
                     break 'orders;
                 }
@@ -300,15 +296,10 @@ fn pack_class(
 /// refinement and the article's algorithm are skipped); otherwise it is forgotten and the
 /// search goes on exactly as without it, so it never makes a result worse. It costs at
 /// most one greedy run, outside the run budget.
-fn rescue(
-    problem: &Problem,
-    greedy: &mut Greedy<'_>,
-    items: &[usize],
-    first: &OrderKey<'_>,
-    len: impl Fn(usize) -> u64,
-    floor: u64,
-) -> Option<Best> {
-    let key = |i: usize| (first(i).0, u64::MAX - len(i), i);
+fn rescue(problem: &Problem, greedy: &mut Greedy<'_>, items: &[usize], floor: u64) -> Option<Best> {
+    let it = &problem.items;
+    let len = |i: usize| span_len(&it[i].span);
+    let key = |i: usize| (u64::MAX - it[i].footprint, u64::MAX - len(i), i);
     let longest = items.iter().map(|&i| len(i)).max().unwrap_or(0);
     let mut order = Vec::with_capacity(items.len());
     let shorter = |i: usize| u32::try_from(longest - len(i)).unwrap_or(u32::MAX);
@@ -328,6 +319,11 @@ fn rescue(
     );
     let h = greedy.run(&order, Rule::Lowest, floor.saturating_add(1))?;
     Some((h, order, greedy.placed.clone(), Rule::Lowest))
+}
+
+/// Length of a conflict span, in positions and levels together (at least 2).
+fn span_len(s: &Span) -> u64 {
+    u64::from(s.lvl_hi - s.lvl_lo) + u64::from(s.pos_hi - s.pos_lo) + 2
 }
 
 /// A placed item as the walk reads it: offsets in units of the alignment, span inline.
@@ -687,9 +683,97 @@ impl SplitMix {
 
 #[cfg(test)]
 mod tests {
+    use super::super::bound;
+    use super::super::conflicts::Conflicts;
     use super::super::lifetimes::{Item, MemoryKind, Problem, Span};
-    use super::{gap, insertion_sort, lowest_sorted, size_then_start, Rule};
+    use super::super::packing::{PackedBlock, Packing};
+    use super::{gap, insertion_sort, lowest_sorted, rescue, size_then_start, Greedy, Rule};
     use crate::graph::ResourceId;
+
+    #[test]
+    fn rescue_reaches_the_bound_where_the_first_order_misses_it() {
+        let mut rescued = 0;
+        for seed in 1..400u64 {
+            let mut next = super::super::test_rng(seed);
+            let n = 5 + next(6) as usize;
+            let items: Vec<Item> = (0..n)
+                .map(|i| {
+                    let pos_lo = next(8) as u32;
+                    let pos_hi = pos_lo + next(4) as u32;
+                    let footprint = 1 + next(4);
+                    let span = Span {
+                        pos_lo,
+                        pos_hi,
+                        lvl_lo: pos_lo,
+                        lvl_hi: pos_hi,
+                    };
+                    Item {
+                        resource: ResourceId(i as u32),
+                        size: footprint,
+                        footprint,
+                        class: 0,
+                        kind: MemoryKind::Buffer,
+                        first: pos_lo,
+                        last: pos_hi,
+                        span,
+                    }
+                })
+                .collect();
+            let p = Problem {
+                items,
+                alignment: 1,
+                by_level: false,
+                memoryless_bytes: 0,
+            };
+            let all: Vec<usize> = (0..n).collect();
+            let floor = bound::lower_bound_of(&p, &all);
+            let c = Conflicts::new(&p, &all);
+            let mut greedy = Greedy::new(&p, &all, Some(&c));
+            let mut order = Vec::new();
+            assert_eq!(size_then_start(&p, &all, &mut order), Some(()));
+            let first = greedy.run(&order, Rule::Lowest, u64::MAX);
+            let Some(found) = rescue(&p, &mut greedy, &all, floor) else {
+                continue;
+            };
+            // Kept only at the bound, in its order: size descending, longer first.
+            assert!(found.0 <= floor, "seed {seed}");
+            let key = |k: u32| {
+                let it = &p.items[k as usize];
+                (
+                    u64::MAX - it.footprint,
+                    u64::MAX - super::span_len(&it.span),
+                    k,
+                )
+            };
+            assert!(
+                found.1.windows(2).all(|w| key(w[0]) < key(w[1])),
+                "seed {seed}"
+            );
+            let packing = Packing {
+                blocks: vec![PackedBlock {
+                    class: 0,
+                    size: found.0,
+                    items: found
+                        .2
+                        .iter()
+                        .map(|&(k, o)| (k as usize, u64::from(o)))
+                        .collect(),
+                }],
+            };
+            assert_eq!(packing.violation(&p), None, "seed {seed}");
+            if first.is_some_and(|h| h > floor) {
+                rescued += 1;
+                // The planner keeps it: it reaches the bound and runs nothing else.
+                let (planned, article) = super::plan(&p);
+                assert_eq!(planned.total(), floor, "seed {seed}");
+                assert_eq!(article, None, "seed {seed}");
+            }
+        }
+        assert!(
+            rescued > 0,
+            "some problem where only the rescue order reaches the bound"
+        );
+    }
 
     #[test]
     fn counting_order_is_the_sorted_order() {
