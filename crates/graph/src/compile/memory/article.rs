@@ -42,21 +42,25 @@ pub fn pack_class(
     items: &[usize],
     conflicts: Option<&Conflicts>,
 ) -> Vec<PackedBlock> {
-    let footprint = |k: u32| problem.items[items[k as usize]].footprint;
-    let mut unplaced: Vec<u32> = (0..items.len() as u32).collect();
-    unplaced.sort_by_key(|&k| (std::cmp::Reverse(footprint(k)), k));
+    let n = items.len();
+    let footprint: Vec<u64> = items.iter().map(|&i| problem.items[i].footprint).collect();
+    // Size descending, then item: the keys are distinct, so an unstable sort is the stable
+    // one.
+    let mut unplaced: Vec<u32> = (0..n as u32).collect();
+    unplaced.sort_unstable_by_key(|&k| (std::cmp::Reverse(footprint[k as usize]), k));
+    let mut left: Vec<u32> = Vec::with_capacity(n);
     // Bucket and offset of each placed item; the items of the current bucket that conflict
     // with the one being placed, as (offset, end) sorted by offset, are the start and end
     // events the article sorts (only conflicting items count).
-    let mut bucket_of = vec![UNPLACED; items.len()];
-    let mut offset = vec![0u64; items.len()];
+    let mut bucket_of = vec![UNPLACED; n];
+    let mut offset = vec![0u64; n];
     let mut busy: Vec<(u64, u64)> = Vec::new();
     // Dense problems: the bucket's items as (offset, end, span), sorted by offset.
     let mut in_bucket: Vec<(u64, u64, super::lifetimes::Span)> = Vec::new();
     let mut out = Vec::new();
     while let Some(&largest) = unplaced.first() {
         let bucket = out.len() as u32;
-        let size = footprint(largest);
+        let size = footprint[largest as usize];
         let mut block = PackedBlock {
             class,
             size,
@@ -69,16 +73,19 @@ pub fn pack_class(
             let span = problem.items[items[largest as usize]].span;
             in_bucket.push((0, size, span));
         }
-        let mut left = Vec::new();
+        left.clear();
         for &k in &unplaced[1..] {
-            let need = footprint(k);
+            let need = footprint[k as usize];
             busy.clear();
             match conflicts {
                 Some(c) => {
-                    for j in c.of(k as usize) {
-                        if bucket_of[j as usize] == bucket {
-                            let off = offset[j as usize];
-                            busy.push((off, off + footprint(j)));
+                    let (stored, later) = c.parts(k as usize);
+                    for part in [stored, later] {
+                        for &j in part {
+                            if bucket_of[j as usize] == bucket {
+                                let off = offset[j as usize];
+                                busy.push((off, off + footprint[j as usize]));
+                            }
                         }
                     }
                     busy.sort_unstable();
@@ -130,7 +137,7 @@ pub fn pack_class(
             block.items.len()
         );
         out.push(block);
-        unplaced = left;
+        std::mem::swap(&mut unplaced, &mut left);
     }
     out
 }

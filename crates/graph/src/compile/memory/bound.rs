@@ -19,23 +19,37 @@ pub fn lower_bound_of(problem: &Problem, items: &[usize]) -> u64 {
 
 fn sweep<'a>(items: impl Iterator<Item = &'a Item> + Clone) -> u64 {
     // Lifetimes are small integers (positions or levels): a difference array over them,
-    // `+footprint` at `first` and `-footprint` after `last` (closed intervals).
-    let Some(len) = items
-        .clone()
-        .map(|it| it.last.max(it.first) as usize + 2)
-        .max()
-    else {
-        return 0;
-    };
-    let mut delta = vec![0i128; len];
-    for it in items {
-        delta[it.first as usize] += i128::from(it.footprint);
-        delta[it.last.max(it.first) as usize + 1] -= i128::from(it.footprint);
+    // `+footprint` at `first` and `-footprint` after `last` (closed intervals). In 64-bit
+    // wrapping arithmetic when the footprints add up to less than 2^64: every prefix sum
+    // then lies in 0..2^64, so it comes out exact; else in 128 bits.
+    let (mut len, mut total) = (0usize, 0u64);
+    for it in items.clone() {
+        len = len.max(it.last.max(it.first) as usize + 2);
+        total = total.saturating_add(it.footprint);
     }
-    let (mut alive, mut best) = (0i128, 0i128);
+    if total == u64::MAX {
+        let mut delta = vec![0i128; len];
+        for it in items {
+            delta[it.first as usize] += i128::from(it.footprint);
+            delta[it.last.max(it.first) as usize + 1] -= i128::from(it.footprint);
+        }
+        let (mut alive, mut best) = (0i128, 0i128);
+        for d in delta {
+            alive += d;
+            best = best.max(alive);
+        }
+        return u64::try_from(best).unwrap_or(u64::MAX);
+    }
+    let mut delta = vec![0u64; len];
+    for it in items {
+        let (first, end) = (it.first as usize, it.last.max(it.first) as usize + 1);
+        delta[first] = delta[first].wrapping_add(it.footprint);
+        delta[end] = delta[end].wrapping_sub(it.footprint);
+    }
+    let (mut alive, mut best) = (0u64, 0u64);
     for d in delta {
-        alive += d;
+        alive = alive.wrapping_add(d);
         best = best.max(alive);
     }
-    u64::try_from(best).unwrap_or(u64::MAX)
+    best
 }

@@ -8,15 +8,19 @@
 //! their positions overlap) or, with lifetimes in levels, when `j` ended in positions but not
 //! in levels (`j.lvl_hi >= k.lvl_lo`: the inverted pairs of
 //! [`Span::conflicts`](super::Span::conflicts)); `k` cannot come wholly before an item that
-//! started no later than it. Alive items are kept in a list that sheds the finished ones.
-//! On one queue (conflicts are position overlaps) each item stores only the items alive when
-//! it is reached, one entry per pair; its later conflicts are the items the sweep reaches
-//! while it is alive, a run of the sweep's order kept as a range (ended when the item is
-//! shed). With levels, finished items go to an ordered set by last level, read from
-//! `k.lvl_lo` up, and both directions of every pair are stored.
+//! started no later than it. Alive items are kept in a list that sheds the finished ones
+//! (on one queue ordered by last position, so that they leave from its front).
+//! On one queue (conflicts are position overlaps), and with levels whenever first levels
+//! never decrease along the sweep (the level-by-level order of async compute gives that:
+//! an item alive in neither positions nor levels then never conflicts with a later one, so
+//! "alive" means alive in either), each item stores only the items alive when it is
+//! reached, one entry per pair; its later conflicts are the items the sweep reaches while it
+//! is alive, a run of the sweep's order kept as a range (ended when the item is shed).
+//! Otherwise, with levels, items finished in positions go to an ordered set by last level,
+//! read from `k.lvl_lo` up, and both directions of every pair are stored.
 //! Invariant: `of(a)` contains `b` iff `of(b)` contains `a` iff the two items' spans
-//! conflict. Cost: O(n + positions + pairs) on one queue (O(n log n + pairs) with levels),
-//! plus O(n · alive) for the list; linear when lifetimes are short.
+//! conflict. Cost: O(n + positions + pairs) for the sweep (O(n log n + pairs) with levels
+//! out of order), plus O(n · alive) for the list; linear when lifetimes are short.
 //! [`Conflicts::bounded`] gives up past a number of pairs (dense problems).
 
 use super::lifetimes::Problem;
@@ -80,10 +84,25 @@ impl Conflicts {
     pub fn bounded(problem: &Problem, items: &[usize], max_pairs: usize) -> Option<Self> {
         let spans: Vec<super::Span> = items.iter().map(|&i| problem.items[i].span).collect();
         let by_start = by_first_position(&spans);
-        let c = if problem.by_level {
-            Self::with_levels(&spans, &by_start, max_pairs)?
+        let levels = problem.by_level;
+        let c = if !levels
+            || by_start
+                .windows(2)
+                .all(|w| spans[w[0] as usize].lvl_lo <= spans[w[1] as usize].lvl_lo)
+        {
+            if levels {
+                Self::sweep(&spans, by_start, max_pairs)?
+            } else {
+                Self::one_queue(&spans, by_start, max_pairs)?
+            }
         } else {
-            Self::one_queue(&spans, by_start, max_pairs)?
+            // Listing stops late here (finished items kept in an ordered set): count the
+            // position overlaps first, a part of the pairs, and give up early when they
+            // are too many.
+            if Self::position_pairs(problem, items) > max_pairs {
+                return None;
+            }
+            Self::with_levels(&spans, &by_start, max_pairs)?
         };
         debug_assert!(
             items.len() > 300 || c.matches(problem, items),
@@ -92,42 +111,51 @@ impl Conflicts {
         Some(c)
     }
 
-    /// One queue: conflicts are position overlaps. Each item stores the items alive when
-    /// the sweep reaches it (one entry per pair); the items reached while it is alive are
-    /// the run of the sweep's order between it and the step that sheds it, kept as a
-    /// range.
+    /// One queue: an item reached earlier conflicts with the current one exactly while it
+    /// is alive in positions, and once it ended it never conflicts with a later item again
+    /// (first positions only grow). Each item stores the items alive when the sweep reaches
+    /// it (one entry per pair); the items reached while it is alive are the run of the
+    /// sweep's order between it and the step that sheds it, kept as a range. The alive
+    /// items are kept by last position, so that the finished ones leave from the front.
     fn one_queue(spans: &[super::Span], order: Vec<u32>, max_pairs: usize) -> Option<Self> {
         let n = spans.len();
-        let mut adj: Vec<u32> = Vec::with_capacity(4 * n);
+        let mut adj: Vec<u32> = Vec::with_capacity(8 * n);
         let mut stored = vec![(0u32, 0u32); n];
         let mut later = vec![(0u32, 0u32); n];
-        // Alive items as (last position, item).
+        // Alive items from `head` on as (last position, item), ascending.
         let mut alive: Vec<(u32, u32)> = Vec::new();
+        let mut head = 0;
         for (step, &k) in order.iter().enumerate() {
             let s = spans[k as usize];
             let step = step as u32;
-            // Shed the items that ended before `k` starts (in place, keeping the order).
-            let mut kept = 0;
-            for r in 0..alive.len() {
-                let (hi, j) = alive[r];
+            while let Some(&(hi, j)) = alive.get(head) {
                 if hi >= s.pos_lo {
-                    alive[kept] = (hi, j);
-                    kept += 1;
-                } else {
-                    later[j as usize].1 = step;
+                    break;
                 }
+                later[j as usize].1 = step;
+                head += 1;
             }
-            alive.truncate(kept);
+            if head >= 32 && 2 * head >= alive.len() {
+                alive.drain(..head);
+                head = 0;
+            }
             let from = adj.len() as u32;
-            adj.extend(alive.iter().map(|&(_, j)| j));
+            adj.extend(alive[head..].iter().map(|&(_, j)| j));
             stored[k as usize] = (from, adj.len() as u32);
             later[k as usize] = (step + 1, step + 1);
+            // Insert `k` by its last position.
+            let mut at = alive.len();
             alive.push((s.pos_hi, k));
+            while at > head && alive[at - 1].0 > s.pos_hi {
+                alive[at] = alive[at - 1];
+                at -= 1;
+            }
+            alive[at] = (s.pos_hi, k);
             if adj.len() > max_pairs {
                 return None;
             }
         }
-        for &(_, j) in &alive {
+        for &(_, j) in &alive[head..] {
             later[j as usize].1 = n as u32;
         }
         Some(Conflicts {
@@ -139,8 +167,58 @@ impl Conflicts {
         })
     }
 
-    /// Lifetimes in levels: items that ended in positions but not in levels conflict too
-    /// (an ordered set by last level); every list is stored.
+    /// Levels that never decrease along the sweep (the level-by-level order of async
+    /// compute): an item reached earlier conflicts with the current one exactly while it is
+    /// alive in positions or in levels, and once it is alive in neither it never conflicts
+    /// with a later item again (first positions and first levels only grow). Lists as for
+    /// one queue; the alive items are scanned at every step (they leave in no single
+    /// order).
+    fn sweep(spans: &[super::Span], order: Vec<u32>, max_pairs: usize) -> Option<Self> {
+        let n = spans.len();
+        let mut adj: Vec<u32> = Vec::with_capacity(8 * n);
+        let mut stored = vec![(0u32, 0u32); n];
+        let mut later = vec![(0u32, 0u32); n];
+        // Alive items as (last position, last level, item).
+        let mut alive: Vec<(u32, u32, u32)> = Vec::new();
+        for (step, &k) in order.iter().enumerate() {
+            let s = spans[k as usize];
+            let step = step as u32;
+            // Shed the items that ended before `k` starts (in place, keeping the order).
+            let mut kept = 0;
+            for r in 0..alive.len() {
+                let (hi, lvl_hi, j) = alive[r];
+                if hi >= s.pos_lo || lvl_hi >= s.lvl_lo {
+                    alive[kept] = (hi, lvl_hi, j);
+                    kept += 1;
+                } else {
+                    later[j as usize].1 = step;
+                }
+            }
+            alive.truncate(kept);
+            let from = adj.len() as u32;
+            adj.extend(alive.iter().map(|&(_, _, j)| j));
+            stored[k as usize] = (from, adj.len() as u32);
+            later[k as usize] = (step + 1, step + 1);
+            alive.push((s.pos_hi, s.lvl_hi, k));
+            if adj.len() > max_pairs {
+                return None;
+            }
+        }
+        for &(_, _, j) in &alive {
+            later[j as usize].1 = n as u32;
+        }
+        Some(Conflicts {
+            stored,
+            pairs: adj.len(),
+            adj,
+            order,
+            later,
+        })
+    }
+
+    /// Lifetimes in levels whose first levels decrease somewhere along the sweep: items
+    /// that ended in positions but not in levels conflict too (an ordered set by last
+    /// level); every list is stored.
     fn with_levels(spans: &[super::Span], by_start: &[u32], max_pairs: usize) -> Option<Self> {
         let n = spans.len();
         let mut edges: Vec<(u32, u32)> = Vec::with_capacity(4 * n);
@@ -277,7 +355,12 @@ mod tests {
                 } else {
                     next(4)
                 } as u32;
-                let lvl_lo = if by_level { pos_lo / 3 } else { pos_lo };
+                // Levels follow positions (the sweep path), or not (the ordered-set path).
+                let lvl_lo = match (by_level, seed % 2) {
+                    (false, _) => pos_lo,
+                    (true, 0) => pos_lo / 3,
+                    (true, _) => next(n as u64) as u32,
+                };
                 let lvl_len = if by_level { next(3) as u32 } else { len };
                 let span = Span {
                     pos_lo,
@@ -318,6 +401,11 @@ mod tests {
                 for k in 0..items.len() {
                     let (a, b) = c.parts(k);
                     assert!(a.iter().chain(b).copied().eq(c.of(k)));
+                }
+                // Giving up depends on the number of pairs only, whichever path lists them.
+                for max in [c.pairs().saturating_sub(1), c.pairs()] {
+                    let bounded = Conflicts::bounded(&p, &items, max);
+                    assert_eq!(bounded.is_some(), c.pairs() <= max, "seed {seed}");
                 }
             }
         }

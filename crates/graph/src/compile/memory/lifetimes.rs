@@ -84,6 +84,16 @@ impl Timeline {
         t
     }
 
+    /// The same timeline, borrowed.
+    fn view(&self) -> View<'_> {
+        View {
+            position: &self.position,
+            level: &self.level,
+            group: &self.group,
+            by_level: self.by_level,
+        }
+    }
+
     /// The unit of plan lifetimes.
     pub fn unit(&self) -> LifetimeUnit {
         if self.by_level {
@@ -92,6 +102,15 @@ impl Timeline {
             LifetimeUnit::Order
         }
     }
+}
+
+/// A [`Timeline`] borrowed from wherever its parts live (the compiler's schedule, say).
+#[derive(Clone, Copy, Debug)]
+struct View<'a> {
+    position: &'a [Option<u32>],
+    level: &'a [u32],
+    group: &'a [Option<u32>],
+    by_level: bool,
 }
 
 /// Closed intervals in execution positions and in dependency levels.
@@ -200,23 +219,65 @@ impl Problem {
         caps: &Capabilities,
         memoryless: &[bool],
     ) -> Self {
+        Self::build(graph, timeline.view(), caps, memoryless)
+    }
+
+    /// [`Problem::new`] for the compiler's schedule and render-pass grouping (the timeline
+    /// of [`Timeline::of_schedule`], read in place).
+    pub fn of_schedule(
+        graph: &Graph,
+        schedule: &Schedule,
+        grouping: &RenderPassGrouping,
+        caps: &Capabilities,
+        memoryless: &[bool],
+    ) -> Self {
+        let view = View {
+            position: &schedule.position,
+            level: &schedule.level,
+            group: &grouping.group_of,
+            by_level: schedule.uses_async(),
+        };
+        Self::build(graph, view, caps, memoryless)
+    }
+
+    fn build(graph: &Graph, timeline: View<'_>, caps: &Capabilities, memoryless: &[bool]) -> Self {
         let alignment = effective_alignment(caps);
         let n = graph.resources.len();
         // Spans start empty (`pos_lo > pos_hi`) and widen branch-free; which attachment
         // kinds each resource is used as, as bits: a depth use makes an image a depth
         // attachment, else a colour use a colour attachment (what folding the uses one by
         // one gives, whatever their order).
-        let mut span: Vec<Span> = vec![Span::EMPTY; n];
-        let mut used_as: Vec<u8> = vec![0; n];
-        let spans = pass_spans(graph, timeline);
-        for (pass, pass_span) in graph.passes.iter().zip(&spans) {
-            if pass_span.is_empty() {
+        let mut span: Vec<(Span, u8)> = vec![(Span::EMPTY, 0); n];
+        let groups = group_spans(timeline);
+        let passes = graph
+            .passes
+            .iter()
+            .zip(timeline.position)
+            .zip(timeline.group);
+        for (p, ((pass, &position), &group)) in passes.enumerate() {
+            let Some(pos) = position else {
                 continue;
-            }
+            };
+            let pass_span = match group {
+                Some(g) => groups[g as usize],
+                None => {
+                    let l = if timeline.by_level {
+                        timeline.level[p]
+                    } else {
+                        pos
+                    };
+                    Span {
+                        pos_lo: pos,
+                        pos_hi: pos,
+                        lvl_lo: l,
+                        lvl_hi: l,
+                    }
+                }
+            };
             for u in &pass.uses {
-                let r = u.resource.index();
-                span[r].widen(pass_span);
-                used_as[r] |= match u.access {
+                let (s, used_as) = &mut span[u.resource.index()];
+                s.widen(&pass_span);
+                *used_as |= match u.access {
                     Access::DepthWrite | Access::DepthRead => DEPTH_USE,
                     Access::ColorWrite
                     | Access::ColorWriteAll
@@ -227,13 +288,12 @@ impl Problem {
             }
         }
         let mut problem = Problem {
-            items: Vec::new(),
+            items: Vec::with_capacity(n),
             alignment,
             by_level: timeline.by_level,
             memoryless_bytes: 0,
         };
-        for (i, r) in graph.resources.iter().enumerate() {
-            let span = span[i];
+        for (i, (r, &(span, used_as))) in graph.resources.iter().zip(&span).enumerate() {
             if span.is_empty() || r.imported {
                 continue;
             }
@@ -243,12 +303,8 @@ impl Problem {
             }
             let kind = match r.kind {
                 ResourceKind::Buffer { .. } => MemoryKind::Buffer,
-                ResourceKind::Image(_) if used_as[i] & DEPTH_USE != 0 => {
-                    MemoryKind::DepthAttachment
-                }
-                ResourceKind::Image(_) if used_as[i] & COLOR_USE != 0 => {
-                    MemoryKind::ColorAttachment
-                }
+                ResourceKind::Image(_) if used_as & DEPTH_USE != 0 => MemoryKind::DepthAttachment,
+                ResourceKind::Image(_) if used_as & COLOR_USE != 0 => MemoryKind::ColorAttachment,
                 ResourceKind::Image(_) => MemoryKind::Image,
             };
             let size = r.bytes();
@@ -296,6 +352,12 @@ impl Problem {
 
     /// The distinct memory classes, ascending.
     pub fn classes(&self) -> Vec<u32> {
+        let Some(first) = self.items.first().map(|i| i.class) else {
+            return Vec::new();
+        };
+        if self.items.iter().all(|i| i.class == first) {
+            return vec![first];
+        }
         let mut c: Vec<u32> = self.items.iter().map(|i| i.class).collect();
         c.sort_unstable();
         c.dedup();
@@ -314,38 +376,23 @@ pub fn effective_alignment(caps: &Capabilities) -> u64 {
     a.checked_next_power_of_two().unwrap_or(1 << 63)
 }
 
-/// Span of each kept pass, widened to its whole render pass ([`Span::EMPTY`] for culled
-/// passes).
-fn pass_spans(graph: &Graph, t: &Timeline) -> Vec<Span> {
-    let own = |p: usize| match t.position[p] {
-        Some(pos) => {
+/// Span of each render pass: the positions and levels of its kept subpasses.
+fn group_spans(t: View<'_>) -> Vec<Span> {
+    let mut groups: Vec<Span> = Vec::new();
+    for (p, (&group, &position)) in t.group.iter().zip(t.position).enumerate() {
+        if let (Some(g), Some(pos)) = (group, position) {
+            let g = g as usize;
+            if groups.len() <= g {
+                groups.resize(g + 1, Span::EMPTY);
+            }
             let l = if t.by_level { t.level[p] } else { pos };
-            Span {
+            groups[g].widen(&Span {
                 pos_lo: pos,
                 pos_hi: pos,
                 lvl_lo: l,
                 lvl_hi: l,
-            }
-        }
-        None => Span::EMPTY,
-    };
-    let mut spans: Vec<Span> = (0..graph.passes.len()).map(own).collect();
-    let mut group_span: Vec<Span> = Vec::new();
-    for (p, s) in spans.iter().enumerate() {
-        if let (Some(g), false) = (t.group[p], s.is_empty()) {
-            let g = g as usize;
-            if group_span.len() <= g {
-                group_span.resize(g + 1, Span::EMPTY);
-            }
-            group_span[g].widen(s);
+            });
         }
     }
-    if !group_span.is_empty() {
-        for (p, s) in spans.iter_mut().enumerate() {
-            if let (Some(g), false) = (t.group[p], s.is_empty()) {
-                *s = group_span[g as usize];
-            }
-        }
-    }
-    spans
+    groups
 }

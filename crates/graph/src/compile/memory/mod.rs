@@ -6,7 +6,8 @@
 //! not share bytes; [`planner`] places them (several greedy orders in one growing block per
 //! memory class, refined, never worse than [`article`], the baseline of the aliasing
 //! article, which runs only when the planner misses the lower bound: `article_bytes` is 0
-//! when it did not run); [`bound`] gives the lower bound any placement needs;
+//! when it did not run); [`bound`] gives the lower bound any placement needs (computed
+//! once: it is also the floor of a problem with a single memory class);
 //! [`exact`] finds the optimum of small problems for tests. Without `CompileOptions::alias`
 //! every resource gets a block of its own. Invariant: placements whose conflict spans
 //! overlap never overlap in bytes. Cost: dominated by the planner, O(n log n + pairs) for the
@@ -52,10 +53,10 @@ pub fn plan_memory(
     options: &CompileOptions,
     memoryless: &[bool],
 ) -> MemoryLayout {
-    let timeline = Timeline::of_schedule(schedule, grouping);
-    let problem = Problem::new(graph, &timeline, caps, memoryless);
+    let problem = Problem::of_schedule(graph, schedule, grouping, caps, memoryless);
+    let lower_bound = bound::lower_bound(&problem);
     let (packing, article_bytes) = if options.alias {
-        let (packing, article) = planner::plan(&problem);
+        let (packing, article) = planner::plan_knowing(&problem, Some(lower_bound));
         (packing, article.unwrap_or(0))
     } else {
         let packing = Packing::unaliased(&problem);
@@ -67,7 +68,7 @@ pub fn plan_memory(
         None,
         "the planner keeps every placement rule"
     );
-    let memory = describe(graph, &problem, &packing, article_bytes);
+    let memory = describe(graph, &problem, &packing, article_bytes, lower_bound);
     log::debug!(
         "memory: {} resources, unaliased {} bytes, aliased {} bytes, lower bound {}, article {}",
         problem.items.len(),
@@ -83,8 +84,14 @@ pub fn plan_memory(
     }
 }
 
-/// The plan section of a packing.
-pub fn describe(graph: &Graph, problem: &Problem, packing: &Packing, article_bytes: u64) -> Memory {
+/// The plan section of a packing; `lower_bound` is [`bound::lower_bound`] of `problem`.
+pub fn describe(
+    graph: &Graph,
+    problem: &Problem,
+    packing: &Packing,
+    article_bytes: u64,
+    lower_bound: u64,
+) -> Memory {
     let blocks = packing
         .blocks
         .iter()
@@ -143,7 +150,7 @@ pub fn describe(graph: &Graph, problem: &Problem, packing: &Packing, article_byt
         },
         unaliased_bytes: problem.items.iter().map(|i| i.footprint).sum(),
         aliased_bytes: packing.total(),
-        lower_bound_bytes: bound::lower_bound(problem),
+        lower_bound_bytes: lower_bound,
         memoryless_bytes: problem.memoryless_bytes,
         article_bytes,
         blocks,

@@ -10,7 +10,9 @@
 //! in order of their offsets: each lands at or below its offset there), so searching over
 //! orders loses nothing in principle; the exact search of the tests does exactly that.
 //!
-//! Orders tried: size descending; start ascending; size × length descending; length
+//! Orders tried: size descending (and, when that misses the lower bound, the rescue run of
+//! [`rescue`]: size descending, longer lifetimes first, kept only if it reaches the bound);
+//! start ascending; size × length descending; length
 //! descending; end descending. The best run is then refined: an item is moved to an earlier
 //! place in the order (a seeded pseudo-random choice, biased to the item that sets the
 //! block's height) and the move is kept when the block does not grow; the items before the
@@ -24,8 +26,10 @@
 //! O(d log d) per item of d conflicts. Dense problems (many long lifetimes) walk every placed
 //! item in offset order instead, skipping those that do not conflict, O(n) per item
 //! ([`sparse_conflicts`] decides). Both give the same placements. With the lowest-offset
-//! rule and at most a dozen placed conflicting ranges, the offset is the lowest of 0 and the
-//! ranges' ends that fits, found without sorting them (O(d²), same result). The first order
+//! rule, the ranges are checked against offset 0 while they are gathered, and each one that
+//! overlaps the candidate moves it to its end (no offset below that end can fit): most
+//! items land at 0 without sorting anything, and the others start the walk higher; at most
+//! a dozen ranges are sorted by insertion. The first order
 //! (size descending, then first position) comes from two counting sorts when first
 //! positions are small integers and footprints take few values.
 //!
@@ -36,7 +40,8 @@
 //!
 //! Cost: O(n log n + pairs) for the conflict lists, then O(Σ d log d) per run (O(n²) per run
 //! when dense): with short lifetimes (few conflicts per item) linear in n, and the number of
-//! runs falls as n grows.
+//! runs falls as n grows. A class whose first run reaches its bound costs one run; one that
+//! the rescue run brings to its bound, two.
 
 use super::article;
 use super::bound;
@@ -77,14 +82,28 @@ pub fn pack(problem: &Problem) -> Packing {
 /// bound). Then, per class, the article's packing replaces the planner's where it is
 /// smaller, so the result is never worse than the article's.
 pub fn plan(problem: &Problem) -> (Packing, Option<u64>) {
+    plan_knowing(problem, None)
+}
+
+/// [`plan`], given the lower bound of the whole problem when the caller has it already
+/// (it is the bound of the only class when there is one).
+pub fn plan_knowing(problem: &Problem, lower_bound: Option<u64>) -> (Packing, Option<u64>) {
     let mut classes = Vec::new();
     let mut all_at_floor = true;
-    for class in problem.classes() {
-        let items: Vec<usize> = (0..problem.items.len())
-            .filter(|&i| problem.items[i].class == class)
-            .collect();
+    let all = problem.classes();
+    for &class in &all {
+        let items: Vec<usize> = if all.len() == 1 {
+            (0..problem.items.len()).collect()
+        } else {
+            (0..problem.items.len())
+                .filter(|&i| problem.items[i].class == class)
+                .collect()
+        };
         let conflicts = sparse_conflicts(problem, &items);
-        let floor = bound::lower_bound_of(problem, &items);
+        let floor = match lower_bound {
+            Some(b) if all.len() == 1 => b,
+            _ => bound::lower_bound_of(problem, &items),
+        };
         let (height, placed) = pack_class(problem, &items, conflicts.as_ref(), floor);
         all_at_floor &= height <= floor;
         classes.push((class, items, conflicts, height, placed));
@@ -136,13 +155,7 @@ pub fn sparse_conflicts(problem: &Problem, items: &[usize]) -> Option<Conflicts>
     while d < n && cheaper(d + 1) {
         d += 1;
     }
-    let max_pairs = d * n / 2;
-    // With levels, listing stops late (finished items kept in an ordered set): count the
-    // position overlaps first, a part of the pairs, and give up early when they are too many.
-    if problem.by_level && Conflicts::position_pairs(problem, items) > max_pairs {
-        return None;
-    }
-    Conflicts::bounded(problem, items, max_pairs)
+    Conflicts::bounded(problem, items, d * n / 2)
 }
 
 /// The best greedy run so far: height, order, placements (local item, offset in alignment
@@ -163,11 +176,7 @@ fn pack_class(
 ) -> (u64, Vec<(usize, u64)>) {
     let it = &problem.items;
     let n = items.len() as u64;
-    let len = |i: usize| {
-        u64::from(it[i].span.lvl_hi - it[i].span.lvl_lo)
-            + u64::from(it[i].span.pos_hi - it[i].span.pos_lo)
-            + 2
-    };
+    let len = |i: usize| span_len(&it[i].span);
     let orders: [OrderKey<'_>; 5] = [
         Box::new(|i| (u64::MAX - it[i].footprint, u64::from(it[i].span.pos_lo), i)),
         Box::new(|i| (u64::from(it[i].span.pos_lo), u64::MAX - it[i].footprint, i)),
@@ -215,6 +224,12 @@ fn pack_class(
             if let Some(h) = greedy.run(&order, rule, cutoff) {
                 if best.as_ref().is_none_or(|b| h < b.0) {
                     best = Some((h, order.clone(), greedy.placed.clone(), rule));
+                }
+            }
+            if o == 0 && rule == Rule::Lowest && best.as_ref().is_some_and(|b| b.0 > floor) {
+                if let Some(found) = rescue(problem, &mut greedy, items, floor) {
+                    best = Some(found);
+                    break 'orders;
                 }
             }
         }
@@ -275,6 +290,42 @@ fn pack_class(
     (best_h, placed)
 }
 
+/// The rescue run, tried once when the first run misses the lower bound `floor`: size
+/// descending, then longer lifetimes first (`len`), lowest offset. Its placement is kept
+/// only when it reaches `floor` (then nothing can do better, and the other orders, the
+/// refinement and the article's algorithm are skipped); otherwise it is forgotten and the
+/// search goes on exactly as without it, so it never makes a result worse. It costs at
+/// most one greedy run, outside the run budget.
+fn rescue(problem: &Problem, greedy: &mut Greedy<'_>, items: &[usize], floor: u64) -> Option<Best> {
+    let it = &problem.items;
+    let len = |i: usize| span_len(&it[i].span);
+    let key = |i: usize| (u64::MAX - it[i].footprint, u64::MAX - len(i), i);
+    let longest = items.iter().map(|&i| len(i)).max().unwrap_or(0);
+    let mut order = Vec::with_capacity(items.len());
+    let shorter = |i: usize| u32::try_from(longest - len(i)).unwrap_or(u32::MAX);
+    if size_then(problem, items, shorter, &mut order).is_none() {
+        let mut keyed: Vec<((u64, u64, usize), u32)> = (0..items.len() as u32)
+            .map(|k| (key(items[k as usize]), k))
+            .collect();
+        keyed.sort_unstable();
+        order.clear();
+        order.extend(keyed.iter().map(|&(_, k)| k));
+    }
+    debug_assert!(
+        order
+            .windows(2)
+            .all(|w| key(items[w[0] as usize]) < key(items[w[1] as usize])),
+        "the counting sort gives the order of the key"
+    );
+    let h = greedy.run(&order, Rule::Lowest, floor.saturating_add(1))?;
+    Some((h, order, greedy.placed.clone(), Rule::Lowest))
+}
+
+/// Length of a conflict span, in positions and levels together (at least 2).
+fn span_len(s: &Span) -> u64 {
+    u64::from(s.lvl_hi - s.lvl_lo) + u64::from(s.pos_hi - s.pos_lo) + 2
+}
+
 /// A placed item as the walk reads it: offsets in units of the alignment, span inline.
 #[derive(Clone, Copy, Debug)]
 struct Slot {
@@ -283,8 +334,14 @@ struct Slot {
     span: Span,
 }
 
-/// Offset of an item not placed yet.
-const UNPLACED: u32 = u32::MAX;
+/// Range of an item not placed yet.
+const UNPLACED: u64 = u64::MAX;
+
+/// A placed range as one word: `offset << 32 | end`, in alignment units.
+#[inline]
+fn range(off: u32, end: u32) -> u64 {
+    u64::from(off) << 32 | u64::from(end)
+}
 
 /// Reusable state of greedy runs over the items of one class (local indices `0..n`).
 #[derive(Debug)]
@@ -296,12 +353,11 @@ pub struct Greedy<'a> {
     units: Vec<u32>,
     /// Conflict span of each item.
     spans: Vec<Span>,
-    /// Offset of each item in units of the alignment, [`UNPLACED`] before it is placed.
-    off: Vec<u32>,
+    /// Placed range of each item ([`range`]), [`UNPLACED`] before it is placed.
+    at: Vec<u64>,
     /// Placements (item, offset) of the last run, in placement order.
     placed: Vec<(u32, u32)>,
-    /// Scratch (lists): `offset << 32 | end` of the placed items conflicting with the one
-    /// being placed.
+    /// Scratch (lists): ranges of the placed items conflicting with the one being placed.
     busy: Vec<u64>,
     /// (walk) Every placed item, sorted by offset, its span inline (for cache locality).
     slots: Vec<Slot>,
@@ -319,8 +375,12 @@ impl<'a> Greedy<'a> {
             conflicts,
             alignment: a,
             units,
-            spans: items.iter().map(|&i| problem.items[i].span).collect(),
-            off: vec![UNPLACED; items.len()],
+            // Read by the walk only.
+            spans: match conflicts {
+                Some(_) => Vec::new(),
+                None => items.iter().map(|&i| problem.items[i].span).collect(),
+            },
+            at: vec![UNPLACED; items.len()],
             placed: Vec::with_capacity(items.len()),
             busy: Vec::new(),
             slots: Vec::new(),
@@ -344,15 +404,15 @@ impl<'a> Greedy<'a> {
         cutoff: u64,
     ) -> Option<u64> {
         debug_assert!(prefix.iter().zip(order).all(|(p, &k)| p.0 == k));
-        self.off.fill(UNPLACED);
+        self.at.fill(UNPLACED);
         self.placed.clear();
         self.placed.extend_from_slice(prefix);
         let walk = self.conflicts.is_none();
         self.slots.clear();
         let mut height = 0u32;
         for &(k, off) in prefix {
-            self.off[k as usize] = off;
             let end = off.saturating_add(self.units[k as usize]);
+            self.at[k as usize] = range(off, end);
             height = height.max(end);
             if walk {
                 self.slots.push(Slot {
@@ -363,6 +423,8 @@ impl<'a> Greedy<'a> {
             }
         }
         self.slots.sort_by_key(|s| s.off);
+        // The height (in units) at which the run gives up: `height · alignment >= cutoff`.
+        let limit = cutoff.div_ceil(self.alignment);
         for &k in &order[prefix.len()..] {
             let off = match self.conflicts {
                 Some(c) => self.offset_by_lists(c, k as usize, rule, height),
@@ -370,10 +432,10 @@ impl<'a> Greedy<'a> {
             };
             let end = off.saturating_add(self.units[k as usize]);
             height = height.max(end);
-            if u64::from(height) * self.alignment >= cutoff {
+            if u64::from(height) >= limit {
                 return None;
             }
-            self.off[k as usize] = off;
+            self.at[k as usize] = range(off, end);
             self.placed.push((k, off));
             if walk {
                 let at = self.slots.partition_point(|s| s.off <= off);
@@ -391,27 +453,54 @@ impl<'a> Greedy<'a> {
     }
 
     /// The offset (in alignment units) where item `k` goes, given what is placed and the
-    /// current `height`: a walk over the placed conflicting items in offset order, found
-    /// through the conflict lists.
+    /// current `height`: the placed conflicting items, found through the conflict lists,
+    /// walked in offset order. For the lowest offset, each range that overlaps the
+    /// candidate while they are gathered moves the candidate to its end (the lowest fit is
+    /// never below it): 0 when none does, else the walk starts there.
     fn offset_by_lists(&mut self, c: &Conflicts, k: usize, rule: Rule, height: u32) -> u32 {
-        self.busy.clear();
+        let need = self.units[k];
         let (stored, later) = c.parts(k);
-        for part in [stored, later] {
-            for &j in part {
-                let off = self.off[j as usize];
-                if off != UNPLACED {
-                    let end = off.saturating_add(self.units[j as usize]);
-                    self.busy.push(u64::from(off) << 32 | u64::from(end));
+        let at = &self.at[..];
+        let busy = &mut self.busy;
+        busy.clear();
+        if rule == Rule::Lowest {
+            let (mut low, mut top) = (0u32, need);
+            for part in [stored, later] {
+                for &j in part {
+                    let r = at[j as usize];
+                    if r != UNPLACED {
+                        busy.push(r);
+                        if ((r >> 32) as u32) < top && r as u32 > low {
+                            low = r as u32;
+                            top = low.saturating_add(need);
+                        }
+                    }
                 }
             }
+            if low == 0 {
+                // Nothing placed overlaps [0, need).
+                return 0;
+            }
+            // Ranges ending at or below the candidate no longer matter.
+            busy.retain(|&b| b as u32 > low);
+            if busy.len() <= SMALL_BUSY {
+                insertion_sort(busy);
+            } else {
+                busy.sort_unstable();
+            }
+            return lowest_sorted(busy, need, low);
+        } else {
+            for part in [stored, later] {
+                busy.extend(
+                    part.iter()
+                        .map(|&j| at[j as usize])
+                        .filter(|&r| r != UNPLACED),
+                );
+            }
         }
-        let need = self.units[k];
-        if rule == Rule::Lowest && self.busy.len() <= SMALL_BUSY {
-            return lowest_unsorted(&self.busy, need);
-        }
-        self.busy.sort_unstable();
+        busy.sort_unstable();
         gap(
-            self.busy.iter().map(|&b| ((b >> 32) as u32, b as u32)),
+            busy.iter().map(|&b| ((b >> 32) as u32, b as u32)),
             need,
             rule,
             height,
@@ -465,38 +554,58 @@ fn gap(busy: impl Iterator<Item = (u32, u32)>, need: u32, rule: Rule, height: u3
     best.map_or(cursor, |(_, start)| start)
 }
 
-/// Most placed conflicting items for which [`lowest_unsorted`] beats sorting them.
-const SMALL_BUSY: usize = 12;
-
-/// The lowest offset where `need` units overlap none of the `busy` ranges
-/// (`offset << 32 | end`, in any order): what [`gap`] gives for [`Rule::Lowest`] over the
-/// sorted ranges, found without sorting. The lowest free offset is 0 or the end of some
-/// range (one unit lower would overlap the range ending there), so only those are tried:
-/// O(m²) for m ranges, cheaper than a sort for the few ranges of short lifetimes.
-fn lowest_unsorted(busy: &[u64], need: u32) -> u32 {
-    let fits = |c: u32| {
-        let top = c.saturating_add(need);
-        busy.iter()
-            .all(|&b| b as u32 <= c || (b >> 32) as u32 >= top)
-    };
-    let mut best = if fits(0) { return 0 } else { u32::MAX };
-    for &b in busy {
-        let end = b as u32;
-        if end < best && fits(end) {
-            best = end;
+/// Sorts a few words, ascending.
+fn insertion_sort(v: &mut [u64]) {
+    for i in 1..v.len() {
+        let x = v[i];
+        let mut j = i;
+        while j > 0 && v[j - 1] > x {
+            v[j] = v[j - 1];
+            j -= 1;
         }
+        v[j] = x;
     }
-    best
 }
 
+/// [`gap`] for [`Rule::Lowest`] over `busy` ([`range`] words, sorted), starting at `low`
+/// (no lower offset fits).
+fn lowest_sorted(busy: &[u64], need: u32, mut low: u32) -> u32 {
+    for &b in busy {
+        let (off, end) = ((b >> 32) as u32, b as u32);
+        if end <= low {
+            continue;
+        }
+        if off >= low.saturating_add(need) {
+            return low;
+        }
+        low = end;
+    }
+    low
+}
+
+/// Most placed conflicting items for which an insertion sort beats the library sort.
+const SMALL_BUSY: usize = 12;
+
 /// Order of local items by (footprint descending, first position, index), the first
-/// greedy order, by two counting sorts (first positions are small integers and footprints
-/// take few distinct values); `None` when either is not small (the caller sorts instead).
+/// greedy order ([`size_then`]).
 fn size_then_start(problem: &Problem, items: &[usize], out: &mut Vec<u32>) -> Option<()> {
+    size_then(problem, items, |i| problem.items[i].span.pos_lo, out)
+}
+
+/// Order of local items by (footprint descending, `then(item)`, index), by two counting
+/// sorts (`then` gives small integers and footprints take few distinct values); `None`
+/// when either is not small (the caller sorts instead).
+fn size_then(
+    problem: &Problem,
+    items: &[usize],
+    then: impl Fn(usize) -> u32,
+    out: &mut Vec<u32>,
+) -> Option<()> {
     let it = &problem.items;
     let n = items.len();
-    let max_lo = items.iter().map(|&i| it[i].span.pos_lo).max().unwrap_or(0) as usize;
-    if max_lo > 4 * n + 1024 {
+    let keys: Vec<u32> = items.iter().map(|&i| then(i)).collect();
+    let max_key = keys.iter().copied().max().unwrap_or(0) as usize;
+    if max_key > 4 * n + 1024 {
         return None;
     }
     let mut sizes: Vec<u64> = Vec::new();
@@ -510,18 +619,18 @@ fn size_then_start(problem: &Problem, items: &[usize], out: &mut Vec<u32>) -> Op
         }
     }
     sizes.sort_unstable_by(|a, b| b.cmp(a));
-    // By first position (stable in the index), then stably by footprint rank.
-    let mut count = vec![0u32; max_lo + 2];
-    for &i in items {
-        count[it[i].span.pos_lo as usize + 1] += 1;
+    // By `then` (stable in the index), then stably by footprint rank.
+    let mut count = vec![0u32; max_key + 2];
+    for &key in &keys {
+        count[key as usize + 1] += 1;
     }
-    for p in 0..=max_lo {
+    for p in 0..=max_key {
         count[p + 1] += count[p];
     }
-    let mut by_lo = vec![0u32; n];
-    for (k, &i) in items.iter().enumerate() {
-        let c = &mut count[it[i].span.pos_lo as usize];
-        by_lo[*c as usize] = k as u32;
+    let mut by_key = vec![0u32; n];
+    for (k, &key) in keys.iter().enumerate() {
+        let c = &mut count[key as usize];
+        by_key[*c as usize] = k as u32;
         *c += 1;
     }
     let rank: Vec<u8> = items
@@ -542,7 +651,7 @@ fn size_then_start(problem: &Problem, items: &[usize], out: &mut Vec<u32>) -> Op
     }
     out.clear();
     out.resize(n, 0);
-    for &k in &by_lo {
+    for &k in &by_key {
         let c = &mut start[rank[k as usize] as usize];
         out[*c as usize] = k;
         *c += 1;
@@ -574,9 +683,97 @@ impl SplitMix {
 
 #[cfg(test)]
 mod tests {
+    use super::super::bound;
+    use super::super::conflicts::Conflicts;
     use super::super::lifetimes::{Item, MemoryKind, Problem, Span};
-    use super::{gap, lowest_unsorted, size_then_start, Rule};
+    use super::super::packing::{PackedBlock, Packing};
+    use super::{gap, insertion_sort, lowest_sorted, rescue, size_then_start, Greedy, Rule};
     use crate::graph::ResourceId;
+
+    #[test]
+    fn rescue_reaches_the_bound_where_the_first_order_misses_it() {
+        let mut rescued = 0;
+        for seed in 1..400u64 {
+            let mut next = super::super::test_rng(seed);
+            let n = 5 + next(6) as usize;
+            let items: Vec<Item> = (0..n)
+                .map(|i| {
+                    let pos_lo = next(8) as u32;
+                    let pos_hi = pos_lo + next(4) as u32;
+                    let footprint = 1 + next(4);
+                    let span = Span {
+                        pos_lo,
+                        pos_hi,
+                        lvl_lo: pos_lo,
+                        lvl_hi: pos_hi,
+                    };
+                    Item {
+                        resource: ResourceId(i as u32),
+                        size: footprint,
+                        footprint,
+                        class: 0,
+                        kind: MemoryKind::Buffer,
+                        first: pos_lo,
+                        last: pos_hi,
+                        span,
+                    }
+                })
+                .collect();
+            let p = Problem {
+                items,
+                alignment: 1,
+                by_level: false,
+                memoryless_bytes: 0,
+            };
+            let all: Vec<usize> = (0..n).collect();
+            let floor = bound::lower_bound_of(&p, &all);
+            let c = Conflicts::new(&p, &all);
+            let mut greedy = Greedy::new(&p, &all, Some(&c));
+            let mut order = Vec::new();
+            assert_eq!(size_then_start(&p, &all, &mut order), Some(()));
+            let first = greedy.run(&order, Rule::Lowest, u64::MAX);
+            let Some(found) = rescue(&p, &mut greedy, &all, floor) else {
+                continue;
+            };
+            // Kept only at the bound, in its order: size descending, longer first.
+            assert!(found.0 <= floor, "seed {seed}");
+            let key = |k: u32| {
+                let it = &p.items[k as usize];
+                (
+                    u64::MAX - it.footprint,
+                    u64::MAX - super::span_len(&it.span),
+                    k,
+                )
+            };
+            assert!(
+                found.1.windows(2).all(|w| key(w[0]) < key(w[1])),
+                "seed {seed}"
+            );
+            let packing = Packing {
+                blocks: vec![PackedBlock {
+                    class: 0,
+                    size: found.0,
+                    items: found
+                        .2
+                        .iter()
+                        .map(|&(k, o)| (k as usize, u64::from(o)))
+                        .collect(),
+                }],
+            };
+            assert_eq!(packing.violation(&p), None, "seed {seed}");
+            if first.is_some_and(|h| h > floor) {
+                rescued += 1;
+                // The planner keeps it: it reaches the bound and runs nothing else.
+                let (planned, article) = super::plan(&p);
+                assert_eq!(planned.total(), floor, "seed {seed}");
+                assert_eq!(article, None, "seed {seed}");
+            }
+        }
+        assert!(
+            rescued > 0,
+            "some problem where only the rescue order reaches the bound"
+        );
+    }
 
     #[test]
     fn counting_order_is_the_sorted_order() {
@@ -628,10 +825,20 @@ mod tests {
                 })
                 .collect();
             let need = 1 + next(6) as u32;
-            let unsorted = lowest_unsorted(&busy, need);
+            let mut sorted = busy.clone();
+            insertion_sort(&mut sorted);
             busy.sort_unstable();
+            assert_eq!(sorted, busy, "seed {seed}");
+            let lowest = lowest_sorted(&busy, need, 0);
             let walk = busy.iter().map(|&b| ((b >> 32) as u32, b as u32));
-            assert_eq!(unsorted, gap(walk, need, Rule::Lowest, 100), "seed {seed}");
+            assert_eq!(lowest, gap(walk, need, Rule::Lowest, 100), "seed {seed}");
+            // Starting above 0 at an offset below the answer changes nothing.
+            let start = busy
+                .iter()
+                .map(|&b| b as u32)
+                .filter(|&e| e <= lowest)
+                .max();
+            assert_eq!(lowest_sorted(&busy, need, start.unwrap_or(0)), lowest);
         }
     }
 }
