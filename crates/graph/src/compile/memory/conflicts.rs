@@ -309,6 +309,17 @@ impl Conflicts {
         )
     }
 
+    /// The items by (first position, index), the sweep's order, when the lists keep it
+    /// (one queue, or levels that never decrease along it).
+    pub fn by_start(&self) -> Option<&[u32]> {
+        (self.order.len() == self.stored.len()).then_some(&self.order[..])
+    }
+
+    /// [`Conflicts::by_start`], taken out of the lists.
+    pub fn into_by_start(self) -> Option<Vec<u32>> {
+        (self.order.len() == self.stored.len()).then_some(self.order)
+    }
+
     /// Number of items.
     pub fn len(&self) -> usize {
         self.stored.len()

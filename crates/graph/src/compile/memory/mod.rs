@@ -55,20 +55,28 @@ pub fn plan_memory(
 ) -> MemoryLayout {
     let problem = Problem::of_schedule(graph, schedule, grouping, caps, memoryless);
     let lower_bound = bound::lower_bound(&problem);
-    let (packing, article_bytes) = if options.alias {
-        let (packing, article) = planner::plan_knowing(&problem, Some(lower_bound));
-        (packing, article.unwrap_or(0))
+    let (packing, article_bytes, by_start) = if options.alias {
+        let (packing, article, by_start) =
+            planner::plan_in_start_order(&problem, Some(lower_bound));
+        (packing, article.unwrap_or(0), by_start)
     } else {
         let packing = Packing::unaliased(&problem);
         let total = packing.total();
-        (packing, total)
+        (packing, total, Vec::new())
     };
     debug_assert_eq!(
         packing.violation(&problem),
         None,
         "the planner keeps every placement rule"
     );
-    let memory = describe(graph, &problem, &packing, article_bytes, lower_bound);
+    let memory = describe(
+        graph,
+        &problem,
+        &packing,
+        &by_start,
+        article_bytes,
+        lower_bound,
+    );
     log::debug!(
         "memory: {} resources, unaliased {} bytes, aliased {} bytes, lower bound {}, article {}",
         problem.items.len(),
@@ -84,18 +92,24 @@ pub fn plan_memory(
     }
 }
 
-/// The plan section of a packing; `lower_bound` is [`bound::lower_bound`] of `problem`.
+/// The plan section of a packing; `lower_bound` is [`bound::lower_bound`] of `problem`;
+/// `by_start[b]`, where present, holds the items of block `b` by (first use, index) (see
+/// [`planner::plan_in_start_order`]): then one counting sort by offset lists the
+/// placements.
 pub fn describe(
     graph: &Graph,
     problem: &Problem,
     packing: &Packing,
+    by_start: &[Option<Vec<u32>>],
     article_bytes: u64,
     lower_bound: u64,
 ) -> Memory {
+    let mut units: Vec<u32> = Vec::new();
     let blocks = packing
         .blocks
         .iter()
-        .map(|b| {
+        .enumerate()
+        .map(|(bi, b)| {
             // Sorted by (offset, first use, item): as one word (offset in alignment units,
             // first use) and the item when the offsets fit in 32 bits, as they do but for
             // huge blocks; then built in that order (exact capacity: a slice is mapped).
@@ -110,6 +124,16 @@ pub fn describe(
                     last: it.last,
                 }
             };
+            let in_start_order = by_start.get(bi).and_then(Option::as_deref);
+            if let Some(order) = in_start_order.filter(|o| o.len() == b.items.len()) {
+                if let Some(sorted) = by_offset(problem, &b.items, order, &mut units) {
+                    return Block {
+                        size: b.size,
+                        placements: sorted.map(|(i, off)| place(off, i)).collect(),
+                        class: b.class,
+                    };
+                }
+            }
             let placements: Vec<Placement> = if b.size / a <= u64::from(u32::MAX) {
                 let mut keys: Vec<(u64, u32)> = b
                     .items
@@ -155,6 +179,50 @@ pub fn describe(
         article_bytes,
         blocks,
     }
+}
+
+/// The placements `(item, offset)` of one block by (offset, first use, item), given the
+/// block's items by (first use, item) in `order`: a stable counting sort by offset in
+/// alignment units (`units` is scratch, indexed by item). `None` when the offsets are not
+/// small integers (the caller sorts instead).
+fn by_offset<'a>(
+    problem: &Problem,
+    placed: &[(usize, u64)],
+    order: &'a [u32],
+    units: &'a mut Vec<u32>,
+) -> Option<impl Iterator<Item = (u32, u64)> + 'a> {
+    let a = problem.alignment.max(1);
+    let limit = 4 * placed.len() as u64 + 1024;
+    units.clear();
+    units.resize(problem.items.len(), 0);
+    let mut max = 0u64;
+    for &(i, offset) in placed {
+        let u = offset / a;
+        max = max.max(u);
+        units[i] = u as u32;
+    }
+    if max > limit {
+        return None;
+    }
+    let max = max as usize;
+    let mut count = vec![0u32; max + 2];
+    for &i in order {
+        count[units[i as usize] as usize + 1] += 1;
+    }
+    for d in 0..=max {
+        count[d + 1] += count[d];
+    }
+    let mut out = vec![0u32; order.len()];
+    for &i in order {
+        let c = &mut count[units[i as usize] as usize];
+        out[*c as usize] = i;
+        *c += 1;
+    }
+    let units = &*units;
+    Some(
+        out.into_iter()
+            .map(move |i| (i, u64::from(units[i as usize]) * a)),
+    )
 }
 
 /// Sorts `(key, item)` pairs as `sort_unstable` would, where `key` packs two small integers

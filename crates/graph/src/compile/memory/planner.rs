@@ -88,6 +88,20 @@ pub fn plan(problem: &Problem) -> (Packing, Option<u64>) {
 /// [`plan`], given the lower bound of the whole problem when the caller has it already
 /// (it is the bound of the only class when there is one).
 pub fn plan_knowing(problem: &Problem, lower_bound: Option<u64>) -> (Packing, Option<u64>) {
+    let planned = plan_in_start_order(problem, lower_bound);
+    (planned.0, planned.1)
+}
+
+/// What [`plan_in_start_order`] gives: the packing, the article's bytes when it ran, and
+/// per block of the packing, its items (indices into `problem.items`) by (first use,
+/// index) when the conflict lists' sweep gave that order on the way (one queue: first uses
+/// are first positions), else `None`.
+pub type Planned = (Packing, Option<u64>, Vec<Option<Vec<u32>>>);
+
+/// [`plan_knowing`], also handing on the items of each block in order of first use where
+/// that order was found on the way (the plan section lists placements in that order within
+/// an offset, so it need not sort them by first use again).
+pub fn plan_in_start_order(problem: &Problem, lower_bound: Option<u64>) -> Planned {
     let mut classes = Vec::new();
     let mut all_at_floor = true;
     let all = problem.classes();
@@ -109,8 +123,21 @@ pub fn plan_knowing(problem: &Problem, lower_bound: Option<u64>) -> (Packing, Op
         classes.push((class, items, conflicts, height, placed));
     }
     let mut out = Packing::default();
+    let mut orders = Vec::with_capacity(classes.len());
+    // Local indices follow the global ones: the sweep's order mapped through `items`.
+    let start_order = |items: &[usize], conflicts: Option<Conflicts>| {
+        let order = conflicts
+            .filter(|_| !problem.by_level)
+            .and_then(Conflicts::into_by_start)?;
+        Some(if items.len() == problem.items.len() {
+            order
+        } else {
+            order.iter().map(|&k| items[k as usize] as u32).collect()
+        })
+    };
     if all_at_floor {
-        for (class, items, _, height, placed) in classes {
+        for (class, items, conflicts, height, placed) in classes {
+            orders.push(start_order(&items, conflicts));
             log::debug!(
                 "memory class {class}: {} items in one block of {height} bytes (the lower bound)",
                 items.len()
@@ -121,7 +148,7 @@ pub fn plan_knowing(problem: &Problem, lower_bound: Option<u64>) -> (Packing, Op
                 items: placed,
             });
         }
-        return (out, None);
+        return (out, None, orders);
     }
     let mut article_total = 0;
     for (class, items, conflicts, height, placed) in classes {
@@ -130,9 +157,11 @@ pub fn plan_knowing(problem: &Problem, lower_bound: Option<u64>) -> (Packing, Op
         article_total += article_height;
         if article_height < height {
             log::debug!("memory class {class}: the article's buckets ({article_height} bytes) beat the planner ({height} bytes); using them");
+            orders.extend(article_blocks.iter().map(|_| None));
             out.blocks.extend(article_blocks);
         } else {
             log::debug!("memory class {class}: {} items in one block of {height} bytes (article: {article_height})", items.len());
+            orders.push(start_order(&items, conflicts));
             out.blocks.push(PackedBlock {
                 class,
                 size: height,
@@ -140,7 +169,7 @@ pub fn plan_knowing(problem: &Problem, lower_bound: Option<u64>) -> (Packing, Op
             });
         }
     }
-    (out, Some(article_total))
+    (out, Some(article_total), orders)
 }
 
 /// Conflict lists of `items`, when they make greedy runs cheaper than walking every placed
@@ -202,7 +231,15 @@ fn pack_class(
     let mut order: Vec<u32> = Vec::with_capacity(items.len());
     let mut keyed: Vec<((u64, u64, usize), u32)> = Vec::new();
     'orders: for (o, key) in orders.iter().enumerate() {
-        if o != 0 || size_then_start(problem, items, &mut order).is_none() {
+        if o != 0
+            || size_then_start(
+                problem,
+                items,
+                conflicts.and_then(Conflicts::by_start),
+                &mut order,
+            )
+            .is_none()
+        {
             keyed.clear();
             keyed.extend((0..n as u32).map(|k| (key(items[k as usize]), k)));
             keyed.sort_unstable();
@@ -587,9 +624,19 @@ fn lowest_sorted(busy: &[u64], need: u32, mut low: u32) -> u32 {
 const SMALL_BUSY: usize = 12;
 
 /// Order of local items by (footprint descending, first position, index), the first
-/// greedy order ([`size_then`]).
-fn size_then_start(problem: &Problem, items: &[usize], out: &mut Vec<u32>) -> Option<()> {
-    size_then(problem, items, |i| problem.items[i].span.pos_lo, out)
+/// greedy order ([`size_then`]); `by_start`, when given, is the items' order by (first
+/// position, index) already (the conflict lists' sweep order), so that only the stable
+/// pass by footprint is left.
+fn size_then_start(
+    problem: &Problem,
+    items: &[usize],
+    by_start: Option<&[u32]>,
+    out: &mut Vec<u32>,
+) -> Option<()> {
+    match by_start {
+        Some(order) => by_size(problem, items, order, out),
+        None => size_then(problem, items, |i| problem.items[i].span.pos_lo, out),
+    }
 }
 
 /// Order of local items by (footprint descending, `then(item)`, index), by two counting
@@ -601,24 +648,12 @@ fn size_then(
     then: impl Fn(usize) -> u32,
     out: &mut Vec<u32>,
 ) -> Option<()> {
-    let it = &problem.items;
     let n = items.len();
     let keys: Vec<u32> = items.iter().map(|&i| then(i)).collect();
     let max_key = keys.iter().copied().max().unwrap_or(0) as usize;
     if max_key > 4 * n + 1024 {
         return None;
     }
-    let mut sizes: Vec<u64> = Vec::new();
-    for &i in items {
-        let f = it[i].footprint;
-        if !sizes.contains(&f) {
-            if sizes.len() == 32 {
-                return None;
-            }
-            sizes.push(f);
-        }
-    }
-    sizes.sort_unstable_by(|a, b| b.cmp(a));
     // By `then` (stable in the index), then stably by footprint rank.
     let mut count = vec![0u32; max_key + 2];
     for &key in &keys {
@@ -633,13 +668,37 @@ fn size_then(
         by_key[*c as usize] = k as u32;
         *c += 1;
     }
+    by_size(problem, items, &by_key, out)
+}
+
+/// `order` (local items) stably sorted by footprint descending, a counting sort over the
+/// footprints' ranks; `None` when they take more than 32 distinct values.
+fn by_size(problem: &Problem, items: &[usize], order: &[u32], out: &mut Vec<u32>) -> Option<()> {
+    let it = &problem.items;
+    let n = items.len();
+    debug_assert_eq!(order.len(), n);
+    // Distinct footprints, descending (neighbours in declaration order often share one).
+    let mut sizes = [0u64; 32];
+    let mut distinct = 0;
+    let mut last = None;
+    for &i in items {
+        let f = it[i].footprint;
+        if last != Some(f) && !sizes[..distinct].contains(&f) {
+            if distinct == 32 {
+                return None;
+            }
+            sizes[distinct] = f;
+            distinct += 1;
+        }
+        last = Some(f);
+    }
+    let sizes = &mut sizes[..distinct];
+    sizes.sort_unstable_by(|a, b| b.cmp(a));
     let rank: Vec<u8> = items
         .iter()
         .map(|&i| {
-            sizes
-                .iter()
-                .position(|&f| f == it[i].footprint)
-                .unwrap_or(0) as u8
+            let f = it[i].footprint;
+            sizes.partition_point(|&s| s > f) as u8
         })
         .collect();
     let mut start = [0u32; 33];
@@ -651,7 +710,7 @@ fn size_then(
     }
     out.clear();
     out.resize(n, 0);
-    for &k in &by_key {
+    for &k in order {
         let c = &mut start[rank[k as usize] as usize];
         out[*c as usize] = k;
         *c += 1;
@@ -730,7 +789,10 @@ mod tests {
             let c = Conflicts::new(&p, &all);
             let mut greedy = Greedy::new(&p, &all, Some(&c));
             let mut order = Vec::new();
-            assert_eq!(size_then_start(&p, &all, &mut order), Some(()));
+            assert_eq!(
+                size_then_start(&p, &all, c.by_start(), &mut order),
+                Some(())
+            );
             let first = greedy.run(&order, Rule::Lowest, u64::MAX);
             let Some(found) = rescue(&p, &mut greedy, &all, floor) else {
                 continue;
@@ -815,7 +877,16 @@ mod tests {
                 (u64::MAX - it.footprint, it.span.pos_lo, k)
             });
             let mut got = Vec::new();
-            assert_eq!(size_then_start(&p, &local, &mut got), Some(()));
+            assert_eq!(size_then_start(&p, &local, None, &mut got), Some(()));
+            assert_eq!(got, want, "seed {seed}");
+            // From the conflict lists' sweep order: the same.
+            let c = Conflicts::new(&p, &local);
+            assert!(c.by_start().is_some(), "one queue keeps the sweep order");
+            got.clear();
+            assert_eq!(
+                size_then_start(&p, &local, c.by_start(), &mut got),
+                Some(())
+            );
             assert_eq!(got, want, "seed {seed}");
             // Ranges in any order: the lowest offset is the sorted walk's.
             let mut busy: Vec<u64> = (0..next(10))
