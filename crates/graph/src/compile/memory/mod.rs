@@ -12,7 +12,9 @@
 //! every resource gets a block of its own. Invariant: placements whose conflict spans
 //! overlap never overlap in bytes. Cost: dominated by the planner, O(n log n + pairs) for the
 //! conflict lists plus O(Σ d log d) per greedy run (d conflicts per item), a handful of runs
-//! for large frames.
+//! for large frames. The plan section lists each block's placements by (offset, first use,
+//! resource): on one queue one counting sort by offset over the conflict sweep's order by
+//! first position (handed on by [`planner::plan_in_start_order`]), else two counting sorts.
 //! The aliasing barriers that make reuse safe are added afterwards by `alias_barriers`.
 
 pub mod article;
@@ -282,7 +284,67 @@ fn test_rng(seed: u64) -> impl FnMut(u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{sort_packed, test_rng};
+    use super::lifetimes::{Item, MemoryKind, Problem, Span};
+    use super::{by_offset, planner, sort_packed, test_rng};
+    use crate::graph::ResourceId;
+
+    #[test]
+    fn offset_sort_over_the_start_order_is_the_packed_sort() {
+        let mut checked = 0;
+        for seed in 1..65u64 {
+            let mut next = test_rng(seed);
+            let n = 4 + seed as usize * 3;
+            let items: Vec<Item> = (0..n)
+                .map(|i| {
+                    let pos_lo = next(n as u64) as u32;
+                    let pos_hi = pos_lo + next(5) as u32;
+                    let span = Span {
+                        pos_lo,
+                        pos_hi,
+                        lvl_lo: pos_lo,
+                        lvl_hi: pos_hi,
+                    };
+                    let footprint = 64 * (1 + next(6));
+                    Item {
+                        resource: ResourceId(i as u32),
+                        size: footprint,
+                        footprint,
+                        class: (seed % 3 == 0) as u32 * (i as u32 % 2),
+                        kind: MemoryKind::Buffer,
+                        first: pos_lo,
+                        last: pos_hi,
+                        span,
+                    }
+                })
+                .collect();
+            let p = Problem {
+                items,
+                alignment: 64,
+                by_level: false,
+                memoryless_bytes: 0,
+            };
+            let (packing, _, orders) = planner::plan_in_start_order(&p, None);
+            assert_eq!(orders.len(), packing.blocks.len(), "seed {seed}");
+            let mut units = Vec::new();
+            for (b, order) in packing.blocks.iter().zip(&orders) {
+                let Some(order) = order else { continue };
+                let mut keys: Vec<(u64, u32)> = b
+                    .items
+                    .iter()
+                    .map(|&(i, off)| ((off / 64) << 32 | u64::from(p.items[i].first), i as u32))
+                    .collect();
+                sort_packed(&mut keys);
+                let want: Vec<(u32, u64)> =
+                    keys.iter().map(|&(k, i)| (i, (k >> 32) * 64)).collect();
+                let got: Vec<(u32, u64)> = by_offset(&p, &b.items, order, &mut units)
+                    .expect("small offsets")
+                    .collect();
+                assert_eq!(got, want, "seed {seed}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 64, "the planner hands on the start order");
+    }
 
     #[test]
     fn packed_sort_is_the_comparison_sort() {

@@ -31,7 +31,8 @@
 //! items land at 0 without sorting anything, and the others start the walk higher; at most
 //! a dozen ranges are sorted by insertion. The first order
 //! (size descending, then first position) comes from two counting sorts when first
-//! positions are small integers and footprints take few values.
+//! positions are small integers and footprints take few values; the first of them is the
+//! conflict lists' sweep order ([`Conflicts::by_start`]) when the lists keep it.
 //!
 //! When some class misses its lower bound, the article's bucket packing is computed too
 //! (per class, used when it is smaller), so the result is never worse than the article's;
