@@ -88,12 +88,14 @@ impl ResourceUses {
         queue: QueueKind,
         scope: SyncScope,
     ) {
-        self.first.get_or_insert(FirstUse {
-            pass,
-            anchor,
-            queue,
-            scope,
-        });
+        if self.first.is_none() {
+            self.first = Some(FirstUse {
+                pass,
+                anchor,
+                queue,
+                scope,
+            });
+        }
         let q = &mut self.per_queue[slot(queue)];
         q.stages |= scope.stages;
         q.writes |= scope.access & AccessMask::WRITES;
@@ -262,6 +264,7 @@ impl Sweep {
     /// `earlier(occupant, item)` once for every latest earlier occupant of some of the
     /// item's bytes, then `wraps(first, last)` once per pair of the first and the last
     /// occupant of some bytes (different items), the frame boundary's reuse.
+    #[inline(never)]
     fn block(
         &mut self,
         problem: &super::memory::Problem,
@@ -405,6 +408,7 @@ struct Upserts<'a> {
 }
 
 impl<'a> Upserts<'a> {
+    #[inline(never)]
     fn new(barriers: &'a mut Barriers, uses: &[ResourceUses]) -> Self {
         if barriers.first_use_barrier.len() == uses.len() {
             // Tracked by the barrier phase.
@@ -481,6 +485,7 @@ impl<'a> Upserts<'a> {
 
     /// Merges the new barriers in: each goes after every existing barrier whose pass is not
     /// later than its own (what inserting at the partition point one by one would give).
+    #[inline(never)]
     fn finish(self, schedule: &Schedule) {
         if self.added.is_empty() {
             return;
