@@ -88,12 +88,14 @@ impl ResourceUses {
         queue: QueueKind,
         scope: SyncScope,
     ) {
-        self.first.get_or_insert(FirstUse {
-            pass,
-            anchor,
-            queue,
-            scope,
-        });
+        if self.first.is_none() {
+            self.first = Some(FirstUse {
+                pass,
+                anchor,
+                queue,
+                scope,
+            });
+        }
         let q = &mut self.per_queue[slot(queue)];
         q.stages |= scope.stages;
         q.writes |= scope.access & AccessMask::WRITES;
@@ -262,6 +264,7 @@ impl Sweep {
     /// `earlier(occupant, item)` once for every latest earlier occupant of some of the
     /// item's bytes, then `wraps(first, last)` once per pair of the first and the last
     /// occupant of some bytes (different items), the frame boundary's reuse.
+    #[inline(never)] // a step of its own in profiles
     fn block(
         &mut self,
         problem: &super::memory::Problem,
@@ -308,10 +311,12 @@ impl Sweep {
             let item = i as u32;
             let (s, e) = (off, off + problem.items[i].size);
             let lo = self.last.partition_point(|g| g.end <= s);
-            let hi = lo + self.last[lo..].iter().take_while(|g| g.start < e).count();
+            // The covered ranges are `last[lo..hi]`: their occupants are the predecessors,
+            // the gaps between them bytes nobody used before (`item` is their first occupant).
             self.preds.clear();
             let mut cursor = s;
-            for g in &self.last[lo..hi] {
+            let mut hi = lo;
+            while let Some(g) = self.last.get(hi).filter(|g| g.start < e) {
                 debug_assert!(
                     problem.items[g.item as usize]
                         .span
@@ -324,7 +329,6 @@ impl Sweep {
                     self.preds.push(g.item);
                 }
                 if g.start > cursor {
-                    // Bytes nobody used before: `item` is their first occupant.
                     self.first.push(Segment {
                         start: cursor,
                         end: g.start,
@@ -332,6 +336,7 @@ impl Sweep {
                     });
                 }
                 cursor = g.end;
+                hi += 1;
             }
             if cursor < e {
                 self.first.push(Segment {
@@ -340,34 +345,41 @@ impl Sweep {
                     item,
                 });
             }
-            // `last[lo..hi]` becomes: what the first covered range keeps before `s`, the
-            // item, what the last covered range keeps after `e` (one shift of the tail).
+            // `last[lo..hi]` becomes: what the first covered range keeps before `s` (head),
+            // the item, what the last covered range keeps after `e` (tail); slots are
+            // inserted or removed at `hi` (one shift of the tail), then written in place.
+            let head = (hi > lo && self.last[lo].start < s).then(|| Segment {
+                end: s,
+                ..self.last[lo]
+            });
+            let tail = (hi > lo && self.last[hi - 1].end > e).then(|| Segment {
+                start: e,
+                ..self.last[hi - 1]
+            });
             let mine = Segment {
                 start: s,
                 end: e,
                 item,
             };
-            let mut replace = [mine; 3];
-            let mut n = 0;
-            if let Some(g) = self.last[lo..hi].first().filter(|g| g.start < s) {
-                replace[0] = Segment { end: s, ..*g };
-                n = 1;
+            let n = 1 + usize::from(head.is_some()) + usize::from(tail.is_some());
+            let covered = hi - lo;
+            if n > covered {
+                self.last.insert(hi, mine);
+                if n > covered + 1 {
+                    self.last.insert(hi, mine);
+                }
+            } else if n < covered {
+                self.last.drain(lo + n..hi);
             }
-            replace[n] = mine;
-            n += 1;
-            if let Some(g) = self.last[lo..hi].last().filter(|g| g.end > e) {
-                replace[n] = Segment { start: e, ..*g };
-                n += 1;
+            let mut at = lo;
+            if let Some(h) = head {
+                self.last[at] = h;
+                at += 1;
             }
-            let len = self.last.len();
-            if n > hi - lo {
-                self.last.resize(len + n - (hi - lo), mine);
-                self.last.copy_within(hi..len, lo + n);
-            } else if n < hi - lo {
-                self.last.copy_within(hi..len, lo + n);
-                self.last.truncate(len - (hi - lo - n));
+            self.last[at] = mine;
+            if let Some(t) = tail {
+                self.last[at + 1] = t;
             }
-            self.last[lo..lo + n].copy_from_slice(&replace[..n]);
             for &p in &self.preds {
                 earlier(p as usize, item as usize);
             }

@@ -43,9 +43,10 @@
 //! uses as 4-byte handles into the table; the reader and visibility lists of all resources
 //! share two arenas ([`super::chains`]); a batch is found through each resource's latest
 //! barrier per queue rather than a list per batch, and order is checked per pass rather than
-//! by comparing every barrier with the next. On the 1,000-pass synthetic frame (about 2,400
-//! uses, 1,300 barriers) that is about 1.03 M instructions per compile (1.27 M before the
-//! table, the settling and the batch changes).
+//! by comparing every barrier with the next; a use's render pass and a resource's latest
+//! barriers are plain `u32`s with `u32::MAX` for none (no `Option` to test per use). On the
+//! 1,000-pass synthetic frame (about 2,400 uses, 1,300 barriers) that is about 1.01 M
+//! instructions per compile (1.27 M before the table, the settling and the batch changes).
 
 use super::alias_barriers::ResourceUses;
 use super::chains::{Chain, Chains};
@@ -139,10 +140,13 @@ struct Facts {
     resource: ResourceId,
     queue: QueueKind,
     writes: bool,
-    /// Render pass of `pass`.
-    group: Option<u32>,
+    /// Render pass of `pass`, [`NO_GROUP`] for none.
+    group: u32,
     scope: SyncScope,
 }
+
+/// No render pass (a [`Facts::group`] or [`State::layout_group`]).
+const NO_GROUP: u32 = u32::MAX;
 
 /// A use held in the replay state: its index in the [`Facts`] table and two flags, so that
 /// the state copies four bytes rather than a whole record.
@@ -173,24 +177,25 @@ impl Prior {
         Prior(self.0 | flag)
     }
 
-    /// True when a subpass dependency of render pass `group` orders this use (`facts`)
-    /// before a use in that render pass.
-    fn in_group(self, facts: &Facts, group: Option<u32>) -> bool {
+    /// True when a subpass dependency of render pass `group` ([`NO_GROUP`] for none)
+    /// orders this use (`facts`) before a use in that render pass.
+    fn in_group(self, facts: &Facts, group: u32) -> bool {
         self.0 & (Self::PREVIOUS_FRAME | Self::OUTSIDE) == 0
-            && group.is_some()
+            && group != NO_GROUP
             && facts.group == group
     }
 }
 
 /// Per-resource replay state; its lists live in the [`Arenas`], its uses in the [`Facts`]
 /// table.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 struct State {
     last_write: Option<Prior>,
     /// Reads since the last write.
     readers: Chain,
     layout: Option<Layout>,
-    layout_group: Option<u32>,
+    /// Render pass whose use set `layout`, [`NO_GROUP`] for none.
+    layout_group: u32,
     /// (queue, stages, accesses) scopes the last write has been made visible to. Kept as
     /// triples: a barrier making sampled reads visible to compute and another making
     /// input-attachment reads visible to fragment do not make sampled reads visible to
@@ -203,8 +208,25 @@ struct State {
     /// Pass that performed the latest layout transition since the last write, when readers
     /// on the other queue must wait for it.
     layout_writer: Option<Prior>,
-    /// Per queue: index in the barriers of the resource's latest plain barrier there.
-    batch: [Option<u32>; 2],
+    /// Per queue: index in the barriers of the resource's latest plain barrier there
+    /// (`u32::MAX` for none).
+    batch: [u32; 2],
+}
+
+impl Default for State {
+    fn default() -> Self {
+        State {
+            last_write: None,
+            readers: Chain::EMPTY,
+            layout: None,
+            layout_group: NO_GROUP,
+            visible: Chain::EMPTY,
+            last_use: None,
+            layout_prior: None,
+            layout_writer: None,
+            batch: [u32::MAX; 2],
+        }
+    }
 }
 
 /// The nodes of every resource's lists.
@@ -258,6 +280,7 @@ pub fn barriers(
         let queue = schedule.queue[pass.index()];
         let group = grouping.group_of[pass.index()];
         let anchor = group.map_or(pass, |g| grouping.groups[g as usize][0]);
+        let group = group.unwrap_or(NO_GROUP);
         let slot = usize::from(queue != QueueKind::Graphics);
         let barriers_before = out.barriers.len();
         let end = at + graph.pass(pass).uses.len();
@@ -290,7 +313,7 @@ pub fn barriers(
                     // The acquire is this resource's barrier in the batch: a later subpass of
                     // the same render pass that needs the image visible to more stages widens
                     // it (barriers of one batch do not chain with each other).
-                    s.batch[slot] = Some(out.barriers.len() as u32 - 1);
+                    s.batch[slot] = out.barriers.len() as u32 - 1;
                 }
                 let routed = route_for_compute(s, &mut facts, k, queue, &end_of, &mut after);
                 (handover, routed)
@@ -298,7 +321,7 @@ pub fn barriers(
                 (HandOver::None, None)
             };
             let transition = scope.layout.is_some() && scope.layout != s.layout;
-            let internal_transition = transition && group.is_some() && s.layout_group == group;
+            let internal_transition = transition && group != NO_GROUP && s.layout_group == group;
             let mut src_stage = StageMask::empty();
             let mut src_access = AccessMask::empty();
             let mut waits_other_queue = false;
@@ -377,15 +400,13 @@ pub fn barriers(
                 // otherwise (an acquire that keeps the old layout for graphics to change), and
                 // a write to make available never folds into an acquire (Vulkan ignores an
                 // acquire's source access mask).
-                let batched = s.batch[slot].map(|i| i as usize).filter(|&i| {
-                    let b = &out.barriers[i];
+                let batched = out.barriers.get_mut(s.batch[slot] as usize).filter(|b| {
                     b.before == anchor
                         && (layouts.is_none() || b.layouts.is_none() || b.layouts == layouts)
                         && (b.transfer.is_none() || src_access.is_empty())
                 });
                 match batched {
-                    Some(i) => {
-                        let b: &mut BarrierDraft = &mut out.barriers[i];
+                    Some(b) => {
                         b.src_stage |= src_stage;
                         b.src_access |= src_access;
                         b.dst_stage |= scope.stages;
@@ -401,7 +422,7 @@ pub fn barriers(
                         {
                             *first = out.barriers.len() as u32;
                         }
-                        s.batch[slot] = Some(out.barriers.len() as u32);
+                        s.batch[slot] = out.barriers.len() as u32;
                         out.barriers.push(BarrierDraft::plain(
                             anchor,
                             resource,
@@ -542,6 +563,7 @@ impl UseTable {
             two_queues |= queue != QueueKind::Graphics;
             let group = grouping.group_of[pass.index()];
             let anchor = group.map_or(pass, |g| grouping.groups[g as usize][0]);
+            let group = group.unwrap_or(NO_GROUP);
             for u in &p.uses {
                 let r = u.resource.index();
                 let scope = scopes.scope(u.access, p.kind, classes[r]);
@@ -607,6 +629,7 @@ enum HandOver {
 /// cannot perform is done on graphics: before the release when graphics gives the image up,
 /// after the acquire (by the ordinary path) when graphics takes it.
 #[allow(clippy::too_many_arguments)]
+#[inline(never)]
 fn hand_over(
     s: &mut State,
     facts: &[Facts],
@@ -695,6 +718,7 @@ fn hand_over(
 /// recorded on graphics, right after the use that left the image in that layout (for content
 /// from the previous frame: after the frame's last use, which is that use). Returns the
 /// transition as a write for later readers to wait for (appended to `facts`).
+#[inline(never)]
 fn route_for_compute(
     s: &mut State,
     facts: &mut Vec<Facts>,
@@ -783,7 +807,7 @@ fn initial_states(
         let me = Prior::of(k).with(Prior::PREVIOUS_FRAME);
         // As in the frame itself: a transition between subpasses of one render pass is
         // the render pass's own, not a barrier's.
-        let internal = group.is_some() && s.layout_group == group;
+        let internal = group != NO_GROUP && s.layout_group == group;
         let transition = scope.layout.is_some() && scope.layout != s.layout && !internal;
         if writes {
             s.last_write = Some(me);
@@ -820,7 +844,7 @@ fn initial_states(
             s.layout_prior = None;
         }
         s.layout = layout;
-        s.layout_group = None;
+        s.layout_group = NO_GROUP;
         s.visible = Chain::EMPTY;
     }
     state
@@ -836,7 +860,7 @@ fn routed_transition(facts: &mut Vec<Facts>, by: Prior, scope: SyncScope) -> Pri
             access: AccessMask::empty(),
             layout: scope.layout,
         },
-        group: None,
+        group: NO_GROUP,
         ..facts[by.index()]
     };
     facts.push(f);
