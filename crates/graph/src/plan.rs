@@ -9,6 +9,9 @@ use crate::name::Name;
 use crate::sync::{AccessMask, Layout, StageMask};
 use serde::{Deserialize, Serialize};
 
+mod list;
+pub use list::List;
+
 /// A compiled frame.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Plan {
@@ -171,12 +174,16 @@ impl Queues {
 }
 
 /// A `VkRenderPass`: raster passes as subpasses.
+///
+/// The compiler gives the subpass lists of all render passes one shared buffer, and the
+/// attachment lists another ([`List::shared`]); a list read or edited here behaves like a
+/// `Vec` of its own.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RenderPass {
     /// Subpasses in order.
-    pub subpasses: Vec<Name>,
+    pub subpasses: List<Name>,
     /// Every attachment once.
-    pub attachments: Vec<Attachment>,
+    pub attachments: List<Attachment>,
     /// Dependencies between subpasses.
     pub dependencies: Vec<SubpassDependency>,
 }

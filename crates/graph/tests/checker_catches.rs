@@ -407,7 +407,7 @@ fn hazards_inside_a_render_pass_need_subpass_dependencies() {
     let plan = compiled(&g, &CompileOptions::NONE);
     let mut merged = plan.clone();
     let mut rp = RenderPass {
-        subpasses: names(&["a", "b"]),
+        subpasses: names(&["a", "b"]).into(),
         ..RenderPass::default()
     };
     for mut att in merged

@@ -136,7 +136,7 @@ pub(crate) fn render_passes(index: &Index<'_>) -> Vec<RenderPassView> {
                 .fold(0, u64::saturating_add);
             RenderPassView {
                 index: i as u32,
-                subpasses: rp.subpasses.clone(),
+                subpasses: rp.subpasses.to_vec(),
                 first: pos(rp.subpasses.first()),
                 last: pos(rp.subpasses.last()),
                 attachments,

@@ -17,8 +17,8 @@
 //! passes (nothing else runs inside a render pass; async-compute passes may sit between its
 //! subpasses in `order` when the render pass never waits for them, see [`cross_queue`]).
 //! Cost: O(uses) overall, plus O(uses × readers) for dependencies; most of what is left is
-//! the plan's own records (a subpass list and an attachment list per render pass, a reason
-//! per break: one allocation each).
+//! the plan's own records (the subpass and attachment lists of all render passes are slices
+//! of two shared buffers, [`List::shared`]; a reason per break is one allocation each).
 
 pub mod bandwidth;
 pub mod cross_queue;
@@ -31,7 +31,9 @@ use super::Schedule;
 use crate::caps::{Capabilities, CompileOptions};
 use crate::error::CompileError;
 use crate::graph::{Graph, PassId};
-use crate::plan::{Attachment, Bandwidth, Break, RenderPass};
+use crate::name::Name;
+use crate::plan::{Attachment, Bandwidth, Break, List, RenderPass};
+use std::sync::Arc;
 
 /// Which raster passes share a render pass.
 #[derive(Clone, Debug, Default)]
@@ -161,27 +163,37 @@ pub fn render_passes(
     let bandwidth = bandwidth::bandwidth(graph, schedule, &facts, &attachments);
     let name = |p: PassId| graph.pass(p).name.clone();
     let mut scratch = dependencies::Scratch::new(graph);
+    // One buffer of subpass names and one of attachments for the whole frame; each render
+    // pass's lists are slices of them (two allocations instead of two per render pass).
+    let all_subpasses: Arc<[Name]> = grouping.groups.passes.iter().map(|&p| name(p)).collect();
+    let all_attachments: Arc<[Attachment]> = attachments
+        .drafts
+        .iter()
+        .map(|a| Attachment {
+            resource: graph.resource(a.resource).name.clone(),
+            load_op: a.load,
+            store_op: a.store,
+            memoryless: a.memoryless,
+            samples: a.samples,
+            resolve_target: a.resolve_target.map(|t| graph.resource(t).name.clone()),
+            initial_layout: a.initial_layout,
+            final_layout: a.final_layout,
+        })
+        .collect();
+    let (mut subpass_at, mut attachment_at) = (0, 0);
     let render_passes = grouping
         .groups
         .iter()
         .enumerate()
-        .map(|(i, group)| RenderPass {
-            subpasses: group.iter().map(|&p| name(p)).collect(),
-            attachments: attachments
-                .of(i)
-                .iter()
-                .map(|a| Attachment {
-                    resource: graph.resource(a.resource).name.clone(),
-                    load_op: a.load,
-                    store_op: a.store,
-                    memoryless: a.memoryless,
-                    samples: a.samples,
-                    resolve_target: a.resolve_target.map(|t| graph.resource(t).name.clone()),
-                    initial_layout: a.initial_layout,
-                    final_layout: a.final_layout,
-                })
-                .collect(),
-            dependencies: dependencies::dependencies_with(graph, group, &mut scratch),
+        .map(|(i, group)| {
+            let subpasses = subpass_at..subpass_at + group.len();
+            let attached = attachment_at..attachment_at + attachments.of(i).len();
+            (subpass_at, attachment_at) = (subpasses.end, attached.end);
+            RenderPass {
+                subpasses: List::shared(&all_subpasses, subpasses),
+                attachments: List::shared(&all_attachments, attached),
+                dependencies: dependencies::dependencies_with(graph, group, &mut scratch),
+            }
         })
         .collect();
     let breaks = break_drafts
