@@ -16,16 +16,17 @@
 //!   its last use.
 //!
 //! Cost: O(uses) in all. One forward sweep over the kept uses in execution order gives each
-//! resource's first write ([`Facts`]), which decides every load; one backward sweep carries,
+//! resource's first write ([`Facts`]), which decides every load (the same sweep sums the
+//! naive bandwidth, which needs the same per-use test); one backward sweep carries,
 //! per resource, whether its content is still needed (a read comes before anything replaces
 //! it, or it survives the frame) and reads it off at the end of each render pass, which
 //! decides every store. The per-resource list of uses ([`UseIndex`]) is built only to
 //! explain a memoryless failure.
 
-use super::RenderPassGrouping;
+use super::{bandwidth, RenderPassGrouping};
 use crate::access::Access;
 use crate::compile::Schedule;
-use crate::graph::{Graph, PassId, ResourceId, Use};
+use crate::graph::{Graph, PassId, PassKind, ResourceId, Use};
 use crate::plan::{LoadOp, StoreOp};
 use crate::sync::Layout;
 
@@ -40,6 +41,9 @@ pub struct Facts {
     /// Whether every use of each resource is an attachment use in the render pass of its
     /// first use.
     one_render_pass: Vec<bool>,
+    /// The naive tile bandwidth ([`super::bandwidth`]): bytes loaded and stored when every
+    /// raster pass is its own render pass, summed in the same sweep.
+    pub naive: (u64, u64),
 }
 
 impl Facts {
@@ -50,11 +54,22 @@ impl Facts {
             first_write: vec![u32::MAX; n],
             first_user: vec![None; n],
             one_render_pass: vec![false; n],
+            naive: (0, 0),
         };
         for (pos, &p) in schedule.order.iter().enumerate() {
             let group = grouping.group_of[p.index()];
-            for u in &graph.pass(p).uses {
+            let pass = graph.pass(p);
+            let raster = pass.kind == PassKind::Raster;
+            for u in &pass.uses {
                 let r = u.resource.index();
+                if raster && u.access.is_attachment() {
+                    // Earlier writes only: this pass's own writes are at `pos`, not before.
+                    let b = bandwidth::bytes(graph, u.resource);
+                    if !u.clear && facts.content_before(graph, u.resource, pos as u32) {
+                        facts.naive.0 = facts.naive.0.saturating_add(b);
+                    }
+                    facts.naive.1 = facts.naive.1.saturating_add(b);
+                }
                 if u.access.writes() && facts.first_write[r] == u32::MAX {
                     facts.first_write[r] = pos as u32;
                 }

@@ -158,7 +158,7 @@ pub fn render_passes(
         &mut attachments,
         &break_drafts,
     )?;
-    let bandwidth = bandwidth::bandwidth(graph, schedule, &facts, &attachments);
+    let bandwidth = bandwidth::bandwidth(graph, &facts, &attachments);
     let name = |p: PassId| graph.pass(p).name.clone();
     let mut scratch = dependencies::Scratch::new(graph);
     let render_passes = grouping
