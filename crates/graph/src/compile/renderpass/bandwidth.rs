@@ -15,6 +15,7 @@ use crate::graph::Graph;
 use crate::plan::{Bandwidth, LoadOp, StoreOp};
 
 /// Bytes one load or store of the resource moves (0 for buffers).
+#[inline]
 pub(super) fn bytes(graph: &Graph, resource: crate::graph::ResourceId) -> u64 {
     graph
         .resource(resource)

@@ -146,8 +146,7 @@ pub fn render_passes(
         grouping,
         breaks: break_drafts,
     } = grouped;
-    let facts = load_store::Facts::new(graph, schedule, &grouping);
-    let mut attachments = load_store::Attachments::new(graph, schedule, &facts, &grouping.groups);
+    let (facts, mut attachments) = load_store::sweep(graph, schedule, &grouping);
     let memoryless = memoryless::decide(
         graph,
         caps,
