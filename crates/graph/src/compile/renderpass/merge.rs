@@ -1022,7 +1022,7 @@ impl<'a> Grouper<'a> {
     /// put into words as it is found, joined with `"; "`).
     fn record_break(&mut self, pass: PassId) {
         let graph = self.graph;
-        let mut reason = String::with_capacity(160);
+        let mut reason = String::with_capacity(192);
         let texts = &mut self.extent_texts;
         let mut put = |b: Blocker| {
             if !reason.is_empty() {
