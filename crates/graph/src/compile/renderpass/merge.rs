@@ -22,8 +22,9 @@
 //! phase asks [`OpenGroup::accepts`] of the candidates it may move next (to make mergeable
 //! passes adjacent) and hands the decision of its pick to the grouper, so each emitted pass
 //! is tested once. [`OpenGroup::accepts`] stops at the first broken rule and allocates
-//! nothing; the full [`Blocker`] list, and its text, is built only for a break that goes
-//! into the plan (a property test keeps the two in agreement); the `WxH` texts of extents
+//! nothing; every [`Blocker`] is found, and put into words as it is found (no list), only
+//! for a break that goes into the plan (a property test keeps the full rules and the quick
+//! test in agreement); the `WxH` texts of extents
 //! are written once per grouping and copied into every break that names them.
 //!
 //! Cost: O(uses of the candidate) per test, each a constant-time lookup (resources in a
