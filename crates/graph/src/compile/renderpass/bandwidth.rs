@@ -7,28 +7,25 @@
 //!
 //! The naive reference is the same kept passes with no merging (each raster pass its own
 //! render pass), every attachment with earlier content loaded unless the use clears it, and
-//! every attachment stored. Cost: O(attachments + uses).
+//! every attachment stored. Cost: O(attachments); the naive figures need a test per
+//! attachment use, made by the load/store sweep over the uses ([`Facts`]).
 
 use super::load_store::{Attachments, Facts};
-use crate::compile::Schedule;
-use crate::graph::{Graph, PassKind};
+use crate::graph::Graph;
 use crate::plan::{Bandwidth, LoadOp, StoreOp};
 
 /// Bytes one load or store of the resource moves (0 for buffers).
-fn bytes(graph: &Graph, resource: crate::graph::ResourceId) -> u64 {
+#[inline]
+pub(super) fn bytes(graph: &Graph, resource: crate::graph::ResourceId) -> u64 {
     graph
         .resource(resource)
         .image_desc()
         .map_or(0, |d| d.attachment_bytes())
 }
 
-/// Planned and naive bandwidth of the frame.
-pub fn bandwidth(
-    graph: &Graph,
-    schedule: &Schedule,
-    facts: &Facts,
-    attachments: &Attachments,
-) -> Bandwidth {
+/// Planned and naive bandwidth of the frame (the naive figures are summed by the sweep of
+/// [`Facts`]).
+pub fn bandwidth(graph: &Graph, facts: &Facts, attachments: &Attachments) -> Bandwidth {
     let mut bw = Bandwidth::default();
     for a in &attachments.drafts {
         let b = bytes(graph, a.resource);
@@ -39,19 +36,7 @@ pub fn bandwidth(
             bw.store_bytes = bw.store_bytes.saturating_add(b);
         }
     }
-    for (pos, &pass) in schedule.order.iter().enumerate() {
-        let p = graph.pass(pass);
-        if p.kind != PassKind::Raster {
-            continue;
-        }
-        for u in p.uses.iter().filter(|u| u.access.is_attachment()) {
-            let b = bytes(graph, u.resource);
-            if !u.clear && facts.content_before(graph, u.resource, pos as u32) {
-                bw.naive_load_bytes = bw.naive_load_bytes.saturating_add(b);
-            }
-            bw.naive_store_bytes = bw.naive_store_bytes.saturating_add(b);
-        }
-    }
+    (bw.naive_load_bytes, bw.naive_store_bytes) = facts.naive;
     log::debug!(
         "tile bandwidth: planned {} loaded + {} stored, naive {} + {} bytes per frame",
         bw.load_bytes,

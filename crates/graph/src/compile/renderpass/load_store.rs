@@ -15,17 +15,18 @@
 //!   barrier phase transitions it there before the first subpass) and ends in the layout of
 //!   its last use.
 //!
-//! Cost: O(uses) in all. One forward sweep over the kept uses in execution order gives each
-//! resource's first write ([`Facts`]), which decides every load; one backward sweep carries,
-//! per resource, whether its content is still needed (a read comes before anything replaces
-//! it, or it survives the frame) and reads it off at the end of each render pass, which
-//! decides every store. The per-resource list of uses ([`UseIndex`]) is built only to
-//! explain a memoryless failure.
+//! Cost: O(uses) in all, in one forward sweep over the kept uses in execution order
+//! ([`sweep`]): it gives each resource's first write ([`Facts`]), which decides every load
+//! at the attachment's first use in its render pass, sums the naive bandwidth (the same
+//! per-use test), builds the attachments render pass by render pass, and leaves each
+//! render pass's stores waiting, per resource, for the next use that reads the content or
+//! replaces it (or for the end of the frame). The per-resource list of uses ([`UseIndex`])
+//! is built only to explain a memoryless failure.
 
-use super::RenderPassGrouping;
+use super::{bandwidth, RenderPassGrouping};
 use crate::access::Access;
 use crate::compile::Schedule;
-use crate::graph::{Graph, PassId, ResourceId, Use};
+use crate::graph::{Graph, PassId, PassKind, ResourceId, Use};
 use crate::plan::{LoadOp, StoreOp};
 use crate::sync::Layout;
 
@@ -40,37 +41,12 @@ pub struct Facts {
     /// Whether every use of each resource is an attachment use in the render pass of its
     /// first use.
     one_render_pass: Vec<bool>,
+    /// The naive tile bandwidth ([`super::bandwidth`]): bytes loaded and stored when every
+    /// raster pass is its own render pass, summed in the same sweep.
+    pub naive: (u64, u64),
 }
 
 impl Facts {
-    /// Sweeps the kept uses of `graph` in `schedule` order.
-    pub fn new(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGrouping) -> Self {
-        let n = graph.resources.len();
-        let mut facts = Facts {
-            first_write: vec![u32::MAX; n],
-            first_user: vec![None; n],
-            one_render_pass: vec![false; n],
-        };
-        for (pos, &p) in schedule.order.iter().enumerate() {
-            let group = grouping.group_of[p.index()];
-            for u in &graph.pass(p).uses {
-                let r = u.resource.index();
-                if u.access.writes() && facts.first_write[r] == u32::MAX {
-                    facts.first_write[r] = pos as u32;
-                }
-                let attachment = u.access.is_attachment();
-                if let Some(first) = facts.first_user[r] {
-                    facts.one_render_pass[r] &=
-                        attachment && group == grouping.group_of[first.index()];
-                } else {
-                    facts.first_user[r] = Some(p);
-                    facts.one_render_pass[r] = attachment;
-                }
-            }
-        }
-        facts
-    }
-
     /// True when the resource holds content before position `pos`: an earlier write in the
     /// frame, or an imported resource whose content is kept from outside.
     pub fn content_before(&self, graph: &Graph, resource: ResourceId, pos: u32) -> bool {
@@ -177,21 +153,6 @@ pub struct Attachments {
 }
 
 impl Attachments {
-    /// The attachments of every render pass of `groups` (subpasses in order).
-    pub fn new(graph: &Graph, schedule: &Schedule, facts: &Facts, groups: &super::Groups) -> Self {
-        let mut all = Attachments {
-            drafts: Vec::with_capacity(groups.len() * 2),
-            spans: Vec::with_capacity(groups.len() + 1),
-        };
-        all.spans.push(0);
-        for group in groups.iter() {
-            attachments(graph, schedule, facts, group, &mut all.drafts);
-            all.spans.push(all.drafts.len() as u32);
-        }
-        all.stores(graph, schedule, groups);
-        all
-    }
-
     /// The attachments of render pass `group`.
     pub fn of(&self, group: usize) -> &[AttachmentDraft] {
         match (self.spans.get(group), self.spans.get(group + 1)) {
@@ -199,103 +160,187 @@ impl Attachments {
             _ => &[],
         }
     }
+}
 
-    /// Sets every store: walking the order backwards, `needed[r]` tells whether the content
-    /// `r` has at that point is read later (by a use that reads before any use replaces it,
-    /// or after the frame); at the last subpass of a render pass, before its uses, that is
-    /// the store of each of its attachments. A depth write without a clear reads too (its
-    /// depth test compares against the earlier content).
-    fn stores(&mut self, graph: &Graph, schedule: &Schedule, groups: &super::Groups) {
-        let mut needed: Vec<bool> = graph.resources.iter().map(|r| r.survives_frame()).collect();
-        // Render pass `next - 1` is the next one met walking backwards; `end` is its last
-        // subpass.
-        let mut next = groups.len();
-        let last_of = |g: usize| groups[g].last().copied();
-        let mut end = next.checked_sub(1).and_then(last_of);
-        for &p in schedule.order.iter().rev() {
-            if end == Some(p) {
-                next -= 1;
-                end = next.checked_sub(1).and_then(last_of);
-                let (a, b) = (self.spans[next] as usize, self.spans[next + 1] as usize);
-                for d in &mut self.drafts[a..b] {
-                    d.store = if needed[d.resource.index()] {
-                        StoreOp::Store
-                    } else {
-                        StoreOp::DontCare
-                    };
-                    log::trace!(
-                        "attachment '{}' of the render pass of '{}': load {:?}, store {:?}",
-                        graph.resource(d.resource).name,
-                        graph.pass(groups[next][0]).name,
-                        d.load,
-                        d.store
-                    );
+/// End of a chain of drafts waiting for their store.
+const NONE: u32 = u32::MAX;
+
+/// Sweeps the kept uses of `graph` in `schedule` order once: the per-resource [`Facts`], the
+/// naive bandwidth, and the attachments of every render pass of `grouping` with their loads
+/// and stores.
+///
+/// Loads are decided at an attachment's first use in its render pass (every write before
+/// the render pass has been seen). A store waits from the end of its render pass for the
+/// resource's next use: one that reads (a depth write without a clear reads too: its depth
+/// test compares against the earlier content) makes it `STORE`, one that replaces the
+/// content completely `DONT_CARE`, one that keeps the content without reading passes the
+/// question on; with no such use left, the content is needed when it survives the frame.
+/// Drafts still waiting on one resource form a chain (`waiting[r]`, linked through
+/// `next`), resolved together.
+pub fn sweep(
+    graph: &Graph,
+    schedule: &Schedule,
+    grouping: &RenderPassGrouping,
+) -> (Facts, Attachments) {
+    let n = graph.resources.len();
+    let groups = &grouping.groups;
+    let mut facts = Facts {
+        first_write: vec![u32::MAX; n],
+        first_user: vec![None; n],
+        one_render_pass: vec![false; n],
+        naive: (0, 0),
+    };
+    let mut all = Attachments {
+        drafts: Vec::with_capacity(groups.len() * 2),
+        spans: Vec::with_capacity(groups.len() + 1),
+    };
+    all.spans.push(0);
+    let mut waiting = vec![NONE; n];
+    let mut next: Vec<u32> = Vec::with_capacity(groups.len() * 2);
+    // The render pass being swept: its first position and the next subpass's index.
+    let mut start = 0u32;
+    let mut subpass = 0u32;
+    for (pos, &p) in schedule.order.iter().enumerate() {
+        let pos = pos as u32;
+        let group = grouping.group_of[p.index()];
+        let pass = graph.pass(p);
+        let raster = pass.kind == PassKind::Raster;
+        for u in &pass.uses {
+            let r = u.resource.index();
+            let attachment = u.access.is_attachment();
+            if raster && attachment {
+                // Earlier writes only: this pass's own writes are at `pos`, not before.
+                let b = bandwidth::bytes(graph, u.resource);
+                if !u.clear && facts.content_before(graph, u.resource, pos) {
+                    facts.naive.0 = facts.naive.0.saturating_add(b);
+                }
+                facts.naive.1 = facts.naive.1.saturating_add(b);
+            }
+            if waiting[r] != NONE {
+                let reads = u.access.reads(u.clear) || (u.access == Access::DepthWrite && !u.clear);
+                if reads || !u.access.keeps_content(u.clear) {
+                    resolve(&mut all.drafts, &next, waiting[r], reads);
+                    waiting[r] = NONE;
                 }
             }
-            for u in graph.pass(p).uses.iter().rev() {
-                let n = &mut needed[u.resource.index()];
-                *n = u.access.reads(u.clear)
-                    || (u.access == Access::DepthWrite && !u.clear)
-                    || (u.access.keeps_content(u.clear) && *n);
+            if u.access.writes() && facts.first_write[r] == u32::MAX {
+                facts.first_write[r] = pos;
+            }
+            if let Some(first) = facts.first_user[r] {
+                facts.one_render_pass[r] &= attachment && group == grouping.group_of[first.index()];
+            } else {
+                facts.first_user[r] = Some(p);
+                facts.one_render_pass[r] = attachment;
+            }
+        }
+        let Some(g) = group else { continue };
+        let g = g as usize;
+        debug_assert_eq!(g + 1, all.spans.len(), "render passes follow the order");
+        let first = all.spans[g] as usize;
+        if subpass == 0 {
+            start = pos;
+        }
+        attachments(graph, &facts, p, subpass, start, first, &mut all.drafts);
+        subpass += 1;
+        if subpass as usize == groups[g].len() {
+            // The render pass ends: its stores wait for later uses.
+            next.resize(all.drafts.len(), NONE);
+            for (i, d) in all.drafts.iter().enumerate().skip(first) {
+                let r = d.resource.index();
+                next[i] = waiting[r];
+                waiting[r] = i as u32;
+            }
+            all.spans.push(all.drafts.len() as u32);
+            subpass = 0;
+        }
+    }
+    for (r, &w) in waiting.iter().enumerate() {
+        if w != NONE {
+            let survives = graph.resources[r].survives_frame();
+            resolve(&mut all.drafts, &next, w, survives);
+        }
+    }
+    if log::log_enabled!(log::Level::Trace) {
+        for (g, group) in groups.iter().enumerate() {
+            for d in all.of(g) {
+                log::trace!(
+                    "attachment '{}' of the render pass of '{}': load {:?}, store {:?}",
+                    graph.resource(d.resource).name,
+                    graph.pass(group[0]).name,
+                    d.load,
+                    d.store
+                );
             }
         }
     }
+    (facts, all)
 }
 
-/// Appends the attachments of one render pass (`group`, its subpasses in order) to `all`, in
-/// order of first use, with their load operations (stores are set by the backward sweep).
+/// Sets the store of every draft of the chain from `head` (`next` links them).
+fn resolve(drafts: &mut [AttachmentDraft], next: &[u32], head: u32, needed: bool) {
+    let store = if needed {
+        StoreOp::Store
+    } else {
+        StoreOp::DontCare
+    };
+    let mut i = head;
+    while i != NONE {
+        drafts[i as usize].store = store;
+        i = next[i as usize];
+    }
+}
+
+/// Adds the attachment uses of `pass`, subpass `subpass` of the render pass whose drafts
+/// start at `drafts[first]` and which starts at position `start`: a new draft in order of
+/// first use, with its load operation, or the later use of an existing one (stores are set
+/// by [`sweep`]).
 fn attachments(
     graph: &Graph,
-    schedule: &Schedule,
     facts: &Facts,
-    group: &[PassId],
+    pass: PassId,
+    subpass: u32,
+    start: u32,
+    first: usize,
     all: &mut Vec<AttachmentDraft>,
 ) {
-    let position = |p: PassId| schedule.position[p.index()].unwrap_or(0);
-    let start = group.first().map_or(0, |&p| position(p));
-    let first = all.len();
-    for (subpass, &pass) in group.iter().enumerate() {
-        let p = graph.pass(pass);
-        for u in p.uses.iter().filter(|u| u.access.is_attachment()) {
-            let r = graph.resource(u.resource);
-            let Some(d) = r.image_desc() else { continue };
-            let layout = u
-                .access
-                .scope(p.kind, r.target())
-                .layout
-                .unwrap_or(Layout::GENERAL);
-            let resolve_target = p
-                .uses
-                .iter()
-                .find(|v| v.access == Access::Resolve && v.from == Some(u.resource))
-                .map(|v| v.resource);
-            if let Some(a) = all[first..].iter_mut().find(|a| a.resource == u.resource) {
-                a.final_layout = layout;
-                a.last_subpass = subpass as u32;
-                a.resolve_target = a.resolve_target.or(resolve_target);
-                continue;
-            }
-            let load = if u.clear {
-                LoadOp::Clear
-            } else if u.access.keeps_content(false)
-                && facts.content_before(graph, u.resource, start)
-            {
-                LoadOp::Load
-            } else {
-                LoadOp::DontCare
-            };
-            all.push(AttachmentDraft {
-                resource: u.resource,
-                load,
-                store: StoreOp::DontCare,
-                memoryless: false,
-                samples: d.samples,
-                resolve_target,
-                initial_layout: layout,
-                final_layout: layout,
-                first_subpass: subpass as u32,
-                last_subpass: subpass as u32,
-            });
+    let p = graph.pass(pass);
+    for u in p.uses.iter().filter(|u| u.access.is_attachment()) {
+        let r = graph.resource(u.resource);
+        let Some(d) = r.image_desc() else { continue };
+        let layout = u
+            .access
+            .scope(p.kind, r.target())
+            .layout
+            .unwrap_or(Layout::GENERAL);
+        let resolve_target = p
+            .uses
+            .iter()
+            .find(|v| v.access == Access::Resolve && v.from == Some(u.resource))
+            .map(|v| v.resource);
+        if let Some(a) = all[first..].iter_mut().find(|a| a.resource == u.resource) {
+            a.final_layout = layout;
+            a.last_subpass = subpass;
+            a.resolve_target = a.resolve_target.or(resolve_target);
+            continue;
         }
+        let load = if u.clear {
+            LoadOp::Clear
+        } else if u.access.keeps_content(false) && facts.content_before(graph, u.resource, start) {
+            LoadOp::Load
+        } else {
+            LoadOp::DontCare
+        };
+        all.push(AttachmentDraft {
+            resource: u.resource,
+            load,
+            store: StoreOp::DontCare,
+            memoryless: false,
+            samples: d.samples,
+            resolve_target,
+            initial_layout: layout,
+            final_layout: layout,
+            first_subpass: subpass,
+            last_subpass: subpass,
+        });
     }
 }

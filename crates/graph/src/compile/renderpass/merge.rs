@@ -22,8 +22,9 @@
 //! phase asks [`OpenGroup::accepts`] of the candidates it may move next (to make mergeable
 //! passes adjacent) and hands the decision of its pick to the grouper, so each emitted pass
 //! is tested once. [`OpenGroup::accepts`] stops at the first broken rule and allocates
-//! nothing; the full [`Blocker`] list, and its text, is built only for a break that goes
-//! into the plan (a property test keeps the two in agreement); the `WxH` texts of extents
+//! nothing; every [`Blocker`] is found, and put into words as it is found (no list), only
+//! for a break that goes into the plan (a property test keeps the full rules and the quick
+//! test in agreement); the `WxH` texts of extents
 //! are written once per grouping and copied into every break that names them.
 //!
 //! Cost: O(uses of the candidate) per test, each a constant-time lookup (resources in a
@@ -664,12 +665,24 @@ impl OpenGroup {
         pass: PassId,
         out: &mut Vec<Blocker>,
     ) {
+        self.each_blocker(graph, caps, pass, |b| out.push(b));
+    }
+
+    /// Hands each of [`OpenGroup::blockers`] to `out`, in order, as it is found (a break's
+    /// text is written reason by reason, without a list).
+    fn each_blocker(
+        &self,
+        graph: &Graph,
+        caps: &Capabilities,
+        pass: PassId,
+        mut out: impl FnMut(Blocker),
+    ) {
         let p = graph.pass(pass);
         match self.frame(graph, pass) {
-            None => out.push(Blocker::NoAttachments(pass)),
+            None => out(Blocker::NoAttachments(pass)),
             Some((extent, samples)) => {
                 if let Some(group) = self.extent.filter(|&g| g != extent) {
-                    out.push(Blocker::Extent {
+                    out(Blocker::Extent {
                         pass,
                         extent,
                         group,
@@ -677,7 +690,7 @@ impl OpenGroup {
                 }
                 if let (Some(s), Some(group)) = (samples, self.samples) {
                     if s != group {
-                        out.push(Blocker::Samples {
+                        out(Blocker::Samples {
                             pass,
                             samples: s,
                             group,
@@ -687,7 +700,7 @@ impl OpenGroup {
             }
         }
         if self.extent.is_none() && !self.passes.is_empty() {
-            out.push(Blocker::NoAttachments(self.passes[0]));
+            out(Blocker::NoAttachments(self.passes[0]));
         }
         let mut count = self.colour.len() as u32;
         let mut bits = self.colour_bits;
@@ -697,7 +710,7 @@ impl OpenGroup {
             if let Some(g) = known {
                 let target = graph.resource(u.resource).target();
                 if let Some(b) = conflict(pass, u.resource, u.access, u.clear, g, target) {
-                    out.push(b);
+                    out(b);
                 }
             }
             if let Some(b) = colour_bits(graph, u.resource, u.access) {
@@ -711,13 +724,13 @@ impl OpenGroup {
             }
         }
         if count > caps.max_color_attachments {
-            out.push(Blocker::ColorLimit {
+            out(Blocker::ColorLimit {
                 count,
                 limit: caps.max_color_attachments,
             });
         }
         if inputs > caps.max_input_attachments {
-            out.push(Blocker::InputLimit {
+            out(Blocker::InputLimit {
                 count: inputs,
                 limit: caps.max_input_attachments,
             });
@@ -739,7 +752,7 @@ impl OpenGroup {
                     }
                 }
             }
-            out.push(Blocker::TileBudget {
+            out(Blocker::TileBudget {
                 bits,
                 budget: caps.tile_bits_per_pixel,
                 parts,
@@ -908,7 +921,6 @@ pub struct Grouper<'a> {
     /// The rule about other-queue passes; followed only when a pass is on another queue.
     crossings: Crossings,
     two_queues: bool,
-    blockers: Vec<Blocker>,
     extent_texts: ExtentTexts,
 }
 
@@ -937,7 +949,6 @@ impl<'a> Grouper<'a> {
             between: Vec::new(),
             crossings: Crossings::default(),
             two_queues: queue.iter().any(|&q| q != QueueKind::Graphics),
-            blockers: Vec::new(),
             extent_texts: ExtentTexts::default(),
         }
     }
@@ -1008,21 +1019,31 @@ impl<'a> Grouper<'a> {
         self.between.clear();
     }
 
-    /// Records the break between the last render pass and `pass`, with every reason.
+    /// Records the break between the last render pass and `pass`, with every reason (each
+    /// put into words as it is found, joined with `"; "`).
     fn record_break(&mut self, pass: PassId) {
         let graph = self.graph;
-        let blockers = &mut self.blockers;
-        blockers.clear();
-        if !self.options.merge {
-            blockers.push(Blocker::MergeOff);
-        } else {
-            blockers.extend(self.between.iter().map(|&b| Blocker::Between(b)));
-            if self.two_queues {
-                blockers.extend(self.crossings.blocker(graph, pass));
+        let mut reason = String::with_capacity(192);
+        let texts = &mut self.extent_texts;
+        let mut put = |b: Blocker| {
+            if !reason.is_empty() {
+                reason.push_str("; ");
             }
-            self.open.blockers_into(graph, self.caps, pass, blockers);
+            b.describe_with(graph, &mut reason, texts);
+        };
+        if !self.options.merge {
+            put(Blocker::MergeOff);
+        } else {
+            self.between.iter().for_each(|&b| put(Blocker::Between(b)));
+            if self.two_queues {
+                self.crossings
+                    .blocker(graph, pass)
+                    .into_iter()
+                    .for_each(&mut put);
+            }
+            self.open.each_blocker(graph, self.caps, pass, &mut put);
         }
-        let reason = break_reason(graph, blockers, &mut self.extent_texts);
+        debug_assert!(!reason.is_empty(), "a break has a reason");
         let after = *self.open.passes.last().unwrap_or(&pass);
         log::debug!(
             "break between '{}' and '{}': {reason}",
@@ -1040,19 +1061,6 @@ impl<'a> Grouper<'a> {
     pub fn finish(self) -> Grouped {
         self.grouped
     }
-}
-
-/// Every reason of a break, in words, joined with `"; "`.
-fn break_reason(graph: &Graph, blockers: &[Blocker], texts: &mut ExtentTexts) -> String {
-    debug_assert!(!blockers.is_empty(), "a break has a reason");
-    let mut reason = String::with_capacity(160);
-    for (i, b) in blockers.iter().enumerate() {
-        if i > 0 {
-            reason.push_str("; ");
-        }
-        b.describe_with(graph, &mut reason, texts);
-    }
-    reason
 }
 
 #[cfg(test)]

@@ -148,8 +148,7 @@ pub fn render_passes(
         grouping,
         breaks: break_drafts,
     } = grouped;
-    let facts = load_store::Facts::new(graph, schedule, &grouping);
-    let mut attachments = load_store::Attachments::new(graph, schedule, &facts, &grouping.groups);
+    let (facts, mut attachments) = load_store::sweep(graph, schedule, &grouping);
     let memoryless = memoryless::decide(
         graph,
         caps,
@@ -160,7 +159,7 @@ pub fn render_passes(
         &mut attachments,
         &break_drafts,
     )?;
-    let bandwidth = bandwidth::bandwidth(graph, schedule, &facts, &attachments);
+    let bandwidth = bandwidth::bandwidth(graph, &facts, &attachments);
     let name = |p: PassId| graph.pass(p).name.clone();
     let mut scratch = dependencies::Scratch::new(graph);
     // One buffer of subpass names and one of attachments for the whole frame; each render
