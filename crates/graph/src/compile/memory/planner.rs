@@ -241,18 +241,9 @@ fn pack_class(
             )
             .is_none()
         {
-            keyed.clear();
-            keyed.extend((0..n as u32).map(|k| (key(items[k as usize]), k)));
-            keyed.sort_unstable();
-            order.clear();
-            order.extend(keyed.iter().map(|&(_, k)| k));
+            sort_by_key_into(items, key, &mut keyed, &mut order);
         }
-        debug_assert!(
-            order
-                .windows(2)
-                .all(|w| key(items[w[0] as usize]) < key(items[w[1] as usize])),
-            "the counting sort gives the order of the key"
-        );
+        debug_assert_in_key_order(items, key, &order);
         for rule in [Rule::Lowest, Rule::BestFit] {
             if runs_left == 0 || best.as_ref().is_some_and(|b| b.0 <= floor) {
                 break 'orders;
@@ -342,21 +333,37 @@ fn rescue(problem: &Problem, greedy: &mut Greedy<'_>, items: &[usize], floor: u6
     let mut order = Vec::with_capacity(items.len());
     let shorter = |i: usize| u32::try_from(longest - len(i)).unwrap_or(u32::MAX);
     if size_then(problem, items, shorter, &mut order).is_none() {
-        let mut keyed: Vec<((u64, u64, usize), u32)> = (0..items.len() as u32)
-            .map(|k| (key(items[k as usize]), k))
-            .collect();
-        keyed.sort_unstable();
-        order.clear();
-        order.extend(keyed.iter().map(|&(_, k)| k));
+        sort_by_key_into(items, key, &mut Vec::new(), &mut order);
     }
+    debug_assert_in_key_order(items, key, &order);
+    let h = greedy.run(&order, Rule::Lowest, floor.saturating_add(1))?;
+    Some((h, order, greedy.placed.clone(), Rule::Lowest))
+}
+
+/// `order` := the positions `0..items.len()` sorted by the key of their item: the comparison
+/// sort used when a counting sort does not apply (`keyed` is scratch).
+fn sort_by_key_into<K: Ord>(
+    items: &[usize],
+    key: impl Fn(usize) -> K,
+    keyed: &mut Vec<(K, u32)>,
+    order: &mut Vec<u32>,
+) {
+    keyed.clear();
+    keyed.extend((0..items.len() as u32).map(|k| (key(items[k as usize]), k)));
+    keyed.sort_unstable();
+    order.clear();
+    order.extend(keyed.iter().map(|&(_, k)| k));
+}
+
+/// Debug check that `order` (positions into `items`) is strictly increasing in `key`, whichever
+/// sort produced it.
+fn debug_assert_in_key_order<K: Ord>(items: &[usize], key: impl Fn(usize) -> K, order: &[u32]) {
     debug_assert!(
         order
             .windows(2)
             .all(|w| key(items[w[0] as usize]) < key(items[w[1] as usize])),
         "the counting sort gives the order of the key"
     );
-    let h = greedy.run(&order, Rule::Lowest, floor.saturating_add(1))?;
-    Some((h, order, greedy.placed.clone(), Rule::Lowest))
 }
 
 /// Length of a conflict span, in positions and levels together (at least 2).
