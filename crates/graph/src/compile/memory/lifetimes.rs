@@ -185,6 +185,29 @@ pub struct Item {
     pub span: Span,
 }
 
+#[cfg(test)]
+impl Item {
+    /// Resource `i` as a buffer of `footprint` bytes (class 0), alive on one queue from
+    /// position `pos_lo` to `pos_hi` (levels equal positions): the item unit tests place.
+    pub(crate) fn test_buffer(i: usize, pos_lo: u32, pos_hi: u32, footprint: u64) -> Item {
+        Item {
+            resource: ResourceId(i as u32),
+            size: footprint,
+            footprint,
+            class: 0,
+            kind: MemoryKind::Buffer,
+            first: pos_lo,
+            last: pos_hi,
+            span: Span {
+                pos_lo,
+                pos_hi,
+                lvl_lo: pos_lo,
+                lvl_hi: pos_hi,
+            },
+        }
+    }
+}
+
 /// The placement problem of one frame: items, alignment and the conflict relation.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Problem {

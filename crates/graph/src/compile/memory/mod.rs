@@ -284,9 +284,8 @@ fn test_rng(seed: u64) -> impl FnMut(u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::lifetimes::{Item, MemoryKind, Problem, Span};
+    use super::lifetimes::{Item, Problem};
     use super::{by_offset, planner, sort_packed, test_rng};
-    use crate::graph::ResourceId;
 
     #[test]
     fn offset_sort_over_the_start_order_is_the_packed_sort() {
@@ -298,22 +297,10 @@ mod tests {
                 .map(|i| {
                     let pos_lo = next(n as u64) as u32;
                     let pos_hi = pos_lo + next(5) as u32;
-                    let span = Span {
-                        pos_lo,
-                        pos_hi,
-                        lvl_lo: pos_lo,
-                        lvl_hi: pos_hi,
-                    };
                     let footprint = 64 * (1 + next(6));
                     Item {
-                        resource: ResourceId(i as u32),
-                        size: footprint,
-                        footprint,
                         class: (seed % 3 == 0) as u32 * (i as u32 % 2),
-                        kind: MemoryKind::Buffer,
-                        first: pos_lo,
-                        last: pos_hi,
-                        span,
+                        ..Item::test_buffer(i, pos_lo, pos_hi, footprint)
                     }
                 })
                 .collect();

@@ -752,10 +752,9 @@ impl SplitMix {
 mod tests {
     use super::super::bound;
     use super::super::conflicts::Conflicts;
-    use super::super::lifetimes::{Item, MemoryKind, Problem, Span};
+    use super::super::lifetimes::{Item, Problem};
     use super::super::packing::{PackedBlock, Packing};
     use super::{gap, insertion_sort, lowest_sorted, rescue, size_then_start, Greedy, Rule};
-    use crate::graph::ResourceId;
 
     #[test]
     fn rescue_reaches_the_bound_where_the_first_order_misses_it() {
@@ -768,22 +767,7 @@ mod tests {
                     let pos_lo = next(8) as u32;
                     let pos_hi = pos_lo + next(4) as u32;
                     let footprint = 1 + next(4);
-                    let span = Span {
-                        pos_lo,
-                        pos_hi,
-                        lvl_lo: pos_lo,
-                        lvl_hi: pos_hi,
-                    };
-                    Item {
-                        resource: ResourceId(i as u32),
-                        size: footprint,
-                        footprint,
-                        class: 0,
-                        kind: MemoryKind::Buffer,
-                        first: pos_lo,
-                        last: pos_hi,
-                        span,
-                    }
+                    Item::test_buffer(i, pos_lo, pos_hi, footprint)
                 })
                 .collect();
             let p = Problem {
@@ -853,23 +837,8 @@ mod tests {
             let items: Vec<Item> = (0..n)
                 .map(|i| {
                     let pos_lo = next(n as u64) as u32;
-                    let span = Span {
-                        pos_lo,
-                        pos_hi: pos_lo + 2,
-                        lvl_lo: pos_lo,
-                        lvl_hi: pos_lo + 2,
-                    };
                     let footprint = 64 << next(5);
-                    Item {
-                        resource: ResourceId(i as u32),
-                        size: footprint,
-                        footprint,
-                        class: 0,
-                        kind: MemoryKind::Buffer,
-                        first: pos_lo,
-                        last: pos_lo + 2,
-                        span,
-                    }
+                    Item::test_buffer(i, pos_lo, pos_lo + 2, footprint)
                 })
                 .collect();
             let p = Problem {
