@@ -379,8 +379,9 @@ struct Slot {
     span: Span,
 }
 
-/// Range of an item not placed yet.
-const UNPLACED: u64 = u64::MAX;
+/// Range of an item not placed yet: empty at 0, so it overlaps nothing (a placed item
+/// occupies at least one unit).
+const UNPLACED: u64 = 0;
 
 /// A placed range as one word: `offset << 32 | end`, in alignment units.
 #[inline]
@@ -470,90 +471,85 @@ impl<'a> Greedy<'a> {
         self.slots.sort_by_key(|s| s.off);
         // The height (in units) at which the run gives up: `height · alignment >= cutoff`.
         let limit = cutoff.div_ceil(self.alignment);
+        if let Some(c) = self.conflicts {
+            let h = self.place_by_lists(c, &order[prefix.len()..], rule, height, limit)?;
+            return Some(u64::from(h) * self.alignment);
+        }
         for &k in &order[prefix.len()..] {
-            let off = match self.conflicts {
-                Some(c) => self.offset_by_lists(c, k as usize, rule, height),
-                None => self.offset_by_walk(k as usize, rule, height),
-            };
+            let off = self.offset_by_walk(k as usize, rule, height);
             let end = off.saturating_add(self.units[k as usize]);
             height = height.max(end);
             if u64::from(height) >= limit {
                 return None;
             }
-            self.at[k as usize] = range(off, end);
             self.placed.push((k, off));
-            if walk {
-                let at = self.slots.partition_point(|s| s.off <= off);
-                self.slots.insert(
-                    at,
-                    Slot {
-                        off,
-                        end,
-                        span: self.spans[k as usize],
-                    },
-                );
-            }
+            let at = self.slots.partition_point(|s| s.off <= off);
+            self.slots.insert(
+                at,
+                Slot {
+                    off,
+                    end,
+                    span: self.spans[k as usize],
+                },
+            );
         }
         Some(u64::from(height) * self.alignment)
     }
 
-    /// The offset (in alignment units) where item `k` goes, given what is placed and the
-    /// current `height`: the placed conflicting items, found through the conflict lists,
-    /// walked in offset order. For the lowest offset, each range that overlaps the
-    /// candidate while they are gathered moves the candidate to its end (the lowest fit is
-    /// never below it): 0 when none does, else the walk starts there.
-    fn offset_by_lists(&mut self, c: &Conflicts, k: usize, rule: Rule, height: u32) -> u32 {
-        let need = self.units[k];
-        let (stored, later) = c.parts(k);
-        let at = &self.at[..];
-        let busy = &mut self.busy;
-        busy.clear();
-        if rule == Rule::Lowest {
-            let (mut low, mut top) = (0u32, need);
-            for part in [stored, later] {
-                for &j in part {
-                    let r = at[j as usize];
-                    if r != UNPLACED {
-                        busy.push(r);
-                        if ((r >> 32) as u32) < top && r as u32 > low {
-                            low = r as u32;
-                            top = low.saturating_add(need);
-                        }
+    /// Places `rest` (the items after the prefix) through the conflict lists, from block
+    /// height `height` (units); the final height, or `None` once it reaches `limit`.
+    /// The state is borrowed into locals once (the loop reads nothing through `self`).
+    fn place_by_lists(
+        &mut self,
+        c: &Conflicts,
+        rest: &[u32],
+        rule: Rule,
+        mut height: u32,
+        limit: u64,
+    ) -> Option<u32> {
+        let (units, at, placed, busy) = (
+            &self.units[..],
+            &mut self.at[..],
+            &mut self.placed,
+            &mut self.busy,
+        );
+        for &k in rest {
+            let need = units[k as usize];
+            let (stored, later) = c.parts(k as usize);
+            let off = match rule {
+                Rule::Lowest => lowest_by_lists(stored, later, at, need, busy),
+                Rule::BestFit => {
+                    busy.clear();
+                    for part in [stored, later] {
+                        busy.extend(
+                            part.iter()
+                                .map(|&j| at[j as usize])
+                                .filter(|&r| r != UNPLACED),
+                        );
                     }
+                    busy.sort_unstable();
+                    gap(
+                        busy.iter().map(|&b| ((b >> 32) as u32, b as u32)),
+                        need,
+                        rule,
+                        height,
+                    )
                 }
+            };
+            let end = off.saturating_add(need);
+            height = height.max(end);
+            if u64::from(height) >= limit {
+                return None;
             }
-            if low == 0 {
-                // Nothing placed overlaps [0, need).
-                return 0;
-            }
-            // Ranges ending at or below the candidate no longer matter.
-            busy.retain(|&b| b as u32 > low);
-            if busy.len() <= SMALL_BUSY {
-                insertion_sort(busy);
-            } else {
-                busy.sort_unstable();
-            }
-            return lowest_sorted(busy, need, low);
-        } else {
-            for part in [stored, later] {
-                busy.extend(
-                    part.iter()
-                        .map(|&j| at[j as usize])
-                        .filter(|&r| r != UNPLACED),
-                );
-            }
+            at[k as usize] = range(off, end);
+            placed.push((k, off));
         }
-        busy.sort_unstable();
-        gap(
-            busy.iter().map(|&b| ((b >> 32) as u32, b as u32)),
-            need,
-            rule,
-            height,
-        )
+        Some(height)
     }
 
-    /// The same, walking every placed item in offset order and skipping those that do not
-    /// conflict (dense problems).
+    /// The offset (in alignment units) where item `k` goes, given what is placed and the
+    /// current `height`, walking every placed item in offset order and skipping those that
+    /// do not conflict (dense problems, no conflict lists).
     fn offset_by_walk(&self, k: usize, rule: Rule, height: u32) -> u32 {
         let me = self.spans[k];
         let busy = self
@@ -597,6 +593,46 @@ fn gap(busy: impl Iterator<Item = (u32, u32)>, need: u32, rule: Rule, height: u3
         best = Some((height - cursor, cursor));
     }
     best.map_or(cursor, |(_, start)| start)
+}
+
+/// The lowest offset (alignment units) where `need` units overlap no placed range ([`at`
+/// words](range)) of the items in `stored` and `later` (one item's conflict lists). Each
+/// range that overlaps the candidate while they are gathered moves it to its end (no
+/// lower offset can fit): 0 when none does; else the ranges still above the candidate
+/// (`busy`, scratch) are sorted and walked from there. Ranges ending at or below the
+/// candidate when read never matter (it only moves up); unplaced items end at 0.
+#[inline]
+fn lowest_by_lists(
+    stored: &[u32],
+    later: &[u32],
+    at: &[u64],
+    need: u32,
+    busy: &mut Vec<u64>,
+) -> u32 {
+    busy.clear();
+    let (mut low, mut top) = (0u32, need);
+    for part in [stored, later] {
+        for &j in part {
+            let r = at[j as usize];
+            if r as u32 > low {
+                busy.push(r);
+                if ((r >> 32) as u32) < top {
+                    low = r as u32;
+                    top = low.saturating_add(need);
+                }
+            }
+        }
+    }
+    if low == 0 {
+        return 0;
+    }
+    busy.retain(|&b| b as u32 > low);
+    if busy.len() <= SMALL_BUSY {
+        insertion_sort(busy);
+    } else {
+        busy.sort_unstable();
+    }
+    lowest_sorted(busy, need, low)
 }
 
 /// Sorts a few words, ascending.
@@ -680,46 +716,51 @@ fn size_then(
 }
 
 /// `order` (local items) stably sorted by footprint descending, a counting sort over the
-/// footprints' ranks; `None` when they take more than 32 distinct values.
+/// footprints' ranks; `None` when they take more than 32 distinct values. One pass gives
+/// each item the index of its footprint among those seen so far (a short linear search;
+/// neighbours in declaration order often share one) and counts them; the few distinct
+/// footprints are then ranked, and one pass over `order` places the items.
 fn by_size(problem: &Problem, items: &[usize], order: &[u32], out: &mut Vec<u32>) -> Option<()> {
+    const MAX: usize = 32;
     let it = &problem.items;
     let n = items.len();
     debug_assert_eq!(order.len(), n);
-    // Distinct footprints, descending (neighbours in declaration order often share one).
-    let mut sizes = [0u64; 32];
+    let mut sizes = [0u64; MAX];
+    let mut count = [0u32; MAX];
     let mut distinct = 0;
-    let mut last = None;
+    let mut id: Vec<u8> = Vec::with_capacity(n);
+    let (mut last, mut last_id) = (u64::MAX, 0usize);
     for &i in items {
         let f = it[i].footprint;
-        if last != Some(f) && !sizes[..distinct].contains(&f) {
-            if distinct == 32 {
-                return None;
-            }
-            sizes[distinct] = f;
-            distinct += 1;
+        if f != last || distinct == 0 {
+            last_id = match sizes[..distinct].iter().position(|&s| s == f) {
+                Some(d) => d,
+                None if distinct == MAX => return None,
+                None => {
+                    sizes[distinct] = f;
+                    distinct += 1;
+                    distinct - 1
+                }
+            };
+            last = f;
         }
-        last = Some(f);
+        id.push(last_id as u8);
+        count[last_id] += 1;
     }
-    let sizes = &mut sizes[..distinct];
-    sizes.sort_unstable_by(|a, b| b.cmp(a));
-    let rank: Vec<u8> = items
-        .iter()
-        .map(|&i| {
-            let f = it[i].footprint;
-            sizes.partition_point(|&s| s > f) as u8
-        })
-        .collect();
-    let mut start = [0u32; 33];
-    for &r in &rank {
-        start[r as usize + 1] += 1;
-    }
-    for r in 0..32 {
-        start[r + 1] += start[r];
+    // Footprint indices by footprint descending; each one's first slot in `out`.
+    let mut by_rank: [u8; MAX] = std::array::from_fn(|d| d as u8);
+    let by_rank = &mut by_rank[..distinct];
+    by_rank.sort_unstable_by(|&a, &b| sizes[b as usize].cmp(&sizes[a as usize]));
+    let mut start = [0u32; MAX];
+    let mut next = 0;
+    for &d in by_rank.iter() {
+        start[d as usize] = next;
+        next += count[d as usize];
     }
     out.clear();
     out.resize(n, 0);
     for &k in order {
-        let c = &mut start[rank[k as usize] as usize];
+        let c = &mut start[id[k as usize] as usize];
         out[*c as usize] = k;
         *c += 1;
     }
