@@ -4,6 +4,7 @@
 //! small integers). Footprints (sizes rounded up to
 //! the alignment) are used because no aligned packing can place simultaneously alive items
 //! closer than that, and blocks are whole multiples of the alignment. Cost: O(n + units).
+//! The compiler accumulates it while it makes the items ([`Accumulator`]).
 
 use super::lifetimes::{Item, Problem};
 
@@ -15,6 +16,42 @@ pub fn lower_bound(problem: &Problem) -> u64 {
 /// The same over the items with indices `items` (one class, say).
 pub fn lower_bound_of(problem: &Problem, items: &[usize]) -> u64 {
     sweep(items.iter().map(|&i| &problem.items[i]))
+}
+
+/// [`lower_bound`] accumulated while the items are made (one pass fewer over them): the
+/// same difference array, in 64-bit wrapping arithmetic.
+#[derive(Debug, Default)]
+pub(super) struct Accumulator {
+    delta: Vec<u64>,
+    total: u64,
+}
+
+impl Accumulator {
+    /// Counts an item of `footprint` bytes alive from `first` to `last` (plan units).
+    #[inline]
+    pub(super) fn add(&mut self, first: u32, last: u32, footprint: u64) {
+        let (first, end) = (first as usize, last.max(first) as usize + 1);
+        if end >= self.delta.len() {
+            self.delta.resize(end + 1, 0);
+        }
+        self.delta[first] = self.delta[first].wrapping_add(footprint);
+        self.delta[end] = self.delta[end].wrapping_sub(footprint);
+        self.total = self.total.saturating_add(footprint);
+    }
+
+    /// The bound, or `None` when the footprints add up to 2^64 or more (then
+    /// [`lower_bound`] computes it in 128 bits).
+    pub(super) fn finish(self) -> Option<u64> {
+        if self.total == u64::MAX {
+            return None;
+        }
+        let (mut alive, mut best) = (0u64, 0u64);
+        for d in self.delta {
+            alive = alive.wrapping_add(d);
+            best = best.max(alive);
+        }
+        Some(best)
+    }
 }
 
 fn sweep<'a>(items: impl Iterator<Item = &'a Item> + Clone) -> u64 {

@@ -42,30 +42,28 @@ pub struct Conflicts {
     pairs: usize,
 }
 
-/// Local item indices ordered by (first position, index): a counting sort when the
-/// positions are small integers (they are positions in the order), else a sort.
-fn by_first_position(spans: &[super::Span]) -> Vec<u32> {
-    let n = spans.len();
-    let max_lo = spans.iter().map(|s| s.pos_lo).max().unwrap_or(0) as usize;
+/// Local item indices ordered by (first position, index), given each item's first
+/// position: a counting sort when the positions are small integers (they are positions in
+/// the order), else a sort.
+fn by_first_position(first: impl ExactSizeIterator<Item = u32> + Clone) -> Vec<u32> {
+    let n = first.len();
+    let max_lo = first.clone().max().unwrap_or(0) as usize;
     if max_lo > 4 * n + 1024 {
-        let mut keys: Vec<u64> = spans
-            .iter()
+        let mut keys: Vec<u64> = first
             .enumerate()
-            .map(|(k, s)| u64::from(s.pos_lo) << 32 | k as u64)
+            .map(|(k, lo)| u64::from(lo) << 32 | k as u64)
             .collect();
         keys.sort_unstable();
         return keys.into_iter().map(|key| key as u32).collect();
     }
     let mut count = vec![0u32; max_lo + 2];
-    for s in spans {
-        count[s.pos_lo as usize + 1] += 1;
+    for lo in first.clone() {
+        count[lo as usize + 1] += 1;
     }
-    for p in 0..=max_lo {
-        count[p + 1] += count[p];
-    }
+    super::running_sums(&mut count);
     let mut out = vec![0u32; n];
-    for (k, s) in spans.iter().enumerate() {
-        let c = &mut count[s.pos_lo as usize];
+    for (k, lo) in first.enumerate() {
+        let c = &mut count[lo as usize];
         out[*c as usize] = k as u32;
         *c += 1;
     }
@@ -82,19 +80,30 @@ impl Conflicts {
     /// The same, or `None` as soon as more than `max_pairs` conflicting pairs are found
     /// (dense problems, where a walk over every placed item is cheaper than the lists).
     pub fn bounded(problem: &Problem, items: &[usize], max_pairs: usize) -> Option<Self> {
+        if !problem.by_level {
+            // One queue: first and last positions only.
+            let lo_hi: Vec<(u32, u32)> = items
+                .iter()
+                .map(|&i| {
+                    let s = &problem.items[i].span;
+                    (s.pos_lo, s.pos_hi)
+                })
+                .collect();
+            let by_start = by_first_position(lo_hi.iter().map(|&(lo, _)| lo));
+            let c = Self::one_queue(&lo_hi, by_start, max_pairs)?;
+            debug_assert!(
+                items.len() > 300 || c.matches(problem, items),
+                "conflict lists match the conflict relation"
+            );
+            return Some(c);
+        }
         let spans: Vec<super::Span> = items.iter().map(|&i| problem.items[i].span).collect();
-        let by_start = by_first_position(&spans);
-        let levels = problem.by_level;
-        let c = if !levels
-            || by_start
-                .windows(2)
-                .all(|w| spans[w[0] as usize].lvl_lo <= spans[w[1] as usize].lvl_lo)
+        let by_start = by_first_position(spans.iter().map(|s| s.pos_lo));
+        let c = if by_start
+            .windows(2)
+            .all(|w| spans[w[0] as usize].lvl_lo <= spans[w[1] as usize].lvl_lo)
         {
-            if levels {
-                Self::sweep(&spans, by_start, max_pairs)?
-            } else {
-                Self::one_queue(&spans, by_start, max_pairs)?
-            }
+            Self::sweep(&spans, by_start, max_pairs)?
         } else {
             // Listing stops late here (finished items kept in an ordered set): count the
             // position overlaps first, a part of the pairs, and give up early when they
@@ -117,45 +126,48 @@ impl Conflicts {
     /// it (one entry per pair); the items reached while it is alive are the run of the
     /// sweep's order between it and the step that sheds it, kept as a range. The alive
     /// items are kept by last position, so that the finished ones leave from the front.
-    fn one_queue(spans: &[super::Span], order: Vec<u32>, max_pairs: usize) -> Option<Self> {
-        let n = spans.len();
+    fn one_queue(lo_hi: &[(u32, u32)], order: Vec<u32>, max_pairs: usize) -> Option<Self> {
+        let n = lo_hi.len();
         let mut adj: Vec<u32> = Vec::with_capacity(8 * n);
         let mut stored = vec![(0u32, 0u32); n];
         let mut later = vec![(0u32, 0u32); n];
-        // Alive items from `head` on as (last position, item), ascending.
-        let mut alive: Vec<(u32, u32)> = Vec::new();
+        // Alive items from `head` on, ascending by last position: their last positions and
+        // the items, side by side (the items are copied into the lists as one slice).
+        let mut alive_hi: Vec<u32> = Vec::new();
+        let mut alive: Vec<u32> = Vec::new();
         let mut head = 0;
         for (step, &k) in order.iter().enumerate() {
-            let s = spans[k as usize];
+            let (lo, hi) = lo_hi[k as usize];
             let step = step as u32;
-            while let Some(&(hi, j)) = alive.get(head) {
-                if hi >= s.pos_lo {
-                    break;
-                }
-                later[j as usize].1 = step;
+            while head < alive_hi.len() && alive_hi[head] < lo {
+                later[alive[head] as usize].1 = step;
                 head += 1;
             }
             if head >= 32 && 2 * head >= alive.len() {
+                alive_hi.drain(..head);
                 alive.drain(..head);
                 head = 0;
             }
             let from = adj.len() as u32;
-            adj.extend(alive[head..].iter().map(|&(_, j)| j));
+            adj.extend_from_slice(&alive[head..]);
             stored[k as usize] = (from, adj.len() as u32);
             later[k as usize] = (step + 1, step + 1);
             // Insert `k` by its last position.
             let mut at = alive.len();
-            alive.push((s.pos_hi, k));
-            while at > head && alive[at - 1].0 > s.pos_hi {
+            alive_hi.push(hi);
+            alive.push(k);
+            while at > head && alive_hi[at - 1] > hi {
+                alive_hi[at] = alive_hi[at - 1];
                 alive[at] = alive[at - 1];
                 at -= 1;
             }
-            alive[at] = (s.pos_hi, k);
+            alive_hi[at] = hi;
+            alive[at] = k;
             if adj.len() > max_pairs {
                 return None;
             }
         }
-        for &(_, j) in &alive[head..] {
+        for &j in &alive[head..] {
             later[j as usize].1 = n as u32;
         }
         Some(Conflicts {
@@ -246,9 +258,7 @@ impl Conflicts {
             start[a as usize + 1] += 1;
             start[b as usize + 1] += 1;
         }
-        for k in 0..n {
-            start[k + 1] += start[k];
-        }
+        super::running_sums(&mut start);
         let mut fill: Vec<u32> = start[..n].to_vec();
         let mut adj = vec![0u32; 2 * edges.len()];
         for &(a, b) in &edges {

@@ -20,6 +20,7 @@
 
 use super::super::renderpass::RenderPassGrouping;
 use super::super::Schedule;
+use super::bound::Accumulator;
 use crate::access::Access;
 use crate::caps::Capabilities;
 pub use crate::caps::MemoryKind;
@@ -242,28 +243,40 @@ impl Problem {
         caps: &Capabilities,
         memoryless: &[bool],
     ) -> Self {
-        Self::build(graph, timeline.view(), caps, memoryless)
+        Self::build(graph, timeline.view(), caps, memoryless).0
     }
 
     /// [`Problem::new`] for the compiler's schedule and render-pass grouping (the timeline
-    /// of [`Timeline::of_schedule`], read in place).
+    /// of [`Timeline::of_schedule`], read in place), with its lower bound
+    /// ([`bound::lower_bound`](super::bound::lower_bound), accumulated on the way).
     pub fn of_schedule(
         graph: &Graph,
         schedule: &Schedule,
         grouping: &RenderPassGrouping,
         caps: &Capabilities,
         memoryless: &[bool],
-    ) -> Self {
+    ) -> (Self, u64) {
         let view = View {
             position: &schedule.position,
             level: &schedule.level,
             group: &grouping.group_of,
             by_level: schedule.uses_async(),
         };
-        Self::build(graph, view, caps, memoryless)
+        let (problem, bound) = Self::build(graph, view, caps, memoryless);
+        let bound = bound
+            .finish()
+            .unwrap_or_else(|| super::bound::lower_bound(&problem));
+        (problem, bound)
     }
 
-    fn build(graph: &Graph, timeline: View<'_>, caps: &Capabilities, memoryless: &[bool]) -> Self {
+    /// The problem, and its lower bound accumulated (not finished: the caller that needs
+    /// it finishes it).
+    fn build(
+        graph: &Graph,
+        timeline: View<'_>,
+        caps: &Capabilities,
+        memoryless: &[bool],
+    ) -> (Self, Accumulator) {
         let alignment = effective_alignment(caps);
         let n = graph.resources.len();
         // Spans start empty (`pos_lo > pos_hi`) and widen branch-free; which attachment
@@ -299,7 +312,13 @@ impl Problem {
             };
             for u in &pass.uses {
                 let (s, used_as) = &mut span[u.resource.index()];
-                s.widen(&pass_span);
+                // On one queue levels are positions: filled in when the item is made.
+                if timeline.by_level {
+                    s.widen(&pass_span);
+                } else {
+                    s.pos_lo = s.pos_lo.min(pass_span.pos_lo);
+                    s.pos_hi = s.pos_hi.max(pass_span.pos_hi);
+                }
                 *used_as |= match u.access {
                     Access::DepthWrite | Access::DepthRead => DEPTH_USE,
                     Access::ColorWrite
@@ -316,7 +335,8 @@ impl Problem {
             by_level: timeline.by_level,
             memoryless_bytes: 0,
         };
-        for (i, (r, &(span, used_as))) in graph.resources.iter().zip(&span).enumerate() {
+        let mut bound = Accumulator::default();
+        for (i, (r, &(mut span, used_as))) in graph.resources.iter().zip(&span).enumerate() {
             if span.is_empty() || r.imported {
                 continue;
             }
@@ -334,12 +354,15 @@ impl Problem {
             let (first, last) = if timeline.by_level {
                 (span.lvl_lo, span.lvl_hi)
             } else {
+                (span.lvl_lo, span.lvl_hi) = (span.pos_lo, span.pos_hi);
                 (span.pos_lo, span.pos_hi)
             };
+            let footprint = align_up(size.max(1), alignment);
+            bound.add(first, last, footprint);
             problem.items.push(Item {
                 resource: ResourceId(i as u32),
                 size,
-                footprint: align_up(size.max(1), alignment),
+                footprint,
                 class: caps.memory_classes.of(kind),
                 kind,
                 first,
@@ -347,7 +370,7 @@ impl Problem {
                 span,
             });
         }
-        problem
+        (problem, bound)
     }
 
     /// The problem a finished plan of `graph` solved (memoryless resources are the plan's

@@ -55,8 +55,7 @@ pub fn plan_memory(
     options: &CompileOptions,
     memoryless: &[bool],
 ) -> MemoryLayout {
-    let problem = Problem::of_schedule(graph, schedule, grouping, caps, memoryless);
-    let lower_bound = bound::lower_bound(&problem);
+    let (problem, lower_bound) = Problem::of_schedule(graph, schedule, grouping, caps, memoryless);
     let (packing, article_bytes, by_start) = if options.alias {
         let (packing, article, by_start) =
             planner::plan_in_start_order(&problem, Some(lower_bound));
@@ -211,9 +210,7 @@ fn by_offset<'a>(
     for &i in order {
         count[units[i as usize] as usize + 1] += 1;
     }
-    for d in 0..=max {
-        count[d + 1] += count[d];
-    }
+    running_sums(&mut count);
     let mut out = vec![0u32; order.len()];
     for &i in order {
         let c = &mut count[units[i as usize] as usize];
@@ -254,9 +251,7 @@ fn sort_packed(keys: &mut Vec<(u64, u32)>) {
         for &(key, _) in keys.iter() {
             count[digit(key) + 1] += 1;
         }
-        for d in 0..=max {
-            count[d + 1] += count[d];
-        }
+        running_sums(&mut count);
         for &e in keys.iter() {
             let c = &mut count[digit(e.0)];
             out[*c as usize] = e;
@@ -266,6 +261,16 @@ fn sort_packed(keys: &mut Vec<(u64, u32)>) {
     }
     if keys.windows(2).any(|w| w[0].0 == w[1].0) {
         keys.sort_unstable();
+    }
+}
+
+/// Running sums in place: `v[i]` becomes `v[0] + … + v[i]` (the counts of a counting sort
+/// shifted by one become each key's first slot).
+fn running_sums(v: &mut [u32]) {
+    let mut acc = 0u32;
+    for c in v {
+        acc += *c;
+        *c = acc;
     }
 }
 

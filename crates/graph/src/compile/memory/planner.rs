@@ -703,9 +703,7 @@ fn size_then(
     for &key in &keys {
         count[key as usize + 1] += 1;
     }
-    for p in 0..=max_key {
-        count[p + 1] += count[p];
-    }
+    super::running_sums(&mut count);
     let mut by_key = vec![0u32; n];
     for (k, &key) in keys.iter().enumerate() {
         let c = &mut count[key as usize];
