@@ -9,7 +9,8 @@
 //! in levels (`j.lvl_hi >= k.lvl_lo`: the inverted pairs of
 //! [`Span::conflicts`](super::Span::conflicts)); `k` cannot come wholly before an item that
 //! started no later than it. Alive items are kept in a list that sheds the finished ones
-//! (on one queue ordered by last position, so that they leave from its front).
+//! (on one queue through lists of the items ending at each position, which the sweep
+//! empties as it passes them; the list order of conflicts carries no meaning).
 //! On one queue (conflicts are position overlaps), and with levels whenever first levels
 //! never decrease along the sweep (the level-by-level order of async compute gives that:
 //! an item alive in neither positions nor levels then never conflicts with a later one, so
@@ -125,49 +126,52 @@ impl Conflicts {
     /// (first positions only grow). Each item stores the items alive when the sweep reaches
     /// it (one entry per pair); the items reached while it is alive are the run of the
     /// sweep's order between it and the step that sheds it, kept as a range. The alive
-    /// items are kept by last position, so that the finished ones leave from the front.
+    /// items are also listed by last position, so that the sweep sheds each one when it
+    /// passes that position (positions are small integers: one list per position).
     fn one_queue(lo_hi: &[(u32, u32)], order: Vec<u32>, max_pairs: usize) -> Option<Self> {
         let n = lo_hi.len();
         let mut adj: Vec<u32> = Vec::with_capacity(8 * n);
         let mut stored = vec![(0u32, 0u32); n];
         let mut later = vec![(0u32, 0u32); n];
-        // Alive items from `head` on, ascending by last position: their last positions and
-        // the items, side by side (the items are copied into the lists as one slice).
-        let mut alive_hi: Vec<u32> = Vec::new();
+        // The alive items in no order (`slot[k]`: where item `k` is), and the items that
+        // end at each last position, as lists through `next_ending` (`NONE` ends a list).
+        const NONE: u32 = u32::MAX;
+        let max_hi = lo_hi.iter().map(|&(_, hi)| hi).max().unwrap_or(0) as usize;
+        let mut ending = vec![NONE; max_hi + 1];
+        let mut next_ending = vec![NONE; n];
+        let mut slot = vec![0u32; n];
         let mut alive: Vec<u32> = Vec::new();
-        let mut head = 0;
+        // Positions below `shed` have had their items shed.
+        let mut shed = 0usize;
         for (step, &k) in order.iter().enumerate() {
             let (lo, hi) = lo_hi[k as usize];
             let step = step as u32;
-            while head < alive_hi.len() && alive_hi[head] < lo {
-                later[alive[head] as usize].1 = step;
-                head += 1;
-            }
-            if head >= 32 && 2 * head >= alive.len() {
-                alive_hi.drain(..head);
-                alive.drain(..head);
-                head = 0;
+            while shed < (lo as usize).min(max_hi + 1) {
+                let mut j = ending[shed];
+                while j != NONE {
+                    later[j as usize].1 = step;
+                    let at = slot[j as usize] as usize;
+                    alive.swap_remove(at);
+                    if let Some(&moved) = alive.get(at) {
+                        slot[moved as usize] = at as u32;
+                    }
+                    j = next_ending[j as usize];
+                }
+                shed += 1;
             }
             let from = adj.len() as u32;
-            adj.extend_from_slice(&alive[head..]);
+            adj.extend_from_slice(&alive);
             stored[k as usize] = (from, adj.len() as u32);
             later[k as usize] = (step + 1, step + 1);
-            // Insert `k` by its last position.
-            let mut at = alive.len();
-            alive_hi.push(hi);
+            slot[k as usize] = alive.len() as u32;
             alive.push(k);
-            while at > head && alive_hi[at - 1] > hi {
-                alive_hi[at] = alive_hi[at - 1];
-                alive[at] = alive[at - 1];
-                at -= 1;
-            }
-            alive_hi[at] = hi;
-            alive[at] = k;
+            next_ending[k as usize] = ending[hi as usize];
+            ending[hi as usize] = k;
             if adj.len() > max_pairs {
                 return None;
             }
         }
-        for &j in &alive[head..] {
+        for &j in &alive {
             later[j as usize].1 = n as u32;
         }
         Some(Conflicts {

@@ -415,7 +415,10 @@ impl<'a> Greedy<'a> {
         let a = problem.alignment.max(1);
         let units = items
             .iter()
-            .map(|&i| u32::try_from(problem.items[i].footprint / a).unwrap_or(u32::MAX / 4))
+            .map(|&i| {
+                u32::try_from(super::units_of(problem.items[i].footprint, a))
+                    .unwrap_or(u32::MAX / 4)
+            })
             .collect();
         Greedy {
             conflicts,
