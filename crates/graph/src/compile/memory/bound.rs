@@ -4,7 +4,7 @@
 //! small integers). Footprints (sizes rounded up to
 //! the alignment) are used because no aligned packing can place simultaneously alive items
 //! closer than that, and blocks are whole multiples of the alignment. Cost: O(n + units).
-//! The compiler accumulates it while it makes the items ([`Accumulator`]).
+//! The compiler accumulates it while it makes the items (`Accumulator`).
 
 use super::lifetimes::{Item, Problem};
 

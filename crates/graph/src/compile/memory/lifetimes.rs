@@ -16,7 +16,8 @@
 //! (and no forward semaphore across queues) can order them. With async compute the order
 //! phase submits level by level, so a span wholly before another in levels is also wholly
 //! before it in positions (render passes aside, whose spans cover all their subpasses).
-//! Cost: O(passes + uses).
+//! Cost: O(passes + uses); the lower bound ([`bound::Accumulator`](super::bound)) is
+//! summed on the way, so no other pass over the items is needed for it.
 
 use super::super::renderpass::RenderPassGrouping;
 use super::super::Schedule;

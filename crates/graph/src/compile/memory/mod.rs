@@ -6,8 +6,9 @@
 //! not share bytes; [`planner`] places them (several greedy orders in one growing block per
 //! memory class, refined, never worse than [`article`], the baseline of the aliasing
 //! article, which runs only when the planner misses the lower bound: `article_bytes` is 0
-//! when it did not run); [`bound`] gives the lower bound any placement needs (computed
-//! once: it is also the floor of a problem with a single memory class);
+//! when it did not run); [`bound`] gives the lower bound any placement needs (accumulated
+//! once, while the problem is built: it is also the floor of a problem with a single memory
+//! class);
 //! [`exact`] finds the optimum of small problems for tests. Without `CompileOptions::alias`
 //! every resource gets a block of its own. Invariant: placements whose conflict spans
 //! overlap never overlap in bytes. Cost: dominated by the planner, O(n log n + pairs) for the

@@ -11,7 +11,7 @@
 //! orders loses nothing in principle; the exact search of the tests does exactly that.
 //!
 //! Orders tried: size descending (and, when that misses the lower bound, the rescue run of
-//! [`rescue`]: size descending, longer lifetimes first, kept only if it reaches the bound);
+//! `rescue`: size descending, longer lifetimes first, kept only if it reaches the bound);
 //! start ascending; size × length descending; length
 //! descending; end descending. The best run is then refined: an item is moved to an earlier
 //! place in the order (a seeded pseudo-random choice, biased to the item that sets the
@@ -27,12 +27,16 @@
 //! item in offset order instead, skipping those that do not conflict, O(n) per item
 //! ([`sparse_conflicts`] decides). Both give the same placements. With the lowest-offset
 //! rule, the ranges are checked against offset 0 while they are gathered, and each one that
-//! overlaps the candidate moves it to its end (no offset below that end can fit): most
+//! overlaps the candidate moves it to its end (no offset below that end can fit): some
 //! items land at 0 without sorting anything, and the others start the walk higher; at most
-//! a dozen ranges are sorted by insertion. The first order
+//! a dozen ranges are sorted by insertion. Ranges that end at or below the candidate when
+//! read are not gathered (it only moves up), and an unplaced item's range is empty at 0,
+//! so the gathering tests one condition per list entry. The first order
 //! (size descending, then first position) comes from two counting sorts when first
 //! positions are small integers and footprints take few values; the first of them is the
-//! conflict lists' sweep order ([`Conflicts::by_start`]) when the lists keep it.
+//! conflict lists' sweep order ([`Conflicts::by_start`]) when the lists keep it, and the
+//! second ranks the few distinct footprints once (each item gets its footprint's index by
+//! a short linear search), not by a search per item.
 //!
 //! When some class misses its lower bound, the article's bucket packing is computed too
 //! (per class, used when it is smaller), so the result is never worse than the article's;
