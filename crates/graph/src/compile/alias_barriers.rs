@@ -78,11 +78,6 @@ impl ResourceUses {
         self.first.map(|f| f.anchor)
     }
 
-    /// True when every use (if any) is on one queue.
-    pub(crate) fn one_queue(&self) -> bool {
-        self.per_queue.iter().any(|q| q.last == 0)
-    }
-
     /// Adds a use at `position` in the order (uses come in execution order) by `pass`, whose
     /// barriers are recorded before `anchor`.
     pub(crate) fn note(
@@ -266,10 +261,8 @@ struct Sweep {
     first: Vec<Segment>,
     /// Scratch: `first position << 32 | index into the placements` of the block's items.
     items: Vec<u64>,
-    /// Scratch: predecessors of the item being swept.
-    preds: Vec<u32>,
     /// Per item: the last item it was found a predecessor of plus one (0: none), so that
-    /// each predecessor is listed once without searching `preds`.
+    /// each predecessor is reported once without a list to search.
     pred_of: Vec<u32>,
     /// Scratch of the counting sort of `items`: counts per first position, sorted keys.
     count: Vec<u32>,
@@ -341,12 +334,15 @@ impl Sweep {
             }
             // The covered stretches are `last[lo..=hi]`: their occupants are the
             // predecessors, the bytes of those nobody used before are `item`'s first.
-            let lo = self.last.partition_point(|g| g.end <= s);
+            let lo = if s == 0 {
+                0 // (most placements are at the bottom of their block)
+            } else {
+                self.last.partition_point(|g| g.end <= s)
+            };
             let mut hi = lo;
             let mut start = if lo == 0 { 0 } else { self.last[lo - 1].end };
             let head_item = self.last[lo].item;
             let head = start < s;
-            self.preds.clear();
             loop {
                 let g = self.last[hi];
                 if g.item == NOBODY {
@@ -365,7 +361,7 @@ impl Sweep {
                     let stamp = &mut self.pred_of[g.item as usize];
                     if *stamp != item + 1 {
                         *stamp = item + 1;
-                        self.preds.push(g.item);
+                        earlier(g.item as usize, i);
                     }
                 }
                 if g.end >= e {
@@ -398,9 +394,6 @@ impl Sweep {
                 self.last[lo + 1] = mine;
             } else {
                 self.last[lo] = mine;
-            }
-            for &p in &self.preds {
-                earlier(p as usize, item as usize);
             }
         }
         // Both maps cover the same bytes: walk them together.

@@ -32,21 +32,24 @@
 //! Barriers are returned sorted by the execution position of the pass they attach to, those
 //! recorded after it last.
 //!
-//! Cost: O(uses + barriers), in three steps. One walk over the graph's kept uses builds a
-//! table of facts per use (pass, queue, render pass, sync scope: the scope is looked up once
-//! per use in a [`ScopeTable`]) and the per-resource summaries the aliasing barriers need.
-//! The previous frame's replay then runs over the table only for resources whose entering
-//! state is not their leaving state; a resource used on one queue whose content is not needed
-//! and whose first use writes a layout (every transient image) enters the frame as it leaves
-//! it, and its first barrier (always made: the transition from `UNDEFINED`) takes its wait
-//! for the previous frame from the state after this frame's replay. This frame's replay keeps
-//! uses as 4-byte handles into the table; the reader and visibility lists of all resources
-//! share two arenas ([`super::chains`]); a batch is found through each resource's latest
-//! barrier per queue rather than a list per batch, and order is checked per pass rather than
-//! by comparing every barrier with the next; a use's render pass and a resource's latest
-//! barriers are plain `u32`s with `u32::MAX` for none (no `Option` to test per use). On the
-//! 1,000-pass synthetic frame (about 2,400 uses, 1,300 barriers) that is about 1.01 M
-//! instructions per compile (1.27 M before the table, the settling and the batch changes).
+//! Cost: O(uses + barriers), in two walks over the kept uses. The first ([`entering`]) looks
+//! at each resource's first use and the queues of the others: a resource used on one queue
+//! whose content is not needed and whose first use writes a layout (every transient image)
+//! enters the frame as it leaves it, and its first barrier (always made: the transition from
+//! `UNDEFINED`) takes its wait for the previous frame from the state after this frame's
+//! replay. Only the other resources (imported content, buffers, resources on both queues)
+//! have their uses put in a table of facts per use (pass, queue, render pass, sync scope)
+//! and replayed as the previous frame's. The second walk is the replay of this frame: it
+//! looks each use's scope up once in a [`ScopeTable`], appends its facts to the table (the
+//! replay state keeps uses as 4-byte handles into it), gathers the per-resource summaries
+//! the aliasing barriers need, and derives the barriers. The reader and visibility lists of
+//! all resources share two arenas ([`super::chains`]); a batch is found through each
+//! resource's latest barrier per queue rather than a list per batch, and order is checked
+//! per pass rather than by comparing every barrier with the next; a use's render pass and a
+//! resource's latest barriers are plain `u32`s with `u32::MAX` for none (no `Option` to test
+//! per use). On the 1,000-pass synthetic frame (about 2,400 uses, 1,000 barriers here) that
+//! is about 0.97 M instructions per compile (1.02 M with a table of every use built before
+//! the replay, 1.27 M before the table, the settling and the batch changes).
 
 use super::alias_barriers::ResourceUses;
 use super::chains::{Chain, Chains};
@@ -243,17 +246,30 @@ pub fn barriers(
     grouping: &RenderPassGrouping,
     sharing: &[Sharing],
 ) -> Barriers {
-    let table = UseTable::new(graph, schedule, grouping);
-    let uses = table.facts.len();
-    let mut facts = table.facts;
+    let uses: usize = schedule
+        .order
+        .iter()
+        .map(|&p| graph.pass(p).uses.len())
+        .sum();
+    let scopes = ScopeTable::new();
+    let classes: Vec<TargetClass> = graph.resources.iter().map(|r| r.target().class()).collect();
+    let two_queues = schedule
+        .order
+        .iter()
+        .any(|&p| schedule.queue[p.index()] != QueueKind::Graphics);
+    let entering = entering(graph, schedule, &scopes, &classes);
+    let mut facts = Vec::with_capacity(uses);
     let mut arenas = Arenas {
-        readers: Chains::with_capacity(2 * uses),
-        visible: Chains::with_capacity(uses),
+        readers: Chains::with_capacity(uses),
+        visible: Chains::with_capacity(uses / 2),
     };
     let mut state = initial_states(
+        graph,
+        schedule,
+        grouping,
+        (&scopes, &classes),
+        &entering,
         &mut facts,
-        &table.start_layout,
-        &table.settled_at_end,
         &mut arenas.readers,
     );
     // Per resource: index of the plain barrier before the render pass of its first use.
@@ -261,7 +277,7 @@ pub fn barriers(
     let mut out = Barriers {
         barriers: Vec::with_capacity(uses),
         cross_queue: Vec::new(),
-        resource_uses: table.resource_uses,
+        resource_uses: vec![ResourceUses::default(); graph.resources.len()],
         first_use_barrier: Vec::new(),
     };
     // Whether the barriers recorded before their pass are in execution order so far (they
@@ -274,24 +290,30 @@ pub fn barriers(
             .and_then(|g| grouping.groups[g as usize].last().copied())
             .unwrap_or(p)
     };
-    let two_queues = table.two_queues;
-    let mut at = 0;
-    for &pass in &schedule.order {
+    for (position, &pass) in schedule.order.iter().enumerate() {
+        let p = graph.pass(pass);
         let queue = schedule.queue[pass.index()];
         let group = grouping.group_of[pass.index()];
         let anchor = group.map_or(pass, |g| grouping.groups[g as usize][0]);
         let group = group.unwrap_or(NO_GROUP);
         let slot = usize::from(queue != QueueKind::Graphics);
         let barriers_before = out.barriers.len();
-        let end = at + graph.pass(pass).uses.len();
-        for k in at..end {
-            let me = Prior::of(k);
-            let Facts {
+        for u in &p.uses {
+            let resource = u.resource;
+            let scope = scopes.scope(u.access, p.kind, classes[resource.index()]);
+            let writes = u.access.writes();
+            out.resource_uses[resource.index()].note(position, pass, anchor, queue, scope);
+            // This use's facts, for the later uses that wait for it.
+            let k = facts.len();
+            facts.push(Facts {
+                pass,
                 resource,
+                queue,
                 writes,
+                group,
                 scope,
-                ..
-            } = facts[k];
+            });
+            let me = Prior::of(k);
             let s = &mut state[resource.index()];
             // Hand-overs and routed transitions need a second queue.
             let (handover, routed) = if two_queues {
@@ -463,7 +485,6 @@ pub fn barriers(
                 s.layout_prior = Some(me);
             }
         }
-        at = end;
         if out.barriers.len() > barriers_before {
             let position = schedule.position[anchor.index()];
             sorted &= last_anchor_position <= Some(position);
@@ -476,7 +497,7 @@ pub fn barriers(
     // (all on the same queue, none in this frame's render passes). That barrier is the one
     // made at the first use: it always makes one.
     for (r, s) in state.iter().enumerate() {
-        if !table.settled_at_end[r] {
+        if entering[r] & SETTLED == 0 {
             continue;
         }
         let Some(b) = out.barriers.get_mut(first_barrier[r] as usize) else {
@@ -519,98 +540,6 @@ pub fn barriers(
         out.barriers = merged;
     }
     out
-}
-
-/// The one walk over the graph's kept uses: the [`Facts`] table, each resource's layout at
-/// the start of the frame, and the summaries the aliasing barriers need.
-struct UseTable {
-    facts: Vec<Facts>,
-    /// Some pass runs on the async-compute queue.
-    two_queues: bool,
-    /// Layout each resource's content is in when the frame starts (`UNDEFINED` when the
-    /// content is not needed, `None` for buffers).
-    start_layout: Vec<Option<Layout>>,
-    /// Resources that enter the frame in the state they leave it in: used on one queue (no
-    /// hand-over, no routed transition), an image whose content is not needed and whose
-    /// first use writes it (a barrier with a transition from `UNDEFINED` is always made
-    /// there, and the state after it does not depend on the state before). Their first
-    /// barrier's wait for the previous frame is completed from the state after this
-    /// frame's replay instead of replaying the frame twice (the transient images).
-    settled_at_end: Vec<bool>,
-    resource_uses: Vec<ResourceUses>,
-}
-
-impl UseTable {
-    #[inline(never)] // a step of its own in profiles
-    fn new(graph: &Graph, schedule: &Schedule, grouping: &RenderPassGrouping) -> UseTable {
-        let uses: usize = schedule
-            .order
-            .iter()
-            .map(|&p| graph.pass(p).uses.len())
-            .sum();
-        let scopes = ScopeTable::new();
-        let classes: Vec<TargetClass> =
-            graph.resources.iter().map(|r| r.target().class()).collect();
-        let mut two_queues = false;
-        let mut facts = Vec::with_capacity(uses);
-        let mut resource_uses = vec![ResourceUses::default(); graph.resources.len()];
-        // The frame's last layout, and whether the first use keeps the content and whether it
-        // writes a layout.
-        let mut ends = vec![(None::<Layout>, None::<(bool, bool)>); graph.resources.len()];
-        for (position, &pass) in schedule.order.iter().enumerate() {
-            let p = graph.pass(pass);
-            let queue = schedule.queue[pass.index()];
-            two_queues |= queue != QueueKind::Graphics;
-            let group = grouping.group_of[pass.index()];
-            let anchor = group.map_or(pass, |g| grouping.groups[g as usize][0]);
-            let group = group.unwrap_or(NO_GROUP);
-            for u in &p.uses {
-                let r = u.resource.index();
-                let scope = scopes.scope(u.access, p.kind, classes[r]);
-                let writes = u.access.writes();
-                let (end_layout, first) = &mut ends[r];
-                if scope.layout.is_some() {
-                    *end_layout = scope.layout;
-                }
-                first.get_or_insert_with(|| {
-                    (
-                        u.access.keeps_content(u.clear),
-                        writes && scope.layout.is_some(),
-                    )
-                });
-                resource_uses[r].note(position, pass, anchor, queue, scope);
-                facts.push(Facts {
-                    pass,
-                    resource: u.resource,
-                    queue,
-                    writes,
-                    group,
-                    scope,
-                });
-            }
-        }
-        let mut start_layout = Vec::with_capacity(graph.resources.len());
-        let mut settled_at_end = Vec::with_capacity(graph.resources.len());
-        for ((r, (end, first)), uses) in graph.resources.iter().zip(ends).zip(&resource_uses) {
-            let (keeps, writes_layout) = first.unwrap_or_default();
-            let content_needed = r.imported && !r.clear_on_first_use && keeps;
-            let undefined = r.image_desc().is_some() && !content_needed;
-            start_layout.push(if undefined {
-                Some(Layout::UNDEFINED)
-            } else {
-                end
-            });
-            // (An unused resource has no state to settle.)
-            settled_at_end.push(first.is_none() || undefined && writes_layout && uses.one_queue());
-        }
-        UseTable {
-            facts,
-            two_queues,
-            start_layout,
-            settled_at_end,
-            resource_uses,
-        }
-    }
 }
 
 /// What an ownership hand-over did.
@@ -767,30 +696,123 @@ fn route_for_compute(
     Some(routed_transition(facts, by, scope))
 }
 
+/// [`entering`]: the resource enters the frame in the state it leaves it in: it is used on
+/// one queue (no hand-over, no routed transition), and it is unused or an image whose
+/// content is not needed and whose first use writes it (a barrier with a transition from
+/// `UNDEFINED` is always made there, and the state after it does not depend on the state
+/// before). Its first barrier's wait for the previous frame is completed from the state
+/// after this frame's replay instead of replaying the frame twice (the transient images).
+const SETTLED: u8 = 1;
+/// [`entering`]: the resource is an image whose content is not needed when the frame starts
+/// (it starts in `UNDEFINED`).
+const UNDEFINED: u8 = 2;
+
+/// The first walk over the kept uses, per resource: [`SETTLED`] and [`UNDEFINED`]. It looks
+/// at a resource's first use (whether it keeps the content and writes a layout) and the
+/// queues of the others; O(uses), one scope lookup per resource.
+#[inline(never)] // a step of its own in profiles
+fn entering(
+    graph: &Graph,
+    schedule: &Schedule,
+    scopes: &ScopeTable,
+    classes: &[TargetClass],
+) -> Vec<u8> {
+    const SEEN: u8 = 1;
+    const KEEPS: u8 = 2;
+    const WRITES_LAYOUT: u8 = 4;
+    const GRAPHICS: u8 = 8;
+    const COMPUTE: u8 = 16;
+    let mut first = vec![0u8; graph.resources.len()];
+    for &pass in &schedule.order {
+        let p = graph.pass(pass);
+        let queue = match schedule.queue[pass.index()] {
+            QueueKind::Graphics => GRAPHICS,
+            QueueKind::AsyncCompute => COMPUTE,
+        };
+        for u in &p.uses {
+            let r = u.resource.index();
+            let f = &mut first[r];
+            if *f == 0 {
+                let scope = scopes.scope(u.access, p.kind, classes[r]);
+                *f =
+                    SEEN | if u.access.keeps_content(u.clear) {
+                        KEEPS
+                    } else {
+                        0
+                    } | if u.access.writes() && scope.layout.is_some() {
+                        WRITES_LAYOUT
+                    } else {
+                        0
+                    };
+            }
+            *f |= queue;
+        }
+    }
+    for (f, r) in first.iter_mut().zip(&graph.resources) {
+        let content_needed = r.imported && !r.clear_on_first_use && *f & KEEPS != 0;
+        let undefined = r.image_desc().is_some() && !content_needed;
+        let one_queue = *f & (GRAPHICS | COMPUTE) != GRAPHICS | COMPUTE;
+        // (An unused resource has no state to settle.)
+        let settled = *f == 0 || undefined && *f & WRITES_LAYOUT != 0 && one_queue;
+        *f = if settled { SETTLED } else { 0 } | if undefined { UNDEFINED } else { 0 };
+    }
+    first
+}
+
 /// The state each resource enters the frame in: the accesses of the previous frame (the
 /// same plan, layout transitions for reads included: later readers wait for them), and the
-/// layout its content is in (`start_layout`). Replays the kept uses of the table (routed
-/// transitions are appended to it).
+/// layout its content is in (`UNDEFINED` when it is not needed, else the frame's last
+/// layout). Only the resources not [`SETTLED`] need the previous frame's uses: their uses
+/// are put in the [`Facts`] table first (this frame's follow them) and replayed.
 #[inline(never)] // a step of its own in profiles
 fn initial_states(
+    graph: &Graph,
+    schedule: &Schedule,
+    grouping: &RenderPassGrouping,
+    (scopes, classes): (&ScopeTable, &[TargetClass]),
+    entering: &[u8],
     facts: &mut Vec<Facts>,
-    start_layout: &[Option<Layout>],
-    settled_at_end: &[bool],
     readers: &mut Chains<Prior>,
 ) -> Vec<State> {
-    let mut state: Vec<State> = start_layout
+    let mut state: Vec<State> = entering
         .iter()
-        .map(|&layout| State {
-            layout,
+        .map(|&f| State {
+            layout: (f & UNDEFINED != 0).then_some(Layout::UNDEFINED),
             ..State::default()
         })
         .collect();
-    // Nothing to replay when every used resource is settled at the end.
-    let replayed = if settled_at_end.iter().all(|&s| s) {
-        0
-    } else {
-        facts.len()
-    };
+    // Nothing to replay when every resource is settled at the end.
+    if entering.iter().all(|&f| f & SETTLED != 0) {
+        return state;
+    }
+    // The uses of the others, and the frame's last layout of those whose content is needed.
+    let mut start_layout: Vec<Option<Layout>> = state.iter().map(|s| s.layout).collect();
+    for &pass in &schedule.order {
+        let p = graph.pass(pass);
+        let group = grouping.group_of[pass.index()].unwrap_or(NO_GROUP);
+        for u in &p.uses {
+            let r = u.resource.index();
+            if entering[r] & SETTLED != 0 {
+                continue;
+            }
+            let scope = scopes.scope(u.access, p.kind, classes[r]);
+            if scope.layout.is_some() && entering[r] & UNDEFINED == 0 {
+                start_layout[r] = scope.layout;
+            }
+            facts.push(Facts {
+                pass,
+                resource: u.resource,
+                queue: schedule.queue[pass.index()],
+                writes: u.access.writes(),
+                group,
+                scope,
+            });
+        }
+    }
+    for (s, &layout) in state.iter_mut().zip(&start_layout) {
+        s.layout = layout;
+    }
+    let replayed = facts.len();
     for k in 0..replayed {
         let Facts {
             resource,
@@ -800,9 +822,6 @@ fn initial_states(
             scope,
             ..
         } = facts[k];
-        if settled_at_end[resource.index()] {
-            continue;
-        }
         let s = &mut state[resource.index()];
         let me = Prior::of(k).with(Prior::PREVIOUS_FRAME);
         // As in the frame itself: a transition between subpasses of one render pass is
@@ -839,7 +858,7 @@ fn initial_states(
             s.layout_prior = Some(me);
         }
     }
-    for (s, &layout) in state.iter_mut().zip(start_layout) {
+    for (s, &layout) in state.iter_mut().zip(&start_layout) {
         if layout == Some(Layout::UNDEFINED) {
             s.layout_prior = None;
         }
