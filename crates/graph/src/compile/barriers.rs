@@ -32,12 +32,17 @@
 //! Barriers are returned sorted by the execution position of the pass they attach to, those
 //! recorded after it last.
 //!
-//! Cost: O(uses + barriers), in two walks over the kept uses. The first ([`entering`]) looks
-//! at each resource's first use and the queues of the others: a resource used on one queue
+//! Cost: O(uses + barriers), in one or two walks over the kept uses. The first
+//! ([`entering`]) looks at each resource's first use and the queues of the others: a
+//! resource used on one queue
 //! whose content is not needed and whose first use writes a layout (every transient image)
 //! enters the frame as it leaves it, and its first barrier (always made: the transition from
 //! `UNDEFINED`) takes its wait for the previous frame from the state after this frame's
-//! replay. Only the other resources (imported content, buffers, resources on both queues)
+//! replay. On one queue that walk is skipped: an image whose content is never needed is
+//! assumed settled and the replay checks at its first use that it writes a layout (when it
+//! does not, the frame is replayed again after the walk); buffers and imported images are
+//! settled by the walk below. Only the other resources (imported content, buffers,
+//! resources on both queues)
 //! have their uses put in a table of facts per use (pass, queue, render pass, sync scope)
 //! and replayed as the previous frame's. The second walk is the replay of this frame: it
 //! looks each use's scope up once in a [`ScopeTable`], appends its facts to the table (the
@@ -48,7 +53,7 @@
 //! per pass rather than by comparing every barrier with the next; a use's render pass and a
 //! resource's latest barriers are plain `u32`s with `u32::MAX` for none (no `Option` to test
 //! per use). On the 1,000-pass synthetic frame (about 2,400 uses, 1,000 barriers here) that
-//! is about 0.97 M instructions per compile (1.02 M with a table of every use built before
+//! is about 0.91 M instructions per compile (1.02 M with a table of every use built before
 //! the replay, 1.27 M before the table, the settling and the batch changes).
 
 use super::alias_barriers::ResourceUses;
@@ -246,18 +251,63 @@ pub fn barriers(
     grouping: &RenderPassGrouping,
     sharing: &[Sharing],
 ) -> Barriers {
-    let uses: usize = schedule
-        .order
-        .iter()
-        .map(|&p| graph.pass(p).uses.len())
-        .sum();
     let scopes = ScopeTable::new();
     let classes: Vec<TargetClass> = graph.resources.iter().map(|r| r.target().class()).collect();
     let two_queues = schedule
         .order
         .iter()
         .any(|&p| schedule.queue[p.index()] != QueueKind::Graphics);
+    let frame = Frame {
+        graph,
+        schedule,
+        grouping,
+        sharing,
+        scopes: &scopes,
+        classes: &classes,
+        two_queues,
+    };
+    // On one queue, first assume that the images whose content is never needed are first
+    // written (settled at the end) and check it at their first use; a frame where that fails
+    // is replayed again after the walk that finds it out.
+    if !two_queues {
+        if let Some(out) = replay(&frame, assumed_entering(graph)) {
+            return out;
+        }
+        log::trace!("barriers: an image's first use does not write it; replayed after a walk");
+    }
     let entering = entering(graph, schedule, &scopes, &classes);
+    replay(&frame, entering).unwrap_or_default()
+}
+
+/// What the replay reads besides the uses.
+struct Frame<'a> {
+    graph: &'a Graph,
+    schedule: &'a Schedule,
+    grouping: &'a RenderPassGrouping,
+    sharing: &'a [Sharing],
+    scopes: &'a ScopeTable,
+    classes: &'a [TargetClass],
+    two_queues: bool,
+}
+
+/// The replay of the frame's uses from the state each resource enters it in (flags per
+/// resource from [`entering`] or [`assumed_entering`]). `None` when a resource assumed
+/// settled turns out not to be ([`VERIFY`]): never with the flags of [`entering`].
+fn replay(frame: &Frame, mut entering: Vec<u8>) -> Option<Barriers> {
+    let Frame {
+        graph,
+        schedule,
+        grouping,
+        sharing,
+        scopes,
+        classes,
+        two_queues,
+    } = *frame;
+    let uses: usize = schedule
+        .order
+        .iter()
+        .map(|&p| graph.pass(p).uses.len())
+        .sum();
     let mut facts = Vec::with_capacity(uses);
     let mut arenas = Arenas {
         readers: Chains::with_capacity(uses),
@@ -267,8 +317,8 @@ pub fn barriers(
         graph,
         schedule,
         grouping,
-        (&scopes, &classes),
-        &entering,
+        (scopes, classes),
+        &mut entering,
         &mut facts,
         &mut arenas.readers,
     );
@@ -302,6 +352,13 @@ pub fn barriers(
             let resource = u.resource;
             let scope = scopes.scope(u.access, p.kind, classes[resource.index()]);
             let writes = u.access.writes();
+            let flags = &mut entering[resource.index()];
+            if *flags & VERIFY != 0 {
+                if !(writes && scope.layout.is_some()) {
+                    return None;
+                }
+                *flags &= !VERIFY;
+            }
             out.resource_uses[resource.index()].note(position, pass, anchor, queue, scope);
             // This use's facts, for the later uses that wait for it.
             let k = facts.len();
@@ -539,7 +596,7 @@ pub fn barriers(
         merged.extend(rest);
         out.barriers = merged;
     }
-    out
+    Some(out)
 }
 
 /// What an ownership hand-over did.
@@ -707,6 +764,51 @@ const SETTLED: u8 = 1;
 /// (it starts in `UNDEFINED`).
 const UNDEFINED: u8 = 2;
 
+/// [`assumed_entering`]: settled, provided that the first use writes a layout (checked
+/// there by the replay).
+const VERIFY: u8 = 4;
+/// [`assumed_entering`]: not known before the uses are walked ([`initial_states`] does).
+const PENDING: u8 = 8;
+/// Scratch bits of a [`PENDING`] resource while its uses are walked: it is used, its first
+/// use keeps the content, its first use writes a layout.
+const SEEN: u8 = 16;
+const KEEPS: u8 = 32;
+const WRITES_LAYOUT: u8 = 64;
+
+/// [`entering`] for a frame on one queue, without walking the uses: an image whose content
+/// is never needed (not imported, or cleared on first use) is settled when its first use
+/// writes a layout, which the replay checks ([`VERIFY`]); an unused one is settled anyway.
+/// The others (buffers, imported images) are [`PENDING`].
+fn assumed_entering(graph: &Graph) -> Vec<u8> {
+    graph
+        .resources
+        .iter()
+        .map(|r| {
+            if r.image_desc().is_some() && !(r.imported && !r.clear_on_first_use) {
+                SETTLED | UNDEFINED | VERIFY
+            } else {
+                PENDING
+            }
+        })
+        .collect()
+}
+
+/// Whether a resource is [`SETTLED`] and [`UNDEFINED`], from what its uses showed
+/// ([`SEEN`], [`KEEPS`], [`WRITES_LAYOUT`]) and whether they are on one queue.
+fn settle(r: &crate::graph::Resource, first: u8, one_queue: bool) -> u8 {
+    let content_needed = r.imported && !r.clear_on_first_use && first & KEEPS != 0;
+    let undefined = r.image_desc().is_some() && !content_needed;
+    // (An unused resource has no state to settle.)
+    let settled = first & SEEN == 0 || undefined && first & WRITES_LAYOUT != 0 && one_queue;
+    u8::from(settled) * SETTLED | u8::from(undefined) * UNDEFINED
+}
+
+/// First-use bits ([`SEEN`], [`KEEPS`], [`WRITES_LAYOUT`]) of a use.
+fn first_use(u: &crate::graph::Use, scope: &SyncScope) -> u8 {
+    SEEN | u8::from(u.access.keeps_content(u.clear)) * KEEPS
+        | u8::from(u.access.writes() && scope.layout.is_some()) * WRITES_LAYOUT
+}
+
 /// The first walk over the kept uses, per resource: [`SETTLED`] and [`UNDEFINED`]. It looks
 /// at a resource's first use (whether it keeps the content and writes a layout) and the
 /// queues of the others; O(uses), one scope lookup per resource.
@@ -717,11 +819,8 @@ fn entering(
     scopes: &ScopeTable,
     classes: &[TargetClass],
 ) -> Vec<u8> {
-    const SEEN: u8 = 1;
-    const KEEPS: u8 = 2;
-    const WRITES_LAYOUT: u8 = 4;
-    const GRAPHICS: u8 = 8;
-    const COMPUTE: u8 = 16;
+    const GRAPHICS: u8 = 1;
+    const COMPUTE: u8 = 2;
     let mut first = vec![0u8; graph.resources.len()];
     for &pass in &schedule.order {
         let p = graph.pass(pass);
@@ -732,29 +831,15 @@ fn entering(
         for u in &p.uses {
             let r = u.resource.index();
             let f = &mut first[r];
-            if *f == 0 {
-                let scope = scopes.scope(u.access, p.kind, classes[r]);
-                *f =
-                    SEEN | if u.access.keeps_content(u.clear) {
-                        KEEPS
-                    } else {
-                        0
-                    } | if u.access.writes() && scope.layout.is_some() {
-                        WRITES_LAYOUT
-                    } else {
-                        0
-                    };
+            if *f & SEEN == 0 {
+                *f |= first_use(u, &scopes.scope(u.access, p.kind, classes[r]));
             }
             *f |= queue;
         }
     }
     for (f, r) in first.iter_mut().zip(&graph.resources) {
-        let content_needed = r.imported && !r.clear_on_first_use && *f & KEEPS != 0;
-        let undefined = r.image_desc().is_some() && !content_needed;
         let one_queue = *f & (GRAPHICS | COMPUTE) != GRAPHICS | COMPUTE;
-        // (An unused resource has no state to settle.)
-        let settled = *f == 0 || undefined && *f & WRITES_LAYOUT != 0 && one_queue;
-        *f = if settled { SETTLED } else { 0 } | if undefined { UNDEFINED } else { 0 };
+        *f = settle(r, *f, one_queue);
     }
     first
 }
@@ -770,23 +855,23 @@ fn initial_states(
     schedule: &Schedule,
     grouping: &RenderPassGrouping,
     (scopes, classes): (&ScopeTable, &[TargetClass]),
-    entering: &[u8],
+    entering: &mut [u8],
     facts: &mut Vec<Facts>,
     readers: &mut Chains<Prior>,
 ) -> Vec<State> {
-    let mut state: Vec<State> = entering
-        .iter()
-        .map(|&f| State {
-            layout: (f & UNDEFINED != 0).then_some(Layout::UNDEFINED),
-            ..State::default()
-        })
-        .collect();
     // Nothing to replay when every resource is settled at the end.
     if entering.iter().all(|&f| f & SETTLED != 0) {
-        return state;
+        return entering
+            .iter()
+            .map(|&f| State {
+                layout: (f & UNDEFINED != 0).then_some(Layout::UNDEFINED),
+                ..State::default()
+            })
+            .collect();
     }
-    // The uses of the others, and the frame's last layout of those whose content is needed.
-    let mut start_layout: Vec<Option<Layout>> = state.iter().map(|s| s.layout).collect();
+    // The uses of the others (and of the pending ones), and the frame's last layout of
+    // each (the start layout of those whose content is needed).
+    let mut end_layout: Vec<Option<Layout>> = vec![None; entering.len()];
     for &pass in &schedule.order {
         let p = graph.pass(pass);
         let group = grouping.group_of[pass.index()].unwrap_or(NO_GROUP);
@@ -796,8 +881,11 @@ fn initial_states(
                 continue;
             }
             let scope = scopes.scope(u.access, p.kind, classes[r]);
-            if scope.layout.is_some() && entering[r] & UNDEFINED == 0 {
-                start_layout[r] = scope.layout;
+            if entering[r] & (PENDING | SEEN) == PENDING {
+                entering[r] |= first_use(u, &scope);
+            }
+            if scope.layout.is_some() {
+                end_layout[r] = scope.layout;
             }
             facts.push(Facts {
                 pass,
@@ -809,9 +897,30 @@ fn initial_states(
             });
         }
     }
-    for (s, &layout) in state.iter_mut().zip(&start_layout) {
-        s.layout = layout;
+    // (On one queue: pending resources are settled on the flags of their first use.)
+    for (f, r) in entering.iter_mut().zip(&graph.resources) {
+        if *f & PENDING != 0 {
+            *f = settle(r, *f, true);
+        }
     }
+    let start_layout: Vec<Option<Layout>> = entering
+        .iter()
+        .zip(&end_layout)
+        .map(|(&f, &end)| {
+            if f & UNDEFINED != 0 {
+                Some(Layout::UNDEFINED)
+            } else {
+                end
+            }
+        })
+        .collect();
+    let mut state: Vec<State> = start_layout
+        .iter()
+        .map(|&layout| State {
+            layout,
+            ..State::default()
+        })
+        .collect();
     let replayed = facts.len();
     for k in 0..replayed {
         let Facts {
@@ -822,6 +931,9 @@ fn initial_states(
             scope,
             ..
         } = facts[k];
+        if entering[resource.index()] & SETTLED != 0 {
+            continue; // a pending resource that turned out settled
+        }
         let s = &mut state[resource.index()];
         let me = Prior::of(k).with(Prior::PREVIOUS_FRAME);
         // As in the frame itself: a transition between subpasses of one render pass is
@@ -884,4 +996,100 @@ fn routed_transition(facts: &mut Vec<Facts>, by: Prior, scope: SyncScope) -> Pri
     };
     facts.push(f);
     Prior::of(facts.len() - 1).with(by.0 & Prior::PREVIOUS_FRAME | Prior::OUTSIDE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::access::Access;
+    use crate::caps::{Capabilities, CompileOptions};
+    use crate::compile::{cull, deps, levels, order, renderpass, syncs};
+    use crate::format::Format;
+    use crate::graph::ImageDesc;
+
+    /// The phases before this one, as `compile` runs them, then both replays: with the flags
+    /// assumed (`None` when the check at a first use fails) and with the flags walked.
+    fn both_replays(graph: &Graph) -> (Option<Barriers>, Barriers) {
+        let (caps, options) = (Capabilities::desktop(), CompileOptions::ALL);
+        super::super::validate::validate(graph, &caps).expect("a valid graph");
+        let deps = deps::dependencies(graph);
+        let culling = cull::cull(graph, &deps);
+        let queue = levels::queues(graph, &caps, &options);
+        let (order, grouped) = order::order(graph, &deps, &culling, &caps, &options, &queue);
+        let level = levels::levels(graph, &deps, &order, &culling.kept);
+        let mut position = vec![None; graph.passes.len()];
+        for (i, p) in order.iter().enumerate() {
+            position[p.index()] = Some(i as u32);
+        }
+        let schedule = Schedule {
+            order,
+            position,
+            level,
+            queue,
+            kept: culling.kept.clone(),
+        };
+        let rp = renderpass::render_passes(graph, &schedule, grouped, &caps, &options)
+            .expect("render passes");
+        let ownership = syncs::ownership::decide(graph, &schedule);
+        let scopes = ScopeTable::new();
+        let classes: Vec<TargetClass> =
+            graph.resources.iter().map(|r| r.target().class()).collect();
+        let frame = Frame {
+            graph,
+            schedule: &schedule,
+            grouping: &rp.grouping,
+            sharing: &ownership.sharing,
+            scopes: &scopes,
+            classes: &classes,
+            two_queues: false,
+        };
+        let walked = entering(graph, &schedule, &scopes, &classes);
+        assert!(walked.iter().all(|f| f & (VERIFY | PENDING) == 0));
+        (
+            replay(&frame, assumed_entering(graph)),
+            replay(&frame, walked).expect("the walked flags never fail"),
+        )
+    }
+
+    /// A frame on one queue: a transient image, a buffer, an imported history image read
+    /// before it is written, and an imported image cleared on first use (first `first_use`).
+    fn frame(first_use: Access) -> Graph {
+        let mut g = Graph::new("settling");
+        let desc = ImageDesc::new(Format::R16G16B16A16_SFLOAT, 64, 64);
+        let transient = g.image("transient", desc.clone());
+        let buffer = g.buffer("buffer", 256);
+        let history = g.image("history", desc.clone());
+        g.resource_mut(history).imported = true;
+        let cleared = g.image("cleared", desc);
+        g.resource_mut(cleared).imported = true;
+        g.resource_mut(cleared).clear_on_first_use = true;
+        g.compute("first")
+            .uses(cleared, first_use)
+            .uses(buffer, Access::StorageWrite)
+            .uses(history, Access::Sampled)
+            .uses(transient, Access::StorageWrite)
+            .side_effects();
+        g.raster("second")
+            .uses(transient, Access::Sampled)
+            .uses(buffer, Access::StorageRead)
+            .uses(cleared, Access::Sampled)
+            .uses(history, Access::ColorWriteAll)
+            .side_effects();
+        g
+    }
+
+    #[test]
+    fn assumed_settling_replays_as_the_walk_or_gives_way() {
+        // First written: the assumption holds and gives the walk's barriers.
+        let (assumed, walked) = both_replays(&frame(Access::StorageWrite));
+        let assumed = assumed.expect("every image whose content is not needed is written first");
+        assert!(!walked.barriers.is_empty());
+        assert_eq!(assumed.barriers, walked.barriers);
+        assert_eq!(assumed.cross_queue, walked.cross_queue);
+        assert_eq!(assumed.first_use_barrier, walked.first_use_barrier);
+        // First read: the image cleared on first use is not settled; the assumption fails
+        // and `barriers` takes the walk.
+        let (assumed, _) = both_replays(&frame(Access::Sampled));
+        assert!(assumed.is_none());
+    }
 }
