@@ -784,7 +784,7 @@ fn assumed_entering(graph: &Graph) -> Vec<u8> {
         .resources
         .iter()
         .map(|r| {
-            if r.image_desc().is_some() && !(r.imported && !r.clear_on_first_use) {
+            if r.image_desc().is_some() && (!r.imported || r.clear_on_first_use) {
                 SETTLED | UNDEFINED | VERIFY
             } else {
                 PENDING
@@ -800,13 +800,13 @@ fn settle(r: &crate::graph::Resource, first: u8, one_queue: bool) -> u8 {
     let undefined = r.image_desc().is_some() && !content_needed;
     // (An unused resource has no state to settle.)
     let settled = first & SEEN == 0 || undefined && first & WRITES_LAYOUT != 0 && one_queue;
-    u8::from(settled) * SETTLED | u8::from(undefined) * UNDEFINED
+    (u8::from(settled) * SETTLED) | (u8::from(undefined) * UNDEFINED)
 }
 
 /// First-use bits ([`SEEN`], [`KEEPS`], [`WRITES_LAYOUT`]) of a use.
 fn first_use(u: &crate::graph::Use, scope: &SyncScope) -> u8 {
-    SEEN | u8::from(u.access.keeps_content(u.clear)) * KEEPS
-        | u8::from(u.access.writes() && scope.layout.is_some()) * WRITES_LAYOUT
+    SEEN | (u8::from(u.access.keeps_content(u.clear)) * KEEPS)
+        | (u8::from(u.access.writes() && scope.layout.is_some()) * WRITES_LAYOUT)
 }
 
 /// The first walk over the kept uses, per resource: [`SETTLED`] and [`UNDEFINED`]. It looks
@@ -1056,9 +1056,9 @@ mod tests {
     fn frame(first_use: Access) -> Graph {
         let mut g = Graph::new("settling");
         let desc = ImageDesc::new(Format::R16G16B16A16_SFLOAT, 64, 64);
-        let transient = g.image("transient", desc.clone());
+        let transient = g.image("transient", desc);
         let buffer = g.buffer("buffer", 256);
-        let history = g.image("history", desc.clone());
+        let history = g.image("history", desc);
         g.resource_mut(history).imported = true;
         let cleared = g.image("cleared", desc);
         g.resource_mut(cleared).imported = true;
