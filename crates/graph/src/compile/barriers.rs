@@ -32,23 +32,22 @@
 //! Barriers are returned sorted by the execution position of the pass they attach to, those
 //! recorded after it last.
 //!
-//! Cost: O(uses + barriers), in one or two walks over the kept uses. The first
-//! ([`entering`]) looks at each resource's first use and the queues of the others: a
-//! resource used on one queue
-//! whose content is not needed and whose first use writes a layout (every transient image)
-//! enters the frame as it leaves it, and its first barrier (always made: the transition from
-//! `UNDEFINED`) takes its wait for the previous frame from the state after this frame's
-//! replay. On one queue that walk is skipped: an image whose content is never needed is
-//! assumed settled and the replay checks at its first use that it writes a layout (when it
-//! does not, the frame is replayed again after the walk); buffers and imported images are
-//! settled by the walk below. Only the other resources (imported content, buffers,
-//! resources on both queues)
-//! have their uses put in a table of facts per use (pass, queue, render pass, sync scope)
-//! and replayed as the previous frame's. The second walk is the replay of this frame: it
-//! looks each use's scope up once in a [`ScopeTable`], appends its facts to the table (the
-//! replay state keeps uses as 4-byte handles into it), gathers the per-resource summaries
-//! the aliasing barriers need, and derives the barriers. The reader and visibility lists of
-//! all resources share two arenas ([`super::chains`]); a batch is found through each
+//! Cost: O(uses + barriers), in one or two walks over the kept uses. A resource used on one
+//! queue whose content is not needed and whose first use writes a layout (every transient
+//! image) enters the frame as it leaves it (it is *settled*): its first barrier (always
+//! made: the transition from `UNDEFINED`) takes its wait for the previous frame from the
+//! state after this frame's replay. The others (imported content, buffers, resources on
+//! both queues) have their uses put in a table of facts per use (pass, queue, render pass,
+//! sync scope) by a first walk, which also settles them from their first use and queues,
+//! and replayed as the previous frame's. On one queue an image whose content is never
+//! needed is assumed settled without that walk, and the replay checks at its first use
+//! that it writes a layout (when it does not, the frame is replayed again with every
+//! resource settled by the walk). On two queues the first walk tables every use and the
+//! second reads the table. The second walk is the replay of this frame: it looks each
+//! use's scope up once in a [`ScopeTable`] (unless tabled), appends its facts to the table
+//! (the replay state keeps uses as 4-byte handles into it), gathers the per-resource
+//! summaries the aliasing barriers need, and derives the barriers. The reader and
+//! visibility lists of all resources share two arenas ([`super::chains`]); a batch is found through each
 //! resource's latest barrier per queue rather than a list per batch, and order is checked
 //! per pass rather than by comparing every barrier with the next; a use's render pass and a
 //! resource's latest barriers are plain `u32`s with `u32::MAX` for none (no `Option` to test
@@ -268,15 +267,14 @@ pub fn barriers(
     };
     // On one queue, first assume that the images whose content is never needed are first
     // written (settled at the end) and check it at their first use; a frame where that fails
-    // is replayed again after the walk that finds it out.
+    // is replayed again with every resource settled by the walk over the uses.
     if !two_queues {
         if let Some(out) = replay(&frame, assumed_entering(graph)) {
             return out;
         }
         log::trace!("barriers: an image's first use does not write it; replayed after a walk");
     }
-    let entering = entering(graph, schedule, &scopes, &classes);
-    replay(&frame, entering).unwrap_or_default()
+    replay(&frame, vec![PENDING; graph.resources.len()]).unwrap_or_default()
 }
 
 /// What the replay reads besides the uses.
@@ -291,9 +289,9 @@ struct Frame<'a> {
 }
 
 /// The replay of the frame's uses from the state each resource enters it in (flags per
-/// resource from [`entering`] or [`assumed_entering`]). `None` when a resource assumed
-/// settled turns out not to be ([`VERIFY`]): never with the flags of [`entering`].
-fn replay(frame: &Frame, mut entering: Vec<u8>) -> Option<Barriers> {
+/// resource: from [`assumed_entering`], or all [`PENDING`]). `None` when a resource assumed
+/// settled turns out not to be ([`VERIFY`]): never when all are pending.
+fn replay(frame: &Frame, mut entering: Vec<Flags>) -> Option<Barriers> {
     let Frame {
         graph,
         schedule,
@@ -313,6 +311,9 @@ fn replay(frame: &Frame, mut entering: Vec<u8>) -> Option<Barriers> {
         readers: Chains::with_capacity(uses),
         visible: Chains::with_capacity(uses / 2),
     };
+    // Every use is in the table already when every resource was pending.
+    let tabled = entering.iter().all(|&f| f & PENDING != 0);
+    let mut next = 0;
     let mut state = initial_states(
         graph,
         schedule,
@@ -350,8 +351,23 @@ fn replay(frame: &Frame, mut entering: Vec<u8>) -> Option<Barriers> {
         let barriers_before = out.barriers.len();
         for u in &p.uses {
             let resource = u.resource;
-            let scope = scopes.scope(u.access, p.kind, classes[resource.index()]);
-            let writes = u.access.writes();
+            let (k, scope, writes) = if tabled {
+                next += 1;
+                (next - 1, facts[next - 1].scope, facts[next - 1].writes)
+            } else {
+                let scope = scopes.scope(u.access, p.kind, classes[resource.index()]);
+                let writes = u.access.writes();
+                // This use's facts, for the later uses that wait for it.
+                facts.push(Facts {
+                    pass,
+                    resource,
+                    queue,
+                    writes,
+                    group,
+                    scope,
+                });
+                (facts.len() - 1, scope, writes)
+            };
             let flags = &mut entering[resource.index()];
             if *flags & VERIFY != 0 {
                 if !(writes && scope.layout.is_some()) {
@@ -360,16 +376,6 @@ fn replay(frame: &Frame, mut entering: Vec<u8>) -> Option<Barriers> {
                 *flags &= !VERIFY;
             }
             out.resource_uses[resource.index()].note(position, pass, anchor, queue, scope);
-            // This use's facts, for the later uses that wait for it.
-            let k = facts.len();
-            facts.push(Facts {
-                pass,
-                resource,
-                queue,
-                writes,
-                group,
-                scope,
-            });
             let me = Prior::of(k);
             let s = &mut state[resource.index()];
             // Hand-overs and routed transitions need a second queue.
@@ -753,33 +759,39 @@ fn route_for_compute(
     Some(routed_transition(facts, by, scope))
 }
 
-/// [`entering`]: the resource enters the frame in the state it leaves it in: it is used on
+/// Per resource: what is known of the state it enters the frame in (the bits below).
+type Flags = u16;
+
+/// Flags: the resource enters the frame in the state it leaves it in: it is used on
 /// one queue (no hand-over, no routed transition), and it is unused or an image whose
 /// content is not needed and whose first use writes it (a barrier with a transition from
 /// `UNDEFINED` is always made there, and the state after it does not depend on the state
 /// before). Its first barrier's wait for the previous frame is completed from the state
 /// after this frame's replay instead of replaying the frame twice (the transient images).
-const SETTLED: u8 = 1;
-/// [`entering`]: the resource is an image whose content is not needed when the frame starts
+const SETTLED: Flags = 1;
+/// Flags: the resource is an image whose content is not needed when the frame starts
 /// (it starts in `UNDEFINED`).
-const UNDEFINED: u8 = 2;
+const UNDEFINED: Flags = 2;
 
 /// [`assumed_entering`]: settled, provided that the first use writes a layout (checked
 /// there by the replay).
-const VERIFY: u8 = 4;
+const VERIFY: Flags = 4;
 /// [`assumed_entering`]: not known before the uses are walked ([`initial_states`] does).
-const PENDING: u8 = 8;
+const PENDING: Flags = 8;
 /// Scratch bits of a [`PENDING`] resource while its uses are walked: it is used, its first
 /// use keeps the content, its first use writes a layout.
-const SEEN: u8 = 16;
-const KEEPS: u8 = 32;
-const WRITES_LAYOUT: u8 = 64;
+const SEEN: Flags = 16;
+const KEEPS: Flags = 32;
+const WRITES_LAYOUT: Flags = 64;
+/// Scratch bits of a [`PENDING`] resource: used on the graphics queue, on the other.
+const ON_GRAPHICS: Flags = 128;
+const ON_COMPUTE: Flags = 256;
 
-/// [`entering`] for a frame on one queue, without walking the uses: an image whose content
+/// The flags of a frame on one queue, without walking the uses: an image whose content
 /// is never needed (not imported, or cleared on first use) is settled when its first use
 /// writes a layout, which the replay checks ([`VERIFY`]); an unused one is settled anyway.
 /// The others (buffers, imported images) are [`PENDING`].
-fn assumed_entering(graph: &Graph) -> Vec<u8> {
+fn assumed_entering(graph: &Graph) -> Vec<Flags> {
     graph
         .resources
         .iter()
@@ -795,67 +807,35 @@ fn assumed_entering(graph: &Graph) -> Vec<u8> {
 
 /// Whether a resource is [`SETTLED`] and [`UNDEFINED`], from what its uses showed
 /// ([`SEEN`], [`KEEPS`], [`WRITES_LAYOUT`]) and whether they are on one queue.
-fn settle(r: &crate::graph::Resource, first: u8, one_queue: bool) -> u8 {
+fn settle(r: &crate::graph::Resource, first: Flags) -> Flags {
     let content_needed = r.imported && !r.clear_on_first_use && first & KEEPS != 0;
     let undefined = r.image_desc().is_some() && !content_needed;
     // (An unused resource has no state to settle.)
+    let one_queue = first & (ON_GRAPHICS | ON_COMPUTE) != ON_GRAPHICS | ON_COMPUTE;
     let settled = first & SEEN == 0 || undefined && first & WRITES_LAYOUT != 0 && one_queue;
-    (u8::from(settled) * SETTLED) | (u8::from(undefined) * UNDEFINED)
+    (Flags::from(settled) * SETTLED) | (Flags::from(undefined) * UNDEFINED)
 }
 
 /// First-use bits ([`SEEN`], [`KEEPS`], [`WRITES_LAYOUT`]) of a use.
-fn first_use(u: &crate::graph::Use, scope: &SyncScope) -> u8 {
-    SEEN | (u8::from(u.access.keeps_content(u.clear)) * KEEPS)
-        | (u8::from(u.access.writes() && scope.layout.is_some()) * WRITES_LAYOUT)
-}
-
-/// The first walk over the kept uses, per resource: [`SETTLED`] and [`UNDEFINED`]. It looks
-/// at a resource's first use (whether it keeps the content and writes a layout) and the
-/// queues of the others; O(uses), one scope lookup per resource.
-#[inline(never)] // a step of its own in profiles
-fn entering(
-    graph: &Graph,
-    schedule: &Schedule,
-    scopes: &ScopeTable,
-    classes: &[TargetClass],
-) -> Vec<u8> {
-    const GRAPHICS: u8 = 1;
-    const COMPUTE: u8 = 2;
-    let mut first = vec![0u8; graph.resources.len()];
-    for &pass in &schedule.order {
-        let p = graph.pass(pass);
-        let queue = match schedule.queue[pass.index()] {
-            QueueKind::Graphics => GRAPHICS,
-            QueueKind::AsyncCompute => COMPUTE,
-        };
-        for u in &p.uses {
-            let r = u.resource.index();
-            let f = &mut first[r];
-            if *f & SEEN == 0 {
-                *f |= first_use(u, &scopes.scope(u.access, p.kind, classes[r]));
-            }
-            *f |= queue;
-        }
-    }
-    for (f, r) in first.iter_mut().zip(&graph.resources) {
-        let one_queue = *f & (GRAPHICS | COMPUTE) != GRAPHICS | COMPUTE;
-        *f = settle(r, *f, one_queue);
-    }
-    first
+fn first_use(u: &crate::graph::Use, scope: &SyncScope) -> Flags {
+    SEEN | (Flags::from(u.access.keeps_content(u.clear)) * KEEPS)
+        | (Flags::from(u.access.writes() && scope.layout.is_some()) * WRITES_LAYOUT)
 }
 
 /// The state each resource enters the frame in: the accesses of the previous frame (the
 /// same plan, layout transitions for reads included: later readers wait for them), and the
 /// layout its content is in (`UNDEFINED` when it is not needed, else the frame's last
 /// layout). Only the resources not [`SETTLED`] need the previous frame's uses: their uses
-/// are put in the [`Facts`] table first (this frame's follow them) and replayed.
+/// are put in the [`Facts`] table first (this frame's follow them) and replayed; the walk
+/// also settles the [`PENDING`] ones. When every resource is pending (two queues), the
+/// table holds every use, in order, and the replay of this frame reads it.
 #[inline(never)] // a step of its own in profiles
 fn initial_states(
     graph: &Graph,
     schedule: &Schedule,
     grouping: &RenderPassGrouping,
     (scopes, classes): (&ScopeTable, &[TargetClass]),
-    entering: &mut [u8],
+    entering: &mut [Flags],
     facts: &mut Vec<Facts>,
     readers: &mut Chains<Prior>,
 ) -> Vec<State> {
@@ -881,8 +861,16 @@ fn initial_states(
                 continue;
             }
             let scope = scopes.scope(u.access, p.kind, classes[r]);
-            if entering[r] & (PENDING | SEEN) == PENDING {
-                entering[r] |= first_use(u, &scope);
+            let queue = schedule.queue[pass.index()];
+            let f = &mut entering[r];
+            if *f & PENDING != 0 {
+                if *f & SEEN == 0 {
+                    *f |= first_use(u, &scope);
+                }
+                *f |= match queue {
+                    QueueKind::Graphics => ON_GRAPHICS,
+                    QueueKind::AsyncCompute => ON_COMPUTE,
+                };
             }
             if scope.layout.is_some() {
                 end_layout[r] = scope.layout;
@@ -890,17 +878,16 @@ fn initial_states(
             facts.push(Facts {
                 pass,
                 resource: u.resource,
-                queue: schedule.queue[pass.index()],
+                queue,
                 writes: u.access.writes(),
                 group,
                 scope,
             });
         }
     }
-    // (On one queue: pending resources are settled on the flags of their first use.)
     for (f, r) in entering.iter_mut().zip(&graph.resources) {
         if *f & PENDING != 0 {
-            *f = settle(r, *f, true);
+            *f = settle(r, *f);
         }
     }
     let start_layout: Vec<Option<Layout>> = entering
@@ -1043,11 +1030,10 @@ mod tests {
             classes: &classes,
             two_queues: false,
         };
-        let walked = entering(graph, &schedule, &scopes, &classes);
-        assert!(walked.iter().all(|f| f & (VERIFY | PENDING) == 0));
         (
             replay(&frame, assumed_entering(graph)),
-            replay(&frame, walked).expect("the walked flags never fail"),
+            replay(&frame, vec![PENDING; graph.resources.len()])
+                .expect("a replay after the walk never gives way"),
         )
     }
 
