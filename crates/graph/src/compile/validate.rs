@@ -4,7 +4,19 @@
 //! use per resource per pass, resolve sources, one depth/stencil attachment per raster pass,
 //! and that every read of a transient resource
 //! has an earlier writer. Returns the first broken rule, naming pass, resource and rule.
-//! Cost: O(passes + uses), names checked for uniqueness in one open-addressing table.
+//!
+//! Two passes over the same rules: [`validate`] first runs the screen [`all_rules_hold`], which
+//! only answers "every rule holds" (one sweep, one byte of facts per resource, the access
+//! rules read from a table, no error built), and only when it does not is the graph walked
+//! again rule by rule ([`validate_rule_by_rule`]) to name the first broken rule. The screen
+//! accepts exactly the graphs the rule-by-rule walk accepts (a property test compares the
+//! two), so errors and their order come from one place. Cost: O(passes + uses) for a valid
+//! graph, names checked for uniqueness in one open-addressing table reused for resources
+//! and passes; an invalid graph pays the walk as well.
+
+mod screen;
+
+pub use screen::all_rules_hold;
 
 use crate::access::Access;
 use crate::caps::Capabilities;
@@ -21,10 +33,21 @@ use std::hash::Hasher;
 /// every byte (names such as `p1`, `p2`, ... differ in their last bytes only), and names are
 /// compared only when their slots collide.
 fn first_duplicate<'g>(count: usize, name: impl Fn(usize) -> &'g str) -> Option<usize> {
+    first_duplicate_in(&mut Vec::new(), count, name)
+}
+
+/// [`first_duplicate`] with the slot table in `slots` (cleared and resized here), so that
+/// one allocation serves several lists.
+fn first_duplicate_in<'g>(
+    slots: &mut Vec<u32>,
+    count: usize,
+    name: impl Fn(usize) -> &'g str,
+) -> Option<usize> {
     let size = (count * 2).next_power_of_two().max(8);
     let shift = 64 - size.trailing_zeros();
     let mask = size - 1;
-    let mut slots = vec![u32::MAX; size];
+    slots.clear();
+    slots.resize(size, u32::MAX);
     for i in 0..count {
         let n = name(i);
         let mut at =
@@ -75,6 +98,16 @@ const MAX_DIMENSION: u32 = 65536;
 
 /// Checks every rule; `Ok` means the graph can be compiled.
 pub fn validate(graph: &Graph, caps: &Capabilities) -> Result<(), CompileError> {
+    if screen::all_rules_hold(graph, caps) {
+        debug_assert!(validate_rule_by_rule(graph, caps).is_ok());
+        return Ok(());
+    }
+    validate_rule_by_rule(graph, caps)
+}
+
+/// Checks every rule one after the other and names the first broken one; same result as
+/// [`validate`], which runs it only for graphs its screen does not pass.
+pub fn validate_rule_by_rule(graph: &Graph, caps: &Capabilities) -> Result<(), CompileError> {
     validate_resources(graph)?;
     match validate_passes(graph, caps)? {
         Some(pass) => check_limits(pass, caps),
