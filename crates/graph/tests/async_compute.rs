@@ -336,7 +336,7 @@ fn checker_rejects_broken_cross_queue_plans() {
         b,
         tessera_graph::plan::Batch {
             queue: batches.batches[b].queue,
-            passes: vec![first],
+            passes: vec![first].into(),
             waits: vec![],
             signal: None,
         },

@@ -7,9 +7,9 @@ mod common;
 
 use common::{capabilities, frame_text, invalid_graph, mangled_frame_text, options, valid_graph};
 use proptest::prelude::*;
+use tessera_graph::compile::validate;
 use tessera_graph::frame_file::{self, Syntax};
 use tessera_graph::graph::Graph;
-use tessera_graph::compile::validate;
 use tessera_graph::{check, compile, Capabilities, CompileOptions};
 
 /// `default` cases, or `PROPTEST_CASES` for a deeper run.

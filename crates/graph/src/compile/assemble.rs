@@ -240,10 +240,7 @@ fn levels_and_queues(s: &Schedule, all: &Arc<[Name]>) -> (Levels, Queues) {
             by_level[*slot as usize] = i as u32;
             *slot += 1;
         }
-        by_level
-            .iter()
-            .map(|&i| all[i as usize].clone())
-            .collect()
+        by_level.iter().map(|&i| all[i as usize].clone()).collect()
     };
     let levels = Levels::from_flat(names, ends);
     let queues = if async_passes == 0 {
