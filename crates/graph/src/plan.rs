@@ -10,7 +10,9 @@ use crate::sync::{AccessMask, Layout, StageMask};
 use serde::{Deserialize, Serialize};
 
 mod list;
+mod text;
 pub use list::List;
+pub use text::Text;
 
 /// A compiled frame.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -269,8 +271,9 @@ pub struct Break {
     pub after: Name,
     /// Later pass.
     pub before: Name,
-    /// The rule that split them, with the resources involved.
-    pub reason: String,
+    /// The rule that split them, with the resources involved (the compiler gives the reasons
+    /// of all breaks one shared buffer, [`Text::shared`]).
+    pub reason: Text,
 }
 
 /// A cross-queue semaphore edge.

@@ -175,6 +175,18 @@ impl<T: PartialEq<U>, U> PartialEq<Vec<U>> for List<T> {
     }
 }
 
+impl<T: PartialEq<U>, U> PartialEq<List<U>> for Vec<T> {
+    fn eq(&self, other: &List<U>) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl<T: PartialEq<U>, U> PartialEq<List<U>> for [T] {
+    fn eq(&self, other: &List<U>) -> bool {
+        self == other.as_slice()
+    }
+}
+
 impl<T: PartialEq<U>, U> PartialEq<[U]> for List<T> {
     fn eq(&self, other: &[U]) -> bool {
         self.as_slice() == other
@@ -222,6 +234,8 @@ mod tests {
         let b = List::shared(&all, 2..5);
         assert_eq!(a, [1, 2]);
         assert_eq!(b, vec![3, 4, 5]);
+        assert_eq!(vec![3, 4, 5], b);
+        assert_eq!(all[2..], b);
         assert_eq!(b[1], 4);
         assert_eq!(b.iter().sum::<u32>(), 12);
         assert_eq!(Arc::strong_count(&all), 3);
