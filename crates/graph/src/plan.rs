@@ -287,8 +287,9 @@ pub struct Sync {
     pub wait: Name,
     /// Queue of the waiting pass.
     pub wait_queue: QueueKind,
-    /// Resources whose hazards the edge covers (including ones implied through it).
-    pub resources: Vec<Name>,
+    /// Resources whose hazards the edge covers (including ones implied through it; the
+    /// compiler gives the lists of all syncs one shared buffer).
+    pub resources: List<Name>,
     /// Addition: timeline value signalled after `signal` and waited for before `wait`: the
     /// 1-based position of `signal` in its queue (the executor adds a per-frame base).
     #[serde(default)]
@@ -301,10 +302,11 @@ pub struct Sync {
 pub struct Batch {
     /// Queue the batch is submitted to.
     pub queue: QueueKind,
-    /// Passes in queue order (a batch of a whole queue shares the queue's list).
+    /// Passes in queue order (a batch of a whole queue shares the queue's list, the other
+    /// batches share one buffer).
     pub passes: List<Name>,
-    /// Timeline waits before the first pass.
-    pub waits: Vec<BatchWait>,
+    /// Timeline waits before the first pass (the waits of all batches share one buffer).
+    pub waits: List<BatchWait>,
     /// Timeline value signalled on this queue's semaphore after the last pass, if any.
     pub signal: Option<u64>,
 }

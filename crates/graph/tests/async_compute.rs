@@ -337,7 +337,7 @@ fn checker_rejects_broken_cross_queue_plans() {
         tessera_graph::plan::Batch {
             queue: batches.batches[b].queue,
             passes: vec![first].into(),
-            waits: vec![],
+            waits: Default::default(),
             signal: None,
         },
     );

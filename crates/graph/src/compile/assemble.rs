@@ -57,10 +57,6 @@ impl Names<'_> {
         self.resources[r.index()].name.clone()
     }
 
-    fn passes(self, ids: &[PassId]) -> Vec<Name> {
-        ids.iter().map(|&p| self.pass(p)).collect()
-    }
-
     #[inline]
     fn barrier(self, b: &BarrierDraft) -> Barrier {
         Barrier {
@@ -121,19 +117,50 @@ impl Parts<'_> {
             .iter()
             .map(|b| names.barrier(b))
             .collect();
+        // The resources of every sync, the waits of every batch and the passes of every
+        // batch that is not a whole queue: one shared buffer each (none when empty).
+        let sync_resources = shared(
+            self.syncs
+                .syncs
+                .iter()
+                .flat_map(|x| &x.resources)
+                .map(|&r| names.resource(r)),
+        );
+        let mut at = 0;
         let syncs: Vec<Sync> = self
             .syncs
             .syncs
             .iter()
-            .map(|x| Sync {
-                signal: names.pass(x.signal),
-                signal_queue: s.queue[x.signal.index()],
-                wait: names.pass(x.wait),
-                wait_queue: s.queue[x.wait.index()],
-                resources: x.resources.iter().map(|&r| names.resource(r)).collect(),
-                value: x.value,
+            .map(|x| {
+                at += x.resources.len();
+                Sync {
+                    signal: names.pass(x.signal),
+                    signal_queue: s.queue[x.signal.index()],
+                    wait: names.pass(x.wait),
+                    wait_queue: s.queue[x.wait.index()],
+                    resources: slice(&sync_resources, at - x.resources.len()..at),
+                    value: x.value,
+                }
             })
             .collect();
+        let whole =
+            |b: &super::syncs::batches::BatchDraft| b.passes.len() == queues.of(b.queue).len();
+        let batch_passes = shared(
+            self.syncs
+                .batches
+                .iter()
+                .filter(|b| !whole(b))
+                .flat_map(|b| &b.passes)
+                .map(|&p| names.pass(p)),
+        );
+        let batch_waits = shared(self.syncs.batches.iter().flat_map(|b| b.waits.clone()).map(
+            |i| BatchWait {
+                queue: syncs[i].signal_queue,
+                value: syncs[i].value,
+                pass: syncs[i].signal.clone(),
+            },
+        ));
+        let (mut passes_at, mut waits_at) = (0, 0);
         let batches = self
             .syncs
             .batches
@@ -141,20 +168,16 @@ impl Parts<'_> {
             .map(|b| Batch {
                 queue: b.queue,
                 // A batch of a whole queue is that queue's list.
-                passes: if b.passes.len() == queues.of(b.queue).len() {
+                passes: if whole(b) {
                     queues.list(b.queue).clone()
                 } else {
-                    names.passes(&b.passes).into()
+                    passes_at += b.passes.len();
+                    slice(&batch_passes, passes_at - b.passes.len()..passes_at)
                 },
-                waits: b
-                    .waits
-                    .clone()
-                    .map(|i| BatchWait {
-                        queue: syncs[i].signal_queue,
-                        value: syncs[i].value,
-                        pass: syncs[i].signal.clone(),
-                    })
-                    .collect(),
+                waits: {
+                    waits_at += b.waits.len();
+                    slice(&batch_waits, waits_at - b.waits.len()..waits_at)
+                },
                 signal: b.signal,
             })
             .collect();
@@ -198,6 +221,21 @@ impl Parts<'_> {
             sync_stats: self.syncs.stats,
             sharing,
         }
+    }
+}
+
+/// One buffer shared by several lists of the plan, `None` when there is nothing to share
+/// (no allocation).
+fn shared<T>(items: impl Iterator<Item = T>) -> Option<Arc<[T]>> {
+    let all: Vec<T> = items.collect();
+    (!all.is_empty()).then(|| Arc::from(all))
+}
+
+/// The lists of `all` at `range` (empty when nothing is shared).
+fn slice<T>(all: &Option<Arc<[T]>>, range: std::ops::Range<usize>) -> List<T> {
+    match all {
+        Some(all) if !range.is_empty() => List::shared(all, range),
+        _ => List::default(),
     }
 }
 

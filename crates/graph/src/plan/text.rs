@@ -21,15 +21,20 @@ pub struct Text(Repr);
 #[derive(Clone)]
 enum Repr {
     /// `all[start..end]`.
-    Shared { all: Arc<str>, start: u32, end: u32 },
+    Shared {
+        all: Arc<String>,
+        start: u32,
+        end: u32,
+    },
     /// A string of its own.
     Owned(String),
 }
 
 impl Text {
     /// The slice `range` of a buffer shared with other texts (one reference-count
-    /// increment; `range` must lie inside `all`, on character boundaries).
-    pub fn shared(all: &Arc<str>, range: Range<usize>) -> Self {
+    /// increment; `range` must lie inside `all`, on character boundaries). The buffer is an
+    /// `Arc<String>` so that the text written for it is moved in, not copied.
+    pub fn shared(all: &Arc<String>, range: Range<usize>) -> Self {
         debug_assert!(all.get(range.clone()).is_some());
         Text(Repr::Shared {
             all: Arc::clone(all),
@@ -162,7 +167,7 @@ mod tests {
 
     #[test]
     fn shared_texts_read_like_strings_and_copy_before_an_edit() {
-        let all: Arc<str> = Arc::from("first; second");
+        let all = Arc::new(String::from("first; second"));
         let mut a = Text::shared(&all, 0..5);
         let b = Text::shared(&all, 7..13);
         assert_eq!(a, "first");
@@ -172,7 +177,7 @@ mod tests {
         assert_eq!(Arc::strong_count(&all), 3);
         a.to_mut().push('!');
         assert_eq!(a, "first!");
-        assert_eq!(&*all, "first; second", "the buffer is untouched");
+        assert_eq!(*all, "first; second", "the buffer is untouched");
         assert_eq!(Arc::strong_count(&all), 2, "the edited text has its own");
         let json = serde_json::to_string(&b).unwrap();
         assert_eq!(json, "\"second\"");

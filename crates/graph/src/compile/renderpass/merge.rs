@@ -957,7 +957,8 @@ impl<'a> Grouper<'a> {
             crossings: Crossings::default(),
             two_queues: queue.iter().any(|&q| q != QueueKind::Graphics),
             extent_texts: ExtentTexts::default(),
-            reasons: String::new(),
+            // About a hundred bytes per break, a break every few passes.
+            reasons: String::with_capacity(graph.passes.len() * 48),
             reason_ranges: Vec::new(),
         }
     }
@@ -1072,7 +1073,7 @@ impl<'a> Grouper<'a> {
     /// The render passes and breaks of every pass pushed (the reasons become slices of one
     /// shared buffer).
     pub fn finish(mut self) -> Grouped {
-        let all: Arc<str> = Arc::from(self.reasons);
+        let all = Arc::new(self.reasons);
         for (b, range) in self.grouped.breaks.iter_mut().zip(self.reason_ranges) {
             b.reason = Text::shared(&all, range);
         }
