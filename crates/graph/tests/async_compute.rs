@@ -691,7 +691,7 @@ fn checker_rejects_graphics_passes_and_waits_inside_a_render_pass() {
         signal_queue: QueueKind::AsyncCompute,
         wait: "g0".into(),
         wait_queue: QueueKind::Graphics,
-        resources: vec!["b1".into()],
+        resources: vec!["b1".into()].into(),
         value: 2,
     });
     assert!(
