@@ -10,13 +10,17 @@ use crate::sync::{AccessMask, Layout, StageMask};
 use serde::{Deserialize, Serialize};
 
 mod list;
+mod text;
 pub use list::List;
+pub use text::Text;
 
 /// A compiled frame.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Plan {
-    /// Kept passes in execution order.
-    pub order: Vec<Name>,
+    /// Kept passes in execution order (the compiler shares its buffer with the queue lists,
+    /// the batch of a whole queue and, when levels never decrease along the order, the
+    /// levels; see [`List`]).
+    pub order: List<Name>,
     /// Culled passes, in declaration order.
     pub culled: Vec<Name>,
     /// Passes per dependency level (longest path from a root), each level in execution order.
@@ -65,13 +69,15 @@ impl Plan {
 /// Passes per dependency level, each level in execution order: a list of lists in the JSON
 /// and in use (`len`, `iter`, `levels[l]`), stored as one flat list of names plus the end of
 /// each level, so a plan of a few hundred levels holds two allocations instead of one per
-/// level (allocating and freeing them was a measurable part of compiling a large frame).
+/// level (allocating and freeing them was a measurable part of compiling a large frame);
+/// when the execution order visits the levels in order, the flat list is the order's own
+/// buffer ([`List::shared`]).
 /// Build one from lists with `Levels::from(Vec<Vec<Name>>)`, edit through
 /// [`Levels::to_lists`].
 #[derive(Clone, Default, PartialEq, Eq)]
 pub struct Levels {
     /// The names of every level, level after level.
-    names: Vec<Name>,
+    names: List<Name>,
     /// Level `l` is `names[ends[l - 1]..ends[l]]` (from 0 for the first).
     ends: Vec<u32>,
 }
@@ -79,7 +85,7 @@ pub struct Levels {
 impl Levels {
     /// Levels from the names of every level, level after level, and the end of each level
     /// in that list (non-decreasing, the last one the length of `names`).
-    pub(crate) fn from_flat(names: Vec<Name>, ends: Vec<u32>) -> Self {
+    pub(crate) fn from_flat(names: List<Name>, ends: Vec<u32>) -> Self {
         debug_assert!(ends.windows(2).all(|w| w[0] <= w[1]));
         debug_assert_eq!(ends.last().map_or(0, |&e| e as usize), names.len());
         Levels { names, ends }
@@ -132,7 +138,10 @@ impl From<Vec<Vec<Name>>> for Levels {
             names.extend(l);
             ends.push(names.len() as u32);
         }
-        Levels { names, ends }
+        Levels {
+            names: names.into(),
+            ends,
+        }
     }
 }
 
@@ -154,18 +163,23 @@ impl<'de> Deserialize<'de> for Levels {
     }
 }
 
-/// Passes per queue.
+/// Passes per queue (a queue that runs every pass shares [`Plan::order`]'s buffer).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Queues {
     /// Graphics queue.
-    pub graphics: Vec<Name>,
+    pub graphics: List<Name>,
     /// Async-compute queue (empty when folded onto graphics).
-    pub async_compute: Vec<Name>,
+    pub async_compute: List<Name>,
 }
 
 impl Queues {
     /// The pass list of a queue.
     pub fn of(&self, q: QueueKind) -> &[Name] {
+        self.list(q)
+    }
+
+    /// The pass list of a queue, as stored (cloning it shares its buffer).
+    pub fn list(&self, q: QueueKind) -> &List<Name> {
         match q {
             QueueKind::Graphics => &self.graphics,
             QueueKind::AsyncCompute => &self.async_compute,
@@ -257,8 +271,9 @@ pub struct Break {
     pub after: Name,
     /// Later pass.
     pub before: Name,
-    /// The rule that split them, with the resources involved.
-    pub reason: String,
+    /// The rule that split them, with the resources involved (the compiler gives the reasons
+    /// of all breaks one shared buffer, [`Text::shared`]).
+    pub reason: Text,
 }
 
 /// A cross-queue semaphore edge.
@@ -272,8 +287,9 @@ pub struct Sync {
     pub wait: Name,
     /// Queue of the waiting pass.
     pub wait_queue: QueueKind,
-    /// Resources whose hazards the edge covers (including ones implied through it).
-    pub resources: Vec<Name>,
+    /// Resources whose hazards the edge covers (including ones implied through it; the
+    /// compiler gives the lists of all syncs one shared buffer).
+    pub resources: List<Name>,
     /// Addition: timeline value signalled after `signal` and waited for before `wait`: the
     /// 1-based position of `signal` in its queue (the executor adds a per-frame base).
     #[serde(default)]
@@ -286,10 +302,11 @@ pub struct Sync {
 pub struct Batch {
     /// Queue the batch is submitted to.
     pub queue: QueueKind,
-    /// Passes in queue order.
-    pub passes: Vec<Name>,
-    /// Timeline waits before the first pass.
-    pub waits: Vec<BatchWait>,
+    /// Passes in queue order (a batch of a whole queue shares the queue's list, the other
+    /// batches share one buffer).
+    pub passes: List<Name>,
+    /// Timeline waits before the first pass (the waits of all batches share one buffer).
+    pub waits: List<BatchWait>,
     /// Timeline value signalled on this queue's semaphore after the last pass, if any.
     pub signal: Option<u64>,
 }
@@ -548,7 +565,7 @@ mod tests {
         assert_eq!(serde_json::from_str::<Levels>(&json).unwrap(), levels);
         assert_eq!(format!("{levels:?}"), format!("{:?}", lists(spec)));
         let flat = Levels::from_flat(
-            ["a", "b", "c", "d"].map(Name::from).to_vec(),
+            ["a", "b", "c", "d"].map(Name::from).to_vec().into(),
             vec![1, 3, 3, 4],
         );
         assert_eq!(flat, levels);

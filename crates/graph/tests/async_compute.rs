@@ -336,8 +336,8 @@ fn checker_rejects_broken_cross_queue_plans() {
         b,
         tessera_graph::plan::Batch {
             queue: batches.batches[b].queue,
-            passes: vec![first],
-            waits: vec![],
+            passes: vec![first].into(),
+            waits: Default::default(),
             signal: None,
         },
     );
@@ -691,7 +691,7 @@ fn checker_rejects_graphics_passes_and_waits_inside_a_render_pass() {
         signal_queue: QueueKind::AsyncCompute,
         wait: "g0".into(),
         wait_queue: QueueKind::Graphics,
-        resources: vec!["b1".into()],
+        resources: vec!["b1".into()].into(),
         value: 2,
     });
     assert!(

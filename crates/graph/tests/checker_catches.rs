@@ -261,7 +261,7 @@ fn removed_sync_is_caught() {
         signal_queue: QueueKind::Graphics,
         wait: "ssao".into(),
         wait_queue: QueueKind::AsyncCompute,
-        resources: names(&["ao"]),
+        resources: names(&["ao"]).into(),
         value: 1,
     });
     assert_caught(&g, &ASYNC, &broken, "hazard.unsynced", "ao");

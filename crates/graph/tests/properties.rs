@@ -7,6 +7,7 @@ mod common;
 
 use common::{capabilities, frame_text, invalid_graph, mangled_frame_text, options, valid_graph};
 use proptest::prelude::*;
+use tessera_graph::compile::validate;
 use tessera_graph::frame_file::{self, Syntax};
 use tessera_graph::graph::Graph;
 use tessera_graph::{check, compile, Capabilities, CompileOptions};
@@ -66,6 +67,20 @@ proptest! {
     fn invalid_graphs_are_errors((graph, mutation) in invalid_graph(), caps in capabilities()) {
         let result = compile(&graph, &caps, &CompileOptions::ALL);
         prop_assert!(result.is_err(), "mutation '{mutation}' compiled");
+        // The validate phase's screen rejects what its rule-by-rule walk rejects, and the
+        // phase gives the walk's error.
+        prop_assert!(!validate::all_rules_hold(&graph, &caps), "mutation '{}' screened", mutation);
+        prop_assert_eq!(
+            validate::validate(&graph, &caps),
+            validate::validate_rule_by_rule(&graph, &caps),
+            "mutation '{}'", mutation
+        );
+    }
+
+    #[test]
+    fn validation_screen_passes_valid_graphs(graph in valid_graph(), caps in capabilities()) {
+        prop_assert!(validate::all_rules_hold(&graph, &caps));
+        prop_assert_eq!(validate::validate_rule_by_rule(&graph, &caps), Ok(()));
     }
 
     #[test]

@@ -4,10 +4,13 @@
 //! edges, barriers, batches), each a reference-count increment, so the loops here are kept to
 //! "index, clone, store": the pass and resource tables are borrowed as local slices (an atomic
 //! increment would otherwise make the compiler reload them from the graph at every name),
-//! every list is allocated once at its exact length, lists that are the same names in the
-//! same order (a queue's list and `order`, a batch and its queue) are cloned as a whole, and
-//! the levels are one flat list ([`Levels`]) rather than one allocation per level. Edges need
-//! no filter: after culling the dependency phase only has edges between kept passes.
+//! every list is allocated once at its exact length, and lists that are the same names in
+//! the same order share one buffer ([`List::shared`]: one reference-count increment for the
+//! whole list, nothing per name, one buffer to free): `order`, the list of a queue that runs
+//! every pass, a batch of a whole queue, and the levels when the order visits them in order
+//! (with async compute it does). Otherwise the levels are one flat list ([`Levels`]) sorted
+//! by a counting sort, not one allocation per level. Edges need no filter: after culling the
+//! dependency phase only has edges between kept passes.
 
 use super::barriers::{BarrierDraft, Barriers};
 use super::cull::Culling;
@@ -18,9 +21,10 @@ use super::Schedule;
 use crate::graph::{Graph, Pass, PassId, QueueKind, Resource, ResourceId};
 use crate::name::Name;
 use crate::plan::{
-    Bandwidth, Barrier, BarrierPosition, Batch, BatchWait, Break, CullReason, Edge, Levels, Memory,
-    Plan, QueueTransfer, Queues, RenderPass, ResourceSharing, Sync,
+    Bandwidth, Barrier, BarrierPosition, Batch, BatchWait, Break, CullReason, Edge, Levels, List,
+    Memory, Plan, QueueTransfer, Queues, RenderPass, ResourceSharing, Sync,
 };
+use std::sync::Arc;
 
 /// Everything the plan is made of.
 pub(super) struct Parts<'a> {
@@ -51,10 +55,6 @@ impl Names<'_> {
 
     fn resource(self, r: ResourceId) -> Name {
         self.resources[r.index()].name.clone()
-    }
-
-    fn passes(self, ids: &[PassId]) -> Vec<Name> {
-        ids.iter().map(|&p| self.pass(p)).collect()
     }
 
     #[inline]
@@ -92,8 +92,9 @@ impl Parts<'_> {
             passes: &self.graph.passes,
             resources: &self.graph.resources,
         };
-        let order = names.passes(&s.order);
-        let (levels, queues) = levels_and_queues(s, &order);
+        let all: Arc<[Name]> = s.order.iter().map(|&p| names.pass(p)).collect();
+        let order = List::shared(&all, 0..all.len());
+        let (levels, queues) = levels_and_queues(s, &all);
         debug_assert!(self
             .deps
             .edges
@@ -116,19 +117,50 @@ impl Parts<'_> {
             .iter()
             .map(|b| names.barrier(b))
             .collect();
+        // The resources of every sync, the waits of every batch and the passes of every
+        // batch that is not a whole queue: one shared buffer each (none when empty).
+        let sync_resources = shared(
+            self.syncs
+                .syncs
+                .iter()
+                .flat_map(|x| &x.resources)
+                .map(|&r| names.resource(r)),
+        );
+        let mut at = 0;
         let syncs: Vec<Sync> = self
             .syncs
             .syncs
             .iter()
-            .map(|x| Sync {
-                signal: names.pass(x.signal),
-                signal_queue: s.queue[x.signal.index()],
-                wait: names.pass(x.wait),
-                wait_queue: s.queue[x.wait.index()],
-                resources: x.resources.iter().map(|&r| names.resource(r)).collect(),
-                value: x.value,
+            .map(|x| {
+                at += x.resources.len();
+                Sync {
+                    signal: names.pass(x.signal),
+                    signal_queue: s.queue[x.signal.index()],
+                    wait: names.pass(x.wait),
+                    wait_queue: s.queue[x.wait.index()],
+                    resources: slice(&sync_resources, at - x.resources.len()..at),
+                    value: x.value,
+                }
             })
             .collect();
+        let whole =
+            |b: &super::syncs::batches::BatchDraft| b.passes.len() == queues.of(b.queue).len();
+        let batch_passes = shared(
+            self.syncs
+                .batches
+                .iter()
+                .filter(|b| !whole(b))
+                .flat_map(|b| &b.passes)
+                .map(|&p| names.pass(p)),
+        );
+        let batch_waits = shared(self.syncs.batches.iter().flat_map(|b| b.waits.clone()).map(
+            |i| BatchWait {
+                queue: syncs[i].signal_queue,
+                value: syncs[i].value,
+                pass: syncs[i].signal.clone(),
+            },
+        ));
+        let (mut passes_at, mut waits_at) = (0, 0);
         let batches = self
             .syncs
             .batches
@@ -136,20 +168,16 @@ impl Parts<'_> {
             .map(|b| Batch {
                 queue: b.queue,
                 // A batch of a whole queue is that queue's list.
-                passes: if b.passes.len() == queues.of(b.queue).len() {
-                    queues.of(b.queue).to_vec()
+                passes: if whole(b) {
+                    queues.list(b.queue).clone()
                 } else {
-                    names.passes(&b.passes)
+                    passes_at += b.passes.len();
+                    slice(&batch_passes, passes_at - b.passes.len()..passes_at)
                 },
-                waits: b
-                    .waits
-                    .clone()
-                    .map(|i| BatchWait {
-                        queue: syncs[i].signal_queue,
-                        value: syncs[i].value,
-                        pass: syncs[i].signal.clone(),
-                    })
-                    .collect(),
+                waits: {
+                    waits_at += b.waits.len();
+                    slice(&batch_waits, waits_at - b.waits.len()..waits_at)
+                },
                 signal: b.signal,
             })
             .collect();
@@ -196,56 +224,81 @@ impl Parts<'_> {
     }
 }
 
+/// One buffer shared by several lists of the plan, `None` when there is nothing to share
+/// (no allocation).
+fn shared<T>(items: impl Iterator<Item = T>) -> Option<Arc<[T]>> {
+    let all: Vec<T> = items.collect();
+    (!all.is_empty()).then(|| Arc::from(all))
+}
+
+/// The lists of `all` at `range` (empty when nothing is shared).
+fn slice<T>(all: &Option<Arc<[T]>>, range: std::ops::Range<usize>) -> List<T> {
+    match all {
+        Some(all) if !range.is_empty() => List::shared(all, range),
+        _ => List::default(),
+    }
+}
+
 /// The passes of each level and of each queue, in execution order, from the names of
-/// `order`: the levels are one list sorted by level (a counting sort of positions, stable so
-/// each level keeps execution order), each queue list is allocated once at its length.
-fn levels_and_queues(s: &Schedule, order: &[Name]) -> (Levels, Queues) {
+/// `order` (`all`): when levels never decrease along the order the levels are slices of it,
+/// otherwise one list sorted by level (a counting sort of positions, stable so each level
+/// keeps execution order); a queue that runs every pass shares `all`, otherwise each queue
+/// list is allocated once at its length.
+fn levels_and_queues(s: &Schedule, all: &Arc<[Name]>) -> (Levels, Queues) {
     let mut ends: Vec<u32> = Vec::new();
     let mut async_passes = 0;
+    let mut sorted = true;
+    let mut last = 0;
     for &p in &s.order {
         let l = s.level[p.index()] as usize;
         if l >= ends.len() {
             ends.resize(l + 1, 0);
         }
         ends[l] += 1;
+        sorted &= l >= last;
+        last = l;
         async_passes += usize::from(s.queue[p.index()] == QueueKind::AsyncCompute);
     }
     // Counts to ends, and the next free slot of each level.
-    let mut next: Vec<u32> = Vec::with_capacity(ends.len());
+    let mut next: Vec<u32> = Vec::with_capacity(if sorted { 0 } else { ends.len() });
     let mut total = 0;
     for e in &mut ends {
-        next.push(total);
+        if !sorted {
+            next.push(total);
+        }
         total += *e;
         *e = total;
     }
-    let mut by_level = vec![0u32; order.len()];
-    for (i, &p) in s.order.iter().enumerate() {
-        let slot = &mut next[s.level[p.index()] as usize];
-        by_level[*slot as usize] = i as u32;
-        *slot += 1;
-    }
-    let names = by_level
-        .iter()
-        .map(|&i| order[i as usize].clone())
-        .collect();
+    let names = if sorted {
+        List::shared(all, 0..all.len())
+    } else {
+        let mut by_level = vec![0u32; all.len()];
+        for (i, &p) in s.order.iter().enumerate() {
+            let slot = &mut next[s.level[p.index()] as usize];
+            by_level[*slot as usize] = i as u32;
+            *slot += 1;
+        }
+        by_level.iter().map(|&i| all[i as usize].clone()).collect()
+    };
     let levels = Levels::from_flat(names, ends);
     let queues = if async_passes == 0 {
         Queues {
-            graphics: order.to_vec(),
-            async_compute: Vec::new(),
+            graphics: List::shared(all, 0..all.len()),
+            async_compute: List::default(),
         }
     } else {
-        let mut queues = Queues {
-            graphics: Vec::with_capacity(order.len() - async_passes),
-            async_compute: Vec::with_capacity(async_passes),
-        };
-        for (&p, name) in s.order.iter().zip(order) {
+        let mut graphics = Vec::with_capacity(all.len() - async_passes);
+        let mut async_compute = Vec::with_capacity(async_passes);
+        for (&p, name) in s.order.iter().zip(all.iter()) {
             match s.queue[p.index()] {
-                QueueKind::Graphics => queues.graphics.push(name.clone()),
-                QueueKind::AsyncCompute => queues.async_compute.push(name.clone()),
+                QueueKind::Graphics => graphics.push(name.clone()),
+                QueueKind::AsyncCompute => async_compute.push(name.clone()),
             }
         }
-        queues
+        Queues {
+            graphics: graphics.into(),
+            async_compute: async_compute.into(),
+        }
     };
     (levels, queues)
 }

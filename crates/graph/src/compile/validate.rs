@@ -4,14 +4,24 @@
 //! use per resource per pass, resolve sources, one depth/stencil attachment per raster pass,
 //! and that every read of a transient resource
 //! has an earlier writer. Returns the first broken rule, naming pass, resource and rule.
-//! Cost: O(passes + uses), names checked for uniqueness in one open-addressing table.
+//!
+//! Two passes over the same rules: [`validate`] first runs the screen [`all_rules_hold`], which
+//! only answers "every rule holds" (one sweep, one byte of facts per resource, the access
+//! rules read from a table, no error built), and only when it does not is the graph walked
+//! again rule by rule ([`validate_rule_by_rule`]) to name the first broken rule. The screen
+//! accepts exactly the graphs the rule-by-rule walk accepts (a property test compares the
+//! two), so errors and their order come from one place. Cost: O(passes + uses) for a valid
+//! graph, names checked for uniqueness in one open-addressing table reused for resources
+//! and passes; an invalid graph pays the walk as well.
+
+mod screen;
+
+pub use screen::all_rules_hold;
 
 use crate::access::Access;
 use crate::caps::Capabilities;
 use crate::error::CompileError;
 use crate::graph::{Graph, PassKind, QueueKind, ResourceKind};
-use crate::hash::FxHasher;
-use std::hash::Hasher;
 
 /// Position of the first name equal to an earlier one, if any: the name checks of
 /// [`validate_resources`] and [`validate_passes`] then need no set of their own.
@@ -21,14 +31,24 @@ use std::hash::Hasher;
 /// every byte (names such as `p1`, `p2`, ... differ in their last bytes only), and names are
 /// compared only when their slots collide.
 fn first_duplicate<'g>(count: usize, name: impl Fn(usize) -> &'g str) -> Option<usize> {
-    let size = (count * 2).next_power_of_two().max(8);
+    first_duplicate_in(&mut Vec::new(), (0..count).map(&name), &name)
+}
+
+/// [`first_duplicate`] over the names `names` (read once, in order; `name(j)` reads name `j`
+/// again when two slots collide), with the slot table in `slots` (cleared and resized here)
+/// so that one allocation serves several lists.
+fn first_duplicate_in<'g>(
+    slots: &mut Vec<u32>,
+    names: impl ExactSizeIterator<Item = &'g str>,
+    name: impl Fn(usize) -> &'g str,
+) -> Option<usize> {
+    let size = (names.len() * 2).next_power_of_two().max(8);
     let shift = 64 - size.trailing_zeros();
     let mask = size - 1;
-    let mut slots = vec![u32::MAX; size];
-    for i in 0..count {
-        let n = name(i);
-        let mut at =
-            (name_hash(n.as_bytes()).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> shift) as usize;
+    slots.clear();
+    slots.resize(size, u32::MAX);
+    for (i, n) in names.enumerate() {
+        let mut at = (name_hash(n.as_bytes()) >> shift) as usize & mask;
         loop {
             match slots[at] {
                 u32::MAX => {
@@ -43,31 +63,43 @@ fn first_duplicate<'g>(count: usize, name: impl Fn(usize) -> &'g str) -> Option<
     None
 }
 
-/// A hash of a name for [`first_duplicate`]: the multiply-rotate step of [`FxHasher`] over
-/// 8-byte words, the last (partial) word read as two overlapping loads instead of a copy, so
-/// a short name costs a few instructions and no `memcpy`. Only slot choice depends on it.
+/// A hash of a name for [`first_duplicate`], good in its high bits: 8-byte words folded with
+/// the multiply-rotate step of [`FxHasher`](crate::hash::FxHasher), a name of up to 8 bytes
+/// read as one word from two overlapping loads (no copy), the length mixed in, then one
+/// multiplication whose high bits depend on every bit of the word. Only slot choice depends
+/// on it.
 fn name_hash(bytes: &[u8]) -> u64 {
-    let mut h = FxHasher::default();
-    let mut chunks = bytes.chunks_exact(8);
-    for c in &mut chunks {
-        h.write_u64(u64::from_le_bytes(c.try_into().unwrap_or_default()));
-    }
-    let rest = chunks.remainder();
-    let n = rest.len();
-    let word = match n {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let n = bytes.len();
+    let word = |at: usize| {
+        bytes
+            .get(at..at + 8)
+            .and_then(|w| w.try_into().ok())
+            .map_or(0, u64::from_le_bytes)
+    };
+    let half = |at: usize| {
+        bytes
+            .get(at..at + 4)
+            .and_then(|w| w.try_into().ok())
+            .map_or(0, u32::from_le_bytes)
+    };
+    let folded = match n {
         0 => 0,
-        1..=3 => {
-            // First, middle and last byte (the same byte more than once when short).
-            u64::from(rest[0]) | u64::from(rest[n / 2]) << 8 | u64::from(rest[n - 1]) << 16
-        }
+        // First, middle and last byte (the same byte more than once when short).
+        1..=3 => u64::from(bytes[0]) | u64::from(bytes[n / 2]) << 8 | u64::from(bytes[n - 1]) << 16,
+        4..=8 => u64::from(half(0)) | u64::from(half(n - 4)) << 32,
         _ => {
-            let lo = u32::from_le_bytes(rest[..4].try_into().unwrap_or_default());
-            let hi = u32::from_le_bytes(rest[n - 4..].try_into().unwrap_or_default());
-            u64::from(lo) | u64::from(hi) << 32
+            // Every full word, then the last 8 bytes (overlapping the last full word).
+            let mut h = 0u64;
+            let mut at = 0;
+            while at + 8 < n {
+                h = (h.rotate_left(5) ^ word(at)).wrapping_mul(K);
+                at += 8;
+            }
+            h.rotate_left(5) ^ word(n - 8)
         }
     };
-    h.write_u64(word ^ ((n as u64) << 56));
-    h.finish()
+    (folded ^ (n as u64).rotate_right(8)).wrapping_mul(K)
 }
 
 /// Largest image dimension accepted (Vulkan's common `maxImageDimension2D` is 16384; leave room).
@@ -75,6 +107,16 @@ const MAX_DIMENSION: u32 = 65536;
 
 /// Checks every rule; `Ok` means the graph can be compiled.
 pub fn validate(graph: &Graph, caps: &Capabilities) -> Result<(), CompileError> {
+    if screen::all_rules_hold(graph, caps) {
+        debug_assert!(validate_rule_by_rule(graph, caps).is_ok());
+        return Ok(());
+    }
+    validate_rule_by_rule(graph, caps)
+}
+
+/// Checks every rule one after the other and names the first broken one; same result as
+/// [`validate`], which runs it only for graphs its screen does not pass.
+pub fn validate_rule_by_rule(graph: &Graph, caps: &Capabilities) -> Result<(), CompileError> {
     validate_resources(graph)?;
     match validate_passes(graph, caps)? {
         Some(pass) => check_limits(pass, caps),

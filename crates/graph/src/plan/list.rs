@@ -76,6 +76,21 @@ impl<T: Clone> List<T> {
         self.to_mut().truncate(len);
     }
 
+    /// Inserts an element at `index` (like `Vec::insert`).
+    pub fn insert(&mut self, index: usize, value: T) {
+        self.to_mut().insert(index, value);
+    }
+
+    /// Removes and returns the element at `index` (like `Vec::remove`).
+    pub fn remove(&mut self, index: usize) -> T {
+        self.to_mut().remove(index)
+    }
+
+    /// Keeps the elements for which `keep` is true (like `Vec::retain`).
+    pub fn retain(&mut self, keep: impl FnMut(&T) -> bool) {
+        self.to_mut().retain(keep);
+    }
+
     /// The list as a `Vec` (the elements cloned when shared).
     pub fn into_vec(self) -> Vec<T> {
         match self.0 {
@@ -160,6 +175,18 @@ impl<T: PartialEq<U>, U> PartialEq<Vec<U>> for List<T> {
     }
 }
 
+impl<T: PartialEq<U>, U> PartialEq<List<U>> for Vec<T> {
+    fn eq(&self, other: &List<U>) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl<T: PartialEq<U>, U> PartialEq<List<U>> for [T] {
+    fn eq(&self, other: &List<U>) -> bool {
+        self == other.as_slice()
+    }
+}
+
 impl<T: PartialEq<U>, U> PartialEq<[U]> for List<T> {
     fn eq(&self, other: &[U]) -> bool {
         self.as_slice() == other
@@ -207,6 +234,8 @@ mod tests {
         let b = List::shared(&all, 2..5);
         assert_eq!(a, [1, 2]);
         assert_eq!(b, vec![3, 4, 5]);
+        assert_eq!(vec![3, 4, 5], b);
+        assert_eq!(all[2..], b);
         assert_eq!(b[1], 4);
         assert_eq!(b.iter().sum::<u32>(), 12);
         assert_eq!(Arc::strong_count(&all), 3);
@@ -217,6 +246,12 @@ mod tests {
         assert_eq!(&all[..], [1, 2, 3, 4, 5], "the buffer is untouched");
         assert_eq!(Arc::strong_count(&all), 2, "the edited list has its own");
         assert_eq!(a.pop(), Some(9));
+        let mut d = List::shared(&all, 1..4);
+        d.insert(0, 8);
+        assert_eq!(d.remove(1), 2);
+        d.retain(|&x| x != 3);
+        assert_eq!(d, [8, 4]);
+        assert_eq!(&all[..], [1, 2, 3, 4, 5], "the buffer is untouched");
         let mut c = b.clone();
         c.extend(List::shared(&all, 0..1));
         assert_eq!(c, [3, 4, 5, 1]);

@@ -103,7 +103,7 @@ pub(crate) fn syncs(index: &Index<'_>) -> Vec<SyncView> {
             wait: s.wait.clone(),
             wait_queue: s.wait_queue,
             wait_position: pos(&s.wait),
-            resources: s.resources.clone(),
+            resources: s.resources.to_vec(),
             value: s.value,
         })
         .collect()

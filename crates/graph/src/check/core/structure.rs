@@ -27,7 +27,10 @@ fn push(out: &mut Vec<Violation>, rule: &'static str, detail: String) {
 /// `order` ∪ `culled` holds every pass exactly once and nothing else.
 fn names(ctx: &Ctx, out: &mut Vec<Violation>) {
     let mut seen = vec![0u32; ctx.graph.passes.len()];
-    for (list, what) in [(&ctx.plan.order, "order"), (&ctx.plan.culled, "culled")] {
+    for (list, what) in [
+        (&ctx.plan.order[..], "order"),
+        (&ctx.plan.culled[..], "culled"),
+    ] {
         for name in list {
             match ctx.pass_index.get(name.as_str()) {
                 None => push(

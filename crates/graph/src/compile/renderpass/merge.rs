@@ -37,6 +37,8 @@ use crate::access::{Access, Target};
 use crate::caps::{Capabilities, CompileOptions};
 use crate::compile::Schedule;
 use crate::graph::{Graph, Pass, PassId, PassKind, QueueKind, ResourceId};
+use crate::plan::Text;
+use std::sync::Arc;
 
 /// Appends each piece (a `&str`, or a `u32` written in decimal) to the `String` `out`, one
 /// push each: reasons are built without the formatting machinery or an array of pieces.
@@ -922,6 +924,11 @@ pub struct Grouper<'a> {
     crossings: Crossings,
     two_queues: bool,
     extent_texts: ExtentTexts,
+    /// The reasons of every break, one after the other: one buffer for the frame, shared
+    /// by the plan's breaks ([`crate::plan::Text`]); each break's range is kept in
+    /// `reason_ranges` until [`Grouper::finish`].
+    reasons: String,
+    reason_ranges: Vec<std::ops::Range<usize>>,
 }
 
 impl<'a> Grouper<'a> {
@@ -950,6 +957,9 @@ impl<'a> Grouper<'a> {
             crossings: Crossings::default(),
             two_queues: queue.iter().any(|&q| q != QueueKind::Graphics),
             extent_texts: ExtentTexts::default(),
+            // About a hundred bytes per break, a break every few passes.
+            reasons: String::with_capacity(graph.passes.len() * 48),
+            reason_ranges: Vec::new(),
         }
     }
 
@@ -1023,13 +1033,14 @@ impl<'a> Grouper<'a> {
     /// put into words as it is found, joined with `"; "`).
     fn record_break(&mut self, pass: PassId) {
         let graph = self.graph;
-        let mut reason = String::with_capacity(192);
+        let start = self.reasons.len();
+        let reason = &mut self.reasons;
         let texts = &mut self.extent_texts;
         let mut put = |b: Blocker| {
-            if !reason.is_empty() {
+            if reason.len() > start {
                 reason.push_str("; ");
             }
-            b.describe_with(graph, &mut reason, texts);
+            b.describe_with(graph, reason, texts);
         };
         if !self.options.merge {
             put(Blocker::MergeOff);
@@ -1043,22 +1054,29 @@ impl<'a> Grouper<'a> {
             }
             self.open.each_blocker(graph, self.caps, pass, &mut put);
         }
-        debug_assert!(!reason.is_empty(), "a break has a reason");
+        debug_assert!(self.reasons.len() > start, "a break has a reason");
         let after = *self.open.passes.last().unwrap_or(&pass);
         log::debug!(
-            "break between '{}' and '{}': {reason}",
+            "break between '{}' and '{}': {}",
             graph.pass(after).name,
             graph.pass(pass).name,
+            &self.reasons[start..],
         );
         self.grouped.breaks.push(BreakDraft {
             after,
             before: pass,
-            reason,
+            reason: Text::default(),
         });
+        self.reason_ranges.push(start..self.reasons.len());
     }
 
-    /// The render passes and breaks of every pass pushed.
-    pub fn finish(self) -> Grouped {
+    /// The render passes and breaks of every pass pushed (the reasons become slices of one
+    /// shared buffer).
+    pub fn finish(mut self) -> Grouped {
+        let all = Arc::new(self.reasons);
+        for (b, range) in self.grouped.breaks.iter_mut().zip(self.reason_ranges) {
+            b.reason = Text::shared(&all, range);
+        }
         self.grouped
     }
 }

@@ -111,8 +111,9 @@ pub struct BreakDraft {
     pub after: PassId,
     /// First subpass of the later render pass.
     pub before: PassId,
-    /// Every rule that split them, in words, joined with `"; "`.
-    pub reason: String,
+    /// Every rule that split them, in words, joined with `"; "` (a slice of one buffer
+    /// holding the reasons of every break).
+    pub reason: crate::plan::Text,
 }
 
 /// Output of the render pass phase.
