@@ -205,11 +205,14 @@ fn pick_mergeable(
 /// raster ones that the merge-aware rule scans). The smallest ready pass never decreases (a
 /// pass becomes ready only after a predecessor, which was declared before it and was at
 /// least the smallest when emitted), so [`Ready::first`] resumes from a cursor that only
-/// moves forward.
+/// moves forward; the scan of ready raster passes stops after the last word that ever held
+/// one ([`Ready::raster_end`]), instead of running to the end of the frame on every pick.
 struct Ready {
     words: Vec<u64>,
     rasters: Vec<u64>,
     cursor: usize,
+    /// One past the last word of `rasters` a raster pass was ever inserted into.
+    raster_end: usize,
 }
 
 impl Ready {
@@ -218,6 +221,7 @@ impl Ready {
             words: vec![0; n.div_ceil(64)],
             rasters: vec![0; n.div_ceil(64)],
             cursor: 0,
+            raster_end: 0,
         }
     }
 
@@ -225,7 +229,10 @@ impl Ready {
         let i = p.index();
         debug_assert!(i / 64 >= self.cursor, "ready passes only grow");
         self.words[i / 64] |= 1 << (i % 64);
-        self.rasters[i / 64] |= u64::from(raster) << (i % 64);
+        if raster {
+            self.rasters[i / 64] |= 1 << (i % 64);
+            self.raster_end = self.raster_end.max(i / 64 + 1);
+        }
     }
 
     fn remove(&mut self, p: PassId) {
@@ -250,7 +257,10 @@ impl Ready {
     /// Ready raster passes in declaration order.
     fn rasters(&self) -> Bits<'_> {
         Bits {
-            words: &self.rasters[self.cursor..],
+            words: self
+                .rasters
+                .get(self.cursor..self.raster_end)
+                .unwrap_or_default(),
             next_base: self.cursor * 64,
             word: 0,
         }

@@ -465,8 +465,9 @@ fn between_text(kind: PassKind) -> &'static str {
 /// What the render pass being built knows about one resource.
 #[derive(Clone, Copy, Debug)]
 struct GroupUse {
-    /// The resource.
-    resource: ResourceId,
+    /// The render pass the entry belongs to ([`OpenGroup::stamp`]); an entry of an earlier
+    /// render pass reads as unused.
+    stamp: u32,
     /// Latest attachment use.
     attachment: Option<(PassId, Access)>,
     /// Latest non-attachment use.
@@ -479,6 +480,20 @@ struct GroupUse {
     input: bool,
 }
 
+impl GroupUse {
+    /// Unused, in render pass `stamp`.
+    const fn unused(stamp: u32) -> Self {
+        GroupUse {
+            stamp,
+            attachment: None,
+            other: None,
+            writer: None,
+            colour_bits: None,
+            input: false,
+        }
+    }
+}
+
 /// Extent and sample count of a raster pass's attachments ([`frame_of`]).
 type Frame = Option<((u32, u32), Option<u32>)>;
 
@@ -489,12 +504,12 @@ pub struct OpenGroup {
     pub passes: Vec<PassId>,
     extent: Option<(u32, u32)>,
     samples: Option<u32>,
-    /// One entry per resource used so far, in order of first use.
-    uses: Vec<GroupUse>,
-    /// Position in `uses` by resource (indexed by resource), a sparse set: an entry is valid
-    /// when it points at an entry of `uses` for that resource, so emptying `uses` empties
-    /// the set and nothing needs clearing.
-    slots: Vec<u32>,
+    /// What the render pass knows about each resource (indexed by resource): an entry is
+    /// valid when its stamp is `stamp`, so starting a new render pass empties the table by
+    /// moving `stamp` on, and nothing needs clearing.
+    table: Vec<GroupUse>,
+    /// The current render pass's stamp (never the stamp of a fresh table entry, 0).
+    stamp: u32,
     /// Colour attachments (tile storage), in order of first use.
     colour: Vec<ResourceId>,
     /// Σ bits per pixel over `colour` (saturating).
@@ -552,7 +567,8 @@ impl OpenGroup {
                         .flatten()
                 })
                 .collect(),
-            slots: vec![0; graph.resources.len()],
+            table: vec![GroupUse::unused(0); graph.resources.len()],
+            stamp: 1,
             ..OpenGroup::default()
         }
     }
@@ -562,7 +578,12 @@ impl OpenGroup {
         self.passes.clear();
         self.extent = None;
         self.samples = None;
-        self.uses.clear();
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            // After 2^32 render passes: stale entries could read as current, so clear.
+            self.table.fill(GroupUse::unused(0));
+            self.stamp = 1;
+        }
         self.colour.clear();
         self.colour_bits = 0;
         self.inputs = 0;
@@ -579,17 +600,11 @@ impl OpenGroup {
     }
 
     /// What the render pass knows about `resource`, if it uses it.
+    #[inline]
     fn find(&self, resource: ResourceId) -> Option<&GroupUse> {
-        self.position(resource).map(|i| &self.uses[i])
-    }
-
-    /// Position of `resource` in `uses`.
-    fn position(&self, resource: ResourceId) -> Option<usize> {
-        let i = *self.slots.get(resource.index())? as usize;
-        self.uses
-            .get(i)
-            .filter(|g| g.resource == resource)
-            .map(|_| i)
+        self.table
+            .get(resource.index())
+            .filter(|g| g.stamp == self.stamp)
     }
 
     /// True when `pass` can become the next subpass: [`OpenGroup::blockers`] would be empty.
@@ -772,28 +787,21 @@ impl OpenGroup {
                 }
             }
         }
+        if self.table.len() < graph.resources.len() {
+            // Built by `OpenGroup::new` (no table yet): room for every resource.
+            self.table
+                .resize(graph.resources.len(), GroupUse::unused(0));
+            self.stamp = self.stamp.max(1);
+        }
+        let stamp = self.stamp;
         for u in &p.uses {
-            let slot = match self.position(u.resource) {
-                Some(i) => i,
-                None => {
-                    let i = self.uses.len();
-                    self.uses.push(GroupUse {
-                        resource: u.resource,
-                        attachment: None,
-                        other: None,
-                        writer: None,
-                        colour_bits: None,
-                        input: false,
-                    });
-                    let r = u.resource.index();
-                    if r >= self.slots.len() {
-                        self.slots.resize(graph.resources.len().max(r + 1), 0);
-                    }
-                    self.slots[r] = i as u32;
-                    i
-                }
+            let Some(g) = self.table.get_mut(u.resource.index()) else {
+                debug_assert!(false, "uses name resources of the graph");
+                continue;
             };
-            let g = &mut self.uses[slot];
+            if g.stamp != stamp {
+                *g = GroupUse::unused(stamp);
+            }
             if u.access.is_attachment() {
                 g.attachment = Some((pass, u.access));
                 // A resource's bits per pixel depend on its format only: known once set.
