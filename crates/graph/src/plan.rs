@@ -250,6 +250,9 @@ pub struct SubpassDependency {
     pub by_region: bool,
 }
 
+mod text;
+pub use text::Text;
+
 /// Why two adjacent raster passes are in different render passes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Break {
@@ -257,8 +260,9 @@ pub struct Break {
     pub after: Name,
     /// Later pass.
     pub before: Name,
-    /// The rule that split them, with the resources involved.
-    pub reason: String,
+    /// The rule that split them, with the resources involved (the compiler gives the
+    /// reasons of all breaks one shared buffer, [`Text::shared`]; reads like a `String`).
+    pub reason: Text,
 }
 
 /// A cross-queue semaphore edge.

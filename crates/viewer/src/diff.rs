@@ -358,7 +358,7 @@ fn barrier_minus(a: &[Barrier], b: &[Barrier]) -> Vec<Barrier> {
 fn break_map(p: &Plan) -> BTreeMap<(Name, Name), String> {
     p.breaks
         .iter()
-        .map(|b| ((b.after.clone(), b.before.clone()), b.reason.clone()))
+        .map(|b| ((b.after.clone(), b.before.clone()), b.reason.to_string()))
         .collect()
 }
 

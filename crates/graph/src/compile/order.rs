@@ -69,10 +69,12 @@ pub fn order(
     // Successor lists in one flat array (CSR): `succ[start[p]..start[p + 1]]`.
     let mut missing = vec![0u32; n];
     let mut start = vec![0u32; n + 1];
+    // Edges among kept passes (all of them when nothing was culled: no test per edge).
+    let all_kept = kept.iter().all(|&k| k);
     let kept_edges = || {
         deps.edges
             .iter()
-            .filter(|e| kept[e.from.index()] && kept[e.to.index()])
+            .filter(move |e| all_kept || (kept[e.from.index()] && kept[e.to.index()]))
     };
     for e in kept_edges() {
         missing[e.to.index()] += 1;

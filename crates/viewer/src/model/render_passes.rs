@@ -190,7 +190,7 @@ pub(crate) fn breaks(index: &Index<'_>, rps: &[RenderPassView]) -> Vec<BreakView
                 after: b.after.clone(),
                 before: b.before.clone(),
                 position: index.position.get(b.before.as_str()).copied().unwrap_or(0),
-                reason: b.reason.clone(),
+                reason: b.reason.to_string(),
                 reasons: split_reason(&b.reason),
                 from_render_pass: from.map(|f| f as u32),
                 to_render_pass: to.map(|t| t as u32),

@@ -14,7 +14,7 @@
 //! indexed per resource, and the reason put in words, only for that error (or a trace log).
 
 use super::load_store::{Attachments, Facts, UseIndex};
-use super::{BreakDraft, RenderPassGrouping};
+use super::{Breaks, RenderPassGrouping};
 use crate::access::Access;
 use crate::caps::{Capabilities, CompileOptions};
 use crate::compile::Schedule;
@@ -89,7 +89,7 @@ fn why_not(
 /// The pass and the rule of `blocked`, in words.
 fn explain(
     graph: &Graph,
-    breaks: &[BreakDraft],
+    breaks: &Breaks,
     resource: ResourceId,
     blocked: Blocked,
 ) -> (String, String) {
@@ -106,13 +106,14 @@ fn explain(
         ),
         Blocked::Outside { pass, first, end } => {
             let why = breaks
+                .drafts
                 .iter()
                 .find(|b| b.after == end)
                 .map(|b| {
                     format!(
                         " (break before '{}': {})",
                         graph.pass(b.before).name,
-                        b.reason
+                        breaks.reason(b)
                     )
                 })
                 .unwrap_or_default();
@@ -171,7 +172,7 @@ pub fn decide(
     grouping: &RenderPassGrouping,
     facts: &Facts,
     attachments: &mut Attachments,
-    breaks: &[BreakDraft],
+    breaks: &Breaks,
 ) -> Result<Vec<bool>, CompileError> {
     let mut memoryless = vec![false; graph.resources.len()];
     if !options.memoryless {

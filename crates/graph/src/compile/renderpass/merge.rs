@@ -32,7 +32,7 @@
 //! grouping), and O(uses) for the whole grouping; one open render pass is reused throughout.
 
 use super::cross_queue::Crossings;
-use super::{BreakDraft, RenderPassGrouping};
+use super::{BreakDraft, Breaks, RenderPassGrouping};
 use crate::access::{Access, Target};
 use crate::caps::{Capabilities, CompileOptions};
 use crate::compile::Schedule;
@@ -907,7 +907,7 @@ pub struct Grouped {
     pub grouping: RenderPassGrouping,
     /// A break, with every reason, between each pair of adjacent raster passes left in
     /// different render passes.
-    pub breaks: Vec<BreakDraft>,
+    pub breaks: Breaks,
 }
 
 /// The merge phase as a stream: passes are pushed in execution order, as the order phase
@@ -951,7 +951,10 @@ impl<'a> Grouper<'a> {
                     group_of: vec![None; graph.passes.len()],
                 },
                 // At most one break per raster pass.
-                breaks: Vec::with_capacity(graph.passes.len()),
+                breaks: Breaks {
+                    drafts: Vec::with_capacity(graph.passes.len()),
+                    text: String::new(),
+                },
             },
             open: OpenGroup::for_graph(graph),
             between: Vec::new(),
@@ -1031,13 +1034,15 @@ impl<'a> Grouper<'a> {
     /// put into words as it is found, joined with `"; "`).
     fn record_break(&mut self, pass: PassId) {
         let graph = self.graph;
-        let mut reason = String::with_capacity(192);
+        let breaks = &mut self.grouped.breaks;
+        let reason = &mut breaks.text;
+        let start = reason.len();
         let texts = &mut self.extent_texts;
         let mut put = |b: Blocker| {
-            if !reason.is_empty() {
+            if reason.len() > start {
                 reason.push_str("; ");
             }
-            b.describe_with(graph, &mut reason, texts);
+            b.describe_with(graph, reason, texts);
         };
         if !self.options.merge {
             put(Blocker::MergeOff);
@@ -1051,17 +1056,18 @@ impl<'a> Grouper<'a> {
             }
             self.open.each_blocker(graph, self.caps, pass, &mut put);
         }
-        debug_assert!(!reason.is_empty(), "a break has a reason");
+        debug_assert!(reason.len() > start, "a break has a reason");
         let after = *self.open.passes.last().unwrap_or(&pass);
         log::debug!(
-            "break between '{}' and '{}': {reason}",
+            "break between '{}' and '{}': {}",
             graph.pass(after).name,
             graph.pass(pass).name,
+            &reason[start..],
         );
-        self.grouped.breaks.push(BreakDraft {
+        breaks.drafts.push(BreakDraft {
             after,
             before: pass,
-            reason,
+            reason: start as u32..reason.len() as u32,
         });
     }
 

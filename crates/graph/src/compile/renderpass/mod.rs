@@ -18,7 +18,8 @@
 //! subpasses in `order` when the render pass never waits for them, see [`cross_queue`]).
 //! Cost: O(uses) overall, plus O(uses × readers) for dependencies; most of what is left is
 //! the plan's own records (the subpass and attachment lists of all render passes are slices
-//! of two shared buffers, [`List::shared`]; a reason per break is one allocation each).
+//! of two shared buffers, [`List::shared`], and the reasons of all breaks slices of one
+//! text, [`Text::shared`]).
 
 pub mod bandwidth;
 pub mod cross_queue;
@@ -32,7 +33,8 @@ use crate::caps::{Capabilities, CompileOptions};
 use crate::error::CompileError;
 use crate::graph::{Graph, PassId};
 use crate::name::Name;
-use crate::plan::{Attachment, Bandwidth, Break, List, RenderPass};
+use crate::plan::{Attachment, Bandwidth, Break, List, RenderPass, Text};
+use std::ops::Range;
 use std::sync::Arc;
 
 /// Which raster passes share a render pass.
@@ -111,8 +113,29 @@ pub struct BreakDraft {
     pub after: PassId,
     /// First subpass of the later render pass.
     pub before: PassId,
-    /// Every rule that split them, in words, joined with `"; "`.
-    pub reason: String,
+    /// Where its reason lies in [`Breaks::text`]: every rule that split them, in words,
+    /// joined with `"; "`.
+    pub reason: Range<u32>,
+}
+
+/// The breaks of a frame, their reasons written one after the other into one text (one
+/// buffer for the frame instead of one per break; the plan's reasons are slices of it,
+/// [`Text::shared`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Breaks {
+    /// The breaks, in execution order.
+    pub drafts: Vec<BreakDraft>,
+    /// Their reasons, one after the other.
+    pub text: String,
+}
+
+impl Breaks {
+    /// The reason of `b`, one of [`Breaks::drafts`].
+    pub fn reason(&self, b: &BreakDraft) -> &str {
+        self.text
+            .get(b.reason.start as usize..b.reason.end as usize)
+            .unwrap_or("")
+    }
 }
 
 /// Output of the render pass phase.
@@ -144,10 +167,7 @@ pub fn render_passes(
         merge::group(graph, schedule, caps, options).grouping.groups,
         "the order phase grouped the order as the merge phase would"
     );
-    let merge::Grouped {
-        grouping,
-        breaks: break_drafts,
-    } = grouped;
+    let merge::Grouped { grouping, breaks } = grouped;
     let (facts, mut attachments) = load_store::sweep(graph, schedule, &grouping);
     let memoryless = memoryless::decide(
         graph,
@@ -157,7 +177,7 @@ pub fn render_passes(
         &grouping,
         &facts,
         &mut attachments,
-        &break_drafts,
+        &breaks,
     )?;
     let bandwidth = bandwidth::bandwidth(graph, &facts, &attachments);
     let name = |p: PassId| graph.pass(p).name.clone();
@@ -195,12 +215,15 @@ pub fn render_passes(
             }
         })
         .collect();
-    let breaks = break_drafts
+    // One buffer for the reasons of all breaks; each break's reason is a slice of it.
+    let reasons = Arc::new(breaks.text);
+    let breaks = breaks
+        .drafts
         .into_iter()
         .map(|b| Break {
             after: name(b.after),
             before: name(b.before),
-            reason: b.reason,
+            reason: Text::shared(&reasons, b.reason.start as usize..b.reason.end as usize),
         })
         .collect();
     Ok(RenderPasses {
