@@ -296,10 +296,11 @@ pub fn sweep(
         subpass += 1;
         if subpass as usize == groups[g].len() {
             // The render pass ends: its stores wait for later uses.
-            next.resize(all.drafts.len(), NONE);
+            // `next` holds an entry per draft of the render passes before this one.
+            debug_assert_eq!(next.len(), first);
             for (i, d) in all.drafts.iter().enumerate().skip(first) {
                 let f = &mut facts.resources[d.resource.index()];
-                next[i] = f.waiting;
+                next.push(f.waiting);
                 f.waiting = i as u32;
             }
             all.spans.push(all.drafts.len() as u32);

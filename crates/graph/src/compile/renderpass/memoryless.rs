@@ -186,7 +186,13 @@ pub fn decide(
         debug_assert!(b.is_some(), "the facts and the uses agree");
         b.map(|b| explain(graph, breaks, id, b))
     };
+    let trace = log::log_enabled!(log::Level::Trace);
     for (id, r) in graph.resource_ids().zip(&graph.resources) {
+        // A resource used outside one render pass is blocked; that matters only when it is
+        // declared memoryless (an error) or for the trace. Most resources end here.
+        if !facts.in_one_render_pass(id) && !r.memoryless && !trace {
+            continue;
+        }
         if r.image_desc().is_none() {
             continue;
         }
@@ -202,7 +208,7 @@ pub fn decide(
                 rule,
             });
         } else if blocked {
-            if log::log_enabled!(log::Level::Trace) {
+            if trace {
                 let (pass, rule) = explain_why(id).unwrap_or_default();
                 log::trace!("'{}' is not memoryless: '{pass}': {rule}", r.name);
             }

@@ -910,6 +910,9 @@ pub struct Grouped {
     pub breaks: Breaks,
 }
 
+/// Bytes per pass the text of the break reasons is given at the first break.
+const REASON_BYTES: usize = 96;
+
 /// The merge phase as a stream: passes are pushed in execution order, as the order phase
 /// emits them, and each raster pass joins the open render pass or opens a new one. The
 /// order phase reads [`Grouper::joinable`] to pick mergeable passes, and hands the decision
@@ -1036,6 +1039,12 @@ impl<'a> Grouper<'a> {
         let graph = self.graph;
         let breaks = &mut self.grouped.breaks;
         let reason = &mut breaks.text;
+        if reason.capacity() == 0 {
+            // Room for the reasons of a frame at once (a reason is ~100 bytes, and there
+            // is at most one break per raster pass): growing the text by doubling copies
+            // it again and again.
+            reason.reserve(graph.passes.len() * REASON_BYTES);
+        }
         let start = reason.len();
         let texts = &mut self.extent_texts;
         let mut put = |b: Blocker| {
