@@ -26,7 +26,7 @@
 //!   Async-compute passes do not close the render pass in between; the merge rule of
 //!   `renderpass::cross_queue` decides which raster passes may still join it.
 //!
-//! Cost: one queue, O(passes + edges) (successor lists in one flat array, ready passes in a
+//! Cost: one queue, O(passes + edges) (successor lists chained through the edges, ready passes in a
 //! bitset whose first set bit only moves forward, ready raster passes in a second one for
 //! the merge-aware scan); with levels, O((passes + edges) log passes) (ordered sets per
 //! level). Plus O(ready rasters × uses of a candidate) per pick while a render pass is open
@@ -60,34 +60,28 @@ pub fn order(
         }
         return (order, grouper.finish());
     }
+    // Only a frame with a pass off the graphics queue can have a kept async-compute pass.
     let on_async = |p: &PassId| kept[p.index()] && queue[p.index()] == QueueKind::AsyncCompute;
-    if graph.pass_ids().any(|p| on_async(&p)) {
+    if grouper.two_queues() && graph.pass_ids().any(|p| on_async(&p)) {
         let order = by_level(graph, deps, kept, caps, queue, &mut grouper);
         return (order, grouper.finish());
     }
     let n = graph.passes.len();
-    // Successor lists in one flat array (CSR): `succ[start[p]..start[p + 1]]`.
-    let mut missing = vec![0u32; n];
-    let mut start = vec![0u32; n + 1];
+    let kept_count = kept.iter().filter(|&&k| k).count();
     // Edges among kept passes (all of them when nothing was culled: no test per edge).
-    let all_kept = kept.iter().all(|&k| k);
-    let kept_edges = || {
-        deps.edges
-            .iter()
-            .filter(move |e| all_kept || (kept[e.from.index()] && kept[e.to.index()]))
-    };
-    for e in kept_edges() {
-        missing[e.to.index()] += 1;
-        start[e.from.index() + 1] += 1;
-    }
-    for i in 0..n {
-        start[i + 1] += start[i];
-    }
-    let mut fill = start.clone();
-    let mut succ = vec![PassId(0); start[n] as usize];
-    for e in kept_edges() {
-        succ[fill[e.from.index()] as usize] = e.to;
-        fill[e.from.index()] += 1;
+    let all_kept = kept_count == n;
+    // Per pass, its missing predecessors, and its successors as a chain through the edges
+    // (`head[p]`, then `next[edge]`): one pass over the edges. The order in which a pass's
+    // successors are visited does not matter (the ready passes are a set).
+    let mut missing = vec![0u32; n];
+    let mut head = vec![NONE; n];
+    let mut next = vec![NONE; deps.edges.len()];
+    for (k, e) in deps.edges.iter().enumerate() {
+        if all_kept || (kept[e.from.index()] && kept[e.to.index()]) {
+            missing[e.to.index()] += 1;
+            next[k] = head[e.from.index()];
+            head[e.from.index()] = k as u32;
+        }
     }
     let mut ready = Ready::new(n);
     let raster = |p: PassId| graph.pass(p).kind == PassKind::Raster;
@@ -96,7 +90,7 @@ pub fn order(
             ready.insert(p, raster(p));
         }
     }
-    let mut order = Vec::with_capacity(n);
+    let mut order = Vec::with_capacity(kept_count);
     while let Some(first) = ready.first() {
         let picked = pick_mergeable(graph, caps, grouper.joinable(), ready.rasters(), |_| true);
         let p = picked.unwrap_or(first);
@@ -105,7 +99,10 @@ pub fn order(
         // A pick was accepted; without one every ready raster pass, `first` included, was
         // refused (or nothing is joinable): the decision is known, no second test.
         grouper.push(p, Some(picked.is_some()));
-        for &s in &succ[start[p.index()] as usize..start[p.index() + 1] as usize] {
+        let mut k = head[p.index()];
+        while let Some(e) = deps.edges.get(k as usize) {
+            k = next[k as usize];
+            let s = e.to;
             missing[s.index()] -= 1;
             if missing[s.index()] == 0 {
                 ready.insert(s, raster(s));
@@ -114,11 +111,14 @@ pub fn order(
     }
     debug_assert_eq!(
         order.len(),
-        kept.iter().filter(|&&k| k).count(),
+        kept_count,
         "edges point forward, so every kept pass is ordered"
     );
     (order, grouper.finish())
 }
+
+/// End of a successor chain.
+const NONE: u32 = u32::MAX;
 
 /// Level by level (see the module notes): every pass of level `L` before any of level
 /// `L + 1`, which is a topological order since every edge climbs at least one level.

@@ -974,6 +974,11 @@ impl<'a> Grouper<'a> {
             .then_some(&self.open)
     }
 
+    /// True when some pass runs on a queue other than the graphics queue.
+    pub fn two_queues(&self) -> bool {
+        self.two_queues
+    }
+
     /// True when an other-queue pass emitted inside the open render pass keeps `pass` out
     /// of it ([`Crossings::blocker`]).
     pub fn crossing_blocks(&self, pass: PassId) -> bool {
