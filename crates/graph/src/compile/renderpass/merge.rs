@@ -510,6 +510,8 @@ pub struct OpenGroup {
     table: Vec<GroupUse>,
     /// The current render pass's stamp (never the stamp of a fresh table entry, 0).
     stamp: u32,
+    /// Some resource is used twice in the render pass (by two subpasses, or twice by one).
+    shared: bool,
     /// Colour attachments (tile storage), in order of first use.
     colour: Vec<ResourceId>,
     /// Σ bits per pixel over `colour` (saturating).
@@ -584,6 +586,7 @@ impl OpenGroup {
             self.table.fill(GroupUse::unused(0));
             self.stamp = 1;
         }
+        self.shared = false;
         self.colour.clear();
         self.colour_bits = 0;
         self.inputs = 0;
@@ -799,7 +802,9 @@ impl OpenGroup {
                 debug_assert!(false, "uses name resources of the graph");
                 continue;
             };
-            if g.stamp != stamp {
+            if g.stamp == stamp {
+                self.shared = true;
+            } else {
                 *g = GroupUse::unused(stamp);
             }
             if u.access.is_attachment() {
@@ -962,7 +967,10 @@ impl<'a> Grouper<'a> {
             open: OpenGroup::for_graph(graph),
             between: Vec::new(),
             crossings: Crossings::default(),
-            two_queues: queue.iter().any(|&q| q != QueueKind::Graphics),
+            // Without an early exit: a scan the compiler vectorises.
+            two_queues: queue
+                .iter()
+                .fold(false, |any, &q| any | (q != QueueKind::Graphics)),
             extent_texts: ExtentTexts::default(),
         }
     }
@@ -1022,6 +1030,7 @@ impl<'a> Grouper<'a> {
             }
             let index = grouping.groups.len() - 1;
             grouping.groups.extend_last(pass);
+            grouping.groups.set_independent(!self.open.shared);
             grouping.group_of[pass.index()] = Some(index as u32);
         } else {
             if !self.open.passes.is_empty() {
@@ -1031,6 +1040,7 @@ impl<'a> Grouper<'a> {
             grouping.group_of[pass.index()] = Some(grouping.groups.len() as u32);
             grouping.groups.open(pass);
             self.open.restart(graph, pass);
+            grouping.groups.set_independent(!self.open.shared);
             if self.two_queues {
                 self.crossings.open(graph, pass);
             }

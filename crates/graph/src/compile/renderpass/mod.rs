@@ -54,6 +54,10 @@ pub struct Groups {
     passes: Vec<PassId>,
     /// Where each render pass starts in `passes`.
     starts: Vec<u32>,
+    /// Per render pass: known to use no resource in two of its subpasses (so it has no
+    /// subpass dependency). False when not known: whoever builds the list may tell
+    /// ([`Groups::set_independent`]); the merge step does for every render pass.
+    independent: Vec<bool>,
 }
 
 impl Groups {
@@ -62,6 +66,7 @@ impl Groups {
         Groups {
             passes: Vec::with_capacity(passes),
             starts: Vec::with_capacity(passes),
+            independent: Vec::with_capacity(passes),
         }
     }
 
@@ -79,6 +84,21 @@ impl Groups {
     pub fn open(&mut self, pass: PassId) {
         self.starts.push(self.passes.len() as u32);
         self.passes.push(pass);
+        self.independent.push(false);
+    }
+
+    /// Tells whether the last render pass (which must exist) uses no resource in two of its
+    /// subpasses.
+    pub fn set_independent(&mut self, independent: bool) {
+        debug_assert!(!self.starts.is_empty(), "a render pass is open");
+        if let Some(last) = self.independent.last_mut() {
+            *last = independent;
+        }
+    }
+
+    /// True when render pass `i` is known to use no resource in two of its subpasses.
+    pub fn independent(&self, i: usize) -> bool {
+        self.independent.get(i).copied().unwrap_or(false)
     }
 
     /// Adds `pass` as the next subpass of the last render pass (which must exist).
@@ -211,7 +231,12 @@ pub fn render_passes(
             RenderPass {
                 subpasses: List::shared(&all_subpasses, subpasses),
                 attachments: List::shared(&all_attachments, attached),
-                dependencies: dependencies::dependencies_with(graph, group, &mut scratch),
+                // No resource in two subpasses (one subpass, in particular): no hazard.
+                dependencies: if grouping.groups.independent(i) {
+                    Vec::new()
+                } else {
+                    dependencies::dependencies_with(graph, group, &mut scratch)
+                },
             }
         })
         .collect();
