@@ -28,8 +28,8 @@
 //!
 //! Cost: one queue, O(passes + edges) (successor lists chained through the edges, ready passes in a
 //! bitset whose first set bit only moves forward, ready raster passes in a second one for
-//! the merge-aware scan); with levels, O((passes + edges) log passes) (ordered sets per
-//! level). Plus O(ready rasters × uses of a candidate) per pick while a render pass is open
+//! the merge-aware scan); with levels, O(passes + edges) too (the passes of each level in
+//! three lists by a counting sort, raster passes taken ahead marked). Plus O(ready rasters × uses of a candidate) per pick while a render pass is open
 //! (with levels: the raster passes of the current level), most candidates refused in O(1)
 //! on their extent; and the grouper's O(uses) per pass.
 
@@ -39,7 +39,6 @@ use super::levels;
 use super::renderpass::merge::{Grouped, Grouper, OpenGroup};
 use crate::caps::{Capabilities, CompileOptions};
 use crate::graph::{Graph, PassId, PassKind, QueueKind};
-use std::collections::BTreeSet;
 
 /// Kept passes in execution order, and their render passes (the merge phase run alongside,
 /// [`Grouper`]); `queue` is the queue of each pass (indexed by pass).
@@ -138,35 +137,63 @@ fn by_level(
         .map(|p| level[p.index()] + 1)
         .max()
         .unwrap_or(0);
-    // Per level: async-compute passes, other graphics passes, raster passes (each by
-    // declaration).
-    let mut sets: Vec<[BTreeSet<PassId>; 3]> = (0..depth).map(|_| Default::default()).collect();
-    for &p in &declared {
-        let kind = if queue[p.index()] != QueueKind::Graphics {
+    // Per level: async-compute passes, other graphics passes, raster passes, each in
+    // declaration order: buckets `level * 3 + kind` of one list, by a counting sort.
+    let kind = |p: PassId| {
+        if queue[p.index()] != QueueKind::Graphics {
             0
         } else if graph.pass(p).kind != PassKind::Raster {
             1
         } else {
             2
-        };
-        sets[level[p.index()] as usize][kind].insert(p);
+        }
+    };
+    let bucket = |p: PassId| level[p.index()] as usize * 3 + kind(p);
+    let mut bounds = vec![0u32; depth as usize * 3 + 1];
+    for &p in &declared {
+        bounds[bucket(p) + 1] += 1;
     }
+    for i in 1..bounds.len() {
+        bounds[i] += bounds[i - 1];
+    }
+    let mut fill = bounds.clone();
+    let mut sorted = vec![PassId(0); declared.len()];
+    for &p in &declared {
+        let slot = &mut fill[bucket(p)];
+        sorted[*slot as usize] = p;
+        *slot += 1;
+    }
+    let slice = |b: usize| &sorted[bounds[b] as usize..bounds[b + 1] as usize];
+    // Raster passes already emitted (picked ahead of earlier ones), by pass.
+    let mut taken = vec![false; graph.passes.len()];
     let mut order = Vec::with_capacity(declared.len());
-    for [on_async, others, rasters] in &mut sets {
+    for l in 0..depth as usize {
+        let (on_async, others, rasters) = (slice(l * 3), slice(l * 3 + 1), slice(l * 3 + 2));
+        // The first not yet emitted of each list: the first two lists are emitted in
+        // order; raster passes may be taken ahead.
+        let (mut a, mut o, mut r) = (0, 0, 0);
         loop {
-            let candidates = rasters.iter().copied();
+            while rasters.get(r).is_some_and(|p| taken[p.index()]) {
+                r += 1;
+            }
+            let candidates = rasters[r..].iter().copied().filter(|p| !taken[p.index()]);
             let no_crossing = |p: PassId| !grouper.crossing_blocks(p);
             let picked = pick_mergeable(graph, caps, grouper.joinable(), candidates, no_crossing);
-            let p = picked
-                .or_else(|| on_async.first().copied())
-                .or_else(|| others.first().copied())
-                .or_else(|| rasters.first().copied());
-            let Some(p) = p else {
+            let p = if let Some(p) = picked {
+                taken[p.index()] = true;
+                p
+            } else if let Some(&p) = on_async.get(a) {
+                a += 1;
+                p
+            } else if let Some(&p) = others.get(o) {
+                o += 1;
+                p
+            } else if let Some(&p) = rasters.get(r) {
+                taken[p.index()] = true;
+                p
+            } else {
                 break;
             };
-            for set in [&mut *on_async, &mut *others, &mut *rasters] {
-                set.remove(&p);
-            }
             order.push(p);
             // A pick was accepted; another raster pass is tested by the grouper.
             grouper.push(p, picked.map(|_| true));
