@@ -27,9 +27,14 @@
 //! test in agreement); the `WxH` texts of extents
 //! are written once per grouping and copied into every break that names them.
 //!
-//! Cost: O(uses of the candidate) per test, each a constant-time lookup (resources in a
-//! sparse set indexed by resource, every raster pass's extent and samples computed once per
-//! grouping), and O(uses) for the whole grouping; one open render pass is reused throughout.
+//! Cost: O(uses of the candidate) per test, each a constant-time lookup (one table entry per
+//! resource, valid when stamped with the current render pass, so opening a render pass
+//! clears nothing; every raster pass's extent and samples computed once per grouping), and
+//! O(uses) for the whole grouping; one open render pass is reused throughout. The reasons of
+//! all breaks are written one after the other into one text (reserved once), each break
+//! holding its range: no allocation per break. While adding a pass the table also tells
+//! whether the render pass uses a resource twice; the others are marked independent
+//! ([`super::Groups::independent`]) and skip the subpass dependency scan.
 
 use super::cross_queue::Crossings;
 use super::{BreakDraft, Breaks, RenderPassGrouping};

@@ -16,7 +16,8 @@
 //! their subpasses follow execution order and are contiguous among the graphics-queue
 //! passes (nothing else runs inside a render pass; async-compute passes may sit between its
 //! subpasses in `order` when the render pass never waits for them, see [`cross_queue`]).
-//! Cost: O(uses) overall, plus O(uses × readers) for dependencies; most of what is left is
+//! Cost: O(uses) overall, plus O(uses × readers) for dependencies (only for render passes
+//! the merge step did not mark independent: a resource used by two subpasses); most of what is left is
 //! the plan's own records (the subpass and attachment lists of all render passes are slices
 //! of two shared buffers, [`List::shared`], and the reasons of all breaks slices of one
 //! text, [`Text::shared`]).
