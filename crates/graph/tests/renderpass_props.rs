@@ -5,6 +5,7 @@
 
 use proptest::prelude::*;
 use tessera_graph::access::Access;
+use tessera_graph::compile::renderpass::dependencies;
 use tessera_graph::compile::renderpass::merge::{self, OpenGroup};
 use tessera_graph::compile::{cull, deps, levels, order, Schedule};
 use tessera_graph::{
@@ -283,6 +284,12 @@ proptest! {
         prop_assert_eq!(&grouped.grouping.groups, &expected.grouping.groups);
         prop_assert_eq!(&grouped.grouping.group_of, &expected.grouping.group_of);
         prop_assert_eq!(&grouped.breaks, &expected.breaks);
+        // A render pass the merge step calls independent has no subpass dependency.
+        for (i, group) in grouped.grouping.groups.iter().enumerate() {
+            if grouped.grouping.groups.independent(i) {
+                prop_assert!(dependencies::subpass_dependencies(&g, group).is_empty());
+            }
+        }
     }
 
     /// The quick merge test agrees with the full list of reasons, for render passes built

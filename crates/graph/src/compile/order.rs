@@ -26,10 +26,10 @@
 //!   Async-compute passes do not close the render pass in between; the merge rule of
 //!   `renderpass::cross_queue` decides which raster passes may still join it.
 //!
-//! Cost: one queue, O(passes + edges) (successor lists in one flat array, ready passes in a
+//! Cost: one queue, O(passes + edges) (successor lists chained through the edges, ready passes in a
 //! bitset whose first set bit only moves forward, ready raster passes in a second one for
-//! the merge-aware scan); with levels, O((passes + edges) log passes) (ordered sets per
-//! level). Plus O(ready rasters × uses of a candidate) per pick while a render pass is open
+//! the merge-aware scan); with levels, O(passes + edges) too (the passes of each level in
+//! three lists by a counting sort, raster passes taken ahead marked). Plus O(ready rasters × uses of a candidate) per pick while a render pass is open
 //! (with levels: the raster passes of the current level), most candidates refused in O(1)
 //! on their extent; and the grouper's O(uses) per pass.
 
@@ -39,7 +39,6 @@ use super::levels;
 use super::renderpass::merge::{Grouped, Grouper, OpenGroup};
 use crate::caps::{Capabilities, CompileOptions};
 use crate::graph::{Graph, PassId, PassKind, QueueKind};
-use std::collections::BTreeSet;
 
 /// Kept passes in execution order, and their render passes (the merge phase run alongside,
 /// [`Grouper`]); `queue` is the queue of each pass (indexed by pass).
@@ -60,32 +59,28 @@ pub fn order(
         }
         return (order, grouper.finish());
     }
+    // Only a frame with a pass off the graphics queue can have a kept async-compute pass.
     let on_async = |p: &PassId| kept[p.index()] && queue[p.index()] == QueueKind::AsyncCompute;
-    if graph.pass_ids().any(|p| on_async(&p)) {
+    if grouper.two_queues() && graph.pass_ids().any(|p| on_async(&p)) {
         let order = by_level(graph, deps, kept, caps, queue, &mut grouper);
         return (order, grouper.finish());
     }
     let n = graph.passes.len();
-    // Successor lists in one flat array (CSR): `succ[start[p]..start[p + 1]]`.
+    let kept_count = kept.iter().filter(|&&k| k).count();
+    // Edges among kept passes (all of them when nothing was culled: no test per edge).
+    let all_kept = kept_count == n;
+    // Per pass, its missing predecessors, and its successors as a chain through the edges
+    // (`head[p]`, then `next[edge]`): one pass over the edges. The order in which a pass's
+    // successors are visited does not matter (the ready passes are a set).
     let mut missing = vec![0u32; n];
-    let mut start = vec![0u32; n + 1];
-    let kept_edges = || {
-        deps.edges
-            .iter()
-            .filter(|e| kept[e.from.index()] && kept[e.to.index()])
-    };
-    for e in kept_edges() {
-        missing[e.to.index()] += 1;
-        start[e.from.index() + 1] += 1;
-    }
-    for i in 0..n {
-        start[i + 1] += start[i];
-    }
-    let mut fill = start.clone();
-    let mut succ = vec![PassId(0); start[n] as usize];
-    for e in kept_edges() {
-        succ[fill[e.from.index()] as usize] = e.to;
-        fill[e.from.index()] += 1;
+    let mut head = vec![NONE; n];
+    let mut next = vec![NONE; deps.edges.len()];
+    for (k, e) in deps.edges.iter().enumerate() {
+        if all_kept || (kept[e.from.index()] && kept[e.to.index()]) {
+            missing[e.to.index()] += 1;
+            next[k] = head[e.from.index()];
+            head[e.from.index()] = k as u32;
+        }
     }
     let mut ready = Ready::new(n);
     let raster = |p: PassId| graph.pass(p).kind == PassKind::Raster;
@@ -94,7 +89,7 @@ pub fn order(
             ready.insert(p, raster(p));
         }
     }
-    let mut order = Vec::with_capacity(n);
+    let mut order = Vec::with_capacity(kept_count);
     while let Some(first) = ready.first() {
         let picked = pick_mergeable(graph, caps, grouper.joinable(), ready.rasters(), |_| true);
         let p = picked.unwrap_or(first);
@@ -103,7 +98,10 @@ pub fn order(
         // A pick was accepted; without one every ready raster pass, `first` included, was
         // refused (or nothing is joinable): the decision is known, no second test.
         grouper.push(p, Some(picked.is_some()));
-        for &s in &succ[start[p.index()] as usize..start[p.index() + 1] as usize] {
+        let mut k = head[p.index()];
+        while let Some(e) = deps.edges.get(k as usize) {
+            k = next[k as usize];
+            let s = e.to;
             missing[s.index()] -= 1;
             if missing[s.index()] == 0 {
                 ready.insert(s, raster(s));
@@ -112,11 +110,14 @@ pub fn order(
     }
     debug_assert_eq!(
         order.len(),
-        kept.iter().filter(|&&k| k).count(),
+        kept_count,
         "edges point forward, so every kept pass is ordered"
     );
     (order, grouper.finish())
 }
+
+/// End of a successor chain.
+const NONE: u32 = u32::MAX;
 
 /// Level by level (see the module notes): every pass of level `L` before any of level
 /// `L + 1`, which is a topological order since every edge climbs at least one level.
@@ -136,35 +137,63 @@ fn by_level(
         .map(|p| level[p.index()] + 1)
         .max()
         .unwrap_or(0);
-    // Per level: async-compute passes, other graphics passes, raster passes (each by
-    // declaration).
-    let mut sets: Vec<[BTreeSet<PassId>; 3]> = (0..depth).map(|_| Default::default()).collect();
-    for &p in &declared {
-        let kind = if queue[p.index()] != QueueKind::Graphics {
+    // Per level: async-compute passes, other graphics passes, raster passes, each in
+    // declaration order: buckets `level * 3 + kind` of one list, by a counting sort.
+    let kind = |p: PassId| {
+        if queue[p.index()] != QueueKind::Graphics {
             0
         } else if graph.pass(p).kind != PassKind::Raster {
             1
         } else {
             2
-        };
-        sets[level[p.index()] as usize][kind].insert(p);
+        }
+    };
+    let bucket = |p: PassId| level[p.index()] as usize * 3 + kind(p);
+    let mut bounds = vec![0u32; depth as usize * 3 + 1];
+    for &p in &declared {
+        bounds[bucket(p) + 1] += 1;
     }
+    for i in 1..bounds.len() {
+        bounds[i] += bounds[i - 1];
+    }
+    let mut fill = bounds.clone();
+    let mut sorted = vec![PassId(0); declared.len()];
+    for &p in &declared {
+        let slot = &mut fill[bucket(p)];
+        sorted[*slot as usize] = p;
+        *slot += 1;
+    }
+    let slice = |b: usize| &sorted[bounds[b] as usize..bounds[b + 1] as usize];
+    // Raster passes already emitted (picked ahead of earlier ones), by pass.
+    let mut taken = vec![false; graph.passes.len()];
     let mut order = Vec::with_capacity(declared.len());
-    for [on_async, others, rasters] in &mut sets {
+    for l in 0..depth as usize {
+        let (on_async, others, rasters) = (slice(l * 3), slice(l * 3 + 1), slice(l * 3 + 2));
+        // The first not yet emitted of each list: the first two lists are emitted in
+        // order; raster passes may be taken ahead.
+        let (mut a, mut o, mut r) = (0, 0, 0);
         loop {
-            let candidates = rasters.iter().copied();
+            while rasters.get(r).is_some_and(|p| taken[p.index()]) {
+                r += 1;
+            }
+            let candidates = rasters[r..].iter().copied().filter(|p| !taken[p.index()]);
             let no_crossing = |p: PassId| !grouper.crossing_blocks(p);
             let picked = pick_mergeable(graph, caps, grouper.joinable(), candidates, no_crossing);
-            let p = picked
-                .or_else(|| on_async.first().copied())
-                .or_else(|| others.first().copied())
-                .or_else(|| rasters.first().copied());
-            let Some(p) = p else {
+            let p = if let Some(p) = picked {
+                taken[p.index()] = true;
+                p
+            } else if let Some(&p) = on_async.get(a) {
+                a += 1;
+                p
+            } else if let Some(&p) = others.get(o) {
+                o += 1;
+                p
+            } else if let Some(&p) = rasters.get(r) {
+                taken[p.index()] = true;
+                p
+            } else {
                 break;
             };
-            for set in [&mut *on_async, &mut *others, &mut *rasters] {
-                set.remove(&p);
-            }
             order.push(p);
             // A pick was accepted; another raster pass is tested by the grouper.
             grouper.push(p, picked.map(|_| true));
@@ -205,11 +234,14 @@ fn pick_mergeable(
 /// raster ones that the merge-aware rule scans). The smallest ready pass never decreases (a
 /// pass becomes ready only after a predecessor, which was declared before it and was at
 /// least the smallest when emitted), so [`Ready::first`] resumes from a cursor that only
-/// moves forward.
+/// moves forward; the scan of ready raster passes stops after the last word that ever held
+/// one ([`Ready::raster_end`]), instead of running to the end of the frame on every pick.
 struct Ready {
     words: Vec<u64>,
     rasters: Vec<u64>,
     cursor: usize,
+    /// One past the last word of `rasters` a raster pass was ever inserted into.
+    raster_end: usize,
 }
 
 impl Ready {
@@ -218,6 +250,7 @@ impl Ready {
             words: vec![0; n.div_ceil(64)],
             rasters: vec![0; n.div_ceil(64)],
             cursor: 0,
+            raster_end: 0,
         }
     }
 
@@ -225,7 +258,10 @@ impl Ready {
         let i = p.index();
         debug_assert!(i / 64 >= self.cursor, "ready passes only grow");
         self.words[i / 64] |= 1 << (i % 64);
-        self.rasters[i / 64] |= u64::from(raster) << (i % 64);
+        if raster {
+            self.rasters[i / 64] |= 1 << (i % 64);
+            self.raster_end = self.raster_end.max(i / 64 + 1);
+        }
     }
 
     fn remove(&mut self, p: PassId) {
@@ -250,7 +286,10 @@ impl Ready {
     /// Ready raster passes in declaration order.
     fn rasters(&self) -> Bits<'_> {
         Bits {
-            words: &self.rasters[self.cursor..],
+            words: self
+                .rasters
+                .get(self.cursor..self.raster_end)
+                .unwrap_or_default(),
             next_base: self.cursor * 64,
             word: 0,
         }

@@ -23,10 +23,10 @@
 //! replaces it (or for the end of the frame). The per-resource list of uses ([`UseIndex`])
 //! is built only to explain a memoryless failure.
 
-use super::{bandwidth, RenderPassGrouping};
+use super::RenderPassGrouping;
 use crate::access::Access;
 use crate::compile::Schedule;
-use crate::graph::{Graph, PassId, PassKind, ResourceId, Use};
+use crate::graph::{Graph, Pass, PassId, PassKind, ResourceId, Use};
 use crate::plan::{LoadOp, StoreOp};
 use crate::sync::Layout;
 
@@ -34,35 +34,49 @@ use crate::sync::Layout;
 /// over the kept uses in execution order.
 #[derive(Clone, Debug, Default)]
 pub struct Facts {
-    /// Position of the first write of each resource (`u32::MAX`: never written).
-    first_write: Vec<u32>,
-    /// The first pass to use each resource, if any.
-    first_user: Vec<Option<PassId>>,
-    /// Whether every use of each resource is an attachment use in the render pass of its
-    /// first use.
-    one_render_pass: Vec<bool>,
+    /// Per resource (indexed by resource), one record: the sweep reads and writes one place
+    /// per use.
+    resources: Vec<ResourceFacts>,
     /// The naive tile bandwidth ([`super::bandwidth`]): bytes loaded and stored when every
     /// raster pass is its own render pass, summed in the same sweep.
     pub naive: (u64, u64),
 }
 
+/// What the sweep knows about one resource.
+#[derive(Clone, Copy, Debug)]
+struct ResourceFacts {
+    /// The resource holds content before position `pos` when `content_at <= pos`: its first
+    /// write's position plus one, 0 for an imported resource whose content is kept from
+    /// outside, [`NONE`] while neither.
+    content_at: u32,
+    /// The first pass to use it ([`NONE`]: none yet).
+    first_user: u32,
+    /// The render pass of that first use ([`NONE`]: none).
+    first_group: u32,
+    /// Head of the chain of attachment drafts waiting for its next use to decide their
+    /// store ([`NONE`]: none).
+    waiting: u32,
+    /// Every use so far is an attachment use in the render pass of the first use.
+    one_render_pass: bool,
+}
+
 impl Facts {
     /// True when the resource holds content before position `pos`: an earlier write in the
     /// frame, or an imported resource whose content is kept from outside.
-    pub fn content_before(&self, graph: &Graph, resource: ResourceId, pos: u32) -> bool {
-        let r = graph.resource(resource);
-        (r.imported && !r.clear_on_first_use) || self.first_write[resource.index()] < pos
+    pub fn content_before(&self, resource: ResourceId, pos: u32) -> bool {
+        self.resources[resource.index()].content_at <= pos
     }
 
     /// The first pass to use `resource`, if any uses it.
     pub fn first_user(&self, resource: ResourceId) -> Option<PassId> {
-        self.first_user[resource.index()]
+        let first = self.resources[resource.index()].first_user;
+        (first != NONE).then_some(PassId(first))
     }
 
     /// True when every use of `resource` is an attachment use in the render pass of its
     /// first use.
     pub fn in_one_render_pass(&self, resource: ResourceId) -> bool {
-        self.one_render_pass[resource.index()]
+        self.resources[resource.index()].one_render_pass
     }
 }
 
@@ -162,7 +176,7 @@ impl Attachments {
     }
 }
 
-/// End of a chain of drafts waiting for their store.
+/// No position, pass, render pass or draft.
 const NONE: u32 = u32::MAX;
 
 /// Sweeps the kept uses of `graph` in `schedule` order once: the per-resource [`Facts`], the
@@ -175,19 +189,31 @@ const NONE: u32 = u32::MAX;
 /// test compares against the earlier content) makes it `STORE`, one that replaces the
 /// content completely `DONT_CARE`, one that keeps the content without reading passes the
 /// question on; with no such use left, the content is needed when it survives the frame.
-/// Drafts still waiting on one resource form a chain (`waiting[r]`, linked through
-/// `next`), resolved together.
+/// Drafts still waiting on one resource form a chain (`waiting` of the resource, linked
+/// through `next`), resolved together. Each use is read once: its facts, the naive
+/// bandwidth and its attachment draft in the same step.
 pub fn sweep(
     graph: &Graph,
     schedule: &Schedule,
     grouping: &RenderPassGrouping,
 ) -> (Facts, Attachments) {
-    let n = graph.resources.len();
     let groups = &grouping.groups;
     let mut facts = Facts {
-        first_write: vec![u32::MAX; n],
-        first_user: vec![None; n],
-        one_render_pass: vec![false; n],
+        resources: graph
+            .resources
+            .iter()
+            .map(|r| ResourceFacts {
+                content_at: if r.imported && !r.clear_on_first_use {
+                    0
+                } else {
+                    NONE
+                },
+                first_user: NONE,
+                first_group: NONE,
+                waiting: NONE,
+                one_render_pass: false,
+            })
+            .collect(),
         naive: (0, 0),
     };
     let mut all = Attachments {
@@ -195,69 +221,95 @@ pub fn sweep(
         spans: Vec::with_capacity(groups.len() + 1),
     };
     all.spans.push(0);
-    let mut waiting = vec![NONE; n];
     let mut next: Vec<u32> = Vec::with_capacity(groups.len() * 2);
-    // The render pass being swept: its first position and the next subpass's index.
+    // The render pass being swept: its first position, the next subpass's index and where
+    // its drafts start.
     let mut start = 0u32;
     let mut subpass = 0u32;
+    let mut first = 0usize;
     for (pos, &p) in schedule.order.iter().enumerate() {
         let pos = pos as u32;
         let group = grouping.group_of[p.index()];
+        let group_id = group.unwrap_or(NONE);
         let pass = graph.pass(p);
         let raster = pass.kind == PassKind::Raster;
+        if group.is_some() && subpass == 0 {
+            start = pos;
+            first = all.drafts.len();
+        }
         for u in &pass.uses {
-            let r = u.resource.index();
+            let Some(f) = facts.resources.get_mut(u.resource.index()) else {
+                debug_assert!(false, "uses name resources of the graph");
+                continue;
+            };
             let attachment = u.access.is_attachment();
+            if f.waiting != NONE {
+                let reads = u.access.reads(u.clear) || (u.access == Access::DepthWrite && !u.clear);
+                if reads || !u.access.keeps_content(u.clear) {
+                    resolve(&mut all.drafts, &next, f.waiting, reads);
+                    f.waiting = NONE;
+                }
+            }
+            // Earlier writes only: this pass's own writes are at `pos`, not before (the
+            // first write is noted below, and reads as content from `pos + 1` on).
+            let content_before = f.content_at <= pos;
+            let content_at_start = f.content_at <= start;
+            if u.access.writes() && f.content_at == NONE {
+                f.content_at = pos + 1;
+            }
+            if f.first_user == NONE {
+                f.first_user = p.0;
+                f.first_group = group_id;
+                f.one_render_pass = attachment;
+            } else {
+                f.one_render_pass &= attachment && group_id == f.first_group;
+            }
             if raster && attachment {
-                // Earlier writes only: this pass's own writes are at `pos`, not before.
-                let b = bandwidth::bytes(graph, u.resource);
-                if !u.clear && facts.content_before(graph, u.resource, pos) {
+                let r = graph.resource(u.resource);
+                let Some(d) = r.image_desc() else { continue };
+                let b = d.attachment_bytes();
+                if !u.clear && content_before {
                     facts.naive.0 = facts.naive.0.saturating_add(b);
                 }
                 facts.naive.1 = facts.naive.1.saturating_add(b);
-            }
-            if waiting[r] != NONE {
-                let reads = u.access.reads(u.clear) || (u.access == Access::DepthWrite && !u.clear);
-                if reads || !u.access.keeps_content(u.clear) {
-                    resolve(&mut all.drafts, &next, waiting[r], reads);
-                    waiting[r] = NONE;
+                if group.is_some() {
+                    let layout = u
+                        .access
+                        .scope(PassKind::Raster, r.target())
+                        .layout
+                        .unwrap_or(Layout::GENERAL);
+                    let use_ = DraftUse {
+                        pass,
+                        u,
+                        layout,
+                        samples: d.samples,
+                        subpass,
+                        content_at_start,
+                    };
+                    use_.add_to(&mut all.drafts, first);
                 }
-            }
-            if u.access.writes() && facts.first_write[r] == u32::MAX {
-                facts.first_write[r] = pos;
-            }
-            if let Some(first) = facts.first_user[r] {
-                facts.one_render_pass[r] &= attachment && group == grouping.group_of[first.index()];
-            } else {
-                facts.first_user[r] = Some(p);
-                facts.one_render_pass[r] = attachment;
             }
         }
         let Some(g) = group else { continue };
         let g = g as usize;
         debug_assert_eq!(g + 1, all.spans.len(), "render passes follow the order");
-        let first = all.spans[g] as usize;
-        if subpass == 0 {
-            start = pos;
-        }
-        attachments(graph, &facts, p, subpass, start, first, &mut all.drafts);
         subpass += 1;
         if subpass as usize == groups[g].len() {
             // The render pass ends: its stores wait for later uses.
-            next.resize(all.drafts.len(), NONE);
+            // `next` holds an entry per draft of the render passes before this one.
+            debug_assert_eq!(next.len(), first);
             for (i, d) in all.drafts.iter().enumerate().skip(first) {
-                let r = d.resource.index();
-                next[i] = waiting[r];
-                waiting[r] = i as u32;
+                let f = &mut facts.resources[d.resource.index()];
+                next.push(f.waiting);
+                f.waiting = i as u32;
             }
             all.spans.push(all.drafts.len() as u32);
             subpass = 0;
         }
     }
-    for (r, &w) in waiting.iter().enumerate() {
-        if w != NONE {
-            let survives = graph.resources[r].survives_frame();
-            resolve(&mut all.drafts, &next, w, survives);
+    for (f, r) in facts.resources.iter().zip(&graph.resources) {
+        if f.waiting != NONE {
+            resolve(&mut all.drafts, &next, f.waiting, r.survives_frame());
         }
     }
     if log::log_enabled!(log::Level::Trace) {
@@ -290,42 +342,47 @@ fn resolve(drafts: &mut [AttachmentDraft], next: &[u32], head: u32, needed: bool
     }
 }
 
-/// Adds the attachment uses of `pass`, subpass `subpass` of the render pass whose drafts
-/// start at `drafts[first]` and which starts at position `start`: a new draft in order of
-/// first use, with its load operation, or the later use of an existing one (stores are set
-/// by [`sweep`]).
-fn attachments(
-    graph: &Graph,
-    facts: &Facts,
-    pass: PassId,
+/// An attachment use of a subpass, with what its draft needs.
+struct DraftUse<'g> {
+    /// The raster pass.
+    pass: &'g Pass,
+    /// The attachment use.
+    u: &'g Use,
+    /// Its layout.
+    layout: Layout,
+    /// Samples of the image.
+    samples: u32,
+    /// Its subpass in the render pass.
     subpass: u32,
-    start: u32,
-    first: usize,
-    all: &mut Vec<AttachmentDraft>,
-) {
-    let p = graph.pass(pass);
-    for u in p.uses.iter().filter(|u| u.access.is_attachment()) {
-        let r = graph.resource(u.resource);
-        let Some(d) = r.image_desc() else { continue };
-        let layout = u
-            .access
-            .scope(p.kind, r.target())
-            .layout
-            .unwrap_or(Layout::GENERAL);
-        let resolve_target = p
-            .uses
-            .iter()
-            .find(|v| v.access == Access::Resolve && v.from == Some(u.resource))
-            .map(|v| v.resource);
+    /// The image holds content before the render pass starts.
+    content_at_start: bool,
+}
+
+impl DraftUse<'_> {
+    /// Adds the use to the drafts of its render pass, `all[first..]`: a new draft in order
+    /// of first use, with its load operation, or the later use of an existing one (stores
+    /// are set by [`sweep`]).
+    fn add_to(&self, all: &mut Vec<AttachmentDraft>, first: usize) {
+        let u = self.u;
+        // Only a multisampled colour attachment is resolved (validation).
+        let resolve_target = if self.samples > 1 {
+            self.pass
+                .uses
+                .iter()
+                .find(|v| v.access == Access::Resolve && v.from == Some(u.resource))
+                .map(|v| v.resource)
+        } else {
+            None
+        };
         if let Some(a) = all[first..].iter_mut().find(|a| a.resource == u.resource) {
-            a.final_layout = layout;
-            a.last_subpass = subpass;
+            a.final_layout = self.layout;
+            a.last_subpass = self.subpass;
             a.resolve_target = a.resolve_target.or(resolve_target);
-            continue;
+            return;
         }
         let load = if u.clear {
             LoadOp::Clear
-        } else if u.access.keeps_content(false) && facts.content_before(graph, u.resource, start) {
+        } else if u.access.keeps_content(false) && self.content_at_start {
             LoadOp::Load
         } else {
             LoadOp::DontCare
@@ -335,12 +392,12 @@ fn attachments(
             load,
             store: StoreOp::DontCare,
             memoryless: false,
-            samples: d.samples,
+            samples: self.samples,
             resolve_target,
-            initial_layout: layout,
-            final_layout: layout,
-            first_subpass: subpass,
-            last_subpass: subpass,
+            initial_layout: self.layout,
+            final_layout: self.layout,
+            first_subpass: self.subpass,
+            last_subpass: self.subpass,
         });
     }
 }

@@ -14,7 +14,7 @@
 //! indexed per resource, and the reason put in words, only for that error (or a trace log).
 
 use super::load_store::{Attachments, Facts, UseIndex};
-use super::{BreakDraft, RenderPassGrouping};
+use super::{Breaks, RenderPassGrouping};
 use crate::access::Access;
 use crate::caps::{Capabilities, CompileOptions};
 use crate::compile::Schedule;
@@ -89,7 +89,7 @@ fn why_not(
 /// The pass and the rule of `blocked`, in words.
 fn explain(
     graph: &Graph,
-    breaks: &[BreakDraft],
+    breaks: &Breaks,
     resource: ResourceId,
     blocked: Blocked,
 ) -> (String, String) {
@@ -106,13 +106,14 @@ fn explain(
         ),
         Blocked::Outside { pass, first, end } => {
             let why = breaks
+                .drafts
                 .iter()
                 .find(|b| b.after == end)
                 .map(|b| {
                     format!(
                         " (break before '{}': {})",
                         graph.pass(b.before).name,
-                        b.reason
+                        breaks.reason(b)
                     )
                 })
                 .unwrap_or_default();
@@ -171,7 +172,7 @@ pub fn decide(
     grouping: &RenderPassGrouping,
     facts: &Facts,
     attachments: &mut Attachments,
-    breaks: &[BreakDraft],
+    breaks: &Breaks,
 ) -> Result<Vec<bool>, CompileError> {
     let mut memoryless = vec![false; graph.resources.len()];
     if !options.memoryless {
@@ -185,7 +186,13 @@ pub fn decide(
         debug_assert!(b.is_some(), "the facts and the uses agree");
         b.map(|b| explain(graph, breaks, id, b))
     };
+    let trace = log::log_enabled!(log::Level::Trace);
     for (id, r) in graph.resource_ids().zip(&graph.resources) {
+        // A resource used outside one render pass is blocked; that matters only when it is
+        // declared memoryless (an error) or for the trace. Most resources end here.
+        if !facts.in_one_render_pass(id) && !r.memoryless && !trace {
+            continue;
+        }
         if r.image_desc().is_none() {
             continue;
         }
@@ -201,7 +208,7 @@ pub fn decide(
                 rule,
             });
         } else if blocked {
-            if log::log_enabled!(log::Level::Trace) {
+            if trace {
                 let (pass, rule) = explain_why(id).unwrap_or_default();
                 log::trace!("'{}' is not memoryless: '{pass}': {rule}", r.name);
             }

@@ -27,18 +27,21 @@
 //! test in agreement); the `WxH` texts of extents
 //! are written once per grouping and copied into every break that names them.
 //!
-//! Cost: O(uses of the candidate) per test, each a constant-time lookup (resources in a
-//! sparse set indexed by resource, every raster pass's extent and samples computed once per
-//! grouping), and O(uses) for the whole grouping; one open render pass is reused throughout.
+//! Cost: O(uses of the candidate) per test, each a constant-time lookup (one table entry per
+//! resource, valid when stamped with the current render pass, so opening a render pass
+//! clears nothing; every raster pass's extent and samples computed once per grouping), and
+//! O(uses) for the whole grouping; one open render pass is reused throughout. The reasons of
+//! all breaks are written one after the other into one text (reserved once), each break
+//! holding its range: no allocation per break. While adding a pass the table also tells
+//! whether the render pass uses a resource twice; the others are marked independent
+//! ([`super::Groups::independent`]) and skip the subpass dependency scan.
 
 use super::cross_queue::Crossings;
-use super::{BreakDraft, RenderPassGrouping};
+use super::{BreakDraft, Breaks, RenderPassGrouping};
 use crate::access::{Access, Target};
 use crate::caps::{Capabilities, CompileOptions};
 use crate::compile::Schedule;
 use crate::graph::{Graph, Pass, PassId, PassKind, QueueKind, ResourceId};
-use crate::plan::Text;
-use std::sync::Arc;
 
 /// Appends each piece (a `&str`, or a `u32` written in decimal) to the `String` `out`, one
 /// push each: reasons are built without the formatting machinery or an array of pieces.
@@ -467,8 +470,9 @@ fn between_text(kind: PassKind) -> &'static str {
 /// What the render pass being built knows about one resource.
 #[derive(Clone, Copy, Debug)]
 struct GroupUse {
-    /// The resource.
-    resource: ResourceId,
+    /// The render pass the entry belongs to ([`OpenGroup::stamp`]); an entry of an earlier
+    /// render pass reads as unused.
+    stamp: u32,
     /// Latest attachment use.
     attachment: Option<(PassId, Access)>,
     /// Latest non-attachment use.
@@ -481,6 +485,20 @@ struct GroupUse {
     input: bool,
 }
 
+impl GroupUse {
+    /// Unused, in render pass `stamp`.
+    const fn unused(stamp: u32) -> Self {
+        GroupUse {
+            stamp,
+            attachment: None,
+            other: None,
+            writer: None,
+            colour_bits: None,
+            input: false,
+        }
+    }
+}
+
 /// Extent and sample count of a raster pass's attachments ([`frame_of`]).
 type Frame = Option<((u32, u32), Option<u32>)>;
 
@@ -491,12 +509,14 @@ pub struct OpenGroup {
     pub passes: Vec<PassId>,
     extent: Option<(u32, u32)>,
     samples: Option<u32>,
-    /// One entry per resource used so far, in order of first use.
-    uses: Vec<GroupUse>,
-    /// Position in `uses` by resource (indexed by resource), a sparse set: an entry is valid
-    /// when it points at an entry of `uses` for that resource, so emptying `uses` empties
-    /// the set and nothing needs clearing.
-    slots: Vec<u32>,
+    /// What the render pass knows about each resource (indexed by resource): an entry is
+    /// valid when its stamp is `stamp`, so starting a new render pass empties the table by
+    /// moving `stamp` on, and nothing needs clearing.
+    table: Vec<GroupUse>,
+    /// The current render pass's stamp (never the stamp of a fresh table entry, 0).
+    stamp: u32,
+    /// Some resource is used twice in the render pass (by two subpasses, or twice by one).
+    shared: bool,
     /// Colour attachments (tile storage), in order of first use.
     colour: Vec<ResourceId>,
     /// Σ bits per pixel over `colour` (saturating).
@@ -554,7 +574,8 @@ impl OpenGroup {
                         .flatten()
                 })
                 .collect(),
-            slots: vec![0; graph.resources.len()],
+            table: vec![GroupUse::unused(0); graph.resources.len()],
+            stamp: 1,
             ..OpenGroup::default()
         }
     }
@@ -564,7 +585,13 @@ impl OpenGroup {
         self.passes.clear();
         self.extent = None;
         self.samples = None;
-        self.uses.clear();
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            // After 2^32 render passes: stale entries could read as current, so clear.
+            self.table.fill(GroupUse::unused(0));
+            self.stamp = 1;
+        }
+        self.shared = false;
         self.colour.clear();
         self.colour_bits = 0;
         self.inputs = 0;
@@ -581,17 +608,11 @@ impl OpenGroup {
     }
 
     /// What the render pass knows about `resource`, if it uses it.
+    #[inline]
     fn find(&self, resource: ResourceId) -> Option<&GroupUse> {
-        self.position(resource).map(|i| &self.uses[i])
-    }
-
-    /// Position of `resource` in `uses`.
-    fn position(&self, resource: ResourceId) -> Option<usize> {
-        let i = *self.slots.get(resource.index())? as usize;
-        self.uses
-            .get(i)
-            .filter(|g| g.resource == resource)
-            .map(|_| i)
+        self.table
+            .get(resource.index())
+            .filter(|g| g.stamp == self.stamp)
     }
 
     /// True when `pass` can become the next subpass: [`OpenGroup::blockers`] would be empty.
@@ -774,28 +795,23 @@ impl OpenGroup {
                 }
             }
         }
+        if self.table.len() < graph.resources.len() {
+            // Built by `OpenGroup::new` (no table yet): room for every resource.
+            self.table
+                .resize(graph.resources.len(), GroupUse::unused(0));
+            self.stamp = self.stamp.max(1);
+        }
+        let stamp = self.stamp;
         for u in &p.uses {
-            let slot = match self.position(u.resource) {
-                Some(i) => i,
-                None => {
-                    let i = self.uses.len();
-                    self.uses.push(GroupUse {
-                        resource: u.resource,
-                        attachment: None,
-                        other: None,
-                        writer: None,
-                        colour_bits: None,
-                        input: false,
-                    });
-                    let r = u.resource.index();
-                    if r >= self.slots.len() {
-                        self.slots.resize(graph.resources.len().max(r + 1), 0);
-                    }
-                    self.slots[r] = i as u32;
-                    i
-                }
+            let Some(g) = self.table.get_mut(u.resource.index()) else {
+                debug_assert!(false, "uses name resources of the graph");
+                continue;
             };
-            let g = &mut self.uses[slot];
+            if g.stamp == stamp {
+                self.shared = true;
+            } else {
+                *g = GroupUse::unused(stamp);
+            }
             if u.access.is_attachment() {
                 g.attachment = Some((pass, u.access));
                 // A resource's bits per pixel depend on its format only: known once set.
@@ -901,8 +917,11 @@ pub struct Grouped {
     pub grouping: RenderPassGrouping,
     /// A break, with every reason, between each pair of adjacent raster passes left in
     /// different render passes.
-    pub breaks: Vec<BreakDraft>,
+    pub breaks: Breaks,
 }
+
+/// Bytes per pass the text of the break reasons is given at the first break.
+const REASON_BYTES: usize = 96;
 
 /// The merge phase as a stream: passes are pushed in execution order, as the order phase
 /// emits them, and each raster pass joins the open render pass or opens a new one. The
@@ -924,11 +943,6 @@ pub struct Grouper<'a> {
     crossings: Crossings,
     two_queues: bool,
     extent_texts: ExtentTexts,
-    /// The reasons of every break, one after the other: one buffer for the frame, shared
-    /// by the plan's breaks ([`crate::plan::Text`]); each break's range is kept in
-    /// `reason_ranges` until [`Grouper::finish`].
-    reasons: String,
-    reason_ranges: Vec<std::ops::Range<usize>>,
 }
 
 impl<'a> Grouper<'a> {
@@ -950,16 +964,19 @@ impl<'a> Grouper<'a> {
                     group_of: vec![None; graph.passes.len()],
                 },
                 // At most one break per raster pass.
-                breaks: Vec::with_capacity(graph.passes.len()),
+                breaks: Breaks {
+                    drafts: Vec::with_capacity(graph.passes.len()),
+                    text: String::new(),
+                },
             },
             open: OpenGroup::for_graph(graph),
             between: Vec::new(),
             crossings: Crossings::default(),
-            two_queues: queue.iter().any(|&q| q != QueueKind::Graphics),
+            // Without an early exit: a scan the compiler vectorises.
+            two_queues: queue
+                .iter()
+                .fold(false, |any, &q| any | (q != QueueKind::Graphics)),
             extent_texts: ExtentTexts::default(),
-            // About a hundred bytes per break, a break every few passes.
-            reasons: String::with_capacity(graph.passes.len() * 48),
-            reason_ranges: Vec::new(),
         }
     }
 
@@ -968,6 +985,11 @@ impl<'a> Grouper<'a> {
     pub fn joinable(&self) -> Option<&OpenGroup> {
         (self.options.merge && self.between.is_empty() && !self.open.passes.is_empty())
             .then_some(&self.open)
+    }
+
+    /// True when some pass runs on a queue other than the graphics queue.
+    pub fn two_queues(&self) -> bool {
+        self.two_queues
     }
 
     /// True when an other-queue pass emitted inside the open render pass keeps `pass` out
@@ -1013,6 +1035,7 @@ impl<'a> Grouper<'a> {
             }
             let index = grouping.groups.len() - 1;
             grouping.groups.extend_last(pass);
+            grouping.groups.set_independent(!self.open.shared);
             grouping.group_of[pass.index()] = Some(index as u32);
         } else {
             if !self.open.passes.is_empty() {
@@ -1022,6 +1045,7 @@ impl<'a> Grouper<'a> {
             grouping.group_of[pass.index()] = Some(grouping.groups.len() as u32);
             grouping.groups.open(pass);
             self.open.restart(graph, pass);
+            grouping.groups.set_independent(!self.open.shared);
             if self.two_queues {
                 self.crossings.open(graph, pass);
             }
@@ -1033,8 +1057,15 @@ impl<'a> Grouper<'a> {
     /// put into words as it is found, joined with `"; "`).
     fn record_break(&mut self, pass: PassId) {
         let graph = self.graph;
-        let start = self.reasons.len();
-        let reason = &mut self.reasons;
+        let breaks = &mut self.grouped.breaks;
+        let reason = &mut breaks.text;
+        if reason.capacity() == 0 {
+            // Room for the reasons of a frame at once (a reason is ~100 bytes, and there
+            // is at most one break per raster pass): growing the text by doubling copies
+            // it again and again.
+            reason.reserve(graph.passes.len() * REASON_BYTES);
+        }
+        let start = reason.len();
         let texts = &mut self.extent_texts;
         let mut put = |b: Blocker| {
             if reason.len() > start {
@@ -1054,29 +1085,23 @@ impl<'a> Grouper<'a> {
             }
             self.open.each_blocker(graph, self.caps, pass, &mut put);
         }
-        debug_assert!(self.reasons.len() > start, "a break has a reason");
+        debug_assert!(reason.len() > start, "a break has a reason");
         let after = *self.open.passes.last().unwrap_or(&pass);
         log::debug!(
             "break between '{}' and '{}': {}",
             graph.pass(after).name,
             graph.pass(pass).name,
-            &self.reasons[start..],
+            &reason[start..],
         );
-        self.grouped.breaks.push(BreakDraft {
+        breaks.drafts.push(BreakDraft {
             after,
             before: pass,
-            reason: Text::default(),
+            reason: start as u32..reason.len() as u32,
         });
-        self.reason_ranges.push(start..self.reasons.len());
     }
 
-    /// The render passes and breaks of every pass pushed (the reasons become slices of one
-    /// shared buffer).
-    pub fn finish(mut self) -> Grouped {
-        let all = Arc::new(self.reasons);
-        for (b, range) in self.grouped.breaks.iter_mut().zip(self.reason_ranges) {
-            b.reason = Text::shared(&all, range);
-        }
+    /// The render passes and breaks of every pass pushed.
+    pub fn finish(self) -> Grouped {
         self.grouped
     }
 }

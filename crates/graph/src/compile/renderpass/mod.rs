@@ -16,9 +16,11 @@
 //! their subpasses follow execution order and are contiguous among the graphics-queue
 //! passes (nothing else runs inside a render pass; async-compute passes may sit between its
 //! subpasses in `order` when the render pass never waits for them, see [`cross_queue`]).
-//! Cost: O(uses) overall, plus O(uses × readers) for dependencies; most of what is left is
+//! Cost: O(uses) overall, plus O(uses × readers) for dependencies (only for render passes
+//! the merge step did not mark independent: a resource used by two subpasses); most of what is left is
 //! the plan's own records (the subpass and attachment lists of all render passes are slices
-//! of two shared buffers, [`List::shared`]; a reason per break is one allocation each).
+//! of two shared buffers, [`List::shared`], and the reasons of all breaks slices of one
+//! text, [`Text::shared`]).
 
 pub mod bandwidth;
 pub mod cross_queue;
@@ -32,7 +34,8 @@ use crate::caps::{Capabilities, CompileOptions};
 use crate::error::CompileError;
 use crate::graph::{Graph, PassId};
 use crate::name::Name;
-use crate::plan::{Attachment, Bandwidth, Break, List, RenderPass};
+use crate::plan::{Attachment, Bandwidth, Break, List, RenderPass, Text};
+use std::ops::Range;
 use std::sync::Arc;
 
 /// Which raster passes share a render pass.
@@ -52,6 +55,10 @@ pub struct Groups {
     passes: Vec<PassId>,
     /// Where each render pass starts in `passes`.
     starts: Vec<u32>,
+    /// Per render pass: known to use no resource in two of its subpasses (so it has no
+    /// subpass dependency). False when not known: whoever builds the list may tell
+    /// ([`Groups::set_independent`]); the merge step does for every render pass.
+    independent: Vec<bool>,
 }
 
 impl Groups {
@@ -60,6 +67,7 @@ impl Groups {
         Groups {
             passes: Vec::with_capacity(passes),
             starts: Vec::with_capacity(passes),
+            independent: Vec::with_capacity(passes),
         }
     }
 
@@ -77,6 +85,21 @@ impl Groups {
     pub fn open(&mut self, pass: PassId) {
         self.starts.push(self.passes.len() as u32);
         self.passes.push(pass);
+        self.independent.push(false);
+    }
+
+    /// Tells whether the last render pass (which must exist) uses no resource in two of its
+    /// subpasses.
+    pub fn set_independent(&mut self, independent: bool) {
+        debug_assert!(!self.starts.is_empty(), "a render pass is open");
+        if let Some(last) = self.independent.last_mut() {
+            *last = independent;
+        }
+    }
+
+    /// True when render pass `i` is known to use no resource in two of its subpasses.
+    pub fn independent(&self, i: usize) -> bool {
+        self.independent.get(i).copied().unwrap_or(false)
     }
 
     /// Adds `pass` as the next subpass of the last render pass (which must exist).
@@ -111,9 +134,29 @@ pub struct BreakDraft {
     pub after: PassId,
     /// First subpass of the later render pass.
     pub before: PassId,
-    /// Every rule that split them, in words, joined with `"; "` (a slice of one buffer
-    /// holding the reasons of every break).
-    pub reason: crate::plan::Text,
+    /// Where its reason lies in [`Breaks::text`]: every rule that split them, in words,
+    /// joined with `"; "`.
+    pub reason: Range<u32>,
+}
+
+/// The breaks of a frame, their reasons written one after the other into one text (one
+/// buffer for the frame instead of one per break; the plan's reasons are slices of it,
+/// [`Text::shared`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Breaks {
+    /// The breaks, in execution order.
+    pub drafts: Vec<BreakDraft>,
+    /// Their reasons, one after the other.
+    pub text: String,
+}
+
+impl Breaks {
+    /// The reason of `b`, one of [`Breaks::drafts`].
+    pub fn reason(&self, b: &BreakDraft) -> &str {
+        self.text
+            .get(b.reason.start as usize..b.reason.end as usize)
+            .unwrap_or("")
+    }
 }
 
 /// Output of the render pass phase.
@@ -145,10 +188,7 @@ pub fn render_passes(
         merge::group(graph, schedule, caps, options).grouping.groups,
         "the order phase grouped the order as the merge phase would"
     );
-    let merge::Grouped {
-        grouping,
-        breaks: break_drafts,
-    } = grouped;
+    let merge::Grouped { grouping, breaks } = grouped;
     let (facts, mut attachments) = load_store::sweep(graph, schedule, &grouping);
     let memoryless = memoryless::decide(
         graph,
@@ -158,7 +198,7 @@ pub fn render_passes(
         &grouping,
         &facts,
         &mut attachments,
-        &break_drafts,
+        &breaks,
     )?;
     let bandwidth = bandwidth::bandwidth(graph, &facts, &attachments);
     let name = |p: PassId| graph.pass(p).name.clone();
@@ -192,16 +232,24 @@ pub fn render_passes(
             RenderPass {
                 subpasses: List::shared(&all_subpasses, subpasses),
                 attachments: List::shared(&all_attachments, attached),
-                dependencies: dependencies::dependencies_with(graph, group, &mut scratch),
+                // No resource in two subpasses (one subpass, in particular): no hazard.
+                dependencies: if grouping.groups.independent(i) {
+                    Vec::new()
+                } else {
+                    dependencies::dependencies_with(graph, group, &mut scratch)
+                },
             }
         })
         .collect();
-    let breaks = break_drafts
+    // One buffer for the reasons of all breaks; each break's reason is a slice of it.
+    let reasons = Arc::new(breaks.text);
+    let breaks = breaks
+        .drafts
         .into_iter()
         .map(|b| Break {
             after: name(b.after),
             before: name(b.before),
-            reason: b.reason,
+            reason: Text::shared(&reasons, b.reason.start as usize..b.reason.end as usize),
         })
         .collect();
     Ok(RenderPasses {
