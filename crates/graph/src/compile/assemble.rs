@@ -121,26 +121,23 @@ impl Parts<'_> {
         // batch that is not a whole queue: one shared buffer each (none when empty).
         let sync_resources = shared(
             self.syncs
-                .syncs
+                .resources
+                .all()
                 .iter()
-                .flat_map(|x| &x.resources)
                 .map(|&r| names.resource(r)),
         );
-        let mut at = 0;
         let syncs: Vec<Sync> = self
             .syncs
             .syncs
             .iter()
-            .map(|x| {
-                at += x.resources.len();
-                Sync {
-                    signal: names.pass(x.signal),
-                    signal_queue: s.queue[x.signal.index()],
-                    wait: names.pass(x.wait),
-                    wait_queue: s.queue[x.wait.index()],
-                    resources: slice(&sync_resources, at - x.resources.len()..at),
-                    value: x.value,
-                }
+            .enumerate()
+            .map(|(i, x)| Sync {
+                signal: names.pass(x.signal),
+                signal_queue: s.queue[x.signal.index()],
+                wait: names.pass(x.wait),
+                wait_queue: s.queue[x.wait.index()],
+                resources: slice(&sync_resources, self.syncs.resources.range_of(i)),
+                value: x.value,
             })
             .collect();
         let whole =
@@ -150,7 +147,7 @@ impl Parts<'_> {
                 .batches
                 .iter()
                 .filter(|b| !whole(b))
-                .flat_map(|b| &b.passes)
+                .flat_map(|b| self.syncs.passes_of(b))
                 .map(|&p| names.pass(p)),
         );
         let batch_waits = shared(self.syncs.batches.iter().flat_map(|b| b.waits.clone()).map(

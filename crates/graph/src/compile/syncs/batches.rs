@@ -4,49 +4,52 @@
 //! Waits are anchored at the first subpass of a render pass and signals after its last, so a
 //! batch boundary never splits a render pass. Batches are listed in submission order: by the
 //! execution-order position of their first pass (a topological order, so every signal a
-//! batch waits for is submitted before it). Cost: O(passes + syncs).
+//! batch waits for is submitted before it). A batch's passes are a range of its queue's pass
+//! list (no list of its own). Cost: O(passes + syncs), plus sorting the batches.
 
 use super::super::Schedule;
 use super::SyncDraft;
 use crate::graph::{PassId, QueueKind};
+use std::ops::Range;
 
 /// One submit, with ids.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BatchDraft {
     /// Queue.
     pub queue: QueueKind,
-    /// Passes in queue order.
-    pub passes: Vec<PassId>,
+    /// Its passes: a range of its queue's pass list ([`super::SyncPlan::passes_of`]).
+    pub passes: Range<u32>,
     /// Indices into the sync list of the waits before the first pass (syncs are listed in
     /// execution order of the waiting pass, so they are contiguous).
-    pub waits: std::ops::Range<usize>,
+    pub waits: Range<usize>,
     /// Timeline value signalled after the last pass.
     pub signal: Option<u64>,
 }
 
-/// Groups the passes of every queue into batches.
-pub fn batches(schedule: &Schedule, syncs: &[SyncDraft], index: &[u32]) -> Vec<BatchDraft> {
-    let queue_passes = |queue: QueueKind| -> Vec<PassId> {
-        schedule
-            .order
-            .iter()
-            .copied()
-            .filter(|p| schedule.queue[p.index()] == queue)
-            .collect()
-    };
+/// Groups the passes of every queue into batches; `queue_passes` holds each queue's passes
+/// in queue order (graphics, async compute).
+pub fn batches(
+    schedule: &Schedule,
+    queue_passes: &[Vec<PassId>; 2],
+    syncs: &[SyncDraft],
+    index: &[u32],
+) -> Vec<BatchDraft> {
+    let queues = [QueueKind::Graphics, QueueKind::AsyncCompute];
+    let all = |p: &[PassId]| 0..p.len() as u32;
     if syncs.is_empty() {
         // No waits and no signals: one batch per used queue (what the loop below gives).
-        let mut out: Vec<BatchDraft> = [QueueKind::Graphics, QueueKind::AsyncCompute]
+        let mut out: Vec<BatchDraft> = queues
             .into_iter()
-            .map(|queue| BatchDraft {
+            .zip(queue_passes)
+            .filter(|(_, passes)| !passes.is_empty())
+            .map(|(queue, passes)| BatchDraft {
                 queue,
-                passes: queue_passes(queue),
+                passes: all(passes),
                 waits: 0..0,
                 signal: None,
             })
-            .filter(|b| !b.passes.is_empty())
             .collect();
-        sort_batches(schedule, &mut out);
+        sort_batches(schedule, queue_passes, &mut out);
         return out;
     }
     let n = schedule.queue.len();
@@ -67,8 +70,11 @@ pub fn batches(schedule: &Schedule, syncs: &[SyncDraft], index: &[u32]) -> Vec<B
         signals[s.signal.index()] = true;
     }
     let mut out: Vec<BatchDraft> = Vec::new();
-    for queue in [QueueKind::Graphics, QueueKind::AsyncCompute] {
-        let passes = queue_passes(queue);
+    for (queue, passes) in queues.into_iter().zip(queue_passes) {
+        let waits_at = |start: usize| {
+            let p = passes[start].index();
+            wait_start[p] as usize..wait_end[p] as usize
+        };
         let mut start = 0usize;
         for (i, &p) in passes.iter().enumerate() {
             let waits = wait_start[p.index()] as usize..wait_end[p.index()] as usize;
@@ -76,8 +82,8 @@ pub fn batches(schedule: &Schedule, syncs: &[SyncDraft], index: &[u32]) -> Vec<B
             if !waits.is_empty() && i > start {
                 out.push(BatchDraft {
                     queue,
-                    passes: passes[start..i].to_vec(),
-                    waits: batch_waits(&passes, start, &wait_start, &wait_end),
+                    passes: start as u32..i as u32,
+                    waits: waits_at(start),
                     signal: None,
                 });
                 start = i;
@@ -90,8 +96,8 @@ pub fn batches(schedule: &Schedule, syncs: &[SyncDraft], index: &[u32]) -> Vec<B
                 );
                 out.push(BatchDraft {
                     queue,
-                    passes: passes[start..=i].to_vec(),
-                    waits: batch_waits(&passes, start, &wait_start, &wait_end),
+                    passes: start as u32..i as u32 + 1,
+                    waits: waits_at(start),
                     signal: Some(u64::from(index[p.index()])),
                 });
                 start = i + 1;
@@ -100,34 +106,25 @@ pub fn batches(schedule: &Schedule, syncs: &[SyncDraft], index: &[u32]) -> Vec<B
         if start < passes.len() {
             out.push(BatchDraft {
                 queue,
-                passes: passes[start..].to_vec(),
-                waits: batch_waits(&passes, start, &wait_start, &wait_end),
+                passes: start as u32..passes.len() as u32,
+                waits: waits_at(start),
                 signal: None,
             });
         }
     }
-    sort_batches(schedule, &mut out);
+    sort_batches(schedule, queue_passes, &mut out);
     out
 }
 
 /// Submission order: by the execution-order position of each batch's first pass.
-fn sort_batches(schedule: &Schedule, batches: &mut [BatchDraft]) {
+fn sort_batches(schedule: &Schedule, queue_passes: &[Vec<PassId>; 2], batches: &mut [BatchDraft]) {
     let first_pos = |b: &BatchDraft| {
-        b.passes
-            .first()
+        let passes = &queue_passes[super::queue_slot(b.queue)];
+        passes
+            .get(b.passes.start as usize)
+            .filter(|_| !b.passes.is_empty())
             .and_then(|p| schedule.position[p.index()])
             .unwrap_or(u32::MAX)
     };
     batches.sort_by_key(|b| (first_pos(b), b.queue));
-}
-
-/// The waits of the batch starting at `passes[start]`.
-fn batch_waits(
-    passes: &[PassId],
-    start: usize,
-    wait_start: &[u32],
-    wait_end: &[u32],
-) -> std::ops::Range<usize> {
-    let p = passes[start].index();
-    wait_start[p] as usize..wait_end[p] as usize
 }

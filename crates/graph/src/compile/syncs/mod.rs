@@ -10,7 +10,9 @@
 //! listed on the kept sync that covers it. The timeline value of a sync is the 1-based
 //! position of the signalling pass in its queue. [`ownership`] (run before the barrier phase)
 //! decides EXCLUSIVE vs CONCURRENT sharing; [`batches`] builds the submits.
-//! Cost: O(passes + hazards) plus the minimisation.
+//! Cost: O(passes + hazards) plus the minimisation. Per-pass and per-sync lists (candidate
+//! waits, kept waits, covered resources, batch passes) live in shared buffers
+//! ([`ssis::Lists`], ranges), not in one allocation each.
 
 pub mod batches;
 pub mod ownership;
@@ -23,6 +25,7 @@ use crate::caps::CompileOptions;
 use crate::graph::{Graph, PassId, QueueKind, ResourceId};
 use crate::plan::SyncStats;
 use batches::BatchDraft;
+use ssis::Lists;
 
 /// A semaphore edge with ids.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,8 +34,6 @@ pub struct SyncDraft {
     pub signal: PassId,
     /// Pass before which it is waited on.
     pub wait: PassId,
-    /// Resources covered.
-    pub resources: Vec<ResourceId>,
     /// Timeline value: 1-based position of `signal` in its queue.
     pub value: u64,
 }
@@ -46,6 +47,23 @@ pub struct SyncPlan {
     pub stats: SyncStats,
     /// Submission batches in submission order.
     pub batches: Vec<BatchDraft>,
+    /// Resources covered by each sync (indexed like `syncs`).
+    pub resources: Lists<ResourceId>,
+    /// Passes of each queue in queue order (graphics, async compute): the batches' passes
+    /// are ranges of these.
+    pub queue_passes: [Vec<PassId>; 2],
+}
+
+impl SyncPlan {
+    /// Resources covered by sync `i`.
+    pub fn resources_of(&self, i: usize) -> &[ResourceId] {
+        self.resources.of(i)
+    }
+
+    /// Passes of batch `b`, in queue order.
+    pub fn passes_of(&self, b: &BatchDraft) -> &[PassId] {
+        &self.queue_passes[queue_slot(b.queue)][b.passes.start as usize..b.passes.end as usize]
+    }
 }
 
 fn queue_slot(q: QueueKind) -> usize {
@@ -64,13 +82,23 @@ pub fn syncs(
     options: &CompileOptions,
 ) -> SyncPlan {
     let n = graph.passes.len();
+    let queue_passes: [Vec<PassId>; 2] = [QueueKind::Graphics, QueueKind::AsyncCompute].map(|q| {
+        schedule
+            .order
+            .iter()
+            .copied()
+            .filter(|p| schedule.queue[p.index()] == q)
+            .collect()
+    });
     if hazards.is_empty() {
         // Nothing crosses queues: no syncs, one batch per queue.
-        let batches = batches::batches(schedule, &[], &[]);
+        let batches = batches::batches(schedule, &queue_passes, &[], &[]);
         return SyncPlan {
             syncs: Vec::new(),
             stats: SyncStats::default(),
             batches,
+            resources: Lists::default(),
+            queue_passes,
         };
     }
     let group = |p: PassId| {
@@ -97,8 +125,8 @@ pub fn syncs(
         last[q] = Some(p.index());
     }
 
-    // Candidate waits: distinct (signal point, wait point) pairs across queues.
-    let mut deps: Vec<Vec<usize>> = vec![Vec::new(); n];
+    // Candidate waits: distinct (signal point, wait point) pairs across queues, listed per
+    // waiting pass in hazard order.
     let mut resolved: Vec<(usize, usize, ResourceId)> = Vec::with_capacity(hazards.len());
     for h in hazards {
         let (s, w) = (end(h.from).index(), anchor(h.to).index());
@@ -106,32 +134,24 @@ pub fn syncs(
             debug_assert!(false, "cross-queue hazard between passes of one queue");
             continue;
         }
-        if !deps[w].contains(&s) {
-            deps[w].push(s);
-        }
         resolved.push((s, w, h.resource));
     }
-    let candidates: usize = deps.iter().map(Vec::len).sum();
+    let pairs: Vec<(u32, usize)> = resolved.iter().map(|&(s, w, _)| (w as u32, s)).collect();
+    let deps = Lists::distinct_by_owner(n, &pairs);
+    let candidates = deps.all().len();
 
     // Processing order: merge the two queue sequences, taking a pass once all its
     // producers are processed (earliest in execution order first).
-    let queues: [Vec<usize>; 2] = [QueueKind::Graphics, QueueKind::AsyncCompute].map(|q| {
-        schedule
-            .order
-            .iter()
-            .filter(|p| schedule.queue[p.index()] == q)
-            .map(|p| p.index())
-            .collect()
-    });
+    let queues = &queue_passes;
     let mut head = [0usize; 2];
     let mut done = vec![false; n];
     let mut order = Vec::with_capacity(schedule.order.len());
     let pos = |v: usize| schedule.position[v].unwrap_or(u32::MAX);
     while order.len() < schedule.order.len() {
-        let heads = (0..2).filter_map(|q| queues[q].get(head[q]).map(|&v| (q, v)));
+        let heads = (0..2).filter_map(|q| queues[q].get(head[q]).map(|&v| (q, v.index())));
         let ready = heads
             .clone()
-            .filter(|&(_, v)| deps[v].iter().all(|&u| done[u]))
+            .filter(|&(_, v)| deps.of(v).iter().all(|&u| done[u]))
             .min_by_key(|&(_, v)| pos(v));
         let Some((q, v)) = ready.or_else(|| {
             log::warn!(
@@ -162,19 +182,20 @@ pub fn syncs(
     for &p in &schedule.order {
         let w = p.index();
         first[w] = syncs.len() as u32;
-        for &s in &solution.kept[w] {
+        for &s in solution.kept_of(w) {
             syncs.push(SyncDraft {
                 signal: PassId(s as u32),
                 wait: p,
-                resources: Vec::new(),
                 value: u64::from(index[s]),
             });
         }
     }
     let slot = |syncs: &[SyncDraft], (w, s): (usize, usize)| {
         let start = first[w] as usize;
-        (start..start + solution.kept[w].len()).find(|&i| syncs[i].signal.index() == s)
+        (start..start + solution.kept_of(w).len()).find(|&i| syncs[i].signal.index() == s)
     };
+    // Each hazard's resource goes to the kept sync that covers it, in hazard order.
+    let mut covered: Vec<(u32, ResourceId)> = Vec::with_capacity(resolved.len());
     for (s, w, r) in resolved {
         let q = problem.queue[s];
         let by = solution.via_of(w)[q].and_then(|k| slot(&syncs, k));
@@ -183,14 +204,18 @@ pub fn syncs(
             "every hazard is covered by a kept sync"
         );
         if let Some(i) = by {
-            if !syncs[i].resources.contains(&r) {
-                syncs[i].resources.push(r);
-            }
+            covered.push((i as u32, r));
         }
     }
+    let resources = Lists::distinct_by_owner(syncs.len(), &covered);
     if log::log_enabled!(log::Level::Debug) {
-        for (w, list) in problem.deps.iter().enumerate() {
-            for &s in list.iter().filter(|&&s| !solution.kept[w].contains(&s)) {
+        for w in 0..problem.deps.owners() {
+            for &s in problem
+                .deps
+                .of(w)
+                .iter()
+                .filter(|&&s| !solution.kept_of(w).contains(&s))
+            {
                 let by = solution.via_of(w)[problem.queue[s]]
                     .map(|(x, y)| (graph.passes[y].name.as_str(), graph.passes[x].name.as_str()));
                 log::debug!(
@@ -213,10 +238,12 @@ pub fn syncs(
         stats.kept,
         stats.removed
     );
-    let batches = batches::batches(schedule, &syncs, &index);
+    let batches = batches::batches(schedule, &queue_passes, &syncs, &index);
     SyncPlan {
         syncs,
         stats,
         batches,
+        resources,
+        queue_passes,
     }
 }

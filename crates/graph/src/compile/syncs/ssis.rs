@@ -19,6 +19,97 @@
 //! change an earlier node's SSIS). Cost: O(nodes · queues · deps²) in the worst case, linear in
 //! practice.
 
+/// Lists of items, one per owner, kept in one buffer: the list of owner `v` is
+/// `items[start[v]..start[v + 1]]`. Replaces a `Vec<Vec<_>>` (one allocation per owner) in
+/// the sync phase, where every pass may own a list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lists<T> {
+    start: Vec<u32>,
+    items: Vec<T>,
+}
+
+impl<T> Default for Lists<T> {
+    fn default() -> Self {
+        Lists {
+            start: vec![0],
+            items: Vec::new(),
+        }
+    }
+}
+
+impl<T: Copy + PartialEq> Lists<T> {
+    /// One list per entry of `lists`.
+    pub fn from_lists(lists: &[Vec<T>]) -> Self {
+        let mut out = Lists {
+            start: Vec::with_capacity(lists.len() + 1),
+            items: Vec::with_capacity(lists.iter().map(Vec::len).sum()),
+        };
+        out.start.push(0);
+        for l in lists {
+            out.items.extend_from_slice(l);
+            out.start.push(out.items.len() as u32);
+        }
+        out
+    }
+
+    /// The distinct items of each of `owners` owners, from `(owner, item)` pairs, each list
+    /// in the order its items first appear. A counting sort by owner (stable), then each
+    /// list drops repeats: O(pairs + owners + Σ list²), lists being short.
+    pub fn distinct_by_owner(owners: usize, pairs: &[(u32, T)]) -> Self {
+        let mut start = vec![0u32; owners + 1];
+        for &(o, _) in pairs {
+            start[o as usize + 1] += 1;
+        }
+        for i in 1..start.len() {
+            start[i] += start[i - 1];
+        }
+        let mut next = start.clone();
+        // Every slot is overwritten once below; the initial values only give the length.
+        let mut items: Vec<T> = pairs.iter().map(|&(_, x)| x).collect();
+        for &(o, x) in pairs {
+            let at = &mut next[o as usize];
+            items[*at as usize] = x;
+            *at += 1;
+        }
+        // Copy each list, dropping repeats.
+        let mut out = Vec::with_capacity(pairs.len());
+        let mut begin = 0u32;
+        for o in 0..owners {
+            let list = start[o] as usize..start[o + 1] as usize;
+            start[o] = begin;
+            let first = out.len();
+            for x in &items[list] {
+                if !out[first..].contains(x) {
+                    out.push(*x);
+                }
+            }
+            begin = out.len() as u32;
+        }
+        start[owners] = begin;
+        Lists { start, items: out }
+    }
+
+    /// The list of `owner`.
+    pub fn of(&self, owner: usize) -> &[T] {
+        &self.items[self.start[owner] as usize..self.start[owner + 1] as usize]
+    }
+
+    /// Where the list of `owner` lies in [`Lists::all`].
+    pub fn range_of(&self, owner: usize) -> std::ops::Range<usize> {
+        self.start[owner] as usize..self.start[owner + 1] as usize
+    }
+
+    /// Every list, one after the other.
+    pub fn all(&self) -> &[T] {
+        &self.items
+    }
+
+    /// Number of owners.
+    pub fn owners(&self) -> usize {
+        self.start.len() - 1
+    }
+}
+
 /// The minimisation problem: nodes on queues, with their cross-queue dependencies.
 #[derive(Clone, Debug, Default)]
 pub struct Problem {
@@ -30,8 +121,8 @@ pub struct Problem {
     pub index: Vec<u32>,
     /// Previous node on the same queue.
     pub prev: Vec<Option<usize>>,
-    /// Direct dependencies on other queues (distinct).
-    pub deps: Vec<Vec<usize>>,
+    /// Direct dependencies on other queues (distinct), one list per node.
+    pub deps: Lists<usize>,
     /// Processing order: a topological order of queue order plus `deps`.
     pub order: Vec<usize>,
 }
@@ -41,8 +132,11 @@ pub struct Problem {
 pub struct Solution {
     /// Number of queues (the stride of `ssis` and `via`).
     pub queues: usize,
-    /// Kept dependencies of each node, in the order they were chosen.
-    pub kept: Vec<Vec<usize>>,
+    /// Kept dependencies of all nodes, each node's together in the order they were chosen;
+    /// nodes in processing order (see [`Solution::kept_of`]).
+    kept: Vec<usize>,
+    /// Where the kept dependencies of each node lie in `kept`.
+    kept_at: Vec<(u32, u32)>,
     /// SSIS of each node after its waits: `ssis[node * queues + queue]`.
     pub ssis: Vec<u32>,
     /// For each node and queue (same layout as `ssis`), the kept wait `(waiting node,
@@ -61,6 +155,12 @@ impl Solution {
     pub fn via_of(&self, node: usize) -> &[Option<(usize, usize)>] {
         &self.via[node * self.queues..(node + 1) * self.queues]
     }
+
+    /// Kept dependencies of `node`, in the order they were chosen.
+    pub fn kept_of(&self, node: usize) -> &[usize] {
+        let (a, b) = self.kept_at[node];
+        &self.kept[a as usize..b as usize]
+    }
 }
 
 /// Solves `problem`; with `minimize` off every dependency is kept.
@@ -69,7 +169,8 @@ pub fn solve(problem: &Problem, minimize: bool) -> Solution {
     let q = problem.queues;
     let mut sol = Solution {
         queues: q,
-        kept: vec![Vec::new(); n],
+        kept: Vec::new(),
+        kept_at: vec![(0, 0); n],
         ssis: vec![0; n * q],
         via: vec![None; n * q],
     };
@@ -97,12 +198,13 @@ pub fn solve(problem: &Problem, minimize: bool) -> Solution {
             }
         };
         need.iter_mut().for_each(|x| *x = 0);
-        for &u in &problem.deps[v] {
+        for &u in problem.deps.of(v) {
             let qu = problem.queue[u];
             need[qu] = need[qu].max(problem.index[u]);
         }
         candidates.clear();
-        candidates.extend_from_slice(&problem.deps[v]);
+        candidates.extend_from_slice(problem.deps.of(v));
+        let first_kept = sol.kept.len() as u32;
         let merge = |sol: &mut Solution, u: usize| {
             for k in (0..q).filter(|&k| k != own) {
                 let x = entry(sol, u, k);
@@ -140,14 +242,15 @@ pub fn solve(problem: &Problem, minimize: bool) -> Solution {
                 let u = candidates.swap_remove(i);
                 log::trace!("ssis: node {v} keeps wait on node {u} (covers {covers} queue(s))");
                 merge(&mut sol, u);
-                sol.kept[v].push(u);
+                sol.kept.push(u);
             }
         } else {
             for &u in &candidates {
                 merge(&mut sol, u);
-                sol.kept[v].push(u);
+                sol.kept.push(u);
             }
         }
+        sol.kept_at[v] = (first_kept, sol.kept.len() as u32);
         done[v] = true;
     }
     sol
@@ -170,9 +273,10 @@ mod tests {
             queue: vec![0; n],
             index: vec![0; n],
             prev: vec![None; n],
-            deps: vec![Vec::new(); n],
+            deps: Lists::default(),
             order: Vec::new(),
         };
+        let mut lists = vec![Vec::new(); n];
         for (qi, list) in queues.iter().enumerate() {
             for (i, &node) in list.iter().enumerate() {
                 p.queue[node] = qi;
@@ -181,12 +285,13 @@ mod tests {
             }
         }
         for &(v, ds) in deps {
-            p.deps[v] = ds
+            lists[v] = ds
                 .iter()
                 .copied()
                 .filter(|&u| p.queue[u] != p.queue[v])
                 .collect();
         }
+        p.deps = Lists::from_lists(&lists);
         // Topological: queue order plus deps (Kahn by smallest id first).
         let mut placed = vec![false; n];
         let present: Vec<usize> = queues.iter().flat_map(|q| q.iter().copied()).collect();
@@ -196,7 +301,7 @@ mod tests {
                 .copied()
                 .filter(|&v| !placed[v])
                 .filter(|&v| {
-                    p.prev[v].is_none_or(|x| placed[x]) && p.deps[v].iter().all(|&u| placed[u])
+                    p.prev[v].is_none_or(|x| placed[x]) && p.deps.of(v).iter().all(|&u| placed[u])
                 })
                 .min()
                 .expect("acyclic");
@@ -207,11 +312,28 @@ mod tests {
     }
 
     #[test]
+    fn distinct_lists_keep_first_appearance_order_per_owner() {
+        let pairs = [(2, 7), (0, 5), (2, 3), (2, 7), (0, 5), (3, 1), (2, 9)];
+        let lists = Lists::distinct_by_owner(4, &pairs);
+        assert_eq!(lists.owners(), 4);
+        assert_eq!(lists.of(0), [5]);
+        assert!(lists.of(1).is_empty());
+        assert_eq!(lists.of(2), [7, 3, 9]);
+        assert_eq!(lists.of(3), [1]);
+        assert_eq!(lists.all(), [5, 7, 3, 9, 1]);
+        assert_eq!(lists.range_of(2), 1..4);
+        assert_eq!(
+            lists,
+            Lists::from_lists(&[vec![5], vec![], vec![7, 3, 9], vec![1]])
+        );
+    }
+
+    #[test]
     fn scenario_1_waits_only_on_the_latest_producer() {
         // Queue 0: 1 2 3, queue 1: 4 5 6; pass 3 depends on 4 and 5.
         let p = problem(&[&[1, 2, 3], &[4, 5, 6]], &[(3, &[4, 5])]);
         let s = solve(&p, true);
-        assert_eq!(s.kept[3], vec![5]);
+        assert_eq!(s.kept_of(3), [5]);
         assert_eq!(
             s.ssis_of(3),
             [3, 2],
@@ -224,14 +346,14 @@ mod tests {
         // Queue 0: 1 2 3, queue 1: 4 5 6; passes 5 and 6 depend on 1.
         let p = problem(&[&[1, 2, 3], &[4, 5, 6]], &[(5, &[1]), (6, &[1])]);
         let s = solve(&p, true);
-        assert_eq!(s.kept[5], vec![1]);
+        assert_eq!(s.kept_of(5), [1]);
         assert!(
-            s.kept[6].is_empty(),
+            s.kept_of(6).is_empty(),
             "6 -> 1 is implied by 5 -> 1 plus queue order"
         );
         assert_eq!(s.via_of(6)[0], Some((5, 1)));
         let all = solve(&p, false);
-        assert_eq!(all.kept[6], vec![1]);
+        assert_eq!(all.kept_of(6), [1]);
     }
 
     #[test]
@@ -239,10 +361,10 @@ mod tests {
         // Queue 0: 1, queue 1: 2 3, queue 2: 4 5 6; 3 depends on 1, 6 on 1, 3 and 5.
         let p = problem(&[&[1], &[2, 3], &[4, 5, 6]], &[(3, &[1]), (6, &[1, 3, 5])]);
         let s = solve(&p, true);
-        assert_eq!(s.kept[3], vec![1]);
+        assert_eq!(s.kept_of(3), [1]);
         assert_eq!(
-            s.kept[6],
-            vec![3],
+            s.kept_of(6),
+            [3],
             "3 covers queues 0 and 1; queue 2 is 6's own (5 precedes it)"
         );
         assert_eq!(s.ssis_of(6), [1, 2, 3]);
@@ -253,7 +375,7 @@ mod tests {
         // Queue 0: 1, queue 1: 2, queue 2: 3; 3 depends on 1 and 2, which are unrelated.
         let p = problem(&[&[1], &[2], &[3]], &[(3, &[1, 2])]);
         let s = solve(&p, true);
-        let mut kept = s.kept[3].clone();
+        let mut kept = s.kept_of(3).to_vec();
         kept.sort();
         assert_eq!(kept, vec![1, 2]);
     }
