@@ -14,8 +14,9 @@
 //! overlap never overlap in bytes. Cost: dominated by the planner, O(n log n + pairs) for the
 //! conflict lists plus O(Σ d log d) per greedy run (d conflicts per item), a handful of runs
 //! for large frames. The plan section lists each block's placements by (offset, first use,
-//! resource): on one queue one counting sort by offset over the conflict sweep's order by
-//! first position (handed on by [`planner::plan_in_start_order`]), else two counting sorts.
+//! resource): one counting sort by offset over the items by first use (handed on by
+//! [`planner::plan_in_start_order`]: on one queue the conflict sweep's order by first
+//! position, with levels one counting sort by first level), else two counting sorts.
 //! The aliasing barriers that make reuse safe are added afterwards by `alias_barriers`.
 
 pub mod article;

@@ -100,7 +100,8 @@ pub fn plan_knowing(problem: &Problem, lower_bound: Option<u64>) -> (Packing, Op
 /// What [`plan_in_start_order`] gives: the packing, the article's bytes when it ran, and
 /// per block of the packing, its items (indices into `problem.items`) by (first use,
 /// index) when the conflict lists' sweep gave that order on the way (one queue: first uses
-/// are first positions), else `None`.
+/// are first positions) or, with lifetimes in levels, from one counting sort by first
+/// level; else (the article's blocks) `None`.
 pub type Planned = (Packing, Option<u64>, Vec<Option<Vec<u32>>>);
 
 /// [`plan_knowing`], also handing on the items of each block in order of first use where
@@ -131,9 +132,10 @@ pub fn plan_in_start_order(problem: &Problem, lower_bound: Option<u64>) -> Plann
     let mut orders = Vec::with_capacity(classes.len());
     // Local indices follow the global ones: the sweep's order mapped through `items`.
     let start_order = |items: &[usize], conflicts: Option<Conflicts>| {
-        let order = conflicts
-            .filter(|_| !problem.by_level)
-            .and_then(Conflicts::into_by_start)?;
+        if problem.by_level {
+            return by_first_use(problem, items);
+        }
+        let order = conflicts.and_then(Conflicts::into_by_start)?;
         Some(if items.len() == problem.items.len() {
             order
         } else {
@@ -175,6 +177,28 @@ pub fn plan_in_start_order(problem: &Problem, lower_bound: Option<u64>) -> Plann
         }
     }
     (out, Some(article_total), orders)
+}
+
+/// `items` (indices into `problem.items`, ascending) by (first use, index): one stable
+/// counting sort by first use (levels are small integers); `None` when they are not small.
+fn by_first_use(problem: &Problem, items: &[usize]) -> Option<Vec<u32>> {
+    let first = |i: usize| problem.items[i].first as usize;
+    let max = items.iter().map(|&i| first(i)).max().unwrap_or(0);
+    if max > 4 * items.len() + 1024 {
+        return None;
+    }
+    let mut count = vec![0u32; max + 2];
+    for &i in items {
+        count[first(i) + 1] += 1;
+    }
+    super::running_sums(&mut count);
+    let mut out = vec![0u32; items.len()];
+    for &i in items {
+        let c = &mut count[first(i)];
+        out[*c as usize] = i as u32;
+        *c += 1;
+    }
+    Some(out)
 }
 
 /// Conflict lists of `items`, when they make greedy runs cheaper than walking every placed
