@@ -17,11 +17,15 @@
 //! "alive" means alive in either), each item stores only the items alive when it is
 //! reached, one entry per pair; its later conflicts are the items the sweep reaches while it
 //! is alive, a run of the sweep's order kept as a range (ended when the item is shed).
+//! With levels in that order, the step that sheds an item is known when it is reached (the
+//! first positions and first levels both grow: prefix counts over them give it), so the
+//! sweep keeps lists of the items each step sheds instead of scanning the alive items.
 //! Otherwise, with levels, items finished in positions go to an ordered set by last level,
 //! read from `k.lvl_lo` up, and both directions of every pair are stored.
 //! Invariant: `of(a)` contains `b` iff `of(b)` contains `a` iff the two items' spans
-//! conflict. Cost: O(n + positions + pairs) for the sweep (O(n log n + pairs) with levels
-//! out of order), plus O(n · alive) for the list; linear when lifetimes are short.
+//! conflict. Cost: O(n + positions + levels + pairs) for the sweep (O(n log n + pairs)
+//! with levels out of order, plus O(n · alive) for scanning the alive list there and where
+//! positions or levels are not small integers); linear when lifetimes are short.
 //! [`Conflicts::bounded`] gives up past a number of pairs (dense problems).
 
 use super::lifetimes::Problem;
@@ -69,6 +73,41 @@ fn by_first_position(first: impl ExactSizeIterator<Item = u32> + Clone) -> Vec<u
         *c += 1;
     }
     out
+}
+
+/// For the sweep with levels (`order`: items by first position, first levels never
+/// decreasing along it), the step at which each item is shed: the first step whose item
+/// starts after it both in positions and in levels (`n` when none does; the sweep sheds
+/// no item before the step after its own). The number of
+/// items starting at or before a value is the first step starting after it, counted over
+/// the values (a prefix sum); `None` when positions or levels are not small integers.
+fn shedding_steps(spans: &[super::Span], order: &[u32]) -> Option<Vec<u32>> {
+    let n = spans.len();
+    let limit = 4 * n + 1024;
+    let (mut max_pos, mut max_lvl) = (0usize, 0usize);
+    for s in spans {
+        max_pos = max_pos.max(s.pos_hi.max(s.pos_lo) as usize);
+        max_lvl = max_lvl.max(s.lvl_hi.max(s.lvl_lo) as usize);
+    }
+    if max_pos > limit || max_lvl > limit {
+        return None;
+    }
+    // `upto[v]`: items starting at or before `v` (the first step starting after `v`).
+    let mut upto_pos = vec![0u32; max_pos + 1];
+    let mut upto_lvl = vec![0u32; max_lvl + 1];
+    for s in spans {
+        upto_pos[s.pos_lo as usize] += 1;
+        upto_lvl[s.lvl_lo as usize] += 1;
+    }
+    super::running_sums(&mut upto_pos);
+    super::running_sums(&mut upto_lvl);
+    debug_assert!(order.is_empty() || order.len() == n);
+    Some(
+        spans
+            .iter()
+            .map(|s| upto_pos[s.pos_hi as usize].max(upto_lvl[s.lvl_hi as usize]))
+            .collect(),
+    )
 }
 
 impl Conflicts {
@@ -187,9 +226,73 @@ impl Conflicts {
     /// compute): an item reached earlier conflicts with the current one exactly while it is
     /// alive in positions or in levels, and once it is alive in neither it never conflicts
     /// with a later item again (first positions and first levels only grow). Lists as for
-    /// one queue; the alive items are scanned at every step (they leave in no single
-    /// order).
+    /// one queue. Both first positions and first levels grow along the sweep, so the step
+    /// that sheds item `j` is known when it is reached: the later of the first step whose
+    /// position passes `j.pos_hi` and the first whose level passes `j.lvl_hi` (counts of
+    /// first positions and first levels up to each value, when those are small integers),
+    /// and the sweep keeps one list of items per shedding step, as for one queue; otherwise
+    /// the alive items are scanned at every step.
     fn sweep(spans: &[super::Span], order: Vec<u32>, max_pairs: usize) -> Option<Self> {
+        match shedding_steps(spans, &order) {
+            Some(shed_at) => Self::sweep_by_steps(&shed_at, order, max_pairs),
+            None => Self::sweep_by_scan(spans, order, max_pairs),
+        }
+    }
+
+    /// [`Conflicts::sweep`] given the step `shed_at[k]` at which each item stops being alive
+    /// (`n` for those alive to the end): the alive items in no order, shed through lists of
+    /// the items each step sheds.
+    fn sweep_by_steps(shed_at: &[u32], order: Vec<u32>, max_pairs: usize) -> Option<Self> {
+        const NONE: u32 = u32::MAX;
+        let n = shed_at.len();
+        let mut adj: Vec<u32> = Vec::with_capacity(8 * n);
+        let mut stored = vec![(0u32, 0u32); n];
+        let mut later = vec![(0u32, 0u32); n];
+        let mut ending = vec![NONE; n + 1];
+        let mut next_ending = vec![NONE; n];
+        let mut slot = vec![0u32; n];
+        let mut alive: Vec<u32> = Vec::new();
+        for (step, &k) in order.iter().enumerate() {
+            let mut j = ending[step];
+            let step = step as u32;
+            while j != NONE {
+                later[j as usize].1 = step;
+                let at = slot[j as usize] as usize;
+                alive.swap_remove(at);
+                if let Some(&moved) = alive.get(at) {
+                    slot[moved as usize] = at as u32;
+                }
+                j = next_ending[j as usize];
+            }
+            let from = adj.len() as u32;
+            adj.extend_from_slice(&alive);
+            stored[k as usize] = (from, adj.len() as u32);
+            later[k as usize] = (step + 1, step + 1);
+            slot[k as usize] = alive.len() as u32;
+            alive.push(k);
+            // Checked from the next step on, as a scan would.
+            let end = (shed_at[k as usize] as usize).max(step as usize + 1);
+            next_ending[k as usize] = ending[end];
+            ending[end] = k;
+            if adj.len() > max_pairs {
+                return None;
+            }
+        }
+        for &j in &alive {
+            later[j as usize].1 = n as u32;
+        }
+        Some(Conflicts {
+            stored,
+            pairs: adj.len(),
+            adj,
+            order,
+            later,
+        })
+    }
+
+    /// [`Conflicts::sweep`] scanning the alive items at every step (they leave in no
+    /// single order), when positions or levels are not small integers.
+    fn sweep_by_scan(spans: &[super::Span], order: Vec<u32>, max_pairs: usize) -> Option<Self> {
         let n = spans.len();
         let mut adj: Vec<u32> = Vec::with_capacity(8 * n);
         let mut stored = vec![(0u32, 0u32); n];
@@ -411,6 +514,34 @@ mod tests {
             by_level,
             memoryless_bytes: 0,
         }
+    }
+
+    #[test]
+    fn shedding_lists_are_the_scanning_lists() {
+        let mut compared = 0;
+        for seed in (0..128).step_by(2) {
+            // Even seeds: first levels never decrease along the sweep.
+            let p = problem(seed, 5 + seed as usize * 2, true);
+            let spans: Vec<Span> = p.items.iter().map(|i| i.span).collect();
+            let by_start = super::by_first_position(spans.iter().map(|s| s.pos_lo));
+            let Some(shed_at) = super::shedding_steps(&spans, &by_start) else {
+                continue;
+            };
+            let steps = Conflicts::sweep_by_steps(&shed_at, by_start.clone(), usize::MAX)
+                .expect("no limit");
+            let scan = Conflicts::sweep_by_scan(&spans, by_start, usize::MAX).expect("no limit");
+            assert_eq!(steps.later, scan.later, "seed {seed}");
+            assert_eq!(steps.pairs(), scan.pairs(), "seed {seed}");
+            for k in 0..spans.len() {
+                let mut a: Vec<u32> = steps.of(k).collect();
+                let mut b: Vec<u32> = scan.of(k).collect();
+                a.sort_unstable();
+                b.sort_unstable();
+                assert_eq!(a, b, "seed {seed}, item {k}");
+            }
+            compared += 1;
+        }
+        assert!(compared > 32);
     }
 
     #[test]

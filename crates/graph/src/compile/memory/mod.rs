@@ -14,8 +14,9 @@
 //! overlap never overlap in bytes. Cost: dominated by the planner, O(n log n + pairs) for the
 //! conflict lists plus O(Σ d log d) per greedy run (d conflicts per item), a handful of runs
 //! for large frames. The plan section lists each block's placements by (offset, first use,
-//! resource): on one queue one counting sort by offset over the conflict sweep's order by
-//! first position (handed on by [`planner::plan_in_start_order`]), else two counting sorts.
+//! resource): one counting sort by offset over the items by first use (handed on by
+//! [`planner::plan_in_start_order`]: on one queue the conflict sweep's order by first
+//! position, with levels one counting sort by first level), else two counting sorts.
 //! The aliasing barriers that make reuse safe are added afterwards by `alias_barriers`.
 
 pub mod article;
@@ -306,25 +307,35 @@ mod tests {
 
     #[test]
     fn offset_sort_over_the_start_order_is_the_packed_sort() {
-        let mut checked = 0;
-        for seed in 1..65u64 {
+        let (mut checked, mut with_levels) = (0, 0);
+        for seed in 1..97u64 {
             let mut next = test_rng(seed);
-            let n = 4 + seed as usize * 3;
+            let n = 4 + seed as usize * 2;
+            // Every third problem has lifetimes in levels (first uses are first levels,
+            // a few positions apart from the first positions).
+            let by_level = seed % 3 == 1;
             let items: Vec<Item> = (0..n)
                 .map(|i| {
                     let pos_lo = next(n as u64) as u32;
                     let pos_hi = pos_lo + next(5) as u32;
                     let footprint = 64 * (1 + next(6));
-                    Item {
+                    let mut item = Item {
                         class: (seed % 3 == 0) as u32 * (i as u32 % 2),
                         ..Item::test_buffer(i, pos_lo, pos_hi, footprint)
+                    };
+                    if by_level {
+                        let lvl_lo = pos_lo / 2 + next(3) as u32;
+                        let lvl_hi = lvl_lo + next(3) as u32;
+                        (item.span.lvl_lo, item.span.lvl_hi) = (lvl_lo, lvl_hi);
+                        (item.first, item.last) = (lvl_lo, lvl_hi);
                     }
+                    item
                 })
                 .collect();
             let p = Problem {
                 items,
                 alignment: 64,
-                by_level: false,
+                by_level,
                 memoryless_bytes: 0,
             };
             let (packing, _, orders) = planner::plan_in_start_order(&p, None);
@@ -345,9 +356,11 @@ mod tests {
                     .collect();
                 assert_eq!(got, want, "seed {seed}");
                 checked += 1;
+                with_levels += usize::from(by_level);
             }
         }
         assert!(checked > 64, "the planner hands on the start order");
+        assert!(with_levels > 16, "and the order by first level");
     }
 
     #[test]

@@ -100,7 +100,8 @@ pub fn plan_knowing(problem: &Problem, lower_bound: Option<u64>) -> (Packing, Op
 /// What [`plan_in_start_order`] gives: the packing, the article's bytes when it ran, and
 /// per block of the packing, its items (indices into `problem.items`) by (first use,
 /// index) when the conflict lists' sweep gave that order on the way (one queue: first uses
-/// are first positions), else `None`.
+/// are first positions) or, with lifetimes in levels, from one counting sort by first
+/// level; else (the article's blocks) `None`.
 pub type Planned = (Packing, Option<u64>, Vec<Option<Vec<u32>>>);
 
 /// [`plan_knowing`], also handing on the items of each block in order of first use where
@@ -131,9 +132,10 @@ pub fn plan_in_start_order(problem: &Problem, lower_bound: Option<u64>) -> Plann
     let mut orders = Vec::with_capacity(classes.len());
     // Local indices follow the global ones: the sweep's order mapped through `items`.
     let start_order = |items: &[usize], conflicts: Option<Conflicts>| {
-        let order = conflicts
-            .filter(|_| !problem.by_level)
-            .and_then(Conflicts::into_by_start)?;
+        if problem.by_level {
+            return by_first_use(problem, items);
+        }
+        let order = conflicts.and_then(Conflicts::into_by_start)?;
         Some(if items.len() == problem.items.len() {
             order
         } else {
@@ -175,6 +177,28 @@ pub fn plan_in_start_order(problem: &Problem, lower_bound: Option<u64>) -> Plann
         }
     }
     (out, Some(article_total), orders)
+}
+
+/// `items` (indices into `problem.items`, ascending) by (first use, index): one stable
+/// counting sort by first use (levels are small integers); `None` when they are not small.
+fn by_first_use(problem: &Problem, items: &[usize]) -> Option<Vec<u32>> {
+    let first = |i: usize| problem.items[i].first as usize;
+    let max = items.iter().map(|&i| first(i)).max().unwrap_or(0);
+    if max > 4 * items.len() + 1024 {
+        return None;
+    }
+    let mut count = vec![0u32; max + 2];
+    for &i in items {
+        count[first(i) + 1] += 1;
+    }
+    super::running_sums(&mut count);
+    let mut out = vec![0u32; items.len()];
+    for &i in items {
+        let c = &mut count[first(i)];
+        out[*c as usize] = i as u32;
+        *c += 1;
+    }
+    Some(out)
 }
 
 /// Conflict lists of `items`, when they make greedy runs cheaper than walking every placed
@@ -235,11 +259,14 @@ fn pack_class(
     let mut best: Option<Best> = None;
     let mut order: Vec<u32> = Vec::with_capacity(items.len());
     let mut keyed: Vec<((u64, u64, usize), u32)> = Vec::new();
+    // The footprints' ranks, shared by the first order and the rescue run's.
+    let ranks = SizeRanks::of(problem, items);
     'orders: for (o, key) in orders.iter().enumerate() {
         if o != 0
             || size_then_start(
                 problem,
                 items,
+                ranks.as_ref(),
                 conflicts.and_then(Conflicts::by_start),
                 &mut order,
             )
@@ -260,7 +287,7 @@ fn pack_class(
                 }
             }
             if o == 0 && rule == Rule::Lowest && best.as_ref().is_some_and(|b| b.0 > floor) {
-                if let Some(found) = rescue(problem, &mut greedy, items, floor) {
+                if let Some(found) = rescue(problem, &mut greedy, items, ranks.as_ref(), floor) {
                     best = Some(found);
                     break 'orders;
                 }
@@ -329,14 +356,20 @@ fn pack_class(
 /// refinement and the article's algorithm are skipped); otherwise it is forgotten and the
 /// search goes on exactly as without it, so it never makes a result worse. It costs at
 /// most one greedy run, outside the run budget.
-fn rescue(problem: &Problem, greedy: &mut Greedy<'_>, items: &[usize], floor: u64) -> Option<Best> {
+fn rescue(
+    problem: &Problem,
+    greedy: &mut Greedy<'_>,
+    items: &[usize],
+    ranks: Option<&SizeRanks>,
+    floor: u64,
+) -> Option<Best> {
     let it = &problem.items;
     let len = |i: usize| span_len(&it[i].span);
     let key = |i: usize| (u64::MAX - it[i].footprint, u64::MAX - len(i), i);
     let longest = items.iter().map(|&i| len(i)).max().unwrap_or(0);
     let mut order = Vec::with_capacity(items.len());
     let shorter = |i: usize| u32::try_from(longest - len(i)).unwrap_or(u32::MAX);
-    if size_then(problem, items, shorter, &mut order).is_none() {
+    if size_then(ranks, items, shorter, &mut order).is_none() {
         sort_by_key_into(items, key, &mut Vec::new(), &mut order);
     }
     debug_assert_in_key_order(items, key, &order);
@@ -677,28 +710,34 @@ const SMALL_BUSY: usize = 12;
 /// Order of local items by (footprint descending, first position, index), the first
 /// greedy order ([`size_then`]); `by_start`, when given, is the items' order by (first
 /// position, index) already (the conflict lists' sweep order), so that only the stable
-/// pass by footprint is left.
+/// pass by footprint is left. `None` without footprint ranks (the caller sorts instead).
 fn size_then_start(
     problem: &Problem,
     items: &[usize],
+    ranks: Option<&SizeRanks>,
     by_start: Option<&[u32]>,
     out: &mut Vec<u32>,
 ) -> Option<()> {
+    let ranks = ranks?;
     match by_start {
-        Some(order) => by_size(problem, items, order, out),
-        None => size_then(problem, items, |i| problem.items[i].span.pos_lo, out),
+        Some(order) => {
+            ranks.order(order, out);
+            Some(())
+        }
+        None => size_then(Some(ranks), items, |i| problem.items[i].span.pos_lo, out),
     }
 }
 
 /// Order of local items by (footprint descending, `then(item)`, index), by two counting
-/// sorts (`then` gives small integers and footprints take few distinct values); `None`
-/// when either is not small (the caller sorts instead).
+/// sorts (`then` gives small integers and footprints take few distinct values, `ranks`);
+/// `None` when either is not small (the caller sorts instead).
 fn size_then(
-    problem: &Problem,
+    ranks: Option<&SizeRanks>,
     items: &[usize],
     then: impl Fn(usize) -> u32,
     out: &mut Vec<u32>,
 ) -> Option<()> {
+    let ranks = ranks?;
     let n = items.len();
     let keys: Vec<u32> = items.iter().map(|&i| then(i)).collect();
     let max_key = keys.iter().copied().max().unwrap_or(0) as usize;
@@ -717,59 +756,79 @@ fn size_then(
         by_key[*c as usize] = k as u32;
         *c += 1;
     }
-    by_size(problem, items, &by_key, out)
+    ranks.order(&by_key, out);
+    Some(())
 }
 
-/// `order` (local items) stably sorted by footprint descending, a counting sort over the
-/// footprints' ranks; `None` when they take more than 32 distinct values. One pass gives
-/// each item the index of its footprint among those seen so far (a short linear search;
-/// neighbours in declaration order often share one) and counts them; the few distinct
-/// footprints are then ranked, and one pass over `order` places the items.
-fn by_size(problem: &Problem, items: &[usize], order: &[u32], out: &mut Vec<u32>) -> Option<()> {
+/// The footprints of a class's items ranked for counting sorts by footprint descending:
+/// found once per class and shared by the orders that start with the footprint (the first
+/// order and the rescue run's).
+#[derive(Debug)]
+struct SizeRanks {
+    /// Index of each local item's footprint among the distinct ones.
+    id: Vec<u8>,
+    /// First slot of each distinct footprint in an order by footprint descending.
+    start: [u32; SizeRanks::MAX],
+}
+
+impl SizeRanks {
+    /// Most distinct footprints.
     const MAX: usize = 32;
-    let it = &problem.items;
-    let n = items.len();
-    debug_assert_eq!(order.len(), n);
-    let mut sizes = [0u64; MAX];
-    let mut count = [0u32; MAX];
-    let mut distinct = 0;
-    let mut id: Vec<u8> = Vec::with_capacity(n);
-    let (mut last, mut last_id) = (u64::MAX, 0usize);
-    for &i in items {
-        let f = it[i].footprint;
-        if f != last || distinct == 0 {
-            last_id = match sizes[..distinct].iter().position(|&s| s == f) {
-                Some(d) => d,
-                None if distinct == MAX => return None,
-                None => {
-                    sizes[distinct] = f;
-                    distinct += 1;
-                    distinct - 1
-                }
-            };
-            last = f;
+
+    /// The ranks of `items`' footprints; `None` when they take more than [`Self::MAX`]
+    /// distinct values. One pass gives each item the index of its footprint among those
+    /// seen so far (a short linear search; neighbours in declaration order often share
+    /// one) and counts them; the few distinct footprints are then ranked.
+    fn of(problem: &Problem, items: &[usize]) -> Option<Self> {
+        const MAX: usize = SizeRanks::MAX;
+        let it = &problem.items;
+        let mut sizes = [0u64; MAX];
+        let mut count = [0u32; MAX];
+        let mut distinct = 0;
+        let mut id: Vec<u8> = Vec::with_capacity(items.len());
+        let (mut last, mut last_id) = (u64::MAX, 0usize);
+        for &i in items {
+            let f = it[i].footprint;
+            if f != last || distinct == 0 {
+                last_id = match sizes[..distinct].iter().position(|&s| s == f) {
+                    Some(d) => d,
+                    None if distinct == MAX => return None,
+                    None => {
+                        sizes[distinct] = f;
+                        distinct += 1;
+                        distinct - 1
+                    }
+                };
+                last = f;
+            }
+            id.push(last_id as u8);
+            count[last_id] += 1;
         }
-        id.push(last_id as u8);
-        count[last_id] += 1;
+        // Footprint indices by footprint descending; each one's first slot.
+        let mut by_rank: [u8; MAX] = std::array::from_fn(|d| d as u8);
+        let by_rank = &mut by_rank[..distinct];
+        by_rank.sort_unstable_by(|&a, &b| sizes[b as usize].cmp(&sizes[a as usize]));
+        let mut start = [0u32; MAX];
+        let mut next = 0;
+        for &d in by_rank.iter() {
+            start[d as usize] = next;
+            next += count[d as usize];
+        }
+        Some(SizeRanks { id, start })
     }
-    // Footprint indices by footprint descending; each one's first slot in `out`.
-    let mut by_rank: [u8; MAX] = std::array::from_fn(|d| d as u8);
-    let by_rank = &mut by_rank[..distinct];
-    by_rank.sort_unstable_by(|&a, &b| sizes[b as usize].cmp(&sizes[a as usize]));
-    let mut start = [0u32; MAX];
-    let mut next = 0;
-    for &d in by_rank.iter() {
-        start[d as usize] = next;
-        next += count[d as usize];
+
+    /// `out` := `order` (local items) stably sorted by footprint descending, one pass.
+    fn order(&self, order: &[u32], out: &mut Vec<u32>) {
+        debug_assert_eq!(order.len(), self.id.len());
+        let mut start = self.start;
+        out.clear();
+        out.resize(order.len(), 0);
+        for &k in order {
+            let c = &mut start[self.id[k as usize] as usize];
+            out[*c as usize] = k;
+            *c += 1;
+        }
     }
-    out.clear();
-    out.resize(n, 0);
-    for &k in order {
-        let c = &mut start[id[k as usize] as usize];
-        out[*c as usize] = k;
-        *c += 1;
-    }
-    Some(())
 }
 
 /// A tiny deterministic generator for the refinement's choices.
@@ -800,7 +859,9 @@ mod tests {
     use super::super::conflicts::Conflicts;
     use super::super::lifetimes::{Item, Problem};
     use super::super::packing::{PackedBlock, Packing};
-    use super::{gap, insertion_sort, lowest_sorted, rescue, size_then_start, Greedy, Rule};
+    use super::{
+        gap, insertion_sort, lowest_sorted, rescue, size_then_start, Greedy, Rule, SizeRanks,
+    };
 
     #[test]
     fn rescue_reaches_the_bound_where_the_first_order_misses_it() {
@@ -826,13 +887,14 @@ mod tests {
             let floor = bound::lower_bound_of(&p, &all);
             let c = Conflicts::new(&p, &all);
             let mut greedy = Greedy::new(&p, &all, Some(&c));
+            let ranks = SizeRanks::of(&p, &all);
             let mut order = Vec::new();
             assert_eq!(
-                size_then_start(&p, &all, c.by_start(), &mut order),
+                size_then_start(&p, &all, ranks.as_ref(), c.by_start(), &mut order),
                 Some(())
             );
             let first = greedy.run(&order, Rule::Lowest, u64::MAX);
-            let Some(found) = rescue(&p, &mut greedy, &all, floor) else {
+            let Some(found) = rescue(&p, &mut greedy, &all, ranks.as_ref(), floor) else {
                 continue;
             };
             // Kept only at the bound, in its order: size descending, longer first.
@@ -900,14 +962,18 @@ mod tests {
                 (u64::MAX - it.footprint, it.span.pos_lo, k)
             });
             let mut got = Vec::new();
-            assert_eq!(size_then_start(&p, &local, None, &mut got), Some(()));
+            let ranks = SizeRanks::of(&p, &local);
+            assert_eq!(
+                size_then_start(&p, &local, ranks.as_ref(), None, &mut got),
+                Some(())
+            );
             assert_eq!(got, want, "seed {seed}");
             // From the conflict lists' sweep order: the same.
             let c = Conflicts::new(&p, &local);
             assert!(c.by_start().is_some(), "one queue keeps the sweep order");
             got.clear();
             assert_eq!(
-                size_then_start(&p, &local, c.by_start(), &mut got),
+                size_then_start(&p, &local, ranks.as_ref(), c.by_start(), &mut got),
                 Some(())
             );
             assert_eq!(got, want, "seed {seed}");
