@@ -41,7 +41,6 @@ use super::memory::MemoryLayout;
 use super::Schedule;
 use crate::access::SyncScope;
 use crate::graph::{Graph, PassId, QueueKind, ResourceId};
-use crate::hash::FxBuildHasher;
 use crate::sync::{AccessMask, Layout, StageMask};
 
 /// What the uses of one resource on one queue add to a later occupant's barrier.
@@ -221,14 +220,63 @@ pub fn add(graph: &Graph, schedule: &Schedule, layout: &MemoryLayout, barriers: 
     }
     upserts.finish(schedule);
     if !new_hazards.is_empty() {
-        let known: std::collections::HashSet<CrossQueueHazard, FxBuildHasher> =
-            barriers.cross_queue.iter().copied().collect();
-        barriers
-            .cross_queue
-            .extend(new_hazards.into_iter().filter(|h| !known.contains(h)));
-        let position = |p: PassId| schedule.position[p.index()].unwrap_or(u32::MAX);
-        barriers.cross_queue.sort_by_key(|h| position(h.to));
+        merge_hazards(&mut barriers.cross_queue, new_hazards, schedule);
     }
+}
+
+/// Merges `new` hazards into `known` (those of the barrier phase) in execution order of
+/// `to`, dropping the new ones equal to a known one: what appending them and sorting the
+/// whole list stably by the position of `to` gives, known ones first among equal positions.
+/// The new ones are sorted through `position << 32 | index` keys (cheaper than moving the
+/// hazards in a stable sort), and a new hazard is looked for only among the known hazards
+/// into the same pass (the run of its position). Cost: O(k log k + n) for k new hazards
+/// and n known, instead of a hash set of the known and a sort of all.
+fn merge_hazards(
+    known: &mut Vec<CrossQueueHazard>,
+    new: Vec<CrossQueueHazard>,
+    schedule: &Schedule,
+) {
+    let position = |p: PassId| schedule.position[p.index()].unwrap_or(u32::MAX);
+    // The barrier phase lists them by the render pass they wait before, which may be out of
+    // order when async passes sit between its subpasses.
+    if !known
+        .windows(2)
+        .all(|w| position(w[0].to) <= position(w[1].to))
+    {
+        known.sort_by_key(|h| position(h.to));
+    }
+    let mut keys: Vec<u64> = new
+        .iter()
+        .enumerate()
+        .map(|(i, h)| u64::from(position(h.to)) << 32 | i as u64)
+        .collect();
+    keys.sort_unstable();
+    let old = std::mem::take(known);
+    let mut merged = Vec::with_capacity(old.len() + new.len());
+    let mut j = 0;
+    // `old[run..j]`: the known hazards into the pass of the latest new one.
+    let mut run = 0;
+    let mut run_position = None;
+    for key in keys {
+        let p = (key >> 32) as u32;
+        let h = new[key as u32 as usize];
+        while j < old.len() && position(old[j].to) <= p {
+            merged.push(old[j]);
+            j += 1;
+        }
+        if run_position != Some(p) {
+            run_position = Some(p);
+            run = j;
+            while run > 0 && position(old[run - 1].to) == p {
+                run -= 1;
+            }
+        }
+        if !old[run..j].contains(&h) {
+            merged.push(h);
+        }
+    }
+    merged.extend_from_slice(&old[j..]);
+    *known = merged;
 }
 
 /// Bytes `start..end` of a block and their first occupant (the first-use map).

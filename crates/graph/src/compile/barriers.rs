@@ -400,7 +400,17 @@ fn replay(frame: &Frame, mut entering: Vec<Flags>) -> Option<Barriers> {
                     // it (barriers of one batch do not chain with each other).
                     s.batch[slot] = out.barriers.len() as u32 - 1;
                 }
-                let routed = route_for_compute(s, &mut facts, k, queue, &end_of, &mut after);
+                // (Only a layout change on compute may need routing: tested here, without
+                // the call, for the other uses.)
+                let routed = if queue == QueueKind::AsyncCompute
+                    && scope.layout.is_some()
+                    && s.layout.is_some()
+                    && scope.layout != s.layout
+                {
+                    route_for_compute(s, &mut facts, k, queue, &end_of, &mut after)
+                } else {
+                    None
+                };
                 (handover, routed)
             } else {
                 (HandOver::None, None)
@@ -586,10 +596,10 @@ fn replay(frame: &Frame, mut entering: Vec<Flags>) -> Option<Barriers> {
     }
     let key = |b: &BarrierDraft| (schedule.position[b.before.index()], b.after);
     if !sorted {
-        out.barriers.sort_by_key(key);
+        out.barriers = in_execution_order(&out.barriers, schedule);
     }
     if !after.is_empty() {
-        after.sort_by_key(key);
+        let after = in_execution_order(&after, schedule);
         let before = std::mem::take(&mut out.barriers);
         let mut merged = Vec::with_capacity(before.len() + after.len());
         let mut rest = after.into_iter().peekable();
@@ -603,6 +613,26 @@ fn replay(frame: &Frame, mut entering: Vec<Flags>) -> Option<Barriers> {
         out.barriers = merged;
     }
     Some(out)
+}
+
+/// `barriers` sorted stably by the position of their pass, those recorded after it last.
+/// The barriers are not moved by the sort: their keys are sorted (`position << 33 | after
+/// << 32 | index`, distinct, so an unstable sort gives the stable order) and the barriers
+/// copied once in that order.
+fn in_execution_order(barriers: &[BarrierDraft], schedule: &Schedule) -> Vec<BarrierDraft> {
+    let mut keys: Vec<u64> = barriers
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            // `None` (never for a kept pass) first, as `Option`'s order has it.
+            let position = schedule.position[b.before.index()].map_or(0, |p| u64::from(p) + 1);
+            position << 33 | u64::from(b.after) << 32 | i as u64
+        })
+        .collect();
+    keys.sort_unstable();
+    keys.iter()
+        .map(|&k| barriers[k as u32 as usize].clone())
+        .collect()
 }
 
 /// What an ownership hand-over did.
