@@ -306,9 +306,12 @@ fn replay(frame: &Frame, mut entering: Vec<Flags>) -> Option<Barriers> {
         .iter()
         .map(|&p| graph.pass(p).uses.len())
         .sum();
-    let mut facts = Vec::with_capacity(uses);
+    // Room for the previous frame's uses replayed first, and (two queues) for routed
+    // transitions and hand-overs: growing these tables copies them whole.
+    let room = if two_queues { 2 * uses } else { uses };
+    let mut facts = Vec::with_capacity(room);
     let mut arenas = Arenas {
-        readers: Chains::with_capacity(uses),
+        readers: Chains::with_capacity(room),
         visible: Chains::with_capacity(uses / 2),
     };
     // Every use is in the table already when every resource was pending.
@@ -327,7 +330,7 @@ fn replay(frame: &Frame, mut entering: Vec<Flags>) -> Option<Barriers> {
     let mut first_barrier = vec![u32::MAX; graph.resources.len()];
     let mut out = Barriers {
         barriers: Vec::with_capacity(uses),
-        cross_queue: Vec::new(),
+        cross_queue: Vec::with_capacity(if two_queues { uses / 2 } else { 0 }),
         resource_uses: vec![ResourceUses::default(); graph.resources.len()],
         first_use_barrier: Vec::new(),
     };
@@ -335,7 +338,7 @@ fn replay(frame: &Frame, mut entering: Vec<Flags>) -> Option<Barriers> {
     // are unless async-compute passes sit between the subpasses of a render pass).
     let mut sorted = true;
     let mut last_anchor_position = None;
-    let mut after: Vec<BarrierDraft> = Vec::new();
+    let mut after: Vec<BarrierDraft> = Vec::with_capacity(if two_queues { uses / 4 } else { 0 });
     let end_of = |p: PassId| {
         grouping.group_of[p.index()]
             .and_then(|g| grouping.groups[g as usize].last().copied())
