@@ -220,7 +220,12 @@ pub fn add(graph: &Graph, schedule: &Schedule, layout: &MemoryLayout, barriers: 
     }
     upserts.finish(schedule);
     if !new_hazards.is_empty() {
-        merge_hazards(&mut barriers.cross_queue, new_hazards, schedule);
+        merge_hazards(
+            &mut barriers.cross_queue,
+            new_hazards,
+            schedule,
+            graph.resources.len(),
+        );
     }
 }
 
@@ -229,12 +234,15 @@ pub fn add(graph: &Graph, schedule: &Schedule, layout: &MemoryLayout, barriers: 
 /// whole list stably by the position of `to` gives, known ones first among equal positions.
 /// The new ones are sorted through `position << 32 | index` keys (cheaper than moving the
 /// hazards in a stable sort), and a new hazard is looked for only among the known hazards
-/// into the same pass (the run of its position). Cost: O(k log k + n) for k new hazards
+/// into the same pass (the run of its position), and only when its resource has a known
+/// hazard at all (`resources`: how many there are). Cost: O(k log k + n) for k new hazards
 /// and n known, instead of a hash set of the known and a sort of all.
+#[inline(never)] // a step of its own in profiles
 fn merge_hazards(
     known: &mut Vec<CrossQueueHazard>,
     new: Vec<CrossQueueHazard>,
     schedule: &Schedule,
+    resources: usize,
 ) {
     let position = |p: PassId| schedule.position[p.index()].unwrap_or(u32::MAX);
     // The barrier phase lists them by the render pass they wait before, which may be out of
@@ -251,6 +259,11 @@ fn merge_hazards(
         .map(|(i, h)| u64::from(position(h.to)) << 32 | i as u64)
         .collect();
     keys.sort_unstable();
+    // Only a resource with a known hazard can have a new one equal to it.
+    let mut has_known = vec![false; resources];
+    for h in known.iter() {
+        has_known[h.resource.index()] = true;
+    }
     let old = std::mem::take(known);
     let mut merged = Vec::with_capacity(old.len() + new.len());
     let mut j = 0;
@@ -260,18 +273,19 @@ fn merge_hazards(
     for key in keys {
         let p = (key >> 32) as u32;
         let h = new[key as u32 as usize];
-        while j < old.len() && position(old[j].to) <= p {
+        if run_position != Some(p) {
+            run_position = Some(p);
+            while j < old.len() && position(old[j].to) < p {
+                merged.push(old[j]);
+                j += 1;
+            }
+            run = j;
+        }
+        while j < old.len() && position(old[j].to) == p {
             merged.push(old[j]);
             j += 1;
         }
-        if run_position != Some(p) {
-            run_position = Some(p);
-            run = j;
-            while run > 0 && position(old[run - 1].to) == p {
-                run -= 1;
-            }
-        }
-        if !old[run..j].contains(&h) {
+        if !(has_known[h.resource.index()] && old[run..j].contains(&h)) {
             merged.push(h);
         }
     }
