@@ -4,7 +4,9 @@
 use tessera_graph::check::{self, Violation};
 use tessera_graph::graph::{Graph, ImageDesc, QueueKind};
 use tessera_graph::name::Name;
-use tessera_graph::plan::{Barrier, Edge, EdgeKind, Plan, RenderPass, SubpassDependency, Sync};
+use tessera_graph::plan::{
+    Barrier, Edge, EdgeKind, Plan, QueueTransfer, RenderPass, SubpassDependency, Sync, TransferHalf,
+};
 use tessera_graph::sync::{AccessMask, Layout, StageMask};
 use tessera_graph::{compile, frame_file, Access, Capabilities, CompileOptions, Format};
 
@@ -118,6 +120,32 @@ fn uav_overlap_needs_a_barrier_and_removing_it_is_caught() {
     broken
         .barriers
         .remove(barrier_index(&plan, "accumulate", "counts"));
+    assert_caught(
+        &g,
+        &CompileOptions::NONE,
+        &broken,
+        "hazard.uncovered",
+        "counts",
+    );
+}
+
+#[test]
+fn a_write_made_available_only_by_an_acquire_is_caught() {
+    // Vulkan ignores an acquire's source access mask: relabelling the storage-write barrier
+    // before 'accumulate' as the acquire half of an ownership transfer, with its stages and
+    // access unchanged, leaves the write unavailable.
+    let g = frame();
+    let plan = compiled(&g, &CompileOptions::NONE);
+    let i = barrier_index(&plan, "accumulate", "counts");
+    assert!(plan.barriers[i]
+        .src_access
+        .contains(AccessMask::SHADER_STORAGE_WRITE));
+    let mut broken = plan.clone();
+    broken.barriers[i].queue_transfer = Some(QueueTransfer {
+        src_queue: QueueKind::AsyncCompute,
+        dst_queue: QueueKind::Graphics,
+        half: TransferHalf::Acquire,
+    });
     assert_caught(
         &g,
         &CompileOptions::NONE,
