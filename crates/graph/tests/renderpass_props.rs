@@ -275,11 +275,7 @@ proptest! {
         let queue = levels::queues(&g, &caps, &options);
         let (order, grouped) = order::order(&g, &d, &culling, &caps, &options, &queue);
         let level = levels::levels(&g, &d, &order, &culling.kept);
-        let mut position = vec![None; g.passes.len()];
-        for (i, p) in order.iter().enumerate() {
-            position[p.index()] = Some(i as u32);
-        }
-        let schedule = Schedule { order, position, level, queue, kept: culling.kept.clone() };
+        let schedule = Schedule::new(order, level, queue, culling.kept.clone());
         let expected = merge::group(&g, &schedule, &caps, &options);
         prop_assert_eq!(&grouped.grouping.groups, &expected.grouping.groups);
         prop_assert_eq!(&grouped.grouping.group_of, &expected.grouping.group_of);

@@ -1055,17 +1055,7 @@ mod tests {
         let queue = levels::queues(graph, &caps, &options);
         let (order, grouped) = order::order(graph, &deps, &culling, &caps, &options, &queue);
         let level = levels::levels(graph, &deps, &order, &culling.kept);
-        let mut position = vec![None; graph.passes.len()];
-        for (i, p) in order.iter().enumerate() {
-            position[p.index()] = Some(i as u32);
-        }
-        let schedule = Schedule {
-            order,
-            position,
-            level,
-            queue,
-            kept: culling.kept.clone(),
-        };
+        let schedule = Schedule::new(order, level, queue, culling.kept.clone());
         let rp = renderpass::render_passes(graph, &schedule, grouped, &caps, &options)
             .expect("render passes");
         let ownership = syncs::ownership::decide(graph, &schedule);

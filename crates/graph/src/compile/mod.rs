@@ -45,6 +45,28 @@ pub struct Schedule {
 }
 
 impl Schedule {
+    /// The schedule of the kept passes `order` (execution order), with each pass's
+    /// dependency level, queue and whether it is kept (all indexed by pass); positions are
+    /// derived from `order`.
+    pub fn new(
+        order: Vec<PassId>,
+        level: Vec<u32>,
+        queue: Vec<QueueKind>,
+        kept: Vec<bool>,
+    ) -> Self {
+        let mut position = vec![None; kept.len()];
+        for (i, p) in order.iter().enumerate() {
+            position[p.index()] = Some(i as u32);
+        }
+        Schedule {
+            order,
+            position,
+            level,
+            queue,
+            kept,
+        }
+    }
+
     /// True when any kept pass runs on the async-compute queue.
     pub fn uses_async(&self) -> bool {
         self.order
@@ -71,17 +93,7 @@ pub fn compile(
     let queue = levels::queues(graph, caps, options);
     let (order, grouped) = order::order(graph, &deps, &culling, caps, options, &queue);
     let level = levels::levels(graph, &deps, &order, &culling.kept);
-    let mut position = vec![None; graph.passes.len()];
-    for (i, p) in order.iter().enumerate() {
-        position[p.index()] = Some(i as u32);
-    }
-    let schedule = Schedule {
-        order,
-        position,
-        level,
-        queue,
-        kept: culling.kept.clone(),
-    };
+    let schedule = Schedule::new(order, level, queue, culling.kept.clone());
     let rp = renderpass::render_passes(graph, &schedule, grouped, caps, options)?;
     let ownership = syncs::ownership::decide(graph, &schedule);
     let mut barriers = barriers::barriers(graph, &schedule, &rp.grouping, &ownership.sharing);
