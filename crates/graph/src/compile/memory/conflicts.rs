@@ -47,6 +47,99 @@ pub struct Conflicts {
     pairs: usize,
 }
 
+/// The lists a sweep stores: for each item, the items alive when the sweep reaches it, and
+/// the run of the sweep's order reached while it is alive (shared by the sweeps that store
+/// one entry per pair).
+struct Reached {
+    adj: Vec<u32>,
+    stored: Vec<(u32, u32)>,
+    later: Vec<(u32, u32)>,
+}
+
+impl Reached {
+    fn new(n: usize) -> Self {
+        Reached {
+            adj: Vec::with_capacity(8 * n),
+            stored: vec![(0, 0); n],
+            later: vec![(0, 0); n],
+        }
+    }
+
+    /// The sweep reaches item `k` at `step` with `alive` alive; returns the pairs so far.
+    fn reach(&mut self, k: u32, step: u32, alive: &[u32]) -> usize {
+        let from = self.adj.len() as u32;
+        self.adj.extend_from_slice(alive);
+        self.stored[k as usize] = (from, self.adj.len() as u32);
+        self.later[k as usize] = (step + 1, step + 1);
+        self.adj.len()
+    }
+
+    /// The lists, the items still `alive` at the end staying so to the last step.
+    fn finish(mut self, alive: &[u32], order: Vec<u32>) -> Conflicts {
+        let n = order.len() as u32;
+        for &j in alive {
+            self.later[j as usize].1 = n;
+        }
+        Conflicts {
+            stored: self.stored,
+            pairs: self.adj.len(),
+            adj: self.adj,
+            order,
+            later: self.later,
+        }
+    }
+}
+
+/// Alive items in no order, each filed under the bucket (a last position or a step) at
+/// which the sweep sheds it; shedding a bucket walks its list, so each item is touched once.
+struct Shedding {
+    alive: Vec<u32>,
+    /// Where each alive item is in `alive`.
+    slot: Vec<u32>,
+    /// First item of each bucket's list, continued through `next` (`NONE` ends a list).
+    first: Vec<u32>,
+    next: Vec<u32>,
+}
+
+impl Shedding {
+    const NONE: u32 = u32::MAX;
+
+    fn new(n: usize, buckets: usize) -> Self {
+        Shedding {
+            alive: Vec::new(),
+            slot: vec![0; n],
+            first: vec![Self::NONE; buckets],
+            next: vec![Self::NONE; n],
+        }
+    }
+
+    fn items(&self) -> &[u32] {
+        &self.alive
+    }
+
+    /// Makes `k` alive until `bucket` is shed.
+    fn push(&mut self, k: u32, bucket: usize) {
+        self.slot[k as usize] = self.alive.len() as u32;
+        self.alive.push(k);
+        self.next[k as usize] = self.first[bucket];
+        self.first[bucket] = k;
+    }
+
+    /// Sheds the items of `bucket`, ending their runs of later items at `step`.
+    fn shed(&mut self, bucket: usize, step: u32, later: &mut [(u32, u32)]) {
+        let mut j = self.first[bucket];
+        while j != Self::NONE {
+            later[j as usize].1 = step;
+            let at = self.slot[j as usize] as usize;
+            self.alive.swap_remove(at);
+            if let Some(&moved) = self.alive.get(at) {
+                self.slot[moved as usize] = at as u32;
+            }
+            j = self.next[j as usize];
+        }
+    }
+}
+
 /// Local item indices ordered by (first position, index), given each item's first
 /// position: a counting sort when the positions are small integers (they are positions in
 /// the order), else a sort.
@@ -169,57 +262,25 @@ impl Conflicts {
     /// passes that position (positions are small integers: one list per position).
     fn one_queue(lo_hi: &[(u32, u32)], order: Vec<u32>, max_pairs: usize) -> Option<Self> {
         let n = lo_hi.len();
-        let mut adj: Vec<u32> = Vec::with_capacity(8 * n);
-        let mut stored = vec![(0u32, 0u32); n];
-        let mut later = vec![(0u32, 0u32); n];
-        // The alive items in no order (`slot[k]`: where item `k` is), and the items that
-        // end at each last position, as lists through `next_ending` (`NONE` ends a list).
-        const NONE: u32 = u32::MAX;
         let max_hi = lo_hi.iter().map(|&(_, hi)| hi).max().unwrap_or(0) as usize;
-        let mut ending = vec![NONE; max_hi + 1];
-        let mut next_ending = vec![NONE; n];
-        let mut slot = vec![0u32; n];
-        let mut alive: Vec<u32> = Vec::new();
+        // One shedding list per last position.
+        let mut alive = Shedding::new(n, max_hi + 1);
+        let mut lists = Reached::new(n);
         // Positions below `shed` have had their items shed.
         let mut shed = 0usize;
         for (step, &k) in order.iter().enumerate() {
             let (lo, hi) = lo_hi[k as usize];
             let step = step as u32;
             while shed < (lo as usize).min(max_hi + 1) {
-                let mut j = ending[shed];
-                while j != NONE {
-                    later[j as usize].1 = step;
-                    let at = slot[j as usize] as usize;
-                    alive.swap_remove(at);
-                    if let Some(&moved) = alive.get(at) {
-                        slot[moved as usize] = at as u32;
-                    }
-                    j = next_ending[j as usize];
-                }
+                alive.shed(shed, step, &mut lists.later);
                 shed += 1;
             }
-            let from = adj.len() as u32;
-            adj.extend_from_slice(&alive);
-            stored[k as usize] = (from, adj.len() as u32);
-            later[k as usize] = (step + 1, step + 1);
-            slot[k as usize] = alive.len() as u32;
-            alive.push(k);
-            next_ending[k as usize] = ending[hi as usize];
-            ending[hi as usize] = k;
-            if adj.len() > max_pairs {
+            if lists.reach(k, step, alive.items()) > max_pairs {
                 return None;
             }
+            alive.push(k, hi as usize);
         }
-        for &j in &alive {
-            later[j as usize].1 = n as u32;
-        }
-        Some(Conflicts {
-            stored,
-            pairs: adj.len(),
-            adj,
-            order,
-            later,
-        })
+        Some(lists.finish(alive.items(), order))
     }
 
     /// Levels that never decrease along the sweep (the level-by-level order of async
@@ -243,96 +304,53 @@ impl Conflicts {
     /// (`n` for those alive to the end): the alive items in no order, shed through lists of
     /// the items each step sheds.
     fn sweep_by_steps(shed_at: &[u32], order: Vec<u32>, max_pairs: usize) -> Option<Self> {
-        const NONE: u32 = u32::MAX;
         let n = shed_at.len();
-        let mut adj: Vec<u32> = Vec::with_capacity(8 * n);
-        let mut stored = vec![(0u32, 0u32); n];
-        let mut later = vec![(0u32, 0u32); n];
-        let mut ending = vec![NONE; n + 1];
-        let mut next_ending = vec![NONE; n];
-        let mut slot = vec![0u32; n];
-        let mut alive: Vec<u32> = Vec::new();
+        // One shedding list per step.
+        let mut alive = Shedding::new(n, n + 1);
+        let mut lists = Reached::new(n);
         for (step, &k) in order.iter().enumerate() {
-            let mut j = ending[step];
+            alive.shed(step, step as u32, &mut lists.later);
             let step = step as u32;
-            while j != NONE {
-                later[j as usize].1 = step;
-                let at = slot[j as usize] as usize;
-                alive.swap_remove(at);
-                if let Some(&moved) = alive.get(at) {
-                    slot[moved as usize] = at as u32;
-                }
-                j = next_ending[j as usize];
-            }
-            let from = adj.len() as u32;
-            adj.extend_from_slice(&alive);
-            stored[k as usize] = (from, adj.len() as u32);
-            later[k as usize] = (step + 1, step + 1);
-            slot[k as usize] = alive.len() as u32;
-            alive.push(k);
-            // Checked from the next step on, as a scan would.
-            let end = (shed_at[k as usize] as usize).max(step as usize + 1);
-            next_ending[k as usize] = ending[end];
-            ending[end] = k;
-            if adj.len() > max_pairs {
+            if lists.reach(k, step, alive.items()) > max_pairs {
                 return None;
             }
+            // Checked from the next step on, as a scan would.
+            alive.push(k, (shed_at[k as usize] as usize).max(step as usize + 1));
         }
-        for &j in &alive {
-            later[j as usize].1 = n as u32;
-        }
-        Some(Conflicts {
-            stored,
-            pairs: adj.len(),
-            adj,
-            order,
-            later,
-        })
+        Some(lists.finish(alive.items(), order))
     }
 
     /// [`Conflicts::sweep`] scanning the alive items at every step (they leave in no
     /// single order), when positions or levels are not small integers.
     fn sweep_by_scan(spans: &[super::Span], order: Vec<u32>, max_pairs: usize) -> Option<Self> {
         let n = spans.len();
-        let mut adj: Vec<u32> = Vec::with_capacity(8 * n);
-        let mut stored = vec![(0u32, 0u32); n];
-        let mut later = vec![(0u32, 0u32); n];
-        // Alive items as (last position, last level, item).
-        let mut alive: Vec<(u32, u32, u32)> = Vec::new();
+        let mut lists = Reached::new(n);
+        // Alive items, and their (last position, last level) at the same index.
+        let mut alive: Vec<u32> = Vec::new();
+        let mut ends: Vec<(u32, u32)> = Vec::new();
         for (step, &k) in order.iter().enumerate() {
             let s = spans[k as usize];
             let step = step as u32;
             // Shed the items that ended before `k` starts (in place, keeping the order).
             let mut kept = 0;
             for r in 0..alive.len() {
-                let (hi, lvl_hi, j) = alive[r];
+                let ((hi, lvl_hi), j) = (ends[r], alive[r]);
                 if hi >= s.pos_lo || lvl_hi >= s.lvl_lo {
-                    alive[kept] = (hi, lvl_hi, j);
+                    (ends[kept], alive[kept]) = ((hi, lvl_hi), j);
                     kept += 1;
                 } else {
-                    later[j as usize].1 = step;
+                    lists.later[j as usize].1 = step;
                 }
             }
             alive.truncate(kept);
-            let from = adj.len() as u32;
-            adj.extend(alive.iter().map(|&(_, _, j)| j));
-            stored[k as usize] = (from, adj.len() as u32);
-            later[k as usize] = (step + 1, step + 1);
-            alive.push((s.pos_hi, s.lvl_hi, k));
-            if adj.len() > max_pairs {
+            ends.truncate(kept);
+            if lists.reach(k, step, &alive) > max_pairs {
                 return None;
             }
+            alive.push(k);
+            ends.push((s.pos_hi, s.lvl_hi));
         }
-        for &(_, _, j) in &alive {
-            later[j as usize].1 = n as u32;
-        }
-        Some(Conflicts {
-            stored,
-            pairs: adj.len(),
-            adj,
-            order,
-            later,
-        })
+        Some(lists.finish(&alive, order))
     }
 
     /// Lifetimes in levels whose first levels decrease somewhere along the sweep: items
