@@ -55,11 +55,6 @@ pub struct SyncPlan {
 }
 
 impl SyncPlan {
-    /// Resources covered by sync `i`.
-    pub fn resources_of(&self, i: usize) -> &[ResourceId] {
-        self.resources.of(i)
-    }
-
     /// Passes of batch `b`, in queue order.
     pub fn passes_of(&self, b: &BatchDraft) -> &[PassId] {
         &self.queue_passes[queue_slot(b.queue)][b.passes.start as usize..b.passes.end as usize]
