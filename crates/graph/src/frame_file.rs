@@ -289,7 +289,7 @@ impl FrameFile {
         }
         let mut ids = HashMap::new();
         for (id, r) in graph.resource_ids().zip(&graph.resources) {
-            if ids.insert(r.name.clone(), id).is_some() {
+            if ids.insert(r.name, id).is_some() {
                 return Err(CompileError::DuplicateResource {
                     resource: r.name.to_string(),
                 });

@@ -172,18 +172,14 @@ fn moved(old: &Plan, new: &Plan) -> Vec<Name> {
     a.iter()
         .zip(&b)
         .filter(|(x, y)| x != y)
-        .map(|(_, y)| (*y).clone())
+        .map(|(_, &y)| *y)
         .collect()
 }
 
 fn adjacent_pairs(p: &Plan) -> BTreeSet<(Name, Name)> {
     p.render_passes
         .iter()
-        .flat_map(|rp| {
-            rp.subpasses
-                .windows(2)
-                .map(|w| (w[0].clone(), w[1].clone()))
-        })
+        .flat_map(|rp| rp.subpasses.windows(2).map(|w| (w[0], w[1])))
         .collect()
 }
 
@@ -225,9 +221,7 @@ fn attachments_by_resource(p: &Plan) -> BTreeMap<Name, Vec<(String, &Attachment)
     for rp in &p.render_passes {
         let label = rp_label(&rp.subpasses);
         for a in &rp.attachments {
-            m.entry(a.resource.clone())
-                .or_default()
-                .push((label.clone(), a));
+            m.entry(a.resource).or_default().push((label.clone(), a));
         }
     }
     m
@@ -243,7 +237,7 @@ fn attachment_changes(old: &Plan, new: &Plan) -> Vec<AttachmentChange> {
         let (xs, ys) = (a.get(name).unwrap_or(&empty), b.get(name).unwrap_or(&empty));
         let mut push = |change: String| {
             out.push(AttachmentChange {
-                resource: name.clone(),
+                resource: *name,
                 change,
             })
         };
@@ -317,7 +311,7 @@ fn placements(p: &Plan) -> BTreeMap<Name, (usize, Placement)> {
         .flat_map(|(i, b)| {
             b.placements
                 .iter()
-                .map(move |pl| (pl.resource.clone(), (i, pl.clone())))
+                .map(move |pl| (pl.resource, (i, pl.clone())))
         })
         .collect()
 }
@@ -329,8 +323,8 @@ fn placement_changes(old: &Plan, new: &Plan) -> Vec<PlacementChange> {
         .into_iter()
         .filter_map(|n| {
             let (x, y) = (a.get(n).cloned(), b.get(n).cloned());
-            (x != y).then(|| PlacementChange {
-                resource: n.clone(),
+            (x != y).then_some(PlacementChange {
+                resource: *n,
                 old: x,
                 new: y,
             })
@@ -358,7 +352,7 @@ fn barrier_minus(a: &[Barrier], b: &[Barrier]) -> Vec<Barrier> {
 fn break_map(p: &Plan) -> BTreeMap<(Name, Name), String> {
     p.breaks
         .iter()
-        .map(|b| ((b.after.clone(), b.before.clone()), b.reason.to_string()))
+        .map(|b| ((b.after, b.before), b.reason.to_string()))
         .collect()
 }
 
@@ -403,8 +397,8 @@ pub fn diff(old: &Plan, new: &Plan) -> PlanDiff {
         .iter()
         .filter_map(|n| {
             let (a, b) = (qa.get(n.as_str())?, qb.get(n.as_str())?);
-            (a != b).then(|| QueueChange {
-                pass: n.clone(),
+            (a != b).then_some(QueueChange {
+                pass: *n,
                 before: *a,
                 after: *b,
             })
@@ -415,30 +409,27 @@ pub fn diff(old: &Plan, new: &Plan) -> PlanDiff {
     let breaks_added = bb
         .iter()
         .filter(|(k, _)| !ba.contains_key(*k))
-        .map(|(k, r)| (k.0.clone(), k.1.clone(), r.clone()))
+        .map(|(k, r)| (k.0, k.1, r.clone()))
         .collect();
     let breaks_removed = ba
         .iter()
         .filter(|(k, _)| !bb.contains_key(*k))
-        .map(|(k, r)| (k.0.clone(), k.1.clone(), r.clone()))
+        .map(|(k, r)| (k.0, k.1, r.clone()))
         .collect();
     let breaks_changed = ba
         .iter()
         .filter_map(|(k, r)| {
             let n = bb.get(k)?;
             (n != r).then(|| ReasonChange {
-                after: k.0.clone(),
-                before: k.1.clone(),
+                after: k.0,
+                before: k.1,
                 old: r.clone(),
                 new: n.clone(),
             })
         })
         .collect();
     let sync_keys = |p: &Plan| -> BTreeSet<(Name, Name)> {
-        p.syncs
-            .iter()
-            .map(|s| (s.signal.clone(), s.wait.clone()))
-            .collect()
+        p.syncs.iter().map(|s| (s.signal, s.wait)).collect()
     };
     let (sa, sb) = (sync_keys(old), sync_keys(new));
     let d = PlanDiff {

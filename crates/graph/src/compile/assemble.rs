@@ -1,16 +1,15 @@
 //! Last phase: turn the id-based phase outputs into the name-based [`Plan`].
 //!
-//! Cost model: the plan is ~16,000 name handles for a 1,000-pass frame (order, levels, queues,
-//! edges, barriers, batches), each a reference-count increment, so the loops here are kept to
-//! "index, clone, store": the pass and resource tables are borrowed as local slices (an atomic
-//! increment would otherwise make the compiler reload them from the graph at every name),
-//! every list is allocated once at its exact length, and lists that are the same names in
-//! the same order share one buffer ([`List::shared`]: one reference-count increment for the
-//! whole list, nothing per name, one buffer to free): `order`, the list of a queue that runs
-//! every pass, a batch of a whole queue, and the levels when the order visits them in order
-//! (with async compute it does). Otherwise the levels are one flat list ([`Levels`]) sorted
-//! by a counting sort, not one allocation per level. Edges need no filter: after culling the
-//! dependency phase only has edges between kept passes.
+//! Cost model: the plan is ~13,000 names for a 1,000-pass frame (order, levels, queues,
+//! edges, barriers, placements, ...). Names are interned pointers ([`Name`]), so each is a
+//! copy and the loops here are "index, copy, store", with the pass and resource tables
+//! borrowed as local slices and every list allocated once at its exact length. Lists that
+//! are the same names in the same order share one buffer ([`List::shared`]: one buffer to
+//! fill and free): `order`, the list of a queue that runs every pass, a batch of a whole
+//! queue, and the levels when the order visits them in order (with async compute it does).
+//! Otherwise the levels are one flat list ([`Levels`]) sorted by a counting sort, not one
+//! allocation per level. Edges need no filter: after culling the dependency phase only has
+//! edges between kept passes.
 
 use super::barriers::{BarrierDraft, Barriers};
 use super::cull::Culling;
@@ -50,11 +49,11 @@ struct Names<'a> {
 
 impl Names<'_> {
     fn pass(self, p: PassId) -> Name {
-        self.passes[p.index()].name.clone()
+        self.passes[p.index()].name
     }
 
     fn resource(self, r: ResourceId) -> Name {
-        self.resources[r.index()].name.clone()
+        self.resources[r.index()].name
     }
 
     #[inline]
@@ -154,7 +153,7 @@ impl Parts<'_> {
             |i| BatchWait {
                 queue: syncs[i].signal_queue,
                 value: syncs[i].value,
-                pass: syncs[i].signal.clone(),
+                pass: syncs[i].signal,
             },
         ));
         let (mut passes_at, mut waits_at) = (0, 0);
@@ -185,7 +184,7 @@ impl Parts<'_> {
             .map(|(r, mode, reason)| ResourceSharing {
                 resource: names.resource(*r),
                 mode: *mode,
-                reason: reason.clone(),
+                reason: *reason,
             })
             .collect();
         Plan {
@@ -275,7 +274,7 @@ fn levels_and_queues(s: &Schedule, all: &Arc<[Name]>) -> (Levels, Queues) {
             by_level[*slot as usize] = i as u32;
             *slot += 1;
         }
-        by_level.iter().map(|&i| all[i as usize].clone()).collect()
+        by_level.iter().map(|&i| all[i as usize]).collect()
     };
     let levels = Levels::from_flat(names, ends);
     let queues = if async_passes == 0 {
@@ -288,8 +287,8 @@ fn levels_and_queues(s: &Schedule, all: &Arc<[Name]>) -> (Levels, Queues) {
         let mut async_compute = Vec::with_capacity(async_passes);
         for (&p, name) in s.order.iter().zip(all.iter()) {
             match s.queue[p.index()] {
-                QueueKind::Graphics => graphics.push(name.clone()),
-                QueueKind::AsyncCompute => async_compute.push(name.clone()),
+                QueueKind::Graphics => graphics.push(*name),
+                QueueKind::AsyncCompute => async_compute.push(*name),
             }
         }
         Queues {

@@ -60,7 +60,7 @@ pub fn mutate(mut g: Graph, m: u8, at: u16, aux: u8) -> (Graph, &'static str) {
     let what = match m {
         0 => {
             let b = buffer(&mut g, "dup");
-            let name = g.resource(b).name.clone();
+            let name = g.resource(b).name;
             g.add_resource(Resource::buffer(name, 32));
             "duplicate resource name"
         }

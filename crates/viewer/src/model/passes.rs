@@ -97,10 +97,10 @@ pub(crate) fn syncs(index: &Index<'_>) -> Vec<SyncView> {
         .syncs
         .iter()
         .map(|s| SyncView {
-            signal: s.signal.clone(),
+            signal: s.signal,
             signal_queue: s.signal_queue,
             signal_position: pos(&s.signal),
-            wait: s.wait.clone(),
+            wait: s.wait,
             wait_queue: s.wait_queue,
             wait_position: pos(&s.wait),
             resources: s.resources.to_vec(),
@@ -143,7 +143,7 @@ pub(crate) fn rows(index: &Index<'_>, syncs: &[SyncView]) -> Vec<PassRow> {
                     p.uses
                         .iter()
                         .map(|u| UseView {
-                            resource: index.graph.resource(u.resource).name.clone(),
+                            resource: index.graph.resource(u.resource).name,
                             access: u.access,
                             clear: u.clear,
                         })
@@ -161,7 +161,7 @@ pub(crate) fn rows(index: &Index<'_>, syncs: &[SyncView]) -> Vec<PassRow> {
             };
             PassRow {
                 position: i as u32,
-                name: name.clone(),
+                name: *name,
                 kind: declared.map_or(PassKind::Compute, |p| p.kind),
                 queue: index.queue_of(name),
                 level: level.get(name.as_str()).copied().unwrap_or(0),
@@ -192,7 +192,7 @@ pub(crate) fn culled(index: &Index<'_>) -> Vec<CulledPass> {
         .map(|name| {
             let declared = index.pass.get(name.as_str());
             CulledPass {
-                name: name.clone(),
+                name: *name,
                 kind: declared.map_or(PassKind::Compute, |p| p.kind),
                 queue: declared.map_or(QueueKind::Graphics, |p| p.queue),
                 reason: reason.get(name.as_str()).unwrap_or(&"").to_string(),

@@ -187,8 +187,8 @@ pub(crate) fn breaks(index: &Index<'_>, rps: &[RenderPassView]) -> Vec<BreakView
                 cost_bytes
             );
             BreakView {
-                after: b.after.clone(),
-                before: b.before.clone(),
+                after: b.after,
+                before: b.before,
                 position: index.position.get(b.before.as_str()).copied().unwrap_or(0),
                 reason: b.reason.to_string(),
                 reasons: split_reason(&b.reason),
@@ -217,7 +217,7 @@ fn handovers(index: &Index<'_>, earlier: &RenderPassView, later: &RenderPassView
         .iter()
         .filter(|a| a.planned.store_op == StoreOp::Store && used_later(&a.planned.resource))
         .map(|a| Handover {
-            resource: a.planned.resource.clone(),
+            resource: a.planned.resource,
             store_bytes: a.store_bytes,
             load_bytes: later
                 .attachments

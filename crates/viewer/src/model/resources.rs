@@ -136,7 +136,7 @@ pub(crate) fn resources(index: &Index<'_>, rps: &[RenderPassView]) -> Vec<Resour
             Some((
                 i,
                 ResourceView {
-                    name: r.name.clone(),
+                    name: r.name,
                     kind,
                     shape,
                     bytes: r.bytes(),

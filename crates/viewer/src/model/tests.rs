@@ -250,7 +250,7 @@ fn break_with_nothing_handed_over_costs_nothing() {
 fn pass_rows_follow_the_plan() {
     for (label, graph, plan) in all_compiled() {
         let page = Page::build(&graph, &plan);
-        let names: Vec<_> = page.passes.iter().map(|p| p.name.clone()).collect();
+        let names: Vec<_> = page.passes.iter().map(|p| p.name).collect();
         assert_eq!(names, plan.order, "{label}");
         for (i, row) in page.passes.iter().enumerate() {
             assert_eq!(row.position as usize, i);

@@ -104,15 +104,11 @@ pub(super) fn check(ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
         if ba >= bw {
             out.push(Violation { rule: "batches.submission", detail: format!("the batch signalling after '{}' is not submitted before the one waiting at '{}'", s.signal, s.wait) });
         }
-        waits_expected[bw].push((s.signal_queue, s.value, s.signal.clone()));
+        waits_expected[bw].push((s.signal_queue, s.value, s.signal));
         signal_expected[ba] = Some(s.value);
     }
     for (k, b) in plan.batches.iter().enumerate() {
-        let mut got: Vec<_> = b
-            .waits
-            .iter()
-            .map(|w| (w.queue, w.value, w.pass.clone()))
-            .collect();
+        let mut got: Vec<_> = b.waits.iter().map(|w| (w.queue, w.value, w.pass)).collect();
         let mut want = std::mem::take(&mut waits_expected[k]);
         got.sort();
         want.sort();

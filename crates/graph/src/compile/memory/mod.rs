@@ -120,7 +120,7 @@ pub fn describe(
             let place = |offset: u64, i: u32| {
                 let it = &problem.items[i as usize];
                 Placement {
-                    resource: graph.resource(it.resource).name.clone(),
+                    resource: graph.resource(it.resource).name,
                     offset,
                     size: it.size,
                     first: it.first,

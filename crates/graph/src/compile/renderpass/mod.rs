@@ -201,7 +201,7 @@ pub fn render_passes(
         &breaks,
     )?;
     let bandwidth = bandwidth::bandwidth(graph, &facts, &attachments);
-    let name = |p: PassId| graph.pass(p).name.clone();
+    let name = |p: PassId| graph.pass(p).name;
     let mut scratch = dependencies::Scratch::new(graph);
     // One buffer of subpass names and one of attachments for the whole frame; each render
     // pass's lists are slices of them (two allocations instead of two per render pass).
@@ -210,12 +210,12 @@ pub fn render_passes(
         .drafts
         .iter()
         .map(|a| Attachment {
-            resource: graph.resource(a.resource).name.clone(),
+            resource: graph.resource(a.resource).name,
             load_op: a.load,
             store_op: a.store,
             memoryless: a.memoryless,
             samples: a.samples,
-            resolve_target: a.resolve_target.map(|t| graph.resource(t).name.clone()),
+            resolve_target: a.resolve_target.map(|t| graph.resource(t).name),
             initial_layout: a.initial_layout,
             final_layout: a.final_layout,
         })

@@ -143,7 +143,7 @@ pub fn decide(graph: &Graph, schedule: &Schedule) -> Ownership {
         } else {
             (SharingMode::Exclusive, &reasons[3])
         };
-        let reason = reason.clone();
+        let reason = *reason;
         log::debug!("sharing of '{}': {mode:?} ({reason})", res.name);
         out.sharing[r.index()] = match mode {
             SharingMode::Exclusive => Sharing::Exclusive,
