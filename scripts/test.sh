@@ -8,8 +8,9 @@ cd "$(dirname "$0")/.."
 # (synchronization validation), the loader, and shaderc/glslang/SPIRV-Tools archives that
 # tessera-vk links statically (.cargo/config.toml, crates/vk/build.rs), and headless Chromium
 # for the viewer's page tests (crates/viewer/tests/browser.rs), and RenderDoc (librenderdoc.so
-# and renderdoccmd) for the capture tests (crates/vk/tests/capture_gpu.rs).
-packages=(mesa-vulkan-drivers vulkan-validationlayers libvulkan-dev libshaderc-dev glslang-tools spirv-tools chromium librenderdoc renderdoccmd)
+# and renderdoccmd) for the capture tests (crates/vk/tests/capture_gpu.rs), and a C compiler
+# for mimalloc, the binary's allocator (libmimalloc-sys builds it from source).
+packages=(gcc mesa-vulkan-drivers vulkan-validationlayers libvulkan-dev libshaderc-dev glslang-tools spirv-tools chromium librenderdoc renderdoccmd)
 missing=()
 for p in "${packages[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -4,6 +4,12 @@
 
 mod cli;
 
+/// mimalloc keeps freed pages for reuse: glibc's malloc may hand the ~1.5 MB a large graph
+/// compile frees back to the kernel and fault it in again on the next compile, ~0.3 ms of
+/// a 1,000-pass compile (docs/perf.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> std::process::ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     match cli::run() {

@@ -7,6 +7,7 @@
 #[path = "../tests/frames/mod.rs"]
 mod frames;
 
+mod allocator;
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 use tessera_graph::compile::memory::{article, planner, Problem, Timeline};

@@ -2,6 +2,7 @@
 //! queue (queue scheduling, sync minimisation, ownership transfers, batches) against the same
 //! frame on one queue. Target: within 1.5x.
 
+mod allocator;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 mod synthetic;

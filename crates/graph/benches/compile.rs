@@ -1,6 +1,7 @@
 //! Compile-time benchmarks: synthetic frames of 10 to 10,000 passes (~3 uses per pass), and
 //! the cached path (an unchanged frame recompiled).
 
+mod allocator;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 mod synthetic;
