@@ -21,7 +21,11 @@ use std::ops::Deref;
 use std::sync::{OnceLock, RwLock};
 
 /// A pass or resource name (interned: see the module documentation).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+///
+/// Equal names are one stored copy, so equality is pointer identity ([`Name::identity`]);
+/// hashing and ordering go by the text, like `str` (a `HashMap<Name, _>` can be read with a
+/// `&str` key).
+#[derive(Clone, Copy, PartialOrd, Ord)]
 pub struct Name(&'static str);
 
 /// The one stored copy of `s`, stored on first use.
@@ -52,6 +56,34 @@ impl Name {
     /// The name as a string slice (it lives as long as the process).
     pub fn as_str(&self) -> &'static str {
         self.0
+    }
+
+    /// A number equal for equal names and different for different ones (the address of the
+    /// stored copy), for tables keyed by name identity that need not hash the text.
+    pub fn identity(&self) -> usize {
+        self.0.as_ptr() as usize
+    }
+}
+
+impl PartialEq for Name {
+    fn eq(&self, other: &Name) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl Eq for Name {}
+
+impl std::hash::Hash for Name {
+    /// By the text, as `str` hashes (equal texts are one identity, so this agrees with `==`).
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
+    }
+}
+
+impl Default for Name {
+    /// The empty name (stored like any other, so that it equals `Name::from("")`).
+    fn default() -> Self {
+        Name::from("")
     }
 }
 
@@ -165,6 +197,9 @@ mod tests {
         assert!(std::ptr::eq(a.as_str(), b.as_str()));
         assert!(std::ptr::eq(a.as_str(), c.as_str()));
         assert!(!std::ptr::eq(a.as_str(), Name::from("interned_8").as_str()));
+        assert_eq!(a.identity(), c.identity());
+        assert_ne!(a.identity(), Name::from("interned_8").identity());
+        assert_eq!(Name::default(), Name::from(String::new()));
     }
 
     #[test]

@@ -22,33 +22,35 @@ use crate::access::Access;
 use crate::caps::Capabilities;
 use crate::error::CompileError;
 use crate::graph::{Graph, PassKind, QueueKind, ResourceKind};
+use crate::name::Name;
 
 /// Position of the first name equal to an earlier one, if any: the name checks of
 /// [`validate_resources`] and [`validate_passes`] then need no set of their own.
-///
-/// Open addressing over indices into `names` (one allocation, at most half full): the
-/// slot comes from the high bits of a multiplied word hash ([`name_hash`]), which depend on
-/// every byte (names such as `p1`, `p2`, ... differ in their last bytes only), and names are
-/// compared only when their slots collide.
-fn first_duplicate<'g>(count: usize, name: impl Fn(usize) -> &'g str) -> Option<usize> {
+fn first_duplicate(count: usize, name: impl Fn(usize) -> Name) -> Option<usize> {
     first_duplicate_in(&mut Vec::new(), (0..count).map(&name), &name)
 }
 
 /// [`first_duplicate`] over the names `names` (read once, in order; `name(j)` reads name `j`
 /// again when two slots collide), with the slot table in `slots` (cleared and resized here)
 /// so that one allocation serves several lists.
-fn first_duplicate_in<'g>(
+///
+/// Open addressing over indices into `names` (one allocation, at most half full). Names are
+/// interned, so a name's [identity](Name::identity) stands for its text: the slot comes from
+/// the high bits of the identity times an odd constant, and a collision is settled by
+/// comparing identities, without reading a byte of any name.
+fn first_duplicate_in(
     slots: &mut Vec<u32>,
-    names: impl ExactSizeIterator<Item = &'g str>,
-    name: impl Fn(usize) -> &'g str,
+    names: impl ExactSizeIterator<Item = Name>,
+    name: impl Fn(usize) -> Name,
 ) -> Option<usize> {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
     let size = (names.len() * 2).next_power_of_two().max(8);
     let shift = 64 - size.trailing_zeros();
     let mask = size - 1;
     slots.clear();
     slots.resize(size, u32::MAX);
     for (i, n) in names.enumerate() {
-        let mut at = (name_hash(n.as_bytes()) >> shift) as usize & mask;
+        let mut at = ((n.identity() as u64).wrapping_mul(K) >> shift) as usize & mask;
         loop {
             match slots[at] {
                 u32::MAX => {
@@ -61,45 +63,6 @@ fn first_duplicate_in<'g>(
         }
     }
     None
-}
-
-/// A hash of a name for [`first_duplicate`], good in its high bits: 8-byte words folded with
-/// the multiply-rotate step of [`FxHasher`](crate::hash::FxHasher), a name of up to 8 bytes
-/// read as one word from two overlapping loads (no copy), the length mixed in, then one
-/// multiplication whose high bits depend on every bit of the word. Only slot choice depends
-/// on it.
-fn name_hash(bytes: &[u8]) -> u64 {
-    const K: u64 = 0x9e37_79b9_7f4a_7c15;
-    let n = bytes.len();
-    let word = |at: usize| {
-        bytes
-            .get(at..at + 8)
-            .and_then(|w| w.try_into().ok())
-            .map_or(0, u64::from_le_bytes)
-    };
-    let half = |at: usize| {
-        bytes
-            .get(at..at + 4)
-            .and_then(|w| w.try_into().ok())
-            .map_or(0, u32::from_le_bytes)
-    };
-    let folded = match n {
-        0 => 0,
-        // First, middle and last byte (the same byte more than once when short).
-        1..=3 => u64::from(bytes[0]) | u64::from(bytes[n / 2]) << 8 | u64::from(bytes[n - 1]) << 16,
-        4..=8 => u64::from(half(0)) | u64::from(half(n - 4)) << 32,
-        _ => {
-            // Every full word, then the last 8 bytes (overlapping the last full word).
-            let mut h = 0u64;
-            let mut at = 0;
-            while at + 8 < n {
-                h = (h.rotate_left(5) ^ word(at)).wrapping_mul(K);
-                at += 8;
-            }
-            h.rotate_left(5) ^ word(n - 8)
-        }
-    };
-    (folded ^ (n as u64).rotate_right(8)).wrapping_mul(K)
 }
 
 /// Largest image dimension accepted (Vulkan's common `maxImageDimension2D` is 16384; leave room).
@@ -156,7 +119,7 @@ fn check_limits(pass: &crate::graph::Pass, caps: &Capabilities) -> Result<(), Co
 }
 
 fn validate_resources(graph: &Graph) -> Result<(), CompileError> {
-    let duplicate = first_duplicate(graph.resources.len(), |i| graph.resources[i].name.as_str());
+    let duplicate = first_duplicate(graph.resources.len(), |i| graph.resources[i].name);
     for (i, r) in graph.resources.iter().enumerate() {
         let invalid = |rule: &str| CompileError::InvalidResource {
             resource: r.name.to_string(),
@@ -229,7 +192,7 @@ fn validate_passes<'g>(
     caps: &Capabilities,
 ) -> Result<Option<&'g crate::graph::Pass>, CompileError> {
     let mut over_limit = None;
-    let duplicate = first_duplicate(graph.passes.len(), |i| graph.passes[i].name.as_str());
+    let duplicate = first_duplicate(graph.passes.len(), |i| graph.passes[i].name);
     let mut written = vec![false; graph.resources.len()];
     for (i, pass) in graph.passes.iter().enumerate() {
         let invalid = |rule: &str| CompileError::InvalidPass {
@@ -437,6 +400,7 @@ fn check_attachment_extents(graph: &Graph, pass: &crate::graph::Pass) -> Result<
 #[cfg(test)]
 mod tests {
     use super::first_duplicate;
+    use crate::name::Name;
 
     /// The first position whose name appeared before, by comparing every pair.
     fn naive(names: &[String]) -> Option<usize> {
@@ -466,11 +430,13 @@ mod tests {
             if let Some((from, to)) = dup_at {
                 names[to] = names[from].clone();
             }
-            let got = first_duplicate(names.len(), |i| names[i].as_str());
+            // Each name made afresh from its own text (not copied), as a frame file does.
+            let interned: Vec<Name> = names.iter().map(|n| Name::from(n.as_str())).collect();
+            let got = first_duplicate(names.len(), |i| interned[i]);
             assert_eq!(got, naive(&names), "duplicate {dup_at:?}");
         }
-        let empty: Vec<String> = vec![String::new(), "a".into(), String::new()];
-        assert_eq!(first_duplicate(3, |i| empty[i].as_str()), Some(2));
-        assert_eq!(first_duplicate(0, |_| ""), None);
+        let empty = [Name::default(), Name::from("a"), Name::from(String::new())];
+        assert_eq!(first_duplicate(3, |i| empty[i]), Some(2));
+        assert_eq!(first_duplicate(0, |_| Name::default()), None);
     }
 }

@@ -127,13 +127,10 @@ pub fn all_rules_hold(graph: &Graph, caps: &Capabilities) -> bool {
         return false;
     };
     let mut slots = Vec::new();
-    let resource_names = graph.resources.iter().map(|r| r.name.as_str());
-    let pass_names = graph.passes.iter().map(|p| p.name.as_str());
-    if first_duplicate_in(&mut slots, resource_names, |i| {
-        graph.resources[i].name.as_str()
-    })
-    .is_some()
-        || first_duplicate_in(&mut slots, pass_names, |i| graph.passes[i].name.as_str()).is_some()
+    let resource_names = graph.resources.iter().map(|r| r.name);
+    let pass_names = graph.passes.iter().map(|p| p.name);
+    if first_duplicate_in(&mut slots, resource_names, |i| graph.resources[i].name).is_some()
+        || first_duplicate_in(&mut slots, pass_names, |i| graph.passes[i].name).is_some()
     {
         return false;
     }
