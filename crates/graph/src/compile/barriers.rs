@@ -426,7 +426,9 @@ fn replay(frame: &Frame, mut entering: Vec<Flags>) -> Option<Barriers> {
                 (HandOver::None, None)
             };
             let transition = scope.layout.is_some() && scope.layout != s.layout;
-            let internal_transition = transition && group != NO_GROUP && s.layout_group == group;
+            // (Non-short-circuit `&`: these are data-dependent, so one test is better
+            // than three branches.)
+            let internal_transition = transition & (group != NO_GROUP) & (s.layout_group == group);
             let mut src_stage = StageMask::empty();
             let mut src_access = AccessMask::empty();
             let mut waits_other_queue = false;
