@@ -30,7 +30,9 @@
 //! of one step per pair of placements sharing bytes. The uses are not walked here: the
 //! barrier phase hands over each resource's first use (with its anchor) and per-queue
 //! summaries; the barrier to extend is found through the resource (the one recorded before
-//! its first use's render pass), each predecessor is listed once through a stamp per item,
+//! its first use's render pass), each predecessor is reported once per covered stretch (its summary is
+//! unioned in, so a repeat changes nothing; a stamp per item to report it once cost a
+//! mispredicted branch per repeat),
 //! and a covered stretch of the map is rewritten in place with one shift of what lies below
 //! it. The map is kept from the top of the block down: most placements are at the bottom of
 //! their block, so that shift moves nothing (kept in offset order, every such edit moved the
@@ -331,9 +333,6 @@ struct Sweep {
     first: Vec<Segment>,
     /// Scratch: `first position << 32 | index into the placements` of the block's items.
     items: Vec<u64>,
-    /// Per item: the last item it was found a predecessor of plus one (0: none), so that
-    /// each predecessor is reported once without a list to search.
-    pred_of: Vec<u32>,
     /// Scratch of the counting sort of `items`: counts per first position, sorted keys.
     count: Vec<u32>,
     sorted: Vec<u64>,
@@ -366,8 +365,9 @@ impl Sweep {
     }
 
     /// Sweeps the placements `(item, offset)` of one block in order of first use, calling
-    /// `earlier(occupant, item)` once for every latest earlier occupant of some of the
-    /// item's bytes, then `wraps(first, last)` once per pair of the first and the last
+    /// `earlier(occupant, item)` for every latest earlier occupant of some of the item's
+    /// bytes (once per covered stretch: an occupant of several is reported as often, the
+    /// caller's union being idempotent, which is cheaper than a branch on a stamp), then `wraps(first, last)` once per pair of the first and the last
     /// occupant of some bytes (different items), the frame boundary's reuse.
     #[inline(never)] // a step of its own in profiles
     fn block(
@@ -377,9 +377,6 @@ impl Sweep {
         mut earlier: impl FnMut(usize, usize),
         mut wraps: impl FnMut(usize, usize),
     ) {
-        if self.pred_of.len() < problem.items.len() {
-            self.pred_of.resize(problem.items.len(), 0);
-        }
         self.items.clear();
         let mut max_lo = 0;
         self.items
@@ -433,11 +430,7 @@ impl Sweep {
                             .before(&problem.items[i].span),
                         "items sharing bytes come one wholly before the other"
                     );
-                    let stamp = &mut self.pred_of[g.item as usize];
-                    if *stamp != item + 1 {
-                        *stamp = item + 1;
-                        earlier(g.item as usize, i);
-                    }
+                    earlier(g.item as usize, i);
                 }
                 if g.end >= e {
                     break;
