@@ -30,10 +30,16 @@
 //! of one step per pair of placements sharing bytes. The uses are not walked here: the
 //! barrier phase hands over each resource's first use (with its anchor) and per-queue
 //! summaries; the barrier to extend is found through the resource (the one recorded before
-//! its first use's render pass), each predecessor is listed once through a stamp per item,
-//! and a covered stretch of the map is rewritten in place with one shift of its tail. The
+//! its first use's render pass), each predecessor is reported once per covered stretch (its summary is
+//! unioned in, so a repeat changes nothing; a stamp per item to report it once cost a
+//! mispredicted branch per repeat),
+//! and a covered stretch of the map is rewritten in place with one shift of what lies below
+//! it. The map is kept from the top of the block down: most placements are at the bottom of
+//! their block, so that shift moves nothing (kept in offset order, every such edit moved the
+//! whole map: ~1,000 `memmove` calls per compile of the 1,000-pass frame, the sweep 0.45 M
+//! -> 0.41 M instructions). The
 //! map's stretches tile the block (bytes nobody used yet are a stretch of their own), so a
-//! stretch is its end and occupant (16 bytes) and a split keeps its tail as it is. (An array
+//! stretch is its end and occupant (16 bytes) and a split keeps its upper part as it is. (An array
 //! of cells between all distinct boundaries was tried instead of the map: on the synthetic
 //! frame each placement covers about 18 cells of 285, against about 2 stretches, so the map
 //! stays.)
@@ -303,8 +309,8 @@ struct Segment {
     item: u32,
 }
 
-/// A stretch of the occupancy map: the bytes from the previous stretch's end (0 for the
-/// first) to `end`, and their last occupant so far ([`NOBODY`] for bytes nobody used yet).
+/// A stretch of the occupancy map: the bytes from the end of the stretch below (0 for the
+/// bottom one) to `end`, and their last occupant so far ([`NOBODY`] for bytes nobody used yet).
 /// The stretches tile the whole block, so a stretch needs no start (16 bytes, not 24).
 #[derive(Clone, Copy, Debug)]
 struct Stretch {
@@ -318,16 +324,15 @@ const NOBODY: u32 = u32::MAX;
 /// The occupancy sweep over one block at a time (buffers reused across blocks).
 #[derive(Debug, Default)]
 struct Sweep {
-    /// The block's bytes as stretches in offset order, each with its last occupant so far;
-    /// two neighbouring stretches never both have [`NOBODY`].
+    /// The block's bytes as stretches from the top of the block down (the bottom stretch
+    /// last: most placements are at the bottom of their block, so the stretches an edit
+    /// shifts, those below it, are few or none), each with its last occupant so far; two
+    /// neighbouring stretches never both have [`NOBODY`]. In offset order after the sweep.
     last: Vec<Stretch>,
     /// Occupied bytes and their first occupant, disjoint (sorted by offset after the sweep).
     first: Vec<Segment>,
     /// Scratch: `first position << 32 | index into the placements` of the block's items.
     items: Vec<u64>,
-    /// Per item: the last item it was found a predecessor of plus one (0: none), so that
-    /// each predecessor is reported once without a list to search.
-    pred_of: Vec<u32>,
     /// Scratch of the counting sort of `items`: counts per first position, sorted keys.
     count: Vec<u32>,
     sorted: Vec<u64>,
@@ -360,8 +365,9 @@ impl Sweep {
     }
 
     /// Sweeps the placements `(item, offset)` of one block in order of first use, calling
-    /// `earlier(occupant, item)` once for every latest earlier occupant of some of the
-    /// item's bytes, then `wraps(first, last)` once per pair of the first and the last
+    /// `earlier(occupant, item)` for every latest earlier occupant of some of the item's
+    /// bytes (once per covered stretch: an occupant of several is reported as often, the
+    /// caller's union being idempotent, which is cheaper than a branch on a stamp), then `wraps(first, last)` once per pair of the first and the last
     /// occupant of some bytes (different items), the frame boundary's reuse.
     #[inline(never)] // a step of its own in profiles
     fn block(
@@ -371,9 +377,6 @@ impl Sweep {
         mut earlier: impl FnMut(usize, usize),
         mut wraps: impl FnMut(usize, usize),
     ) {
-        if self.pred_of.len() < problem.items.len() {
-            self.pred_of.resize(problem.items.len(), 0);
-        }
         self.items.clear();
         let mut max_lo = 0;
         self.items
@@ -396,19 +399,24 @@ impl Sweep {
             if e <= s {
                 continue; // no bytes
             }
-            // The covered stretches are `last[lo..=hi]`: their occupants are the
+            // `last` runs from the top of the block down: the covered stretches are
+            // `last[top..=bottom]`, `last[bottom]` holding byte `s`. Their occupants are the
             // predecessors, the bytes of those nobody used before are `item`'s first.
-            let lo = if s == 0 {
-                0 // (most placements are at the bottom of their block)
+            let len = self.last.len();
+            let bottom = if s == 0 {
+                len - 1 // (most placements are at the bottom of their block)
             } else {
-                self.last.partition_point(|g| g.end <= s)
+                self.last.partition_point(|g| g.end > s) - 1
             };
-            let mut hi = lo;
-            let mut start = if lo == 0 { 0 } else { self.last[lo - 1].end };
-            let head_item = self.last[lo].item;
+            let mut start = match self.last.get(bottom + 1) {
+                Some(below) => below.end,
+                None => 0,
+            };
+            let head_item = self.last[bottom].item;
             let head = start < s;
+            let mut top = bottom;
             loop {
-                let g = self.last[hi];
+                let g = self.last[top];
                 if g.item == NOBODY {
                     self.first.push(Segment {
                         start: start.max(s),
@@ -422,44 +430,42 @@ impl Sweep {
                             .before(&problem.items[i].span),
                         "items sharing bytes come one wholly before the other"
                     );
-                    let stamp = &mut self.pred_of[g.item as usize];
-                    if *stamp != item + 1 {
-                        *stamp = item + 1;
-                        earlier(g.item as usize, i);
-                    }
+                    earlier(g.item as usize, i);
                 }
                 if g.end >= e {
                     break;
                 }
                 start = g.end;
-                hi += 1;
+                top -= 1; // (`last[0]` ends at `u64::MAX`, so `top` stays in bounds)
             }
-            // `last[lo..=hi]` becomes: what `last[lo]` keeps before `s` (head), the item,
-            // and `last[hi]` itself when it goes on after `e` (its end and occupant stay).
-            // So `last[lo..end]` is replaced by `head + 1` stretches, where `end` is `hi`
-            // when the tail stays and `hi + 1` when it does not.
-            let end = if self.last[hi].end > e { hi } else { hi + 1 };
+            // `last[top..=bottom]` becomes (top down): `last[top]` itself when it goes on
+            // above `e` (its end and occupant stay), the item, and what `last[bottom]` keeps
+            // below `s` (head). So `last[from..=bottom]` is replaced by `head + 1` stretches,
+            // where `from` is `top + 1` when the top stretch stays and `top` when it does not.
+            // The stretches shifted are those below `bottom`: none for a placement at the
+            // bottom of the block.
+            let from = if self.last[top].end > e { top + 1 } else { top };
             let mine = Stretch { end: e, item };
             let n = 1 + usize::from(head);
-            let replaced = end - lo;
+            let replaced = bottom + 1 - from;
             if n > replaced {
-                self.last.insert(end, mine);
+                self.last.insert(bottom + 1, mine);
                 if n > replaced + 1 {
-                    self.last.insert(end, mine);
+                    self.last.insert(bottom + 1, mine);
                 }
             } else if n < replaced {
-                self.last.drain(lo + n..end);
+                self.last.drain(from + n..bottom + 1);
             }
+            self.last[from] = mine;
             if head {
-                self.last[lo] = Stretch {
+                self.last[from + 1] = Stretch {
                     end: s,
                     item: head_item,
                 };
-                self.last[lo + 1] = mine;
-            } else {
-                self.last[lo] = mine;
             }
         }
+        // In offset order for the walk below.
+        self.last.reverse();
         // Both maps cover the same bytes: walk them together.
         self.first.sort_unstable_by_key(|g| g.start);
         let mut k = 0;

@@ -51,9 +51,14 @@
 //! resource's latest barrier per queue rather than a list per batch, and order is checked
 //! per pass rather than by comparing every barrier with the next; a use's render pass and a
 //! resource's latest barriers are plain `u32`s with `u32::MAX` for none (no `Option` to test
-//! per use). On the 1,000-pass synthetic frame (about 2,400 uses, 1,000 barriers here) that
-//! is about 0.91 M instructions per compile (1.02 M with a table of every use built before
-//! the replay, 1.27 M before the table, the settling and the batch changes). On two queues
+//! per use). The replay is compiled twice, for one queue and for two: on one queue every
+//! test of queues (hand-overs, routed transitions, waits across queues) is known false and
+//! compiled out; the data-dependent tests of the common path (a transition inside a render
+//! pass, a subpass dependency, a use that sets a layout) are selects rather than branches.
+//! On the 1,000-pass synthetic frame (about 2,400 uses, 1,000 barriers here) that is about
+//! 0.84 M instructions and 3.8 K mispredicted branches per compile (0.91 M and 4.2 K with
+//! one replay for both; 1.02 M with a table of every use built before the replay, 1.27 M
+//! before the table, the settling and the batch changes). On two queues
 //! (the same frame with async compute: about 1,800 barriers, 400 recorded after their pass,
 //! 700 cross-queue hazards) it is about 1.5 M: the tables are sized for the previous
 //! frame's uses and the routed transitions up front (growing them copies them whole), the
@@ -194,9 +199,10 @@ impl Prior {
     /// True when a subpass dependency of render pass `group` ([`NO_GROUP`] for none)
     /// orders this use (`facts`) before a use in that render pass.
     fn in_group(self, facts: &Facts, group: u32) -> bool {
-        self.0 & (Self::PREVIOUS_FRAME | Self::OUTSIDE) == 0
-            && group != NO_GROUP
-            && facts.group == group
+        // (`&`, not `&&`: one test rather than three data-dependent branches.)
+        (self.0 & (Self::PREVIOUS_FRAME | Self::OUTSIDE) == 0)
+            & (group != NO_GROUP)
+            & (facts.group == group)
     }
 }
 
@@ -298,7 +304,19 @@ struct Frame<'a> {
 /// The replay of the frame's uses from the state each resource enters it in (flags per
 /// resource: from [`assumed_entering`], or all [`PENDING`]). `None` when a resource assumed
 /// settled turns out not to be ([`VERIFY`]): never when all are pending.
-fn replay(frame: &Frame, mut entering: Vec<Flags>) -> Option<Barriers> {
+fn replay(frame: &Frame, entering: Vec<Flags>) -> Option<Barriers> {
+    if frame.two_queues {
+        replay_on::<true>(frame, entering)
+    } else {
+        replay_on::<false>(frame, entering)
+    }
+}
+
+/// [`replay`], compiled once for each number of queues: on one queue (`TWO_QUEUES` false)
+/// every use is on graphics, so the tests of queues (hand-overs, routed transitions, waits
+/// across queues, the queue of a visibility scope) are known false and compiled out, which
+/// leaves the per-use path of a frame on one queue short.
+fn replay_on<const TWO_QUEUES: bool>(frame: &Frame, mut entering: Vec<Flags>) -> Option<Barriers> {
     let Frame {
         graph,
         schedule,
@@ -308,6 +326,9 @@ fn replay(frame: &Frame, mut entering: Vec<Flags>) -> Option<Barriers> {
         classes,
         two_queues,
     } = *frame;
+    debug_assert_eq!(two_queues, TWO_QUEUES);
+    // (Every use is on `queue` when there is one.)
+    let other_queue = |a: QueueKind, b: QueueKind| TWO_QUEUES && a != b;
     let uses: usize = schedule
         .order
         .iter()
@@ -389,7 +410,7 @@ fn replay(frame: &Frame, mut entering: Vec<Flags>) -> Option<Barriers> {
             let me = Prior::of(k);
             let s = &mut state[resource.index()];
             // Hand-overs and routed transitions need a second queue.
-            let (handover, routed) = if two_queues {
+            let (handover, routed) = if TWO_QUEUES {
                 let exclusive = sharing.get(resource.index()) == Some(&Sharing::Exclusive);
                 let handover = match s.last_use {
                     Some(l) if exclusive && facts[l.index()].queue != queue => hand_over(
@@ -426,7 +447,9 @@ fn replay(frame: &Frame, mut entering: Vec<Flags>) -> Option<Barriers> {
                 (HandOver::None, None)
             };
             let transition = scope.layout.is_some() && scope.layout != s.layout;
-            let internal_transition = transition && group != NO_GROUP && s.layout_group == group;
+            // (Non-short-circuit `&`: these are data-dependent, so one test is better
+            // than three branches.)
+            let internal_transition = transition & (group != NO_GROUP) & (s.layout_group == group);
             let mut src_stage = StageMask::empty();
             let mut src_access = AccessMask::empty();
             let mut waits_other_queue = false;
@@ -435,7 +458,7 @@ fn replay(frame: &Frame, mut entering: Vec<Flags>) -> Option<Barriers> {
                 if prior.in_group(f, group) {
                     return; // a subpass dependency of the render pass covers it
                 }
-                if f.queue != queue {
+                if other_queue(f.queue, queue) {
                     waits_other_queue = true;
                     if !prior.previous_frame() {
                         // Wait before the render pass begins: its barriers (layout
@@ -467,10 +490,10 @@ fn replay(frame: &Frame, mut entering: Vec<Flags>) -> Option<Barriers> {
                 }
             } else {
                 let visible = arenas.visible.iter(s.visible).any(|&(q, st, ac)| {
-                    q == queue && st.contains(scope.stages) && ac.contains(scope.access)
+                    !other_queue(q, queue) && st.contains(scope.stages) && ac.contains(scope.access)
                 });
                 if let Some(w) = s.last_write {
-                    if !(visible && facts[w.index()].queue == queue) {
+                    if !visible || other_queue(facts[w.index()].queue, queue) {
                         consider(w, true);
                     }
                 }
@@ -479,7 +502,7 @@ fn replay(frame: &Frame, mut entering: Vec<Flags>) -> Option<Barriers> {
                 // (the barrier must chain after the stages the transition was made for).
                 if let Some(t) = s
                     .layout_writer
-                    .filter(|t| facts[t.index()].queue != queue || !visible)
+                    .filter(|t| other_queue(facts[t.index()].queue, queue) || !visible)
                 {
                     consider(t, false);
                 }
@@ -562,11 +585,15 @@ fn replay(frame: &Frame, mut entering: Vec<Flags>) -> Option<Barriers> {
                 arenas.readers.push(&mut s.readers, me);
             }
             s.last_use = Some(me);
-            if scope.layout.is_some() {
-                s.layout = scope.layout;
-                s.layout_group = group;
-                s.layout_prior = Some(me);
-            }
+            // (Selects, not a branch: buffers and images are used in any mix.)
+            let sets_layout = scope.layout.is_some();
+            s.layout = if sets_layout { scope.layout } else { s.layout };
+            s.layout_group = if sets_layout { group } else { s.layout_group };
+            s.layout_prior = if sets_layout {
+                Some(me)
+            } else {
+                s.layout_prior
+            };
         }
         if out.barriers.len() > barriers_before {
             let position = schedule.position[anchor.index()];
