@@ -387,13 +387,22 @@ impl Blocker {
 /// WxH`), kept across the breaks of one grouping: a frame has few distinct pairs of extents
 /// and many breaks between them, and copying a text is cheaper than writing its digits again.
 #[derive(Debug, Default)]
-struct ExtentTexts(Vec<(ExtentPair, String)>);
+struct ExtentTexts(Vec<(u128, String)>);
 
-/// A candidate's extent and its render pass's.
-type ExtentPair = ((u32, u32), (u32, u32));
+/// A candidate's extent and its render pass's as one integer (one comparison per entry
+/// looked at, instead of four, each a branch the scan would mispredict).
+fn extent_pair(extent: (u32, u32), group: (u32, u32)) -> u128 {
+    u128::from(packed(extent)) << 64 | u128::from(packed(group))
+}
 
 /// Pairs of extents [`ExtentTexts`] keeps at most (a lookup is a scan).
 const EXTENT_TEXTS: usize = 16;
+
+/// An extent as one integer: comparing two is one comparison, not two with a branch
+/// between them.
+fn packed((width, height): (u32, u32)) -> u64 {
+    u64::from(width) << 32 | u64::from(height)
+}
 
 /// Appends the text of an extent difference after the pass name.
 fn put_extents(out: &mut String, extent: (u32, u32), group: (u32, u32)) {
@@ -414,7 +423,7 @@ impl ExtentTexts {
     /// Appends the text of an extent difference after the pass name, kept once written
     /// while the list has room.
     fn put(&mut self, out: &mut String, extent: (u32, u32), group: (u32, u32)) {
-        let key = (extent, group);
+        let key = extent_pair(extent, group);
         if let Some((_, text)) = self.0.iter().find(|(k, _)| *k == key) {
             out.push_str(text);
         } else if self.0.len() == EXTENT_TEXTS {
@@ -983,7 +992,8 @@ impl<'a> Grouper<'a> {
     /// The render pass a raster pass emitted next may join, when the rules about the
     /// schedule allow any: one is open, merging is on and no graphics pass ran since.
     pub fn joinable(&self) -> Option<&OpenGroup> {
-        (self.options.merge && self.between.is_empty() && !self.open.passes.is_empty())
+        // `&`, not `&&`: three flags read, no branch between them.
+        (self.options.merge & self.between.is_empty() & !self.open.passes.is_empty())
             .then_some(&self.open)
     }
 
@@ -1010,10 +1020,14 @@ impl<'a> Grouper<'a> {
             self.between.push(pass);
             return;
         }
-        let joins = self.joinable().is_some()
-            && accepted.unwrap_or_else(|| {
-                !self.crossing_blocks(pass) && self.open.accepts(graph, self.caps, pass)
-            });
+        let joinable = self.joinable().is_some();
+        let joins = match accepted {
+            // Known: a plain `and` of two flags, no branch.
+            Some(accepted) => joinable & accepted,
+            None => {
+                joinable && !self.crossing_blocks(pass) && self.open.accepts(graph, self.caps, pass)
+            }
+        };
         debug_assert!(
             accepted.is_none()
                 || joins
