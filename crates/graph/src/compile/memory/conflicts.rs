@@ -178,7 +178,7 @@ impl Conflicts {
     /// are not small integers).
     fn one_queue(lo_hi: &[(u32, u32)], max_pairs: usize) -> Option<Self> {
         let (order, upto) = by_first_position_counted(lo_hi.iter().map(|&(lo, _)| lo));
-        let ends: Vec<u32> = match upto {
+        let mut ends: Vec<u32> = match upto {
             Some(upto) => {
                 let last = upto.len() - 1;
                 order
@@ -194,6 +194,10 @@ impl Conflicts {
                     .collect()
             }
         };
+        // A run ends after its own step (only an empty span, never made, would say less).
+        for (s, e) in ends.iter_mut().enumerate() {
+            *e = (*e).max(s as u32 + 1);
+        }
         Self::from_runs(order, &ends, max_pairs)
     }
 
