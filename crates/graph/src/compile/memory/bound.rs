@@ -27,6 +27,16 @@ pub(super) struct Accumulator {
 }
 
 impl Accumulator {
+    /// An accumulator for lifetimes in `0..units` (plan units): the difference array is
+    /// made once, so that counting an item never grows it (a branch that would otherwise
+    /// go the other way at each new last use); later units still fit, by growing it.
+    pub(super) fn for_units(units: usize) -> Self {
+        Accumulator {
+            delta: vec![0; units + 1],
+            total: 0,
+        }
+    }
+
     /// Counts an item of `footprint` bytes alive from `first` to `last` (plan units).
     #[inline]
     pub(super) fn add(&mut self, first: u32, last: u32, footprint: u64) {

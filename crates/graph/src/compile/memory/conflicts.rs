@@ -8,24 +8,25 @@
 //! their positions overlap) or, with lifetimes in levels, when `j` ended in positions but not
 //! in levels (`j.lvl_hi >= k.lvl_lo`: the inverted pairs of
 //! [`Span::conflicts`](super::Span::conflicts)); `k` cannot come wholly before an item that
-//! started no later than it. Alive items are kept in a list that sheds the finished ones
-//! (on one queue through lists of the items ending at each position, which the sweep
-//! empties as it passes them; the list order of conflicts carries no meaning).
+//! started no later than it.
 //! On one queue (conflicts are position overlaps), and with levels whenever first levels
 //! never decrease along the sweep (the level-by-level order of async compute gives that:
 //! an item alive in neither positions nor levels then never conflicts with a later one, so
-//! "alive" means alive in either), each item stores only the items alive when it is
-//! reached, one entry per pair; its later conflicts are the items the sweep reaches while it
-//! is alive, a run of the sweep's order kept as a range (ended when the item is shed).
-//! With levels in that order, the step that sheds an item is known when it is reached (the
-//! first positions and first levels both grow: prefix counts over them give it), so the
-//! sweep keeps lists of the items each step sheds instead of scanning the alive items.
+//! "alive" means alive in either), an item conflicts with a run of the sweep's order: the
+//! items reached after it while it is alive, kept as a range, up to the step that ends it.
+//! That step is known without sweeping: on one queue it is the number of items starting at
+//! or before its last position (the counting sort's slots hold those counts); with levels
+//! in that order, the later of the same for positions and for levels (prefix counts over
+//! both). Each item also stores the earlier items alive when it is reached (one entry per
+//! pair): the runs transposed, each step's share counted by a difference array over the
+//! runs and each item written into the slots of its run ([`Conflicts::from_runs`]); no list
+//! of alive items is kept (the list order of conflicts carries no meaning).
 //! Otherwise, with levels, items finished in positions go to an ordered set by last level,
 //! read from `k.lvl_lo` up, and both directions of every pair are stored.
 //! Invariant: `of(a)` contains `b` iff `of(b)` contains `a` iff the two items' spans
-//! conflict. Cost: O(n + positions + levels + pairs) for the sweep (O(n log n + pairs)
-//! with levels out of order, plus O(n · alive) for scanning the alive list there and where
-//! positions or levels are not small integers); linear when lifetimes are short.
+//! conflict. Cost: O(n + positions + levels + pairs) (O(n log n + pairs) where positions
+//! are not small integers or levels are out of order, plus O(n · alive) for scanning the
+//! alive list where levels are not small integers); linear when lifetimes are short.
 //! [`Conflicts::bounded`] gives up past a number of pairs (dense problems).
 
 use super::lifetimes::Problem;
@@ -47,103 +48,19 @@ pub struct Conflicts {
     pairs: usize,
 }
 
-/// The lists a sweep stores: for each item, the items alive when the sweep reaches it, and
-/// the run of the sweep's order reached while it is alive (shared by the sweeps that store
-/// one entry per pair).
-struct Reached {
-    adj: Vec<u32>,
-    stored: Vec<(u32, u32)>,
-    later: Vec<(u32, u32)>,
-}
-
-impl Reached {
-    fn new(n: usize) -> Self {
-        Reached {
-            adj: Vec::with_capacity(8 * n),
-            stored: vec![(0, 0); n],
-            later: vec![(0, 0); n],
-        }
-    }
-
-    /// The sweep reaches item `k` at `step` with `alive` alive; returns the pairs so far.
-    fn reach(&mut self, k: u32, step: u32, alive: &[u32]) -> usize {
-        let from = self.adj.len() as u32;
-        self.adj.extend_from_slice(alive);
-        self.stored[k as usize] = (from, self.adj.len() as u32);
-        self.later[k as usize] = (step + 1, step + 1);
-        self.adj.len()
-    }
-
-    /// The lists, the items still `alive` at the end staying so to the last step.
-    fn finish(mut self, alive: &[u32], order: Vec<u32>) -> Conflicts {
-        let n = order.len() as u32;
-        for &j in alive {
-            self.later[j as usize].1 = n;
-        }
-        Conflicts {
-            stored: self.stored,
-            pairs: self.adj.len(),
-            adj: self.adj,
-            order,
-            later: self.later,
-        }
-    }
-}
-
-/// Alive items in no order, each filed under the bucket (a last position or a step) at
-/// which the sweep sheds it; shedding a bucket walks its list, so each item is touched once.
-struct Shedding {
-    alive: Vec<u32>,
-    /// Where each alive item is in `alive`.
-    slot: Vec<u32>,
-    /// First item of each bucket's list, continued through `next` (`NONE` ends a list).
-    first: Vec<u32>,
-    next: Vec<u32>,
-}
-
-impl Shedding {
-    const NONE: u32 = u32::MAX;
-
-    fn new(n: usize, buckets: usize) -> Self {
-        Shedding {
-            alive: Vec::new(),
-            slot: vec![0; n],
-            first: vec![Self::NONE; buckets],
-            next: vec![Self::NONE; n],
-        }
-    }
-
-    fn items(&self) -> &[u32] {
-        &self.alive
-    }
-
-    /// Makes `k` alive until `bucket` is shed.
-    fn push(&mut self, k: u32, bucket: usize) {
-        self.slot[k as usize] = self.alive.len() as u32;
-        self.alive.push(k);
-        self.next[k as usize] = self.first[bucket];
-        self.first[bucket] = k;
-    }
-
-    /// Sheds the items of `bucket`, ending their runs of later items at `step`.
-    fn shed(&mut self, bucket: usize, step: u32, later: &mut [(u32, u32)]) {
-        let mut j = self.first[bucket];
-        while j != Self::NONE {
-            later[j as usize].1 = step;
-            let at = self.slot[j as usize] as usize;
-            self.alive.swap_remove(at);
-            if let Some(&moved) = self.alive.get(at) {
-                self.slot[moved as usize] = at as u32;
-            }
-            j = self.next[j as usize];
-        }
-    }
-}
-
 /// Local item indices ordered by (first position, index), given each item's first
 /// position: a counting sort when the positions are small integers (they are positions in
 /// the order), else a sort.
 fn by_first_position(first: impl ExactSizeIterator<Item = u32> + Clone) -> Vec<u32> {
+    by_first_position_counted(first).0
+}
+
+/// [`by_first_position`], and with the counting sort, for each position `v` up to one past
+/// the last first position, the number of items starting at or before `v` (what the
+/// counting sort's slots hold once it has placed every item).
+fn by_first_position_counted(
+    first: impl ExactSizeIterator<Item = u32> + Clone,
+) -> (Vec<u32>, Option<Vec<u32>>) {
     let n = first.len();
     let max_lo = first.clone().max().unwrap_or(0) as usize;
     if max_lo > 4 * n + 1024 {
@@ -152,7 +69,7 @@ fn by_first_position(first: impl ExactSizeIterator<Item = u32> + Clone) -> Vec<u
             .map(|(k, lo)| u64::from(lo) << 32 | k as u64)
             .collect();
         keys.sort_unstable();
-        return keys.into_iter().map(|key| key as u32).collect();
+        return (keys.into_iter().map(|key| key as u32).collect(), None);
     }
     let mut count = vec![0u32; max_lo + 2];
     for lo in first.clone() {
@@ -165,7 +82,7 @@ fn by_first_position(first: impl ExactSizeIterator<Item = u32> + Clone) -> Vec<u
         out[*c as usize] = k as u32;
         *c += 1;
     }
-    out
+    (out, Some(count))
 }
 
 /// For the sweep with levels (`order`: items by first position, first levels never
@@ -222,8 +139,7 @@ impl Conflicts {
                     (s.pos_lo, s.pos_hi)
                 })
                 .collect();
-            let by_start = by_first_position(lo_hi.iter().map(|&(lo, _)| lo));
-            let c = Self::one_queue(&lo_hi, by_start, max_pairs)?;
+            let c = Self::one_queue(&lo_hi, max_pairs)?;
             debug_assert!(
                 items.len() > 300 || c.matches(problem, items),
                 "conflict lists match the conflict relation"
@@ -255,44 +171,108 @@ impl Conflicts {
 
     /// One queue: an item reached earlier conflicts with the current one exactly while it
     /// is alive in positions, and once it ended it never conflicts with a later item again
-    /// (first positions only grow). Each item stores the items alive when the sweep reaches
-    /// it (one entry per pair); the items reached while it is alive are the run of the
-    /// sweep's order between it and the step that sheds it, kept as a range. The alive
-    /// items are also listed by last position, so that the sweep sheds each one when it
-    /// passes that position (positions are small integers: one list per position).
-    fn one_queue(lo_hi: &[(u32, u32)], order: Vec<u32>, max_pairs: usize) -> Option<Self> {
-        let n = lo_hi.len();
-        let max_hi = lo_hi.iter().map(|&(_, hi)| hi).max().unwrap_or(0) as usize;
-        // One shedding list per last position.
-        let mut alive = Shedding::new(n, max_hi + 1);
-        let mut lists = Reached::new(n);
-        // Positions below `shed` have had their items shed.
-        let mut shed = 0usize;
-        for (step, &k) in order.iter().enumerate() {
-            let (lo, hi) = lo_hi[k as usize];
-            let step = step as u32;
-            while shed < (lo as usize).min(max_hi + 1) {
-                alive.shed(shed, step, &mut lists.later);
-                shed += 1;
+    /// (first positions only grow). So the item reached at step `s` conflicts with the
+    /// items the sweep reaches up to the last one starting no later than its last position:
+    /// its run ends at the number of items starting at or before that position (the
+    /// counting sort's slots give it; a binary search over the first positions when they
+    /// are not small integers).
+    fn one_queue(lo_hi: &[(u32, u32)], max_pairs: usize) -> Option<Self> {
+        let (order, upto) = by_first_position_counted(lo_hi.iter().map(|&(lo, _)| lo));
+        let mut ends: Vec<u32> = match upto {
+            Some(upto) => {
+                let last = upto.len() - 1;
+                order
+                    .iter()
+                    .map(|&k| upto[(lo_hi[k as usize].1 as usize).min(last)])
+                    .collect()
             }
-            if lists.reach(k, step, alive.items()) > max_pairs {
-                return None;
+            None => {
+                let lo: Vec<u32> = order.iter().map(|&k| lo_hi[k as usize].0).collect();
+                order
+                    .iter()
+                    .map(|&k| lo.partition_point(|&l| l <= lo_hi[k as usize].1) as u32)
+                    .collect()
             }
-            alive.push(k, hi as usize);
+        };
+        // A run ends after its own step (only an empty span, never made, would say less).
+        for (s, e) in ends.iter_mut().enumerate() {
+            *e = (*e).max(s as u32 + 1);
         }
-        Some(lists.finish(alive.items(), order))
+        Self::from_runs(order, &ends, max_pairs)
+    }
+
+    /// The lists of a sweep that reaches the items in `order`, given for each step `s` the
+    /// step `ends[s]` (after `s`, at most n) from which the item reached at `s` is no longer
+    /// alive: it conflicts with the items reached at steps `s + 1 .. ends[s]` (its later
+    /// conflicts, that run of `order`) and with the earlier items still alive at its own
+    /// step (stored, one entry per pair). The stored lists are filled step by step in `adj`:
+    /// each step's share is counted first (a difference array over the runs, +1 where a
+    /// run starts and −1 where it ends, summed into each step's first slot), then every
+    /// item is written into the slots of the steps of its run. O(n + pairs), no search and
+    /// no list of alive items; gives up before filling anything when the pairs (the runs'
+    /// lengths) are more than `max_pairs`.
+    fn from_runs(order: Vec<u32>, ends: &[u32], max_pairs: usize) -> Option<Self> {
+        let n = order.len();
+        debug_assert_eq!(ends.len(), n);
+        debug_assert!(ends
+            .iter()
+            .enumerate()
+            .all(|(s, &e)| e as usize > s && e as usize <= n));
+        let pairs: usize = ends
+            .iter()
+            .enumerate()
+            .map(|(s, &e)| e as usize - s - 1)
+            .sum();
+        if pairs > max_pairs {
+            return None;
+        }
+        // `first[t]`: first slot in `adj` of the items stored for step `t` (`first[n]`: the
+        // pairs).
+        let mut first = vec![0u32; n + 1];
+        for (s, &e) in ends.iter().enumerate() {
+            first[s + 1] = first[s + 1].wrapping_add(1);
+            first[e as usize] = first[e as usize].wrapping_sub(1);
+        }
+        let (mut alive, mut slot) = (0u32, 0u32);
+        for f in first.iter_mut() {
+            alive = alive.wrapping_add(*f);
+            *f = slot;
+            slot = slot.wrapping_add(alive);
+        }
+        debug_assert_eq!(first[n] as usize, pairs);
+        let mut stored = vec![(0u32, 0u32); n];
+        let mut later = vec![(0u32, 0u32); n];
+        for (s, (&k, &e)) in order.iter().zip(ends).enumerate() {
+            stored[k as usize] = (first[s], first[s + 1]);
+            later[k as usize] = (s as u32 + 1, e);
+        }
+        // `first` becomes the fill cursor of each step.
+        let mut adj = vec![0u32; pairs];
+        for (s, (&k, &e)) in order.iter().zip(ends).enumerate() {
+            for f in &mut first[s + 1..e as usize] {
+                adj[*f as usize] = k;
+                *f += 1;
+            }
+        }
+        Some(Conflicts {
+            stored,
+            adj,
+            order,
+            later,
+            pairs,
+        })
     }
 
     /// Levels that never decrease along the sweep (the level-by-level order of async
     /// compute): an item reached earlier conflicts with the current one exactly while it is
     /// alive in positions or in levels, and once it is alive in neither it never conflicts
     /// with a later item again (first positions and first levels only grow). Lists as for
-    /// one queue. Both first positions and first levels grow along the sweep, so the step
-    /// that sheds item `j` is known when it is reached: the later of the first step whose
-    /// position passes `j.pos_hi` and the first whose level passes `j.lvl_hi` (counts of
-    /// first positions and first levels up to each value, when those are small integers),
-    /// and the sweep keeps one list of items per shedding step, as for one queue; otherwise
-    /// the alive items are scanned at every step.
+    /// one queue ([`Conflicts::from_runs`]). Both first positions and first levels grow
+    /// along the sweep, so the step that ends an item's run is known when it is reached:
+    /// the later of the first step whose position passes `j.pos_hi` and the first whose
+    /// level passes `j.lvl_hi` (counts of first positions and first levels up to each
+    /// value, when those are small integers); otherwise the alive items are scanned at
+    /// every step.
     fn sweep(spans: &[super::Span], order: Vec<u32>, max_pairs: usize) -> Option<Self> {
         match shedding_steps(spans, &order) {
             Some(shed_at) => Self::sweep_by_steps(&shed_at, order, max_pairs),
@@ -301,56 +281,41 @@ impl Conflicts {
     }
 
     /// [`Conflicts::sweep`] given the step `shed_at[k]` at which each item stops being alive
-    /// (`n` for those alive to the end): the alive items in no order, shed through lists of
-    /// the items each step sheds.
+    /// (`n` for those alive to the end; never before the step after its own).
     fn sweep_by_steps(shed_at: &[u32], order: Vec<u32>, max_pairs: usize) -> Option<Self> {
-        let n = shed_at.len();
-        // One shedding list per step.
-        let mut alive = Shedding::new(n, n + 1);
-        let mut lists = Reached::new(n);
-        for (step, &k) in order.iter().enumerate() {
-            alive.shed(step, step as u32, &mut lists.later);
-            let step = step as u32;
-            if lists.reach(k, step, alive.items()) > max_pairs {
-                return None;
-            }
-            // Checked from the next step on, as a scan would.
-            alive.push(k, (shed_at[k as usize] as usize).max(step as usize + 1));
-        }
-        Some(lists.finish(alive.items(), order))
+        let ends: Vec<u32> = order
+            .iter()
+            .enumerate()
+            .map(|(s, &k)| shed_at[k as usize].max(s as u32 + 1))
+            .collect();
+        Self::from_runs(order, &ends, max_pairs)
     }
 
     /// [`Conflicts::sweep`] scanning the alive items at every step (they leave in no
-    /// single order), when positions or levels are not small integers.
+    /// single order), when positions or levels are not small integers: the step at which
+    /// each one is shed ends its run.
     fn sweep_by_scan(spans: &[super::Span], order: Vec<u32>, max_pairs: usize) -> Option<Self> {
-        let n = spans.len();
-        let mut lists = Reached::new(n);
-        // Alive items, and their (last position, last level) at the same index.
-        let mut alive: Vec<u32> = Vec::new();
-        let mut ends: Vec<(u32, u32)> = Vec::new();
+        let n = order.len();
+        let mut ends = vec![n as u32; n];
+        // Alive items as (last position, last level, step reached).
+        let mut alive: Vec<(u32, u32, u32)> = Vec::new();
+        let mut pairs = 0usize;
         for (step, &k) in order.iter().enumerate() {
             let s = spans[k as usize];
-            let step = step as u32;
-            // Shed the items that ended before `k` starts (in place, keeping the order).
-            let mut kept = 0;
-            for r in 0..alive.len() {
-                let ((hi, lvl_hi), j) = (ends[r], alive[r]);
-                if hi >= s.pos_lo || lvl_hi >= s.lvl_lo {
-                    (ends[kept], alive[kept]) = ((hi, lvl_hi), j);
-                    kept += 1;
-                } else {
-                    lists.later[j as usize].1 = step;
+            alive.retain(|&(hi, lvl_hi, j)| {
+                let keep = hi >= s.pos_lo || lvl_hi >= s.lvl_lo;
+                if !keep {
+                    ends[j as usize] = step as u32;
                 }
-            }
-            alive.truncate(kept);
-            ends.truncate(kept);
-            if lists.reach(k, step, &alive) > max_pairs {
+                keep
+            });
+            pairs += alive.len();
+            if pairs > max_pairs {
                 return None;
             }
-            alive.push(k);
-            ends.push((s.pos_hi, s.lvl_hi));
+            alive.push((s.pos_hi, s.lvl_hi, step as u32));
         }
-        Some(lists.finish(&alive, order))
+        Self::from_runs(order, &ends, max_pairs)
     }
 
     /// Lifetimes in levels whose first levels decrease somewhere along the sweep: items
@@ -560,6 +525,26 @@ mod tests {
             compared += 1;
         }
         assert!(compared > 32);
+    }
+
+    #[test]
+    fn large_positions_give_the_same_lists() {
+        // Positions far apart (no counting sort: the runs end by binary search).
+        for seed in 0..64 {
+            let mut p = problem(seed, 5 + seed as usize * 3, false);
+            let items: Vec<usize> = (0..p.items.len()).collect();
+            let small = Conflicts::new(&p, &items);
+            for it in &mut p.items {
+                for v in [&mut it.span.pos_lo, &mut it.span.pos_hi] {
+                    *v *= 100_000;
+                }
+                (it.span.lvl_lo, it.span.lvl_hi) = (it.span.pos_lo, it.span.pos_hi);
+            }
+            let large = Conflicts::new(&p, &items);
+            assert!(large.matches(&p, &items), "seed {seed}");
+            assert_eq!(large.later, small.later, "seed {seed}");
+            assert_eq!(large.pairs(), small.pairs(), "seed {seed}");
+        }
     }
 
     #[test]

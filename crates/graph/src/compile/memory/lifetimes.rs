@@ -336,7 +336,8 @@ impl Problem {
             by_level: timeline.by_level,
             memoryless_bytes: 0,
         };
-        let mut bound = Accumulator::default();
+        // Positions and levels are below the number of passes.
+        let mut bound = Accumulator::for_units(graph.passes.len());
         for (i, (r, &(mut span, used_as))) in graph.resources.iter().zip(&span).enumerate() {
             if span.is_empty() || r.imported {
                 continue;
@@ -425,7 +426,9 @@ pub fn effective_alignment(caps: &Capabilities) -> u64 {
 
 /// Span of each render pass: the positions and levels of its kept subpasses.
 fn group_spans(t: View<'_>) -> Vec<Span> {
-    let mut groups: Vec<Span> = Vec::new();
+    // Render passes are fewer than passes (a plan read back may say otherwise: then the
+    // list grows).
+    let mut groups: Vec<Span> = vec![Span::EMPTY; t.group.len()];
     for (p, (&group, &position)) in t.group.iter().zip(t.position).enumerate() {
         if let (Some(g), Some(pos)) = (group, position) {
             let g = g as usize;

@@ -666,7 +666,15 @@ fn lowest_by_lists(
     if low == 0 {
         return 0;
     }
-    busy.retain(|&b| b as u32 > low);
+    // Those still ending above the candidate, kept without a branch per range (the
+    // write index advances by the comparison).
+    let mut above = 0;
+    for i in 0..busy.len() {
+        let b = busy[i];
+        busy[above] = b;
+        above += usize::from(b as u32 > low);
+    }
+    busy.truncate(above);
     if busy.len() <= SMALL_BUSY {
         insertion_sort(busy);
     } else {
