@@ -9,9 +9,11 @@
 //! ~31 µs and dropping it from ~66 µs to ~7 µs, against shared reference-counted strings.
 //!
 //! The cost is that a name is never freed: the table holds every distinct name ever made,
-//! which a renderer's frames (a bounded set of pass and resource names) keep small. Making
-//! a name takes a lock and a hash lookup; graphs are built far less often than their names
-//! are copied.
+//! which a renderer's frames (a bounded set of pass and resource names) keep small; a
+//! process that makes unboundedly many distinct names (a fuzzer feeding random frame files)
+//! grows it by each new name's bytes. Making a name takes a lock and a hash lookup, which is
+//! still cheaper than the allocation of a shared string it replaces (building the synthetic
+//! 1,000-pass graph: ~634 µs → ~580 µs).
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::borrow::Borrow;
