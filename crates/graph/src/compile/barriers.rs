@@ -324,9 +324,9 @@ fn replay_on<const TWO_QUEUES: bool>(frame: &Frame, mut entering: Vec<Flags>) ->
         sharing,
         scopes,
         classes,
-        two_queues,
+        two_queues: _,
     } = *frame;
-    debug_assert_eq!(two_queues, TWO_QUEUES);
+    debug_assert_eq!(frame.two_queues, TWO_QUEUES);
     // (Every use is on `queue` when there is one.)
     let other_queue = |a: QueueKind, b: QueueKind| TWO_QUEUES && a != b;
     let uses: usize = schedule
@@ -336,7 +336,7 @@ fn replay_on<const TWO_QUEUES: bool>(frame: &Frame, mut entering: Vec<Flags>) ->
         .sum();
     // Room for the previous frame's uses replayed first, and (two queues) for routed
     // transitions and hand-overs: growing these tables copies them whole.
-    let room = if two_queues { 2 * uses } else { uses };
+    let room = if TWO_QUEUES { 2 * uses } else { uses };
     let mut facts = Vec::with_capacity(room);
     let mut arenas = Arenas {
         readers: Chains::with_capacity(room),
@@ -358,7 +358,7 @@ fn replay_on<const TWO_QUEUES: bool>(frame: &Frame, mut entering: Vec<Flags>) ->
     let mut first_barrier = vec![u32::MAX; graph.resources.len()];
     let mut out = Barriers {
         barriers: Vec::with_capacity(uses),
-        cross_queue: Vec::with_capacity(if two_queues { uses / 2 } else { 0 }),
+        cross_queue: Vec::with_capacity(if TWO_QUEUES { uses / 2 } else { 0 }),
         resource_uses: vec![ResourceUses::default(); graph.resources.len()],
         first_use_barrier: Vec::new(),
     };
@@ -366,7 +366,7 @@ fn replay_on<const TWO_QUEUES: bool>(frame: &Frame, mut entering: Vec<Flags>) ->
     // are unless async-compute passes sit between the subpasses of a render pass).
     let mut sorted = true;
     let mut last_anchor_position = None;
-    let mut after: Vec<BarrierDraft> = Vec::with_capacity(if two_queues { uses / 4 } else { 0 });
+    let mut after: Vec<BarrierDraft> = Vec::with_capacity(if TWO_QUEUES { uses / 4 } else { 0 });
     let end_of = |p: PassId| {
         grouping.group_of[p.index()]
             .and_then(|g| grouping.groups[g as usize].last().copied())
