@@ -30,11 +30,10 @@
 //! of one step per pair of placements sharing bytes. The uses are not walked here: the
 //! barrier phase hands over each resource's first use (with its anchor) and per-queue
 //! summaries; the barrier to extend is found through the resource (the one recorded before
-//! its first use's render pass), each predecessor is reported once per covered stretch (its summary is
-//! unioned in, so a repeat changes nothing; a stamp per item to report it once cost a
-//! mispredicted branch per repeat),
-//! and a covered stretch of the map is rewritten in place with one shift of what lies below
-//! it. The map is kept from the top of the block down: most placements are at the bottom of
+//! its first use's render pass), each predecessor is reported once per covered stretch (its
+//! summary is unioned in, so a repeat changes nothing; a stamp per item to report it once
+//! cost a mispredicted branch per repeat), and a covered stretch of the map is rewritten in
+//! place with one shift of what lies below it. The map is kept from the top of the block down: most placements are at the bottom of
 //! their block, so that shift moves nothing (kept in offset order, every such edit moved the
 //! whole map: ~1,000 `memmove` calls per compile of the 1,000-pass frame, the sweep 0.45 M
 //! -> 0.41 M instructions). The
@@ -367,8 +366,9 @@ impl Sweep {
     /// Sweeps the placements `(item, offset)` of one block in order of first use, calling
     /// `earlier(occupant, item)` for every latest earlier occupant of some of the item's
     /// bytes (once per covered stretch: an occupant of several is reported as often, the
-    /// caller's union being idempotent, which is cheaper than a branch on a stamp), then `wraps(first, last)` once per pair of the first and the last
-    /// occupant of some bytes (different items), the frame boundary's reuse.
+    /// caller's union being idempotent, which is cheaper than a branch on a stamp), then
+    /// `wraps(first, last)` once per pair of the first and the last occupant of some bytes
+    /// (different items), the frame boundary's reuse.
     #[inline(never)] // a step of its own in profiles
     fn block(
         &mut self,
