@@ -33,15 +33,14 @@
 //! its first use's render pass), each predecessor is reported once per covered stretch (its
 //! summary is unioned in, so a repeat changes nothing; a stamp per item to report it once
 //! cost a mispredicted branch per repeat), and a covered stretch of the map is rewritten in
-//! place with one shift of what lies below it. The map is kept from the top of the block down: most placements are at the bottom of
-//! their block, so that shift moves nothing (kept in offset order, every such edit moved the
-//! whole map: ~1,000 `memmove` calls per compile of the 1,000-pass frame, the sweep 0.45 M
-//! -> 0.41 M instructions). The
-//! map's stretches tile the block (bytes nobody used yet are a stretch of their own), so a
-//! stretch is its end and occupant (16 bytes) and a split keeps its upper part as it is. (An array
-//! of cells between all distinct boundaries was tried instead of the map: on the synthetic
-//! frame each placement covers about 18 cells of 285, against about 2 stretches, so the map
-//! stays.)
+//! place with one shift of what lies below it. The map is kept from the top of the block down:
+//! most placements are at the bottom of their block, so that shift moves nothing (kept in
+//! offset order, every such edit moved the whole map: ~1,000 `memmove` calls per compile of the
+//! 1,000-pass frame, the sweep 0.45 M -> 0.41 M instructions). The map's stretches tile the
+//! block (bytes nobody used yet are a stretch of their own), so a stretch is its end and
+//! occupant (16 bytes) and a split keeps its upper part as it is. (An array of cells between
+//! all distinct boundaries was tried instead of the map: on the synthetic frame each placement
+//! covers about 18 cells of 285, against about 2 stretches, so the map stays.)
 
 use super::barriers::{BarrierDraft, Barriers, CrossQueueHazard};
 use super::memory::MemoryLayout;
