@@ -19,7 +19,7 @@
 //! in that order, the later of the same for positions and for levels (prefix counts over
 //! both). Each item also stores the earlier items alive when it is reached (one entry per
 //! pair): the runs transposed, each step's share counted by a difference array over the
-//! runs and each item written into the slots of its run ([`Conflicts::from_runs`]); no list
+//! runs and each item written into the slots of its run (`Conflicts::from_runs`); no list
 //! of alive items is kept (the list order of conflicts carries no meaning).
 //! Otherwise, with levels, items finished in positions go to an ordered set by last level,
 //! read from `k.lvl_lo` up, and both directions of every pair are stored.
@@ -267,7 +267,7 @@ impl Conflicts {
     /// compute): an item reached earlier conflicts with the current one exactly while it is
     /// alive in positions or in levels, and once it is alive in neither it never conflicts
     /// with a later item again (first positions and first levels only grow). Lists as for
-    /// one queue ([`Conflicts::from_runs`]). Both first positions and first levels grow
+    /// one queue (`Conflicts::from_runs`). Both first positions and first levels grow
     /// along the sweep, so the step that ends an item's run is known when it is reached:
     /// the later of the first step whose position passes `j.pos_hi` and the first whose
     /// level passes `j.lvl_hi` (counts of first positions and first levels up to each
