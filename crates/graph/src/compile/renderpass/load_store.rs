@@ -1,27 +1,46 @@
 //! Load and store operations: per attachment per render pass, what happens to earlier
 //! content at the start and to the content at the end.
 //!
-//! - load: `CLEAR` when the first use in the render pass clears; `LOAD` when that use needs
-//!   earlier content (it reads it or only partly overwrites it) *and* earlier content exists
-//!   (a write earlier in the frame, or an imported resource without `clear_on_first_use`);
-//!   `DONT_CARE` otherwise.
-//! - store: `STORE` when something after the render pass needs the content: walking the later
-//!   uses in execution order, a use that reads it comes before any use that replaces it
-//!   completely, or nothing replaces it and it survives the frame (an output, or an imported
-//!   resource without `discard_on_last_use`: the next frame). `DONT_CARE` otherwise — in
-//!   particular when its only readers are input attachments inside the same render pass, and
-//!   for a multisampled attachment resolved in its subpass.
+//! Both follow the liveness of the content. The content held after a use is *live* when,
+//! walking the later uses of the resource in execution order (later subpasses of the same
+//! render pass included), a use that reads it comes before any use that replaces it
+//! completely, or nothing replaces it and the resource survives the frame (an output, or an
+//! imported resource without `discard_on_last_use`; a transient's next frame does not
+//! count). A use *reads* earlier content when its access reads (`color_read_write`,
+//! `depth_read`, input attachments, sampling, storage and transfer reads...), when it is a
+//! `depth_write` without a clear (its depth test compares), and when it keeps content and
+//! its pass resolves the attachment (the resolve reads every pixel, kept ones included). It
+//! *replaces* the content with a clear, `color_write_all` or `resolve`. Any other use (a
+//! `color_write` without a clear, ...) keeps earlier content without reading it: it passes
+//! the question on to the uses after it.
+//! - load: `CLEAR` when the first use in the render pass clears. Otherwise, without earlier
+//!   content (no write earlier in the frame, and not an imported resource kept from outside:
+//!   `clear_on_first_use` discards it) or when the first use replaces the content,
+//!   `DONT_CARE`. A first use that reads `LOAD`s; one that keeps earlier content without
+//!   reading it `LOAD`s only when what it leaves is live, and `DONT_CARE` otherwise (the
+//!   kept pixels are dead).
+//! - store: `STORE` when the content at the end of the render pass is live, `DONT_CARE`
+//!   otherwise — in particular when its only readers are input attachments inside the same
+//!   render pass, and for a multisampled attachment resolved in its subpass and not read
+//!   after it.
 //! - layouts: the render pass starts in the layout of the attachment's first use (the
 //!   barrier phase transitions it there before the first subpass) and ends in the layout of
 //!   its last use.
 //!
+//! Invariant: a `LOAD` of content written in an earlier render pass is matched by that
+//! render pass's `STORE`, and a `STORE` is read by a later use, because one walk decides
+//! both: every open question about a resource's content (a store from the end of its render
+//! pass, a load from a first use that keeps without reading) waits in one chain per
+//! resource and is answered, all together, by the next use that reads or replaces the
+//! content, or at the end of the frame by whether the resource survives it.
+//!
 //! Cost: O(uses) in all, in one forward sweep over the kept uses in execution order
-//! ([`sweep`]): it gives each resource's first write ([`Facts`]), which decides every load
-//! at the attachment's first use in its render pass, sums the naive bandwidth (the same
-//! per-use test), builds the attachments render pass by render pass, and leaves each
-//! render pass's stores waiting, per resource, for the next use that reads the content or
-//! replaces it (or for the end of the frame). The per-resource list of uses ([`UseIndex`])
-//! is built only to explain a memoryless failure.
+//! ([`sweep`]): it gives each resource's first write ([`Facts`]), which decides the loads
+//! that need no later use, sums the naive bandwidth (the same per-use test), builds the
+//! attachments render pass by render pass, and leaves each open load and store waiting, per
+//! resource, for the next use that reads or replaces the content (or for the end of the
+//! frame); each waits once and is answered once. The per-resource list of uses
+//! ([`UseIndex`]) is built only to explain a memoryless failure.
 
 use super::RenderPassGrouping;
 use crate::access::Access;
@@ -53,9 +72,12 @@ struct ResourceFacts {
     first_user: u32,
     /// The render pass of that first use ([`NONE`]: none).
     first_group: u32,
-    /// Head of the chain of attachment drafts waiting for its next use to decide their
-    /// store ([`NONE`]: none).
+    /// Head of the chain of loads and stores waiting for the next use that reads or
+    /// replaces the content ([`Waiting`]; [`NONE`]: none).
     waiting: u32,
+    /// Position of the pass that resolves this (multisampled) attachment, while the sweep is
+    /// at that pass ([`NONE`]: none so far).
+    resolved_at: u32,
     /// Every use so far is an attachment use in the render pass of the first use.
     one_render_pass: bool,
 }
@@ -176,22 +198,44 @@ impl Attachments {
     }
 }
 
-/// No position, pass, render pass or draft.
+/// No position, pass, render pass, draft or waiting decision.
 const NONE: u32 = u32::MAX;
+
+/// A load or store whose operation depends on whether the content is live, waiting for the
+/// resource's next use that reads or replaces it. The decisions waiting on one resource form
+/// a chain through `next`, from [`ResourceFacts::waiting`].
+#[derive(Clone, Copy, Debug)]
+struct Waiting {
+    /// The attachment draft.
+    draft: u32,
+    /// Its load (a first use that keeps earlier content without reading it) rather than its
+    /// store (the end of its render pass).
+    load: bool,
+    /// The next decision waiting on the same resource ([`NONE`]: the last).
+    next: u32,
+}
+
+/// True when use `u` reads the content it finds (the liveness walk's "reads"): its access
+/// reads, or it keeps the content and either tests against it (a depth write without a
+/// clear) or its pass resolves it (`resolved_here`: the resolve reads every sample).
+fn reads_earlier(u: &Use, resolved_here: bool) -> bool {
+    u.access.reads(u.clear)
+        || (u.access.keeps_content(u.clear) && (u.access == Access::DepthWrite || resolved_here))
+}
 
 /// Sweeps the kept uses of `graph` in `schedule` order once: the per-resource [`Facts`], the
 /// naive bandwidth, and the attachments of every render pass of `grouping` with their loads
 /// and stores.
 ///
-/// Loads are decided at an attachment's first use in its render pass (every write before
-/// the render pass has been seen). A store waits from the end of its render pass for the
-/// resource's next use: one that reads (a depth write without a clear reads too: its depth
-/// test compares against the earlier content) makes it `STORE`, one that replaces the
-/// content completely `DONT_CARE`, one that keeps the content without reading passes the
-/// question on; with no such use left, the content is needed when it survives the frame.
-/// Drafts still waiting on one resource form a chain (`waiting` of the resource, linked
-/// through `next`), resolved together. Each use is read once: its facts, the naive
-/// bandwidth and its attachment draft in the same step.
+/// A load is decided at the attachment's first use in its render pass (every write before
+/// the render pass has been seen) unless that use keeps earlier content without reading it;
+/// such a load, and every store from the end of its render pass, waits for the resource's
+/// next use ([`reads_earlier`]): one that reads makes them `LOAD`/`STORE`, one that
+/// replaces the content completely `DONT_CARE`, one that keeps the content without reading
+/// passes the question on; with no such use left, the content is live when it survives the
+/// frame. Decisions still waiting on one resource form a chain ([`Waiting`]), answered
+/// together. Each use is read once: its facts, the naive bandwidth and its attachment draft
+/// in the same step.
 pub fn sweep(
     graph: &Graph,
     schedule: &Schedule,
@@ -211,6 +255,7 @@ pub fn sweep(
                 first_user: NONE,
                 first_group: NONE,
                 waiting: NONE,
+                resolved_at: NONE,
                 one_render_pass: false,
             })
             .collect(),
@@ -221,7 +266,7 @@ pub fn sweep(
         spans: Vec::with_capacity(groups.len() + 1),
     };
     all.spans.push(0);
-    let mut next: Vec<u32> = Vec::with_capacity(groups.len() * 2);
+    let mut waiting: Vec<Waiting> = Vec::with_capacity(groups.len() * 4);
     // The render pass being swept: its first position, the next subpass's index and where
     // its drafts start.
     let mut start = 0u32;
@@ -237,18 +282,27 @@ pub fn sweep(
             start = pos;
             first = all.drafts.len();
         }
+        if raster {
+            // A resolve reads its source: mark the sources before their uses are swept.
+            for u in &pass.uses {
+                if let (Access::Resolve, Some(from)) = (u.access, u.from) {
+                    if let Some(f) = facts.resources.get_mut(from.index()) {
+                        f.resolved_at = pos;
+                    }
+                }
+            }
+        }
         for u in &pass.uses {
             let Some(f) = facts.resources.get_mut(u.resource.index()) else {
                 debug_assert!(false, "uses name resources of the graph");
                 continue;
             };
             let attachment = u.access.is_attachment();
-            if f.waiting != NONE {
-                let reads = u.access.reads(u.clear) || (u.access == Access::DepthWrite && !u.clear);
-                if reads || !u.access.keeps_content(u.clear) {
-                    resolve(&mut all.drafts, &next, f.waiting, reads);
-                    f.waiting = NONE;
-                }
+            let reads = reads_earlier(u, f.resolved_at == pos);
+            let replaces = !u.access.keeps_content(u.clear);
+            if f.waiting != NONE && (reads || replaces) {
+                answer(&mut all.drafts, &waiting, f.waiting, reads);
+                f.waiting = NONE;
             }
             // Earlier writes only: this pass's own writes are at `pos`, not before (the
             // first write is noted below, and reads as content from `pos + 1` on).
@@ -284,9 +338,27 @@ pub fn sweep(
                         layout,
                         samples: d.samples,
                         subpass,
-                        content_at_start,
                     };
-                    use_.add_to(&mut all.drafts, first);
+                    let Some(i) = use_.add_to(&mut all.drafts, first) else {
+                        continue;
+                    };
+                    // The first use in the render pass: its load.
+                    all.drafts[i as usize].load = if u.clear {
+                        LoadOp::Clear
+                    } else if !content_at_start || replaces {
+                        LoadOp::DontCare
+                    } else if reads {
+                        LoadOp::Load
+                    } else {
+                        // Kept without being read: loaded when what the use leaves is live.
+                        waiting.push(Waiting {
+                            draft: i,
+                            load: true,
+                            next: f.waiting,
+                        });
+                        f.waiting = waiting.len() as u32 - 1;
+                        LoadOp::DontCare
+                    };
                 }
             }
         }
@@ -296,12 +368,14 @@ pub fn sweep(
         subpass += 1;
         if subpass as usize == groups[g].len() {
             // The render pass ends: its stores wait for later uses.
-            // `next` holds an entry per draft of the render passes before this one.
-            debug_assert_eq!(next.len(), first);
             for (i, d) in all.drafts.iter().enumerate().skip(first) {
                 let f = &mut facts.resources[d.resource.index()];
-                next.push(f.waiting);
-                f.waiting = i as u32;
+                waiting.push(Waiting {
+                    draft: i as u32,
+                    load: false,
+                    next: f.waiting,
+                });
+                f.waiting = waiting.len() as u32 - 1;
             }
             all.spans.push(all.drafts.len() as u32);
             subpass = 0;
@@ -309,7 +383,7 @@ pub fn sweep(
     }
     for (f, r) in facts.resources.iter().zip(&graph.resources) {
         if f.waiting != NONE {
-            resolve(&mut all.drafts, &next, f.waiting, r.survives_frame());
+            answer(&mut all.drafts, &waiting, f.waiting, r.survives_frame());
         }
     }
     if log::log_enabled!(log::Level::Trace) {
@@ -328,17 +402,20 @@ pub fn sweep(
     (facts, all)
 }
 
-/// Sets the store of every draft of the chain from `head` (`next` links them).
-fn resolve(drafts: &mut [AttachmentDraft], next: &[u32], head: u32, needed: bool) {
-    let store = if needed {
-        StoreOp::Store
-    } else {
-        StoreOp::DontCare
-    };
+/// Answers every decision of the chain from `head` in `waiting`: `LOAD` and `STORE` when the
+/// content is `live`, `DONT_CARE` otherwise.
+fn answer(drafts: &mut [AttachmentDraft], waiting: &[Waiting], head: u32, live: bool) {
     let mut i = head;
     while i != NONE {
-        drafts[i as usize].store = store;
-        i = next[i as usize];
+        let w = waiting[i as usize];
+        let d = &mut drafts[w.draft as usize];
+        match (w.load, live) {
+            (true, true) => d.load = LoadOp::Load,
+            (true, false) => d.load = LoadOp::DontCare,
+            (false, true) => d.store = StoreOp::Store,
+            (false, false) => d.store = StoreOp::DontCare,
+        }
+        i = w.next;
     }
 }
 
@@ -354,15 +431,13 @@ struct DraftUse<'g> {
     samples: u32,
     /// Its subpass in the render pass.
     subpass: u32,
-    /// The image holds content before the render pass starts.
-    content_at_start: bool,
 }
 
 impl DraftUse<'_> {
     /// Adds the use to the drafts of its render pass, `all[first..]`: a new draft in order
-    /// of first use, with its load operation, or the later use of an existing one (stores
-    /// are set by [`sweep`]).
-    fn add_to(&self, all: &mut Vec<AttachmentDraft>, first: usize) {
+    /// of first use (its index is returned: its load and store are set by [`sweep`]), or
+    /// the later use of an existing one.
+    fn add_to(&self, all: &mut Vec<AttachmentDraft>, first: usize) -> Option<u32> {
         let u = self.u;
         // Only a multisampled colour attachment is resolved (validation).
         let resolve_target = if self.samples > 1 {
@@ -378,18 +453,11 @@ impl DraftUse<'_> {
             a.final_layout = self.layout;
             a.last_subpass = self.subpass;
             a.resolve_target = a.resolve_target.or(resolve_target);
-            return;
+            return None;
         }
-        let load = if u.clear {
-            LoadOp::Clear
-        } else if u.access.keeps_content(false) && self.content_at_start {
-            LoadOp::Load
-        } else {
-            LoadOp::DontCare
-        };
         all.push(AttachmentDraft {
             resource: u.resource,
-            load,
+            load: LoadOp::DontCare,
             store: StoreOp::DontCare,
             memoryless: false,
             samples: self.samples,
@@ -399,5 +467,6 @@ impl DraftUse<'_> {
             first_subpass: self.subpass,
             last_subpass: self.subpass,
         });
+        Some(all.len() as u32 - 1)
     }
 }

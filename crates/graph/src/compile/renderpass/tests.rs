@@ -469,6 +469,227 @@ fn imported_resources_follow_their_flags() {
     );
 }
 
+/// Compiled without the checker: the tests of loads that follow liveness hold the compiler
+/// to the rule on its own (the checker's `rp.load`/`rp.store` follow the same rule and are
+/// held to it by its own tests and by the property tests, which check every plan).
+fn compiled(g: &Graph, options: CompileOptions) -> Plan {
+    compile(
+        g,
+        &Capabilities::profile("mali").expect("profile"),
+        &options,
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn ops(p: &Plan, rp: usize, name: &str) -> (LoadOp, StoreOp) {
+    let a = att(p, rp, name);
+    (a.load_op, a.store_op)
+}
+
+/// `a` writes `x` and `y` completely (render pass 0); `b` samples `y`, which breaks the render
+/// pass, uses `x` with `access` and writes the output (render pass 1). `later` adds a compute
+/// pass that samples `x` after them.
+fn partial_after_break(access: Access, later: bool) -> Graph {
+    let mut g = Graph::new("liveness");
+    let (x, y) = (rgba8(&mut g, "x"), rgba8(&mut g, "y"));
+    let out = output(&mut g, "out");
+    g.raster("a")
+        .uses(x, Access::ColorWriteAll)
+        .uses(y, Access::ColorWriteAll);
+    g.raster("b")
+        .uses(y, Access::Sampled)
+        .uses(x, access)
+        .uses(out, Access::ColorWriteAll);
+    if later {
+        g.compute("c").uses(x, Access::Sampled).side_effects();
+    }
+    g
+}
+
+#[test]
+fn partial_write_of_dead_content_neither_loads_nor_stores() {
+    let p = compiled(
+        &partial_after_break(Access::ColorWrite, false),
+        CompileOptions::ALL,
+    );
+    assert_eq!(subpasses(&p), [["a"], ["b"]]);
+    assert_eq!(
+        ops(&p, 1, "x"),
+        (LoadOp::DontCare, StoreOp::DontCare),
+        "nothing reads what 'b' keeps of 'x'"
+    );
+    assert_eq!(
+        att(&p, 0, "x").store_op,
+        StoreOp::DontCare,
+        "the producer stores nothing that no one loads"
+    );
+    assert_eq!(p.bandwidth.load_bytes, 0, "the planned figure follows");
+}
+
+#[test]
+fn partial_write_loads_exactly_when_a_later_pass_reads_the_content() {
+    let p = compiled(
+        &partial_after_break(Access::ColorWrite, true),
+        CompileOptions::ALL,
+    );
+    assert_eq!(
+        ops(&p, 1, "x"),
+        (LoadOp::Load, StoreOp::Store),
+        "'c' reads it"
+    );
+    assert_eq!(att(&p, 0, "x").store_op, StoreOp::Store, "'b' loads it");
+    // Without merging the same holds pass by pass; without the reader both go.
+    let off = CompileOptions {
+        merge: false,
+        ..CompileOptions::ALL
+    };
+    for (later, load, store) in [
+        (true, LoadOp::Load, StoreOp::Store),
+        (false, LoadOp::DontCare, StoreOp::DontCare),
+    ] {
+        let p = compiled(&partial_after_break(Access::ColorWrite, later), off);
+        assert_eq!(ops(&p, 1, "x"), (load, store), "reader: {later}");
+        assert_eq!(att(&p, 0, "x").store_op, store, "reader: {later}");
+    }
+}
+
+#[test]
+fn partial_write_of_what_survives_the_frame_loads() {
+    // An output: its content is the frame's result.
+    let mut g = partial_after_break(Access::ColorWrite, false);
+    let x = g.find_resource("x").unwrap();
+    g.resource_mut(x).output = true;
+    let p = compiled(&g, CompileOptions::ALL);
+    assert_eq!(ops(&p, 1, "x"), (LoadOp::Load, StoreOp::Store));
+    assert_eq!(att(&p, 0, "x").store_op, StoreOp::Store);
+    // Imported: kept for the next frame unless discarded on its last use.
+    let imported = |discard: bool| {
+        let mut g = Graph::new("imported");
+        let h = g.image("history", ImageDesc::new(Format::R8G8B8A8_UNORM, W, H));
+        let r = g.resource_mut(h);
+        r.imported = true;
+        r.discard_on_last_use = discard;
+        g.raster("a").uses(h, Access::ColorWrite).side_effects();
+        compiled(&g, CompileOptions::ALL)
+    };
+    assert_eq!(
+        ops(&imported(false), 0, "history"),
+        (LoadOp::Load, StoreOp::Store)
+    );
+    assert_eq!(
+        ops(&imported(true), 0, "history"),
+        (LoadOp::DontCare, StoreOp::DontCare),
+        "discarded: what the pass keeps is dead"
+    );
+}
+
+#[test]
+fn partial_write_read_by_a_later_subpass_loads() {
+    // 'b' partly overwrites 'x', 'c' in the same render pass reads it as an input attachment
+    // (or, in the variant, replaces it completely).
+    let build = |then: Access| {
+        let mut g = partial_after_break(Access::ColorWrite, false);
+        let x = g.find_resource("x").unwrap();
+        let out2 = output(&mut g, "out2");
+        g.raster("c")
+            .uses(x, then)
+            .uses(out2, Access::ColorWriteAll);
+        compiled(&g, CompileOptions::ALL)
+    };
+    let p = build(Access::InputAttachment);
+    assert_eq!(subpasses(&p), [vec!["a"], vec!["b", "c"]]);
+    assert_eq!(
+        ops(&p, 1, "x"),
+        (LoadOp::Load, StoreOp::DontCare),
+        "read inside the render pass only"
+    );
+    assert_eq!(att(&p, 0, "x").store_op, StoreOp::Store);
+    let p = build(Access::ColorWriteAll);
+    assert_eq!(subpasses(&p), [vec!["a"], vec!["b", "c"]]);
+    assert_eq!(
+        ops(&p, 1, "x"),
+        (LoadOp::DontCare, StoreOp::DontCare),
+        "'c' replaces what 'b' kept before anyone reads it"
+    );
+    assert_eq!(att(&p, 0, "x").store_op, StoreOp::DontCare);
+}
+
+#[test]
+fn first_use_that_reads_loads_even_when_nothing_reads_later() {
+    for (access, load) in [
+        (Access::ColorReadWrite, LoadOp::Load),
+        (Access::ColorWrite, LoadOp::DontCare),
+    ] {
+        let p = compiled(&partial_after_break(access, false), CompileOptions::ALL);
+        assert_eq!(att(&p, 1, "x").load_op, load, "{access}");
+        let stored = if load == LoadOp::Load {
+            StoreOp::Store
+        } else {
+            StoreOp::DontCare
+        };
+        assert_eq!(att(&p, 0, "x").store_op, stored, "{access}");
+    }
+    // A depth write without a clear tests against the earlier depth.
+    let build = |d_access: Access| {
+        let mut g = partial_after_break(Access::ColorWrite, false);
+        let d = depth(&mut g, "d");
+        let (a, b) = (g.find_pass("a").unwrap(), g.find_pass("b").unwrap());
+        g.passes[a.index()].uses.push(crate::graph::Use {
+            resource: d,
+            access: Access::DepthWrite,
+            clear: true,
+            from: None,
+        });
+        g.passes[b.index()].uses.push(crate::graph::Use {
+            resource: d,
+            access: d_access,
+            clear: false,
+            from: None,
+        });
+        compiled(&g, CompileOptions::ALL)
+    };
+    for access in [Access::DepthWrite, Access::DepthRead] {
+        let p = build(access);
+        assert_eq!(
+            ops(&p, 1, "d"),
+            (LoadOp::Load, StoreOp::DontCare),
+            "{access}"
+        );
+        assert_eq!(att(&p, 0, "d").store_op, StoreOp::Store, "{access}");
+    }
+}
+
+#[test]
+fn partial_write_resolved_in_its_subpass_loads_and_its_producer_stores() {
+    // The resolve reads the whole multisampled attachment, kept pixels included.
+    let mut g = Graph::new("msaa_partial");
+    let c = g.image(
+        "c4",
+        ImageDesc::new(Format::R8G8B8A8_UNORM, W, H).samples(4),
+    );
+    let y = g.image(
+        "y4",
+        ImageDesc::new(Format::R8G8B8A8_UNORM, W, H).samples(4),
+    );
+    let r = rgba8(&mut g, "resolved");
+    g.resource_mut(r).output = true;
+    g.raster("a")
+        .clears(c, Access::ColorWrite)
+        .uses(y, Access::ColorWriteAll);
+    g.raster("b")
+        .uses(y, Access::Sampled)
+        .uses(c, Access::ColorWrite)
+        .resolves(r, c);
+    let p = compiled(&g, CompileOptions::ALL);
+    assert_eq!(subpasses(&p), [["a"], ["b"]]);
+    assert_eq!(ops(&p, 1, "c4"), (LoadOp::Load, StoreOp::DontCare));
+    assert_eq!(
+        att(&p, 0, "c4").store_op,
+        StoreOp::Store,
+        "'b' loads it: the resolve reads it"
+    );
+}
+
 fn msaa() -> Graph {
     let mut g = Graph::new("msaa");
     let c = g.image(
