@@ -1,7 +1,7 @@
 //! Shared random-graph generators (proptest strategies) for the integration tests and the
 //! benchmarks: valid graphs ([`graphs`]), capabilities and options ([`devices`]), invalid
-//! graphs ([`invalid`]), frame-file text, valid or mangled ([`text`]), and golden-file
-//! helpers ([`golden`]).
+//! graphs ([`invalid`]), frame-file text, valid or mangled ([`text`]), golden-file helpers
+//! ([`golden`]), and load/store operations derived again by the liveness rule ([`liveness`]).
 //!
 //! Use from an integration test with `mod common;`, from a benchmark with
 //! `#[path = "../tests/common/mod.rs"] mod common;`. [`sample`] draws one value from a
@@ -13,6 +13,7 @@ pub mod devices;
 pub mod golden;
 pub mod graphs;
 pub mod invalid;
+pub mod liveness;
 pub mod text;
 
 pub use devices::{capabilities, options, profile_caps};
