@@ -230,12 +230,12 @@ fn reads_earlier(u: &Use, resolved_here: bool) -> bool {
 /// A load is decided at the attachment's first use in its render pass (every write before
 /// the render pass has been seen) unless that use keeps earlier content without reading it;
 /// such a load, and every store from the end of its render pass, waits for the resource's
-/// next use ([`reads_earlier`]): one that reads makes them `LOAD`/`STORE`, one that
-/// replaces the content completely `DONT_CARE`, one that keeps the content without reading
-/// passes the question on; with no such use left, the content is live when it survives the
-/// frame. Decisions still waiting on one resource form a chain ([`Waiting`]), answered
-/// together. Each use is read once: its facts, the naive bandwidth and its attachment draft
-/// in the same step.
+/// next use (what reads is `reads_earlier`'s test): one that reads makes them `LOAD` and
+/// `STORE`, one that replaces the content completely `DONT_CARE`, one that keeps the content
+/// without reading passes the question on; with no such use left, the content is live when
+/// it survives the frame. Decisions still waiting on one resource form a chain (`Waiting`),
+/// answered together. Each use is read once: its facts, the naive bandwidth and its
+/// attachment draft in the same step.
 pub fn sweep(
     graph: &Graph,
     schedule: &Schedule,
