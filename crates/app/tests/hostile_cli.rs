@@ -285,3 +285,37 @@ fn plan_diff_says_removed_for_a_removed_culled_pass() {
     assert!(!stdout.contains("no longer culled"), "{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_diff_input_that_is_neither_says_why_once() {
+    let dir = scratch("neither");
+    let plan = dir.join("plan.json");
+    std::fs::write(&plan, r#"{"order": 3}"#).unwrap();
+    let frame = dir.join("frame.json");
+    std::fs::write(&frame, r#"{"resources": [], "passes": [{"name": 1}]}"#).unwrap();
+    let other = dir.join("other.json");
+    std::fs::write(&other, r#"{"x": 1}"#).unwrap();
+    let good = "assets/graphs/deferred.json";
+    let p = plan.to_str().unwrap();
+    // A broken plan gets the plan's error, a broken frame the frame's, each at its position.
+    fails_with(&tessera(&["plan", "--diff", p, good]), "plan.json:1:");
+    let out = tessera(&["plan", "--diff", p, good]);
+    assert!(
+        !text(&out.stderr).contains("frame"),
+        "{}",
+        text(&out.stderr)
+    );
+    fails_with(
+        &tessera(&["plan", "--diff", good, frame.to_str().unwrap()]),
+        "frame.json:1:",
+    );
+    let out = tessera(&["plan", "--diff", good, other.to_str().unwrap()]);
+    fails_with(&out, "neither a plan");
+    assert_eq!(
+        text(&out.stderr).matches("other.json").count(),
+        1,
+        "{}",
+        text(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -98,27 +98,50 @@ pub fn parse_plan(text: &str, path: &Path) -> anyhow::Result<Plan> {
 }
 
 /// Reads a plan: `tessera plan --json` output, or else a frame file compiled for its device.
+/// When it is neither, the error is the plan's when the text has a plan's `order`, the
+/// frame's when it has `passes` or `resources` (or is TOML), and both otherwise.
 pub fn load_plan(path: &Path) -> anyhow::Result<Plan> {
     let text = frame_file::read_text(path)?;
-    match parse_plan(&text, path) {
-        Ok(plan) => Ok(plan),
-        Err(plan_error) => {
-            let frame = frame_file::parse(
-                &text,
-                frame_file::Syntax::of_path(path),
-                &path.display().to_string(),
-            )
-            .map_err(anyhow::Error::from)
-            .and_then(|(graph, caps)| compile_graph(graph, caps, false, path));
-            match frame {
-                Ok(c) => Ok(c.plan),
-                Err(frame_error) => anyhow::bail!(
-                    "{}: neither a plan (`tessera plan --json`: {plan_error}) nor a frame file ({frame_error:#})",
-                    path.display()
-                ),
-            }
+    let plan_error = match parse_plan(&text, path) {
+        Ok(plan) => return Ok(plan),
+        Err(e) => e,
+    };
+    let syntax = frame_file::Syntax::of_path(path);
+    let frame_error = match frame_file::parse(&text, syntax, &path.display().to_string())
+        .map_err(anyhow::Error::from)
+        .and_then(|(graph, caps)| compile_graph(graph, caps, false, path))
+    {
+        Ok(c) => return Ok(c.plan),
+        Err(e) => e,
+    };
+    let keys = match syntax {
+        frame_file::Syntax::Toml => None,
+        frame_file::Syntax::Json => {
+            serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(&text).ok()
         }
+    };
+    let has = |k: &str| keys.as_ref().is_some_and(|m| m.contains_key(k));
+    if has("order") {
+        Err(plan_error)
+    } else if syntax == frame_file::Syntax::Toml || has("passes") || has("resources") {
+        Err(frame_error)
+    } else {
+        anyhow::bail!(
+            "{}: neither a plan (`tessera plan --json` output: {}) nor a frame file ({})",
+            path.display(),
+            without_path(&plan_error, path),
+            without_path(&frame_error, path)
+        )
     }
+}
+
+/// An error's message without the leading `path:` it starts with, to say the path once.
+fn without_path(e: &anyhow::Error, path: &Path) -> String {
+    let text = format!("{e:#}");
+    let shown = path.display().to_string();
+    text.strip_prefix(&shown)
+        .map(|rest| rest.trim_start_matches(':').trim_start().to_string())
+        .unwrap_or(text)
 }
 
 pub fn run(args: &PlanArgs) -> anyhow::Result<ExitCode> {
