@@ -4,24 +4,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Debian packages the tests need: lavapipe (Vulkan on the CPU), the validation layers
-# (synchronization validation), the loader, and shaderc/glslang/SPIRV-Tools archives that
-# tessera-vk links statically (.cargo/config.toml, crates/vk/build.rs), and headless Chromium
-# for the viewer's page tests (crates/viewer/tests/browser.rs), and RenderDoc (librenderdoc.so
-# and renderdoccmd) for the capture tests (crates/vk/tests/capture_gpu.rs), and a C compiler
-# for mimalloc, the binary's allocator (libmimalloc-sys builds it from source).
-packages=(gcc mesa-vulkan-drivers vulkan-validationlayers libvulkan-dev libshaderc-dev glslang-tools spirv-tools chromium librenderdoc renderdoccmd)
-missing=()
-for p in "${packages[@]}"; do
-    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
-done
-if ((${#missing[@]})); then
-    echo "installing: ${missing[*]}"
-    sudo_cmd=""
-    [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
-    $sudo_cmd apt-get update -q
-    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -q "${missing[@]}"
-fi
+# Debian packages (scripts/deps.sh, shared with scripts/run.sh): what the build needs and
+# what the tests need besides.
+source scripts/deps.sh
+need_cargo
+install_missing "${build_packages[@]}" "${test_packages[@]}"
 rustup component add rustfmt clippy >/dev/null 2>&1 || true
 
 echo "== cargo fmt"

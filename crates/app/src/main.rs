@@ -13,9 +13,13 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() -> std::process::ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     match cli::run() {
-        Ok(()) => std::process::ExitCode::SUCCESS,
+        Ok(code) => code,
+        // The reader closed the pipe (`tessera plan ... | head`): it has what it wanted.
+        Err(e) if cli::out::is_broken_pipe(&e) => std::process::ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            // Not eprintln!: it panics when standard error is closed too.
+            use std::io::Write as _;
+            let _ = writeln!(std::io::stderr(), "error: {e:#}");
             std::process::ExitCode::FAILURE
         }
     }

@@ -116,7 +116,7 @@ fn bad_input_gives_one_clear_error() {
         ),
         (
             "unknown.json",
-            r#"{"passes": [{"name": "p", "kind": "compute", "uses": [{"resource": "ghost", "access": "storage_read"}]}]}"#,
+            r#"{"resources": [], "passes": [{"name": "p", "kind": "compute", "uses": [{"resource": "ghost", "access": "storage_read"}]}]}"#,
             "pass 'p' uses unknown resource 'ghost'",
         ),
         (
@@ -126,7 +126,7 @@ fn bad_input_gives_one_clear_error() {
         ),
         (
             "profile.json",
-            r#"{"device": "voodoo2"}"#,
+            r#"{"device": "voodoo2", "resources": [], "passes": []}"#,
             "unknown profile 'voodoo2'",
         ),
         (

@@ -125,4 +125,12 @@ pub enum FrameFileError {
         /// What is wrong.
         message: String,
     },
+    /// The text parsed but is not shaped like a frame (empty, not an object, no `passes`).
+    #[error("{path}: {message}")]
+    Shape {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        message: String,
+    },
 }

@@ -1,17 +1,30 @@
 //! Loading a frame description (graph-format.md "Input") from JSON or TOML.
 //!
 //! Parsing is strict (unknown fields are errors, so a typo cannot silently change a frame)
-//! and reports line and column. Names are resolved to ids here; every other rule is left to
-//! the compiler's `validate` phase so files and the builder API give the same messages.
+//! and reports 1-based line and column. A file is read up to [`MAX_FILE_BYTES`] (frame and
+//! plan files alike, [`read_text`]); a UTF-8 byte-order mark is skipped; the text must be an
+//! object (a TOML table) with `resources` and `passes`, so an empty file, a JSON array or a
+//! stray value is an error rather than an empty frame. Names are resolved to ids here; every
+//! other rule is left to the compiler's `validate` phase so files and the builder API give
+//! the same messages.
 
 use crate::access::Access;
 use crate::caps::Capabilities;
 use crate::error::{CompileError, FrameFileError};
 use crate::format::Format;
 use crate::graph::{Graph, ImageDesc, PassKind, QueueKind, Resource, ResourceKind, Use};
+use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::Path;
+
+/// Largest frame or plan file read, in bytes (64 MiB: a 10,000-pass frame is a few MiB).
+/// Larger files, and endless ones like `/dev/zero`, are an error naming the limit.
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// What every frame file is, said in the errors of files that are not one.
+const FRAME_SHAPE: &str =
+    "a frame is an object (in TOML, a table) with `resources` and `passes` lists (docs/frame-format.md)";
 
 /// A frame file as written.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -32,13 +45,56 @@ pub struct FrameFile {
 }
 
 /// `device`: a profile name or a profile with overrides.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize)]
 #[serde(untagged)]
 pub enum DeviceSpec {
     /// A profile name.
     Profile(String),
     /// A profile with fields overridden.
     Custom(DeviceOverrides),
+}
+
+/// Field names of a device object, in the order of [`DeviceOverrides`].
+const DEVICE_FIELDS: &[&str] = &[
+    "profile",
+    "async_compute",
+    "lazily_allocated",
+    "max_color_attachments",
+    "max_input_attachments",
+    "tile_bits_per_pixel",
+    "placement_alignment",
+    "buffer_image_granularity",
+];
+
+/// A string is a profile name, an object a [`DeviceOverrides`]; anything else is an error
+/// that names the field, the value found and both accepted forms (an untagged derive would
+/// only say that no variant matched).
+impl<'de> Deserialize<'de> for DeviceSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Spec;
+        impl<'de> Visitor<'de> for Spec {
+            type Value = DeviceSpec;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                write!(f, "`device` to be a profile name (")?;
+                for (i, p) in Capabilities::PROFILES.iter().enumerate() {
+                    write!(f, "{}\"{p}\"", if i == 0 { "" } else { ", " })?;
+                }
+                write!(
+                    f,
+                    ") or an object with any of the fields {}",
+                    DEVICE_FIELDS.join(", ")
+                )
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<DeviceSpec, E> {
+                Ok(DeviceSpec::Profile(v.to_owned()))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<DeviceSpec, A::Error> {
+                DeviceOverrides::deserialize(de::value::MapAccessDeserializer::new(map))
+                    .map(DeviceSpec::Custom)
+            }
+        }
+        d.deserialize_any(Spec)
+    }
 }
 
 /// Fields of a device object.
@@ -170,14 +226,71 @@ impl Syntax {
     }
 }
 
-/// Reads, parses and resolves a frame file.
-pub fn load(path: &Path) -> Result<(Graph, Capabilities), FrameFileError> {
+/// The top level of a frame file as parsed: [`FrameFile`] with `resources` and `passes`
+/// required (their absence is a [`FrameFileError::Shape`], not an empty frame).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FrameFileIn {
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    device: Option<DeviceSpec>,
+    resources: Option<Vec<ResourceSpec>>,
+    passes: Option<Vec<PassSpec>>,
+}
+
+/// Reads a frame or plan file as text: at most [`MAX_FILE_BYTES`], UTF-8 (an error names
+/// the line and column of the first bad byte), a leading byte-order mark dropped.
+pub fn read_text(path: &Path) -> Result<String, FrameFileError> {
+    use std::io::Read as _;
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|error| FrameFileError::Io {
+    let io = |error| FrameFileError::Io {
         path: shown.clone(),
         error,
-    })?;
-    parse(&text, Syntax::of_path(path), &shown)
+    };
+    let too_large = || {
+        io(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "larger than the {} MiB limit of frame and plan files",
+                MAX_FILE_BYTES >> 20
+            ),
+        ))
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    if file
+        .metadata()
+        .is_ok_and(|m| m.is_file() && m.len() > MAX_FILE_BYTES)
+    {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_large());
+    }
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Ok(text.to_string()),
+        Err(e) => {
+            let valid = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default();
+            let (line, column) = line_column(valid, valid.len());
+            Err(FrameFileError::Parse {
+                path: shown,
+                line,
+                column,
+                message: "invalid UTF-8 (frame and plan files are UTF-8 text)".to_string(),
+            })
+        }
+    }
+}
+
+/// Reads, parses and resolves a frame file.
+pub fn load(path: &Path) -> Result<(Graph, Capabilities), FrameFileError> {
+    let text = read_text(path)?;
+    parse(&text, Syntax::of_path(path), &path.display().to_string())
 }
 
 /// Parses frame text; `origin` names it in messages.
@@ -186,11 +299,23 @@ pub fn parse(
     syntax: Syntax,
     origin: &str,
 ) -> Result<(Graph, Capabilities), FrameFileError> {
-    let file: FrameFile = match syntax {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let shape = |message: String| FrameFileError::Shape {
+        path: origin.to_string(),
+        message,
+    };
+    if text.trim().is_empty() {
+        return Err(shape(format!("the file is empty: {FRAME_SHAPE}")));
+    }
+    if syntax == Syntax::Json {
+        json_top_level_is_an_object(text, origin)?;
+    }
+    let file: FrameFileIn = match syntax {
         Syntax::Json => serde_json::from_str(text).map_err(|e| FrameFileError::Parse {
             path: origin.to_string(),
             line: e.line(),
-            column: e.column(),
+            // serde_json counts an end of input at the start of a line as column 0.
+            column: e.column().max(1),
             message: e
                 .to_string()
                 .split(" at line ")
@@ -211,6 +336,26 @@ pub fn parse(
             }
         })?,
     };
+    let missing: Vec<&str> = [
+        ("`resources`", file.resources.is_none()),
+        ("`passes`", file.passes.is_none()),
+    ]
+    .into_iter()
+    .filter_map(|(name, missing)| missing.then_some(name))
+    .collect();
+    if !missing.is_empty() {
+        return Err(shape(format!(
+            "{} {} missing: {FRAME_SHAPE}; either may be an empty list",
+            missing.join(" and "),
+            if missing.len() == 1 { "is" } else { "are" }
+        )));
+    }
+    let file = FrameFile {
+        name: file.name,
+        device: file.device,
+        resources: file.resources.unwrap_or_default(),
+        passes: file.passes.unwrap_or_default(),
+    };
     let caps = file
         .device_capabilities()
         .map_err(|message| FrameFileError::Device {
@@ -222,6 +367,29 @@ pub fn parse(
         error,
     })?;
     Ok((graph, caps))
+}
+
+/// A JSON frame's first value is an object: serde would read an array as a struct's fields
+/// in order (so `[]` would be an empty frame). Other syntax errors are left to the parser.
+fn json_top_level_is_an_object(text: &str, origin: &str) -> Result<(), FrameFileError> {
+    let Some((at, c)) = text.char_indices().find(|(_, c)| !c.is_whitespace()) else {
+        return Ok(());
+    };
+    let found = match c {
+        '[' => "an array",
+        '"' => "a string",
+        't' | 'f' => "a boolean",
+        'n' => "null",
+        '-' | '0'..='9' => "a number",
+        _ => return Ok(()),
+    };
+    let (line, column) = line_column(text, at);
+    Err(FrameFileError::Parse {
+        path: origin.to_string(),
+        line,
+        column,
+        message: format!("found {found} where the frame's object starts: {FRAME_SHAPE}"),
+    })
 }
 
 /// 1-based line and column of a byte offset.
@@ -421,9 +589,14 @@ mod tests {
 
     #[test]
     fn unknown_fields_and_resources_are_errors() {
-        assert!(parse(r#"{"passes": [], "extra": 1}"#, Syntax::Json, "f").is_err());
+        assert!(parse(
+            r#"{"resources": [], "passes": [], "extra": 1}"#,
+            Syntax::Json,
+            "f"
+        )
+        .is_err());
         let e = parse(
-            r#"{"passes": [{"name": "p", "kind": "compute", "uses": [{"resource": "nope", "access": "storage_write"}]}]}"#,
+            r#"{"resources": [], "passes": [{"name": "p", "kind": "compute", "uses": [{"resource": "nope", "access": "storage_write"}]}]}"#,
             Syntax::Json,
             "f",
         )
@@ -437,14 +610,123 @@ mod tests {
     #[test]
     fn device_overrides_apply() {
         let (_, caps) = parse(
-            r#"{"device": {"profile": "mali", "tile_bits_per_pixel": 128}}"#,
+            r#"{"device": {"profile": "mali", "tile_bits_per_pixel": 128}, "resources": [], "passes": []}"#,
             Syntax::Json,
             "f",
         )
         .unwrap();
         assert!(caps.lazily_allocated);
         assert_eq!(caps.tile_bits_per_pixel, 128);
-        let e = parse(r#"{"device": "voodoo"}"#, Syntax::Json, "f").unwrap_err();
+        let e = parse(
+            r#"{"device": "voodoo", "resources": [], "passes": []}"#,
+            Syntax::Json,
+            "f",
+        )
+        .unwrap_err();
         assert!(e.to_string().contains("unknown profile 'voodoo'"), "{e}");
+    }
+
+    /// What the error of `text` says, as one line.
+    fn error_of(text: &str, syntax: Syntax) -> String {
+        parse(text, syntax, "f").unwrap_err().to_string()
+    }
+
+    #[test]
+    fn a_bom_is_skipped() {
+        let text = "\u{feff}{\"resources\": [], \"passes\": []}";
+        assert!(parse(text, Syntax::Json, "f").is_ok());
+        assert!(parse("\u{feff}resources = []\npasses = []\n", Syntax::Toml, "f").is_ok());
+    }
+
+    #[test]
+    fn what_is_not_a_frame_says_what_a_frame_is() {
+        for (text, syntax, needle) in [
+            (
+                "",
+                Syntax::Json,
+                "f: the file is empty: a frame is an object",
+            ),
+            (
+                "  \n",
+                Syntax::Toml,
+                "f: the file is empty: a frame is an object",
+            ),
+            (
+                "# only a comment\n",
+                Syntax::Toml,
+                "`resources` and `passes` are missing",
+            ),
+            (
+                "[]",
+                Syntax::Json,
+                "f:1:1: found an array where the frame's object starts",
+            ),
+            ("\n  3", Syntax::Json, "f:2:3: found a number"),
+            ("{}", Syntax::Json, "`resources` and `passes` are missing"),
+            (r#"{"resources": []}"#, Syntax::Json, "`passes` is missing"),
+        ] {
+            let e = error_of(text, syntax);
+            assert!(e.contains(needle), "{text:?}: {e}");
+            assert!(e.contains("`resources` and `passes`"), "{text:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn columns_are_one_based_at_the_end_of_input() {
+        match parse("{\n", Syntax::Json, "f").unwrap_err() {
+            FrameFileError::Parse { line, column, .. } => assert_eq!((line, column), (2, 1)),
+            other => panic!("unexpected {other}"),
+        }
+        match parse("{\"resources\": [", Syntax::Json, "f").unwrap_err() {
+            FrameFileError::Parse { line, column, .. } => {
+                assert_eq!(line, 1);
+                assert!(column >= 1);
+            }
+            other => panic!("unexpected {other}"),
+        }
+    }
+
+    #[test]
+    fn a_bad_device_names_the_field_the_value_and_the_forms() {
+        let e = error_of(
+            r#"{"device": 3, "resources": [], "passes": []}"#,
+            Syntax::Json,
+        );
+        assert!(e.starts_with("f:1:"), "{e}");
+        for needle in ["integer `3`", "`device`", "\"mali\"", "tile_bits_per_pixel"] {
+            assert!(e.contains(needle), "{needle}: {e}");
+        }
+        let e = error_of("device = true\nresources = []\npasses = []\n", Syntax::Toml);
+        assert!(
+            e.contains("boolean `true`") && e.contains("`device`"),
+            "{e}"
+        );
+        let e = error_of(
+            r#"{"device": {"profile": "mali", "tiles": 1}, "resources": [], "passes": []}"#,
+            Syntax::Json,
+        );
+        assert!(
+            e.contains("unknown field `tiles`") && e.contains("tile_bits_per_pixel"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn reads_are_bounded_and_utf8_errors_have_a_position() {
+        let e = read_text(Path::new("/dev/zero")).unwrap_err().to_string();
+        assert!(e.contains("/dev/zero") && e.contains("64 MiB limit"), "{e}");
+        let dir = std::env::temp_dir().join(format!("tessera-frame-file-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let bad = dir.join("latin1.json");
+        std::fs::write(&bad, b"{\n  \"name\": \"caf\xe9\"}").unwrap();
+        let e = read_text(&bad).unwrap_err().to_string();
+        assert!(
+            e.ends_with("latin1.json:2:15: invalid UTF-8 (frame and plan files are UTF-8 text)"),
+            "{e}"
+        );
+        let bom = dir.join("bom.json");
+        std::fs::write(&bom, b"\xEF\xBB\xBF{}").unwrap();
+        assert_eq!(read_text(&bom).unwrap(), "{}");
+        std::fs::remove_dir_all(&dir).ok();
     }
 }

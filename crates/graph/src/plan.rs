@@ -4,6 +4,7 @@
 //! back to ids through the graph it compiled. Fields beyond graph-format.md are additions
 //! (the format allows them) and are documented where they are declared.
 
+use crate::caps::{Capabilities, CompileOptions};
 use crate::graph::QueueKind;
 use crate::name::Name;
 use crate::sync::{AccessMask, Layout, StageMask};
@@ -52,6 +53,13 @@ pub struct Plan {
     /// Addition: sharing mode of every resource used on both queues, with the rule that chose it.
     #[serde(default)]
     pub sharing: Vec<ResourceSharing>,
+    /// Addition: the device capabilities the plan was compiled for, so that a saved plan
+    /// checks on its own (`tessera check`). `None` in plans written before the field existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device: Option<Capabilities>,
+    /// Addition: the compile options the plan was compiled with (`None` in older plans).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub options: Option<CompileOptions>,
 }
 
 impl Plan {

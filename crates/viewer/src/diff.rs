@@ -2,8 +2,8 @@
 //! barriers, syncs and bytes.
 //!
 //! Reads only the two plans (no graph), so any two `tessera plan --json` outputs compare:
-//! - passes added, removed, newly culled or kept again, moved (common passes whose relative
-//!   order changed), and queue changes;
+//! - passes added or removed (in one plan only, kept or culled), newly culled or kept again
+//!   (in both), moved (common passes whose relative order changed), and queue changes;
 //! - merges: pairs of passes adjacent in a render pass in one plan and not in the other;
 //! - breaks added, removed, or with a changed reason (keyed by the pair of passes);
 //! - attachments per resource: the i-th render pass attaching a resource in one plan is
@@ -81,15 +81,15 @@ pub struct FigureChange {
 /// Everything that differs between an old and a new plan.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct PlanDiff {
-    /// Kept passes only in the new plan.
+    /// Passes only in the new plan (kept or culled there).
     pub passes_added: Vec<Name>,
-    /// Kept passes only in the old plan.
+    /// Passes only in the old plan (kept or culled there): gone from the frame.
     pub passes_removed: Vec<Name>,
     /// Passes kept in both whose order relative to the other common passes changed.
     pub passes_moved: Vec<Name>,
-    /// Passes culled in the new plan and not in the old.
+    /// Passes kept in the old plan and culled in the new.
     pub newly_culled: Vec<Name>,
-    /// Passes culled in the old plan and not in the new.
+    /// Passes culled in the old plan and kept in the new.
     pub no_longer_culled: Vec<Name>,
     /// Queue changes.
     pub queues: Vec<QueueChange>,
@@ -432,12 +432,24 @@ pub fn diff(old: &Plan, new: &Plan) -> PlanDiff {
         p.syncs.iter().map(|s| (s.signal, s.wait)).collect()
     };
     let (sa, sb) = (sync_keys(old), sync_keys(new));
+    // Every pass of a plan, kept or culled: a pass in one plan only was added or removed;
+    // one in both that changed between kept and culled is newly culled or kept again.
+    let all = |p: &Plan| -> Vec<Name> { p.order.iter().chain(&p.culled).copied().collect() };
+    let (all_old, all_new) = (all(old), all(new));
+    let kept = |p: &Plan| -> HashSet<&str> { p.order.iter().map(|n| n.as_str()).collect() };
+    let (kept_old, kept_new) = (kept(old), kept(new));
     let d = PlanDiff {
-        passes_added: minus(&new.order, &old.order),
-        passes_removed: minus(&old.order, &new.order),
+        passes_added: minus(&all_new, &all_old),
+        passes_removed: minus(&all_old, &all_new),
         passes_moved: moved(old, new),
-        newly_culled: minus(&new.culled, &old.culled),
-        no_longer_culled: minus(&old.culled, &new.culled),
+        newly_culled: minus(&new.culled, &old.culled)
+            .into_iter()
+            .filter(|p| kept_old.contains(p.as_str()))
+            .collect(),
+        no_longer_culled: minus(&old.culled, &new.culled)
+            .into_iter()
+            .filter(|p| kept_new.contains(p.as_str()))
+            .collect(),
         queues,
         merged: in_order(pb.difference(&pa), new),
         split: in_order(pa.difference(&pb), old),
@@ -709,5 +721,35 @@ mod tests {
             d.barrier_count,
             (old.barriers.len(), old.barriers.len() - 1)
         );
+    }
+
+    #[test]
+    fn a_removed_culled_pass_is_removed_not_kept_again() {
+        let old = plan("deferred", &CompileOptions::ALL, None);
+        let gone = old.culled[0];
+        let mut new = old.clone();
+        new.culled.clear();
+        new.cull_reasons.clear();
+        let d = diff(&old, &new);
+        assert_eq!(d.passes_removed, vec![gone]);
+        assert!(d.no_longer_culled.is_empty(), "{d}");
+        assert!(
+            d.to_string().contains(&format!("passes removed: {gone}")),
+            "{d}"
+        );
+        // And the other way round it was added, not newly culled.
+        let r = diff(&new, &old);
+        assert_eq!(r.passes_added, vec![gone]);
+        assert!(r.newly_culled.is_empty(), "{r}");
+        // A pass that moves from kept to culled is newly culled, not removed.
+        let mut culled = old.clone();
+        let kept = culled.order[0];
+        culled.culled.push(kept);
+        let mut order = culled.order.to_vec();
+        order.remove(0);
+        culled.order = order.into();
+        let c = diff(&old, &culled);
+        assert_eq!(c.newly_culled, vec![kept]);
+        assert!(c.passes_removed.is_empty(), "{c}");
     }
 }

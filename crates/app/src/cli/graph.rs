@@ -2,9 +2,9 @@
 //! frame file and write the render graph viewer's page (one self-contained HTML file) and/or
 //! a Graphviz digraph of the compiled plan.
 
+use super::out;
 use super::plan::{compile_file, load_plan};
-use anyhow::Context as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use tessera_viewer::{diff, dot, html, Page};
 
 #[derive(Debug, clap::Args)]
@@ -30,8 +30,18 @@ pub struct GraphArgs {
 }
 
 pub fn run(args: &GraphArgs) -> anyhow::Result<()> {
-    let (graph, plan) = compile_file(&args.file, args.profile.as_deref(), args.no_optimize)?;
-    let page = Page::build(&graph, &plan);
+    let mut inputs = vec![("FILE", args.file.as_path())];
+    if let Some(old) = &args.diff_against {
+        inputs.push(("--diff-against", old.as_path()));
+    }
+    let outputs: Vec<(&str, &Path)> = [("--html", &args.html), ("--dot", &args.dot)]
+        .into_iter()
+        .filter_map(|(what, p)| Some((what, p.as_deref()?)))
+        .collect();
+    out::distinct_paths(&inputs, &outputs)?;
+    let c = compile_file(&args.file, args.profile.as_deref(), args.no_optimize)?;
+    let (graph, plan) = (&c.graph, &c.plan);
+    let page = Page::build(graph, plan);
     if let Some(out) = &args.html {
         let old = match &args.diff_against {
             Some(path) => Some((path.display().to_string(), load_plan(path)?)),
@@ -39,16 +49,15 @@ pub fn run(args: &GraphArgs) -> anyhow::Result<()> {
         };
         let d = old
             .as_ref()
-            .map(|(name, old)| (name.as_str(), diff::diff(old, &plan)));
+            .map(|(name, old)| (name.as_str(), diff::diff(old, plan)));
         let text = html::html(&page, d.as_ref().map(|(n, d)| (*n, d)));
-        std::fs::write(out, text).with_context(|| format!("writing {}", out.display()))?;
+        out::write_file(out, text.as_bytes())?;
         log::info!("wrote {}", out.display());
     } else if args.diff_against.is_some() {
         anyhow::bail!("--diff-against is shown in the HTML page: add --html OUT.html");
     }
     if let Some(out) = &args.dot {
-        std::fs::write(out, dot::dot(&page))
-            .with_context(|| format!("writing {}", out.display()))?;
+        out::write_file(out, dot::dot(&page).as_bytes())?;
         log::info!("wrote {}", out.display());
     }
     Ok(())

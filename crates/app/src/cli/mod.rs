@@ -1,10 +1,13 @@
 //! Command-line interface: one module per subcommand.
 
+mod check;
 mod exec;
 mod graph;
+pub mod out;
 mod plan;
 
 use clap::{Parser, Subcommand};
+use std::process::ExitCode;
 
 /// Tessera: a Vulkan renderer whose whole frame runs through a render graph.
 #[derive(Debug, Parser)]
@@ -18,17 +21,22 @@ struct Cli {
 enum Command {
     /// Compile a frame description and print the plan.
     Plan(plan::PlanArgs),
+    /// Check a plan (`tessera plan --json` output, or any plan JSON) against its frame with
+    /// the independent checker; exit 1 on any violation.
+    Check(check::CheckArgs),
     /// Run a frame description on the GPU with synthetic passes and check the results.
     Exec(exec::ExecArgs),
     /// Write the render graph viewer (one self-contained HTML page) or Graphviz of a frame.
     Graph(graph::GraphArgs),
 }
 
-/// Parses the command line and runs the subcommand.
-pub fn run() -> anyhow::Result<()> {
+/// Parses the command line and runs the subcommand; the exit status on success (`check`
+/// and `plan --check` end with 1 when the plan breaks a rule).
+pub fn run() -> anyhow::Result<ExitCode> {
     match Cli::parse().command {
         Command::Plan(args) => plan::run(&args),
-        Command::Exec(args) => exec::run(&args),
-        Command::Graph(args) => graph::run(&args),
+        Command::Check(args) => check::run(&args),
+        Command::Exec(args) => exec::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Graph(args) => graph::run(&args).map(|()| ExitCode::SUCCESS),
     }
 }

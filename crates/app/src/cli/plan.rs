@@ -1,8 +1,11 @@
-//! `tessera plan FILE [--json]`: compile a frame file and print the report or the plan JSON.
-//! `tessera plan --diff OLD NEW`: print what changed between two plans.
+//! `tessera plan FILE [--json] [--check]`: compile a frame file and print the report or the
+//! plan JSON, and with `--check` run the independent checker on the plan (exit 1 on any
+//! violation). `tessera plan --diff OLD NEW`: print what changed between two plans.
 
+use super::{check, out};
 use anyhow::Context as _;
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 use tessera_graph::{
     compile, frame_file, report::Report, Capabilities, CompileOptions, Graph, Plan,
 };
@@ -21,11 +24,23 @@ pub struct PlanArgs {
     /// Turn every optimisation off (merging, memoryless, aliasing, async, reordering).
     #[arg(long)]
     no_optimize: bool,
+    /// Also run the independent checker on the compiled plan: violations go to standard
+    /// error and the exit status is 1 when there is any.
+    #[arg(long)]
+    check: bool,
     /// Print what changed from plan OLD to plan NEW (passes, merges, load/store ops,
     /// placements, barriers, bytes). Each is `tessera plan --json` output or a frame file
     /// (compiled for its own device).
-    #[arg(long, num_args = 2, value_names = ["OLD", "NEW"], conflicts_with_all = ["file", "json", "profile", "no_optimize"])]
+    #[arg(long, num_args = 2, value_names = ["OLD", "NEW"], conflicts_with_all = ["file", "json", "profile", "no_optimize", "check"])]
     diff: Option<Vec<PathBuf>>,
+}
+
+/// A compiled frame with what it was compiled for.
+pub struct Compiled {
+    pub graph: Graph,
+    pub caps: Capabilities,
+    pub options: CompileOptions,
+    pub plan: Plan,
 }
 
 /// Loads and compiles a frame file, for `profile` if given.
@@ -33,11 +48,20 @@ pub fn compile_file(
     file: &Path,
     profile: Option<&str>,
     no_optimize: bool,
-) -> anyhow::Result<(Graph, Plan)> {
+) -> anyhow::Result<Compiled> {
     let (graph, mut caps) = frame_file::load(file)?;
     if let Some(p) = profile {
         caps = Capabilities::profile(p).with_context(|| format!("unknown profile '{p}'"))?;
     }
+    compile_graph(graph, caps, no_optimize, file)
+}
+
+fn compile_graph(
+    graph: Graph,
+    caps: Capabilities,
+    no_optimize: bool,
+    file: &Path,
+) -> anyhow::Result<Compiled> {
     let options = if no_optimize {
         CompileOptions::NONE
     } else {
@@ -45,48 +69,124 @@ pub fn compile_file(
     };
     let plan =
         compile(&graph, &caps, &options).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
-    Ok((graph, plan))
+    Ok(Compiled {
+        graph,
+        caps,
+        options,
+        plan,
+    })
+}
+
+/// Parses plan JSON (`tessera plan --json` output); errors name the file, line and column.
+pub fn parse_plan(text: &str, path: &Path) -> anyhow::Result<Plan> {
+    if text.trim().is_empty() {
+        anyhow::bail!(
+            "{}: the file is empty: a plan is the JSON object `tessera plan --json` writes",
+            path.display()
+        );
+    }
+    serde_json::from_str::<Plan>(text).map_err(|e| {
+        let message = e.to_string();
+        let message = message.split(" at line ").next().unwrap_or_default();
+        anyhow::anyhow!(
+            "{}:{}:{}: {message}",
+            path.display(),
+            e.line(),
+            e.column().max(1)
+        )
+    })
 }
 
 /// Reads a plan: `tessera plan --json` output, or else a frame file compiled for its device.
+/// When it is neither, the error is the plan's when the text has a plan's `order`, the
+/// frame's when it has `passes` or `resources` (or is TOML), and both otherwise.
 pub fn load_plan(path: &Path) -> anyhow::Result<Plan> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    match serde_json::from_str::<Plan>(&text) {
-        Ok(plan) => Ok(plan),
-        Err(plan_error) => match compile_file(path, None, false) {
-            Ok((_, plan)) => Ok(plan),
-            Err(frame_error) => anyhow::bail!(
-                "{}: neither a plan (`tessera plan --json`: {plan_error}) nor a frame file ({frame_error:#})",
-                path.display()
-            ),
-        },
+    let text = frame_file::read_text(path)?;
+    let plan_error = match parse_plan(&text, path) {
+        Ok(plan) => return Ok(plan),
+        Err(e) => e,
+    };
+    let syntax = frame_file::Syntax::of_path(path);
+    let frame_error = match frame_file::parse(&text, syntax, &path.display().to_string())
+        .map_err(anyhow::Error::from)
+        .and_then(|(graph, caps)| compile_graph(graph, caps, false, path))
+    {
+        Ok(c) => return Ok(c.plan),
+        Err(e) => e,
+    };
+    let keys = match syntax {
+        frame_file::Syntax::Toml => None,
+        frame_file::Syntax::Json => {
+            serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(&text).ok()
+        }
+    };
+    let has = |k: &str| keys.as_ref().is_some_and(|m| m.contains_key(k));
+    if has("order") {
+        Err(plan_error)
+    } else if syntax == frame_file::Syntax::Toml || has("passes") || has("resources") {
+        Err(frame_error)
+    } else {
+        anyhow::bail!(
+            "{}: neither a plan (`tessera plan --json` output: {}) nor a frame file ({})",
+            path.display(),
+            without_path(&plan_error, path),
+            without_path(&frame_error, path)
+        )
     }
 }
 
-pub fn run(args: &PlanArgs) -> anyhow::Result<()> {
+/// An error's message without the leading `path:` it starts with, to say the path once.
+fn without_path(e: &anyhow::Error, path: &Path) -> String {
+    let text = format!("{e:#}");
+    let shown = path.display().to_string();
+    text.strip_prefix(&shown)
+        .map(|rest| rest.trim_start_matches(':').trim_start().to_string())
+        .unwrap_or(text)
+}
+
+pub fn run(args: &PlanArgs) -> anyhow::Result<ExitCode> {
     if let Some(paths) = &args.diff {
         let [old, new] = paths.as_slice() else {
             anyhow::bail!("--diff takes two plans: OLD NEW");
         };
         let d = tessera_viewer::diff::diff(&load_plan(old)?, &load_plan(new)?);
-        print!("{d}");
-        return Ok(());
+        out::print(|w| write!(w, "{d}"))?;
+        return Ok(ExitCode::SUCCESS);
     }
     let Some(file) = &args.file else {
         anyhow::bail!("a frame file is needed");
     };
-    let (graph, plan) = compile_file(file, args.profile.as_deref(), args.no_optimize)?;
+    let c = compile_file(file, args.profile.as_deref(), args.no_optimize)?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&plan)?);
+        let text = serde_json::to_string_pretty(&c.plan)?;
+        out::print(|w| writeln!(w, "{text}"))?;
     } else {
-        print!(
-            "{}",
-            Report {
-                plan: &plan,
-                name: &graph.name
-            }
-        );
+        out::print(|w| {
+            write!(
+                w,
+                "{}",
+                Report {
+                    plan: &c.plan,
+                    name: &c.graph.name
+                }
+            )
+        })?;
     }
-    Ok(())
+    if !args.check {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let verdict = tessera_graph::check::check(&c.graph, &c.caps, &c.options, &c.plan);
+    let context = check::Context {
+        plan: &format!("the plan of {}", file.display()),
+        frame: None,
+        device: (&c.caps, None),
+        options: (&c.options, None),
+    };
+    let mut err = std::io::stderr().lock();
+    check::report(&mut err, &context, &c.plan, &verdict).context("writing to standard error")?;
+    Ok(if verdict.is_ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }

@@ -17,6 +17,7 @@ use super::deps::Dependencies;
 use super::syncs::ownership::Ownership;
 use super::syncs::SyncPlan;
 use super::Schedule;
+use crate::caps::{Capabilities, CompileOptions};
 use crate::graph::{Graph, Pass, PassId, QueueKind, Resource, ResourceId};
 use crate::name::Name;
 use crate::plan::{
@@ -28,6 +29,8 @@ use std::sync::Arc;
 /// Everything the plan is made of.
 pub(super) struct Parts<'a> {
     pub graph: &'a Graph,
+    pub caps: &'a Capabilities,
+    pub options: &'a CompileOptions,
     pub deps: &'a Dependencies,
     pub culling: &'a Culling,
     pub schedule: &'a Schedule,
@@ -216,6 +219,8 @@ impl Parts<'_> {
             batches,
             sync_stats: self.syncs.stats,
             sharing,
+            device: Some(self.caps.clone()),
+            options: Some(*self.options),
         }
     }
 }

@@ -116,6 +116,8 @@ pub fn compile(
     let memory = layout.memory;
     Ok(assemble::Parts {
         graph,
+        caps,
+        options,
         deps: &deps,
         culling: &culling,
         schedule: &schedule,

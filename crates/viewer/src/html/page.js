@@ -80,7 +80,8 @@
   var hasAsync = P.passes.some(function (p) { return p.queue === 'async_compute'; });
   var lanes = hasAsync ? ['graphics', 'async_compute'] : ['graphics'];
   var added = {};
-  if (DATA.diff) DATA.diff.diff.passes_added.forEach(function (n) { added[n] = true; });
+  // New on the timeline: passes added to the frame and passes kept again (culled before).
+  if (DATA.diff) DATA.diff.diff.passes_added.concat(DATA.diff.diff.no_longer_culled).forEach(function (n) { added[n] = true; });
   var pending = false, markedKey = null;
 
   function kindColor(p) {

@@ -1,0 +1,42 @@
+# What Tessera needs from Debian 12, shared by scripts/run.sh and scripts/test.sh (each
+# sources this file, so the two lists cannot drift apart).
+#
+# build_packages: what building the `tessera` binary needs: a C compiler for mimalloc (the
+# binary's allocator; libmimalloc-sys builds it from source), the Vulkan loader, and the
+# shaderc/glslang/SPIRV-Tools archives that tessera-vk links statically
+# (.cargo/config.toml, crates/vk/build.rs).
+build_packages=(gcc libvulkan-dev libshaderc-dev glslang-tools spirv-tools)
+# test_packages: what the tests need besides: lavapipe (Vulkan on the CPU) and the
+# validation layers (synchronization validation) for the GPU tests, headless Chromium for the
+# viewer's page tests (crates/viewer/tests/browser.rs), and RenderDoc (librenderdoc.so and
+# renderdoccmd) for the capture tests (crates/vk/tests/capture_gpu.rs).
+test_packages=(mesa-vulkan-drivers vulkan-validationlayers chromium librenderdoc renderdoccmd)
+
+# install_missing PACKAGE...: installs those of the packages that are not installed
+# (apt-get, through sudo when not root); does nothing when all are.
+install_missing() {
+    local missing=() p
+    for p in "$@"; do
+        dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+    done
+    ((${#missing[@]})) || return 0
+    echo "installing: ${missing[*]}"
+    local sudo_cmd=()
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null || {
+            echo "error: not root and no sudo: install ${missing[*]} as root" >&2
+            return 1
+        }
+        sudo_cmd=(sudo)
+    fi
+    "${sudo_cmd[@]}" apt-get update -q
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -q "${missing[@]}"
+}
+
+# need_cargo: stops with a clear message when the Rust toolchain is absent.
+need_cargo() {
+    command -v cargo >/dev/null || {
+        echo "error: cargo not found: install the Rust toolchain (rustup), then run this again" >&2
+        return 1
+    }
+}
