@@ -25,8 +25,10 @@
 
 mod core;
 mod memory;
+mod ops;
 mod renderpass;
 mod syncs;
+mod table;
 
 use crate::caps::{Capabilities, CompileOptions};
 use crate::graph::Graph;
