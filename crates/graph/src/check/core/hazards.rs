@@ -1,10 +1,12 @@
 //! Hazards: every conflicting pair of accesses to a resource must be ordered, with the
 //! memory made available and visible.
 //!
-//! Per resource, the events in execution order are the kept passes' uses and the layout
-//! transitions of barriers (a transition reads and writes the whole image). Every pair with a
-//! write (read-after-write, write-after-read, write-after-write, storage write on an
-//! unchanged layout included) is checked:
+//! Per resource, the events in execution order are the kept passes' uses, the load and store
+//! operations of the render passes (at the start of an attachment's first subpass and the end
+//! of its last, `check/ops.rs`; ordered with their subpass's use by the render pass itself)
+//! and the layout transitions of barriers (a transition reads and writes the whole image).
+//! Every other pair with a write (read-after-write, write-after-read, write-after-write,
+//! storage write on an unchanged layout included) is checked:
 //! - two subpasses of one render pass: a chain of subpass dependencies from the earlier
 //!   subpass to the later one (stages chaining), the first making the writes available, the
 //!   last making them visible;

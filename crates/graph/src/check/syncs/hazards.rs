@@ -1,10 +1,10 @@
 //! The checker's own cross-queue hazards: per resource, the graph's uses in plan order (a use
 //! whose subpass stores the attachment, or loads it with `CLEAR`/`DONT_CARE`, writes it: see
-//! `check/ops.rs`) plus the plan's layout transitions (a transition is a write: whatever touched the image before
-//! it must finish first, and whatever reads after it must wait for it). A use or transition
-//! conflicts with the last write (or transition) if it reads, and also with every read since
-//! if it writes. Release halves are skipped: a transfer pair transitions once, and the
-//! acquire stands for it. Cost: O(uses + barriers) plus a sort per resource.
+//! `check/ops.rs`) plus the plan's layout transitions (a transition is a write: whatever
+//! touched the image before it must finish first, and whatever reads after it must wait for
+//! it). A use or transition conflicts with the last write (or transition) if it reads, and
+//! also with every read since if it writes. Release halves are skipped: a transfer pair
+//! transitions once, and the acquire stands for it. Cost: O(uses + barriers) plus a sort per resource.
 
 use super::Ctx;
 use crate::check::ops::Ops;
