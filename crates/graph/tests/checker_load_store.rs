@@ -294,7 +294,7 @@ fn barriers_around_render_passes_wait_for_stores_and_guard_loads() {
     let mut g = Graph::new("two_passes");
     let depth = g.image("depth", ImageDesc::new(Format::D32_SFLOAT, 64, 64));
     let color = g.image("color", ImageDesc::new(Format::R8G8B8A8_UNORM, 64, 64));
-    let out = g.image("out", ImageDesc::new(Format::R8G8B8A8_UNORM, 64, 64));
+    let out = g.image("out", ImageDesc::new(Format::R8G8B8A8_UNORM, 256, 256));
     g.resource_mut(out).output = true;
     g.raster("prepass").clears(depth, Access::DepthWrite);
     g.raster("opaque")
@@ -416,5 +416,141 @@ proptest! {
         let mut v = saturated_violations(&graph, &caps, &options, &saturate(&graph, &plan));
         v.retain(|v| !(v.rule == "rp.load" && v.detail.contains("loads content nothing needs")));
         prop_assert!(v.is_empty(), "{v:#?}\n{}", common::describe(&graph));
+    }
+}
+
+/// An aliasing successor in the same bytes waits for the predecessor's store: 'x' is read
+/// last as an input attachment (fragment shader) by 'shade', whose render pass then stores it
+/// (a write at COLOR_ATTACHMENT_OUTPUT); 'y', placed over 'x', must not be written before
+/// that store ends.
+#[test]
+fn an_aliasing_successor_waits_for_the_store() {
+    let mut g = Graph::new("alias_store");
+    let x = g.image("x", ImageDesc::new(Format::R8G8B8A8_UNORM, 256, 256));
+    let y = g.image("y", ImageDesc::new(Format::R8G8B8A8_UNORM, 256, 256));
+    let out = g.image("out", ImageDesc::new(Format::R8G8B8A8_UNORM, 256, 256));
+    let out2 = g.image("out2", ImageDesc::new(Format::R8G8B8A8_UNORM, 64, 64));
+    g.resource_mut(out).output = true;
+    g.resource_mut(out2).output = true;
+    g.compute("fill").uses(x, Access::StorageWrite);
+    g.raster("shade")
+        .uses(x, Access::InputAttachment)
+        .uses(out, Access::ColorWriteAll);
+    g.compute("second").uses(y, Access::StorageWrite);
+    g.compute("use_y")
+        .uses(y, Access::Sampled)
+        .uses(out2, Access::StorageWrite);
+    let caps = Capabilities::profile("adreno").expect("known profile");
+    let o = CompileOptions {
+        alias: true,
+        ..CompileOptions::NONE
+    };
+    let plan = compile(&g, &caps, &o).expect("valid");
+    let shares = plan.memory.blocks.iter().any(|b| {
+        let at = |r: &str| b.placements.iter().find(|p| &*p.resource == r);
+        matches!((at("x"), at("y")), (Some(p), Some(q)) if p.offset < q.offset + q.size && q.offset < p.offset + p.size)
+    });
+    assert!(shares, "x and y share bytes: {:#?}", plan.memory);
+    let full = saturate(&g, &plan);
+    assert_eq!(saturated_violations(&g, &caps, &o, &full), vec![]);
+    let i = full
+        .barriers
+        .iter()
+        .position(|b| &*b.before == "second" && &*b.resource == "y")
+        .expect("y has a barrier before its first use");
+    let mut broken = full.clone();
+    // Waits on every stage x's uses run in, but not on its store.
+    broken.barriers[i].src_stage = StageMask::COMPUTE_SHADER | StageMask::FRAGMENT_SHADER;
+    let v = saturated_violations(&g, &caps, &o, &broken);
+    assert!(
+        v.iter().any(|v| v.rule == "memory.alias_barrier"
+            && v.detail.contains("'y' reuses the bytes of 'x'")
+            && v.detail.contains("COLOR_ATTACHMENT_OUTPUT")),
+        "{v:#?}"
+    );
+}
+
+/// Applies edit `m` (at `at`) to a plan: the kinds of damage a hand-edited or foreign plan
+/// may carry into the render-pass, load/store and hazard rules.
+fn damage(g: &Graph, plan: &mut Plan, m: u8, at: usize) {
+    let rps = plan.render_passes.len();
+    let names: Vec<Name> = g.resources.iter().map(|r| r.name).collect();
+    match m % 10 {
+        0 if rps > 0 => {
+            let rp = &mut plan.render_passes[at % rps];
+            let n = rp.subpasses.len();
+            if n > 0 {
+                let mut list: Vec<Name> = rp.subpasses.iter().copied().collect();
+                list.remove(at % n);
+                rp.subpasses = list.into();
+            }
+        }
+        1 if rps > 0 => {
+            let rp = &mut plan.render_passes[at % rps];
+            rp.dependencies.push(full_dependency(at as u32 % 7, 99));
+            rp.dependencies.push(full_dependency(3, 1));
+        }
+        2 if rps > 0 => {
+            let rp = &mut plan.render_passes[at % rps];
+            let mut list: Vec<_> = rp.attachments.iter().cloned().collect();
+            if let Some(a) = list.first().cloned() {
+                list.push(a.clone());
+                let mut unknown = a;
+                unknown.resource = Name::from("no_such_resource");
+                list.push(unknown);
+            }
+            rp.attachments = list.into();
+        }
+        3 if rps > 0 && !names.is_empty() => {
+            let rp = &mut plan.render_passes[at % rps];
+            let mut list: Vec<_> = rp.attachments.iter().cloned().collect();
+            if let Some(a) = list.first_mut() {
+                a.resource = names[at % names.len()];
+            }
+            rp.attachments = list.into();
+        }
+        4 if plan.order.len() > 1 => {
+            let n = plan.order.len();
+            plan.order.swap(at % n, (at + 1) % n);
+        }
+        5 if !plan.order.is_empty() => {
+            let n = plan.order.len();
+            plan.order.remove(at % n);
+        }
+        6 if rps > 0 => {
+            plan.render_passes[at % rps].subpasses = Vec::<Name>::new().into();
+        }
+        7 if rps > 0 => {
+            let copy = plan.render_passes[at % rps].clone();
+            plan.render_passes.push(copy);
+        }
+        8 => plan.render_passes.reverse(),
+        _ => {
+            if let Some(b) = plan.barriers.first().cloned() {
+                let mut b = b;
+                b.before = Name::from("no_such_pass");
+                plan.barriers.push(b);
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    /// The checker never panics on a damaged plan: it reports violations.
+    #[test]
+    fn damaged_plans_never_panic(
+        graph in valid_graph(),
+        caps in capabilities(),
+        options in options(),
+        edits in proptest::collection::vec((any::<u8>(), any::<usize>()), 1..4),
+    ) {
+        let mut plan = compile(&graph, &caps, &options)
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        for (m, at) in edits {
+            damage(&graph, &mut plan, m, at);
+        }
+        let _ = check::check(&graph, &caps, &options, &plan);
     }
 }
