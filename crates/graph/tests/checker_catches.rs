@@ -421,7 +421,9 @@ fn unreal_edges_are_caught() {
 }
 
 /// Two raster passes hand-merged into one render pass: the hazard between them needs a
-/// subpass dependency (a chain of them works too); barriers do not count inside.
+/// subpass dependency (a chain of them works too); barriers do not count inside. The store
+/// of 'c' at the end of 'b' (its last subpass) writes after a's write: the dependency must
+/// reach the store's stage too.
 #[test]
 fn hazards_inside_a_render_pass_need_subpass_dependencies() {
     let mut g = Graph::new("merged");
@@ -432,7 +434,8 @@ fn hazards_inside_a_render_pass_need_subpass_dependencies() {
     g.raster("b")
         .uses(c, Access::InputAttachment)
         .uses(out, Access::ColorWriteAll);
-    let plan = compiled(&g, &CompileOptions::NONE);
+    // The compiled plan is only the material the merged one is made of.
+    let plan = compile(&g, &Capabilities::desktop(), &CompileOptions::NONE).expect("valid");
     let mut merged = plan.clone();
     let mut rp = RenderPass {
         subpasses: names(&["a", "b"]).into(),
@@ -480,14 +483,38 @@ fn hazards_inside_a_render_pass_need_subpass_dependencies() {
         src_subpass: 0,
         dst_subpass: 1,
         src_stage: StageMask::COLOR_ATTACHMENT_OUTPUT,
-        dst_stage: StageMask::FRAGMENT_SHADER,
+        dst_stage: StageMask::FRAGMENT_SHADER | StageMask::COLOR_ATTACHMENT_OUTPUT,
         src_access: AccessMask::COLOR_ATTACHMENT_WRITE,
-        dst_access: AccessMask::INPUT_ATTACHMENT_READ,
+        dst_access: AccessMask::INPUT_ATTACHMENT_READ | AccessMask::COLOR_ATTACHMENT_WRITE,
         by_region: true,
     };
     let mut covered = merged.clone();
     covered.render_passes[0].dependencies.push(dep.clone());
     assert_eq!(hazards(&covered), vec![]);
+    // Only the input-attachment read covered: the store of 'c' at the end of 'b' (kept from
+    // a's own render pass) races a's
+    // write (write-after-write).
+    let mut read_only = merged.clone();
+    read_only.render_passes[0]
+        .dependencies
+        .push(SubpassDependency {
+            dst_stage: StageMask::FRAGMENT_SHADER,
+            dst_access: AccessMask::INPUT_ATTACHMENT_READ,
+            ..dep.clone()
+        });
+    let found = hazards(&read_only);
+    assert!(
+        found.iter().any(|v| v.rule == "hazard.subpass"
+            && v.detail
+                .contains("'a' (color_write_all) -> store Store at the end of 'b'")),
+        "{found:#?}"
+    );
+    assert!(
+        !found
+            .iter()
+            .any(|v| v.detail.contains("-> 'b' (input_attachment)")),
+        "{found:#?}"
+    );
     let mut wrong_direction = merged.clone();
     wrong_direction.render_passes[0]
         .dependencies

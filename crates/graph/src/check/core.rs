@@ -17,8 +17,9 @@ mod layouts;
 mod masks;
 mod structure;
 
+use super::ops::Ops;
+use super::table::{self, Class, Scope};
 use super::Violation;
-use crate::access::SyncScope;
 use crate::caps::{Capabilities, CompileOptions};
 use crate::graph::{Graph, PassKind, QueueKind, Use};
 use crate::plan::{BarrierPosition, Plan, TransferHalf};
@@ -86,6 +87,8 @@ pub(crate) struct Ctx<'a> {
     pub subpass: Vec<Option<(usize, usize)>>,
     /// Barriers whose pass and resource resolve.
     pub barriers: Vec<BarrierRef>,
+    /// The render passes' load and store operations, as accesses of their subpasses.
+    pub ops: Ops,
 }
 
 /// Index of a queue in [`Ctx::timeline`].
@@ -137,6 +140,7 @@ impl<'a> Ctx<'a> {
             slot: vec![0; n],
             subpass: vec![None; n],
             barriers: Vec::new(),
+            ops: Ops::new(graph, plan),
         };
         for &p in &ctx.order {
             let listed = [QueueKind::Graphics, QueueKind::AsyncCompute]
@@ -282,15 +286,11 @@ impl<'a> Ctx<'a> {
             .find(|u| u.resource.index() == r)
     }
 
-    /// Stages, accesses and layout of a use by pass `p`.
-    pub fn scope(&self, p: usize, u: &Use) -> SyncScope {
-        let target = self
-            .graph
-            .resources
-            .get(u.resource.index())
-            .map(|r| r.target());
-        let target = target.unwrap_or(crate::access::Target::Buffer);
-        u.access.scope(self.graph.passes[p].kind, target)
+    /// Stages, accesses and layout of a use by pass `p`, from the checker's own table (a
+    /// combination the table does not allow gets every stage and access).
+    pub fn scope(&self, p: usize, u: &Use) -> Scope {
+        let class = Class::of(self.graph, u.resource);
+        table::scope(u.access, self.graph.passes[p].kind, class).unwrap_or_else(table::unknown)
     }
 
     /// The kept pass named `name`, if there is one.

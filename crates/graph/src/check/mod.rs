@@ -5,6 +5,17 @@
 //! The plan is treated as untrusted input (it may come from JSON): a malformed plan gives
 //! violations, never a panic.
 //!
+//! What each access does (stages, accesses, layout, content rules) comes from the checker's
+//! own table (`check/table.rs`, written from the Vulkan specification and tested against the
+//! compiler's `Access::scope`, so that a wrong entry on either side is a failure). Render-pass
+//! load and store operations are accesses (`check/ops.rs`): the load at the start of an
+//! attachment's first subpass (`LOAD` reads, `CLEAR`/`DONT_CARE` write; colour at
+//! `COLOR_ATTACHMENT_OUTPUT`, depth/stencil at `EARLY_FRAGMENT_TESTS`), the store at the end
+//! of its last (`STORE`/`DONT_CARE` write; colour at `COLOR_ATTACHMENT_OUTPUT`, depth/stencil
+//! at `LATE_FRAGMENT_TESTS`), a resolve at the end of its subpass. Every hazard rule below
+//! (`hazard.*`, `rp.dependency`, `memory.alias_*`, `syncs.uncovered`) treats them like uses;
+//! accesses of one subpass are ordered by the render pass itself.
+//!
 //! Rule ids of the core module (short and stable; tests match on them):
 //! - `order.unknown`, `order.duplicate`, `order.missing`: `order` ∪ `culled` is not every
 //!   pass exactly once; `order.edge`: two kept passes that use one resource, one of them
@@ -22,11 +33,25 @@
 //!   neither a layout transition nor a hazard it can serve.
 //! - `layout.mismatch`, `layout.malformed`: a use, transition or render pass sees the wrong
 //!   layout; a barrier with only one of old/new layout, or a layout on a buffer.
+//!
+//! Rule ids of the other modules (each module's docs say more):
+//! - render passes (`renderpass`): `rp.subpass`, `rp.order`, `rp.cross_queue`, `rp.break`,
+//!   `rp.merge`, `rp.attachment`, `rp.layout`, `rp.dependency` (every hazard between subpasses,
+//!   load/store operations included, has its dependency), `rp.load` / `rp.store` (the
+//!   operations follow liveness both ways: `DONT_CARE` where content is needed loses it,
+//!   `LOAD`/`STORE` where it is dead is waste), `rp.memoryless`, `rp.bandwidth`;
+//! - memory (`memory`): `memory.*`, aliasing order `memory.alias_barrier` /
+//!   `memory.alias_sync` (the successor waits for the predecessor's last use, its store
+//!   included);
+//! - queues and syncs (`syncs`): `queues.*`, `syncs.*`, `transfer.*`, `sharing.*`,
+//!   `batches.*`.
 
 mod core;
 mod memory;
+mod ops;
 mod renderpass;
 mod syncs;
+mod table;
 
 use crate::caps::{Capabilities, CompileOptions};
 use crate::graph::Graph;

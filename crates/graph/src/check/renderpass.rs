@@ -1,8 +1,9 @@
 //! Checker invariants: render passes.
 //!
-//! Independent of the compiler's render pass phase: it keeps its own small table of what
-//! each attachment access does (stages, accesses, layout, whether it writes, observes or
-//! replaces content) and re-derives every fact from the graph and the plan alone.
+//! Independent of the compiler's render pass phase: it reads the checker's own table of what
+//! each access and each load/store operation does (`check/table.rs`: stages, accesses,
+//! layout, whether it writes, observes or replaces content) and re-derives every fact from
+//! the graph and the plan alone.
 //! - `rp.subpass`: each kept raster pass is in exactly one subpass; nothing else is.
 //! - `rp.order`: render passes and subpasses follow `order`, each contiguous in it except
 //!   for async-compute passes between subpasses; `rp.cross_queue`: such a pass uses no
@@ -16,15 +17,28 @@
 //! - `rp.layout`: initial/final layouts are those of the first/last use, and a barrier before
 //!   the render pass transitions the image to the initial layout.
 //! - `rp.dependency`: every hazard between subpasses is a subpass dependency with the right
-//!   stages and accesses; `by_region` only between attachment (same-pixel) uses.
-//! - `rp.load` / `rp.store`: loads and stores consistent with the writes before and the
-//!   reads after the render pass, in both directions (no lost content, no wasted traffic).
+//!   stages and accesses, the accesses of load operations (at the start of an attachment's
+//!   first subpass) and store operations (at the end of its last) included; `by_region` only
+//!   between attachment (same-pixel) uses.
+//! - `rp.load` / `rp.store`: loads and stores follow liveness, in both directions (no lost
+//!   content, no wasted traffic). Walking the uses after a point in execution order, content
+//!   is live when a use that looks at it (a read, a blend, a depth test) comes before any use
+//!   that replaces it completely (a clear, a write of every pixel), or when nothing replaces
+//!   it and the resource survives the frame (an output, or imported without
+//!   `discard_on_last_use`). Load: `CLEAR` when the first use in the render pass clears;
+//!   `LOAD` when earlier content exists (an earlier write, or imported without
+//!   `clear_on_first_use`) and the first use looks at it, or keeps it without looking (a
+//!   partial write) while it is live after that use (later subpasses included); else
+//!   `DONT_CARE`. Store: `STORE` when the content is live after the render pass, else
+//!   `DONT_CARE`.
 //! - `rp.memoryless`: memoryless attachments are never loaded, stored, sampled or alive
 //!   outside their render pass, take no block bytes, and every attachment that qualifies is
 //!   memoryless when the device and options allow it.
 //! - `rp.bandwidth`: the bandwidth figures match the attachments (planned) and the graph
 //!   (naive).
 
+use super::ops::Ops;
+use super::table::{self, observes, replaces, writes, Class, OpAccess};
 use super::Violation;
 use crate::access::Access;
 use crate::caps::{Capabilities, CompileOptions};
@@ -33,7 +47,7 @@ use crate::plan::{LoadOp, Plan, RenderPass, StoreOp};
 use crate::sync::{AccessMask, Layout, StageMask};
 use std::collections::{HashMap, HashSet};
 
-/// The checker's own view of an attachment access.
+/// The checker's view of an attachment access ([`table`]).
 #[derive(Clone, Copy)]
 struct Att {
     stages: StageMask,
@@ -44,90 +58,17 @@ struct Att {
 
 /// Attachment accesses, by the checker's own table; `None` for everything else.
 fn att(access: Access, depth: bool) -> Option<Att> {
-    let colour = StageMask::COLOR_ATTACHMENT_OUTPUT;
-    let tests = StageMask::EARLY_FRAGMENT_TESTS | StageMask::LATE_FRAGMENT_TESTS;
-    let a = |stages, access, layout, writes| {
-        Some(Att {
-            stages,
-            access,
-            layout,
-            writes,
-        })
-    };
-    match access {
-        Access::ColorWrite | Access::ColorReadWrite => a(
-            colour,
-            AccessMask::COLOR_ATTACHMENT_READ | AccessMask::COLOR_ATTACHMENT_WRITE,
-            Layout::COLOR_ATTACHMENT_OPTIMAL,
-            true,
-        ),
-        Access::ColorWriteAll | Access::Resolve => a(
-            colour,
-            AccessMask::COLOR_ATTACHMENT_WRITE,
-            Layout::COLOR_ATTACHMENT_OPTIMAL,
-            true,
-        ),
-        Access::DepthWrite => a(
-            tests,
-            AccessMask::DEPTH_STENCIL_ATTACHMENT_READ | AccessMask::DEPTH_STENCIL_ATTACHMENT_WRITE,
-            Layout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
-            true,
-        ),
-        Access::DepthRead => a(
-            tests,
-            AccessMask::DEPTH_STENCIL_ATTACHMENT_READ,
-            Layout::DEPTH_STENCIL_READ_ONLY_OPTIMAL,
-            false,
-        ),
-        Access::InputAttachment => a(
-            StageMask::FRAGMENT_SHADER,
-            AccessMask::INPUT_ATTACHMENT_READ,
-            if depth {
-                Layout::DEPTH_STENCIL_READ_ONLY_OPTIMAL
-            } else {
-                Layout::SHADER_READ_ONLY_OPTIMAL
-            },
-            false,
-        ),
-        _ => None,
+    if !table::is_attachment(access) {
+        return None;
     }
-}
-
-/// True when the use modifies the resource (checker's own list).
-fn writes(access: Access) -> bool {
-    matches!(
-        access,
-        Access::ColorWrite
-            | Access::ColorWriteAll
-            | Access::ColorReadWrite
-            | Access::DepthWrite
-            | Access::StorageWrite
-            | Access::StorageReadWrite
-            | Access::TransferDst
-            | Access::Resolve
-    )
-}
-
-/// True when the use looks at earlier content (a read, a blend, a depth test).
-fn observes(access: Access, clear: bool) -> bool {
-    !clear
-        && matches!(
-            access,
-            Access::DepthRead
-                | Access::DepthWrite
-                | Access::InputAttachment
-                | Access::Sampled
-                | Access::StorageRead
-                | Access::StorageReadWrite
-                | Access::TransferSrc
-                | Access::Indirect
-                | Access::ColorReadWrite
-        )
-}
-
-/// True when the use replaces all earlier content.
-fn replaces(access: Access, clear: bool) -> bool {
-    clear || matches!(access, Access::ColorWriteAll | Access::Resolve)
+    let class = if depth { Class::Depth } else { Class::Color };
+    let s = table::scope(access, PassKind::Raster, class)?;
+    Some(Att {
+        stages: s.stages,
+        access: s.access,
+        layout: s.layout?,
+        writes: writes(access),
+    })
 }
 
 fn is_depth(graph: &Graph, r: ResourceId) -> bool {
@@ -638,69 +579,91 @@ fn check_dependencies(cx: &mut Ctx<'_>, i: usize, rp: &RenderPass, passes: &[Pas
             cx.fail("rp.dependency", format!("render pass #{i}: dependency {} -> {} is not forward between its {n} subpasses", d.src_subpass, d.dst_subpass));
         }
     }
-    // Replay attachment uses: (subpass, use facts) of the last write and the reads since.
+    // Replay attachment accesses (each subpass's load operation, use, store operation):
+    // (subpass, access facts) of the last write and the reads since. Accesses of one subpass
+    // are ordered by the render pass itself.
     type Prior = (u32, Att, bool);
     let mut last_write: HashMap<ResourceId, Prior> = HashMap::new();
     let mut readers: HashMap<ResourceId, Vec<Prior>> = HashMap::new();
     let mut layout: HashMap<ResourceId, Layout> = HashMap::new();
+    let ops = Ops::new(g, cx.plan);
     for (j, &p) in passes.iter().enumerate() {
         let j = j as u32;
         for u in &g.pass(p).uses {
-            let Some(me) = att(u.access, is_depth(g, u.resource)) else {
+            let Some(used) = att(u.access, is_depth(g, u.resource)) else {
                 continue;
             };
-            let relayout = layout.get(&u.resource).is_some_and(|&l| l != me.layout);
-            let mut need: Vec<(Prior, bool)> = Vec::new();
-            if let Some(w) = last_write.get(&u.resource) {
-                need.push((*w, true));
+            let op = ops.at(p.index(), u.resource.index());
+            let as_att = |a: OpAccess| Att {
+                stages: a.stages,
+                access: a.access,
+                layout: used.layout,
+                writes: a.writes,
+            };
+            let mut accesses: Vec<(String, Att)> = Vec::with_capacity(3);
+            if let Some((load, a)) = op.load {
+                accesses.push((format!("load {load:?}"), as_att(a)));
             }
-            if me.writes || relayout {
-                need.extend(
-                    readers
-                        .get(&u.resource)
-                        .into_iter()
-                        .flatten()
-                        .map(|r| (*r, false)),
-                );
+            accesses.push((u.access.to_string(), used));
+            if let Some((store, a)) = op.store {
+                accesses.push((format!("store {store:?}"), as_att(a)));
             }
-            for ((src, a, _), src_wrote) in need {
-                let covered = rp.dependencies.iter().any(|d| {
-                    d.src_subpass == src
-                        && d.dst_subpass == j
-                        && d.src_stage.contains(a.stages)
-                        && d.dst_stage.contains(me.stages)
-                        && (!src_wrote || d.src_access.contains(a.access & AccessMask::WRITES))
-                        && (!src_wrote || d.dst_access.contains(me.access))
-                });
-                if !covered {
-                    cx.fail(
-                        "rp.dependency",
-                        format!(
-                            "render pass #{i}: hazard on '{}' from subpass {src} ('{}') to {j} ('{}', {}) has no subpass dependency covering {}/{} -> {}/{}",
-                            g.resource(u.resource).name,
-                            rp.subpasses[src as usize],
-                            rp.subpasses[j as usize],
-                            u.access,
-                            a.stages,
-                            if src_wrote { a.access & AccessMask::WRITES } else { AccessMask::empty() },
-                            me.stages,
-                            if src_wrote { me.access } else { AccessMask::empty() },
-                        ),
+            for (what, me) in accesses {
+                let relayout = layout.get(&u.resource).is_some_and(|&l| l != me.layout);
+                let mut need: Vec<(Prior, bool)> = Vec::new();
+                if let Some(w) = last_write.get(&u.resource) {
+                    need.push((*w, true));
+                }
+                if me.writes || relayout {
+                    need.extend(
+                        readers
+                            .get(&u.resource)
+                            .into_iter()
+                            .flatten()
+                            .map(|r| (*r, false)),
                     );
                 }
-            }
-            let prior = (j, me, true);
-            if me.writes {
-                last_write.insert(u.resource, prior);
-                readers.remove(&u.resource);
-            } else {
-                let list = readers.entry(u.resource).or_default();
-                if relayout {
-                    list.clear();
+                for ((src, a, _), src_wrote) in need {
+                    if src == j {
+                        continue;
+                    }
+                    let covered = rp.dependencies.iter().any(|d| {
+                        d.src_subpass == src
+                            && d.dst_subpass == j
+                            && d.src_stage.contains(a.stages)
+                            && d.dst_stage.contains(me.stages)
+                            && (!src_wrote || d.src_access.contains(a.access & AccessMask::WRITES))
+                            && (!src_wrote || d.dst_access.contains(me.access))
+                    });
+                    if !covered {
+                        cx.fail(
+                            "rp.dependency",
+                            format!(
+                                "render pass #{i}: hazard on '{}' from subpass {src} ('{}') to {j} ('{}', {what}) has no subpass dependency covering {}/{} -> {}/{}",
+                                g.resource(u.resource).name,
+                                rp.subpasses[src as usize],
+                                rp.subpasses[j as usize],
+                                a.stages,
+                                if src_wrote { a.access & AccessMask::WRITES } else { AccessMask::empty() },
+                                me.stages,
+                                if src_wrote { me.access } else { AccessMask::empty() },
+                            ),
+                        );
+                    }
                 }
-                list.push(prior);
+                let prior = (j, me, true);
+                if me.writes {
+                    last_write.insert(u.resource, prior);
+                    readers.remove(&u.resource);
+                } else {
+                    let list = readers.entry(u.resource).or_default();
+                    if relayout {
+                        list.clear();
+                    }
+                    list.push(prior);
+                }
+                layout.insert(u.resource, me.layout);
             }
-            layout.insert(u.resource, me.layout);
         }
     }
     // by_region only where every use shared by the two subpasses is an attachment use.
@@ -736,19 +699,65 @@ fn content_before(cx: &Ctx<'_>, r: ResourceId, pos: usize) -> bool {
             .any(|(p, _, u)| *p < pos && writes(u.access))
 }
 
-fn needed_after(cx: &Ctx<'_>, r: ResourceId, pos: usize) -> bool {
-    for (_, _, u) in cx.uses[r.index()].iter().filter(|(p, _, _)| *p > pos) {
+/// Whether the content of a resource at some point of the frame is needed later.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Live {
+    /// This later use looks at it before anything replaces it.
+    ReadBy(PassId),
+    /// This later use replaces it completely before anything looks at it.
+    ReplacedBy(PassId),
+    /// No later use looks at it or replaces it, and it survives the frame (an output, or an
+    /// imported resource not discarded on its last use).
+    Survives,
+    /// No later use looks at it or replaces it, and it dies with the frame.
+    Dies,
+}
+
+impl Live {
+    fn needed(self) -> bool {
+        matches!(self, Live::ReadBy(_) | Live::Survives)
+    }
+}
+
+/// The liveness of `r`'s content after position `pos` of the order: walking the later uses in
+/// execution order (a use that keeps content without looking at it passes the question on).
+fn live_after(cx: &Ctx<'_>, r: ResourceId, pos: usize) -> Live {
+    for (_, p, u) in cx.uses[r.index()].iter().filter(|(q, _, _)| *q > pos) {
         if observes(u.access, u.clear) {
-            return true;
+            return Live::ReadBy(*p);
         }
         if replaces(u.access, u.clear) {
-            return false;
+            return Live::ReplacedBy(*p);
         }
     }
     let res = cx.graph.resource(r);
-    res.output || (res.imported && !res.discard_on_last_use)
+    if res.output || (res.imported && !res.discard_on_last_use) {
+        Live::Survives
+    } else {
+        Live::Dies
+    }
 }
 
+impl Ctx<'_> {
+    /// `live` in words, for a violation.
+    fn explain(&self, live: Live) -> String {
+        match live {
+            Live::ReadBy(p) => format!("'{}' reads it later", self.graph.pass(p).name),
+            Live::ReplacedBy(p) => format!(
+                "'{}' replaces it before anything reads it",
+                self.graph.pass(p).name
+            ),
+            Live::Survives => "it survives the frame".into(),
+            Live::Dies => "nothing reads it later and it does not survive the frame".into(),
+        }
+    }
+}
+
+/// `rp.load` / `rp.store`: the operations follow liveness, in both directions. Load: `CLEAR`
+/// when the first use in the render pass clears; `LOAD` when earlier content exists and is
+/// needed (the first use looks at it, or keeps it without looking and the walk from that use
+/// finds it live); `DONT_CARE` otherwise. Store: `STORE` exactly when the walk from the end
+/// of the render pass finds the content live.
 fn check_load_store(cx: &mut Ctx<'_>, i: usize, rp: &RenderPass, passes: &[PassId]) {
     let g = cx.graph;
     let start = cx.position[rp.subpasses[0].as_str()];
@@ -757,29 +766,85 @@ fn check_load_store(cx: &mut Ctx<'_>, i: usize, rp: &RenderPass, passes: &[PassI
         let Some(r) = g.find_resource(&a.resource) else {
             continue;
         };
-        let Some(first) = passes
-            .iter()
-            .find_map(|&p| g.pass(p).uses.iter().find(|u| u.resource == r))
-        else {
+        let Some((first_pass, first)) = passes.iter().find_map(|&p| {
+            g.pass(p)
+                .uses
+                .iter()
+                .find(|u| u.resource == r)
+                .map(|u| (p, u))
+        }) else {
             continue;
         };
-        let load = if first.clear {
-            LoadOp::Clear
-        } else if !replaces(first.access, false) && content_before(cx, r, start) {
-            LoadOp::Load
+        let first_pos = cx.position[g.pass(first_pass).name.as_str()];
+        let earlier = content_before(cx, r, start);
+        let (load, why) = if first.clear {
+            (LoadOp::Clear, "its first use clears it".to_string())
+        } else if !earlier {
+            (
+                LoadOp::DontCare,
+                "it holds no content before the render pass".to_string(),
+            )
+        } else if observes(first.access, false) {
+            (
+                LoadOp::Load,
+                format!("its first use ({}) reads earlier content", first.access),
+            )
+        } else if replaces(first.access, false) {
+            (
+                LoadOp::DontCare,
+                format!("its first use ({}) replaces it", first.access),
+            )
         } else {
-            LoadOp::DontCare
+            let live = live_after(cx, r, first_pos);
+            let op = if live.needed() {
+                LoadOp::Load
+            } else {
+                LoadOp::DontCare
+            };
+            (
+                op,
+                format!(
+                    "its first use ({}) keeps earlier content and {}",
+                    first.access,
+                    cx.explain(live)
+                ),
+            )
         };
         if a.load_op != load {
-            cx.fail("rp.load", format!("render pass #{i}: '{}' has load {:?}, its first use ({}) and earlier writes call for {load:?}", a.resource, a.load_op, first.access));
+            let problem = match (a.load_op, load) {
+                (_, LoadOp::Load) => "loses earlier content",
+                (LoadOp::Load, _) => "loads content nothing needs",
+                _ => "has the wrong load",
+            };
+            cx.fail(
+                "rp.load",
+                format!(
+                    "render pass #{i}: '{}' has load {:?} and {problem}: {why}, so {load:?}",
+                    a.resource, a.load_op
+                ),
+            );
         }
-        let store = if needed_after(cx, r, end) {
+        let live = live_after(cx, r, end);
+        let store = if live.needed() {
             StoreOp::Store
         } else {
             StoreOp::DontCare
         };
         if a.store_op != store {
-            cx.fail("rp.store", format!("render pass #{i}: '{}' has store {:?}, the uses after the render pass call for {store:?}", a.resource, a.store_op));
+            let problem = if store == StoreOp::Store {
+                "loses its content"
+            } else {
+                "stores content nothing needs"
+            };
+            cx.fail(
+                "rp.store",
+                format!(
+                    "render pass #{i}: '{}' has store {:?} and {problem}: after the render pass {}, so {store:?}",
+                    a.resource,
+                    a.store_op,
+                    cx.explain(live)
+                ),
+            );
         }
     }
 }

@@ -3,7 +3,9 @@
 //! must happen before the first use of `y`.
 //!
 //! Happens-before is the plan's own, and transitive, as on the GPU: for each queue on which
-//! `x` is used (last use `a`, stages `S` of all its uses there) and the first use `b` of `y`,
+//! `x` is used (last use `a`, stages `S` of all its uses there, the load and store operations
+//! of its render passes included: the successor waits for the store) and the first use `b` of
+//! `y` (its load operation included),
 //! - same queue: a chain of barriers and subpass dependencies ([`Chains`]) from a barrier
 //!   recorded after `a` and at or before `b` whose source stages cover `S`, to a barrier of
 //!   `y` at or before `b` whose destination stages cover `b`'s use (one barrier can be both
@@ -44,7 +46,16 @@ pub(super) fn check(
             let Some(r) = uses.get_mut(u.resource.index()) else {
                 continue;
             };
-            let stages = ctx.scope(p, u).stages;
+            // The subpass's load and store operations access the image too: the successor
+            // waits for the store, and its own load operation waits for the predecessor.
+            let ops = ctx.ops.at(p, u.resource.index());
+            let mut stages = ctx.scope(p, u).stages;
+            if let Some((_, a)) = ops.load {
+                stages |= a.stages;
+            }
+            if let Some((_, a)) = ops.store {
+                stages |= a.stages;
+            }
             r.first.get_or_insert((p, stages));
             let q = qi(ctx.queue[p]);
             r.last[q] = Some(p);

@@ -1,10 +1,12 @@
 //! Hazards: every conflicting pair of accesses to a resource must be ordered, with the
 //! memory made available and visible.
 //!
-//! Per resource, the events in execution order are the kept passes' uses and the layout
-//! transitions of barriers (a transition reads and writes the whole image). Every pair with a
-//! write (read-after-write, write-after-read, write-after-write, storage write on an
-//! unchanged layout included) is checked:
+//! Per resource, the events in execution order are the kept passes' uses, the load and store
+//! operations of the render passes (at the start of an attachment's first subpass and the end
+//! of its last, `check/ops.rs`; ordered with their subpass's use by the render pass itself)
+//! and the layout transitions of barriers (a transition reads and writes the whole image).
+//! Every other pair with a write (read-after-write, write-after-read, write-after-write,
+//! storage write on an unchanged layout included) is checked:
 //! - two subpasses of one render pass: a chain of subpass dependencies from the earlier
 //!   subpass to the later one (stages chaining), the first making the writes available, the
 //!   last making them visible;
@@ -26,8 +28,9 @@
 use super::chains::{dep, Chains, Node};
 use super::masks::{access_cover, stages_cover, stages_meet};
 use super::{qi, Ctx};
+use crate::check::table;
 use crate::check::Violation;
-use crate::plan::{Barrier, SubpassDependency};
+use crate::plan::{Barrier, LoadOp, StoreOp, SubpassDependency};
 use crate::sync::{AccessMask, StageMask};
 use std::collections::HashMap;
 
@@ -41,16 +44,37 @@ struct Event {
 
 #[derive(Clone, Copy, Debug)]
 enum Kind {
+    /// The pass's use, or a load/store operation of its subpass ([`Op`]).
     Use {
         stages: StageMask,
         access: AccessMask,
         writes: bool,
+        op: Op,
     },
     /// Index into `Ctx::barriers`.
     Transition(usize),
 }
 
+/// What makes a [`Kind::Use`] access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Op {
+    /// The pass's own use of the resource.
+    Use,
+    /// The load operation at the start of the subpass (the attachment's first).
+    Load(LoadOp),
+    /// The store operation at the end of the subpass (the attachment's last).
+    Store(StoreOp),
+}
+
 impl Event {
+    /// Two accesses of one subpass (its load operation, its use, its store operation) are
+    /// ordered by the render pass itself.
+    fn same_subpass(&self, other: &Event) -> bool {
+        self.pass == other.pass
+            && matches!(self.kind, Kind::Use { .. })
+            && matches!(other.kind, Kind::Use { .. })
+    }
+
     fn writes(&self) -> bool {
         match self.kind {
             Kind::Use { writes, .. } => writes,
@@ -204,6 +228,18 @@ impl Checker<'_, '_> {
                     kind: Kind::Transition(b),
                 });
             }
+            let ops = ctx.ops.at(p, r);
+            if let Some((op, a)) = ops.load {
+                events.push(Event {
+                    pass: p,
+                    kind: Kind::Use {
+                        stages: a.stages,
+                        access: a.access,
+                        writes: a.writes,
+                        op: Op::Load(op),
+                    },
+                });
+            }
             if let Some(u) = ctx.use_of(p, r) {
                 let s = ctx.scope(p, u);
                 events.push(Event {
@@ -211,7 +247,19 @@ impl Checker<'_, '_> {
                     kind: Kind::Use {
                         stages: s.stages,
                         access: s.access,
-                        writes: u.access.writes(),
+                        writes: table::writes(u.access),
+                        op: Op::Use,
+                    },
+                });
+            }
+            if let Some((op, a)) = ops.store {
+                events.push(Event {
+                    pass: p,
+                    kind: Kind::Use {
+                        stages: a.stages,
+                        access: a.access,
+                        writes: a.writes,
+                        op: Op::Store(op),
                     },
                 });
             }
@@ -235,7 +283,7 @@ impl Checker<'_, '_> {
         let mut pairs: Vec<(Event, usize, Event)> = Vec::new();
         for (i, a) in events.iter().enumerate() {
             for b in &events[i + 1..] {
-                if a.writes() || b.writes() {
+                if (a.writes() || b.writes()) && !a.same_subpass(b) {
                     pairs.push((*a, 1, *b));
                 }
             }
@@ -256,6 +304,8 @@ impl Checker<'_, '_> {
                 }
             }
         }
+        // The previous frame's accesses of one subpass come before all of this frame's:
+        // cross-frame pairs are never ordered implicitly.
         for a in last {
             for b in first {
                 if conflicting_same_queue(a, b) {
@@ -312,6 +362,12 @@ impl Checker<'_, '_> {
 
     fn describe(&self, r: usize, e: Event) -> String {
         match e.kind {
+            Kind::Use {
+                op: Op::Load(op), ..
+            } => format!("load {op:?} at the start of '{}'", self.ctx.pname(e.pass)),
+            Kind::Use {
+                op: Op::Store(op), ..
+            } => format!("store {op:?} at the end of '{}'", self.ctx.pname(e.pass)),
             Kind::Use { .. } => match self.ctx.use_of(e.pass, r) {
                 Some(u) => format!("'{}' ({})", self.ctx.pname(e.pass), u.access),
                 None => format!("'{}'", self.ctx.pname(e.pass)),
@@ -352,6 +408,7 @@ impl Checker<'_, '_> {
                 stages,
                 access,
                 writes,
+                ..
             } => (0..chains.nodes.len())
                 .filter(|&n| {
                     let t = chains.time[n];
@@ -419,6 +476,7 @@ impl Checker<'_, '_> {
             stages,
             access,
             writes,
+            ..
         } = a.kind
         else {
             return false;

@@ -3,12 +3,14 @@
 //!
 //! Barriers with a transition must start from the current layout, or from `UNDEFINED` when
 //! the content is not needed (before the first use of the frame, for transient images and
-//! imported ones that are cleared on first use or whose first use keeps nothing). A render
+//! imported ones that are cleared on first use or whose content is dead at the start of the
+//! frame: replaced before anything looks at it, or never looked at and discarded). A render
 //! pass starts each attachment from its `initial_layout` (same rule), moves it to each
 //! subpass use's layout, and leaves it in its `final_layout`. The frame starts in the layout
 //! the previous frame (the same plan) ended in. Cost: O(passes · (uses + barriers)) per image.
 
 use super::Ctx;
+use crate::check::table;
 use crate::check::Violation;
 use crate::plan::Attachment;
 use crate::sync::Layout;
@@ -30,14 +32,24 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Violation>) {
     }
 }
 
-/// True when the frame needs the content the image entered it with.
+/// True when the frame needs the content the image entered it with: an imported image not
+/// cleared on first use whose content is live at the start of the frame (walking the uses in
+/// execution order, one looks at it before any replaces it, or none replaces it and the image
+/// survives the frame).
 fn content_needed(ctx: &Ctx, r: usize) -> bool {
     let res = &ctx.graph.resources[r];
     if !res.imported || res.clear_on_first_use {
         return false;
     }
-    let first = ctx.order.iter().find_map(|&p| ctx.use_of(p, r));
-    first.is_some_and(|u| u.access.keeps_content(u.clear))
+    for u in ctx.order.iter().filter_map(|&p| ctx.use_of(p, r)) {
+        if table::observes(u.access, u.clear) {
+            return true;
+        }
+        if table::replaces(u.access, u.clear) {
+            return false;
+        }
+    }
+    !res.discard_on_last_use
 }
 
 fn attachment<'p>(ctx: &'p Ctx, p: usize, r: usize) -> Option<(&'p Attachment, usize, usize)> {
@@ -109,7 +121,7 @@ fn replay(
         }
         if let Some(u) = ctx.use_of(p, r) {
             let need = ctx.scope(p, u).layout;
-            if att.is_some() && u.access.is_attachment() {
+            if att.is_some() && table::is_attachment(u.access) {
                 current = need;
             } else if need.is_some() && need != current {
                 report(format!(

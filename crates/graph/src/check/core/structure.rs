@@ -6,6 +6,7 @@
 //! a read after every earlier write). Quadratic in passes on purpose.
 
 use super::{qi, Ctx};
+use crate::check::table;
 use crate::check::Violation;
 use crate::graph::{QueueKind, Use};
 use crate::plan::EdgeKind;
@@ -78,14 +79,14 @@ fn names(ctx: &Ctx, out: &mut Vec<Violation>) {
 
 /// True when the use needs the content earlier writers left (reads it, or keeps part of it).
 fn consumes(u: &Use) -> bool {
-    u.access.reads(u.clear) || (u.access.writes() && u.access.keeps_content(u.clear))
+    u.access.reads(u.clear) || (table::writes(u.access) && u.access.keeps_content(u.clear))
 }
 
 /// The resource of the first conflicting use pair of passes `a` and `b`, if any.
 pub(super) fn conflict(ctx: &Ctx, a: usize, b: usize) -> Option<usize> {
     ctx.graph.passes[a].uses.iter().find_map(|ua| {
         let ub = ctx.use_of(b, ua.resource.index())?;
-        (ua.access.writes() || ub.access.writes()).then_some(ua.resource.index())
+        (table::writes(ua.access) || table::writes(ub.access)).then_some(ua.resource.index())
     })
 }
 
@@ -102,7 +103,7 @@ fn culling(ctx: &Ctx, out: &mut Vec<Violation>) {
             let r = u.resource.index();
             let writer = (0..q)
                 .rev()
-                .find(|&p| ctx.use_of(p, r).is_some_and(|w| w.access.writes()));
+                .find(|&p| ctx.use_of(p, r).is_some_and(|w| table::writes(w.access)));
             if let Some(p) = writer {
                 feeds[p].push((q, r));
             }
@@ -116,7 +117,7 @@ fn culling(ctx: &Ctx, out: &mut Vec<Violation>) {
         let observable = pass.side_effects
             || pass.uses.iter().any(|u| {
                 let r = g.resources.get(u.resource.index());
-                u.access.writes()
+                table::writes(u.access)
                     && r.is_some_and(|r| r.output || (r.imported && !r.discard_on_last_use))
             });
         let kept_consumer = feeds[p].iter().find(|(q, _)| ctx.pos[*q].is_some());
@@ -192,7 +193,7 @@ fn edges(ctx: &Ctx, out: &mut Vec<Violation>) {
             );
             continue;
         };
-        let kind = match (uf.access.writes(), ut.access.writes()) {
+        let kind = match (table::writes(uf.access), table::writes(ut.access)) {
             (false, false) => None,
             (true, false) => Some(EdgeKind::Raw),
             (true, true) if ut.access.reads(ut.clear) => Some(EdgeKind::Raw),

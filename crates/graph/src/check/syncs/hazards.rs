@@ -1,11 +1,14 @@
-//! The checker's own cross-queue hazards: per resource, the graph's uses in plan order plus
-//! the plan's layout transitions (a transition is a write: whatever touched the image before
-//! it must finish first, and whatever reads after it must wait for it). A use or transition
-//! conflicts with the last write (or transition) if it reads, and also with every read since
-//! if it writes. Release halves are skipped: a transfer pair transitions once, and the
-//! acquire stands for it. Cost: O(uses + barriers) plus a sort per resource.
+//! The checker's own cross-queue hazards: per resource, the graph's uses in plan order (a use
+//! whose subpass stores the attachment, or loads it with `CLEAR`/`DONT_CARE`, writes it: see
+//! `check/ops.rs`) plus the plan's layout transitions (a transition is a write: whatever
+//! touched the image before it must finish first, and whatever reads after it must wait for
+//! it). A use or transition conflicts with the last write (or transition) if it reads, and
+//! also with every read since if it writes. Release halves are skipped: a transfer pair
+//! transitions once, and the acquire stands for it. Cost: O(uses + barriers) plus a sort per resource.
 
 use super::Ctx;
+use crate::check::ops::Ops;
+use crate::check::table;
 use crate::graph::ResourceId;
 use crate::plan::TransferHalf;
 
@@ -21,10 +24,17 @@ pub(super) struct Hazard {
 pub(super) fn cross_queue(ctx: &Ctx<'_>) -> Vec<Hazard> {
     // (node, phase: 0 barrier before, 1 use, 2 barrier after, writes)
     let mut events: Vec<Vec<(usize, u8, bool)>> = vec![Vec::new(); ctx.graph.resources.len()];
+    let ops = Ops::new(ctx.graph, ctx.plan);
     for (i, &p) in ctx.pass.iter().enumerate() {
         for u in &ctx.graph.pass(p).uses {
-            if let Some(list) = events.get_mut(u.resource.index()) {
-                list.push((i, 1, u.access.writes()));
+            let r = u.resource.index();
+            // A subpass that stores the attachment, or loads it with CLEAR/DONT_CARE, writes it.
+            let op = ops.at(p.index(), r);
+            let writes = table::writes(u.access)
+                || op.store.is_some_and(|(_, a)| a.writes)
+                || op.load.is_some_and(|(_, a)| a.writes);
+            if let Some(list) = events.get_mut(r) {
+                list.push((i, 1, writes));
             }
         }
     }
