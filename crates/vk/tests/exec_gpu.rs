@@ -690,3 +690,31 @@ fn two_dependent_passes_swapped_are_a_mismatch() {
         );
     }
 }
+
+#[test]
+fn the_oracle_compares_the_same_values_whatever_the_plan() {
+    // The model follows the graph, not the plan: every mode compiles a different plan of an
+    // example frame, and each must be checked on exactly the same resources and values.
+    let gpu = gpu();
+    let dir = assets().join("graphs");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    paths.sort();
+    assert!(!paths.is_empty());
+    for p in paths {
+        let (g, _) = frame_file::load(&p).unwrap();
+        let reports = all_modes(&gpu, &p.display().to_string(), &g, 2);
+        let seen: Vec<_> = reports
+            .iter()
+            .map(|r| (r.compared_resources.clone(), r.compared_values))
+            .collect();
+        assert!(
+            seen.windows(2).all(|w| w[0] == w[1]),
+            "{}: {seen:?}",
+            p.display()
+        );
+    }
+}

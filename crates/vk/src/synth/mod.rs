@@ -171,8 +171,8 @@ pub fn scale_graph(graph: &Graph, max: u32) -> (Graph, Option<(u32, u32)>) {
 
 /// Resources whose content the frame defines at its end: outputs, and imported resources
 /// without `discard_on_last_use`, used by a kept pass. Returns those read back and compared
-/// every frame (index, name), and the others with the reason they cannot be (failures when
-/// the plan is the reason: kept in tile memory). Multisampled and stencil-only images are
+/// every frame (index, name), and the others with the reason they cannot be, failures of the
+/// plan: kept in tile memory, or bytes given to a later placement. Multisampled and stencil-only images are
 /// left out (the read-back copies single-sampled colour or depth only).
 pub fn compared(graph: &Graph, plan: &Plan) -> (Vec<(usize, String)>, Vec<String>) {
     let memoryless = memoryless_set(graph, plan);
@@ -181,6 +181,22 @@ pub fn compared(graph: &Graph, plan: &Plan) -> (Vec<(usize, String)>, Vec<String
         if let Some(p) = graph.find_pass(name) {
             for u in &graph.pass(p).uses {
                 used[u.resource.index()] = true;
+            }
+        }
+    }
+    // A placement that starts after a resource's last use and shares its bytes overwrites it
+    // before the frame ends: for content that survives the frame, a plan defect.
+    let mut reused_by: Vec<Option<&str>> = vec![None; graph.resources.len()];
+    for b in &plan.memory.blocks {
+        for p in &b.placements {
+            let later = b.placements.iter().find(|q| {
+                q.resource != p.resource
+                    && q.first > p.last
+                    && q.offset < p.offset + p.size
+                    && p.offset < q.offset + q.size
+            });
+            if let (Some(q), Some(r)) = (later, graph.find_resource(&p.resource)) {
+                reused_by[r.index()] = Some(q.resource.as_ref());
             }
         }
     }
@@ -197,6 +213,12 @@ pub fn compared(graph: &Graph, plan: &Plan) -> (Vec<(usize, String)>, Vec<String
         if memoryless[i] {
             unreadable.push(format!(
                 "'{}': its content survives the frame, but the plan keeps it in tile memory",
+                r.name
+            ));
+        } else if let Some(q) = reused_by[i] {
+            unreadable.push(format!(
+                "'{}': its content survives the frame, but the plan gives its bytes to '{q}' \
+                 later in the frame",
                 r.name
             ));
         } else {
