@@ -1,10 +1,11 @@
 //! Synthetic pass bodies for `tessera exec`: run ANY frame graph on the GPU with small real
 //! shaders whose outputs are a deterministic function of their inputs and the pass name,
-//! read the results back every frame and compare them with a CPU model of the same plan.
+//! read the results back every frame and compare them with a CPU model of the frame.
 //!
 //! Steps of [`run`] (the frame is assumed valid as written: `tessera exec` compiles it as
-//! `tessera plan` does before opening a device): scale the graph down (images to at most [`ExecConfig::max_extent`]
-//! pixels on the longest side, keeping ratios; buffers to at most 4 KiB), create the
+//! `tessera plan` does before opening a device): check multisample counts against the
+//! device, scale the graph down (images to at most [`ExecConfig::max_extent`] pixels on the
+//! longest side, keeping ratios; buffers to at most 4 KiB), create the
 //! resources unbound (with the sharing modes the plan asks for) to learn their real sizes,
 //! put those sizes into the graph, compile it for the real device's capabilities (with an
 //! async-compute queue when it is emulated), bind memory as planned, build the bodies,
@@ -20,7 +21,8 @@
 //! is a failure of its own ([`ExecReport::uncompared`]). Loads the plan makes `DONT_CARE`
 //! run as clears to 0 where Vulkan allows it (the first use writes the attachment): content
 //! the plan calls undefined is overwritten, so a wrong `DONT_CARE` is a mismatch even on a
-//! device that keeps memory (lavapipe).
+//! device that keeps memory (lavapipe). A clear of an attachment that an earlier subpass of
+//! the render pass used, which no load operation can express, is done by the body.
 
 pub mod desc;
 pub mod glsl;
