@@ -718,3 +718,26 @@ fn the_oracle_compares_the_same_values_whatever_the_plan() {
         );
     }
 }
+
+#[test]
+fn an_output_of_which_nothing_can_be_compared_is_a_failure_not_a_pass() {
+    // The history's earlier content is declared unneeded, yet it is read first: the output
+    // made from it is undefined everywhere, so the oracle can check nothing of it.
+    let mut g = Graph::new("reads_what_it_discards");
+    let history = g.image("history", ImageDesc::new(Format::R8G8B8A8_UNORM, 8, 8));
+    g.resource_mut(history).imported = true;
+    g.resource_mut(history).clear_on_first_use = true;
+    let out = g.image("out", ImageDesc::new(Format::R8G8B8A8_UNORM, 8, 8));
+    g.resource_mut(out).output = true;
+    g.raster("look")
+        .uses(history, Access::Sampled)
+        .uses(out, Access::ColorWriteAll)
+        .id();
+    let r = run_on(&gpu(), &g, &ExecConfig::default()).unwrap();
+    assert_eq!((r.validation_messages, r.mismatches), (0, 0), "{r:#?}");
+    assert!(
+        r.uncompared.iter().any(|n| n.starts_with("'out':")),
+        "{:?}",
+        r.uncompared
+    );
+}
