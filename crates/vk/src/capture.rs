@@ -76,6 +76,12 @@ impl Capture {
                 "librenderdoc.so is loaded but its in-app API (1.4.1) is not available: {e}"
             ))
         })?;
+        if out.is_dir() {
+            return Err(VkError::Setup(format!(
+                "capture path {} is a directory, not a file",
+                out.display()
+            )));
+        }
         let dir = out
             .parent()
             .filter(|d| !d.as_os_str().is_empty())
@@ -124,16 +130,16 @@ impl Capture {
                         .into(),
                 )
             })?;
-        std::fs::rename(&written, &self.out)
-            .or_else(|_| std::fs::copy(&written, &self.out).map(|_| ()))
-            .map_err(|e| {
-                VkError::Setup(format!(
-                    "moving the capture {} to {}: {e}",
-                    written.display(),
-                    self.out.display()
-                ))
-            })?;
+        let moved = std::fs::rename(&written, &self.out)
+            .or_else(|_| std::fs::copy(&written, &self.out).map(|_| ()));
+        // RenderDoc's file is temporary whether or not it could be moved.
         let _ = std::fs::remove_file(&written);
+        moved.map_err(|e| {
+            VkError::Setup(format!(
+                "writing the capture to {}: {e}",
+                self.out.display()
+            ))
+        })?;
         log::info!("RenderDoc capture written to {}", self.out.display());
         Ok(self.out.clone())
     }

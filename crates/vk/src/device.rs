@@ -160,7 +160,7 @@ impl Gpu {
         // SAFETY: loading the system Vulkan loader; its entry points are used only through
         // ash's typed wrappers below.
         let entry = unsafe { ash::Entry::load() }
-            .map_err(|e| VkError::Setup(format!("cannot load the Vulkan loader: {e}")))?;
+            .map_err(|e| VkError::NoDevice(format!("cannot load the Vulkan loader: {e}")))?;
         let messages = Arc::new(MessageCounter::default());
         // SAFETY: plain enumeration calls with a valid entry.
         let layers = unsafe { entry.enumerate_instance_layer_properties() }?;
@@ -219,7 +219,8 @@ impl Gpu {
             info = info.push_next(&mut messenger_info);
         }
         // SAFETY: every pointer in `info` refers to locals alive across the call.
-        let instance = unsafe { entry.create_instance(&info, None) }?;
+        let instance = unsafe { entry.create_instance(&info, None) }
+            .map_err(|e| VkError::NoDevice(e.to_string()))?;
         let debug_instance = if debug_utils {
             let di = ash::ext::debug_utils::Instance::new(&entry, &instance);
             let info = vk::DebugUtilsMessengerCreateInfoEXT::default()
@@ -284,7 +285,8 @@ impl Gpu {
         VkError,
     > {
         // SAFETY: enumeration and property queries on a valid instance.
-        let physicals = unsafe { instance.enumerate_physical_devices() }?;
+        let physicals = unsafe { instance.enumerate_physical_devices() }
+            .map_err(|e| VkError::NoDevice(e.to_string()))?;
         let mut best: Option<(
             u32,
             vk::PhysicalDevice,
@@ -327,8 +329,8 @@ impl Gpu {
             }
         }
         let Some((_, physical, properties, gfam, cfam)) = best else {
-            return Err(VkError::Setup(
-                "no Vulkan 1.3 device (or 1.2 with VK_KHR_synchronization2, \
+            return Err(VkError::NoDevice(
+                "none is Vulkan 1.3 (or 1.2 with VK_KHR_synchronization2, \
                  VK_KHR_maintenance4 and VK_EXT_load_store_op_none or \
                  VK_KHR_dynamic_rendering) with a graphics queue"
                     .into(),
@@ -426,6 +428,56 @@ impl Gpu {
     pub fn memory_types(&self) -> &[vk::MemoryType] {
         let n = (self.memory.memory_type_count as usize).min(vk::MAX_MEMORY_TYPES);
         &self.memory.memory_types[..n]
+    }
+
+    /// Checks that the device can create image `name` (`format`, `samples`, `usage`, 2D,
+    /// optimal tiling) with that sample count, before any image is created: the counts the
+    /// device supports for it (`vkGetPhysicalDeviceImageFormatProperties`, which folds in
+    /// the framebuffer and sampled-image sample-count limits) or an error naming the
+    /// resource, the count and the supported counts.
+    pub fn check_samples(
+        &self,
+        name: &str,
+        format: tessera_graph::Format,
+        samples: u32,
+        usage: vk::ImageUsageFlags,
+    ) -> Result<(), VkError> {
+        let counts = |flags: vk::SampleCountFlags| {
+            (0..7)
+                .map(|b| 1u32 << b)
+                .filter(|n| flags.contains(vk::SampleCountFlags::from_raw(*n)))
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        // SAFETY: a property query on our physical device with a complete set of arguments.
+        let props = unsafe {
+            self.instance.get_physical_device_image_format_properties(
+                self.physical,
+                crate::conv::format(format),
+                vk::ImageType::TYPE_2D,
+                vk::ImageTiling::OPTIMAL,
+                usage,
+                vk::ImageCreateFlags::empty(),
+            )
+        };
+        let supported = match props {
+            Ok(p) => p.sample_counts,
+            Err(vk::Result::ERROR_FORMAT_NOT_SUPPORTED) => {
+                return Err(VkError::Unsupported(format!(
+                    "'{name}': this device cannot create {format} images with usage {usage:?}"
+                )))
+            }
+            Err(e) => return Err(e.into()),
+        };
+        match crate::conv::samples(samples) {
+            Some(flag) if supported.contains(flag) => Ok(()),
+            _ => Err(VkError::Unsupported(format!(
+                "'{name}' has {samples} samples; this device supports {} sample(s) for {format} \
+                 images used this way",
+                counts(supported)
+            ))),
+        }
     }
 
     /// The device facts as the compiler's capabilities.

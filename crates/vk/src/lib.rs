@@ -44,6 +44,10 @@ pub enum VkError {
     /// Setting up the device or a resource failed.
     #[error("{0}")]
     Setup(String),
+    /// No Vulkan device could be opened (no loader, no driver, no suitable device): the
+    /// message says why.
+    #[error("no Vulkan device ({0})")]
+    NoDevice(String),
     /// The graph or plan asks for something the executor or device cannot do.
     #[error("unsupported: {0}")]
     Unsupported(String),

@@ -33,6 +33,7 @@ fn check(name: &str, r: &ExecReport) {
         r.frames_checked > 0 && r.compared_values > 0,
         "{name}: nothing was compared"
     );
+    assert!(r.uncompared.is_empty(), "{name}: {:#?}", r.uncompared);
 }
 
 /// The graph in words, for failure messages.
@@ -567,4 +568,176 @@ fn ash_req(bits: u32) -> ash::vk::MemoryRequirements {
         alignment: 256,
         memory_type_bits: bits,
     }
+}
+
+// The oracle judges the plan: the CPU model runs the graph as declared, so a plan altered
+// before it runs (the test-only `ExecConfig::alter_plan`) is reported, not excused.
+
+/// A transient canvas filled by a transfer, painted over with `color_write` (which keeps the
+/// pixels it leaves: the paint's render pass must load the fill), then sampled into the
+/// output.
+fn partial_paint_graph() -> Graph {
+    let mut g = Graph::new("partial_paint");
+    let canvas = g.image("canvas", ImageDesc::new(Format::R8G8B8A8_UNORM, 16, 16));
+    let out = g.image("out", ImageDesc::new(Format::R8G8B8A8_UNORM, 16, 16));
+    g.resource_mut(out).output = true;
+    g.transfer("fill").clears(canvas, Access::TransferDst).id();
+    g.raster("paint").uses(canvas, Access::ColorWrite).id();
+    g.raster("show")
+        .uses(canvas, Access::Sampled)
+        .uses(out, Access::ColorWriteAll)
+        .id();
+    g
+}
+
+/// Flips the plan's one `LOAD` of 'canvas' to `DONT_CARE`.
+fn canvas_load_to_dont_care(plan: &mut tessera_graph::Plan) {
+    use tessera_graph::plan::LoadOp;
+    let mut flipped = 0;
+    for rp in &mut plan.render_passes {
+        for a in &mut rp.attachments {
+            if a.resource.as_ref() == "canvas" && a.load_op == LoadOp::Load {
+                a.load_op = LoadOp::DontCare;
+                flipped += 1;
+            }
+        }
+    }
+    assert_eq!(flipped, 1, "the plan loads 'canvas' once");
+}
+
+#[test]
+fn a_needed_load_flipped_to_dont_care_is_a_mismatch() {
+    let gpu = gpu();
+    let g = partial_paint_graph();
+    for (label, options, emulate_async) in MODES {
+        let config = |alter_plan| ExecConfig {
+            options,
+            exec: ExecOptions {
+                emulate_async,
+                ..Default::default()
+            },
+            alter_plan,
+            ..Default::default()
+        };
+        let clean = run_on(&gpu, &g, &config(None)).unwrap();
+        check(&format!("partial_paint ({label})"), &clean);
+        let bad = run_on(&gpu, &g, &config(Some(canvas_load_to_dont_care))).unwrap();
+        assert!(
+            bad.mismatches > 0 && bad.mismatch_notes.iter().any(|n| n.contains("'out'")),
+            "{label}: a DONT_CARE load of needed content went unreported: {} values compared",
+            bad.compared_values
+        );
+    }
+}
+
+/// An imported history buffer accumulated every frame, then read into the output.
+fn accumulate_graph() -> Graph {
+    let mut g = Graph::new("accumulate_then_read");
+    let history = g.buffer("history", 256);
+    g.resource_mut(history).imported = true;
+    let result = g.buffer("result", 256);
+    g.resource_mut(result).output = true;
+    g.compute("accumulate")
+        .uses(history, Access::StorageReadWrite)
+        .id();
+    g.compute("read")
+        .uses(history, Access::StorageRead)
+        .uses(result, Access::StorageWrite)
+        .id();
+    g
+}
+
+/// Swaps 'accumulate' and 'read' in every pass list the executor follows.
+fn swap_accumulate_and_read(plan: &mut tessera_graph::Plan) {
+    fn swap<N: AsRef<str>>(list: &mut [N]) -> bool {
+        let at = |n: &str| list.iter().position(|x| x.as_ref() == n);
+        match (at("accumulate"), at("read")) {
+            (Some(a), Some(b)) => {
+                list.swap(a, b);
+                true
+            }
+            _ => false,
+        }
+    }
+    assert!(swap(&mut plan.order), "both passes are kept");
+    swap(&mut plan.queues.graphics);
+    swap(&mut plan.queues.async_compute);
+    for b in &mut plan.batches {
+        swap(&mut b.passes);
+    }
+}
+
+#[test]
+fn two_dependent_passes_swapped_are_a_mismatch() {
+    let gpu = gpu();
+    let g = accumulate_graph();
+    for (label, options, emulate_async) in MODES {
+        let config = |alter_plan| ExecConfig {
+            options,
+            exec: ExecOptions {
+                emulate_async,
+                ..Default::default()
+            },
+            alter_plan,
+            ..Default::default()
+        };
+        let clean = run_on(&gpu, &g, &config(None)).unwrap();
+        check(&format!("accumulate_then_read ({label})"), &clean);
+        let bad = run_on(&gpu, &g, &config(Some(swap_accumulate_and_read))).unwrap();
+        assert!(
+            bad.mismatches > 0 && bad.mismatch_notes.iter().any(|n| n.contains("'result'")),
+            "{label}: a read moved before the write it depends on went unreported"
+        );
+    }
+}
+
+#[test]
+fn the_oracle_compares_the_same_values_whatever_the_plan() {
+    // The model follows the graph, not the plan: every mode compiles a different plan of an
+    // example frame, and each must be checked on exactly the same resources and values.
+    let gpu = gpu();
+    let dir = assets().join("graphs");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    paths.sort();
+    assert!(!paths.is_empty());
+    for p in paths {
+        let (g, _) = frame_file::load(&p).unwrap();
+        let reports = all_modes(&gpu, &p.display().to_string(), &g, 2);
+        let seen: Vec<_> = reports
+            .iter()
+            .map(|r| (r.compared_resources.clone(), r.compared_values))
+            .collect();
+        assert!(
+            seen.windows(2).all(|w| w[0] == w[1]),
+            "{}: {seen:?}",
+            p.display()
+        );
+    }
+}
+
+#[test]
+fn an_output_of_which_nothing_can_be_compared_is_a_failure_not_a_pass() {
+    // The history's earlier content is declared unneeded, yet it is read first: the output
+    // made from it is undefined everywhere, so the oracle can check nothing of it.
+    let mut g = Graph::new("reads_what_it_discards");
+    let history = g.image("history", ImageDesc::new(Format::R8G8B8A8_UNORM, 8, 8));
+    g.resource_mut(history).imported = true;
+    g.resource_mut(history).clear_on_first_use = true;
+    let out = g.image("out", ImageDesc::new(Format::R8G8B8A8_UNORM, 8, 8));
+    g.resource_mut(out).output = true;
+    g.raster("look")
+        .uses(history, Access::Sampled)
+        .uses(out, Access::ColorWriteAll)
+        .id();
+    let r = run_on(&gpu(), &g, &ExecConfig::default()).unwrap();
+    assert_eq!((r.validation_messages, r.mismatches), (0, 0), "{r:#?}");
+    assert!(
+        r.uncompared.iter().any(|n| n.starts_with("'out':")),
+        "{:?}",
+        r.uncompared
+    );
 }

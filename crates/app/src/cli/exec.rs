@@ -1,13 +1,21 @@
 //! `tessera exec FILE [--frames N] [--no-optimize] [--emulate-async] [--capture OUT.rdc]
 //! [--json]`: run a frame description on the GPU with synthetic pass bodies, compare every
-//! frame's results with a CPU model and print a summary ending in
-//! `validation messages: V, mismatches: M`. `--capture` records the last frame with
-//! RenderDoc (loaded at run time; an error when it is not installed).
+//! frame's results with a CPU model of the frame as declared and print a summary ending in
+//! `validation messages: V, mismatches: M` (`validation: off, mismatches: M` with
+//! `--no-validation`). `--capture` records the last frame with RenderDoc (loaded at run
+//! time; an error when it is not installed).
+//!
+//! Before any device is opened the frame is compiled as written, as `tessera plan` does
+//! (same errors, naming the file), and the flags are checked: a `--capture` path that is a
+//! directory means `DIR/<frame file stem>.rdc`, and the capture file must be creatable.
+//! Only then is the frame scaled down and run. Exit status 1 on a mismatch, a validation
+//! message, or a resource of which no value could be compared.
 
-use std::path::PathBuf;
-use tessera_graph::{frame_file, CompileOptions};
+use std::path::{Path, PathBuf};
+use tessera_graph::CompileOptions;
 use tessera_vk::executor::ExecOptions;
 use tessera_vk::synth::{self, ExecConfig, ExecReport};
+use tessera_vk::VkError;
 
 #[derive(Debug, clap::Args)]
 pub struct ExecArgs {
@@ -22,12 +30,12 @@ pub struct ExecArgs {
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
-    /// Capture the last frame with RenderDoc into this .rdc file (needs RenderDoc's
-    /// librenderdoc.so; Debian: renderdoc).
+    /// Capture the last frame with RenderDoc into this .rdc file, or into DIR/<frame>.rdc
+    /// when it names a directory (needs RenderDoc's librenderdoc.so; Debian: renderdoc).
     #[arg(long, value_name = "OUT.rdc")]
     capture: Option<PathBuf>,
-    /// Longest image side for the synthetic run (images are scaled down to it).
-    #[arg(long, default_value_t = 64)]
+    /// Longest image side for the synthetic run (images are scaled down to it), at least 1.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..))]
     max_extent: u32,
     /// Run without the validation layers.
     #[arg(long)]
@@ -47,8 +55,14 @@ pub struct ExecArgs {
 }
 
 pub fn run(args: &ExecArgs) -> anyhow::Result<()> {
-    // The file's device profile is ignored: the plan is compiled for the real device.
-    let (graph, _profile) = frame_file::load(&args.file)?;
+    // The frame as written must be valid, exactly as for `tessera plan`, before the
+    // synthetic run scales it (scaling clamps mips and sizes) and before a device is opened.
+    let (graph, _plan) = super::plan::compile_file(&args.file, None, args.no_optimize)?;
+    let capture = args
+        .capture
+        .as_deref()
+        .map(|c| capture_path(&args.file, c))
+        .transpose()?;
     let config = ExecConfig {
         frames: args.frames,
         options: if args.no_optimize {
@@ -56,19 +70,24 @@ pub fn run(args: &ExecArgs) -> anyhow::Result<()> {
         } else {
             CompileOptions::ALL
         },
-        max_extent: args.max_extent.max(1),
+        max_extent: args.max_extent,
         validation: !args.no_validation,
         exec: ExecOptions {
             emulate_async: args.emulate_async,
             drop_waits_before: args.drop_waits_before.clone(),
             drop_barriers_on: args.drop_barriers_on.clone(),
         },
+        alter_plan: None,
     };
-    let report = match &args.capture {
+    let report = match &capture {
         Some(out) => synth::run_with_capture(&graph, &config, out),
         None => synth::run(&graph, &config),
     }
-    .map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
+    .map_err(|e| match e {
+        // The machine, not the frame: no file name.
+        VkError::NoDevice(_) => anyhow::anyhow!("{e}"),
+        e => anyhow::anyhow!("{}: {e}", args.file.display()),
+    })?;
     if args.json {
         println!(
             "{}",
@@ -77,14 +96,51 @@ pub fn run(args: &ExecArgs) -> anyhow::Result<()> {
     } else {
         print!("{}", summary(&graph.name, &report));
     }
-    if report.validation_messages > 0 || report.mismatches > 0 {
-        anyhow::bail!(
-            "{} validation messages, {} mismatches",
-            report.validation_messages,
-            report.mismatches
-        );
+    let mut failures = Vec::new();
+    if report.validation_messages > 0 {
+        failures.push(format!(
+            "{} validation messages",
+            report.validation_messages
+        ));
+    }
+    if report.mismatches > 0 {
+        failures.push(format!("{} mismatches", report.mismatches));
+    }
+    if !report.uncompared.is_empty() {
+        failures.push(format!(
+            "{} resources with no value compared",
+            report.uncompared.len()
+        ));
+    }
+    if !failures.is_empty() {
+        anyhow::bail!("{}", failures.join(", "));
     }
     Ok(())
+}
+
+/// Where the capture goes: `path`, or `path/<frame file stem>.rdc` when `path` is a
+/// directory. Checked by creating the file (and removing it again), so a bad path fails
+/// before the run, not after it.
+fn capture_path(frame: &Path, path: &Path) -> anyhow::Result<PathBuf> {
+    let out = if path.is_dir() {
+        let stem = frame
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "tessera".into());
+        path.join(format!("{stem}.rdc"))
+    } else {
+        path.to_path_buf()
+    };
+    let existed = out.exists();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(&out)
+        .map_err(|e| anyhow::anyhow!("--capture: cannot write {}: {e}", out.display()))?;
+    if !existed {
+        let _ = std::fs::remove_file(&out);
+    }
+    Ok(out)
 }
 
 fn summary(name: &str, r: &ExecReport) -> String {
@@ -141,6 +197,9 @@ fn summary(name: &str, r: &ExecReport) -> String {
     for n in &r.mismatch_notes {
         let _ = writeln!(s, "  mismatch: {n}");
     }
+    for n in &r.uncompared {
+        let _ = writeln!(s, "  nothing compared: {n}");
+    }
     for m in &r.messages {
         let _ = writeln!(s, "  validation: {m}");
     }
@@ -148,11 +207,15 @@ fn summary(name: &str, r: &ExecReport) -> String {
         let _ = writeln!(s, "RenderDoc capture of the last frame: {}", c.display());
     }
     let _ = writeln!(s, "frames: {}", r.frames);
-    let _ = writeln!(
-        s,
-        "validation messages: {}, mismatches: {}",
-        r.validation_messages, r.mismatches
-    );
+    if r.validation {
+        let _ = writeln!(
+            s,
+            "validation messages: {}, mismatches: {}",
+            r.validation_messages, r.mismatches
+        );
+    } else {
+        let _ = writeln!(s, "validation: off, mismatches: {}", r.mismatches);
+    }
     s
 }
 
@@ -176,12 +239,14 @@ fn to_json(name: &str, r: &ExecReport) -> serde_json::Value {
         "blocks": r.blocks,
         "allocations": r.allocations,
         "compared_resources": r.compared_resources,
+        "uncompared": r.uncompared,
         "compared_values": r.compared_values,
         "timings_us": r.timings.iter().map(|t| serde_json::json!({"pass": t.pass, "mean_us": t.mean_us, "frames": t.frames})).collect::<Vec<_>>(),
         "mismatch_notes": r.mismatch_notes,
         "messages": r.messages,
         "capture": r.capture.as_ref().map(|c| c.display().to_string()),
-        "validation_messages": r.validation_messages,
+        "validation": r.validation,
+        "validation_messages": r.validation.then_some(r.validation_messages),
         "mismatches": r.mismatches,
     })
 }

@@ -1,12 +1,16 @@
 //! What a synthetic pass does, as data shared by the shader generator and the CPU model:
 //! its domain (the pixels or invocations it runs over) and its uses with the shapes of their
-//! resources. Built from the graph and the plan only, so the model needs no device.
+//! resources. [`passes`] is what the GPU runs (the plan's kept passes in its order, raster
+//! passes over their render pass's area); [`declared`] is what the CPU model runs (every
+//! pass of the graph in declaration order, raster passes over their own attachments' extent),
+//! so a plan that reorders, culls or shrinks wrongly disagrees with the model.
 //!
 //! Semantics (identical on both sides): element `(x, y)` of the domain starts from
 //! `acc = mix(key(pass), x + 65536·y)`; each read use `j` mixes in what it reads (sampled
 //! images at the clamped pixel, input attachments at the same pixel, storage images at the
 //! pixel when inside the image, else 0, storage buffers at word `(x + W·y) mod N`); then each
-//! write use `j` stores `mix(acc, j) & 31` (images) or `mix(acc, j)` (buffer words, at
+//! write use `j` stores `mix(acc, j) & 31` (images; a [`partial`] colour write leaves the
+//! pixels [`super::values::untouched`] names as they were) or `mix(acc, j)` (buffer words, at
 //! `x + W·y` when `< N`), and read-write buffers `atomicAdd` `mix(acc, j) & 0xFFFF` at
 //! `(x + W·y) mod N`. Element (0, 0) rewrites the buffer header. Transfer passes fill each
 //! destination with `mix(key, j)` (`& 31` for images) or copy the pass's source when it is
@@ -102,8 +106,9 @@ impl SynthPass {
     }
 }
 
-/// Every kept pass of the plan as a synthetic pass, in execution order. `None` for a pass
-/// the synthetic bodies cannot run, with the reason.
+/// Every kept pass of the plan as a synthetic pass, in execution order, as the GPU runs it:
+/// a raster pass runs over its render pass's area. An error (the reason) for a pass the
+/// synthetic bodies cannot run.
 pub fn passes(graph: &Graph, plan: &Plan) -> Result<Vec<SynthPass>, String> {
     let mut area = std::collections::HashMap::new();
     for rp in &plan.render_passes {
@@ -128,68 +133,126 @@ pub fn passes(graph: &Graph, plan: &Plan) -> Result<Vec<SynthPass>, String> {
         let pid = graph
             .find_pass(name)
             .ok_or_else(|| format!("plan names unknown pass '{name}'"))?;
-        let pass = graph.pass(pid);
-        let uses: Vec<SynthUse> = pass
-            .uses
-            .iter()
-            .enumerate()
-            .map(|(j, u)| SynthUse {
-                j: j as u32,
-                access: u.access,
-                clear: u.clear,
-                resource: u.resource.index(),
-                shape: Shape::of(&graph.resource(u.resource).kind),
-                from: u.from.map(|f| f.index()),
-            })
-            .collect();
-        let depth = uses
-            .iter()
-            .filter(|u| matches!(u.access, Access::DepthWrite | Access::DepthRead))
-            .count();
-        if depth > 1 {
-            return Err(format!(
-                "pass '{name}' has {depth} depth attachments; a Vulkan subpass has at most one"
-            ));
+        let raster_area = area.get(name.as_ref()).copied();
+        if graph.pass(pid).kind == PassKind::Raster && raster_area.is_none() {
+            return Err(format!("raster pass '{name}' is in no render pass"));
         }
-        for u in &uses {
-            if let Shape::Image { format, .. } = u.shape {
-                if format == Format::S8_UINT {
-                    return Err(format!(
-                        "pass '{name}': stencil-only images are not supported by the synthetic passes"
-                    ));
-                }
-                if matches!(
-                    u.access,
-                    Access::StorageRead | Access::StorageWrite | Access::StorageReadWrite
-                ) && super::values::storage_qualifier(format).is_none()
-                {
-                    return Err(format!(
-                        "pass '{name}': format {format} cannot be a storage image in GLSL"
-                    ));
-                }
-            }
-        }
-        let domain = match pass.kind {
-            PassKind::Raster => *area
-                .get(name.as_ref())
-                .ok_or_else(|| format!("raster pass '{name}' is in no render pass"))?,
-            PassKind::Compute => uses
-                .iter()
-                .find_map(|u| match u.shape {
-                    Shape::Image { w, h, .. } => Some((w, h)),
-                    Shape::Buffer { .. } => None,
-                })
-                .unwrap_or(BUFFER_DOMAIN),
-            PassKind::Transfer => (1, 1),
-        };
-        out.push(SynthPass {
-            name: name.to_string(),
-            kind: pass.kind,
-            domain,
-            uses,
-        });
+        let p = synth_pass(graph, pid, raster_area.unwrap_or((1, 1)));
+        supported(&p)?;
+        out.push(p);
     }
     Ok(out)
+}
+
+/// Every pass of the graph, culled ones included, in declaration order, as the frame
+/// declares it (the CPU model's input, independent of the plan): a raster pass runs over
+/// the extent its attachments share (the smallest, `(1, 1)` without attachments).
+pub fn declared(graph: &Graph) -> Vec<SynthPass> {
+    graph
+        .pass_ids()
+        .map(|pid| {
+            let mut ext = (u32::MAX, u32::MAX);
+            for u in graph
+                .pass(pid)
+                .uses
+                .iter()
+                .filter(|u| u.access.is_attachment())
+            {
+                if let Shape::Image { w, h, .. } = Shape::of(&graph.resource(u.resource).kind) {
+                    ext = (ext.0.min(w), ext.1.min(h));
+                }
+            }
+            if ext.0 == u32::MAX {
+                ext = (1, 1);
+            }
+            synth_pass(graph, pid, ext)
+        })
+        .collect()
+}
+
+/// One pass as a synthetic pass; `raster_area` is the domain of a raster pass.
+fn synth_pass(
+    graph: &Graph,
+    pid: tessera_graph::graph::PassId,
+    raster_area: (u32, u32),
+) -> SynthPass {
+    let pass = graph.pass(pid);
+    let uses: Vec<SynthUse> = pass
+        .uses
+        .iter()
+        .enumerate()
+        .map(|(j, u)| SynthUse {
+            j: j as u32,
+            access: u.access,
+            clear: u.clear,
+            resource: u.resource.index(),
+            shape: Shape::of(&graph.resource(u.resource).kind),
+            from: u.from.map(|f| f.index()),
+        })
+        .collect();
+    let domain = match pass.kind {
+        PassKind::Raster => raster_area,
+        PassKind::Compute => uses
+            .iter()
+            .find_map(|u| match u.shape {
+                Shape::Image { w, h, .. } => Some((w, h)),
+                Shape::Buffer { .. } => None,
+            })
+            .unwrap_or(BUFFER_DOMAIN),
+        PassKind::Transfer => (1, 1),
+    };
+    SynthPass {
+        name: pass.name.to_string(),
+        kind: pass.kind,
+        domain,
+        uses,
+    }
+}
+
+/// Whether the synthetic bodies can run a pass; the reason when not.
+fn supported(p: &SynthPass) -> Result<(), String> {
+    let name = &p.name;
+    let depth = p
+        .uses
+        .iter()
+        .filter(|u| matches!(u.access, Access::DepthWrite | Access::DepthRead))
+        .count();
+    if depth > 1 {
+        return Err(format!(
+            "pass '{name}' has {depth} depth attachments; a Vulkan subpass has at most one"
+        ));
+    }
+    for u in &p.uses {
+        if let Shape::Image { format, .. } = u.shape {
+            if format == Format::S8_UINT {
+                return Err(format!(
+                    "pass '{name}': stencil-only images are not supported by the synthetic passes"
+                ));
+            }
+            if matches!(
+                u.access,
+                Access::StorageRead | Access::StorageWrite | Access::StorageReadWrite
+            ) && super::values::storage_qualifier(format).is_none()
+            {
+                return Err(format!(
+                    "pass '{name}': format {format} cannot be a storage image in GLSL"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// True when use `u` of pass `p` is a partial colour write: `color_write` of a float-like
+/// colour format, which leaves the pixels [`super::values::untouched`] names as they were
+/// (blending with alpha 0 there, 1 elsewhere). Integer formats cannot blend: written whole.
+pub fn partial(u: &SynthUse) -> bool {
+    matches!(
+        (u.access, u.shape),
+        (Access::ColorWrite, Shape::Image { format, .. })
+            if super::values::class(format) == super::values::Class::Float
+                && !format.is_depth_stencil()
+    )
 }
 
 /// For a transfer destination `d` of pass `p`: the source it copies from, if the pass has a

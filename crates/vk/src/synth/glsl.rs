@@ -179,11 +179,22 @@ pub fn shader(p: &SynthPass) -> Option<String> {
                     Class::Sint => "ivec4",
                 };
                 let _ = writeln!(decl, "layout(location = {color}) out {o} o{color};");
-                let _ = writeln!(
-                    writes,
-                    "    o{color} = {};",
-                    encode(c, &format!("(mix(acc, {j}u) & 31u)"))
-                );
+                if super::desc::partial(u) {
+                    // Blended with alpha: 0 keeps the pixel as it was, 1 replaces it.
+                    let _ = writeln!(
+                        writes,
+                        "    o{color} = vec4(float(mix(acc, {j}u) & 31u) / 31.0, 0.0, 0.0, \
+                         (mix(mix({}u, x + y * 65536u), {}u) & 3u) == 0u ? 0.0 : 1.0);",
+                        key(&p.name),
+                        values::UNTOUCHED_SALT | j
+                    );
+                } else {
+                    let _ = writeln!(
+                        writes,
+                        "    o{color} = {};",
+                        encode(c, &format!("(mix(acc, {j}u) & 31u)"))
+                    );
+                }
                 color += 1;
             }
             (Access::DepthWrite, _) => {

@@ -53,6 +53,13 @@ pub struct SynthBodies {
     pub frames_checked: u64,
     /// First mismatches, in words.
     pub notes: Vec<String>,
+    /// Compared resources of which a frame had no defined value in the model (each named
+    /// once, with the first such frame): the oracle checked nothing there, a failure.
+    pub empty: Vec<String>,
+    /// (pass, resource) uses that clear an attachment an earlier subpass of the same render
+    /// pass already used: no load operation can clear there, so the body clears it with
+    /// `vkCmdClearAttachments` at the start of its subpass.
+    pub mid_clears: std::collections::HashSet<(String, usize)>,
 }
 
 impl std::fmt::Debug for SynthBodies {
@@ -150,6 +157,8 @@ impl SynthBodies {
             compared_values: 0,
             frames_checked: 0,
             notes: Vec::new(),
+            empty: Vec::new(),
+            mid_clears: Default::default(),
         };
         me.vert = Some(module(gpu, &vwords, "synth_fullscreen.vert")?);
         let mut offset = 0u64;
@@ -520,7 +529,8 @@ impl SynthBodies {
                 .depth_test_enable(depth_use.is_some())
                 .depth_write_enable(depth_use.is_some_and(|u| u.access == Access::DepthWrite))
                 .depth_compare_op(vk::CompareOp::ALWAYS);
-            let colors = p
+            // Partial colour writes blend with the shader's alpha (0 keeps the pixel).
+            let blend: Vec<vk::PipelineColorBlendAttachmentState> = p
                 .uses
                 .iter()
                 .filter(|u| {
@@ -529,11 +539,20 @@ impl SynthBodies {
                         Access::ColorWrite | Access::ColorWriteAll | Access::ColorReadWrite
                     )
                 })
-                .count();
-            let blend: Vec<vk::PipelineColorBlendAttachmentState> = (0..colors)
-                .map(|_| {
-                    vk::PipelineColorBlendAttachmentState::default()
-                        .color_write_mask(vk::ColorComponentFlags::RGBA)
+                .map(|u| {
+                    let b = vk::PipelineColorBlendAttachmentState::default()
+                        .color_write_mask(vk::ColorComponentFlags::RGBA);
+                    if super::desc::partial(u) {
+                        b.blend_enable(true)
+                            .src_color_blend_factor(vk::BlendFactor::SRC_ALPHA)
+                            .dst_color_blend_factor(vk::BlendFactor::ONE_MINUS_SRC_ALPHA)
+                            .color_blend_op(vk::BlendOp::ADD)
+                            .src_alpha_blend_factor(vk::BlendFactor::ONE)
+                            .dst_alpha_blend_factor(vk::BlendFactor::ZERO)
+                            .alpha_blend_op(vk::BlendOp::ADD)
+                    } else {
+                        b
+                    }
                 })
                 .collect();
             let cb = vk::PipelineColorBlendStateCreateInfo::default().attachments(&blend);
@@ -676,6 +695,63 @@ impl SynthBodies {
     }
 }
 
+impl SynthBodies {
+    /// Clears (to 0, as a `CLEAR` load does) the attachments of raster pass `p` listed in
+    /// [`SynthBodies::mid_clears`], over the render area.
+    fn clear_in_subpass(
+        &self,
+        gpu: &Gpu,
+        p: &SynthPass,
+        extent: vk::Extent2D,
+        cmd: vk::CommandBuffer,
+    ) {
+        let mut color = 0u32;
+        let mut clears = Vec::new();
+        for u in &p.uses {
+            let slot = match u.access {
+                Access::ColorWrite | Access::ColorWriteAll | Access::ColorReadWrite => {
+                    color += 1;
+                    Some(color - 1)
+                }
+                _ => None,
+            };
+            if !self.mid_clears.contains(&(p.name.clone(), u.resource)) {
+                continue;
+            }
+            let Shape::Image { format, .. } = u.shape else {
+                continue;
+            };
+            match (u.access, slot) {
+                (_, Some(slot)) => clears.push(vk::ClearAttachment {
+                    aspect_mask: vk::ImageAspectFlags::COLOR,
+                    color_attachment: slot,
+                    clear_value: vk::ClearValue::default(),
+                }),
+                (Access::DepthWrite, None) => clears.push(vk::ClearAttachment {
+                    aspect_mask: conv::aspects(format),
+                    color_attachment: 0,
+                    clear_value: vk::ClearValue::default(),
+                }),
+                _ => {}
+            }
+        }
+        if clears.is_empty() {
+            return;
+        }
+        let rect = vk::ClearRect {
+            rect: vk::Rect2D {
+                offset: vk::Offset2D::default(),
+                extent,
+            },
+            base_array_layer: 0,
+            layer_count: 1,
+        };
+        // SAFETY: recording inside the pass's subpass; each entry names one of its colour
+        // attachments (by use order, as `render` numbers them) or its depth attachment.
+        unsafe { gpu.device.cmd_clear_attachments(cmd, &clears, &[rect]) };
+    }
+}
+
 /// The clear colour that stores `v` in a format.
 fn clear_color(f: tessera_graph::Format, v: u32) -> vk::ClearColorValue {
     match class(f) {
@@ -722,6 +798,9 @@ impl PassBodies for SynthBodies {
                 let Some(pr) = self.prepared.get(&setup.name) else {
                     return;
                 };
+                if let Some((_, _, extent)) = setup.subpass {
+                    self.clear_in_subpass(gpu, p, extent, cmd);
+                }
                 let bp = conv::bind_point(p.kind).unwrap_or(vk::PipelineBindPoint::COMPUTE);
                 // SAFETY: recording with live pipeline, layout and set; raster passes are
                 // inside their subpass, compute passes outside any render pass.
@@ -906,9 +985,11 @@ impl PassBodies for SynthBodies {
                 }
             };
             let mut bad = 0u64;
+            let mut defined = 0u64;
             for (i, (e, g)) in exp.iter().zip(&got).enumerate() {
                 if let Some(e) = e {
                     self.compared_values += 1;
+                    defined += 1;
                     if Some(*e) != *g {
                         bad += 1;
                         if self.notes.len() < 8 {
@@ -921,6 +1002,18 @@ impl PassBodies for SynthBodies {
                 }
             }
             self.mismatches += bad;
+            if defined == 0
+                && !self
+                    .empty
+                    .iter()
+                    .any(|n| n.starts_with(&format!("'{}':", c.name)))
+            {
+                self.empty.push(format!(
+                    "'{}': its content survives the frame, but the model defines none of it \
+                     (frame {frame})",
+                    c.name
+                ));
+            }
         }
     }
 

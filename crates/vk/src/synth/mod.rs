@@ -1,14 +1,28 @@
 //! Synthetic pass bodies for `tessera exec`: run ANY frame graph on the GPU with small real
 //! shaders whose outputs are a deterministic function of their inputs and the pass name,
-//! read the results back every frame and compare them with a CPU model of the same plan.
+//! read the results back every frame and compare them with a CPU model of the frame.
 //!
-//! Steps of [`run`]: scale the graph down (images to at most [`ExecConfig::max_extent`]
-//! pixels on the longest side, keeping ratios; buffers to at most 4 KiB), create the
+//! Steps of [`run`] (the frame is assumed valid as written: `tessera exec` compiles it as
+//! `tessera plan` does before opening a device): check multisample counts against the
+//! device, scale the graph down (images to at most [`ExecConfig::max_extent`] pixels on the
+//! longest side, keeping ratios; buffers to at most 4 KiB), create the
 //! resources unbound (with the sharing modes the plan asks for) to learn their real sizes,
 //! put those sizes into the graph, compile it for the real device's capabilities (with an
 //! async-compute queue when it is emulated), bind memory as planned, build the bodies,
 //! upload the imported resources' initial content on the queue that owns them at the end of
 //! a frame, run the frames, and report.
+//!
+//! The oracle: the CPU [`model`] runs the graph as declared (declaration order, the frame
+//! format's content rules), never the plan. The resources compared are those whose content
+//! the frame defines beyond its end, outputs and imported resources without
+//! `discard_on_last_use` ([`compared`]): a transient's content is dead once its last reader
+//! has run, and values a reader reads show up in what it writes. A compared resource for
+//! which no value could be compared in a frame (undefined in the model, or never read back)
+//! is a failure of its own ([`ExecReport::uncompared`]). Loads the plan makes `DONT_CARE`
+//! run as clears to 0 where Vulkan allows it (the first use writes the attachment): content
+//! the plan calls undefined is overwritten, so a wrong `DONT_CARE` is a mismatch even on a
+//! device that keeps memory (lavapipe). A clear of an attachment that an earlier subpass of
+//! the render pass used, which no load operation can express, is done by the body.
 
 pub mod desc;
 pub mod glsl;
@@ -21,6 +35,8 @@ use crate::device::{Gpu, GpuOptions};
 use crate::executor::{queue_families, ExecOptions, Executor, PassTiming};
 use crate::resources::{self, memoryless_set};
 use crate::VkError;
+use ash::vk;
+use tessera_graph::access::Access;
 use tessera_graph::graph::ResourceKind;
 use tessera_graph::{compile, CompileOptions, Graph, Plan};
 
@@ -42,6 +58,10 @@ pub struct ExecConfig {
     pub validation: bool,
     /// Executor switches (the emulated async queue, test-only barrier and wait removal).
     pub exec: ExecOptions,
+    /// Test only (no CLI flag reaches it): alters the plan compiled for the device before it
+    /// runs, so a test can show that the oracle reports a wrong plan.
+    #[doc(hidden)]
+    pub alter_plan: Option<fn(&mut Plan)>,
 }
 
 impl Default for ExecConfig {
@@ -52,6 +72,7 @@ impl Default for ExecConfig {
             max_extent: 64,
             validation: true,
             exec: ExecOptions::default(),
+            alter_plan: None,
         }
     }
 }
@@ -91,8 +112,14 @@ pub struct ExecReport {
     pub blocks: usize,
     /// Live `vkAllocateMemory` allocations after setup.
     pub allocations: u64,
-    /// Resources compared every frame.
+    /// Resources compared every frame (outputs and imported resources whose content
+    /// survives the frame, see [`compared`]).
     pub compared_resources: Vec<String>,
+    /// Failures of the oracle: resources whose content the frame defines but of which no
+    /// value was compared (in some frame, or at all), with the reason. Empty in a clean run.
+    pub uncompared: Vec<String>,
+    /// Whether the validation layers ran (`validation_messages` means nothing otherwise).
+    pub validation: bool,
     /// Values compared over all frames.
     pub compared_values: u64,
     /// Mismatching values over all frames.
@@ -144,10 +171,12 @@ pub fn scale_graph(graph: &Graph, max: u32) -> (Graph, Option<(u32, u32)>) {
     (g, scaled)
 }
 
-/// Resources compared every frame: not multisampled, not memoryless, used by a kept pass,
-/// and not sharing bytes with a placement that starts later in the frame (its content would
-/// be overwritten before the read-back).
-pub fn compared(graph: &Graph, plan: &Plan) -> Vec<(usize, String)> {
+/// Resources whose content the frame defines at its end: outputs, and imported resources
+/// without `discard_on_last_use`, used by a kept pass. Returns those read back and compared
+/// every frame (index, name), and the others with the reason they cannot be, failures of the
+/// plan: kept in tile memory, or bytes given to a later placement. Multisampled and stencil-only images are
+/// left out (the read-back copies single-sampled colour or depth only).
+pub fn compared(graph: &Graph, plan: &Plan) -> (Vec<(usize, String)>, Vec<String>) {
     let memoryless = memoryless_set(graph, plan);
     let mut used = vec![false; graph.resources.len()];
     for name in &plan.order {
@@ -157,35 +186,105 @@ pub fn compared(graph: &Graph, plan: &Plan) -> Vec<(usize, String)> {
             }
         }
     }
-    let mut clobbered = vec![false; graph.resources.len()];
+    // A placement that starts after a resource's last use and shares its bytes overwrites it
+    // before the frame ends: for content that survives the frame, a plan defect.
+    let mut reused_by: Vec<Option<&str>> = vec![None; graph.resources.len()];
     for b in &plan.memory.blocks {
         for p in &b.placements {
-            let later = b.placements.iter().any(|q| {
+            let later = b.placements.iter().find(|q| {
                 q.resource != p.resource
                     && q.first > p.last
                     && q.offset < p.offset + p.size
                     && p.offset < q.offset + q.size
             });
-            if later {
-                if let Some(r) = graph.find_resource(&p.resource) {
-                    clobbered[r.index()] = true;
-                }
+            if let (Some(q), Some(r)) = (later, graph.find_resource(&p.resource)) {
+                reused_by[r.index()] = Some(q.resource.as_ref());
             }
         }
     }
-    graph
-        .resources
-        .iter()
-        .enumerate()
-        .filter(|(i, r)| {
-            used[*i]
-                && !memoryless[*i]
-                && !clobbered[*i]
-                && r.image_desc()
-                    .is_none_or(|d| d.samples == 1 && values::copy_bytes(d.format).is_some())
-        })
-        .map(|(i, r)| (i, r.name.to_string()))
-        .collect()
+    let mut read = Vec::new();
+    let mut unreadable = Vec::new();
+    for (i, r) in graph.resources.iter().enumerate() {
+        let survives = r.output || (r.imported && !r.discard_on_last_use);
+        let readable = r
+            .image_desc()
+            .is_none_or(|d| d.samples == 1 && values::copy_bytes(d.format).is_some());
+        if !(used[i] && survives && readable) {
+            continue;
+        }
+        if memoryless[i] {
+            unreadable.push(format!(
+                "'{}': its content survives the frame, but the plan keeps it in tile memory",
+                r.name
+            ));
+        } else if let Some(q) = reused_by[i] {
+            unreadable.push(format!(
+                "'{}': its content survives the frame, but the plan gives its bytes to '{q}' \
+                 later in the frame",
+                r.name
+            ));
+        } else {
+            read.push((i, r.name.to_string()));
+        }
+    }
+    (read, unreadable)
+}
+
+/// Uses (pass, resource) that clear an attachment which an earlier subpass of the same
+/// render pass already used: the plan's load operation cannot express that clear, so the
+/// synthetic body performs it.
+fn mid_clears(graph: &Graph, plan: &Plan) -> std::collections::HashSet<(String, usize)> {
+    let mut out = std::collections::HashSet::new();
+    for rp in &plan.render_passes {
+        let mut seen = std::collections::HashSet::new();
+        for s in &rp.subpasses {
+            let Some(pid) = graph.find_pass(s) else {
+                continue;
+            };
+            for u in &graph.pass(pid).uses {
+                if u.clear && seen.contains(&u.resource.index()) {
+                    out.insert((s.to_string(), u.resource.index()));
+                }
+            }
+            seen.extend(graph.pass(pid).uses.iter().map(|u| u.resource.index()));
+        }
+    }
+    out
+}
+
+/// The plan as the synthetic run executes it: a `DONT_CARE` load becomes a clear (to 0)
+/// where the attachment's first use in the render pass writes it (Vulkan forbids a clear
+/// before a first use as input attachment or read-only depth), so content the plan lets go
+/// is really gone. The same access scope: the executor's barriers do not change.
+fn poison_dont_care(graph: &Graph, plan: &Plan) -> Plan {
+    use tessera_graph::plan::LoadOp;
+    let mut out = plan.clone();
+    for rp in &mut out.render_passes {
+        for a in &mut rp.attachments {
+            if a.load_op != LoadOp::DontCare {
+                continue;
+            }
+            let first = rp.subpasses.iter().find_map(|s| {
+                let p = graph.pass(graph.find_pass(s)?);
+                p.uses
+                    .iter()
+                    .find(|u| graph.resource(u.resource).name == a.resource)
+                    .map(|u| u.access)
+            });
+            if matches!(
+                first,
+                Some(
+                    Access::ColorWrite
+                        | Access::ColorWriteAll
+                        | Access::ColorReadWrite
+                        | Access::DepthWrite
+                )
+            ) {
+                a.load_op = LoadOp::Clear;
+            }
+        }
+    }
+    out
 }
 
 /// Runs `graph` with synthetic passes on the first Vulkan 1.3 device.
@@ -229,8 +328,12 @@ fn run_inner(
         caps.async_compute = true;
     }
     let families = queue_families(gpu, config.exec.emulate_async);
-    let compile_err =
-        |e: tessera_graph::CompileError| VkError::Unsupported(format!("compile: {e}"));
+    let compile_err = |e: tessera_graph::CompileError| {
+        VkError::Unsupported(format!(
+            "the frame, scaled for the synthetic run, does not compile for this device: {e}"
+        ))
+    };
+    check_samples(gpu, &g)?;
     let plan0 = compile(&g, &caps, &config.options).map_err(compile_err)?;
     let memoryless = memoryless_set(&g, &plan0);
     // Sharing modes depend on the schedule only, not on sizes: the final plan keeps them
@@ -241,7 +344,12 @@ fn run_inner(
         r.size = Some(req.size);
     }
     let plan = match compile(&g, &caps, &config.options) {
-        Ok(p) => p,
+        Ok(mut p) => {
+            if let Some(alter) = config.alter_plan {
+                alter(&mut p);
+            }
+            p
+        }
         Err(e) => {
             drop_unbound(gpu, unbound);
             return Err(compile_err(e));
@@ -264,8 +372,8 @@ fn run_inner(
         drop_unbound(gpu, unbound);
         return Err(e);
     }
-    let model = model::Model::new(&g, &plan, passes.clone());
-    let cmp = compared(&g, &plan);
+    let model = model::Model::new(&g, desc::declared(&g));
+    let (cmp, unreadable) = compared(&g, &plan);
     let mut bodies = match SynthBodies::new(gpu, passes, model, &cmp, families) {
         Ok(b) => b,
         Err(e) => {
@@ -273,7 +381,16 @@ fn run_inner(
             return Err(e);
         }
     };
-    let mut exec = match Executor::new(gpu, &g, &plan, unbound, &mut bodies, config.exec.clone()) {
+    bodies.mid_clears = mid_clears(&g, &plan);
+    let run_plan = poison_dont_care(&g, &plan);
+    let mut exec = match Executor::new(
+        gpu,
+        &g,
+        &run_plan,
+        unbound,
+        &mut bodies,
+        config.exec.clone(),
+    ) {
         Ok(x) => x,
         Err(e) => {
             let _ = gpu.wait_idle();
@@ -344,6 +461,8 @@ fn run_inner(
         blocks,
         allocations,
         compared_resources: cmp.into_iter().map(|(_, n)| n).collect(),
+        uncompared: unreadable.into_iter().chain(bodies.empty.clone()).collect(),
+        validation: config.validation,
         compared_values: bodies.compared_values,
         mismatches: bodies.mismatches,
         mismatch_notes: bodies.notes.clone(),
@@ -374,12 +493,42 @@ fn check_formats(gpu: &Gpu, g: &Graph) -> Result<(), VkError> {
                     crate::conv::format(d.format),
                 )
             };
+            let need = if desc::partial(&desc::SynthUse {
+                j: 0,
+                access: u.access,
+                clear: u.clear,
+                resource: u.resource.index(),
+                shape: desc::Shape::of(&r.kind),
+                from: None,
+            }) {
+                // Partial colour writes blend.
+                need | vk::FormatFeatureFlags::COLOR_ATTACHMENT_BLEND
+            } else {
+                need
+            };
             if !props.optimal_tiling_features.contains(need) {
                 return Err(VkError::Unsupported(format!(
                     "'{}' ({}) cannot be used as {} on this device",
                     r.name, d.format, u.access
                 )));
             }
+        }
+    }
+    Ok(())
+}
+
+/// Checks every multisampled image's sample count against the device before any image is
+/// created ([`Gpu::check_samples`], with the usage of all its accesses).
+fn check_samples(gpu: &Gpu, g: &Graph) -> Result<(), VkError> {
+    let mut usage = vec![vk::ImageUsageFlags::empty(); g.resources.len()];
+    for p in &g.passes {
+        for u in &p.uses {
+            usage[u.resource.index()] |= crate::conv::image_usage(u.access);
+        }
+    }
+    for (r, usage) in g.resources.iter().zip(usage) {
+        if let Some(d) = r.image_desc().filter(|d| d.samples != 1) {
+            gpu.check_samples(&r.name, d.format, d.samples, usage)?;
         }
     }
     Ok(())

@@ -1,34 +1,45 @@
-//! The CPU model of a frame of synthetic passes: the same semantics as the shaders (`desc`),
-//! plus what the plan says about content: transient resources start every frame undefined
-//! (`None`), render passes apply their load operations (`clear` gives 0, `dont_care`
-//! forgets) and store operations (`dont_care` and memoryless forget at the end), imported
-//! resources keep their content across frames. Reading an undefined value makes the result
-//! undefined; undefined values are never compared.
+//! The CPU model of a frame of synthetic passes: the oracle `tessera exec` compares the GPU
+//! with. It is built from the graph as declared, never from the plan: every pass (culled
+//! ones too) runs in declaration order ([`super::desc::declared`]) with the shaders'
+//! semantics (`desc`), and content follows the frame format's rules: transient resources
+//! start every frame undefined (`None`); imported resources keep their content across frames,
+//! lose it before their first use with `clear_on_first_use` and after their last with
+//! `discard_on_last_use`; a `clear` of an attachment gives 0 (what the executor clears to),
+//! `color_write_all` and `resolve` replace every pixel (earlier content is gone), partial
+//! writes (`color_write`, storage and transfer writes) keep what they do not write. A storage
+//! `clear` is not run by the synthetic bodies: its content is undefined. Reading an undefined
+//! value makes the result undefined; undefined values are never compared.
+//!
+//! So a plan that loads `DONT_CARE` where content is needed, reorders dependent passes, culls
+//! a needed pass or discards content that survives the frame gives values that differ from
+//! the model's, instead of fewer values to compare. Cost per frame: the domains of all passes
+//! plus one copy of every resource's content per shader pass.
 
-use super::desc::{copy_source, Shape, SynthPass};
-use super::values::{key, mix, HEADER};
+use super::desc::{copy_source, partial, Shape, SynthPass};
+use super::values::{key, mix, untouched, HEADER};
 use tessera_graph::access::Access;
-use tessera_graph::plan::{LoadOp, StoreOp};
-use tessera_graph::{Graph, PassKind, Plan};
+use tessera_graph::{Graph, PassKind};
 
 /// Contents of one resource: pixel values (row-major, mip 0 layer 0) or buffer words.
 pub type Content = Vec<Option<u32>>;
 
-#[derive(Clone, Debug)]
-struct RenderPassOps {
-    first: String,
-    last: String,
-    loads: Vec<(usize, LoadOp)>,
-    forget_at_end: Vec<usize>,
+/// The frame's content rules for one resource.
+#[derive(Clone, Copy, Debug)]
+struct Rules {
+    /// Not imported: undefined at the start of every frame.
+    transient: bool,
+    /// Imported with `clear_on_first_use`: undefined before this pass (its first use).
+    forget_before: Option<usize>,
+    /// Imported with `discard_on_last_use`: undefined after this pass (its last use).
+    forget_after: Option<usize>,
 }
 
-/// The model of a graph under a plan.
+/// The model of a graph as declared.
 #[derive(Clone, Debug)]
 pub struct Model {
     shapes: Vec<Shape>,
-    transient: Vec<bool>,
+    rules: Vec<Rules>,
     passes: Vec<SynthPass>,
-    rps: Vec<RenderPassOps>,
     /// Current contents, indexed by resource.
     pub content: Vec<Content>,
 }
@@ -57,11 +68,33 @@ fn len(shape: &Shape) -> usize {
     }
 }
 
+fn forget(c: &mut Content) {
+    c.iter_mut().for_each(|v| *v = None);
+}
+
 impl Model {
-    /// The model before frame 0.
-    pub fn new(graph: &Graph, plan: &Plan, passes: Vec<SynthPass>) -> Model {
+    /// The model before frame 0; `passes` are the graph's passes in declaration order
+    /// ([`super::desc::declared`]).
+    pub fn new(graph: &Graph, passes: Vec<SynthPass>) -> Model {
         let shapes: Vec<Shape> = graph.resources.iter().map(|r| Shape::of(&r.kind)).collect();
-        let transient: Vec<bool> = graph.resources.iter().map(|r| !r.imported).collect();
+        let mut first = vec![None; shapes.len()];
+        let mut last = vec![None; shapes.len()];
+        for (i, p) in passes.iter().enumerate() {
+            for u in &p.uses {
+                first[u.resource].get_or_insert(i);
+                last[u.resource] = Some(i);
+            }
+        }
+        let rules = graph
+            .resources
+            .iter()
+            .enumerate()
+            .map(|(i, r)| Rules {
+                transient: !r.imported,
+                forget_before: first[i].filter(|_| r.imported && r.clear_on_first_use),
+                forget_after: last[i].filter(|_| r.imported && r.discard_on_last_use),
+            })
+            .collect();
         let content = graph
             .resources
             .iter()
@@ -74,63 +107,48 @@ impl Model {
                 }
             })
             .collect();
-        let rps = plan
-            .render_passes
-            .iter()
-            .filter(|rp| !rp.subpasses.is_empty())
-            .map(|rp| {
-                let idx = |n: &str| graph.find_resource(n).map(|r| r.index());
-                RenderPassOps {
-                    first: rp.subpasses[0].to_string(),
-                    last: rp.subpasses[rp.subpasses.len() - 1].to_string(),
-                    loads: rp
-                        .attachments
-                        .iter()
-                        .filter_map(|a| Some((idx(&a.resource)?, a.load_op)))
-                        .collect(),
-                    forget_at_end: rp
-                        .attachments
-                        .iter()
-                        .filter(|a| a.store_op == StoreOp::DontCare || a.memoryless)
-                        .filter_map(|a| idx(&a.resource))
-                        .collect(),
-                }
-            })
-            .collect();
         Model {
             shapes,
-            transient,
+            rules,
             passes,
-            rps,
             content,
         }
     }
 
     /// Runs one frame.
     pub fn frame(&mut self) {
-        for (i, c) in self.content.iter_mut().enumerate() {
-            if self.transient[i] {
-                c.iter_mut().for_each(|v| *v = None);
+        for (c, r) in self.content.iter_mut().zip(&self.rules) {
+            if r.transient {
+                forget(c);
             }
         }
         let passes = std::mem::take(&mut self.passes);
-        for p in &passes {
-            if let Some(rp) = self.rps.iter().find(|r| r.first == p.name).cloned() {
-                for (r, op) in rp.loads {
-                    match op {
-                        LoadOp::Load => {}
-                        LoadOp::Clear => self.content[r].iter_mut().for_each(|v| *v = Some(0)),
-                        LoadOp::DontCare => self.content[r].iter_mut().for_each(|v| *v = None),
-                    }
+        for (i, p) in passes.iter().enumerate() {
+            for u in &p.uses {
+                let c = &mut self.content[u.resource];
+                if self.rules[u.resource].forget_before == Some(i) {
+                    forget(c);
+                }
+                match (u.access, u.clear) {
+                    (
+                        Access::ColorWrite
+                        | Access::ColorWriteAll
+                        | Access::ColorReadWrite
+                        | Access::DepthWrite,
+                        true,
+                    ) => c.iter_mut().for_each(|v| *v = Some(0)),
+                    (Access::StorageWrite, true) => forget(c),
+                    (Access::ColorWriteAll | Access::Resolve, _) => forget(c),
+                    _ => {}
                 }
             }
             match p.kind {
                 PassKind::Transfer => self.transfer(p),
                 _ => self.shader(p),
             }
-            if let Some(rp) = self.rps.iter().find(|r| r.last == p.name).cloned() {
-                for r in rp.forget_at_end {
-                    self.content[r].iter_mut().for_each(|v| *v = None);
+            for u in &p.uses {
+                if self.rules[u.resource].forget_after == Some(i) {
+                    forget(&mut self.content[u.resource]);
                 }
             }
         }
@@ -222,7 +240,7 @@ impl Model {
                             | Access::StorageWrite
                             | Access::StorageReadWrite,
                             Shape::Image { w, h, .. },
-                        ) if x < w && y < h => {
+                        ) if x < w && y < h && !(partial(u) && untouched(k, u.j, x, y)) => {
                             c[(x + y * w) as usize] = val.map(|v| v & 31);
                         }
                         (Access::StorageWrite | Access::StorageReadWrite, Shape::Buffer { .. }) => {
@@ -272,7 +290,7 @@ impl Model {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tessera_graph::{compile, Capabilities, CompileOptions, Format, ImageDesc};
+    use tessera_graph::{Format, ImageDesc};
 
     fn uav_graph() -> Graph {
         let mut g = Graph::new("uav");
@@ -288,9 +306,7 @@ mod tests {
     #[test]
     fn clear_then_accumulate_is_exact_and_frame_independent() {
         let g = uav_graph();
-        let plan = compile(&g, &Capabilities::desktop(), &CompileOptions::ALL).unwrap();
-        let passes = crate::synth::desc::passes(&g, &plan).unwrap();
-        let mut m = Model::new(&g, &plan, passes);
+        let mut m = Model::new(&g, crate::synth::desc::declared(&g));
         m.frame();
         let first = m.content[0].clone();
         assert_eq!(&first[..4], &HEADER.map(Some));
@@ -321,14 +337,39 @@ mod tests {
             .uses(a, Access::Sampled)
             .uses(out, Access::ColorWriteAll)
             .id();
-        let plan = compile(&g, &Capabilities::desktop(), &CompileOptions::ALL).unwrap();
-        let passes = crate::synth::desc::passes(&g, &plan).unwrap();
-        let mut m = Model::new(&g, &plan, passes);
+        let mut m = Model::new(&g, crate::synth::desc::declared(&g));
         m.frame();
         assert!(m.content[out.index()].iter().all(|v| v.is_some()));
         // Sampled reads at the same pixel here (same size): out depends on a's value.
         let a0 = m.content[a.index()][0].unwrap();
         let acc = mix(mix(key("q"), 0), a0 + 1);
         assert_eq!(m.content[out.index()][0], Some(mix(acc, 1) & 31));
+    }
+
+    #[test]
+    fn color_write_keeps_the_untouched_pixels_of_earlier_content() {
+        let mut g = Graph::new("t");
+        let a = g.image("a", ImageDesc::new(Format::R8G8B8A8_UNORM, 8, 8));
+        g.resource_mut(a).output = true;
+        g.transfer("fill").clears(a, Access::TransferDst).id();
+        g.raster("paint").uses(a, Access::ColorWrite).id();
+        let mut m = Model::new(&g, crate::synth::desc::declared(&g));
+        m.frame();
+        let fill = mix(key("fill"), 0) & 31;
+        let (mut kept, mut painted) = (0, 0);
+        for y in 0..8 {
+            for x in 0..8 {
+                let v = m.content[a.index()][(x + 8 * y) as usize];
+                if untouched(key("paint"), 0, x, y) {
+                    assert_eq!(v, Some(fill), "({x}, {y}) keeps the fill");
+                    kept += 1;
+                } else {
+                    let acc = mix(key("paint"), x + y * 65536);
+                    assert_eq!(v, Some(mix(acc, 0) & 31), "({x}, {y}) is painted");
+                    painted += 1;
+                }
+            }
+        }
+        assert!(kept > 0 && painted > 0, "{kept} kept, {painted} painted");
     }
 }

@@ -38,6 +38,16 @@ pub fn key(name: &str) -> u32 {
     })
 }
 
+/// The salt of [`untouched`] (spelled the same in the generated GLSL).
+pub const UNTOUCHED_SALT: u32 = 0x5EED_0000;
+
+/// Whether a partial colour write (use `j` of the pass with key `pass_key`) leaves pixel
+/// `(x, y)` untouched: a quarter of the pixels, by position and use only (never by values
+/// read, so the model knows it even where content is undefined).
+pub fn untouched(pass_key: u32, j: u32, x: u32, y: u32) -> bool {
+    mix(mix(pass_key, x + y * 65536), UNTOUCHED_SALT | j) & 3 == 0
+}
+
 /// How a format's first channel is read and written by shaders.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Class {
