@@ -38,7 +38,9 @@ pub enum CompileError {
         rule: String,
     },
     /// A use names a resource that does not exist.
-    #[error("pass '{pass}' uses unknown resource '{resource}': no resource of that name is declared")]
+    #[error(
+        "pass '{pass}' uses unknown resource '{resource}': no resource of that name is declared"
+    )]
     UnknownResource {
         /// The pass.
         pass: String,
@@ -135,9 +137,8 @@ pub const MAX_TRANSIENT_BYTES: u64 = 1 << 48;
 pub fn shape(resource: &crate::graph::Resource) -> String {
     match &resource.kind {
         crate::graph::ResourceKind::Image(d) => {
-            let plural = |n: u32, one: &str, many: &str| {
-                format!("{n} {}", if n == 1 { one } else { many })
-            };
+            let plural =
+                |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
             let mut s = format!(
                 "{}, {}, {}×{}",
                 d.format,

@@ -307,6 +307,13 @@ fn memory_section(f: &mut Formatter<'_>, m: &crate::plan::Memory) -> fmt::Result
     };
     let change = percent_change(m.unaliased_bytes, m.aliased_bytes);
     writeln!(f, "\nmemory ({unit}): unaliased {}, aliased {} ({change}), lower bound {}, memoryless {}, {} blocks", mib(m.unaliased_bytes), mib(m.aliased_bytes), mib(m.lower_bound_bytes), mib(m.memoryless_bytes), m.blocks.len())?;
+    for fb in &m.memoryless_fallbacks {
+        writeln!(
+            f,
+            "  declared memoryless, placed in memory: {} ({})",
+            fb.resource, fb.reason
+        )?;
+    }
     if m.lower_bound_bytes > 0 && m.article_bytes > 0 {
         writeln!(
             f,

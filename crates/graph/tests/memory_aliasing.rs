@@ -442,7 +442,11 @@ fn chain_frame(device: &str, resources: &[&str], writes: &[(&str, &str)]) -> Str
     let mut before: Option<(&str, &str)> = None;
     for (i, &(name, access)) in writes.iter().enumerate() {
         let read = before.map_or(String::new(), |(b, a)| {
-            let read = if a == "storage_write" { "storage_read" } else { "sampled" };
+            let read = if a == "storage_write" {
+                "storage_read"
+            } else {
+                "sampled"
+            };
             format!(r#", {{"resource": "{b}", "access": "{read}"}}"#)
         });
         passes.push(format!(
@@ -451,7 +455,11 @@ fn chain_frame(device: &str, resources: &[&str], writes: &[(&str, &str)]) -> Str
         before = Some((name, access));
     }
     let (last, access) = before.expect("one written resource");
-    let read = if access == "storage_write" { "storage_read" } else { "sampled" };
+    let read = if access == "storage_write" {
+        "storage_read"
+    } else {
+        "sampled"
+    };
     passes.push(format!(
         r#"{{"name": "finish", "kind": "compute", "uses": [{{"resource": "{last}", "access": "{read}"}}, {{"resource": "out", "access": "storage_write"}}]}}"#
     ));
@@ -539,7 +547,10 @@ fn hostile_memory_frames_are_errors_naming_resource_and_size() {
                 }
                 other => panic!("not a memory error: {other}"),
             }
-            assert!(message.starts_with(&format!("resource '{resource}' ")), "{message}");
+            assert!(
+                message.starts_with(&format!("resource '{resource}' ")),
+                "{message}"
+            );
             assert!(message.contains(says), "{message}");
         }
     }
@@ -554,17 +565,30 @@ fn assert_placements_within_blocks(plan: &Plan) {
         total = total.checked_add(block.size).expect("blocks add up");
         for (k, p) in block.placements.iter().enumerate() {
             let end = p.offset.checked_add(p.size).expect("end fits");
-            assert!(end <= block.size, "'{}' ends at {end} past block {b} of {}", p.resource, block.size);
+            assert!(
+                end <= block.size,
+                "'{}' ends at {end} past block {b} of {}",
+                p.resource,
+                block.size
+            );
             assert_eq!(p.offset % m.alignment, 0, "'{}' misaligned", p.resource);
             for q in &block.placements[..k] {
                 let bytes = p.offset < q.offset + q.size && q.offset < end;
                 let alive = p.first <= q.last && q.first <= p.last;
-                assert!(!(bytes && alive), "'{}' and '{}' overlap", q.resource, p.resource);
+                assert!(
+                    !(bytes && alive),
+                    "'{}' and '{}' overlap",
+                    q.resource,
+                    p.resource
+                );
             }
         }
     }
     assert_eq!(total, m.aliased_bytes);
-    assert!(m.aliased_bytes <= m.unaliased_bytes, "aliasing never costs bytes");
+    assert!(
+        m.aliased_bytes <= m.unaliased_bytes,
+        "aliasing never costs bytes"
+    );
     assert!(m.lower_bound_bytes <= m.aliased_bytes);
 }
 
@@ -575,7 +599,12 @@ fn assert_placements_within_blocks(plan: &Plan) {
 fn frames_at_the_memory_limit_plan_correctly() {
     let two31 = 1u64 << 31;
     let buffers: Vec<String> = (0..3)
-        .map(|i| format!(r#"{{"name": "g{i}", "kind": "buffer", "size": {}}}"#, two31 + 64 * i))
+        .map(|i| {
+            format!(
+                r#"{{"name": "g{i}", "kind": "buffer", "size": {}}}"#,
+                two31 + 64 * i
+            )
+        })
         .collect();
     let buffer_refs: Vec<&str> = buffers.iter().map(String::as_str).collect();
     let huge = [
@@ -584,27 +613,45 @@ fn frames_at_the_memory_limit_plan_correctly() {
     ];
     let frames = [
         // Exactly 2^48 bytes at 64 KiB (the output buffer is imported here: not counted).
-        chain_frame(r#""desktop""#, &[&huge[0], &huge[1]], &[("a", "sampled"), ("b", "sampled")])
-            .replace(r#""size": 256, "output": true"#, r#""size": 256, "imported": true"#),
+        chain_frame(
+            r#""desktop""#,
+            &[&huge[0], &huge[1]],
+            &[("a", "sampled"), ("b", "sampled")],
+        )
+        .replace(
+            r#""size": 256, "output": true"#,
+            r#""size": 256, "imported": true"#,
+        ),
         // 2^48 bytes at an alignment of 256: 2^40 units.
         chain_frame(
             r#"{"profile": "desktop", "placement_alignment": 256, "buffer_image_granularity": 1}"#,
             &[&huge[0], &huge[1]],
             &[("a", "sampled"), ("b", "sampled")],
         )
-        .replace(r#""size": 256, "output": true"#, r#""size": 256, "imported": true"#),
+        .replace(
+            r#""size": 256, "output": true"#,
+            r#""size": 256, "imported": true"#,
+        ),
         // Three buffers of 2 GiB each, byte-aligned, alive together.
         chain_frame(
             r#"{"profile": "mali", "placement_alignment": 1, "buffer_image_granularity": 1}"#,
             &buffer_refs,
-            &[("g0", "storage_write"), ("g1", "storage_write"), ("g2", "storage_write")],
+            &[
+                ("g0", "storage_write"),
+                ("g1", "storage_write"),
+                ("g2", "storage_write"),
+            ],
         ),
     ];
     for text in &frames {
         let (g, caps) = parse_frame(text);
         for options in [CompileOptions::ALL, CompileOptions::NONE] {
             let plan = compile(&g, &caps, &options).unwrap_or_else(|e| panic!("{e}\n{text}"));
-            assert_eq!(rules(&g, &caps, &options, &plan), Vec::<&str>::new(), "{text}");
+            assert_eq!(
+                rules(&g, &caps, &options, &plan),
+                Vec::<&str>::new(),
+                "{text}"
+            );
             assert_placements_within_blocks(&plan);
             let placed: usize = plan.memory.blocks.iter().map(|b| b.placements.len()).sum();
             let transient = g.resources.iter().filter(|r| !r.imported).count();
@@ -612,7 +659,10 @@ fn frames_at_the_memory_limit_plan_correctly() {
         }
     }
     // One byte over the limit is an error.
-    let over = frames[0].replace(r#""layers": 2048}"#, r#""layers": 2048, "size": 140737488355329}"#);
+    let over = frames[0].replace(
+        r#""layers": 2048}"#,
+        r#""layers": 2048, "size": 140737488355329}"#,
+    );
     let (g, caps) = parse_frame(&over);
     assert!(matches!(
         compile(&g, &caps, &CompileOptions::ALL),

@@ -230,8 +230,7 @@ fn validate_resources(graph: &Graph, caps: &Capabilities) -> Result<(), CompileE
         }
         if r.memoryless && r.image_desc().is_none() {
             return Err(invalid(
-                "a buffer declared memoryless: only images (attachments) can be memoryless"
-                    .into(),
+                "a buffer declared memoryless: only images (attachments) can be memoryless".into(),
             ));
         }
         if !r.imported && (r.clear_on_first_use || r.discard_on_last_use) {
@@ -387,12 +386,10 @@ fn validate_passes<'g>(
                 )));
             }
             match (u.access, u.from) {
-                (Access::Resolve, None) => {
-                    return Err(mismatch(
-                        "a resolve without 'from': a resolve names its multisampled source with 'from'"
-                            .into(),
-                    ))
-                }
+                (Access::Resolve, None) => return Err(mismatch(
+                    "a resolve without 'from': a resolve names its multisampled source with 'from'"
+                        .into(),
+                )),
                 (Access::Resolve, Some(from)) => check_resolve(graph, pass, u.resource, from)?,
                 (_, Some(from)) => {
                     let named = graph
@@ -508,7 +505,9 @@ fn check_resolve(
         ));
     }
     if td.format != sd.format || td.width != sd.width || td.height != sd.height {
-        return Err(error("a resolve target needs the source's format and extent"));
+        return Err(error(
+            "a resolve target needs the source's format and extent",
+        ));
     }
     let source_is_attachment = pass.uses.iter().any(|u| {
         u.resource == from

@@ -181,6 +181,7 @@ pub fn describe(
         memoryless_bytes: problem.memoryless_bytes,
         article_bytes,
         blocks,
+        memoryless_fallbacks: Vec::new(),
     }
 }
 

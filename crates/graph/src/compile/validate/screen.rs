@@ -16,13 +16,13 @@
 //! instructions per use and per resource, the duplicate-name table, one byte per resource.
 
 use super::{
-    check_attachment_extents, check_resolve, first_duplicate_in, transient_footprint, MAX_DIMENSION,
-    MAX_LAYERS,
+    check_attachment_extents, check_resolve, first_duplicate_in, transient_footprint,
+    MAX_DIMENSION, MAX_LAYERS,
 };
-use crate::compile::memory::lifetimes::effective_alignment;
-use crate::error::MAX_TRANSIENT_BYTES;
 use crate::access::{Access, Target};
 use crate::caps::Capabilities;
+use crate::compile::memory::lifetimes::effective_alignment;
+use crate::error::MAX_TRANSIENT_BYTES;
 use crate::format::Format;
 use crate::graph::{Graph, PassKind, QueueKind, ResourceKind};
 use std::sync::OnceLock;
