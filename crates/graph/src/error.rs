@@ -1,6 +1,8 @@
 //! Errors: every message names the pass and the resource, the values that break a rule, and
 //! what the rule needs.
 
+use crate::access::Access;
+use crate::graph::PassKind;
 use thiserror::Error;
 
 /// A graph that cannot be compiled.
@@ -55,41 +57,41 @@ pub enum CompileError {
         /// The resource.
         resource: String,
         /// The access of the first use.
-        first: String,
+        first: &'static str,
         /// The access of the second use.
-        second: String,
+        second: &'static str,
     },
     /// An access that does not fit the pass or the resource.
     #[error("pass '{pass}' ({pass_kind}) uses '{resource}' ({shape}) as {access}: {rule}")]
     AccessMismatch {
         /// The pass.
-        pass: String,
-        /// Its kind (`raster`, `compute`, `transfer`).
-        pass_kind: String,
+        pass: Box<str>,
+        /// Its kind.
+        pass_kind: PassKind,
         /// The resource.
-        resource: String,
+        resource: Box<str>,
         /// Its shape ([`shape`]).
-        shape: String,
+        shape: Box<str>,
         /// The access kind.
-        access: String,
+        access: Access,
         /// What does not fit, then the broken rule.
-        rule: String,
+        rule: Box<str>,
     },
     /// A resolve whose source and target do not fit each other.
     #[error("pass '{pass}' resolves '{source_name}' ({source_shape}) into '{target}' ({target_shape}): {rule}")]
     ResolveMismatch {
         /// The pass.
-        pass: String,
+        pass: Box<str>,
         /// The multisampled source (`from`).
-        source_name: String,
-        /// Its shape ([`shape`]).
-        source_shape: String,
+        source_name: Box<str>,
+        /// Its shape ([`shape`]), and how the pass uses it when not as a colour attachment.
+        source_shape: Box<str>,
         /// The resolve target.
-        target: String,
+        target: Box<str>,
         /// Its shape.
-        target_shape: String,
+        target_shape: Box<str>,
         /// The broken rule.
-        rule: String,
+        rule: ResolveRule,
     },
     /// A read of a transient resource that nothing wrote before.
     #[error("pass '{pass}' reads '{resource}' ({access}) but no earlier pass writes it and it is not imported{later}: a transient resource is written before it is read")]
@@ -101,7 +103,7 @@ pub enum CompileError {
         /// The access kind.
         access: String,
         /// Empty, or where the first write is when a later pass makes it.
-        later: String,
+        later: Box<str>,
     },
     /// A resource declared memoryless cannot stay in tile memory.
     #[error("resource '{resource}' is declared memoryless but pass '{pass}' breaks it: {rule}")]
@@ -124,6 +126,26 @@ pub enum CompileError {
         /// What needs the bytes, then the rule.
         detail: String,
     },
+}
+
+/// The rule a resolve breaks ([`CompileError::ResolveMismatch`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum ResolveRule {
+    /// Source or target is not a declared resource.
+    #[error("the resolve source and target are declared resources")]
+    Undeclared,
+    /// Source or target is a buffer.
+    #[error("a resolve source and target are images")]
+    NotImages,
+    /// The target is multisampled or the source is not.
+    #[error("a resolve goes from a multisampled image into a single-sampled one")]
+    SampleCounts,
+    /// Formats or extents differ.
+    #[error("a resolve target needs the source's format and extent")]
+    FormatAndExtent,
+    /// The pass does not write the source as a colour attachment.
+    #[error("the resolve source is a colour attachment written by the same pass")]
+    SourceNotAttachment,
 }
 
 /// Most bytes of memory a transient resource may occupy, and all the transient resources of
@@ -169,12 +191,16 @@ pub fn human_bytes(bytes: u64) -> String {
         return format!("{bytes} bytes");
     }
     let value = bytes as f64 / (1u64 << (10 * unit)) as f64;
-    if bytes % (1u64 << (10 * unit)) == 0 {
+    if bytes.is_multiple_of(1u64 << (10 * unit)) {
         format!("{value:.0} {}", UNITS[unit])
     } else {
         format!("{value:.2} {}", UNITS[unit])
     }
 }
+
+/// Compile errors stay small enough to return by value, also inside a [`FrameFileError`]
+/// (clippy's `result_large_err` threshold is 128 bytes): long variants hold `Box<str>`.
+const _: () = assert!(std::mem::size_of::<CompileError>() <= 96);
 
 /// A frame file that cannot be read or parsed.
 ///

@@ -446,7 +446,7 @@ fn every_error_names_the_values_that_break_its_rule() {
         .uses(c, Access::ColorWriteAll)
         .uses(a, Access::InputAttachment)
         .resolves(b, a);
-    cases.push((g, "pass 'p' resolves 'a' (R8G8B8A8_UNORM, 4 samples, 16×16) into 'b' (R8G8B8A8_UNORM, 1 sample, 16×16): the pass uses the source as input_attachment: the resolve source is a colour attachment written by the same pass"));
+    cases.push((g, "pass 'p' resolves 'a' (R8G8B8A8_UNORM, 4 samples, 16×16; used as input_attachment) into 'b' (R8G8B8A8_UNORM, 1 sample, 16×16): the resolve source is a colour attachment written by the same pass"));
 
     let mut g = Graph::new("e");
     let a = g.image("a", colour(16, 16));

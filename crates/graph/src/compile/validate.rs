@@ -21,7 +21,7 @@ pub use screen::all_rules_hold;
 use crate::access::Access;
 use crate::caps::Capabilities;
 use crate::compile::memory::lifetimes::effective_alignment;
-use crate::error::{human_bytes, shape, CompileError, MAX_TRANSIENT_BYTES};
+use crate::error::{human_bytes, shape, CompileError, ResolveRule, MAX_TRANSIENT_BYTES};
 use crate::graph::{Graph, PassKind, QueueKind, Resource, ResourceKind};
 use crate::name::Name;
 
@@ -122,15 +122,6 @@ fn check_limits(pass: &crate::graph::Pass, caps: &Capabilities) -> Result<(), Co
     Ok(())
 }
 
-/// A pass kind as frame files spell it.
-fn kind_name(kind: PassKind) -> &'static str {
-    match kind {
-        PassKind::Raster => "raster",
-        PassKind::Compute => "compute",
-        PassKind::Transfer => "transfer",
-    }
-}
-
 /// The error for a use of `resource` as `access` in `pass` that breaks `rule`.
 fn mismatch(
     pass: &crate::graph::Pass,
@@ -139,12 +130,12 @@ fn mismatch(
     rule: String,
 ) -> CompileError {
     CompileError::AccessMismatch {
-        pass: pass.name.to_string(),
-        pass_kind: kind_name(pass.kind).to_string(),
-        resource: resource.name.to_string(),
-        shape: shape(resource),
-        access: access.name().to_string(),
-        rule,
+        pass: pass.name.as_str().into(),
+        pass_kind: pass.kind,
+        resource: resource.name.as_str().into(),
+        shape: shape(resource).into(),
+        access,
+        rule: rule.into(),
     }
 }
 
@@ -372,8 +363,8 @@ fn validate_passes<'g>(
                 return Err(CompileError::DuplicateUse {
                     pass: pass.name.to_string(),
                     resource: resource.name.to_string(),
-                    first: earlier.access.name().to_string(),
-                    second: u.access.name().to_string(),
+                    first: earlier.access.name(),
+                    second: u.access.name(),
                 });
             }
             u.access
@@ -429,8 +420,9 @@ fn validate_passes<'g>(
                             .iter()
                             .any(|v| v.resource == u.resource && v.access.writes())
                     })
-                    .map(|p| format!(" (its first writer, '{}', comes later)", p.name))
-                    .unwrap_or_default();
+                    .map_or_else(Box::default, |p| {
+                        format!(" (its first writer, '{}', comes later)", p.name).into()
+                    });
                 return Err(CompileError::ReadBeforeWrite {
                     pass: pass.name.to_string(),
                     resource: resource.name.to_string(),
@@ -475,39 +467,38 @@ fn check_resolve(
     from: crate::graph::ResourceId,
 ) -> Result<(), CompileError> {
     let describe = |id: crate::graph::ResourceId| match graph.resources.get(id.index()) {
-        Some(r) => (r.name.to_string(), shape(r)),
-        None => (format!("#{}", id.index()), "not declared".to_string()),
+        Some(r) => (r.name.as_str().into(), shape(r)),
+        None => (
+            format!("#{}", id.index()).into(),
+            "not declared".to_string(),
+        ),
     };
-    let error = |rule: &str| {
+    let error = |rule: ResolveRule, used: &str| {
         let ((source_name, source_shape), (target, target_shape)) =
             (describe(from), describe(target));
         CompileError::ResolveMismatch {
-            pass: pass.name.to_string(),
+            pass: pass.name.as_str().into(),
             source_name,
-            source_shape,
+            source_shape: format!("{source_shape}{used}").into(),
             target,
-            target_shape,
-            rule: rule.to_string(),
+            target_shape: target_shape.into(),
+            rule,
         }
     };
     let (Some(t), Some(s)) = (
         graph.resources.get(target.index()),
         graph.resources.get(from.index()),
     ) else {
-        return Err(error("the resolve source is a declared resource"));
+        return Err(error(ResolveRule::Undeclared, ""));
     };
     let (Some(td), Some(sd)) = (t.image_desc(), s.image_desc()) else {
-        return Err(error("a resolve source and target are images"));
+        return Err(error(ResolveRule::NotImages, ""));
     };
     if td.samples != 1 || sd.samples == 1 {
-        return Err(error(
-            "a resolve goes from a multisampled image into a single-sampled one",
-        ));
+        return Err(error(ResolveRule::SampleCounts, ""));
     }
     if td.format != sd.format || td.width != sd.width || td.height != sd.height {
-        return Err(error(
-            "a resolve target needs the source's format and extent",
-        ));
+        return Err(error(ResolveRule::FormatAndExtent, ""));
     }
     let source_is_attachment = pass.uses.iter().any(|u| {
         u.resource == from
@@ -518,12 +509,10 @@ fn check_resolve(
     });
     if !source_is_attachment {
         let used = match pass.uses.iter().find(|u| u.resource == from) {
-            Some(u) => format!("the pass uses the source as {}", u.access),
-            None => "the pass does not use the source".to_string(),
+            Some(u) => format!("; used as {}", u.access),
+            None => "; not otherwise used by the pass".to_string(),
         };
-        return Err(error(&format!(
-            "{used}: the resolve source is a colour attachment written by the same pass"
-        )));
+        return Err(error(ResolveRule::SourceNotAttachment, &used));
     }
     Ok(())
 }
