@@ -40,9 +40,7 @@ pub enum CompileError {
         rule: String,
     },
     /// A use names a resource that does not exist.
-    #[error(
-        "pass '{pass}' uses unknown resource '{resource}': no resource of that name is declared"
-    )]
+    #[error("pass '{pass}' uses unknown resource '{resource}': no such resource is declared")]
     UnknownResource {
         /// The pass.
         pass: String,

@@ -1,9 +1,12 @@
 //! Phase 1, validate: every rule a graph must satisfy before it can be planned.
 //!
-//! Checks unique names, resource shapes, that each access fits its pass and resource, one
-//! use per resource per pass, resolve sources, one depth/stencil attachment per raster pass,
-//! and that every read of a transient resource
-//! has an earlier writer. Returns the first broken rule, naming pass, resource and rule.
+//! Checks unique names, resource shapes, the transient memory limit (each footprint, the size
+//! rounded up to the placement alignment in checked arithmetic, and their sum over every
+//! transient resource declared, at most [`MAX_TRANSIENT_BYTES`]), that each access fits its
+//! pass and resource, one use per resource per pass, resolve sources, one depth/stencil
+//! attachment per raster pass, and that every read of a transient resource has an earlier
+//! writer. Returns the first broken rule, naming the pass and resource, the values that break
+//! it, and what it needs.
 //!
 //! Two passes over the same rules: [`validate`] first runs the screen [`all_rules_hold`], which
 //! only answers "every rule holds" (one sweep, one byte of facts per resource, the access
