@@ -125,6 +125,11 @@ fn bad_input_gives_one_clear_error() {
             "pass 'p' reads 'a' (storage_read) but no earlier pass writes it",
         ),
         (
+            "huge.json",
+            r#"{"resources": [{"name": "a", "kind": "buffer", "size": 9223372036854775808}, {"name": "o", "kind": "buffer", "size": 4, "output": true}], "passes": [{"name": "p", "kind": "compute", "uses": [{"resource": "a", "access": "storage_write"}]}, {"name": "q", "kind": "compute", "uses": [{"resource": "a", "access": "storage_read"}, {"resource": "o", "access": "storage_write"}]}]}"#,
+            "resource 'a' (buffer) needs 9223372036854775808 bytes (8 EiB): a transient resource needs at most 281474976710656 bytes (256 TiB)",
+        ),
+        (
             "profile.json",
             r#"{"device": "voodoo2", "resources": [], "passes": []}"#,
             "unknown profile 'voodoo2'",

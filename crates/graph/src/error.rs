@@ -1,18 +1,24 @@
-//! Errors: every message names the pass, the resource and the rule that was broken.
+//! Errors: every message names the pass and the resource, the values that break a rule, and
+//! what the rule needs.
 
+use crate::access::Access;
+use crate::graph::PassKind;
 use thiserror::Error;
 
 /// A graph that cannot be compiled.
+///
+/// Every message is one line that says what the frame has (the names and the values that
+/// break the rule) and then, after a colon, what the rule needs.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum CompileError {
     /// Two resources share a name.
-    #[error("resource '{resource}' is declared twice (rule: resource names are unique)")]
+    #[error("resource '{resource}' is declared twice: resource names must be unique")]
     DuplicateResource {
         /// The repeated name.
         resource: String,
     },
     /// Two passes share a name.
-    #[error("pass '{pass}' is declared twice (rule: pass names are unique)")]
+    #[error("pass '{pass}' is declared twice: pass names must be unique")]
     DuplicatePass {
         /// The repeated name.
         pass: String,
@@ -22,7 +28,7 @@ pub enum CompileError {
     InvalidResource {
         /// The resource.
         resource: String,
-        /// The broken rule.
+        /// What it has, then the broken rule.
         rule: String,
     },
     /// A pass description is unusable.
@@ -30,39 +36,63 @@ pub enum CompileError {
     InvalidPass {
         /// The pass.
         pass: String,
-        /// The broken rule.
+        /// What it has, then the broken rule.
         rule: String,
     },
     /// A use names a resource that does not exist.
-    #[error("pass '{pass}' uses unknown resource '{resource}'")]
+    #[error("pass '{pass}' uses unknown resource '{resource}': no such resource is declared")]
     UnknownResource {
         /// The pass.
         pass: String,
-        /// The unknown name.
+        /// The unknown name (`#index` for an index past the graph's resources).
         resource: String,
     },
     /// A pass uses a resource twice.
-    #[error("pass '{pass}' uses resource '{resource}' more than once (rule: at most one use per resource)")]
+    #[error("pass '{pass}' uses '{resource}' twice, as {first} and as {second}: a pass uses each resource at most once")]
     DuplicateUse {
         /// The pass.
         pass: String,
         /// The resource.
         resource: String,
+        /// The access of the first use.
+        first: &'static str,
+        /// The access of the second use.
+        second: &'static str,
     },
     /// An access that does not fit the pass or the resource.
-    #[error("pass '{pass}' uses '{resource}' as {access}: {rule}")]
+    #[error("pass '{pass}' ({pass_kind}) uses '{resource}' ({shape}) as {access}: {rule}")]
     AccessMismatch {
         /// The pass.
-        pass: String,
+        pass: Box<str>,
+        /// Its kind.
+        pass_kind: PassKind,
         /// The resource.
-        resource: String,
+        resource: Box<str>,
+        /// Its shape ([`shape`]).
+        shape: Box<str>,
         /// The access kind.
-        access: String,
+        access: Access,
+        /// What does not fit, then the broken rule.
+        rule: Box<str>,
+    },
+    /// A resolve whose source and target do not fit each other.
+    #[error("pass '{pass}' resolves '{source_name}' ({source_shape}) into '{target}' ({target_shape}): {rule}")]
+    ResolveMismatch {
+        /// The pass.
+        pass: Box<str>,
+        /// The multisampled source (`from`).
+        source_name: Box<str>,
+        /// Its shape ([`shape`]), and how the pass uses it when not as a colour attachment.
+        source_shape: Box<str>,
+        /// The resolve target.
+        target: Box<str>,
+        /// Its shape.
+        target_shape: Box<str>,
         /// The broken rule.
-        rule: String,
+        rule: ResolveRule,
     },
     /// A read of a transient resource that nothing wrote before.
-    #[error("pass '{pass}' reads '{resource}' ({access}) but no earlier pass writes it and it is not imported")]
+    #[error("pass '{pass}' reads '{resource}' ({access}) but no earlier pass writes it and it is not imported{later}: a transient resource is written before it is read")]
     ReadBeforeWrite {
         /// The pass.
         pass: String,
@@ -70,6 +100,8 @@ pub enum CompileError {
         resource: String,
         /// The access kind.
         access: String,
+        /// Empty, or where the first write is when a later pass makes it.
+        later: Box<str>,
     },
     /// A resource declared memoryless cannot stay in tile memory.
     #[error("resource '{resource}' is declared memoryless but pass '{pass}' breaks it: {rule}")]
@@ -78,10 +110,95 @@ pub enum CompileError {
         resource: String,
         /// The pass that breaks it.
         pass: String,
-        /// Why.
+        /// What the pass does, then the rule.
         rule: String,
     },
+    /// A transient resource, or all of them together, needs more memory than a plan can
+    /// hold ([`MAX_TRANSIENT_BYTES`]).
+    #[error("resource '{resource}' {detail}")]
+    MemoryLimit {
+        /// The resource (for the total: the one whose bytes take it over the limit).
+        resource: String,
+        /// The bytes that break the limit: the resource's size or footprint, or the total.
+        bytes: u64,
+        /// What needs the bytes, then the rule.
+        detail: String,
+    },
 }
+
+/// The rule a resolve breaks ([`CompileError::ResolveMismatch`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum ResolveRule {
+    /// Source or target is not a declared resource.
+    #[error("the resolve source and target are declared resources")]
+    Undeclared,
+    /// Source or target is a buffer.
+    #[error("a resolve source and target are images")]
+    NotImages,
+    /// The target is multisampled or the source is not.
+    #[error("a resolve goes from a multisampled image into a single-sampled one")]
+    SampleCounts,
+    /// Formats or extents differ.
+    #[error("a resolve target needs the source's format and extent")]
+    FormatAndExtent,
+    /// The pass does not write the source as a colour attachment.
+    #[error("the resolve source is a colour attachment written by the same pass")]
+    SourceNotAttachment,
+}
+
+/// Most bytes of memory a transient resource may occupy, and all the transient resources of
+/// a frame together (each size rounded up to the placement alignment): 2^48 bytes (256 TiB),
+/// far above any device's memory, and low enough that every sum, offset and end of a memory
+/// plan fits in 64 bits with room to spare.
+pub const MAX_TRANSIENT_BYTES: u64 = 1 << 48;
+
+/// A resource's shape in messages: `R8G8B8A8_UNORM, 4 samples, 1920×1080` (mips and layers
+/// when there are more than one), or `buffer, 64 bytes`.
+pub fn shape(resource: &crate::graph::Resource) -> String {
+    match &resource.kind {
+        crate::graph::ResourceKind::Image(d) => {
+            let plural =
+                |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+            let mut s = format!(
+                "{}, {}, {}×{}",
+                d.format,
+                plural(d.samples, "sample", "samples"),
+                d.width,
+                d.height
+            );
+            if d.mips != 1 {
+                s.push_str(&format!(", {}", plural(d.mips, "mip", "mips")));
+            }
+            if d.layers != 1 {
+                s.push_str(&format!(", {}", plural(d.layers, "layer", "layers")));
+            }
+            s
+        }
+        crate::graph::ResourceKind::Buffer { size } => format!("buffer, {size} bytes"),
+    }
+}
+
+/// `bytes` in binary units for messages: `64 KiB`, `1.50 GiB`, `8 EiB`.
+pub fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 7] = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    let mut unit = 0;
+    while unit + 1 < UNITS.len() && bytes >> (10 * (unit + 1)) != 0 {
+        unit += 1;
+    }
+    if unit == 0 {
+        return format!("{bytes} bytes");
+    }
+    let value = bytes as f64 / (1u64 << (10 * unit)) as f64;
+    if bytes.is_multiple_of(1u64 << (10 * unit)) {
+        format!("{value:.0} {}", UNITS[unit])
+    } else {
+        format!("{value:.2} {}", UNITS[unit])
+    }
+}
+
+/// Compile errors stay small enough to return by value, also inside a [`FrameFileError`]
+/// (clippy's `result_large_err` threshold is 128 bytes): long variants hold `Box<str>`.
+const _: () = assert!(std::mem::size_of::<CompileError>() <= 96);
 
 /// A frame file that cannot be read or parsed.
 ///

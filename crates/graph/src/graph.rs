@@ -222,6 +222,17 @@ impl QueueKind {
     }
 }
 
+/// As frame files spell it: `raster`, `compute`, `transfer`.
+impl fmt::Display for PassKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            PassKind::Raster => "raster",
+            PassKind::Compute => "compute",
+            PassKind::Transfer => "transfer",
+        })
+    }
+}
+
 impl fmt::Display for QueueKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())

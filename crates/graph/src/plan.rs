@@ -455,6 +455,20 @@ pub struct Memory {
     pub article_bytes: u64,
     /// Memory blocks.
     pub blocks: Vec<Block>,
+    /// Addition: resources declared `memoryless` that this plan places in ordinary memory
+    /// (a frame whose structure keeps them in tile memory, compiled for a device without
+    /// lazily allocated memory or with an optimisation off), each with the reason.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub memoryless_fallbacks: Vec<MemorylessFallback>,
+}
+
+/// A resource declared memoryless but placed in ordinary memory, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MemorylessFallback {
+    /// The resource.
+    pub resource: Name,
+    /// Why this plan does not keep it in tile memory.
+    pub reason: String,
 }
 
 /// Unit of `first`/`last`.

@@ -76,6 +76,20 @@ fn bandwidth_section(f: &mut Formatter<'_>, b: &Bandwidth) -> fmt::Result {
     Ok(())
 }
 
+/// `after` against `before` as a signed percentage: `-37.5%` for a saving, `+3.0%` for
+/// growth (only a plan edited by hand grows), `-0.0%` for none; `n/a` when `before` is 0.
+fn percent_change(before: u64, after: u64) -> String {
+    if before == 0 {
+        return if after == 0 { "-0.0%" } else { "n/a" }.to_string();
+    }
+    let (sign, diff) = if after <= before {
+        ('-', before - after)
+    } else {
+        ('+', after - before)
+    };
+    format!("{sign}{:.1}%", 100.0 * diff as f64 / before as f64)
+}
+
 fn mib(bytes: u64) -> String {
     format!("{:.2} MiB", bytes as f64 / MIB)
 }
@@ -291,12 +305,15 @@ fn memory_section(f: &mut Formatter<'_>, m: &crate::plan::Memory) -> fmt::Result
         crate::plan::LifetimeUnit::Order => "lifetimes in order positions",
         crate::plan::LifetimeUnit::Level => "lifetimes in levels",
     };
-    let saved = if m.unaliased_bytes > 0 {
-        100.0 * (1.0 - m.aliased_bytes as f64 / m.unaliased_bytes as f64)
-    } else {
-        0.0
-    };
-    writeln!(f, "\nmemory ({unit}): unaliased {}, aliased {} (-{saved:.1}%), lower bound {}, memoryless {}, {} blocks", mib(m.unaliased_bytes), mib(m.aliased_bytes), mib(m.lower_bound_bytes), mib(m.memoryless_bytes), m.blocks.len())?;
+    let change = percent_change(m.unaliased_bytes, m.aliased_bytes);
+    writeln!(f, "\nmemory ({unit}): unaliased {}, aliased {} ({change}), lower bound {}, memoryless {}, {} blocks", mib(m.unaliased_bytes), mib(m.aliased_bytes), mib(m.lower_bound_bytes), mib(m.memoryless_bytes), m.blocks.len())?;
+    for fb in &m.memoryless_fallbacks {
+        writeln!(
+            f,
+            "  declared memoryless, placed in memory: {} ({})",
+            fb.resource, fb.reason
+        )?;
+    }
     if m.lower_bound_bytes > 0 && m.article_bytes > 0 {
         writeln!(
             f,
@@ -326,7 +343,7 @@ fn memory_section(f: &mut Formatter<'_>, m: &crate::plan::Memory) -> fmt::Result
             let range = format!(
                 "[{:>9.2}, {:>9.2}) MiB",
                 p.offset as f64 / MIB,
-                (p.offset + p.size) as f64 / MIB
+                p.offset.saturating_add(p.size) as f64 / MIB
             );
             let life = format!("{}..{}", p.first, p.last);
             let mut line = format!("    {range} {life:>9}  {:<24}", p.resource);
@@ -345,4 +362,19 @@ fn memory_section(f: &mut Formatter<'_>, m: &crate::plan::Memory) -> fmt::Result
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::percent_change;
+
+    #[test]
+    fn memory_change_is_signed_and_never_nonsense() {
+        assert_eq!(percent_change(1000, 625), "-37.5%");
+        assert_eq!(percent_change(1000, 1000), "-0.0%");
+        assert_eq!(percent_change(1000, 1030), "+3.0%");
+        assert_eq!(percent_change(0, 0), "-0.0%");
+        assert_eq!(percent_change(0, 64), "n/a");
+        assert_eq!(percent_change(u64::MAX, 0), "-100.0%");
+    }
 }

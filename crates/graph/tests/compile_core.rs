@@ -259,7 +259,8 @@ fn errors_name_pass_resource_and_rule() {
     assert!(matches!(e, CompileError::AccessMismatch { .. }));
     assert_eq!(
         e.to_string(),
-        "pass 'p' uses 'depth' as color_write_all: colour access on a depth/stencil format"
+        "pass 'p' (raster) uses 'depth' (D32_SFLOAT, 1 sample, 8×8) as color_write_all: colour \
+         access on a depth/stencil format"
     );
 
     let mut g = Graph::new("e");
@@ -324,8 +325,9 @@ fn a_raster_pass_has_at_most_one_depth_attachment() {
         assert_eq!(
             e.to_string(),
             format!(
-                "pass 'shade' uses 'shadow' as {}: a raster pass has at most one \
-                 depth/stencil attachment, and 'depth' is already one",
+                "pass 'shade' (raster) uses 'shadow' (D16_UNORM, 1 sample, 8×8) as {}: 'depth' \
+                 is already its depth/stencil attachment (depth_write): a raster pass has at \
+                 most one",
                 second.name()
             )
         );
@@ -402,4 +404,295 @@ fn a_large_synthetic_frame_passes_the_checker() {
         );
     }
     assert_eq!(compile(&graph, &caps, &options).unwrap(), plan);
+}
+
+/// Every compile error says what the frame has (names and values) and what the rule needs,
+/// on one line: one frame per message, compared in full.
+#[test]
+fn every_error_names_the_values_that_break_its_rule() {
+    use tessera_graph::graph::{Resource, ResourceKind};
+    let caps = desktop();
+    let colour = |w, h| ImageDesc::new(Format::R8G8B8A8_UNORM, w, h);
+    let mut cases: Vec<(Graph, &str)> = Vec::new();
+
+    // The resolve of issue 14: source and target differ in format.
+    let mut g = Graph::new("e");
+    let msaa = g.image(
+        "color_msaa",
+        ImageDesc::new(Format::R8G8B8A8_UNORM, 1920, 1080).samples(4),
+    );
+    let swapchain = g.image(
+        "swapchain",
+        ImageDesc::new(Format::B8G8R8A8_SRGB, 1920, 1080),
+    );
+    g.resource_mut(swapchain).imported = true;
+    g.raster("forward")
+        .clears(msaa, Access::ColorWriteAll)
+        .resolves(swapchain, msaa);
+    cases.push((g, "pass 'forward' resolves 'color_msaa' (R8G8B8A8_UNORM, 4 samples, 1920×1080) into 'swapchain' (B8G8R8A8_SRGB, 1 sample, 1920×1080): a resolve target needs the source's format and extent"));
+
+    let mut g = Graph::new("e");
+    let a = g.image("a", colour(16, 16));
+    let b = g.image("b", colour(16, 16));
+    g.raster("p").uses(a, Access::ColorWriteAll).resolves(b, a);
+    cases.push((g, "pass 'p' resolves 'a' (R8G8B8A8_UNORM, 1 sample, 16×16) into 'b' (R8G8B8A8_UNORM, 1 sample, 16×16): a resolve goes from a multisampled image into a single-sampled one"));
+
+    let mut g = Graph::new("e");
+    let a = g.image("a", colour(16, 16).samples(4));
+    let b = g.image("b", colour(16, 16));
+    let c = g.image("c", colour(16, 16).samples(4));
+    g.resource_mut(a).imported = true;
+    g.raster("p")
+        .uses(c, Access::ColorWriteAll)
+        .uses(a, Access::InputAttachment)
+        .resolves(b, a);
+    cases.push((g, "pass 'p' resolves 'a' (R8G8B8A8_UNORM, 4 samples, 16×16; used as input_attachment) into 'b' (R8G8B8A8_UNORM, 1 sample, 16×16): the resolve source is a colour attachment written by the same pass"));
+
+    let mut g = Graph::new("e");
+    let a = g.image("a", colour(16, 16));
+    let b = g.image("b", colour(32, 16));
+    g.raster("p")
+        .uses(a, Access::ColorWriteAll)
+        .uses(b, Access::ColorWriteAll);
+    cases.push((g, "pass 'p' (raster) uses 'b' (R8G8B8A8_UNORM, 1 sample, 32×16) as color_write_all: 'a' is 16×16 with 1 sample: every attachment of a raster pass has the same extent and sample count"));
+
+    let mut g = Graph::new("e");
+    let a = g.image("a", colour(16, 16));
+    g.compute("blur").uses(a, Access::ColorWriteAll);
+    cases.push((g, "pass 'blur' (compute) uses 'a' (R8G8B8A8_UNORM, 1 sample, 16×16) as color_write_all: attachment accesses are only allowed in raster passes"));
+
+    let mut g = Graph::new("e");
+    let a = g.image("a", colour(16, 16));
+    g.compute("p").clears(a, Access::Sampled);
+    cases.push((g, "pass 'p' (compute) uses 'a' (R8G8B8A8_UNORM, 1 sample, 16×16) as sampled: a clear on a sampled use: only written attachments and transfer/storage destinations can be cleared"));
+
+    let mut g = Graph::new("e");
+    let a = g.image("a", colour(16, 16).samples(4));
+    g.compute("p").uses(a, Access::StorageWrite);
+    cases.push((g, "pass 'p' (compute) uses 'a' (R8G8B8A8_UNORM, 4 samples, 16×16) as storage_write: a storage_write use of an image of 4 samples: multisampled images are used as attachments, sampled or resolved only"));
+
+    let mut g = Graph::new("e");
+    let b = g.buffer("b", 64);
+    g.compute("p")
+        .uses(b, Access::StorageWrite)
+        .uses(b, Access::StorageRead);
+    cases.push((g, "pass 'p' uses 'b' twice, as storage_write and as storage_read: a pass uses each resource at most once"));
+
+    let mut g = Graph::new("e");
+    let b = g.buffer("b", 64);
+    g.compute("reader").uses(b, Access::StorageRead);
+    g.compute("writer").uses(b, Access::StorageWrite);
+    cases.push((g, "pass 'reader' reads 'b' (storage_read) but no earlier pass writes it and it is not imported (its first writer, 'writer', comes later): a transient resource is written before it is read"));
+
+    let mut g = Graph::new("e");
+    g.compute("p").side_effects();
+    g.compute("p").side_effects();
+    cases.push((g, "pass 'p' is declared twice: pass names must be unique"));
+
+    let mut g = Graph::new("e");
+    g.raster("p")
+        .on_queue(QueueKind::AsyncCompute)
+        .side_effects();
+    cases.push((g, "pass 'p': a raster pass on the async_compute queue: raster passes run on the graphics queue"));
+
+    let mut g = Graph::new("e");
+    let targets: Vec<_> = (0..9)
+        .map(|i| g.image(format!("t{i}"), colour(8, 8)))
+        .collect();
+    let mut p = g.raster("wide");
+    for t in targets {
+        p = p.uses(t, Access::ColorWriteAll);
+    }
+    cases.push((
+        g,
+        "pass 'wide': 9 colour attachments: the device allows at most 8 (max_color_attachments)",
+    ));
+
+    // Resource shapes and flags.
+    let resource = |r: Resource| {
+        let mut g = Graph::new("e");
+        g.add_resource(r);
+        g
+    };
+    let image = |d: ImageDesc| Resource::image("r", d);
+    cases.push((
+        resource(Resource::buffer("r", 4)).with_twin(),
+        "resource 'r' is declared twice: resource names must be unique",
+    ));
+    cases.push((
+        resource(image(colour(0, 1080))),
+        "resource 'r': extent 0×1080: width and height must each be between 1 and 65536",
+    ));
+    cases.push((
+        resource(image(colour(8, 8).samples(3))),
+        "resource 'r': 3 samples: the sample count must be a power of two from 1 to 64",
+    ));
+    cases.push((resource(image(colour(1920, 1080).mips(12))), "resource 'r': 12 mips on a 1920×1080 extent: mips must be between 1 and 11 (the full mip chain)"));
+    cases.push((
+        resource(image(colour(8, 8).samples(4).mips(2))),
+        "resource 'r': 4 samples and 2 mips: a multisampled image has exactly one mip",
+    ));
+    cases.push((
+        resource(image(colour(8, 8).layers(4096))),
+        "resource 'r': 4096 layers: layers must be between 1 and 2048",
+    ));
+    cases.push((
+        resource(Resource::buffer("r", 0)),
+        "resource 'r': a buffer of 0 bytes: a buffer needs at least one byte",
+    ));
+    let mut r = Resource::buffer("r", 4);
+    r.size = Some(0);
+    cases.push((
+        resource(r),
+        "resource 'r': size 0: a size override needs at least one byte",
+    ));
+    let mut r = image(colour(8, 8));
+    (r.memoryless, r.output) = (true, true);
+    cases.push((resource(r), "resource 'r': declared memoryless and output: an imported or output resource lives outside the frame and cannot be memoryless"));
+    let mut r = Resource::buffer("r", 4);
+    r.memoryless = true;
+    cases.push((
+        resource(r),
+        "resource 'r': a buffer declared memoryless: only images (attachments) can be memoryless",
+    ));
+    let mut r = Resource::buffer("r", 4);
+    r.discard_on_last_use = true;
+    cases.push((resource(r), "resource 'r': discard_on_last_use on a transient resource (not imported): clear_on_first_use and discard_on_last_use apply to imported resources only"));
+    let r = Resource {
+        kind: ResourceKind::Image(colour(65536, 65536).layers(2048)),
+        size: Some((1 << 48) + 1),
+        ..image(colour(8, 8))
+    };
+    cases.push((resource(r), "resource 'r' (R8G8B8A8_UNORM, 1 sample, 65536×65536, 2048 layers) needs 281474976710657 bytes (256.00 TiB): a transient resource needs at most 281474976710656 bytes (256 TiB)"));
+
+    for (g, want) in cases {
+        let e = compile(&g, &caps, &CompileOptions::ALL).unwrap_err();
+        assert_eq!(e.to_string(), want);
+        assert_eq!(e.to_string().lines().count(), 1);
+    }
+}
+
+/// A graph with its first resource declared a second time (test helper).
+trait WithTwin {
+    fn with_twin(self) -> Self;
+}
+
+impl WithTwin for Graph {
+    fn with_twin(mut self) -> Self {
+        let twin = self.resources[0].clone();
+        self.add_resource(twin);
+        self
+    }
+}
+
+/// `memoryless: true` is a requirement on the frame, judged by the default compile's render
+/// passes for the device: when they cannot keep the image in tile memory it is an error in
+/// every mode and on every device; when they can but this plan cannot (the memoryless
+/// optimisation off, or no lazily allocated memory) it is placed in memory and the plan says
+/// why. The checker accepts every plan.
+#[test]
+fn declared_memoryless_is_a_requirement_in_every_mode() {
+    let frame = |sampled_later: bool| {
+        let mut g = Graph::new("m");
+        let x = g.image("x", ImageDesc::new(Format::R8G8B8A8_UNORM, 64, 64));
+        g.resource_mut(x).memoryless = true;
+        let out = g.image("out", ImageDesc::new(Format::R8G8B8A8_UNORM, 64, 64));
+        g.resource_mut(out).output = true;
+        g.raster("gbuffer").clears(x, Access::ColorWriteAll);
+        g.raster("lighting")
+            .uses(x, Access::InputAttachment)
+            .uses(out, Access::ColorWriteAll);
+        if sampled_later {
+            let post = g.image("post", ImageDesc::new(Format::R8G8B8A8_UNORM, 64, 64));
+            g.resource_mut(post).output = true;
+            g.compute("post")
+                .uses(x, Access::Sampled)
+                .uses(post, Access::StorageWrite);
+        }
+        g
+    };
+    let mali = Capabilities::profile("mali").unwrap();
+    let fallbacks = |p: &tessera_graph::Plan| -> Vec<(String, String)> {
+        p.memory
+            .memoryless_fallbacks
+            .iter()
+            .map(|f| (f.resource.to_string(), f.reason.clone()))
+            .collect()
+    };
+    let report =
+        |p: &tessera_graph::Plan| tessera_graph::report::Report { plan: p, name: "m" }.to_string();
+    let placed = |p: &tessera_graph::Plan| {
+        p.memory
+            .blocks
+            .iter()
+            .flat_map(|b| &b.placements)
+            .any(|pl| pl.resource == "x")
+    };
+    let g = frame(false);
+    let checked = |caps: &Capabilities, options: &CompileOptions| {
+        let plan = compile(&g, caps, options).unwrap();
+        tessera_graph::check::check(&g, caps, options, &plan).unwrap_or_else(|v| panic!("{v:?}"));
+        plan
+    };
+    // Optimised on mali: in tile memory, nothing to report.
+    let p = checked(&mali, &CompileOptions::ALL);
+    assert!(!placed(&p) && p.memory.memoryless_bytes == 64 * 64 * 4);
+    assert_eq!(fallbacks(&p), vec![]);
+    assert!(!report(&p).contains("declared memoryless"));
+    // Unoptimised on mali: stored and loaded between two render passes, placed, and said.
+    let p = checked(&mali, &CompileOptions::NONE);
+    assert!(placed(&p) && p.memory.memoryless_bytes == 0);
+    let off = vec![(
+        "x".to_string(),
+        "the memoryless optimisation is off".to_string(),
+    )];
+    assert_eq!(fallbacks(&p), off);
+    assert!(
+        report(&p).contains(
+            "declared memoryless, placed in memory: x (the memoryless optimisation is off)"
+        ),
+        "{}",
+        report(&p)
+    );
+    // The JSON plan carries it; a plan without fallbacks has no such field.
+    let json = serde_json::to_string(&p).unwrap();
+    assert!(
+        json.contains(r#""memoryless_fallbacks":[{"resource":"x","reason":"#),
+        "{json}"
+    );
+    assert!(
+        !serde_json::to_string(&checked(&mali, &CompileOptions::ALL))
+            .unwrap()
+            .contains("memoryless_fallbacks")
+    );
+    // Desktop: no lazily allocated memory.
+    let p = checked(&desktop(), &CompileOptions::ALL);
+    assert!(placed(&p));
+    let none = vec![(
+        "x".to_string(),
+        "the device has no lazily allocated memory".to_string(),
+    )];
+    assert_eq!(fallbacks(&p), none);
+    assert_eq!(fallbacks(&checked(&desktop(), &CompileOptions::NONE)), off);
+    // A frame whose structure cannot keep it: the same error in every mode, on every device.
+    let g = frame(true);
+    for caps in [mali.clone(), desktop()] {
+        for options in [
+            CompileOptions::ALL,
+            CompileOptions::NONE,
+            CompileOptions {
+                merge: false,
+                ..CompileOptions::ALL
+            },
+        ] {
+            let e = compile(&g, &caps, &options).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                "resource 'x' is declared memoryless but pass 'post' breaks it: it uses 'x' as \
+                 sampled, not as an attachment: a memoryless image is used as an attachment only",
+                "{} {options:?}",
+                caps.profile
+            );
+        }
+    }
 }

@@ -428,7 +428,244 @@ proptest! {
         let plan = compile(&g, &caps, &o).unwrap();
         let r = check::check(&g, &caps, &o, &plan);
         prop_assert!(r.is_ok(), "seed {}: {:?}", seed, r.err());
+        assert_placements_within_blocks(&plan);
         let by_level = plan.memory.lifetime_unit == LifetimeUnit::Level;
         prop_assert_eq!(by_level, !plan.queues.async_compute.is_empty());
     }
+}
+
+/// A JSON frame: `resources` (JSON objects, without the brackets) used in a chain of compute
+/// passes, `writes` each written by a pass of its own that reads the one before, the last
+/// read by a pass that writes a small output buffer; `device` is the device field.
+fn chain_frame(device: &str, resources: &[&str], writes: &[(&str, &str)]) -> String {
+    let mut passes = Vec::new();
+    let mut before: Option<(&str, &str)> = None;
+    for (i, &(name, access)) in writes.iter().enumerate() {
+        let read = before.map_or(String::new(), |(b, a)| {
+            let read = if a == "storage_write" {
+                "storage_read"
+            } else {
+                "sampled"
+            };
+            format!(r#", {{"resource": "{b}", "access": "{read}"}}"#)
+        });
+        passes.push(format!(
+            r#"{{"name": "p{i}", "kind": "compute", "uses": [{{"resource": "{name}", "access": "storage_write"}}{read}]}}"#
+        ));
+        before = Some((name, access));
+    }
+    let (last, access) = before.expect("one written resource");
+    let read = if access == "storage_write" {
+        "storage_read"
+    } else {
+        "sampled"
+    };
+    passes.push(format!(
+        r#"{{"name": "finish", "kind": "compute", "uses": [{{"resource": "{last}", "access": "{read}"}}, {{"resource": "out", "access": "storage_write"}}]}}"#
+    ));
+    format!(
+        r#"{{"name": "hostile", "device": {device}, "resources": [{}, {{"name": "out", "kind": "buffer", "size": 256, "output": true}}], "passes": [{}]}}"#,
+        resources.join(", "),
+        passes.join(", ")
+    )
+}
+
+fn parse_frame(text: &str) -> (Graph, Capabilities) {
+    tessera_graph::frame_file::parse(text, tessera_graph::frame_file::Syntax::Json, "hostile")
+        .unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+const HUGE_IMAGE: &str = r#""kind": "image", "format": "R32G32B32A32_SFLOAT", "width": 65536, "height": 65536, "layers": 2048"#;
+
+/// The frames whose memory overflowed silently (issue 14) are errors naming the resource and
+/// the bytes, in every mode, and nothing panics on the way (these run in debug builds too).
+#[test]
+fn hostile_memory_frames_are_errors_naming_resource_and_size() {
+    let two63 = 1u64 << 63;
+    let huge = format!(r#"{{"name": "a", {HUGE_IMAGE}}}"#);
+    let huge_b = format!(r#"{{"name": "b", {HUGE_IMAGE}}}"#);
+    let cases: Vec<(String, &str, u64, &str)> = vec![
+        (
+            chain_frame(
+                r#""desktop""#,
+                &[
+                    r#"{"name": "a", "kind": "buffer", "size": 9223372036854775808}"#,
+                    r#"{"name": "b", "kind": "buffer", "size": 9223372036854775808}"#,
+                ],
+                &[("a", "storage_write"), ("b", "storage_write")],
+            ),
+            "a",
+            two63,
+            "needs 9223372036854775808 bytes (8 EiB): a transient resource needs at most 281474976710656 bytes (256 TiB)",
+        ),
+        (
+            chain_frame(
+                r#""desktop""#,
+                &[r#"{"name": "a", "kind": "buffer", "size": 18446744073709551615}"#],
+                &[("a", "storage_write")],
+            ),
+            "a",
+            u64::MAX,
+            "needs 18446744073709551615 bytes",
+        ),
+        (
+            chain_frame(
+                r#"{"profile": "desktop", "placement_alignment": 9223372036854775808}"#,
+                &[
+                    r#"{"name": "a", "kind": "buffer", "size": 4096}"#,
+                    r#"{"name": "b", "kind": "buffer", "size": 4096}"#,
+                ],
+                &[("a", "storage_write"), ("b", "storage_write")],
+            ),
+            "a",
+            two63,
+            "needs 4096 bytes, 9223372036854775808 once rounded up to the placement alignment of 9223372036854775808 bytes",
+        ),
+        (
+            chain_frame(
+                r#""desktop""#,
+                &[&huge, &huge_b],
+                &[("a", "sampled"), ("b", "sampled")],
+            ),
+            "out",
+            (1 << 48) + 65536,
+            "brings the transient resources declared up to it to 281474976776192 bytes (256.00 TiB, the largest 'a' with 128 TiB)",
+        ),
+    ];
+    for (text, resource, bytes, says) in cases {
+        let (g, caps) = parse_frame(&text);
+        for options in [CompileOptions::ALL, CompileOptions::NONE] {
+            let e = compile(&g, &caps, &options).expect_err(&text);
+            let message = e.to_string();
+            match &e {
+                tessera_graph::CompileError::MemoryLimit {
+                    resource: r,
+                    bytes: b,
+                    ..
+                } => {
+                    assert_eq!((r.as_str(), *b), (resource, bytes), "{message}");
+                }
+                other => panic!("not a memory error: {other}"),
+            }
+            assert!(
+                message.starts_with(&format!("resource '{resource}' ")),
+                "{message}"
+            );
+            assert!(message.contains(says), "{message}");
+        }
+    }
+}
+
+/// Placements of `plan` lie inside their blocks (checked arithmetic), are aligned, and never
+/// overlap in bytes while their lifetimes overlap; the totals add up without overflow.
+fn assert_placements_within_blocks(plan: &Plan) {
+    let m = &plan.memory;
+    let mut total = 0u64;
+    for (b, block) in m.blocks.iter().enumerate() {
+        total = total.checked_add(block.size).expect("blocks add up");
+        for (k, p) in block.placements.iter().enumerate() {
+            let end = p.offset.checked_add(p.size).expect("end fits");
+            assert!(
+                end <= block.size,
+                "'{}' ends at {end} past block {b} of {}",
+                p.resource,
+                block.size
+            );
+            assert_eq!(p.offset % m.alignment, 0, "'{}' misaligned", p.resource);
+            for q in &block.placements[..k] {
+                let bytes = p.offset < q.offset + q.size && q.offset < end;
+                let alive = p.first <= q.last && q.first <= p.last;
+                assert!(
+                    !(bytes && alive),
+                    "'{}' and '{}' overlap",
+                    q.resource,
+                    p.resource
+                );
+            }
+        }
+    }
+    assert_eq!(total, m.aliased_bytes);
+    assert!(
+        m.aliased_bytes <= m.unaliased_bytes,
+        "aliasing never costs bytes"
+    );
+    assert!(m.lower_bound_bytes <= m.aliased_bytes);
+}
+
+/// Frames at the limit compile into plans the checker accepts: two 2^47-byte images (the
+/// limit exactly), and blocks larger than 2^31 units of a small alignment, which the planner
+/// places in coarser units.
+#[test]
+fn frames_at_the_memory_limit_plan_correctly() {
+    let two31 = 1u64 << 31;
+    let buffers: Vec<String> = (0..3)
+        .map(|i| {
+            format!(
+                r#"{{"name": "g{i}", "kind": "buffer", "size": {}}}"#,
+                two31 + 64 * i
+            )
+        })
+        .collect();
+    let buffer_refs: Vec<&str> = buffers.iter().map(String::as_str).collect();
+    let huge = [
+        format!(r#"{{"name": "a", "output": true, {HUGE_IMAGE}}}"#),
+        format!(r#"{{"name": "b", "output": true, {HUGE_IMAGE}}}"#),
+    ];
+    let frames = [
+        // Exactly 2^48 bytes at 64 KiB (the output buffer is imported here: not counted).
+        chain_frame(
+            r#""desktop""#,
+            &[&huge[0], &huge[1]],
+            &[("a", "sampled"), ("b", "sampled")],
+        )
+        .replace(
+            r#""size": 256, "output": true"#,
+            r#""size": 256, "imported": true"#,
+        ),
+        // 2^48 bytes at an alignment of 256: 2^40 units.
+        chain_frame(
+            r#"{"profile": "desktop", "placement_alignment": 256, "buffer_image_granularity": 1}"#,
+            &[&huge[0], &huge[1]],
+            &[("a", "sampled"), ("b", "sampled")],
+        )
+        .replace(
+            r#""size": 256, "output": true"#,
+            r#""size": 256, "imported": true"#,
+        ),
+        // Three buffers of 2 GiB each, byte-aligned, alive together.
+        chain_frame(
+            r#"{"profile": "mali", "placement_alignment": 1, "buffer_image_granularity": 1}"#,
+            &buffer_refs,
+            &[
+                ("g0", "storage_write"),
+                ("g1", "storage_write"),
+                ("g2", "storage_write"),
+            ],
+        ),
+    ];
+    for text in &frames {
+        let (g, caps) = parse_frame(text);
+        for options in [CompileOptions::ALL, CompileOptions::NONE] {
+            let plan = compile(&g, &caps, &options).unwrap_or_else(|e| panic!("{e}\n{text}"));
+            assert_eq!(
+                rules(&g, &caps, &options, &plan),
+                Vec::<&str>::new(),
+                "{text}"
+            );
+            assert_placements_within_blocks(&plan);
+            let placed: usize = plan.memory.blocks.iter().map(|b| b.placements.len()).sum();
+            let transient = g.resources.iter().filter(|r| !r.imported).count();
+            assert_eq!(placed, transient, "every transient is placed: {text}");
+        }
+    }
+    // One byte over the limit is an error.
+    let over = frames[0].replace(
+        r#""layers": 2048}"#,
+        r#""layers": 2048, "size": 140737488355329}"#,
+    );
+    let (g, caps) = parse_frame(&over);
+    assert!(matches!(
+        compile(&g, &caps, &CompileOptions::ALL),
+        Err(tessera_graph::CompileError::MemoryLimit { .. })
+    ));
 }

@@ -228,25 +228,39 @@ proptest! {
         if !(memoryless && caps.lazily_allocated) {
             prop_assert_eq!(reference.memory.memoryless_bytes, 0);
         }
+        // Declarations are judged by the default compile's render passes (reordering,
+        // merging and memoryless on), whatever the options.
+        let is_reference = merge && memoryless && reorder;
+        let default_options = CompileOptions::ALL;
         match compile(&g, &caps, &options) {
             Ok(plan) => {
                 if let Err(v) = check::check(&g, &caps, &options, &plan) {
                     prop_assert!(false, "checker: {:?}", v);
                 }
-                if merge && memoryless && caps.lazily_allocated {
-                    for r in g.resources.iter().filter(|r| r.memoryless) {
-                        let used = plan.render_passes.iter().flat_map(|rp| &rp.attachments).any(|a| a.resource == r.name);
-                        let ok = plan.render_passes.iter().flat_map(|rp| &rp.attachments).any(|a| a.resource == r.name && a.memoryless);
-                        prop_assert!(ok || !used, "declared '{}' compiled but is not memoryless", r.name);
+                for r in g.resources.iter().filter(|r| r.memoryless) {
+                    let atts = || plan.render_passes.iter().flat_map(|rp| &rp.attachments);
+                    let used = atts().any(|a| a.resource == r.name);
+                    let kept = atts().any(|a| a.resource == r.name && a.memoryless);
+                    let fell_back = plan.memory.memoryless_fallbacks.iter().any(|f| f.resource == r.name);
+                    if is_reference && caps.lazily_allocated {
+                        prop_assert!(kept || !used, "declared '{}' compiled but is not memoryless", r.name);
                     }
+                    // Every declared resource in use is kept or said to fall back, not both.
+                    prop_assert!(!used || kept != fell_back, "'{}': kept {} fallback {}", r.name, kept, fell_back);
                 }
             }
             Err(CompileError::MemorylessBroken { resource, .. }) => {
-                prop_assert!(merge && memoryless);
                 let declared = g.resources.iter().any(|r| r.name == resource && r.memoryless);
                 prop_assert!(declared, "error names undeclared '{}'", resource);
+                // The same error as the default compile: the options do not decide it.
+                let default = compile(&g, &caps, &default_options);
+                prop_assert!(
+                    matches!(&default, Err(CompileError::MemorylessBroken { resource: r, .. }) if *r == resource),
+                    "default compile: {:?}", default.map(|_| ())
+                );
                 if caps.lazily_allocated {
-                    let kept = reference.render_passes.iter().flat_map(|rp| &rp.attachments).any(|a| a.resource == resource && a.memoryless);
+                    let undeclared_default = compile(&undeclared, &caps, &default_options).unwrap();
+                    let kept = undeclared_default.render_passes.iter().flat_map(|rp| &rp.attachments).any(|a| a.resource == resource && a.memoryless);
                     prop_assert!(!kept, "'{}' is memoryless in the undeclared frame yet declared broken", resource);
                 }
             }

@@ -240,7 +240,7 @@ pub(super) fn check(
             continue;
         }
         if memoryless.contains(r.name.as_str()) {
-            memoryless_bytes += r.bytes();
+            memoryless_bytes = memoryless_bytes.saturating_add(r.bytes());
         } else if !placed.contains_key(r.name.as_str()) {
             push(
                 "memory.unplaced",
@@ -253,8 +253,11 @@ pub(super) fn check(
     }
 
     // Totals.
-    let sum_blocks: u64 = m.blocks.iter().map(|b| b.size).sum();
-    let unaliased: u64 = placed.values().map(|(_, p)| footprint(p.size)).sum();
+    // Saturating: a plan read from a file may hold any sizes.
+    let sum_blocks = m.blocks.iter().fold(0u64, |s, b| s.saturating_add(b.size));
+    let unaliased = placed
+        .values()
+        .fold(0u64, |s, (_, p)| s.saturating_add(footprint(p.size)));
     let bound = peak_alive(placed.values().map(|&(_, p)| p), &footprint);
     for (name, got, want) in [
         ("aliased_bytes", m.aliased_bytes, sum_blocks),
@@ -364,7 +367,7 @@ fn class_bounds(m: &crate::plan::Memory, footprint: &impl Fn(u64) -> u64) -> Vec
         .into_iter()
         .map(|class| {
             let blocks = m.blocks.iter().filter(|b| b.class == class);
-            let bytes = blocks.clone().map(|b| b.size).sum();
+            let bytes = blocks.clone().fold(0u64, |s, b| s.saturating_add(b.size));
             let bound = peak_alive(blocks.flat_map(|b| &b.placements), footprint);
             (class, bytes, bound)
         })
@@ -391,7 +394,7 @@ fn peak_alive<'a>(
         if end {
             alive = alive.saturating_sub(bytes);
         } else {
-            alive += bytes;
+            alive = alive.saturating_add(bytes);
             bound = bound.max(alive);
         }
     }

@@ -75,13 +75,21 @@ impl Schedule {
     }
 }
 
-/// Compiles `graph` for a device into a [`Plan`].
-pub fn compile(
+/// The phases up to the render passes: dependencies (among kept passes), culling, the
+/// schedule and the render passes.
+fn front(
     graph: &Graph,
     caps: &Capabilities,
     options: &CompileOptions,
-) -> Result<Plan, CompileError> {
-    validate::validate(graph, caps)?;
+) -> Result<
+    (
+        deps::Dependencies,
+        cull::Culling,
+        Schedule,
+        renderpass::RenderPasses,
+    ),
+    CompileError,
+> {
     let deps = deps::dependencies(graph);
     let culling = cull::cull(graph, &deps);
     // Edges among the kept passes only; when nothing was culled they are the edges above.
@@ -95,6 +103,25 @@ pub fn compile(
     let level = levels::levels(graph, &deps, &order, &culling.kept);
     let schedule = Schedule::new(order, level, queue, culling.kept.clone());
     let rp = renderpass::render_passes(graph, &schedule, grouped, caps, options)?;
+    Ok((deps, culling, schedule, rp))
+}
+
+/// Compiles `graph` for a device into a [`Plan`].
+pub fn compile(
+    graph: &Graph,
+    caps: &Capabilities,
+    options: &CompileOptions,
+) -> Result<Plan, CompileError> {
+    validate::validate(graph, caps)?;
+    if !renderpass::memoryless::is_reference(options)
+        && graph.resources.iter().any(|r| r.memoryless)
+    {
+        // Declared-memoryless resources are judged by the default compile's render passes,
+        // whatever the options of this one.
+        let reference = renderpass::memoryless::reference_options(options);
+        front(graph, caps, &reference)?;
+    }
+    let (deps, culling, schedule, rp) = front(graph, caps, options)?;
     let ownership = syncs::ownership::decide(graph, &schedule);
     let mut barriers = barriers::barriers(graph, &schedule, &rp.grouping, &ownership.sharing);
     let layout = memory::plan_memory(
@@ -113,7 +140,8 @@ pub fn compile(
         &barriers.cross_queue,
         options,
     );
-    let memory = layout.memory;
+    let mut memory = layout.memory;
+    memory.memoryless_fallbacks = rp.memoryless_fallbacks;
     Ok(assemble::Parts {
         graph,
         caps,

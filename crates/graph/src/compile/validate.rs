@@ -1,9 +1,12 @@
 //! Phase 1, validate: every rule a graph must satisfy before it can be planned.
 //!
-//! Checks unique names, resource shapes, that each access fits its pass and resource, one
-//! use per resource per pass, resolve sources, one depth/stencil attachment per raster pass,
-//! and that every read of a transient resource
-//! has an earlier writer. Returns the first broken rule, naming pass, resource and rule.
+//! Checks unique names, resource shapes, the transient memory limit (each footprint, the size
+//! rounded up to the placement alignment in checked arithmetic, and their sum over every
+//! transient resource declared, at most [`MAX_TRANSIENT_BYTES`]), that each access fits its
+//! pass and resource, one use per resource per pass, resolve sources, one depth/stencil
+//! attachment per raster pass, and that every read of a transient resource has an earlier
+//! writer. Returns the first broken rule, naming the pass and resource, the values that break
+//! it, and what it needs.
 //!
 //! Two passes over the same rules: [`validate`] first runs the screen [`all_rules_hold`], which
 //! only answers "every rule holds" (one sweep, one byte of facts per resource, the access
@@ -20,8 +23,9 @@ pub use screen::all_rules_hold;
 
 use crate::access::Access;
 use crate::caps::Capabilities;
-use crate::error::CompileError;
-use crate::graph::{Graph, PassKind, QueueKind, ResourceKind};
+use crate::compile::memory::lifetimes::effective_alignment;
+use crate::error::{human_bytes, shape, CompileError, ResolveRule, MAX_TRANSIENT_BYTES};
+use crate::graph::{Graph, PassKind, QueueKind, Resource, ResourceKind};
 use crate::name::Name;
 
 /// Position of the first name equal to an earlier one, if any: the name checks of
@@ -68,6 +72,9 @@ fn first_duplicate_in(
 /// Largest image dimension accepted (Vulkan's common `maxImageDimension2D` is 16384; leave room).
 const MAX_DIMENSION: u32 = 65536;
 
+/// Most array layers of an image.
+const MAX_LAYERS: u32 = 2048;
+
 /// Checks every rule; `Ok` means the graph can be compiled.
 pub fn validate(graph: &Graph, caps: &Capabilities) -> Result<(), CompileError> {
     if screen::all_rules_hold(graph, caps) {
@@ -80,7 +87,7 @@ pub fn validate(graph: &Graph, caps: &Capabilities) -> Result<(), CompileError> 
 /// Checks every rule one after the other and names the first broken one; same result as
 /// [`validate`], which runs it only for graphs its screen does not pass.
 pub fn validate_rule_by_rule(graph: &Graph, caps: &Capabilities) -> Result<(), CompileError> {
-    validate_resources(graph)?;
+    validate_resources(graph, caps)?;
     match validate_passes(graph, caps)? {
         Some(pass) => check_limits(pass, caps),
         None => Ok(()),
@@ -101,7 +108,7 @@ fn check_limits(pass: &crate::graph::Pass, caps: &Capabilities) -> Result<(), Co
         return Err(CompileError::InvalidPass {
             pass: pass.name.to_string(),
             rule: format!(
-                "{colour} colour attachments exceed the device limit of {} (max_color_attachments)",
+                "{colour} colour attachments: the device allows at most {} (max_color_attachments)",
                 caps.max_color_attachments
             ),
         });
@@ -110,7 +117,7 @@ fn check_limits(pass: &crate::graph::Pass, caps: &Capabilities) -> Result<(), Co
         return Err(CompileError::InvalidPass {
             pass: pass.name.to_string(),
             rule: format!(
-                "{input} input attachments exceed the device limit of {} (max_input_attachments)",
+                "{input} input attachments: the device allows at most {} (max_input_attachments)",
                 caps.max_input_attachments
             ),
         });
@@ -118,15 +125,36 @@ fn check_limits(pass: &crate::graph::Pass, caps: &Capabilities) -> Result<(), Co
     Ok(())
 }
 
-fn validate_resources(graph: &Graph) -> Result<(), CompileError> {
+/// The error for a use of `resource` as `access` in `pass` that breaks `rule`.
+fn mismatch(
+    pass: &crate::graph::Pass,
+    resource: &Resource,
+    access: Access,
+    rule: String,
+) -> CompileError {
+    CompileError::AccessMismatch {
+        pass: pass.name.as_str().into(),
+        pass_kind: pass.kind,
+        resource: resource.name.as_str().into(),
+        shape: shape(resource).into(),
+        access,
+        rule: rule.into(),
+    }
+}
+
+fn validate_resources(graph: &Graph, caps: &Capabilities) -> Result<(), CompileError> {
     let duplicate = first_duplicate(graph.resources.len(), |i| graph.resources[i].name);
+    let alignment = effective_alignment(caps);
+    let (mut total, mut largest) = (0u64, None);
     for (i, r) in graph.resources.iter().enumerate() {
-        let invalid = |rule: &str| CompileError::InvalidResource {
+        let invalid = |rule: String| CompileError::InvalidResource {
             resource: r.name.to_string(),
-            rule: rule.to_string(),
+            rule,
         };
         if r.name.is_empty() {
-            return Err(invalid("a resource needs a non-empty name"));
+            return Err(invalid(format!(
+                "resource #{i} has an empty name: every resource needs a non-empty name"
+            )));
         }
         if duplicate == Some(i) {
             return Err(CompileError::DuplicateResource {
@@ -140,48 +168,156 @@ fn validate_resources(graph: &Graph) -> Result<(), CompileError> {
                     || d.width > MAX_DIMENSION
                     || d.height > MAX_DIMENSION
                 {
-                    return Err(invalid("width and height must be between 1 and 65536"));
+                    return Err(invalid(format!(
+                        "extent {}×{}: width and height must each be between 1 and {MAX_DIMENSION}",
+                        d.width, d.height
+                    )));
                 }
                 if !matches!(d.samples, 1 | 2 | 4 | 8 | 16 | 32 | 64) {
-                    return Err(invalid("samples must be a power of two from 1 to 64"));
+                    return Err(invalid(format!(
+                        "{} samples: the sample count must be a power of two from 1 to 64",
+                        d.samples
+                    )));
                 }
                 let max_mips = 32 - d.width.max(d.height).leading_zeros();
                 if d.mips == 0 || d.mips > max_mips {
-                    return Err(invalid(
-                        "mips must be between 1 and the full mip chain of the extent",
-                    ));
+                    return Err(invalid(format!(
+                        "{} mips on a {}×{} extent: mips must be between 1 and {max_mips} (the full mip chain)",
+                        d.mips, d.width, d.height
+                    )));
                 }
                 if d.samples > 1 && d.mips > 1 {
-                    return Err(invalid("a multisampled image has exactly one mip"));
+                    return Err(invalid(format!(
+                        "{} samples and {} mips: a multisampled image has exactly one mip",
+                        d.samples, d.mips
+                    )));
                 }
-                if d.layers == 0 || d.layers > 2048 {
-                    return Err(invalid("layers must be between 1 and 2048"));
+                if d.layers == 0 || d.layers > MAX_LAYERS {
+                    return Err(invalid(format!(
+                        "{} layers: layers must be between 1 and {MAX_LAYERS}",
+                        d.layers
+                    )));
                 }
             }
             ResourceKind::Buffer { size } => {
                 if *size == 0 {
-                    return Err(invalid("a buffer needs a size of at least one byte"));
+                    return Err(invalid(
+                        "a buffer of 0 bytes: a buffer needs at least one byte".into(),
+                    ));
                 }
             }
         }
         if r.size == Some(0) {
-            return Err(invalid("size must be at least one byte"));
+            return Err(invalid(
+                "size 0: a size override needs at least one byte".into(),
+            ));
         }
         if r.memoryless && (r.imported || r.output) {
-            return Err(invalid(
-                "an imported or output resource cannot be memoryless",
-            ));
+            let what = match (r.imported, r.output) {
+                (true, true) => "imported and output",
+                (true, false) => "imported",
+                _ => "output",
+            };
+            return Err(invalid(format!(
+                "declared memoryless and {what}: an imported or output resource lives outside the frame and cannot be memoryless"
+            )));
         }
         if r.memoryless && r.image_desc().is_none() {
-            return Err(invalid("only images (attachments) can be memoryless"));
+            return Err(invalid(
+                "a buffer declared memoryless: only images (attachments) can be memoryless".into(),
+            ));
         }
         if !r.imported && (r.clear_on_first_use || r.discard_on_last_use) {
-            return Err(invalid(
-                "clear_on_first_use and discard_on_last_use only apply to imported resources",
-            ));
+            let flag = if r.clear_on_first_use {
+                "clear_on_first_use"
+            } else {
+                "discard_on_last_use"
+            };
+            return Err(invalid(format!(
+                "{flag} on a transient resource (not imported): clear_on_first_use and discard_on_last_use apply to imported resources only"
+            )));
+        }
+        if !r.imported {
+            total = check_memory(r, alignment, total, &mut largest)?;
         }
     }
     Ok(())
+}
+
+/// Bytes a transient resource occupies in a memory block: its size rounded up to
+/// `alignment`, or `None` when it is over [`MAX_TRANSIENT_BYTES`] (checked arithmetic: a
+/// size near 2^64 does not wrap).
+pub(super) fn transient_footprint(r: &Resource, alignment: u64) -> Option<u64> {
+    let bytes = r.bytes().max(1);
+    let footprint = bytes.checked_next_multiple_of(alignment.max(1))?;
+    (footprint <= MAX_TRANSIENT_BYTES).then_some(footprint)
+}
+
+/// The memory limit for transient resource `r`, given the `total` footprint and the
+/// `largest` (footprint, name) of the transient resources declared before it: the new total,
+/// or the error naming `r` and the bytes.
+fn check_memory<'g>(
+    r: &'g Resource,
+    alignment: u64,
+    total: u64,
+    largest: &mut Option<(u64, &'g str)>,
+) -> Result<u64, CompileError> {
+    let limit = format!(
+        "{MAX_TRANSIENT_BYTES} bytes ({})",
+        human_bytes(MAX_TRANSIENT_BYTES)
+    );
+    let what = match r.kind {
+        ResourceKind::Image(_) => format!("({}) ", shape(r)),
+        ResourceKind::Buffer { .. } => "(buffer) ".to_string(),
+    };
+    let bytes = r.bytes();
+    let error = |bytes: u64, detail: String| CompileError::MemoryLimit {
+        resource: r.name.to_string(),
+        bytes,
+        detail,
+    };
+    if bytes > MAX_TRANSIENT_BYTES {
+        return Err(error(
+            bytes,
+            format!(
+                "{what}needs {bytes} bytes ({}): a transient resource needs at most {limit}",
+                human_bytes(bytes)
+            ),
+        ));
+    }
+    let Some(footprint) = transient_footprint(r, alignment) else {
+        let aligned = u128::from(bytes.max(1)).next_multiple_of(u128::from(alignment));
+        return Err(error(
+            u64::try_from(aligned).unwrap_or(u64::MAX),
+            format!(
+                "{what}needs {bytes} bytes, {aligned} once rounded up to the placement alignment of {alignment} bytes: a transient resource occupies at most {limit}"
+            ),
+        ));
+    };
+    let earlier = *largest;
+    if earlier.is_none_or(|(f, _)| footprint > f) {
+        *largest = Some((footprint, &r.name));
+    }
+    match total.checked_add(footprint) {
+        Some(sum) if sum <= MAX_TRANSIENT_BYTES => Ok(sum),
+        sum => {
+            let sum = sum.unwrap_or(u64::MAX);
+            let most = match earlier {
+                Some((f, name)) if f >= footprint => {
+                    format!(", the largest '{name}' with {}", human_bytes(f))
+                }
+                _ => String::new(),
+            };
+            Err(error(
+                sum,
+                format!(
+                    "{what}occupies {} and brings the transient resources declared up to it to {sum} bytes ({}{most}): a frame's transient resources occupy at most {limit} together",
+                    human_bytes(footprint),
+                    human_bytes(sum)
+                ),
+            ))
+        }
+    }
 }
 
 /// Every rule about passes and their uses, pass by pass; returns the first pass over the
@@ -195,12 +331,14 @@ fn validate_passes<'g>(
     let duplicate = first_duplicate(graph.passes.len(), |i| graph.passes[i].name);
     let mut written = vec![false; graph.resources.len()];
     for (i, pass) in graph.passes.iter().enumerate() {
-        let invalid = |rule: &str| CompileError::InvalidPass {
+        let invalid = |rule: String| CompileError::InvalidPass {
             pass: pass.name.to_string(),
-            rule: rule.to_string(),
+            rule,
         };
         if pass.name.is_empty() {
-            return Err(invalid("a pass needs a non-empty name"));
+            return Err(invalid(format!(
+                "pass #{i} has an empty name: every pass needs a non-empty name"
+            )));
         }
         if duplicate == Some(i) {
             return Err(CompileError::DuplicatePass {
@@ -209,49 +347,54 @@ fn validate_passes<'g>(
         }
         if pass.kind == PassKind::Raster && pass.queue == QueueKind::AsyncCompute {
             return Err(invalid(
-                "raster passes run on the graphics queue, not async_compute",
+                "a raster pass on the async_compute queue: raster passes run on the graphics queue"
+                    .into(),
             ));
         }
         // Counts for the rules checked after the uses.
         let (mut attachments, mut depth, mut colour, mut input) = (0u32, 0u32, 0u32, 0u32);
-        for (i, u) in pass.uses.iter().enumerate() {
+        for (k, u) in pass.uses.iter().enumerate() {
             let Some(resource) = graph.resources.get(u.resource.index()) else {
                 return Err(CompileError::UnknownResource {
                     pass: pass.name.to_string(),
                     resource: format!("#{}", u.resource.index()),
                 });
             };
-            let mismatch = |rule: &str| CompileError::AccessMismatch {
-                pass: pass.name.to_string(),
-                resource: resource.name.to_string(),
-                access: u.access.name().to_string(),
-                rule: rule.to_string(),
-            };
+            let mismatch = |rule: String| mismatch(pass, resource, u.access, rule);
             // Uses per pass are few: a scan beats hashing.
-            if pass.uses[..i].iter().any(|v| v.resource == u.resource) {
+            if let Some(earlier) = pass.uses[..k].iter().find(|v| v.resource == u.resource) {
                 return Err(CompileError::DuplicateUse {
                     pass: pass.name.to_string(),
                     resource: resource.name.to_string(),
+                    first: earlier.access.name(),
+                    second: u.access.name(),
                 });
             }
             u.access
                 .check(pass.kind, resource.target())
-                .map_err(mismatch)?;
+                .map_err(|rule| mismatch(rule.to_string()))?;
             if u.clear && !u.access.can_clear() {
-                return Err(mismatch(
-                    "only written attachments and transfer/storage destinations can be cleared",
-                ));
+                return Err(mismatch(format!(
+                    "a clear on a {} use: only written attachments and transfer/storage destinations can be cleared",
+                    u.access
+                )));
             }
             match (u.access, u.from) {
-                (Access::Resolve, None) => {
-                    return Err(mismatch(
-                        "a resolve names its multisampled source with 'from'",
-                    ))
+                (Access::Resolve, None) => return Err(mismatch(
+                    "a resolve without 'from': a resolve names its multisampled source with 'from'"
+                        .into(),
+                )),
+                (Access::Resolve, Some(from)) => check_resolve(graph, pass, u.resource, from)?,
+                (_, Some(from)) => {
+                    let named = graph
+                        .resources
+                        .get(from.index())
+                        .map_or_else(|| format!("#{}", from.index()), |r| r.name.to_string());
+                    return Err(mismatch(format!(
+                        "'from' names '{named}' on a {} use: only a resolve names a source with 'from'",
+                        u.access
+                    )));
                 }
-                (Access::Resolve, Some(from)) => {
-                    check_resolve(graph, pass, u.resource, from).map_err(mismatch)?
-                }
-                (_, Some(_)) => return Err(mismatch("only a resolve names a source with 'from'")),
                 (_, None) => {}
             }
             if let Some(d) = resource.image_desc() {
@@ -265,17 +408,29 @@ fn validate_passes<'g>(
                             | Access::TransferDst
                     )
                 {
-                    return Err(mismatch(
-                        "multisampled images are used as attachments, sampled or resolved only",
-                    ));
+                    return Err(mismatch(format!(
+                        "a {} use of an image of {} samples: multisampled images are used as attachments, sampled or resolved only",
+                        u.access, d.samples
+                    )));
                 }
             }
             let needs_content = u.access.reads(u.clear);
             if needs_content && !written[u.resource.index()] && !resource.imported {
+                let later = graph.passes[i + 1..]
+                    .iter()
+                    .find(|p| {
+                        p.uses
+                            .iter()
+                            .any(|v| v.resource == u.resource && v.access.writes())
+                    })
+                    .map_or_else(Box::default, |p| {
+                        format!(" (its first writer, '{}', comes later)", p.name).into()
+                    });
                 return Err(CompileError::ReadBeforeWrite {
                     pass: pass.name.to_string(),
                     resource: resource.name.to_string(),
                     access: u.access.name().to_string(),
+                    later,
                 });
             }
             // Each resource is used once per pass (checked above): marking it now is marking
@@ -313,21 +468,40 @@ fn check_resolve(
     pass: &crate::graph::Pass,
     target: crate::graph::ResourceId,
     from: crate::graph::ResourceId,
-) -> Result<(), &'static str> {
+) -> Result<(), CompileError> {
+    let describe = |id: crate::graph::ResourceId| match graph.resources.get(id.index()) {
+        Some(r) => (r.name.as_str().into(), shape(r)),
+        None => (
+            format!("#{}", id.index()).into(),
+            "not declared".to_string(),
+        ),
+    };
+    let error = |rule: ResolveRule, used: &str| {
+        let ((source_name, source_shape), (target, target_shape)) =
+            (describe(from), describe(target));
+        CompileError::ResolveMismatch {
+            pass: pass.name.as_str().into(),
+            source_name,
+            source_shape: format!("{source_shape}{used}").into(),
+            target,
+            target_shape: target_shape.into(),
+            rule,
+        }
+    };
     let (Some(t), Some(s)) = (
         graph.resources.get(target.index()),
         graph.resources.get(from.index()),
     ) else {
-        return Err("the resolve source is not a declared resource");
+        return Err(error(ResolveRule::Undeclared, ""));
     };
     let (Some(td), Some(sd)) = (t.image_desc(), s.image_desc()) else {
-        return Err("resolve source and target are images");
+        return Err(error(ResolveRule::NotImages, ""));
     };
     if td.samples != 1 || sd.samples == 1 {
-        return Err("a resolve goes from a multisampled image to a single-sampled one");
+        return Err(error(ResolveRule::SampleCounts, ""));
     }
     if td.format != sd.format || td.width != sd.width || td.height != sd.height {
-        return Err("resolve source and target have the same format and extent");
+        return Err(error(ResolveRule::FormatAndExtent, ""));
     }
     let source_is_attachment = pass.uses.iter().any(|u| {
         u.resource == from
@@ -337,7 +511,11 @@ fn check_resolve(
             )
     });
     if !source_is_attachment {
-        return Err("the resolve source must be a colour attachment written by the same pass");
+        let used = match pass.uses.iter().find(|u| u.resource == from) {
+            Some(u) => format!("; used as {}", u.access),
+            None => "; not otherwise used by the pass".to_string(),
+        };
+        return Err(error(ResolveRule::SourceNotAttachment, &used));
     }
     Ok(())
 }
@@ -351,15 +529,16 @@ fn check_one_depth_attachment(
     let depth = |a| matches!(a, Access::DepthWrite | Access::DepthRead);
     let mut uses = pass.uses.iter().filter(|u| depth(u.access));
     if let (Some(first), Some(second)) = (uses.next(), uses.next()) {
-        return Err(CompileError::AccessMismatch {
-            pass: pass.name.to_string(),
-            resource: graph.resource(second.resource).name.to_string(),
-            access: second.access.name().to_string(),
-            rule: format!(
-                "a raster pass has at most one depth/stencil attachment, and '{}' is already one",
-                graph.resource(first.resource).name
+        return Err(mismatch(
+            pass,
+            graph.resource(second.resource),
+            second.access,
+            format!(
+                "'{}' is already its depth/stencil attachment ({}): a raster pass has at most one",
+                graph.resource(first.resource).name,
+                first.access
             ),
-        });
+        ));
     }
     Ok(())
 }
@@ -381,12 +560,17 @@ fn check_attachment_extents(graph: &Graph, pass: &crate::graph::Pass) -> Result<
             Some((name, w, h, s)) => {
                 let sample_mismatch = matches!(samples, Some(x) if s != 0 && x != s);
                 if w != d.width || h != d.height || sample_mismatch {
-                    return Err(CompileError::AccessMismatch {
-                        pass: pass.name.to_string(),
-                        resource: r.name.to_string(),
-                        access: u.access.name().to_string(),
-                        rule: format!("every attachment of a raster pass has the same extent and sample count as '{name}'"),
-                    });
+                    let theirs = if s == 0 {
+                        format!("{w}×{h}")
+                    } else {
+                        format!("{w}×{h} with {s} sample{}", if s == 1 { "" } else { "s" })
+                    };
+                    return Err(mismatch(
+                        pass,
+                        r,
+                        u.access,
+                        format!("'{name}' is {theirs}: every attachment of a raster pass has the same extent and sample count"),
+                    ));
                 }
                 if s == 0 {
                     first = Some((name, w, h, samples.unwrap_or(0)));

@@ -1,8 +1,9 @@
 //! Random invalid graphs: a valid graph plus one mutation that breaks a validation rule
 //! (unknown or duplicate names, duplicate uses, accesses that do not fit the resource or the
-//! pass kind, reads before any write, bad sizes, bad resolves, contradictory flags). Each
-//! mutation is invalid whatever the base graph is; the offending pass goes at a random
-//! position, so the error can surface anywhere in the pass list.
+//! pass kind, reads before any write, bad sizes, transient memory over the limit, bad
+//! resolves, contradictory flags). Each mutation is invalid whatever the base graph is; the
+//! offending pass goes at a random position, so the error can surface anywhere in the pass
+//! list.
 
 use super::graphs::valid_graph;
 use proptest::prelude::*;
@@ -12,7 +13,7 @@ use tessera_graph::graph::{
 use tessera_graph::{Access, Format};
 
 /// Number of distinct mutations.
-pub const MUTATIONS: u8 = 20;
+pub const MUTATIONS: u8 = 22;
 
 /// An invalid graph and the name of the mutation that made it invalid.
 pub fn invalid_graph() -> impl Strategy<Value = (Graph, &'static str)> {
@@ -317,6 +318,42 @@ pub fn mutate(mut g: Graph, m: u8, at: u16, aux: u8) -> (Graph, &'static str) {
                 ],
             );
             "attachments of different extents"
+        }
+        19 => {
+            // One transient buffer over the memory limit (a size near 2^64 or just over
+            // 2^48), used or not.
+            let size = [u64::MAX, 1 << 63, (1 << 48) + 1][aux as usize % 3];
+            let name = format!("huge_{}", g.resources.len());
+            let b = g.buffer(name, size);
+            if aux & 4 == 0 {
+                insert(
+                    &mut g,
+                    at,
+                    "huge",
+                    PassKind::Compute,
+                    vec![use_(b, Access::StorageWrite)],
+                );
+            }
+            "transient buffer over the memory limit"
+        }
+        20 => {
+            // Transient images under the limit each, over it together.
+            let desc = ImageDesc::new(Format::R32G32B32A32_SFLOAT, 65536, 65536).layers(2048);
+            let a = image(&mut g, "huge_a", desc);
+            let b = image(&mut g, "huge_b", desc);
+            let c = image(&mut g, "huge_c", desc.layers(1));
+            insert(
+                &mut g,
+                at,
+                "huge_images",
+                PassKind::Compute,
+                vec![
+                    use_(a, Access::StorageWrite),
+                    use_(b, Access::StorageWrite),
+                    use_(c, Access::StorageWrite),
+                ],
+            );
+            "transient images over the memory limit together"
         }
         _ => {
             let src = image(

@@ -343,7 +343,7 @@ impl Problem {
                 continue;
             }
             if memoryless.get(i).copied().unwrap_or(false) {
-                problem.memoryless_bytes += r.bytes();
+                problem.memoryless_bytes = problem.memoryless_bytes.saturating_add(r.bytes());
                 continue;
             }
             let kind = match r.kind {

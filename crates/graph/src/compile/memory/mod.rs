@@ -11,9 +11,13 @@
 //! class);
 //! [`exact`] finds the optimum of small problems for tests. Without `CompileOptions::alias`
 //! every resource gets a block of its own. Invariant: placements whose conflict spans
-//! overlap never overlap in bytes. Cost: dominated by the planner, O(n log n + pairs) for the
-//! conflict lists plus O(Σ d log d) per greedy run (d conflicts per item), a handful of runs
-//! for large frames. The plan section lists each block's placements by (offset, first use,
+//! overlap never overlap in bytes, and every placement lies inside its block. Sizes: the
+//! validate phase caps each transient footprint and their sum at
+//! [`MAX_TRANSIENT_BYTES`](crate::error::MAX_TRANSIENT_BYTES) (2^48), so no size, offset, end
+//! or total here overflows 64 bits, and the greedy runs count in units of which a class holds
+//! at most 2^31 (coarser than the alignment only for classes over 2^31 alignments). Cost:
+//! dominated by the planner, O(n log n + pairs) for the conflict lists plus O(Σ d log d) per
+//! greedy run (d conflicts per item), a handful of runs for large frames. The plan section lists each block's placements by (offset, first use,
 //! resource): one counting sort by offset over the items by first use (handed on by
 //! [`planner::plan_in_start_order`]: on one queue the conflict sweep's order by first
 //! position, with levels one counting sort by first level), else two counting sorts.
@@ -181,6 +185,7 @@ pub fn describe(
         memoryless_bytes: problem.memoryless_bytes,
         article_bytes,
         blocks,
+        memoryless_fallbacks: Vec::new(),
     }
 }
 

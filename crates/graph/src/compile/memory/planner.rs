@@ -342,10 +342,10 @@ fn pack_class(
             }
         }
     }
-    let a = problem.alignment.max(1);
+    let unit = greedy.unit;
     let placed = best_place
         .iter()
-        .map(|&(k, off)| (items[k as usize], u64::from(off) * a))
+        .map(|&(k, off)| (items[k as usize], u64::from(off) * unit))
         .collect();
     (best_h, placed)
 }
@@ -408,6 +408,37 @@ fn span_len(s: &Span) -> u64 {
     u64::from(s.lvl_hi - s.lvl_lo) + u64::from(s.pos_hi - s.pos_lo) + 2
 }
 
+/// Most units the items of one class may add up to: a greedy run's block height never
+/// exceeds the sum of the units it placed (each item lands at or below the current top),
+/// so no offset or end of a run overflows its 32 bits, with room to spare.
+const MAX_UNITS: u32 = u32::MAX / 2;
+
+/// Bytes per unit for the greedy runs over `items`: the alignment, or the smallest
+/// power-of-two multiple of it at which the items' footprints (rounded up to whole units)
+/// add up to at most [`MAX_UNITS`]. Offsets in units are then aligned and every run's
+/// arithmetic fits in 32 bits. Only huge classes on small alignments (more than
+/// 2^31 · alignment bytes, 128 TiB at 64 KiB) need a coarser unit; it may waste up to one
+/// unit per item, and the article's byte-exact buckets are still compared with the result.
+/// With the validated limit (at most 2^48 transient bytes, each footprint at least the
+/// alignment) the doubling stops after a few steps and every height in bytes fits in 64
+/// bits. O(n) per step.
+fn unit_of(problem: &Problem, items: &[usize]) -> u64 {
+    let mut unit = problem.alignment.max(1);
+    loop {
+        let total = items.iter().fold(0u64, |sum, &i| {
+            sum.saturating_add(problem.items[i].footprint.div_ceil(unit))
+        });
+        if total <= u64::from(MAX_UNITS) {
+            return unit;
+        }
+        match unit.checked_mul(2) {
+            Some(u) => unit = u,
+            // More items than units: not a frame that passes validation.
+            None => return unit,
+        }
+    }
+}
+
 /// A placed item as the walk reads it: offsets in units of the alignment, span inline.
 #[derive(Clone, Copy, Debug)]
 struct Slot {
@@ -431,8 +462,9 @@ fn range(off: u32, end: u32) -> u64 {
 pub struct Greedy<'a> {
     /// Conflict lists, or `None`: walk over every placed item (dense problems).
     conflicts: Option<&'a Conflicts>,
-    alignment: u64,
-    /// Footprint of each item in units of the alignment.
+    /// Bytes per unit of offsets and sizes ([`unit_of`]).
+    unit: u64,
+    /// Footprint of each item in units, rounded up.
     units: Vec<u32>,
     /// Conflict span of each item.
     spans: Vec<Span>,
@@ -449,17 +481,18 @@ pub struct Greedy<'a> {
 impl<'a> Greedy<'a> {
     /// State for runs over `items` of `problem`, whose conflict lists are `conflicts`.
     pub fn new(problem: &Problem, items: &[usize], conflicts: Option<&'a Conflicts>) -> Self {
-        let a = problem.alignment.max(1);
+        let unit = unit_of(problem, items);
         let units = items
             .iter()
             .map(|&i| {
-                u32::try_from(super::units_of(problem.items[i].footprint, a))
-                    .unwrap_or(u32::MAX / 4)
+                let u = problem.items[i].footprint.div_ceil(unit);
+                debug_assert!(u <= u64::from(MAX_UNITS));
+                u as u32
             })
             .collect();
         Greedy {
             conflicts,
-            alignment: a,
+            unit,
             units,
             // Read by the walk only.
             spans: match conflicts {
@@ -509,11 +542,11 @@ impl<'a> Greedy<'a> {
             }
         }
         self.slots.sort_by_key(|s| s.off);
-        // The height (in units) at which the run gives up: `height · alignment >= cutoff`.
-        let limit = cutoff.div_ceil(self.alignment);
+        // The height (in units) at which the run gives up: `height · unit >= cutoff`.
+        let limit = cutoff.div_ceil(self.unit);
         if let Some(c) = self.conflicts {
             let h = self.place_by_lists(c, &order[prefix.len()..], rule, height, limit)?;
-            return Some(u64::from(h) * self.alignment);
+            return Some(u64::from(h) * self.unit);
         }
         for &k in &order[prefix.len()..] {
             let off = self.offset_by_walk(k as usize, rule, height);
@@ -533,7 +566,7 @@ impl<'a> Greedy<'a> {
                 },
             );
         }
-        Some(u64::from(height) * self.alignment)
+        Some(u64::from(height) * self.unit)
     }
 
     /// Places `rest` (the items after the prefix) through the conflict lists, from block

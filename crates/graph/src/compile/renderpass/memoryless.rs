@@ -6,12 +6,21 @@
 //! `TRANSIENT_ATTACHMENT` usage with `LAZILY_ALLOCATED` memory and no bytes in the aliasing
 //! blocks. That needs a device with lazily allocated memory and `CompileOptions::memoryless`.
 //!
-//! A resource the author *declared* memoryless must pass the same test whenever merging and
-//! memoryless are both on (on every device, so that a regression is loud in desktop CI too;
-//! without lazily allocated memory it is then placed like any transient): otherwise compiling
-//! fails with [`CompileError::MemorylessBroken`] naming the first pass that breaks it.
+//! A resource the author *declared* memoryless states a requirement on the frame: it must pass
+//! the same test in the render passes of the reference compile, the default one with
+//! reordering, merging, memoryless attachments and async compute on ([`is_reference`]), for
+//! the device at hand; otherwise compiling fails with [`CompileError::MemorylessBroken`]
+//! naming the first pass that breaks it. That holds in every mode and on every device (so a
+//! regression is loud in desktop CI too): a compile with any of those options off runs the
+//! reference's phases up to the render passes first (`compile`). When the reference keeps it
+//! in tile memory but this plan cannot (no lazily allocated memory on the device, the
+//! memoryless optimisation off, or this compile's render passes split it), it is placed in
+//! ordinary memory like any transient and the plan lists it in
+//! `memory.memoryless_fallbacks` with the reason: the frame still runs in every mode.
 //! Cost: O(resources) over the per-resource facts of the load/store sweep; the uses are
-//! indexed per resource, and the reason put in words, only for that error (or a trace log).
+//! indexed per resource, and the reason put in words, only for that error, a fallback (or a
+//! trace log). The reference run doubles the front of the compile for frames with a
+//! declared-memoryless resource compiled with an option off; other compiles pay nothing.
 
 use super::load_store::{Attachments, Facts, UseIndex};
 use super::{Breaks, RenderPassGrouping};
@@ -20,7 +29,7 @@ use crate::caps::{Capabilities, CompileOptions};
 use crate::compile::Schedule;
 use crate::error::CompileError;
 use crate::graph::{Graph, PassId, ResourceId};
-use crate::plan::{LoadOp, StoreOp};
+use crate::plan::{LoadOp, MemorylessFallback, StoreOp};
 
 /// Why a resource cannot stay in tile memory; the text is written only when it is shown.
 #[derive(Clone, Copy, Debug)]
@@ -98,11 +107,11 @@ fn explain(
     match blocked {
         Blocked::Lives(p) => (
             name(p),
-            "imported and output resources live outside the frame".into(),
+            "it is imported or an output, so its content lives outside the frame: a memoryless image lives in one render pass".into(),
         ),
         Blocked::NotAttachment(p, access) => (
             name(p),
-            format!("it uses '{r}' as {access}, not as an attachment"),
+            format!("it uses '{r}' as {access}, not as an attachment: a memoryless image is used as an attachment only"),
         ),
         Blocked::Outside { pass, first, end } => {
             let why = breaks
@@ -120,7 +129,7 @@ fn explain(
             (
                 name(pass),
                 format!(
-                    "it uses '{r}' outside the render pass of '{}', which ends at '{}'{why}",
+                    "it uses '{r}' outside the render pass of '{}', which ends at '{}'{why}: a memoryless image lives in one render pass",
                     graph.pass(first).name,
                     graph.pass(end).name
                 ),
@@ -128,11 +137,11 @@ fn explain(
         }
         Blocked::Loads(p) => (
             name(p),
-            "its first use needs earlier content (load LOAD)".into(),
+            "its first use keeps earlier content (load LOAD): a memoryless image is cleared or fully written at its first use".into(),
         ),
         Blocked::Stores(p) => (
             name(p),
-            "its content is needed after the render pass (store STORE)".into(),
+            "its content is needed after the render pass (store STORE): a memoryless image's content ends with its render pass".into(),
         ),
     }
 }
@@ -161,8 +170,42 @@ fn blocked(
         .is_some_and(|a| a.load == LoadOp::Load || a.store == StoreOp::Store)
 }
 
+/// True when a compile with `options` plans the render passes that judge declared-memoryless
+/// resources: reordering, merging, memoryless attachments and async compute on (the default;
+/// aliasing and sync minimisation come after the render passes and do not matter).
+pub fn is_reference(options: &CompileOptions) -> bool {
+    options.reorder && options.merge && options.memoryless && options.async_compute
+}
+
+/// The options of the reference compile for a compile with `options` (see [`is_reference`]).
+pub fn reference_options(options: &CompileOptions) -> CompileOptions {
+    CompileOptions {
+        alias: options.alias,
+        minimize_syncs: options.minimize_syncs,
+        ..CompileOptions::ALL
+    }
+}
+
+/// The optimisations of the reference that `options` turns off, in words.
+fn switched_off(options: &CompileOptions) -> String {
+    let off: Vec<&str> = [
+        (options.reorder, "reorder"),
+        (options.merge, "merge"),
+        (options.async_compute, "async_compute"),
+    ]
+    .iter()
+    .filter(|(on, _)| !on)
+    .map(|&(_, name)| name)
+    .collect();
+    off.join(", ")
+}
+
 /// Marks memoryless attachments in `attachments` and returns, per resource, whether it is
-/// memoryless; errors for a declared-memoryless resource the graph cannot keep so.
+/// memoryless, and the declared-memoryless resources placed in ordinary memory with the
+/// reason. A declared resource that the render passes cannot keep in tile memory is an error
+/// in the reference compile ([`is_reference`]); any other compile of the frame runs the
+/// reference as well (`compile`), so that the error does not depend on the options, and
+/// here it falls back to ordinary memory.
 #[allow(clippy::too_many_arguments)] // the phase's inputs, each read once
 pub fn decide(
     graph: &Graph,
@@ -173,11 +216,24 @@ pub fn decide(
     facts: &Facts,
     attachments: &mut Attachments,
     breaks: &Breaks,
-) -> Result<Vec<bool>, CompileError> {
+) -> Result<(Vec<bool>, Vec<MemorylessFallback>), CompileError> {
     let mut memoryless = vec![false; graph.resources.len()];
+    let mut fallbacks = Vec::new();
+    let mut fall_back = |id: ResourceId, reason: String| {
+        fallbacks.push(MemorylessFallback {
+            resource: graph.resource(id).name,
+            reason,
+        })
+    };
     if !options.memoryless {
-        return Ok(memoryless);
+        for (id, r) in graph.resource_ids().zip(&graph.resources) {
+            if r.memoryless && facts.first_user(id).is_some() {
+                fall_back(id, "the memoryless optimisation is off".into());
+            }
+        }
+        return Ok((memoryless, fallbacks));
     }
+    let strict = is_reference(options);
     // Built only to explain a resource that cannot stay in tile memory.
     let mut index: Option<UseIndex<'_>> = None;
     let mut explain_why = |id: ResourceId| {
@@ -189,7 +245,8 @@ pub fn decide(
     let trace = log::log_enabled!(log::Level::Trace);
     for (id, r) in graph.resource_ids().zip(&graph.resources) {
         // A resource used outside one render pass is blocked; that matters only when it is
-        // declared memoryless (an error) or for the trace. Most resources end here.
+        // declared memoryless (an error or a fallback) or for the trace. Most resources end
+        // here.
         if !facts.in_one_render_pass(id) && !r.memoryless && !trace {
             continue;
         }
@@ -200,13 +257,22 @@ pub fn decide(
             continue;
         };
         let blocked = blocked(graph, grouping, facts, attachments, id, first);
-        if blocked && r.memoryless && options.merge {
+        if blocked && r.memoryless {
             let (pass, rule) = explain_why(id).unwrap_or_default();
-            return Err(CompileError::MemorylessBroken {
-                resource: r.name.to_string(),
-                pass,
-                rule,
-            });
+            if strict {
+                return Err(CompileError::MemorylessBroken {
+                    resource: r.name.to_string(),
+                    pass,
+                    rule,
+                });
+            }
+            fall_back(
+                id,
+                format!(
+                    "with {} off, pass '{pass}' breaks it: {rule}",
+                    switched_off(options)
+                ),
+            );
         } else if blocked {
             if trace {
                 let (pass, rule) = explain_why(id).unwrap_or_default();
@@ -219,6 +285,9 @@ pub fn decide(
             );
             memoryless[id.index()] = true;
         } else {
+            if r.memoryless {
+                fall_back(id, "the device has no lazily allocated memory".into());
+            }
             log::trace!(
                 "'{}' could be memoryless but the device has no lazily allocated memory",
                 r.name
@@ -228,5 +297,5 @@ pub fn decide(
     for a in &mut attachments.drafts {
         a.memoryless = memoryless[a.resource.index()];
     }
-    Ok(memoryless)
+    Ok((memoryless, fallbacks))
 }

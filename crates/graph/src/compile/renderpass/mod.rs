@@ -170,6 +170,8 @@ pub struct RenderPasses {
     pub breaks: Vec<Break>,
     /// Per resource: kept in tile memory only (input of the memory phase).
     pub memoryless: Vec<bool>,
+    /// Declared-memoryless resources this plan places in ordinary memory, with the reason.
+    pub memoryless_fallbacks: Vec<crate::plan::MemorylessFallback>,
     /// Tile bandwidth per frame.
     pub bandwidth: Bandwidth,
 }
@@ -190,7 +192,7 @@ pub fn render_passes(
     );
     let merge::Grouped { grouping, breaks } = grouped;
     let (facts, mut attachments) = load_store::sweep(graph, schedule, &grouping);
-    let memoryless = memoryless::decide(
+    let (memoryless, memoryless_fallbacks) = memoryless::decide(
         graph,
         caps,
         options,
@@ -257,6 +259,7 @@ pub fn render_passes(
         render_passes,
         breaks,
         memoryless,
+        memoryless_fallbacks,
         bandwidth,
     })
 }

@@ -15,9 +15,14 @@
 //! `Ok` (a property test compares them on random valid and invalid graphs). Cost: a few
 //! instructions per use and per resource, the duplicate-name table, one byte per resource.
 
-use super::{check_attachment_extents, check_resolve, first_duplicate_in, MAX_DIMENSION};
+use super::{
+    check_attachment_extents, check_resolve, first_duplicate_in, transient_footprint,
+    MAX_DIMENSION, MAX_LAYERS,
+};
 use crate::access::{Access, Target};
 use crate::caps::Capabilities;
+use crate::compile::memory::lifetimes::effective_alignment;
+use crate::error::MAX_TRANSIENT_BYTES;
 use crate::format::Format;
 use crate::graph::{Graph, PassKind, QueueKind, ResourceKind};
 use std::sync::OnceLock;
@@ -123,7 +128,7 @@ impl AccessRules {
 /// True when every rule of the validate phase holds for `graph`: exactly when
 /// [`super::validate_rule_by_rule`] is `Ok`, without naming the broken rule.
 pub fn all_rules_hold(graph: &Graph, caps: &Capabilities) -> bool {
-    let Some(mut resources) = resource_bytes(graph) else {
+    let Some(mut resources) = resource_bytes(graph, caps) else {
         return false;
     };
     let mut slots = Vec::new();
@@ -181,10 +186,18 @@ pub fn all_rules_hold(graph: &Graph, caps: &Capabilities) -> bool {
 }
 
 /// One byte per resource (class, imported), or `None` when a resource breaks a rule of its
-/// own (name, shape, flags).
-fn resource_bytes(graph: &Graph) -> Option<Vec<u8>> {
+/// own (name, shape, flags, memory limit).
+fn resource_bytes(graph: &Graph, caps: &Capabilities) -> Option<Vec<u8>> {
     let mut bytes = Vec::with_capacity(graph.resources.len());
+    let alignment = effective_alignment(caps);
+    let mut total = 0u64;
     for r in &graph.resources {
+        if !r.imported {
+            total = total.checked_add(transient_footprint(r, alignment)?)?;
+            if total > MAX_TRANSIENT_BYTES {
+                return None;
+            }
+        }
         let mut bad = r.name.is_empty()
             | (r.size == Some(0))
             | (r.memoryless & (r.imported | r.output))
@@ -200,7 +213,7 @@ fn resource_bytes(graph: &Graph) -> Option<Vec<u8>> {
                     | (d.samples & d.samples.wrapping_sub(1) != 0)
                     | (d.mips.wrapping_sub(1) >= full_chain)
                     | ((d.samples > 1) & (d.mips > 1))
-                    | (d.layers.wrapping_sub(1) >= 2048);
+                    | (d.layers.wrapping_sub(1) >= MAX_LAYERS);
                 let base = if d.format.is_depth_stencil() {
                     DEPTH
                 } else {
