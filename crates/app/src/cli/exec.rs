@@ -57,7 +57,7 @@ pub struct ExecArgs {
 pub fn run(args: &ExecArgs) -> anyhow::Result<()> {
     // The frame as written must be valid, exactly as for `tessera plan`, before the
     // synthetic run scales it (scaling clamps mips and sizes) and before a device is opened.
-    let (graph, _plan) = super::plan::compile_file(&args.file, None, args.no_optimize)?;
+    let graph = super::plan::compile_file(&args.file, None, args.no_optimize)?.graph;
     let capture = args
         .capture
         .as_deref()
@@ -88,14 +88,12 @@ pub fn run(args: &ExecArgs) -> anyhow::Result<()> {
         VkError::NoDevice(_) => anyhow::anyhow!("{e}"),
         e => anyhow::anyhow!("{}: {e}", args.file.display()),
     })?;
-    if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&to_json(&graph.name, &report))?
-        );
+    let text = if args.json {
+        serde_json::to_string_pretty(&to_json(&graph.name, &report))? + "\n"
     } else {
-        print!("{}", summary(&graph.name, &report));
-    }
+        summary(&graph.name, &report)
+    };
+    super::out::print(|out| out.write_all(text.as_bytes()))?;
     let mut failures = Vec::new();
     if report.validation_messages > 0 {
         failures.push(format!(

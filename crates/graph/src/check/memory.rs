@@ -2,7 +2,8 @@
 //!
 //! Recomputes from the graph and the plan alone (no compiler code): which resources must be
 //! placed (transient, used by a kept pass, not a memoryless attachment of a render pass),
-//! their lifetimes in the plan's unit (a subpass counts as its whole render pass), sizes,
+//! their lifetimes in the plan's unit (a subpass counts as its whole render pass; an output
+//! lives to the frame's end), sizes,
 //! classes and totals; that no two placements of a block overlap in bytes while their
 //! lifetimes overlap; that an image reusing bytes of an earlier occupant starts from
 //! `UNDEFINED`; that `article_bytes` is the article's total, or 0 (not run) only when every
@@ -140,6 +141,12 @@ pub(super) fn check(
     let by_levels = m.lifetime_unit == LifetimeUnit::Level;
     let unit_lo = |s: &Seen| if by_levels { s.span.2 } else { s.span.0 };
     let unit_hi = |s: &Seen| if by_levels { s.span.3 } else { s.span.1 };
+    // The last unit of the frame: its last level, or its last position.
+    let frame_end = if by_levels {
+        plan.levels.len().saturating_sub(1)
+    } else {
+        plan.order.len().saturating_sub(1)
+    } as u32;
     if !m.alignment.is_power_of_two()
         || m.alignment < caps.placement_alignment
         || m.alignment < caps.buffer_image_granularity
@@ -222,13 +229,21 @@ pub(super) fn check(
             }
             let u = &uses[id.index()];
             let first = u.iter().map(unit_lo).min();
-            let last = u.iter().map(unit_hi).max();
+            // An output is read after the frame: it keeps its bytes to the frame's end.
+            let last = if r.output && !u.is_empty() {
+                Some(frame_end)
+            } else {
+                u.iter().map(unit_hi).max()
+            };
             if first != Some(p.first) || last != Some(p.last) {
                 push(
                     "memory.lifetime",
                     format!(
-                        "'{}' has lifetime {}..{} but its kept uses span {first:?}..{last:?}",
-                        p.resource, p.first, p.last
+                        "'{}' has lifetime {}..{} but its kept uses span {first:?}..{last:?}{}",
+                        p.resource,
+                        p.first,
+                        p.last,
+                        if r.output { " (an output lives to the end of the frame)" } else { "" }
                     ),
                 );
             }

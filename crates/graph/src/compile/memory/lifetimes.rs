@@ -7,7 +7,8 @@
 //! resource used in level L is alive during all of L). A pass that is a subpass of a
 //! render pass counts as the whole render pass (all its positions, all its levels): no
 //! barrier can separate two subpasses, so memory used by one subpass stays reserved until
-//! the render pass ends.
+//! the render pass ends. An `output` (a result of the frame, read after it) lives from its
+//! first use to the end of the frame: no later occupant may take its bytes.
 //!
 //! Two resources *conflict* (may not share bytes) unless one of them comes wholly before
 //! the other both in execution positions and, with levels, in levels. The position test is what makes an
@@ -338,9 +339,16 @@ impl Problem {
         };
         // Positions and levels are below the number of passes.
         let mut bound = Accumulator::for_units(graph.passes.len());
+        let end = frame_end(timeline);
         for (i, (r, &(mut span, used_as))) in graph.resources.iter().zip(&span).enumerate() {
             if span.is_empty() || r.imported {
                 continue;
+            }
+            if r.output {
+                // A result of the frame is read after it: no later occupant may take its
+                // bytes before the frame ends.
+                span.pos_hi = end.pos_hi;
+                span.lvl_hi = end.lvl_hi;
             }
             if memoryless.get(i).copied().unwrap_or(false) {
                 problem.memoryless_bytes = problem.memoryless_bytes.saturating_add(r.bytes());
@@ -422,6 +430,24 @@ pub fn effective_alignment(caps: &Capabilities) -> u64 {
         .max(caps.buffer_image_granularity)
         .max(1);
     a.checked_next_power_of_two().unwrap_or(1 << 63)
+}
+
+/// The last position and the last level of the frame's kept passes (0 when none).
+fn frame_end(t: View<'_>) -> Span {
+    let mut end = Span {
+        pos_lo: 0,
+        pos_hi: 0,
+        lvl_lo: 0,
+        lvl_hi: 0,
+    };
+    for (p, position) in t.position.iter().enumerate() {
+        if let Some(pos) = *position {
+            end.pos_hi = end.pos_hi.max(pos);
+            let l = if t.by_level { t.level[p] } else { pos };
+            end.lvl_hi = end.lvl_hi.max(l);
+        }
+    }
+    end
 }
 
 /// Span of each render pass: the positions and levels of its kept subpasses.
