@@ -69,6 +69,7 @@
 
 use super::alias_barriers::ResourceUses;
 use super::chains::{Chain, Chains};
+use super::renderpass::ops::UseOps;
 use super::renderpass::RenderPassGrouping;
 use super::syncs::ownership::{compute_can_use, Sharing};
 use super::Schedule;
@@ -255,12 +256,14 @@ struct Arenas {
     visible: Chains<(QueueKind, StageMask, AccessMask)>,
 }
 
-/// Derives barriers and cross-queue hazards for the scheduled frame; `sharing` (indexed by
-/// resource) says which resources change owners with transfers.
+/// Derives barriers and cross-queue hazards for the scheduled frame; `ops` are the load and
+/// store operations of the render passes of `grouping`, `sharing` (indexed by resource) says
+/// which resources change owners with transfers.
 pub fn barriers(
     graph: &Graph,
     schedule: &Schedule,
     grouping: &RenderPassGrouping,
+    ops: &UseOps,
     sharing: &[Sharing],
 ) -> Barriers {
     let scopes = ScopeTable::new();
@@ -273,6 +276,7 @@ pub fn barriers(
         graph,
         schedule,
         grouping,
+        ops,
         sharing,
         scopes: &scopes,
         classes: &classes,
@@ -295,6 +299,7 @@ struct Frame<'a> {
     graph: &'a Graph,
     schedule: &'a Schedule,
     grouping: &'a RenderPassGrouping,
+    ops: &'a UseOps,
     sharing: &'a [Sharing],
     scopes: &'a ScopeTable,
     classes: &'a [TargetClass],
@@ -321,6 +326,7 @@ fn replay_on<const TWO_QUEUES: bool>(frame: &Frame, mut entering: Vec<Flags>) ->
         graph,
         schedule,
         grouping,
+        ops,
         sharing,
         scopes,
         classes,
@@ -349,7 +355,7 @@ fn replay_on<const TWO_QUEUES: bool>(frame: &Frame, mut entering: Vec<Flags>) ->
         graph,
         schedule,
         grouping,
-        (scopes, classes),
+        (scopes, classes, ops),
         &mut entering,
         &mut facts,
         &mut arenas.readers,
@@ -380,14 +386,18 @@ fn replay_on<const TWO_QUEUES: bool>(frame: &Frame, mut entering: Vec<Flags>) ->
         let group = group.unwrap_or(NO_GROUP);
         let slot = usize::from(queue != QueueKind::Graphics);
         let barriers_before = out.barriers.len();
-        for u in &p.uses {
+        for (use_index, u) in p.uses.iter().enumerate() {
             let resource = u.resource;
             let (k, scope, writes) = if tabled {
                 next += 1;
                 (next - 1, facts[next - 1].scope, facts[next - 1].writes)
             } else {
-                let scope = scopes.scope(u.access, p.kind, classes[resource.index()]);
-                let writes = u.access.writes();
+                let (scope, writes) = ops.fold(
+                    pass,
+                    use_index,
+                    scopes.scope(u.access, p.kind, classes[resource.index()]),
+                    u.access.writes(),
+                );
                 // This use's facts, for the later uses that wait for it.
                 facts.push(Facts {
                     pass,
@@ -894,10 +904,11 @@ fn settle(r: &crate::graph::Resource, first: Flags) -> Flags {
     (Flags::from(settled) * SETTLED) | (Flags::from(undefined) * UNDEFINED)
 }
 
-/// First-use bits ([`SEEN`], [`KEEPS`], [`WRITES_LAYOUT`]) of a use.
-fn first_use(u: &crate::graph::Use, scope: &SyncScope) -> Flags {
+/// First-use bits ([`SEEN`], [`KEEPS`], [`WRITES_LAYOUT`]) of a use (`scope`, `writes`:
+/// with the attachment operations at it).
+fn first_use(u: &crate::graph::Use, scope: &SyncScope, writes: bool) -> Flags {
     SEEN | (Flags::from(u.access.keeps_content(u.clear)) * KEEPS)
-        | (Flags::from(u.access.writes() && scope.layout.is_some()) * WRITES_LAYOUT)
+        | (Flags::from(writes && scope.layout.is_some()) * WRITES_LAYOUT)
 }
 
 /// The state each resource enters the frame in: the accesses of the previous frame (the
@@ -912,7 +923,7 @@ fn initial_states(
     graph: &Graph,
     schedule: &Schedule,
     grouping: &RenderPassGrouping,
-    (scopes, classes): (&ScopeTable, &[TargetClass]),
+    (scopes, classes, ops): (&ScopeTable, &[TargetClass], &UseOps),
     entering: &mut [Flags],
     facts: &mut Vec<Facts>,
     readers: &mut Chains<Prior>,
@@ -933,17 +944,22 @@ fn initial_states(
     for &pass in &schedule.order {
         let p = graph.pass(pass);
         let group = grouping.group_of[pass.index()].unwrap_or(NO_GROUP);
-        for u in &p.uses {
+        for (use_index, u) in p.uses.iter().enumerate() {
             let r = u.resource.index();
             if entering[r] & SETTLED != 0 {
                 continue;
             }
-            let scope = scopes.scope(u.access, p.kind, classes[r]);
+            let (scope, writes) = ops.fold(
+                pass,
+                use_index,
+                scopes.scope(u.access, p.kind, classes[r]),
+                u.access.writes(),
+            );
             let queue = schedule.queue[pass.index()];
             let f = &mut entering[r];
             if *f & PENDING != 0 {
                 if *f & SEEN == 0 {
-                    *f |= first_use(u, &scope);
+                    *f |= first_use(u, &scope, writes);
                 }
                 *f |= match queue {
                     QueueKind::Graphics => ON_GRAPHICS,
@@ -957,7 +973,7 @@ fn initial_states(
                 pass,
                 resource: u.resource,
                 queue,
-                writes: u.access.writes(),
+                writes,
                 group,
                 scope,
             });
@@ -1093,6 +1109,7 @@ mod tests {
             graph,
             schedule: &schedule,
             grouping: &rp.grouping,
+            ops: &rp.ops,
             sharing: &ownership.sharing,
             scopes: &scopes,
             classes: &classes,

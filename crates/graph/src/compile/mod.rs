@@ -96,7 +96,8 @@ pub fn compile(
     let schedule = Schedule::new(order, level, queue, culling.kept.clone());
     let rp = renderpass::render_passes(graph, &schedule, grouped, caps, options)?;
     let ownership = syncs::ownership::decide(graph, &schedule);
-    let mut barriers = barriers::barriers(graph, &schedule, &rp.grouping, &ownership.sharing);
+    let mut barriers =
+        barriers::barriers(graph, &schedule, &rp.grouping, &rp.ops, &ownership.sharing);
     let layout = memory::plan_memory(
         graph,
         &schedule,

@@ -155,6 +155,10 @@ pub struct AttachmentDraft {
     pub first_subpass: u32,
     /// Subpass of the last use.
     pub last_subpass: u32,
+    /// Index of the first use among the uses of its pass (subpass `first_subpass`).
+    pub first_use: u32,
+    /// Index of the last use among the uses of its pass (subpass `last_subpass`).
+    pub last_use: u32,
 }
 
 /// The attachments of every render pass, in one list: those of render pass `i` are
@@ -237,7 +241,7 @@ pub fn sweep(
             start = pos;
             first = all.drafts.len();
         }
-        for u in &pass.uses {
+        for (use_index, u) in pass.uses.iter().enumerate() {
             let Some(f) = facts.resources.get_mut(u.resource.index()) else {
                 debug_assert!(false, "uses name resources of the graph");
                 continue;
@@ -284,6 +288,7 @@ pub fn sweep(
                         layout,
                         samples: d.samples,
                         subpass,
+                        use_index: use_index as u32,
                         content_at_start,
                     };
                     use_.add_to(&mut all.drafts, first);
@@ -354,6 +359,8 @@ struct DraftUse<'g> {
     samples: u32,
     /// Its subpass in the render pass.
     subpass: u32,
+    /// Its index among the uses of its pass.
+    use_index: u32,
     /// The image holds content before the render pass starts.
     content_at_start: bool,
 }
@@ -377,6 +384,7 @@ impl DraftUse<'_> {
         if let Some(a) = all[first..].iter_mut().find(|a| a.resource == u.resource) {
             a.final_layout = self.layout;
             a.last_subpass = self.subpass;
+            a.last_use = self.use_index;
             a.resolve_target = a.resolve_target.or(resolve_target);
             return;
         }
@@ -398,6 +406,8 @@ impl DraftUse<'_> {
             final_layout: self.layout,
             first_subpass: self.subpass,
             last_subpass: self.subpass,
+            first_use: self.use_index,
+            last_use: self.use_index,
         });
     }
 }
