@@ -3,6 +3,9 @@
 //! declared-memoryless images) compiled under random options and devices; every plan must pass the plan checker,
 //! and a declared-memoryless error must agree with what the undeclared frame gets.
 
+mod common;
+
+use common::coverage::{middle_reads, MiddleReads};
 use proptest::prelude::*;
 use tessera_graph::access::Access;
 use tessera_graph::compile::renderpass::merge::{self, OpenGroup};
@@ -321,4 +324,25 @@ proptest! {
             }
         }
     }
+}
+
+/// The generator above makes render passes whose attachments are read (input attachment,
+/// depth test, blending) before their last subpass, stored and not, some with a resolve
+/// (counted on `mali`, where adjacent raster passes merge).
+#[test]
+fn random_frames_read_attachments_before_their_last_subpass() {
+    let caps = device(0);
+    let mut total = MiddleReads::default();
+    let strategy = (prop::collection::vec(pass_spec(), 1..10), any::<u16>());
+    for seed in 0..200 {
+        let (specs, flags) = common::sample(&strategy, seed);
+        let g = build(&specs, flags);
+        if let Ok(plan) = compile(&g, &caps, &CompileOptions::ALL) {
+            total.add(middle_reads(&g, &plan));
+        }
+    }
+    assert!(
+        total.store >= 10 && total.dont_care >= 10 && total.resolve >= 3,
+        "{total:?}"
+    );
 }

@@ -11,7 +11,14 @@
 //!   unchanged GENERAL layout or a buffer (the UAV-overlap bug: no state change, still a
 //!   hazard).
 //!
-//! Read-after-read in the same layout is no hazard. The state starts from the frame's own
+//! Read-after-read in the same layout is no hazard. A use's scope is that of its access with
+//! the attachment operations performed at it folded in ([`UseOps`], the model in
+//! [`super::renderpass::ops`]): the first use of an attachment in its render pass gains the
+//! load operation (so the barrier before the render pass makes earlier writes visible to the
+//! load, and waits for earlier reads when the load writes), the last use the store operation,
+//! which makes it a write (the next use, the next frame's first use and an aliasing
+//! successor wait for the store; a later read needs a barrier after a read-only last use).
+//! The state starts from the frame's own
 //! last accesses (the previous frame runs the same plan on the same images and buffers), so
 //! the first use of a resource waits for the previous frame's use on the same queue.
 //! Barriers are placed before the later pass, or before the first subpass of its render
@@ -55,17 +62,11 @@
 //! test of queues (hand-overs, routed transitions, waits across queues) is known false and
 //! compiled out; the data-dependent tests of the common path (a transition inside a render
 //! pass, a subpass dependency, a use that sets a layout) are selects rather than branches.
-//! On the 1,000-pass synthetic frame (about 2,400 uses, 1,000 barriers here) that is about
-//! 0.84 M instructions and 3.8 K mispredicted branches per compile (0.91 M and 4.2 K with
-//! one replay for both; 1.02 M with a table of every use built before the replay, 1.27 M
-//! before the table, the settling and the batch changes). On two queues
-//! (the same frame with async compute: about 1,800 barriers, 400 recorded after their pass,
-//! 700 cross-queue hazards) it is about 1.5 M: the tables are sized for the previous
-//! frame's uses and the routed transitions up front (growing them copies them whole), the
-//! routing test is made inline before calling out, the barriers recorded after their pass
-//! are sorted through `u64` keys and copied once rather than moved by a stable sort, and
-//! the first-use barrier indices are carried through that merge (so the aliasing barriers
-//! need not search for them); 1.68 M before these.
+//! On two queues the tables are sized for the previous frame's uses and the routed
+//! transitions up front (growing them copies them whole), the barriers recorded after their
+//! pass are sorted through `u64` keys and copied once, and the first-use barrier indices are
+//! carried through that merge (so the aliasing barriers need not search for them). Measured
+//! figures: docs/perf.md, "Barrier phases".
 
 use super::alias_barriers::ResourceUses;
 use super::chains::{Chain, Chains};

@@ -82,7 +82,9 @@ pub fn load_access(load: LoadOp, class: TargetClass, layout: Layout) -> OpAccess
 /// (the attachment's final layout).
 pub fn store_access(store: StoreOp, class: TargetClass, layout: Layout) -> OpAccess {
     // `STORE` and `DONT_CARE` both write (the content becomes undefined under `DONT_CARE`).
-    let (StoreOp::Store | StoreOp::DontCare) = store;
+    let writes = match store {
+        StoreOp::Store | StoreOp::DontCare => true,
+    };
     let (stages, access) = if class == TargetClass::DepthStencil {
         (
             StageMask::LATE_FRAGMENT_TESTS,
@@ -100,7 +102,7 @@ pub fn store_access(store: StoreOp, class: TargetClass, layout: Layout) -> OpAcc
             access,
             layout: Some(layout),
         },
-        writes: true,
+        writes,
     }
 }
 
@@ -204,6 +206,46 @@ impl UseOps {
                 (scope, writes | a.writes)
             }
             None => (scope, writes),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn operations_access_at_the_attachment_stages() {
+        let l = Layout::COLOR_ATTACHMENT_OPTIMAL;
+        let colour = TargetClass::Color;
+        let depth = TargetClass::DepthStencil;
+        let load = load_access(LoadOp::Load, colour, l);
+        assert!(!load.writes);
+        assert_eq!(load.scope.access, AccessMask::COLOR_ATTACHMENT_READ);
+        for op in [LoadOp::Clear, LoadOp::DontCare] {
+            let a = load_access(op, depth, l);
+            assert!(a.writes, "{op:?}");
+            assert_eq!(
+                (a.scope.stages, a.scope.access),
+                (
+                    StageMask::EARLY_FRAGMENT_TESTS,
+                    AccessMask::DEPTH_STENCIL_ATTACHMENT_WRITE
+                )
+            );
+        }
+        for op in [StoreOp::Store, StoreOp::DontCare] {
+            let c = store_access(op, colour, l);
+            let d = store_access(op, depth, l);
+            assert!(c.writes && d.writes, "{op:?}");
+            assert_eq!(c.scope.stages, StageMask::COLOR_ATTACHMENT_OUTPUT);
+            assert_eq!(
+                (d.scope.stages, d.scope.access),
+                (
+                    StageMask::LATE_FRAGMENT_TESTS,
+                    AccessMask::DEPTH_STENCIL_ATTACHMENT_WRITE
+                )
+            );
+            assert_eq!(d.scope.layout, Some(l));
         }
     }
 }
