@@ -284,6 +284,19 @@ fn random_graph(seed: u64) -> Graph {
             g.resource_mut(id).imported = true;
         }
         images.push((id, f, (w, h), samples));
+        if samples > 1 && !depth && r.chance(60) {
+            // A multisampled framebuffer: a second colour image of the format, a resolve
+            // target, sometimes a depth image.
+            let second = g.image(format!("img{i}b"), ImageDesc::new(f, w, h).samples(4));
+            images.push((second, f, (w, h), 4));
+            let target = g.image(format!("img{i}r"), ImageDesc::new(f, w, h));
+            images.push((target, f, (w, h), 1));
+            if r.chance(50) {
+                let d = Format::D32_SFLOAT;
+                let id = g.image(format!("img{i}d"), ImageDesc::new(d, w, h).samples(4));
+                images.push((id, d, (w, h), 4));
+            }
+        }
     }
     let mut buffers = Vec::new();
     for i in 0..(1 + r.below(2)) {
@@ -572,6 +585,7 @@ fn random_graphs_run_clean() {
         ran += 1;
     }
     assert!(ran >= 50, "only {ran} random graphs compiled");
+    println!("attachments read before their last subpass (stored, not stored, with a resolve): {middle:?}");
     // Merged render passes read attachments before their last subpass (so their stores wait
     // for those reads), stored and not, some with a resolve.
     assert!(
