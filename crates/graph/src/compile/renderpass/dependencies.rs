@@ -3,14 +3,15 @@
 //! Per resource, the accesses of the render pass are replayed in subpass order against the
 //! last writing subpass and the reading subpasses since. The accesses are the uses and, after
 //! the uses of each subpass, the store operation of every attachment last used there (a
-//! write, [`super::ops`]); a load operation is the first access of its attachment in the
-//! render pass, so it hazards with nothing inside it. A read depends on the last write
+//! write, [`super::ops`]), and before them the load operation of every attachment first
+//! used there (the first access of its attachment in the render pass: it depends on
+//! nothing, but a later write, the store included, depends on it). A read depends on the last write
 //! (read-after-write); a write, or a use in another layout (the render pass transitions the
 //! attachment between subpasses), depends on the last write and on every read since
 //! (write-after-write, write-after-read). So a store depends on the subpasses that wrote or
 //! read its attachment before the last one (an input-attachment read in a middle subpass, a
-//! depth test), with the store's stage and access as destination. Accesses of one subpass
-//! are ordered among themselves (a store comes after the uses of its subpass), so no
+//! depth test, a `LOAD` in the first), with the store's stage and access as destination.
+//! Accesses of one subpass are ordered among themselves (a store comes after the uses of its subpass), so no
 //! dependency links a subpass to itself. Source stages/accesses are those of the earlier
 //! access (accesses only for writes: a write-after-read needs execution order only),
 //! destination stages/accesses those of the later one. `by_region` is set when both are
@@ -215,11 +216,38 @@ pub fn dependencies_with(
         .collect();
     stores.sort_unstable();
     let mut next_store = 0;
+    // The loads, by subpass (that of the attachment's first use): the attachments are in
+    // order of first use.
+    debug_assert!(attachments
+        .windows(2)
+        .all(|w| w[0].first_subpass <= w[1].first_subpass));
+    let mut next_load = 0;
     let mut deps: Vec<SubpassDependency> = Vec::new();
     for (j, &pass) in group.iter().enumerate() {
         let j = j as u32;
         // Dependencies into subpass `j` are all created while it is replayed.
         let first_into_j = deps.len();
+        // The loads of the attachments first used in this subpass: accesses before its uses
+        // (the first of their attachment in the render pass, so they depend on nothing;
+        // later writes, the stores included, depend on them).
+        while let Some(d) = attachments[next_load..]
+            .first()
+            .filter(|d| d.first_subpass == j)
+        {
+            next_load += 1;
+            let op = d.load_access(graph.resource(d.resource).target().class());
+            let a = Replayed {
+                me: Prior {
+                    subpass: j,
+                    scope: op.scope,
+                    attachment: true,
+                },
+                writes: op.writes,
+                relayout: false,
+            };
+            scratch.state(d.resource);
+            scratch.replay(d.resource, &a, &mut deps, first_into_j);
+        }
         let p = graph.pass(pass);
         for u in &p.uses {
             let scope = u.access.scope(p.kind, graph.resource(u.resource).target());

@@ -15,9 +15,10 @@
 //!   and store like any attachment. (`LOAD_OP_NONE` / `STORE_OP_NONE` would access nothing;
 //!   the plan has no such operations.)
 //!
-//! Inside a render pass, the subpass-dependency phase replays each store after the uses of
-//! its subpass ([`super::dependencies`]); the load is the attachment's first access in the
-//! render pass, so nothing inside it comes before. Around the render pass, the barrier phase
+//! Inside a render pass, the subpass-dependency phase replays each load before the uses of
+//! its subpass and each store after them ([`super::dependencies`]); the load is the
+//! attachment's first access in the render pass, so it depends on nothing there, but later
+//! writes (the store included) depend on it. Around the render pass, the barrier phase
 //! and the aliasing barriers see the operations folded into the uses they sit at
 //! ([`UseOps`]): the first use gains the load's stages and accesses (a barrier before the
 //! render pass makes earlier writes visible to it, and waits for earlier reads too when it
