@@ -216,7 +216,7 @@ fn chain(g: &mut Graph, pool: &Pool, class: usize, i: usize, spec: &PassSpec) {
     g.raster(format!("p{i}a"))
         .clears(x, Access::ColorWrite)
         .clears(d, Access::DepthWrite);
-    let depth_read = if pick.0 % 2 == 0 {
+    let depth_read = if pick.0.is_multiple_of(2) {
         Access::DepthRead
     } else {
         Access::InputAttachment
@@ -225,7 +225,7 @@ fn chain(g: &mut Graph, pool: &Pool, class: usize, i: usize, spec: &PassSpec) {
         .uses(x, Access::InputAttachment)
         .uses(d, depth_read)
         .uses(y, Access::ColorWriteAll);
-    let x_last = if pick.1 % 2 == 0 {
+    let x_last = if pick.1.is_multiple_of(2) {
         Access::ColorReadWrite
     } else {
         Access::InputAttachment

@@ -342,9 +342,9 @@ fn random_graph(seed: u64) -> Graph {
                 // A chain: `a` writes `c1` (and the depth), `b` reads them and writes `c2`,
                 // `c` uses them last.
                 let (c1, c2) = if r.chance(50) {
-                    (colors[0].clone(), colors[1].clone())
+                    (colors[0], colors[1])
                 } else {
-                    (colors[1].clone(), colors[0].clone())
+                    (colors[1], colors[0])
                 };
                 let mut a = vec![(c1.0, Access::ColorWrite, true)];
                 let mut b = vec![(c1.0, Access::InputAttachment, false)];

@@ -61,8 +61,9 @@ pub struct Scratch {
 }
 
 impl Scratch {
-    /// The replay state of `resource` in the current render pass (fresh at its first use).
-    fn state(&mut self, resource: ResourceId) -> &mut State {
+    /// Index in `states` of the replay state of `resource` in the current render pass
+    /// (fresh at its first access).
+    fn state_index(&mut self, resource: ResourceId) -> usize {
         let slot = &mut self.slot[resource.index()];
         if slot.0 != self.stamp {
             *slot = (self.stamp, self.states.len() as u32);
@@ -72,7 +73,7 @@ impl Scratch {
                 layout: None,
             });
         }
-        &mut self.states[slot.1 as usize]
+        slot.1 as usize
     }
 
     /// Replays access `a` (in subpass `a.me.subpass`) of `resource` against its state: a
@@ -119,7 +120,7 @@ impl Scratch {
             d.dst_access |= scope.access;
             d.by_region &= prior.attachment && a.me.attachment;
         };
-        let index = self.slot[resource.index()].1 as usize;
+        let index = self.state_index(resource);
         let s = &mut self.states[index];
         if let Some(w) = &s.last_write {
             add(w, true);
@@ -171,7 +172,7 @@ pub fn subpass_dependencies(
     dependencies_with(graph, group, attachments, &mut Scratch::new(graph))
 }
 
-/// One access being replayed: a use, or a store operation.
+/// One access being replayed: a use, a load or a store operation.
 struct Replayed {
     me: Prior,
     writes: bool,
@@ -245,7 +246,6 @@ pub fn dependencies_with(
                 writes: op.writes,
                 relayout: false,
             };
-            scratch.state(d.resource);
             scratch.replay(d.resource, &a, &mut deps, first_into_j);
         }
         let p = graph.pass(pass);
@@ -256,7 +256,8 @@ pub fn dependencies_with(
                 scope,
                 attachment: u.access.is_attachment(),
             };
-            let s = scratch.state(u.resource);
+            let index = scratch.state_index(u.resource);
+            let s = &scratch.states[index];
             let relayout = scope.layout.is_some() && s.layout.is_some() && scope.layout != s.layout;
             let a = Replayed {
                 me,
@@ -279,7 +280,6 @@ pub fn dependencies_with(
                 writes: op.writes,
                 relayout: false,
             };
-            scratch.state(d.resource);
             scratch.replay(d.resource, &a, &mut deps, first_into_j);
         }
     }
