@@ -5,6 +5,7 @@
 
 mod common;
 
+use common::coverage::{middle_reads, MiddleReads};
 use common::{capabilities, frame_text, invalid_graph, mangled_frame_text, options, valid_graph};
 use proptest::prelude::*;
 use tessera_graph::compile::validate;
@@ -102,4 +103,22 @@ proptest! {
             }
         }
     }
+}
+
+/// The generator makes render passes whose attachments are read (input attachment, depth
+/// test, blending) before their last subpass, stored and not: the plans above cover stores
+/// that must wait for such reads (counted on `mali`, where adjacent raster passes merge).
+/// Its graphs are mostly stored; `renderpass_props` generates the not-stored and resolved
+/// cases in bulk (and counts them).
+#[test]
+fn valid_graphs_read_attachments_before_their_last_subpass() {
+    let caps = Capabilities::profile("mali").expect("the mali profile");
+    let mut total = MiddleReads::default();
+    for seed in 0..200 {
+        let g = common::sample(&valid_graph(), seed);
+        if let Ok(plan) = compile(&g, &caps, &CompileOptions::ALL) {
+            total.add(middle_reads(&g, &plan));
+        }
+    }
+    assert!(total.store >= 10 && total.dont_care >= 1, "{total:?}");
 }

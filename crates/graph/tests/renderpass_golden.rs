@@ -175,3 +175,44 @@ fn msaa_resolved_in_the_subpass_stores_only_the_resolve_target() {
         );
     }
 }
+
+#[test]
+fn depth_read_as_input_attachment_is_a_hazard_for_its_later_store() {
+    use tessera_graph::sync::{AccessMask, StageMask};
+    for &profile in PROFILES {
+        let (_, caps, plan) = golden_plan("tile_deferred_depth_input", profile);
+        assert_eq!(plan.render_passes.len(), 1, "{profile}: {:?}", plan.breaks);
+        let rp = &plan.render_passes[0];
+        assert_eq!(
+            rp.subpasses,
+            [
+                "depth_prepass",
+                "gbuffer",
+                "lighting",
+                "transparent",
+                "composite"
+            ]
+        );
+        let depth = attachment(rp, "depth");
+        assert_eq!(depth.store_op, StoreOp::DontCare, "{profile}");
+        assert_eq!(depth.memoryless, caps.lazily_allocated, "{profile}");
+        // Lighting (subpass 2) reads depth as an input attachment; transparent (3) only tests
+        // it, but its store (a write at the end of subpass 3) must wait for that read. No use
+        // of subpass 3 hazards with subpass 2, so this dependency is the store's alone.
+        let d = rp
+            .dependencies
+            .iter()
+            .find(|d| (d.src_subpass, d.dst_subpass) == (2, 3))
+            .unwrap_or_else(|| panic!("{profile}: no dependency 2 -> 3: {:?}", rp.dependencies));
+        assert!(d.src_stage.contains(StageMask::FRAGMENT_SHADER), "{d:?}");
+        assert_eq!(
+            (d.dst_stage, d.dst_access),
+            (
+                StageMask::LATE_FRAGMENT_TESTS,
+                AccessMask::DEPTH_STENCIL_ATTACHMENT_WRITE
+            ),
+            "{profile}"
+        );
+        assert!(d.by_region);
+    }
+}

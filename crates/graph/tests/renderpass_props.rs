@@ -3,10 +3,13 @@
 //! declared-memoryless images) compiled under random options and devices; every plan must pass the plan checker,
 //! and a declared-memoryless error must agree with what the undeclared frame gets.
 
+mod common;
+
+use common::coverage::{middle_reads, MiddleReads};
 use proptest::prelude::*;
 use tessera_graph::access::Access;
-use tessera_graph::compile::renderpass::dependencies;
 use tessera_graph::compile::renderpass::merge::{self, OpenGroup};
+use tessera_graph::compile::renderpass::{dependencies, load_store};
 use tessera_graph::compile::{cull, deps, levels, order, Schedule};
 use tessera_graph::{
     check, compile, Capabilities, CompileError, CompileOptions, Format, Graph, ImageDesc, PassKind,
@@ -21,6 +24,9 @@ struct PassSpec {
     compute: bool,
     on_async: bool,
     class: usize,
+    /// Three raster passes on one framebuffer instead of one: the second reads what the first
+    /// wrote (input attachment, depth test), the third uses it last.
+    chain: bool,
     side_effects: bool,
     picks: Vec<(u8, u8, bool)>,
 }
@@ -28,7 +34,9 @@ struct PassSpec {
 fn pass_spec() -> impl Strategy<Value = PassSpec> {
     (
         0u8..7,
-        0..CLASSES.len(),
+        // One more than the classes: the class of the raster pass before (so that runs of
+        // passes on one framebuffer, which merge, are common).
+        0..=CLASSES.len(),
         any::<bool>(),
         prop::collection::vec((any::<u8>(), any::<u8>(), any::<bool>()), 1..5),
     )
@@ -36,6 +44,7 @@ fn pass_spec() -> impl Strategy<Value = PassSpec> {
             compute: k == 0 || k == 6,
             on_async: k == 6,
             class,
+            chain: k == 1,
             side_effects,
             picks,
         })
@@ -82,7 +91,24 @@ fn build(specs: &[PassSpec], flags: u16) -> Graph {
         buffer,
     };
     let mut written = vec![false; g.resources.len()];
+    let mut previous_class = 0;
     for (i, spec) in specs.iter().enumerate() {
+        let class = if spec.class < CLASSES.len() {
+            spec.class
+        } else {
+            previous_class
+        };
+        if !spec.compute {
+            previous_class = class;
+        }
+        if spec.chain && !spec.compute {
+            chain(&mut g, &pool, class, i, spec);
+            for k in [0, 2, 3] {
+                written[pool.class[class][k].index()] = true;
+            }
+            written[pool.resolve.index()] |= CLASSES[class].2 > 1;
+            continue;
+        }
         let mut uses: Vec<(ResourceId, Access, bool, Option<ResourceId>)> = Vec::new();
         let add =
             |uses: &mut Vec<_>, r: ResourceId, a: Access, clear: bool, from: Option<ResourceId>| {
@@ -103,12 +129,12 @@ fn build(specs: &[PassSpec], flags: u16) -> Graph {
                 }
             }
         } else {
-            let mine = &pool.class[spec.class];
+            let mine = &pool.class[class];
             for &(r, a, clear) in &spec.picks {
                 let slot = r as usize % 5;
                 if slot == 4 {
                     // A sampled read of any written image of another class.
-                    let other = &pool.class[(spec.class + 1 + a as usize % 2) % CLASSES.len()];
+                    let other = &pool.class[(class + 1 + a as usize % 2) % CLASSES.len()];
                     let img = other[a as usize % 4];
                     if written[img.index()] {
                         add(&mut uses, img, Access::Sampled, false, None);
@@ -130,7 +156,7 @@ fn build(specs: &[PassSpec], flags: u16) -> Graph {
                         1 => Access::ColorWriteAll,
                         2 if has => Access::ColorReadWrite,
                         3 if has => Access::InputAttachment,
-                        4 if has && CLASSES[spec.class].2 == 1 => Access::Sampled,
+                        4 if has && CLASSES[class].2 == 1 => Access::Sampled,
                         _ => Access::ColorWriteAll,
                     }
                 };
@@ -144,10 +170,7 @@ fn build(specs: &[PassSpec], flags: u16) -> Graph {
                     u.0 == mine[0] && u.1 != Access::InputAttachment && u.1 != Access::Sampled
                 })
                 .map(|u| u.0);
-            if let (Some(src), true) = (
-                msaa_colour,
-                CLASSES[spec.class].2 > 1 && spec.picks.len() > 2,
-            ) {
+            if let (Some(src), true) = (msaa_colour, CLASSES[class].2 > 1 && spec.picks.len() > 2) {
                 add(&mut uses, pool.resolve, Access::Resolve, false, Some(src));
             }
         }
@@ -179,6 +202,43 @@ fn build(specs: &[PassSpec], flags: u16) -> Graph {
         }
     }
     g
+}
+
+/// The chain of [`PassSpec::chain`] on the images of `class`: `a` clears colour `x` and
+/// the depth, `b` reads both (input attachment; depth test or input attachment) and writes
+/// `y`, `c` uses them last (`x` blended or read as an input attachment, the depth tested,
+/// `y` blended and, multisampled, resolved) and has side effects.
+fn chain(g: &mut Graph, pool: &Pool, class: usize, i: usize, spec: &PassSpec) {
+    let mine = &pool.class[class];
+    // (Two RGBA8 colour targets: multisampled, they fit a 256-bit tile.)
+    let (y, x, d) = (mine[0], mine[2], mine[3]);
+    let pick = spec.picks[0];
+    g.raster(format!("p{i}a"))
+        .clears(x, Access::ColorWrite)
+        .clears(d, Access::DepthWrite);
+    let depth_read = if pick.0.is_multiple_of(2) {
+        Access::DepthRead
+    } else {
+        Access::InputAttachment
+    };
+    g.raster(format!("p{i}b"))
+        .uses(x, Access::InputAttachment)
+        .uses(d, depth_read)
+        .uses(y, Access::ColorWriteAll);
+    let x_last = if pick.1.is_multiple_of(2) {
+        Access::ColorReadWrite
+    } else {
+        Access::InputAttachment
+    };
+    let mut c = g
+        .raster(format!("p{i}c"))
+        .uses(x, x_last)
+        .uses(d, Access::DepthRead)
+        .uses(y, Access::ColorReadWrite);
+    if CLASSES[class].2 > 1 {
+        c = c.resolves(pool.resolve, y);
+    }
+    c.side_effects();
 }
 
 fn device(k: u8) -> Capabilities {
@@ -294,10 +354,12 @@ proptest! {
         prop_assert_eq!(&grouped.grouping.groups, &expected.grouping.groups);
         prop_assert_eq!(&grouped.grouping.group_of, &expected.grouping.group_of);
         prop_assert_eq!(&grouped.breaks, &expected.breaks);
-        // A render pass the merge step calls independent has no subpass dependency.
+        // A render pass the merge step calls independent has no subpass dependency (its
+        // load and store operations included).
+        let (_, attachments) = load_store::sweep(&g, &schedule, &grouped.grouping);
         for (i, group) in grouped.grouping.groups.iter().enumerate() {
             if grouped.grouping.groups.independent(i) {
-                prop_assert!(dependencies::subpass_dependencies(&g, group).is_empty());
+                prop_assert!(dependencies::subpass_dependencies(&g, group, attachments.of(i)).is_empty());
             }
         }
     }
@@ -333,4 +395,30 @@ proptest! {
             }
         }
     }
+}
+
+/// The generator above makes render passes whose attachments are read (input attachment,
+/// depth test, blending) before their last subpass, stored and not, some with a resolve
+/// (counted on `mali`, where adjacent raster passes merge).
+#[test]
+fn random_frames_read_attachments_before_their_last_subpass() {
+    let caps = device(0);
+    let mut total = MiddleReads::default();
+    let strategy = (prop::collection::vec(pass_spec(), 1..10), any::<u16>());
+    for seed in 0..200 {
+        let (specs, flags) = common::sample(&strategy, seed);
+        // As the property's reference compile: without declared-memoryless images.
+        let mut g = build(&specs, flags);
+        for r in &mut g.resources {
+            r.memoryless = false;
+        }
+        match compile(&g, &caps, &CompileOptions::ALL) {
+            Ok(plan) => total.add(middle_reads(&g, &plan)),
+            Err(e) => panic!("seed {seed}: {e}"),
+        }
+    }
+    assert!(
+        total.store >= 20 && total.dont_care >= 20 && total.resolve >= 5,
+        "{total:?}"
+    );
 }

@@ -1,11 +1,9 @@
 //! A plan barrier as synchronization2 masks, layouts and queue families (pure, tested
 //! without a device).
 //!
-//! - A plain barrier keeps the plan's masks and layouts, with `QUEUE_FAMILY_IGNORED`.
-//! - Attachment load and store operations access an image at the attachment stages, which
-//!   the plan's masks (the uses' scopes) do not name: a barrier on an attachment waits for
-//!   them too (when it waits for anything), and a barrier before the render pass that loads
-//!   the attachment makes its content visible to them.
+//! - A plain barrier keeps the plan's masks and layouts, with `QUEUE_FAMILY_IGNORED` (the
+//!   plan's masks already include the attachments' load and store operations, so nothing is
+//!   widened here).
 //! - A queue-family ownership transfer half (`queue_transfer`) between two families is a
 //!   release (source family's queue: the plan's source scope, an empty destination scope)
 //!   or an acquire (destination family's queue: the plan's destination scope), both with
@@ -47,36 +45,14 @@ impl VkBarrier {
     }
 }
 
-/// The attachment context of a barrier's resource.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct AttachmentOps {
-    /// Stages and accesses of the attachment's load/store operations, if some render pass
-    /// attaches the resource.
-    pub scope: Option<(vk::PipelineStageFlags2, vk::AccessFlags2)>,
-    /// The barrier sits before a render pass that loads (or clears) the attachment.
-    pub loaded_here: bool,
-}
-
 /// Translates a plan barrier; `family` maps each logical queue to its queue family.
-pub fn translate(b: &Barrier, family: impl Fn(QueueKind) -> u32, ops: AttachmentOps) -> VkBarrier {
-    let (mut ss, mut sa, mut ds, mut da) = (
+pub fn translate(b: &Barrier, family: impl Fn(QueueKind) -> u32) -> VkBarrier {
+    let (ss, sa, ds, da) = (
         conv::stages(b.src_stage),
         conv::accesses(b.src_access),
         conv::stages(b.dst_stage),
         conv::accesses(b.dst_access),
     );
-    if let Some((st, ac)) = ops.scope {
-        if !ss.is_empty() {
-            ss |= st;
-            sa |= ac
-                & (vk::AccessFlags2::COLOR_ATTACHMENT_WRITE
-                    | vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE);
-        }
-        if ops.loaded_here {
-            ds |= st;
-            da |= ac;
-        }
-    }
     let layouts = match (b.old_layout, b.new_layout) {
         (Some(o), Some(n)) => Some((conv::layout(o), conv::layout(n))),
         _ => None,
@@ -194,9 +170,8 @@ mod tests {
 
     #[test]
     fn transfer_halves_between_families_carry_both_indices_and_one_transition() {
-        let ops = AttachmentOps::default();
-        let r = translate(&half(TransferHalf::Release), two_families, ops);
-        let a = translate(&half(TransferHalf::Acquire), two_families, ops);
+        let r = translate(&half(TransferHalf::Release), two_families);
+        let a = translate(&half(TransferHalf::Acquire), two_families);
         assert_eq!(r.families, (2, 0));
         assert_eq!(a.families, (2, 0));
         assert!(r.transfers_ownership() && a.transfers_ownership());
@@ -220,9 +195,8 @@ mod tests {
 
     #[test]
     fn transfer_halves_on_one_family_are_plain_barriers_transitioning_once() {
-        let ops = AttachmentOps::default();
-        let r = translate(&half(TransferHalf::Release), |_| 0, ops);
-        let a = translate(&half(TransferHalf::Acquire), |_| 0, ops);
+        let r = translate(&half(TransferHalf::Release), |_| 0);
+        let a = translate(&half(TransferHalf::Acquire), |_| 0);
         let ignored = (vk::QUEUE_FAMILY_IGNORED, vk::QUEUE_FAMILY_IGNORED);
         assert_eq!((r.families, a.families), (ignored, ignored));
         assert!(!r.transfers_ownership());
@@ -244,49 +218,26 @@ mod tests {
     }
 
     #[test]
-    fn attachment_operations_widen_plain_barriers() {
+    fn plain_barriers_keep_the_plan_masks() {
         let mut b = half(TransferHalf::Release);
         b.queue_transfer = None;
+        b.src_stage = StageMask::COLOR_ATTACHMENT_OUTPUT;
+        b.src_access = AccessMask::COLOR_ATTACHMENT_WRITE;
         b.dst_stage = StageMask::COMPUTE_SHADER;
         b.dst_access = AccessMask::SHADER_SAMPLED_READ;
-        let color = (
-            vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT,
-            vk::AccessFlags2::COLOR_ATTACHMENT_READ | vk::AccessFlags2::COLOR_ATTACHMENT_WRITE,
-        );
-        let w = translate(
-            &b,
-            |_| 0,
-            AttachmentOps {
-                scope: Some(color),
-                loaded_here: true,
-            },
-        );
-        assert!(w
-            .src_stage
-            .contains(vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT));
-        assert!(w
-            .src_access
-            .contains(vk::AccessFlags2::COLOR_ATTACHMENT_WRITE));
-        assert!(!w
-            .src_access
-            .contains(vk::AccessFlags2::COLOR_ATTACHMENT_READ));
-        assert!(w
-            .dst_access
-            .contains(vk::AccessFlags2::COLOR_ATTACHMENT_READ));
-        // Nothing to wait for: the source scope stays empty.
-        b.src_stage = StageMask::empty();
-        b.src_access = AccessMask::empty();
-        let n = translate(
-            &b,
-            |_| 0,
-            AttachmentOps {
-                scope: Some(color),
-                loaded_here: false,
-            },
-        );
-        assert!(n.src_stage.is_empty());
+        let v = translate(&b, |_| 0);
         assert_eq!(
-            n.families,
+            (v.src_stage, v.src_access, v.dst_stage, v.dst_access),
+            (
+                vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT,
+                vk::AccessFlags2::COLOR_ATTACHMENT_WRITE,
+                vk::PipelineStageFlags2::COMPUTE_SHADER,
+                vk::AccessFlags2::SHADER_SAMPLED_READ
+            ),
+            "nothing is widened"
+        );
+        assert_eq!(
+            v.families,
             (vk::QUEUE_FAMILY_IGNORED, vk::QUEUE_FAMILY_IGNORED)
         );
     }

@@ -25,7 +25,7 @@
 //! one queue with the same timeline semaphores, so a device with one queue family (lavapipe)
 //! runs, and synchronization validation checks, the cross-queue parts of async plans.
 
-use crate::barrier::{self, AttachmentOps};
+use crate::barrier;
 use crate::device::{Gpu, Queue};
 use crate::render::{BuiltRenderPass, RenderPassCache};
 use crate::resources::{Res, Resources, StagingRing, Unbound};
@@ -187,23 +187,6 @@ pub struct PassTiming {
     pub frames: u64,
 }
 
-/// Stages and accesses of attachment load/store operations for a colour or depth attachment.
-pub fn attachment_op_scope(depth: bool) -> (vk::PipelineStageFlags2, vk::AccessFlags2) {
-    if depth {
-        (
-            vk::PipelineStageFlags2::EARLY_FRAGMENT_TESTS
-                | vk::PipelineStageFlags2::LATE_FRAGMENT_TESTS,
-            vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_READ
-                | vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE,
-        )
-    } else {
-        (
-            vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT,
-            vk::AccessFlags2::COLOR_ATTACHMENT_READ | vk::AccessFlags2::COLOR_ATTACHMENT_WRITE,
-        )
-    }
-}
-
 /// A plan ready to run on a device.
 pub struct Executor<'g> {
     gpu: &'g Gpu,
@@ -223,9 +206,6 @@ pub struct Executor<'g> {
     after: Vec<Vec<usize>>,
     /// Plan barrier index -> resource index.
     barrier_resource: Vec<usize>,
-    /// Plan barrier index -> recorded on a queue family with graphics (attachment load/store
-    /// stages exist only there, so only there may a barrier name them).
-    barrier_on_graphics: Vec<bool>,
     lanes: [Option<Lane>; 2],
     families: [u32; 2],
     slots: Vec<Slot>,
@@ -240,10 +220,6 @@ pub struct Executor<'g> {
     options: ExecOptions,
     /// One-time command pools per logical queue (null when unused).
     once_pools: [vk::CommandPool; 2],
-    /// Per resource: the attachment-operation scope if some render pass attaches it.
-    attachment_scope: Vec<Option<(vk::PipelineStageFlags2, vk::AccessFlags2)>>,
-    /// (first subpass position, resource) pairs: the render pass begun there loads it.
-    loaded_at: HashSet<(usize, usize)>,
 }
 
 impl std::fmt::Debug for Executor<'_> {
@@ -307,7 +283,6 @@ impl<'g> Executor<'g> {
             before: Vec::new(),
             after: Vec::new(),
             barrier_resource: Vec::new(),
-            barrier_on_graphics: Vec::new(),
             lanes: [None, None],
             families,
             slots: Vec::new(),
@@ -321,8 +296,6 @@ impl<'g> Executor<'g> {
             frame: 0,
             options,
             once_pools: [vk::CommandPool::null(); 2],
-            attachment_scope: Vec::new(),
-            loaded_at: HashSet::new(),
         };
         // On error, Drop releases whatever was built.
         ex.setup(bodies)?;
@@ -401,29 +374,6 @@ impl<'g> Executor<'g> {
             bodies.prepare(gpu, s)?;
         }
         self.place_barriers()?;
-        self.attachment_scope = vec![None; self.graph.resources.len()];
-        let pos: HashMap<&str, usize> = self
-            .setups
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (s.name.as_str(), i))
-            .collect();
-        for rp in &self.plan.render_passes {
-            for a in &rp.attachments {
-                let Some(r) = self.graph.find_resource(&a.resource) else {
-                    continue;
-                };
-                let depth = self
-                    .graph
-                    .resource(r)
-                    .image_desc()
-                    .is_some_and(|d| d.format.is_depth_stencil());
-                self.attachment_scope[r.index()] = Some(attachment_op_scope(depth));
-                if let Some(&first) = rp.subpasses.first().and_then(|f| pos.get(f.as_str())) {
-                    self.loaded_at.insert((first, r.index()));
-                }
-            }
-        }
         self.build_submits(&rp_of)?;
         self.replay_end_states();
         self.create_lanes()?;
@@ -457,16 +407,6 @@ impl<'g> Executor<'g> {
                 )));
             }
             self.barrier_resource.push(r.index());
-            let recording_queue = match &b.queue_transfer {
-                Some(t) if t.half == tessera_graph::plan::TransferHalf::Release => t.src_queue,
-                Some(t) => t.dst_queue,
-                None if self.plan.queues.async_compute.contains(&b.before) => {
-                    QueueKind::AsyncCompute
-                }
-                None => QueueKind::Graphics,
-            };
-            self.barrier_on_graphics
-                .push(self.family(recording_queue) == self.family(QueueKind::Graphics));
             match b.position {
                 tessera_graph::plan::BarrierPosition::Before => self.before[p].push(i),
                 tessera_graph::plan::BarrierPosition::After => self.after[p].push(i),
@@ -893,12 +833,11 @@ impl<'g> Executor<'g> {
     ) {
         let d = &self.gpu.device;
         let passes = self.unit_passes(u);
-        let first = passes[0];
         let before: Vec<usize> = passes
             .iter()
             .flat_map(|&p| self.before[p].iter().copied())
             .collect();
-        self.record_barriers(&before, Some(first), cmd);
+        self.record_barriers(&before, cmd);
         match &self.units[u] {
             Unit::Pass(p) => self.record_pass(*p, cmd, queries, frame, bodies),
             Unit::RenderPass(k, ps) => {
@@ -931,7 +870,7 @@ impl<'g> Executor<'g> {
             .iter()
             .flat_map(|&p| self.after[p].iter().copied())
             .collect();
-        self.record_barriers(&after, None, cmd);
+        self.record_barriers(&after, cmd);
     }
 
     fn record_pass(
@@ -974,20 +913,20 @@ impl<'g> Executor<'g> {
         }
     }
 
-    /// Records plan barriers (indices into `plan.barriers`, in plan order); `loads` is the
-    /// first pass of the unit they precede (`None` for barriers recorded after a unit).
+    /// Records plan barriers (indices into `plan.barriers`, in plan order) exactly as planned
+    /// (their scopes include the attachments' load and store operations).
     /// Barriers go into one `vkCmdPipelineBarrier2` until a resource comes again (a routed
     /// transition then its release, an acquire then a transition): barriers of one command
     /// are not ordered among themselves, successive commands are (their stages chain).
-    fn record_barriers(&self, list: &[usize], loads: Option<usize>, cmd: vk::CommandBuffer) {
+    fn record_barriers(&self, list: &[usize], cmd: vk::CommandBuffer) {
         let resources: Vec<usize> = list.iter().map(|&bi| self.barrier_resource[bi]).collect();
         for wave in barrier::waves(&resources) {
-            self.record_dependency(&list[wave], loads, cmd);
+            self.record_dependency(&list[wave], cmd);
         }
     }
 
     /// Records plan barriers on distinct resources as one dependency.
-    fn record_dependency(&self, list: &[usize], loads: Option<usize>, cmd: vk::CommandBuffer) {
+    fn record_dependency(&self, list: &[usize], cmd: vk::CommandBuffer) {
         let mut images = Vec::new();
         let mut buffers = Vec::new();
         let mut memory = Vec::new();
@@ -997,13 +936,7 @@ impl<'g> Executor<'g> {
                 continue;
             }
             let i = self.barrier_resource[bi];
-            let ops = AttachmentOps {
-                // On a compute-only family no render pass runs, and the semaphore wait that
-                // orders this queue after graphics covers the attachment operations there.
-                scope: self.attachment_scope[i].filter(|_| self.barrier_on_graphics[bi]),
-                loaded_here: loads.is_some_and(|p| self.loaded_at.contains(&(p, i))),
-            };
-            let v = barrier::translate(b, |q| self.family(q), ops);
+            let v = barrier::translate(b, |q| self.family(q));
             match &self.resources.res[i] {
                 Res::Image(im) if v.layouts.is_some() || v.transfers_ownership() => {
                     // Transfer halves always name their layouts (checked at setup).

@@ -107,13 +107,17 @@ fn usages(graph: &Graph, memoryless: &[bool]) -> Vec<(vk::ImageUsageFlags, vk::B
         for u in &p.uses {
             let o = &mut out[u.resource.index()];
             o.0 |= conv::image_usage(u.access);
-            // A depth input attachment sits in a depth read-only layout, which Vulkan only
-            // allows on images with depth attachment usage.
+            // A depth image read as an input attachment or sampled sits in a depth read-only
+            // layout, which Vulkan only allows on images with depth attachment usage.
             let depth = graph
                 .resource(u.resource)
                 .image_desc()
                 .is_some_and(|d| d.format.is_depth_stencil());
-            if depth && u.access == tessera_graph::Access::InputAttachment {
+            let read_only = matches!(
+                u.access,
+                tessera_graph::Access::InputAttachment | tessera_graph::Access::Sampled
+            );
+            if depth && read_only {
                 o.0 |= vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT;
             }
             o.1 |= conv::buffer_usage(u.access);

@@ -111,6 +111,7 @@ fn example_frames_record_the_planned_render_passes() {
         ("tile_deferred", CompileOptions::NONE),
         ("tile_deferred_halfres", CompileOptions::ALL),
         ("tile_msaa", CompileOptions::ALL),
+        ("tile_deferred_depth_input", CompileOptions::ALL),
         ("deferred", CompileOptions::ALL),
     ];
     let mut merged = 0;

@@ -22,10 +22,12 @@
 //! map had a gap) waits, on its first use's queue, for the previous frame's last occupant of
 //! them (across queues the frame boundary covers it, as for the barrier phase's own
 //! previous-frame hazards); the occupants in between follow by the chain.
+//! A predecessor's summary includes the store operations of its render passes (the uses'
+//! scopes come from the barrier phase with the attachment operations folded in,
+//! [`super::renderpass::ops`]): the successor waits for the store of the bytes it reuses.
 //! Invariant kept: `barriers` stays in execution order of `before`, `cross_queue` in
 //! execution order of `to` (the new hazards are merged in by sorted keys, see
-//! `merge_hazards`: on the two-queue synthetic frame, 650 into 700, that and the carried
-//! first-use barrier indices take this phase from 1.06 M to 0.79 M instructions). Cost: O(resources + barriers + n log n + Σ ranges covered),
+//! `merge_hazards`). Cost: O(resources + barriers + n log n + Σ ranges covered),
 //! linear in practice (the map holds about as many ranges as items alive at once), instead
 //! of one step per pair of placements sharing bytes. The uses are not walked here: the
 //! barrier phase hands over each resource's first use (with its anchor) and per-queue
@@ -34,13 +36,10 @@
 //! summary is unioned in, so a repeat changes nothing; a stamp per item to report it once
 //! cost a mispredicted branch per repeat), and a covered stretch of the map is rewritten in
 //! place with one shift of what lies below it. The map is kept from the top of the block down:
-//! most placements are at the bottom of their block, so that shift moves nothing (kept in
-//! offset order, every such edit moved the whole map: ~1,000 `memmove` calls per compile of the
-//! 1,000-pass frame, the sweep 0.45 M -> 0.41 M instructions). The map's stretches tile the
-//! block (bytes nobody used yet are a stretch of their own), so a stretch is its end and
-//! occupant (16 bytes) and a split keeps its upper part as it is. (An array of cells between
-//! all distinct boundaries was tried instead of the map: on the synthetic frame each placement
-//! covers about 18 cells of 285, against about 2 stretches, so the map stays.)
+//! most placements are at the bottom of their block, so that shift moves nothing. The map's
+//! stretches tile the block (bytes nobody used yet are a stretch of their own), so a stretch
+//! is its end and occupant (16 bytes) and a split keeps its upper part as it is. Measured
+//! figures and the alternatives tried: docs/perf.md, "Barrier phases".
 
 use super::barriers::{BarrierDraft, Barriers, CrossQueueHazard};
 use super::memory::MemoryLayout;

@@ -11,7 +11,14 @@
 //!   unchanged GENERAL layout or a buffer (the UAV-overlap bug: no state change, still a
 //!   hazard).
 //!
-//! Read-after-read in the same layout is no hazard. The state starts from the frame's own
+//! Read-after-read in the same layout is no hazard. A use's scope is that of its access with
+//! the attachment operations performed at it folded in ([`UseOps`], the model in
+//! [`super::renderpass::ops`]): the first use of an attachment in its render pass gains the
+//! load operation (so the barrier before the render pass makes earlier writes visible to the
+//! load, and waits for earlier reads when the load writes), the last use the store operation,
+//! which makes it a write (the next use, the next frame's first use and an aliasing
+//! successor wait for the store; a later read needs a barrier after a read-only last use).
+//! The state starts from the frame's own
 //! last accesses (the previous frame runs the same plan on the same images and buffers), so
 //! the first use of a resource waits for the previous frame's use on the same queue.
 //! Barriers are placed before the later pass, or before the first subpass of its render
@@ -55,20 +62,15 @@
 //! test of queues (hand-overs, routed transitions, waits across queues) is known false and
 //! compiled out; the data-dependent tests of the common path (a transition inside a render
 //! pass, a subpass dependency, a use that sets a layout) are selects rather than branches.
-//! On the 1,000-pass synthetic frame (about 2,400 uses, 1,000 barriers here) that is about
-//! 0.84 M instructions and 3.8 K mispredicted branches per compile (0.91 M and 4.2 K with
-//! one replay for both; 1.02 M with a table of every use built before the replay, 1.27 M
-//! before the table, the settling and the batch changes). On two queues
-//! (the same frame with async compute: about 1,800 barriers, 400 recorded after their pass,
-//! 700 cross-queue hazards) it is about 1.5 M: the tables are sized for the previous
-//! frame's uses and the routed transitions up front (growing them copies them whole), the
-//! routing test is made inline before calling out, the barriers recorded after their pass
-//! are sorted through `u64` keys and copied once rather than moved by a stable sort, and
-//! the first-use barrier indices are carried through that merge (so the aliasing barriers
-//! need not search for them); 1.68 M before these.
+//! On two queues the tables are sized for the previous frame's uses and the routed
+//! transitions up front (growing them copies them whole), the barriers recorded after their
+//! pass are sorted through `u64` keys and copied once, and the first-use barrier indices are
+//! carried through that merge (so the aliasing barriers need not search for them). Measured
+//! figures: docs/perf.md, "Barrier phases".
 
 use super::alias_barriers::ResourceUses;
 use super::chains::{Chain, Chains};
+use super::renderpass::ops::UseOps;
 use super::renderpass::RenderPassGrouping;
 use super::syncs::ownership::{compute_can_use, Sharing};
 use super::Schedule;
@@ -255,12 +257,14 @@ struct Arenas {
     visible: Chains<(QueueKind, StageMask, AccessMask)>,
 }
 
-/// Derives barriers and cross-queue hazards for the scheduled frame; `sharing` (indexed by
-/// resource) says which resources change owners with transfers.
+/// Derives barriers and cross-queue hazards for the scheduled frame; `ops` are the load and
+/// store operations of the render passes of `grouping`, `sharing` (indexed by resource) says
+/// which resources change owners with transfers.
 pub fn barriers(
     graph: &Graph,
     schedule: &Schedule,
     grouping: &RenderPassGrouping,
+    ops: &UseOps,
     sharing: &[Sharing],
 ) -> Barriers {
     let scopes = ScopeTable::new();
@@ -273,6 +277,7 @@ pub fn barriers(
         graph,
         schedule,
         grouping,
+        ops,
         sharing,
         scopes: &scopes,
         classes: &classes,
@@ -295,6 +300,7 @@ struct Frame<'a> {
     graph: &'a Graph,
     schedule: &'a Schedule,
     grouping: &'a RenderPassGrouping,
+    ops: &'a UseOps,
     sharing: &'a [Sharing],
     scopes: &'a ScopeTable,
     classes: &'a [TargetClass],
@@ -321,6 +327,7 @@ fn replay_on<const TWO_QUEUES: bool>(frame: &Frame, mut entering: Vec<Flags>) ->
         graph,
         schedule,
         grouping,
+        ops,
         sharing,
         scopes,
         classes,
@@ -349,7 +356,7 @@ fn replay_on<const TWO_QUEUES: bool>(frame: &Frame, mut entering: Vec<Flags>) ->
         graph,
         schedule,
         grouping,
-        (scopes, classes),
+        (scopes, classes, ops),
         &mut entering,
         &mut facts,
         &mut arenas.readers,
@@ -380,14 +387,18 @@ fn replay_on<const TWO_QUEUES: bool>(frame: &Frame, mut entering: Vec<Flags>) ->
         let group = group.unwrap_or(NO_GROUP);
         let slot = usize::from(queue != QueueKind::Graphics);
         let barriers_before = out.barriers.len();
-        for u in &p.uses {
+        for (use_index, u) in p.uses.iter().enumerate() {
             let resource = u.resource;
             let (k, scope, writes) = if tabled {
                 next += 1;
                 (next - 1, facts[next - 1].scope, facts[next - 1].writes)
             } else {
-                let scope = scopes.scope(u.access, p.kind, classes[resource.index()]);
-                let writes = u.access.writes();
+                let (scope, writes) = ops.fold(
+                    pass,
+                    use_index,
+                    scopes.scope(u.access, p.kind, classes[resource.index()]),
+                    u.access.writes(),
+                );
                 // This use's facts, for the later uses that wait for it.
                 facts.push(Facts {
                     pass,
@@ -894,10 +905,11 @@ fn settle(r: &crate::graph::Resource, first: Flags) -> Flags {
     (Flags::from(settled) * SETTLED) | (Flags::from(undefined) * UNDEFINED)
 }
 
-/// First-use bits ([`SEEN`], [`KEEPS`], [`WRITES_LAYOUT`]) of a use.
-fn first_use(u: &crate::graph::Use, scope: &SyncScope) -> Flags {
+/// First-use bits ([`SEEN`], [`KEEPS`], [`WRITES_LAYOUT`]) of a use (`scope`, `writes`:
+/// with the attachment operations at it).
+fn first_use(u: &crate::graph::Use, scope: &SyncScope, writes: bool) -> Flags {
     SEEN | (Flags::from(u.access.keeps_content(u.clear)) * KEEPS)
-        | (Flags::from(u.access.writes() && scope.layout.is_some()) * WRITES_LAYOUT)
+        | (Flags::from(writes && scope.layout.is_some()) * WRITES_LAYOUT)
 }
 
 /// The state each resource enters the frame in: the accesses of the previous frame (the
@@ -912,7 +924,7 @@ fn initial_states(
     graph: &Graph,
     schedule: &Schedule,
     grouping: &RenderPassGrouping,
-    (scopes, classes): (&ScopeTable, &[TargetClass]),
+    (scopes, classes, ops): (&ScopeTable, &[TargetClass], &UseOps),
     entering: &mut [Flags],
     facts: &mut Vec<Facts>,
     readers: &mut Chains<Prior>,
@@ -933,17 +945,22 @@ fn initial_states(
     for &pass in &schedule.order {
         let p = graph.pass(pass);
         let group = grouping.group_of[pass.index()].unwrap_or(NO_GROUP);
-        for u in &p.uses {
+        for (use_index, u) in p.uses.iter().enumerate() {
             let r = u.resource.index();
             if entering[r] & SETTLED != 0 {
                 continue;
             }
-            let scope = scopes.scope(u.access, p.kind, classes[r]);
+            let (scope, writes) = ops.fold(
+                pass,
+                use_index,
+                scopes.scope(u.access, p.kind, classes[r]),
+                u.access.writes(),
+            );
             let queue = schedule.queue[pass.index()];
             let f = &mut entering[r];
             if *f & PENDING != 0 {
                 if *f & SEEN == 0 {
-                    *f |= first_use(u, &scope);
+                    *f |= first_use(u, &scope, writes);
                 }
                 *f |= match queue {
                     QueueKind::Graphics => ON_GRAPHICS,
@@ -957,7 +974,7 @@ fn initial_states(
                 pass,
                 resource: u.resource,
                 queue,
-                writes: u.access.writes(),
+                writes,
                 group,
                 scope,
             });
@@ -1093,6 +1110,7 @@ mod tests {
             graph,
             schedule: &schedule,
             grouping: &rp.grouping,
+            ops: &rp.ops,
             sharing: &ownership.sharing,
             scopes: &scopes,
             classes: &classes,

@@ -123,7 +123,8 @@ pub fn compile(
     }
     let (deps, culling, schedule, rp) = front(graph, caps, options)?;
     let ownership = syncs::ownership::decide(graph, &schedule);
-    let mut barriers = barriers::barriers(graph, &schedule, &rp.grouping, &ownership.sharing);
+    let mut barriers =
+        barriers::barriers(graph, &schedule, &rp.grouping, &rp.ops, &ownership.sharing);
     let layout = memory::plan_memory(
         graph,
         &schedule,

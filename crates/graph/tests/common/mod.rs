@@ -1,7 +1,8 @@
 //! Shared random-graph generators (proptest strategies) for the integration tests and the
 //! benchmarks: valid graphs ([`graphs`]), capabilities and options ([`devices`]), invalid
 //! graphs ([`invalid`]), frame-file text, valid or mangled ([`text`]), golden-file helpers
-//! ([`golden`]), and load/store operations derived again by the liveness rule ([`liveness`]).
+//! ([`golden`]), load/store operations derived again by the liveness rule ([`liveness`]),
+//! and what a generator covers ([`coverage`]).
 //!
 //! Use from an integration test with `mod common;`, from a benchmark with
 //! `#[path = "../tests/common/mod.rs"] mod common;`. [`sample`] draws one value from a
@@ -9,6 +10,7 @@
 
 #![allow(dead_code, unused_imports)]
 
+pub mod coverage;
 pub mod devices;
 pub mod golden;
 pub mod graphs;

@@ -177,6 +177,10 @@ pub struct AttachmentDraft {
     pub first_subpass: u32,
     /// Subpass of the last use.
     pub last_subpass: u32,
+    /// Index of the first use among the uses of its pass (subpass `first_subpass`).
+    pub first_use: u32,
+    /// Index of the last use among the uses of its pass (subpass `last_subpass`).
+    pub last_use: u32,
 }
 
 /// The attachments of every render pass, in one list: those of render pass `i` are
@@ -292,7 +296,7 @@ pub fn sweep(
                 }
             }
         }
-        for u in &pass.uses {
+        for (use_index, u) in pass.uses.iter().enumerate() {
             let Some(f) = facts.resources.get_mut(u.resource.index()) else {
                 debug_assert!(false, "uses name resources of the graph");
                 continue;
@@ -338,6 +342,7 @@ pub fn sweep(
                         layout,
                         samples: d.samples,
                         subpass,
+                        use_index: use_index as u32,
                     };
                     let Some(i) = use_.add_to(&mut all.drafts, first) else {
                         continue;
@@ -431,6 +436,8 @@ struct DraftUse<'g> {
     samples: u32,
     /// Its subpass in the render pass.
     subpass: u32,
+    /// Its index among the uses of its pass.
+    use_index: u32,
 }
 
 impl DraftUse<'_> {
@@ -452,6 +459,7 @@ impl DraftUse<'_> {
         if let Some(a) = all[first..].iter_mut().find(|a| a.resource == u.resource) {
             a.final_layout = self.layout;
             a.last_subpass = self.subpass;
+            a.last_use = self.use_index;
             a.resolve_target = a.resolve_target.or(resolve_target);
             return None;
         }
@@ -466,6 +474,8 @@ impl DraftUse<'_> {
             final_layout: self.layout,
             first_subpass: self.subpass,
             last_subpass: self.subpass,
+            first_use: self.use_index,
+            last_use: self.use_index,
         });
         Some(all.len() as u32 - 1)
     }

@@ -9,7 +9,9 @@
 //!    the writes before and the reads after the render pass, plus initial/final layouts;
 //! 3. [`memoryless`]: attachments that never leave tile memory (and errors for declared ones
 //!    that cannot stay there);
-//! 4. [`dependencies`]: subpass dependencies for every hazard between subpasses;
+//! 4. [`dependencies`]: subpass dependencies for every hazard between subpasses, the
+//!    load and store operations included as accesses ([`ops`], which also tables them per
+//!    use for the barrier phase);
 //! 5. [`bandwidth`]: the tile bandwidth model, planned and naive.
 //!
 //! Invariants: every kept raster pass is in exactly one render pass; render passes and
@@ -28,6 +30,7 @@ pub mod dependencies;
 pub mod load_store;
 pub mod memoryless;
 pub mod merge;
+pub mod ops;
 
 use super::Schedule;
 use crate::caps::{Capabilities, CompileOptions};
@@ -174,6 +177,8 @@ pub struct RenderPasses {
     pub memoryless_fallbacks: Vec<crate::plan::MemorylessFallback>,
     /// Tile bandwidth per frame.
     pub bandwidth: Bandwidth,
+    /// The load and store operations per use (read by the barrier phase).
+    pub ops: ops::UseOps,
 }
 
 /// Describes the render passes of `grouped` (the scheduled raster passes, grouped by the
@@ -203,6 +208,7 @@ pub fn render_passes(
         &breaks,
     )?;
     let bandwidth = bandwidth::bandwidth(graph, &facts, &attachments);
+    let use_ops = ops::UseOps::new(graph, &grouping, &attachments);
     let name = |p: PassId| graph.pass(p).name;
     let mut scratch = dependencies::Scratch::new(graph);
     // One buffer of subpass names and one of attachments for the whole frame; each render
@@ -238,7 +244,7 @@ pub fn render_passes(
                 dependencies: if grouping.groups.independent(i) {
                     Vec::new()
                 } else {
-                    dependencies::dependencies_with(graph, group, &mut scratch)
+                    dependencies::dependencies_with(graph, group, attachments.of(i), &mut scratch)
                 },
             }
         })
@@ -261,6 +267,7 @@ pub fn render_passes(
         memoryless,
         memoryless_fallbacks,
         bandwidth,
+        ops: use_ops,
     })
 }
 

@@ -977,3 +977,82 @@ fn groups_index_each_render_pass_in_order() {
     let all: Vec<&[PassId]> = g.iter().collect();
     assert_eq!(all, vec![&g[0], &g[1], &g[2]]);
 }
+
+#[test]
+fn a_store_waits_for_earlier_reads_of_its_attachment_in_other_subpasses() {
+    use crate::sync::{AccessMask, StageMask};
+    // d: written in a, read as an input attachment in b, last tested in c. Nothing of c
+    // hazards with b but the store of d at the end of c (a write).
+    let mut g = Graph::new("store_after_read");
+    let d = depth(&mut g, "d");
+    let (x, y) = (rgba8(&mut g, "x"), rgba8(&mut g, "y"));
+    let out = output(&mut g, "out");
+    g.raster("a").clears(d, Access::DepthWrite);
+    g.raster("b")
+        .uses(d, Access::InputAttachment)
+        .clears(x, Access::ColorWrite);
+    g.raster("c")
+        .uses(d, Access::DepthRead)
+        .clears(y, Access::ColorWrite);
+    g.raster("e")
+        .uses(x, Access::InputAttachment)
+        .uses(y, Access::InputAttachment)
+        .uses(out, Access::ColorWriteAll);
+    let p = plan(&g, "mali");
+    assert_eq!(subpasses(&p), [["a", "b", "c", "e"]]);
+    assert_eq!(att(&p, 0, "d").store_op, StoreOp::DontCare);
+    let deps = &p.render_passes[0].dependencies;
+    let store = deps
+        .iter()
+        .find(|x| (x.src_subpass, x.dst_subpass) == (1, 2))
+        .unwrap_or_else(|| panic!("no 1 -> 2 in {deps:?}"));
+    assert_eq!(store.src_stage, StageMask::FRAGMENT_SHADER);
+    assert_eq!(store.src_access, AccessMask::empty(), "write-after-read");
+    assert_eq!(
+        (store.dst_stage, store.dst_access),
+        (
+            StageMask::LATE_FRAGMENT_TESTS,
+            AccessMask::DEPTH_STENCIL_ATTACHMENT_WRITE
+        )
+    );
+    // The write in a before the last use in c: the store's write-after-write joins the
+    // read-after-write dependency 0 -> 2.
+    let waw = deps
+        .iter()
+        .find(|x| (x.src_subpass, x.dst_subpass) == (0, 2))
+        .unwrap_or_else(|| panic!("no 0 -> 2 in {deps:?}"));
+    assert!(waw.dst_access.contains(
+        AccessMask::DEPTH_STENCIL_ATTACHMENT_READ | AccessMask::DEPTH_STENCIL_ATTACHMENT_WRITE
+    ));
+    assert!(deps.iter().all(|d| d.src_subpass != d.dst_subpass));
+}
+
+#[test]
+fn after_a_read_only_last_use_the_store_is_the_write_later_passes_wait_for() {
+    use crate::sync::{AccessMask, StageMask};
+    // d's last use in its render pass is an input-attachment read; its store is the write a
+    // later compute read waits for (the barrier's source is the store, not a's depth write).
+    let mut g = Graph::new("store_then_sample");
+    let d = depth(&mut g, "d");
+    let x = rgba8(&mut g, "x");
+    let out = output(&mut g, "out");
+    g.raster("a").clears(d, Access::DepthWrite);
+    g.raster("b")
+        .uses(d, Access::InputAttachment)
+        .clears(x, Access::ColorWrite);
+    g.compute("c")
+        .uses(d, Access::Sampled)
+        .uses(x, Access::Sampled)
+        .uses(out, Access::StorageWrite);
+    let p = plan(&g, "desktop");
+    let b = p
+        .barriers
+        .iter()
+        .find(|b| b.before == "c" && b.resource == "d")
+        .unwrap_or_else(|| panic!("no barrier on d before c: {:?}", p.barriers));
+    assert!(b
+        .src_stage
+        .contains(StageMask::LATE_FRAGMENT_TESTS | StageMask::FRAGMENT_SHADER));
+    assert_eq!(b.src_access, AccessMask::DEPTH_STENCIL_ATTACHMENT_WRITE);
+    assert_eq!(b.dst_stage, StageMask::COMPUTE_SHADER);
+}
