@@ -243,7 +243,11 @@ pub(super) fn check(
                         p.resource,
                         p.first,
                         p.last,
-                        if r.output { " (an output lives to the end of the frame)" } else { "" }
+                        if r.output {
+                            " (an output lives to the end of the frame)"
+                        } else {
+                            ""
+                        }
                     ),
                 );
             }

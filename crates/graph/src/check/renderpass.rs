@@ -38,7 +38,7 @@
 //!   (naive).
 
 use super::ops::Ops;
-use super::table::{self, observes, replaces, writes, Class, OpAccess};
+use super::table::{self, looks_at, replaces, writes, Class, OpAccess};
 use super::Violation;
 use crate::access::Access;
 use crate::caps::{Capabilities, CompileOptions};
@@ -723,7 +723,7 @@ impl Live {
 /// execution order (a use that keeps content without looking at it passes the question on).
 fn live_after(cx: &Ctx<'_>, r: ResourceId, pos: usize) -> Live {
     for (_, p, u) in cx.uses[r.index()].iter().filter(|(q, _, _)| *q > pos) {
-        if observes(u.access, u.clear) {
+        if looks_at(cx.graph, *p, u) {
             return Live::ReadBy(*p);
         }
         if replaces(u.access, u.clear) {
@@ -784,7 +784,7 @@ fn check_load_store(cx: &mut Ctx<'_>, i: usize, rp: &RenderPass, passes: &[PassI
                 LoadOp::DontCare,
                 "it holds no content before the render pass".to_string(),
             )
-        } else if observes(first.access, false) {
+        } else if looks_at(g, first_pass, first) {
             (
                 LoadOp::Load,
                 format!("its first use ({}) reads earlier content", first.access),

@@ -20,7 +20,7 @@
 //! Everything is a constant-time match.
 
 use crate::access::Access;
-use crate::graph::{Graph, PassKind, ResourceId};
+use crate::graph::{Graph, PassId, PassKind, ResourceId, Use};
 use crate::plan::{LoadOp, StoreOp};
 use crate::sync::{AccessMask, Layout, StageMask};
 
@@ -261,6 +261,19 @@ pub(crate) fn observes(access: Access, clear: bool) -> bool {
                 | Access::Indirect
                 | Access::ColorReadWrite
         )
+}
+
+/// True when use `u` of pass `p` looks at the content it finds: it observes it (a read, a
+/// blend, a depth test), or it keeps it and `p` resolves the attachment (the resolve reads
+/// every sample, the kept ones included).
+pub(crate) fn looks_at(graph: &Graph, p: PassId, u: &Use) -> bool {
+    observes(u.access, u.clear)
+        || (!replaces(u.access, u.clear)
+            && graph
+                .pass(p)
+                .uses
+                .iter()
+                .any(|v| v.access == Access::Resolve && v.from == Some(u.resource)))
 }
 
 /// True when the use replaces all earlier content (a clear, or a write of every pixel).

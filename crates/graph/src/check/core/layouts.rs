@@ -12,6 +12,7 @@
 use super::Ctx;
 use crate::check::table;
 use crate::check::Violation;
+use crate::graph::PassId;
 use crate::plan::Attachment;
 use crate::sync::Layout;
 
@@ -41,8 +42,12 @@ fn content_needed(ctx: &Ctx, r: usize) -> bool {
     if !res.imported || res.clear_on_first_use {
         return false;
     }
-    for u in ctx.order.iter().filter_map(|&p| ctx.use_of(p, r)) {
-        if table::observes(u.access, u.clear) {
+    for (p, u) in ctx
+        .order
+        .iter()
+        .filter_map(|&p| ctx.use_of(p, r).map(|u| (p, u)))
+    {
+        if table::looks_at(ctx.graph, PassId(p as u32), u) {
             return true;
         }
         if table::replaces(u.access, u.clear) {
