@@ -255,7 +255,8 @@ fn mid_clears(graph: &Graph, plan: &Plan) -> std::collections::HashSet<(String, 
 /// The plan as the synthetic run executes it: a `DONT_CARE` load becomes a clear (to 0)
 /// where the attachment's first use in the render pass writes it (Vulkan forbids a clear
 /// before a first use as input attachment or read-only depth), so content the plan lets go
-/// is really gone. The same access scope: the executor's barriers do not change.
+/// is really gone. The same access scope: the executor's barriers do not change. Not under
+/// a capture, which records the plan's operations exactly.
 fn poison_dont_care(graph: &Graph, plan: &Plan) -> Plan {
     use tessera_graph::plan::LoadOp;
     let mut out = plan.clone();
@@ -382,7 +383,14 @@ fn run_inner(
         }
     };
     bodies.mid_clears = mid_clears(&g, &plan);
-    let run_plan = poison_dont_care(&g, &plan);
+    // A capture records the plan's own load operations (what RenderDoc users and the
+    // capture check compare against), so it runs the plan unpoisoned.
+    let run_plan = if capture.is_some() {
+        log::info!("capturing: DONT_CARE loads run as planned (not poisoned to clears)");
+        plan.clone()
+    } else {
+        poison_dont_care(&g, &plan)
+    };
     let mut exec = match Executor::new(
         gpu,
         &g,
