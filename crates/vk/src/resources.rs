@@ -100,7 +100,10 @@ impl std::fmt::Debug for Resources {
 
 /// Usage of each resource: the union over its uses, plus transfers for readback and
 /// initialisation (not for memoryless attachments).
-fn usages(graph: &Graph, memoryless: &[bool]) -> Vec<(vk::ImageUsageFlags, vk::BufferUsageFlags)> {
+pub(crate) fn usages(
+    graph: &Graph,
+    memoryless: &[bool],
+) -> Vec<(vk::ImageUsageFlags, vk::BufferUsageFlags)> {
     let mut out =
         vec![(vk::ImageUsageFlags::empty(), vk::BufferUsageFlags::empty()); graph.resources.len()];
     for p in &graph.passes {

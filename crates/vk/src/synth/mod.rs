@@ -528,13 +528,10 @@ fn check_formats(gpu: &Gpu, g: &Graph) -> Result<(), VkError> {
 /// Checks every multisampled image's sample count against the device before any image is
 /// created ([`Gpu::check_samples`], with the usage of all its accesses).
 fn check_samples(gpu: &Gpu, g: &Graph) -> Result<(), VkError> {
-    let mut usage = vec![vk::ImageUsageFlags::empty(); g.resources.len()];
-    for p in &g.passes {
-        for u in &p.uses {
-            usage[u.resource.index()] |= crate::conv::image_usage(u.access);
-        }
-    }
-    for (r, usage) in g.resources.iter().zip(usage) {
+    // The usage the image will be created with (as if not memoryless: the plan is not
+    // known yet, and memoryless images only trade transfer usage for transient).
+    let usage = crate::resources::usages(g, &vec![false; g.resources.len()]);
+    for (r, (usage, _)) in g.resources.iter().zip(usage) {
         if let Some(d) = r.image_desc().filter(|d| d.samples != 1) {
             gpu.check_samples(&r.name, d.format, d.samples, usage)?;
         }
