@@ -1,31 +1,10 @@
 //! `tessera check FRAME PLAN.json` and `tessera plan --check` end to end: saved plans pass,
 //! mutated ones fail naming the rule, malformed plans are one clear error.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn tessera(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tessera"))
-        .args(args)
-        .current_dir(repo())
-        .output()
-        .expect("tessera runs")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tessera-check-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+mod common;
+use common::{scratch, tessera, text};
 
 /// The plan JSON of `frame` (`tessera plan FRAME --json` with `extra` flags).
 fn plan_json(frame: &str, extra: &[&str]) -> serde_json::Value {

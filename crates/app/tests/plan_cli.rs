@@ -3,20 +3,8 @@
 //!
 //! Set `TESSERA_BLESS=1` to rewrite the goldens after an intended change, then review the diff.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn tessera(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tessera"))
-        .args(args)
-        .current_dir(repo())
-        .output()
-        .expect("tessera runs")
-}
+mod common;
+use common::{repo, tessera};
 
 const EXAMPLES: &[&str] = &["deferred", "postprocess", "gpu_culling"];
 

@@ -24,6 +24,7 @@
 //! buffers reused across the render passes of a compile ([`Scratch`]).
 
 use super::load_store::AttachmentDraft;
+use super::ops::OpAccess;
 use crate::access::SyncScope;
 use crate::graph::{Graph, PassId, ResourceId};
 use crate::plan::SubpassDependency;
@@ -180,6 +181,22 @@ struct Replayed {
     relayout: bool,
 }
 
+impl Replayed {
+    /// A load or store operation of an attachment in subpass `subpass` (an attachment
+    /// access in the attachment's own layout, which it never changes).
+    fn op(subpass: u32, op: OpAccess) -> Self {
+        Replayed {
+            me: Prior {
+                subpass,
+                scope: op.scope,
+                attachment: true,
+            },
+            writes: op.writes,
+            relayout: false,
+        }
+    }
+}
+
 /// [`subpass_dependencies`] with buffers reused across render passes.
 pub fn dependencies_with(
     graph: &Graph,
@@ -237,16 +254,7 @@ pub fn dependencies_with(
         {
             next_load += 1;
             let op = d.load_access(graph.resource(d.resource).target().class());
-            let a = Replayed {
-                me: Prior {
-                    subpass: j,
-                    scope: op.scope,
-                    attachment: true,
-                },
-                writes: op.writes,
-                relayout: false,
-            };
-            scratch.replay(d.resource, &a, &mut deps, first_into_j);
+            scratch.replay(d.resource, &Replayed::op(j, op), &mut deps, first_into_j);
         }
         let p = graph.pass(pass);
         for u in &p.uses {
@@ -271,16 +279,7 @@ pub fn dependencies_with(
             next_store += 1;
             let d = &attachments[i];
             let op = d.store_access(graph.resource(d.resource).target().class());
-            let a = Replayed {
-                me: Prior {
-                    subpass: j,
-                    scope: op.scope,
-                    attachment: true,
-                },
-                writes: op.writes,
-                relayout: false,
-            };
-            scratch.replay(d.resource, &a, &mut deps, first_into_j);
+            scratch.replay(d.resource, &Replayed::op(j, op), &mut deps, first_into_j);
         }
     }
     deps.sort_unstable_by_key(|d| (d.src_subpass, d.dst_subpass));
