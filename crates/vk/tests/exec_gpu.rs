@@ -12,6 +12,10 @@
 //! machine), else from the repository the test was built in.
 
 use tessera_graph::access::Access;
+// The graph crate's count of attachments read before their last subpass (one definition for
+// both crates' coverage tests).
+#[path = "../../graph/tests/common/coverage.rs"]
+mod coverage;
 use tessera_graph::{frame_file, CompileOptions, Format, Graph, ImageDesc, QueueKind};
 use tessera_vk::executor::ExecOptions;
 use tessera_vk::synth::{run_on, ExecConfig, ExecReport};
@@ -525,52 +529,13 @@ fn random_graph(seed: u64) -> Graph {
     g
 }
 
-/// Attachments of `plan`'s multi-subpass render passes read (input attachment, depth test,
-/// blending) before the last subpass that uses them: (stored, not stored, in a render pass
-/// with a resolve).
-fn middle_reads(g: &Graph, plan: &tessera_graph::Plan) -> [u32; 3] {
-    use tessera_graph::plan::StoreOp;
-    let mut out = [0; 3];
-    for rp in plan
-        .render_passes
-        .iter()
-        .filter(|rp| rp.subpasses.len() > 1)
-    {
-        let resolves = rp.attachments.iter().any(|a| a.resolve_target.is_some());
-        for a in rp.attachments.iter() {
-            let Some(r) = g.find_resource(&a.resource) else {
-                continue;
-            };
-            let uses: Vec<Access> = rp
-                .subpasses
-                .iter()
-                .filter_map(|s| g.find_pass(s))
-                .filter_map(|p| g.pass(p).uses.iter().find(|u| u.resource == r))
-                .map(|u| u.access)
-                .collect();
-            let read_before_last = uses.len() > 1
-                && uses[..uses.len() - 1].iter().any(|a| {
-                    matches!(
-                        a,
-                        Access::InputAttachment | Access::DepthRead | Access::ColorReadWrite
-                    )
-                });
-            if read_before_last {
-                out[usize::from(a.store_op == StoreOp::DontCare)] += 1;
-                out[2] += u32::from(resolves);
-            }
-        }
-    }
-    out
-}
-
 #[test]
 fn random_graphs_run_clean() {
     let gpu = gpu();
     let mut cov: Vec<Coverage> = MODES.iter().map(|_| Coverage::default()).collect();
     let mut ran = 0;
     let mut seed = 0;
-    let mut middle = [0u32; 3];
+    let mut middle = coverage::MiddleReads::default();
     while ran < 50 && seed < 400 {
         seed += 1;
         let g = random_graph(seed);
@@ -580,18 +545,16 @@ fn random_graphs_run_clean() {
         }
         let reports = all_modes(&gpu, &format!("seed {seed}"), &g, 3);
         tally(&mut cov, &reports);
-        for (k, n) in middle_reads(&g, &reports[0].plan).into_iter().enumerate() {
-            middle[k] += n;
-        }
+        middle.add(coverage::middle_reads(&g, &reports[0].plan));
         ran += 1;
     }
     assert!(ran >= 50, "only {ran} random graphs compiled");
-    println!("attachments read before their last subpass (stored, not stored, with a resolve): {middle:?}");
+    println!("attachments read before their last subpass: {middle:?}");
     // Merged render passes read attachments before their last subpass (so their stores wait
     // for those reads), stored and not, some with a resolve.
     assert!(
-        middle[0] >= 5 && middle[1] >= 5 && middle[2] >= 2,
-        "(stored, not stored, with a resolve): {middle:?}"
+        middle.store >= 5 && middle.dont_care >= 5 && middle.resolve >= 2,
+        "{middle:?}"
     );
     // Both queue kinds, hand-overs and aliased memory are covered in the emulated mode.
     let e = &cov[2];
@@ -789,23 +752,35 @@ fn canvas_load_to_dont_care(plan: &mut tessera_graph::Plan) {
     assert_eq!(flipped, 1, "the plan loads 'canvas' once");
 }
 
+/// In every mode: `g` runs clean as planned, then runs with `alter` applied to its plan;
+/// the altered runs' reports, with their mode's label.
+fn clean_then_altered(
+    g: &Graph,
+    alter: fn(&mut tessera_graph::Plan),
+) -> Vec<(&'static str, ExecReport)> {
+    let gpu = gpu();
+    MODES
+        .into_iter()
+        .map(|(label, options, emulate_async)| {
+            let config = |alter_plan| ExecConfig {
+                options,
+                exec: ExecOptions {
+                    emulate_async,
+                    ..Default::default()
+                },
+                alter_plan,
+                ..Default::default()
+            };
+            let clean = run_on(&gpu, g, &config(None)).unwrap();
+            check(&format!("{} ({label})", g.name), &clean);
+            (label, run_on(&gpu, g, &config(Some(alter))).unwrap())
+        })
+        .collect()
+}
+
 #[test]
 fn a_needed_load_flipped_to_dont_care_is_a_mismatch() {
-    let gpu = gpu();
-    let g = partial_paint_graph();
-    for (label, options, emulate_async) in MODES {
-        let config = |alter_plan| ExecConfig {
-            options,
-            exec: ExecOptions {
-                emulate_async,
-                ..Default::default()
-            },
-            alter_plan,
-            ..Default::default()
-        };
-        let clean = run_on(&gpu, &g, &config(None)).unwrap();
-        check(&format!("partial_paint ({label})"), &clean);
-        let bad = run_on(&gpu, &g, &config(Some(canvas_load_to_dont_care))).unwrap();
+    for (label, bad) in clean_then_altered(&partial_paint_graph(), canvas_load_to_dont_care) {
         assert!(
             bad.mismatches > 0 && bad.mismatch_notes.iter().any(|n| n.contains("'out'")),
             "{label}: a DONT_CARE load of needed content went unreported: {} values compared",
@@ -853,21 +828,7 @@ fn swap_accumulate_and_read(plan: &mut tessera_graph::Plan) {
 
 #[test]
 fn two_dependent_passes_swapped_are_a_mismatch() {
-    let gpu = gpu();
-    let g = accumulate_graph();
-    for (label, options, emulate_async) in MODES {
-        let config = |alter_plan| ExecConfig {
-            options,
-            exec: ExecOptions {
-                emulate_async,
-                ..Default::default()
-            },
-            alter_plan,
-            ..Default::default()
-        };
-        let clean = run_on(&gpu, &g, &config(None)).unwrap();
-        check(&format!("accumulate_then_read ({label})"), &clean);
-        let bad = run_on(&gpu, &g, &config(Some(swap_accumulate_and_read))).unwrap();
+    for (label, bad) in clean_then_altered(&accumulate_graph(), swap_accumulate_and_read) {
         assert!(
             bad.mismatches > 0 && bad.mismatch_notes.iter().any(|n| n.contains("'result'")),
             "{label}: a read moved before the write it depends on went unreported"
