@@ -356,12 +356,7 @@ pub fn sweep(
                         LoadOp::Load
                     } else {
                         // Kept without being read: loaded when what the use leaves is live.
-                        waiting.push(Waiting {
-                            draft: i,
-                            load: true,
-                            next: f.waiting,
-                        });
-                        f.waiting = waiting.len() as u32 - 1;
+                        wait(&mut waiting, &mut f.waiting, i, true);
                         LoadOp::DontCare
                     };
                 }
@@ -375,12 +370,7 @@ pub fn sweep(
             // The render pass ends: its stores wait for later uses.
             for (i, d) in all.drafts.iter().enumerate().skip(first) {
                 let f = &mut facts.resources[d.resource.index()];
-                waiting.push(Waiting {
-                    draft: i as u32,
-                    load: false,
-                    next: f.waiting,
-                });
-                f.waiting = waiting.len() as u32 - 1;
+                wait(&mut waiting, &mut f.waiting, i as u32, false);
             }
             all.spans.push(all.drafts.len() as u32);
             subpass = 0;
@@ -405,6 +395,17 @@ pub fn sweep(
         }
     }
     (facts, all)
+}
+
+/// Puts the load (`load`) or the store of draft `draft` at the head of the resource's chain
+/// of waiting decisions (`head`, in `waiting`).
+fn wait(waiting: &mut Vec<Waiting>, head: &mut u32, draft: u32, load: bool) {
+    waiting.push(Waiting {
+        draft,
+        load,
+        next: *head,
+    });
+    *head = waiting.len() as u32 - 1;
 }
 
 /// Answers every decision of the chain from `head` in `waiting`: `LOAD` and `STORE` when the
