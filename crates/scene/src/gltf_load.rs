@@ -164,6 +164,25 @@ impl<'a> Loader<'a> {
                 json.scene = None;
             }
         }
+        // The `gltf` crate's validation indexes the POSITION accessor before checking the
+        // index (and panics); check it first.
+        for (mi, mesh) in json.meshes.iter().enumerate() {
+            for (pi, prim) in mesh.primitives.iter().enumerate() {
+                for (sem, acc) in &prim.attributes {
+                    if acc.value() >= json.accessors.len() {
+                        return Err(invalid(
+                            path,
+                            format!("mesh {mi} primitive {pi}"),
+                            format!(
+                                "attribute {sem:?} names accessor {}, the file has {}",
+                                acc.value(),
+                                json.accessors.len()
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
         let doc = match gltf::Document::from_json(json.clone()) {
             Ok(doc) => doc,
             Err(gltf::Error::Validation(errors)) => {
@@ -316,16 +335,11 @@ impl<'a> Loader<'a> {
                 return Ok(Some(i));
             }
             let (rgba, w, h) = self.image(image)?;
-            let name = t
-                .source()
-                .name()
-                .map(str::to_owned)
-                .or_else(|| match t.source().source() {
-                    gltf::image::Source::Uri { uri, .. } if !uri.starts_with("data:") => {
-                        Some(uri.to_owned())
-                    }
-                    _ => None,
-                })
+            let json = &self.doc.as_json().images[image];
+            let name = json
+                .name
+                .clone()
+                .or_else(|| json.uri.clone().filter(|u| !u.starts_with("data:")))
                 .unwrap_or_else(|| format!("image {image}"));
             scene
                 .textures
@@ -415,16 +429,30 @@ impl<'a> Loader<'a> {
             return Ok(img.clone());
         }
         let object = format!("image {index}");
-        let Some(image) = self.doc.images().nth(index) else {
+        // Read from the JSON rather than `Image::source`, which unwraps a missing URI or
+        // mimeType.
+        let Some(image) = self.doc.as_json().images.get(index) else {
             return Err(invalid(self.path, object, "does not exist"));
         };
-        let (bytes, mime) = match image.source() {
-            gltf::image::Source::View { view, mime_type } => {
-                let data = self.view_bytes(&view, &object)?;
-                (data.to_vec(), Some(mime_type.to_owned()))
+        let mime = image.mime_type.as_ref().map(|m| m.0.clone());
+        let bytes = match (&image.buffer_view, &image.uri) {
+            (Some(v), _) => {
+                let view = self.doc.views().nth(v.value()).ok_or_else(|| {
+                    invalid(
+                        self.path,
+                        &object,
+                        format!("buffer view {} does not exist", v.value()),
+                    )
+                })?;
+                self.view_bytes(&view, &object)?.to_vec()
             }
-            gltf::image::Source::Uri { uri, mime_type } => {
-                (self.read_uri(uri, &object)?, mime_type.map(str::to_owned))
+            (None, Some(uri)) => self.read_uri(uri, &object)?,
+            (None, None) => {
+                return Err(invalid(
+                    self.path,
+                    object,
+                    "has neither a uri nor a bufferView",
+                ))
             }
         };
         let format = match mime.as_deref() {
@@ -791,12 +819,17 @@ impl<'a> Loader<'a> {
                 for (n, s) in normals.iter_mut().zip(&smooth) {
                     let v = Vec3::from(*n);
                     let len = v.length();
-                    if len < 1e-6 {
-                        *n = *s;
-                        fixed += 1;
-                    } else if (len - 1.0).abs() > 1e-3 {
-                        *n = (v / len).to_array();
-                        fixed += 1;
+                    // Zero (or overflowing) normals have no direction to keep: regenerate.
+                    match v.try_normalize().filter(|_| len > 1e-6) {
+                        None => {
+                            *n = *s;
+                            fixed += 1;
+                        }
+                        Some(u) if (len - 1.0).abs() > 1e-3 => {
+                            *n = u.to_array();
+                            fixed += 1;
+                        }
+                        Some(_) => {}
                     }
                 }
                 if fixed > 0 {
@@ -986,7 +1019,28 @@ impl<'a> Loader<'a> {
                 }
             }
         }
-        if let Some(light) = node.light() {
+        // The light index is checked here: `Node::light` unwraps it.
+        let light_index = self.doc.as_json().nodes[node.index()]
+            .extensions
+            .as_ref()
+            .and_then(|e| e.khr_lights_punctual.as_ref())
+            .map(|k| k.light.value());
+        let light = match light_index {
+            Some(i) => Some(
+                self.doc
+                    .lights()
+                    .and_then(|mut l| l.nth(i))
+                    .ok_or_else(|| {
+                        invalid(
+                            self.path,
+                            &object,
+                            format!("KHR_lights_punctual light {i} does not exist"),
+                        )
+                    })?,
+            ),
+            None => None,
+        };
+        if let Some(light) = light {
             let kind = match light.kind() {
                 gltf::khr_lights_punctual::Kind::Directional => LightKind::Directional,
                 gltf::khr_lights_punctual::Kind::Point => LightKind::Point,
