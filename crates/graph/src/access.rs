@@ -44,6 +44,12 @@ pub enum Access {
     Indirect,
     /// Single-sampled target of an MSAA resolve (the source is named by `from`).
     Resolve,
+    /// Buffer read as vertex attributes (`vkCmdBindVertexBuffers`); raster passes only.
+    VertexBuffer,
+    /// Buffer read as indices (`vkCmdBindIndexBuffer`); raster passes only.
+    IndexBuffer,
+    /// Buffer read as a uniform buffer by the pass's shaders.
+    Uniform,
 }
 
 /// The resource shape an access is checked against.
@@ -83,6 +89,9 @@ impl Access {
         Access::TransferDst,
         Access::Indirect,
         Access::Resolve,
+        Access::VertexBuffer,
+        Access::IndexBuffer,
+        Access::Uniform,
     ];
 
     /// The snake_case name used in frame files.
@@ -102,6 +111,9 @@ impl Access {
             Access::TransferDst => "transfer_dst",
             Access::Indirect => "indirect",
             Access::Resolve => "resolve",
+            Access::VertexBuffer => "vertex_buffer",
+            Access::IndexBuffer => "index_buffer",
+            Access::Uniform => "uniform",
         }
     }
 
@@ -130,6 +142,9 @@ impl Access {
             | Access::StorageRead
             | Access::TransferSrc
             | Access::Indirect
+            | Access::VertexBuffer
+            | Access::IndexBuffer
+            | Access::Uniform
             | Access::StorageReadWrite => true,
             Access::ColorReadWrite => !clear,
             _ => false,
@@ -200,9 +215,14 @@ impl Access {
                 | Access::StorageRead
                 | Access::StorageWrite
                 | Access::StorageReadWrite
-                | Access::Indirect,
+                | Access::Indirect
+                | Access::Uniform,
                 PassKind::Transfer,
             ) => return Err("shader accesses are not allowed in transfer passes"),
+            (
+                Access::VertexBuffer | Access::IndexBuffer,
+                PassKind::Compute | PassKind::Transfer,
+            ) => return Err("vertex and index buffers are only read by raster passes"),
             _ => {}
         }
         match (self, target) {
@@ -221,6 +241,9 @@ impl Access {
                 Target::Image(f),
             ) if f.is_depth_stencil() => Err("storage access on a depth/stencil format"),
             (Access::Indirect, Target::Image(_)) => Err("indirect arguments must be a buffer"),
+            (Access::VertexBuffer | Access::IndexBuffer | Access::Uniform, Target::Image(_)) => {
+                Err("vertex, index and uniform buffer accesses are for buffers, not images")
+            }
             (
                 Access::ColorWrite
                 | Access::ColorWriteAll
@@ -321,6 +344,13 @@ impl Access {
                 AccessMask::INDIRECT_COMMAND_READ,
                 None,
             ),
+            Access::VertexBuffer => (
+                StageMask::VERTEX_INPUT,
+                AccessMask::VERTEX_ATTRIBUTE_READ,
+                None,
+            ),
+            Access::IndexBuffer => (StageMask::INDEX_INPUT, AccessMask::INDEX_READ, None),
+            Access::Uniform => (shader, AccessMask::UNIFORM_READ, None),
         };
         SyncScope {
             stages,

@@ -12,7 +12,9 @@ use crate::access::Access;
 use crate::caps::Capabilities;
 use crate::error::{CompileError, FrameFileError};
 use crate::format::Format;
-use crate::graph::{Graph, ImageDesc, PassKind, QueueKind, Resource, ResourceKind, Use};
+use crate::graph::{
+    ClearValue, Exit, Graph, ImageDesc, PassKind, QueueKind, Resource, ResourceKind, Use,
+};
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -156,6 +158,16 @@ pub struct ResourceSpec {
     /// Must stay in tile memory.
     #[serde(default)]
     pub memoryless: bool,
+    /// Imported: the state it leaves the frame in (`keep`, `present`).
+    #[serde(default, skip_serializing_if = "Exit::is_keep")]
+    pub exit: Exit,
+    /// Imported: a different object every frame (a swapchain image).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub per_frame: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// `image` | `buffer`.
@@ -205,6 +217,9 @@ pub struct UseSpec {
     /// For `resolve`: the multisampled source.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<String>,
+    /// With `clear`: the value cleared to (default colour 0, depth 1.0, stencil 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clear_value: Option<ClearValue>,
 }
 
 /// Text syntax of a frame file.
@@ -480,6 +495,7 @@ impl FrameFile {
                     access: u.access,
                     clear: u.clear,
                     from,
+                    clear_value: u.clear_value,
                 });
             }
             let queue = spec.queue;
@@ -555,6 +571,8 @@ impl ResourceSpec {
             clear_on_first_use: self.clear_on_first_use,
             discard_on_last_use: self.discard_on_last_use,
             memoryless: self.memoryless,
+            exit: self.exit,
+            per_frame: self.per_frame,
         })
     }
 }

@@ -133,6 +133,157 @@ pub struct Resource {
     pub discard_on_last_use: bool,
     /// The author requires it to stay in tile memory.
     pub memoryless: bool,
+    /// Imported only: the state the resource leaves the frame in.
+    pub exit: Exit,
+    /// Imported only: a different object every frame (e.g. a swapchain image): no
+    /// previous-frame hazard; its content is not needed at entry, it enters in `UNDEFINED`,
+    /// and its first use is ordered by a semaphore the frame waits on (the plan's
+    /// `external` entry says where).
+    pub per_frame: bool,
+}
+
+/// The state an imported resource leaves the frame in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Exit {
+    /// As its last use leaves it (the default).
+    #[default]
+    Keep,
+    /// An image ending the frame in `PRESENT_SRC_KHR`, handed to the presentation engine.
+    Present,
+}
+
+impl Exit {
+    /// True for the default (frame files and plans omit it).
+    pub fn is_keep(&self) -> bool {
+        *self == Exit::Keep
+    }
+}
+
+/// The value an attachment or a transfer destination is cleared to.
+///
+/// Equality and hashing compare the bit patterns of the floats, so a graph holding clear
+/// values stays `Eq + Hash` for the compile cache (`-0.0` and `0.0` differ, a NaN equals
+/// itself). In frame files and plans a colour is `[r, g, b, a]`, a depth/stencil value
+/// `{"depth": d, "stencil": s}`.
+#[derive(Clone, Copy, Debug)]
+pub enum ClearValue {
+    /// A colour, as the attachment's format reads it (float, or integer values as floats).
+    Color([f32; 4]),
+    /// A depth and a stencil value.
+    DepthStencil {
+        /// Depth (1.0 is the far plane; 0.0 with reversed Z).
+        depth: f32,
+        /// Stencil.
+        stencil: u32,
+    },
+}
+
+impl ClearValue {
+    /// The value a clear without one uses: colour 0, depth 1.0 and stencil 0.
+    pub fn default_for(format: Format) -> ClearValue {
+        if format.is_depth_stencil() {
+            ClearValue::DepthStencil {
+                depth: 1.0,
+                stencil: 0,
+            }
+        } else {
+            ClearValue::Color([0.0; 4])
+        }
+    }
+
+    /// True when the value is of the kind `format` is cleared with (colour or depth/stencil).
+    pub fn fits(&self, format: Format) -> bool {
+        matches!(self, ClearValue::DepthStencil { .. }) == format.is_depth_stencil()
+    }
+
+    fn key(&self) -> (u8, [u32; 4]) {
+        match *self {
+            ClearValue::Color(c) => (0, c.map(f32::to_bits)),
+            ClearValue::DepthStencil { depth, stencil } => (1, [depth.to_bits(), stencil, 0, 0]),
+        }
+    }
+}
+
+impl PartialEq for ClearValue {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for ClearValue {}
+
+impl std::hash::Hash for ClearValue {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.key().hash(state);
+    }
+}
+
+impl Serialize for ClearValue {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        match *self {
+            ClearValue::Color(c) => c.serialize(s),
+            ClearValue::DepthStencil { depth, stencil } => {
+                let mut st = s.serialize_struct("ClearValue", 2)?;
+                st.serialize_field("depth", &depth)?;
+                st.serialize_field("stencil", &stencil)?;
+                st.end()
+            }
+        }
+    }
+}
+
+/// `[r, g, b, a]` or `{"depth": d, "stencil": s}` (`stencil` defaults to 0); anything else
+/// is an error that names both forms.
+impl<'de> Deserialize<'de> for ClearValue {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::{self, MapAccess, SeqAccess, Visitor};
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = ClearValue;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(
+                    "`clear_value` to be a colour [r, g, b, a] or {\"depth\": d, \"stencil\": s}",
+                )
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<ClearValue, A::Error> {
+                let mut c = [0.0f32; 4];
+                for (i, v) in c.iter_mut().enumerate() {
+                    *v = seq
+                        .next_element()?
+                        .ok_or_else(|| de::Error::invalid_length(i, &self))?;
+                }
+                if seq.next_element::<de::IgnoredAny>()?.is_some() {
+                    return Err(de::Error::invalid_length(5, &self));
+                }
+                Ok(ClearValue::Color(c))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ClearValue, A::Error> {
+                let (mut depth, mut stencil) = (None, None);
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        "depth" if depth.is_some() => {
+                            return Err(de::Error::duplicate_field("depth"))
+                        }
+                        "stencil" if stencil.is_some() => {
+                            return Err(de::Error::duplicate_field("stencil"))
+                        }
+                        "depth" => depth = Some(map.next_value()?),
+                        "stencil" => stencil = Some(map.next_value()?),
+                        other => {
+                            return Err(de::Error::unknown_field(other, &["depth", "stencil"]))
+                        }
+                    }
+                }
+                Ok(ClearValue::DepthStencil {
+                    depth: depth.ok_or_else(|| de::Error::missing_field("depth"))?,
+                    stencil: stencil.unwrap_or(0),
+                })
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 impl Resource {
@@ -156,6 +307,8 @@ impl Resource {
             clear_on_first_use: false,
             discard_on_last_use: false,
             memoryless: false,
+            exit: Exit::Keep,
+            per_frame: false,
         }
     }
 
@@ -250,6 +403,28 @@ pub struct Use {
     pub clear: bool,
     /// For `resolve`: the multisampled attachment resolved into this resource.
     pub from: Option<ResourceId>,
+    /// With `clear`: the value cleared to; `None` is the default (colour 0, depth 1.0,
+    /// stencil 0; [`ClearValue::default_for`]).
+    pub clear_value: Option<ClearValue>,
+}
+
+impl Use {
+    /// A use of `resource` with `access`, no clear.
+    pub fn new(resource: ResourceId, access: Access) -> Self {
+        Use {
+            resource,
+            access,
+            clear: false,
+            from: None,
+            clear_value: None,
+        }
+    }
+
+    /// The value this use clears an image of `format` to: its own, or the default.
+    pub fn clear_value_or_default(&self, format: Format) -> ClearValue {
+        self.clear_value
+            .unwrap_or_else(|| ClearValue::default_for(format))
+    }
 }
 
 /// A declared pass.
@@ -387,22 +562,25 @@ impl PassBuilder<'_> {
 
     /// Uses `resource` with `access`.
     pub fn uses(mut self, resource: ResourceId, access: Access) -> Self {
+        self.pass().uses.push(Use::new(resource, access));
+        self
+    }
+
+    /// Uses `resource` with `access`, cleared at this use to the default value.
+    pub fn clears(mut self, resource: ResourceId, access: Access) -> Self {
         self.pass().uses.push(Use {
-            resource,
-            access,
-            clear: false,
-            from: None,
+            clear: true,
+            ..Use::new(resource, access)
         });
         self
     }
 
-    /// Uses `resource` with `access`, cleared at this use.
-    pub fn clears(mut self, resource: ResourceId, access: Access) -> Self {
+    /// Uses `resource` with `access`, cleared at this use to `value`.
+    pub fn clears_to(mut self, resource: ResourceId, access: Access, value: ClearValue) -> Self {
         self.pass().uses.push(Use {
-            resource,
-            access,
             clear: true,
-            from: None,
+            clear_value: Some(value),
+            ..Use::new(resource, access)
         });
         self
     }
@@ -410,10 +588,8 @@ impl PassBuilder<'_> {
     /// Resolves the multisampled attachment `from` into `target`.
     pub fn resolves(mut self, target: ResourceId, from: ResourceId) -> Self {
         self.pass().uses.push(Use {
-            resource: target,
-            access: Access::Resolve,
-            clear: false,
             from: Some(from),
+            ..Use::new(target, Access::Resolve)
         });
         self
     }
@@ -463,7 +639,8 @@ mod tests {
                 resource: a,
                 access: Access::ColorWrite,
                 clear: true,
-                from: None
+                from: None,
+                clear_value: None,
             }]
         );
         assert!(g.pass(p).side_effects);

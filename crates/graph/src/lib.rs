@@ -32,6 +32,8 @@ pub use caps::{Capabilities, CompileOptions, MemoryClasses, MemoryKind};
 pub use compile::{compile, Compiler};
 pub use error::{CompileError, FrameFileError};
 pub use format::Format;
-pub use graph::{Graph, ImageDesc, PassId, PassKind, QueueKind, Resource, ResourceId};
+pub use graph::{
+    ClearValue, Exit, Graph, ImageDesc, PassId, PassKind, QueueKind, Resource, ResourceId, Use,
+};
 pub use name::Name;
 pub use plan::Plan;

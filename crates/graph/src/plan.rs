@@ -5,7 +5,7 @@
 //! (the format allows them) and are documented where they are declared.
 
 use crate::caps::{Capabilities, CompileOptions};
-use crate::graph::QueueKind;
+use crate::graph::{ClearValue, QueueKind};
 use crate::name::Name;
 use crate::sync::{AccessMask, Layout, StageMask};
 use serde::{Deserialize, Serialize};
@@ -53,6 +53,11 @@ pub struct Plan {
     /// Addition: sharing mode of every resource used on both queues, with the rule that chose it.
     #[serde(default)]
     pub sharing: Vec<ResourceSharing>,
+    /// Addition: one entry per imported resource that is `per_frame` or exits in `present`
+    /// and is used by a kept pass, in declaration order: where the executor's semaphore
+    /// wait (acquire) and signal (render finished) belong.
+    #[serde(default)]
+    pub external: Vec<ExternalSync>,
     /// Addition: the device capabilities the plan was compiled for, so that a saved plan
     /// checks on its own (`tessera check`). `None` in plans written before the field existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -229,6 +234,33 @@ pub struct Attachment {
     pub initial_layout: Layout,
     /// Addition: layout at the end of the render pass.
     pub final_layout: Layout,
+    /// Addition: with load op `clear`, the value cleared to (the use's own or the default:
+    /// colour 0, depth 1.0, stencil 0); omitted otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clear_value: Option<ClearValue>,
+}
+
+/// How an imported resource that is `per_frame` or exits in `present` meets the world
+/// outside the frame: the executor waits on the semaphore that makes it available (e.g.
+/// the swapchain image's acquire semaphore) before `first_pass` at `wait_stages`, and
+/// signals the one its consumer waits on (render finished) after `last_pass`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExternalSync {
+    /// The resource.
+    pub resource: Name,
+    /// Queue of `first_pass` (where the wait is submitted).
+    pub queue: QueueKind,
+    /// The first kept pass that uses it.
+    pub first_pass: Name,
+    /// Stages of its first use (with its load operation): where the wait must point.
+    pub wait_stages: StageMask,
+    /// The last kept pass that uses it.
+    pub last_pass: Name,
+    /// Addition: queue of `last_pass` (where the signal is submitted).
+    pub last_queue: QueueKind,
+    /// Layout it leaves the frame in when the exit is fixed (`PRESENT_SRC_KHR` for
+    /// `present`), else null.
+    pub exit_layout: Option<Layout>,
 }
 
 /// `VkAttachmentLoadOp`.

@@ -101,6 +101,8 @@ flag_set! {
     /// A set of synchronization2 pipeline stages.
     StageMask {
         DRAW_INDIRECT,
+        INDEX_INPUT,
+        VERTEX_INPUT,
         VERTEX_SHADER,
         FRAGMENT_SHADER,
         EARLY_FRAGMENT_TESTS,
@@ -116,6 +118,9 @@ flag_set! {
     /// A set of synchronization2 memory access types.
     AccessMask {
         INDIRECT_COMMAND_READ,
+        INDEX_READ,
+        VERTEX_ATTRIBUTE_READ,
+        UNIFORM_READ,
         INPUT_ATTACHMENT_READ,
         SHADER_SAMPLED_READ,
         SHADER_STORAGE_READ,

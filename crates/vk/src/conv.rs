@@ -15,6 +15,11 @@ pub fn stages(mask: StageMask) -> vk::PipelineStageFlags2 {
             StageMask::DRAW_INDIRECT,
             vk::PipelineStageFlags2::DRAW_INDIRECT,
         ),
+        (StageMask::INDEX_INPUT, vk::PipelineStageFlags2::INDEX_INPUT),
+        (
+            StageMask::VERTEX_INPUT,
+            vk::PipelineStageFlags2::VERTEX_INPUT,
+        ),
         (
             StageMask::VERTEX_SHADER,
             vk::PipelineStageFlags2::VERTEX_SHADER,
@@ -61,6 +66,12 @@ pub fn accesses(mask: AccessMask) -> vk::AccessFlags2 {
             AccessMask::INDIRECT_COMMAND_READ,
             vk::AccessFlags2::INDIRECT_COMMAND_READ,
         ),
+        (AccessMask::INDEX_READ, vk::AccessFlags2::INDEX_READ),
+        (
+            AccessMask::VERTEX_ATTRIBUTE_READ,
+            vk::AccessFlags2::VERTEX_ATTRIBUTE_READ,
+        ),
+        (AccessMask::UNIFORM_READ, vk::AccessFlags2::UNIFORM_READ),
         (
             AccessMask::INPUT_ATTACHMENT_READ,
             vk::AccessFlags2::INPUT_ATTACHMENT_READ,
@@ -207,7 +218,9 @@ pub fn image_usage(access: Access) -> vk::ImageUsageFlags {
         }
         Access::TransferSrc => vk::ImageUsageFlags::TRANSFER_SRC,
         Access::TransferDst => vk::ImageUsageFlags::TRANSFER_DST,
-        Access::Indirect => vk::ImageUsageFlags::empty(),
+        Access::Indirect | Access::VertexBuffer | Access::IndexBuffer | Access::Uniform => {
+            vk::ImageUsageFlags::empty()
+        }
     }
 }
 
@@ -220,6 +233,9 @@ pub fn buffer_usage(access: Access) -> vk::BufferUsageFlags {
         Access::TransferSrc => vk::BufferUsageFlags::TRANSFER_SRC,
         Access::TransferDst => vk::BufferUsageFlags::TRANSFER_DST,
         Access::Indirect => vk::BufferUsageFlags::INDIRECT_BUFFER,
+        Access::VertexBuffer => vk::BufferUsageFlags::VERTEX_BUFFER,
+        Access::IndexBuffer => vk::BufferUsageFlags::INDEX_BUFFER,
+        Access::Uniform => vk::BufferUsageFlags::UNIFORM_BUFFER,
         _ => vk::BufferUsageFlags::empty(),
     }
 }
@@ -237,7 +253,11 @@ pub fn format_features(access: Access) -> vk::FormatFeatureFlags {
         }
         Access::TransferSrc => vk::FormatFeatureFlags::TRANSFER_SRC,
         Access::TransferDst => vk::FormatFeatureFlags::TRANSFER_DST,
-        Access::InputAttachment | Access::Indirect => vk::FormatFeatureFlags::empty(),
+        Access::InputAttachment
+        | Access::Indirect
+        | Access::VertexBuffer
+        | Access::IndexBuffer
+        | Access::Uniform => vk::FormatFeatureFlags::empty(),
     }
 }
 
@@ -381,6 +401,14 @@ mod tests {
             buffer_usage(Access::StorageReadWrite),
             vk::BufferUsageFlags::STORAGE_BUFFER
         );
+        for (a, u) in [
+            (Access::VertexBuffer, vk::BufferUsageFlags::VERTEX_BUFFER),
+            (Access::IndexBuffer, vk::BufferUsageFlags::INDEX_BUFFER),
+            (Access::Uniform, vk::BufferUsageFlags::UNIFORM_BUFFER),
+        ] {
+            assert_eq!(buffer_usage(a), u, "{a}");
+            assert_eq!(image_usage(a), vk::ImageUsageFlags::empty(), "{a}");
+        }
         assert_eq!(image_usage(Access::Sampled), vk::ImageUsageFlags::SAMPLED);
         assert_eq!(
             format_features(Access::StorageWrite),

@@ -138,6 +138,8 @@ pub struct Gpu {
     pub messages: Arc<MessageCounter>,
     /// `vkAllocateMemory` calls made outside gpu-allocator (lazily allocated memory).
     pub direct_allocations: AtomicU64,
+    /// `vkDeviceWaitIdle` calls made through [`Gpu::wait_idle`].
+    wait_idles: AtomicU64,
     /// Whether validation is on.
     pub validation: bool,
 }
@@ -265,6 +267,7 @@ impl Gpu {
             allocator: Some(Mutex::new(allocator)),
             messages,
             direct_allocations: AtomicU64::new(0),
+            wait_idles: AtomicU64::new(0),
             validation: options.validation,
         })
     }
@@ -620,8 +623,15 @@ impl Gpu {
         blocks + self.direct_allocations.load(Ordering::SeqCst)
     }
 
-    /// Waits until the device is idle.
+    /// `vkDeviceWaitIdle` calls made so far through [`Gpu::wait_idle`] (tests assert that
+    /// steady-state frames and uploads make none).
+    pub fn wait_idle_count(&self) -> u64 {
+        self.wait_idles.load(Ordering::SeqCst)
+    }
+
+    /// Waits until the device is idle (counted: [`Gpu::wait_idle_count`]).
     pub fn wait_idle(&self) -> Result<(), VkError> {
+        self.wait_idles.fetch_add(1, Ordering::SeqCst);
         // SAFETY: the device is valid; no queue is used from another thread.
         unsafe { self.device.device_wait_idle() }?;
         Ok(())

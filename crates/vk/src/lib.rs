@@ -30,6 +30,7 @@ pub mod executor;
 pub mod memtype;
 pub mod render;
 pub mod resources;
+pub mod shader;
 pub mod submit;
 pub mod synth;
 
@@ -57,4 +58,7 @@ pub enum VkError {
     /// A shader did not compile.
     #[error("shader: {0}")]
     Shader(String),
+    /// The graph does not compile for this device.
+    #[error("the frame does not compile for this device: {0}")]
+    Compile(tessera_graph::CompileError),
 }

@@ -1,6 +1,6 @@
-//! `VkRenderPass` and `VkFramebuffer` objects from the plan's render passes, cached by a
-//! key (the description, formats and samples for render passes; the render pass and views
-//! for framebuffers).
+//! `VkRenderPass` objects from the plan's render passes, cached by a key (the description,
+//! formats and samples: device lifetime), and `VkFramebuffer`s (plan lifetime, made by the
+//! executor with [`framebuffer`]).
 //!
 //! Each subpass gets its colour, depth, input and resolve references from its pass's uses
 //! (layout = the use's layout), attachments used before and after a subpass but not in it
@@ -8,7 +8,6 @@
 //! `VkMemoryBarrier2` carrying the synchronization2 masks.
 
 use crate::device::Gpu;
-use crate::resources::Resources;
 use crate::{conv, VkError};
 use ash::vk;
 use std::collections::HashMap;
@@ -16,37 +15,26 @@ use tessera_graph::access::Access;
 use tessera_graph::plan::RenderPass;
 use tessera_graph::Graph;
 
-/// A render pass ready to begin.
-#[derive(Clone, Debug)]
-pub struct BuiltRenderPass {
-    /// The render pass.
-    pub render_pass: vk::RenderPass,
-    /// Its framebuffer.
-    pub framebuffer: vk::Framebuffer,
-    /// Render area.
-    pub extent: vk::Extent2D,
-    /// Number of attachments (clear values to pass).
-    pub attachments: usize,
-    /// Subpass names in order.
-    pub subpasses: Vec<String>,
-}
-
-/// Render passes and framebuffers, cached by key.
+/// Render passes, cached by key (the plan render pass with its attachment descriptions:
+/// load/store operations, layouts, formats, samples; never extents), so an identical render
+/// pass in a rebuilt plan (a resize) keeps its handle and the pipelines made for it.
 #[derive(Debug, Default)]
 pub struct RenderPassCache {
     passes: HashMap<String, vk::RenderPass>,
-    framebuffers: HashMap<(vk::RenderPass, Vec<vk::ImageView>), vk::Framebuffer>,
+    /// Render passes created so far (cache misses).
+    pub created: u64,
 }
 
 impl RenderPassCache {
-    /// Builds (or finds) the render pass and framebuffer of a plan render pass.
-    pub fn build(
+    /// Finds (or creates) the `VkRenderPass` of a plan render pass; returns it with the
+    /// resource index of each attachment, in attachment order. Formats and samples come from
+    /// the graph's image descriptions.
+    pub fn render_pass(
         &mut self,
         gpu: &Gpu,
         graph: &Graph,
-        res: &Resources,
         rp: &RenderPass,
-    ) -> Result<BuiltRenderPass, VkError> {
+    ) -> Result<(vk::RenderPass, Vec<usize>), VkError> {
         let index_of = |name: &str| {
             graph.find_resource(name).map(|r| r.index()).ok_or_else(|| {
                 VkError::Setup(format!("render pass names unknown resource '{name}'"))
@@ -76,7 +64,7 @@ impl RenderPassCache {
         let mut descs = Vec::new();
         for a in &rp.attachments {
             let i = index_of(&a.resource)?;
-            let im = res.image(i).ok_or_else(|| {
+            let im = graph.resources[i].image_desc().ok_or_else(|| {
                 VkError::Setup(format!("attachment '{}' is not an image", a.resource))
             })?;
             let samples = conv::samples(im.samples)
@@ -236,66 +224,66 @@ impl RenderPassCache {
                 let r = unsafe { gpu.device.create_render_pass2(&info, None) }?;
                 gpu.name(r, &format!("render pass [{}]", rp.subpasses.join(", ")));
                 self.passes.insert(key, r);
+                self.created += 1;
                 r
             }
         };
-        let mut extent = vk::Extent2D {
-            width: u32::MAX,
-            height: u32::MAX,
-        };
-        let mut views = Vec::new();
-        for &i in &att_res {
-            let im = res
-                .image(i)
-                .ok_or_else(|| VkError::Setup("attachment is not an image".into()))?;
-            extent.width = extent.width.min(im.extent.width);
-            extent.height = extent.height.min(im.extent.height);
-            views.push(im.attachment_view);
-        }
-        if views.is_empty() {
-            extent = vk::Extent2D {
-                width: 1,
-                height: 1,
-            };
-        }
-        let fb_key = (render_pass, views.clone());
-        let framebuffer = match self.framebuffers.get(&fb_key) {
-            Some(&f) => f,
-            None => {
-                let info = vk::FramebufferCreateInfo::default()
-                    .render_pass(render_pass)
-                    .attachments(&views)
-                    .width(extent.width)
-                    .height(extent.height)
-                    .layers(1);
-                // SAFETY: views and render pass are live objects of this device.
-                let f = unsafe { gpu.device.create_framebuffer(&info, None) }?;
-                gpu.name(f, &format!("framebuffer [{}]", rp.subpasses.join(", ")));
-                self.framebuffers.insert(fb_key, f);
-                f
-            }
-        };
-        Ok(BuiltRenderPass {
-            render_pass,
-            framebuffer,
-            extent,
-            attachments: att_res.len(),
-            subpasses: rp.subpasses.iter().map(|s| s.to_string()).collect(),
-        })
+        Ok((render_pass, att_res))
     }
 
     /// Destroys every cached object (device idle).
     pub fn destroy(&mut self, gpu: &Gpu) {
         // SAFETY: the device is idle; the objects belong to it.
         unsafe {
-            for (_, f) in self.framebuffers.drain() {
-                gpu.device.destroy_framebuffer(f, None);
-            }
             for (_, r) in self.passes.drain() {
                 gpu.device.destroy_render_pass(r, None);
             }
         }
     }
+}
+
+/// The render area of attachments (resource indices): the smallest extent among them, from
+/// the graph's image descriptions (1×1 without attachments).
+pub fn render_area(graph: &Graph, attachments: &[usize]) -> vk::Extent2D {
+    let mut extent = vk::Extent2D {
+        width: u32::MAX,
+        height: u32::MAX,
+    };
+    for d in attachments
+        .iter()
+        .filter_map(|&i| graph.resources[i].image_desc())
+    {
+        extent.width = extent.width.min(d.width.max(1));
+        extent.height = extent.height.min(d.height.max(1));
+    }
+    if extent.width == u32::MAX {
+        extent = vk::Extent2D {
+            width: 1,
+            height: 1,
+        };
+    }
+    extent
+}
+
+/// A framebuffer of `render_pass` over `views` (attachment order) and `extent`, named `name`.
+pub fn framebuffer(
+    gpu: &Gpu,
+    render_pass: vk::RenderPass,
+    views: &[vk::ImageView],
+    extent: vk::Extent2D,
+    name: &str,
+) -> Result<vk::Framebuffer, VkError> {
+    let info = vk::FramebufferCreateInfo::default()
+        .render_pass(render_pass)
+        .attachments(views)
+        .width(extent.width)
+        .height(extent.height)
+        .layers(1);
+    // SAFETY: views and render pass are live objects of this device; the create info is
+    // complete.
+    let f = unsafe { gpu.device.create_framebuffer(&info, None) }?;
+    gpu.name(f, name);
+    Ok(f)
 }
 
 #[derive(Default)]

@@ -6,7 +6,8 @@
 //! `allocation.offset() + placement.offset`. Memoryless attachments get `TRANSIENT_ATTACHMENT`
 //! usage and, where the device has one, a lazily allocated memory type allocated by hand;
 //! otherwise their own ordinary allocation. Imported resources (never placed) get their own
-//! allocation. Resources are created once per plan and cached by the executor.
+//! allocation, except those the renderer hands in every frame (not created at all). Resources
+//! live as long as their plan in the executor.
 
 use crate::device::Gpu;
 use crate::memtype::{self, MemorylessBacking};
@@ -73,6 +74,17 @@ pub enum Res {
     Image(ImageRes),
     /// A buffer.
     Buffer(BufferRes),
+}
+
+impl Res {
+    /// A placeholder with null handles: an import the renderer hands in every frame (the
+    /// executor creates nothing for it).
+    pub fn is_null(&self) -> bool {
+        match self {
+            Res::Image(i) => i.image == vk::Image::null(),
+            Res::Buffer(b) => b.buffer == vk::Buffer::null(),
+        }
+    }
 }
 
 enum Memory {
@@ -186,13 +198,16 @@ pub fn concurrent_set(graph: &Graph, plan: &Plan, families: [u32; 2]) -> Vec<boo
 /// Creates every resource of `graph` without memory, so the real sizes can go into the
 /// graph before the final compile. `memoryless` marks attachments that get
 /// `TRANSIENT_ATTACHMENT` usage; `concurrent` (from [`concurrent_set`]) those shared
-/// `CONCURRENT` between the two `families` (graphics, async compute).
+/// `CONCURRENT` between the two `families` (graphics, async compute). Resources marked in
+/// `external` (imports handed in every frame) are not created: they get a placeholder with
+/// null handles ([`Res::is_null`]) and their estimated size as requirement.
 pub fn create_unbound(
     gpu: &Gpu,
     graph: &Graph,
     memoryless: &[bool],
     concurrent: &[bool],
     families: [u32; 2],
+    external: &[bool],
 ) -> Result<Unbound, VkError> {
     let d = &gpu.device;
     let usage = usages(graph, memoryless);
@@ -215,6 +230,15 @@ pub fn create_unbound(
         Err(e)
     };
     for (i, r) in graph.resources.iter().enumerate() {
+        if external.get(i).copied().unwrap_or(false) {
+            out.requirements.push(vk::MemoryRequirements {
+                size: r.bytes(),
+                alignment: 1,
+                memory_type_bits: !0,
+            });
+            out.res.push(placeholder(&r.kind));
+            continue;
+        }
         match &r.kind {
             ResourceKind::Image(desc) => {
                 let sharing = sharing_of(i);
@@ -310,8 +334,33 @@ pub fn create_unbound(
     Ok(out)
 }
 
+/// The null-handle stand-in of a resource the executor does not create.
+fn placeholder(kind: &ResourceKind) -> Res {
+    match kind {
+        ResourceKind::Image(desc) => Res::Image(ImageRes {
+            image: vk::Image::null(),
+            attachment_view: vk::ImageView::null(),
+            shader_view: vk::ImageView::null(),
+            format: desc.format,
+            extent: vk::Extent2D {
+                width: desc.width.max(1),
+                height: desc.height.max(1),
+            },
+            samples: desc.samples,
+            mips: desc.mips.max(1),
+            layers: desc.layers.max(1),
+            memoryless: false,
+            viewable: false,
+        }),
+        ResourceKind::Buffer { size } => Res::Buffer(BufferRes {
+            buffer: vk::Buffer::null(),
+            size: (*size).max(4),
+        }),
+    }
+}
+
 fn destroy_objects(gpu: &Gpu, res: &[Res]) {
-    for r in res {
+    for r in res.iter().filter(|r| !r.is_null()) {
         // SAFETY: the objects belong to this device and no submitted work uses them (callers
         // wait for idle first).
         unsafe {
@@ -420,7 +469,7 @@ impl Resources {
             self.blocks += 1;
         }
         for i in 0..self.res.len() {
-            if bound[i] {
+            if bound[i] || self.res[i].is_null() {
                 continue;
             }
             let name = graph.resources[i].name.to_string();
@@ -457,7 +506,7 @@ impl Resources {
         }
         for (i, r) in self.res.iter_mut().enumerate() {
             if let Res::Image(im) = r {
-                if !im.viewable {
+                if !im.viewable || im.image == vk::Image::null() {
                     continue;
                 }
                 let name = &graph.resources[i].name;
@@ -657,12 +706,17 @@ impl StagingRing {
 
     /// Reserves `len` bytes aligned to 16 and returns their offset; wraps to the start when
     /// the tail is too short. The caller must have waited for earlier users of the region
-    /// (the executor waits for the device before reusing the ring).
+    /// (`Executor::once_on`, its only user, waits for its one-time work's fence).
     pub fn reserve(&mut self, len: u64) -> Option<u64> {
         let (at, head) = ring_reserve(self.head, self.size, len)?;
         self.head = head;
         self.bytes_staged += len;
         Some(at)
+    }
+
+    /// Size in bytes.
+    pub fn size(&self) -> u64 {
+        self.size
     }
 
     /// The mapped bytes of the ring.

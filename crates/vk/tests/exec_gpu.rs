@@ -16,13 +16,17 @@ use tessera_graph::access::Access;
 // both crates' coverage tests).
 #[path = "../../graph/tests/common/coverage.rs"]
 mod coverage;
+use std::sync::Arc;
 use tessera_graph::{frame_file, CompileOptions, Format, Graph, ImageDesc, QueueKind};
-use tessera_vk::executor::ExecOptions;
+use tessera_vk::executor::{ExecOptions, TestHooks};
 use tessera_vk::synth::{run_on, ExecConfig, ExecReport};
 use tessera_vk::{Gpu, GpuOptions};
 
-fn gpu() -> Gpu {
-    Gpu::new(&GpuOptions { validation: true }).expect("a Vulkan 1.3 device with validation layers")
+fn gpu() -> Arc<Gpu> {
+    Arc::new(
+        Gpu::new(&GpuOptions { validation: true })
+            .expect("a Vulkan 1.3 device with validation layers"),
+    )
 }
 
 fn check(name: &str, r: &ExecReport) {
@@ -81,7 +85,7 @@ struct Coverage {
 }
 
 /// Runs `g` in every mode, checks each run and returns the reports by mode.
-fn all_modes(gpu: &Gpu, name: &str, g: &Graph, frames: u64) -> Vec<ExecReport> {
+fn all_modes(gpu: &Arc<Gpu>, name: &str, g: &Graph, frames: u64) -> Vec<ExecReport> {
     let mut out = Vec::new();
     for (label, options, emulate_async) in MODES {
         let config = ExecConfig {
@@ -598,7 +602,10 @@ fn uav_overlap_without_its_barrier_is_reported() {
     let config = ExecConfig {
         frames: 4,
         exec: ExecOptions {
-            drop_barriers_on: Some("counts".into()),
+            hooks: TestHooks {
+                drop_barriers_on: Some("counts".into()),
+                ..Default::default()
+            },
             ..Default::default()
         },
         ..Default::default()
@@ -661,8 +668,10 @@ fn cross_queue_child() {
             frames: 1,
             exec: ExecOptions {
                 emulate_async: true,
-                drop_waits_before: drop.map(str::to_string),
-                ..Default::default()
+                hooks: TestHooks {
+                    drop_waits_before: drop.map(str::to_string),
+                    ..Default::default()
+                },
             },
             ..Default::default()
         };

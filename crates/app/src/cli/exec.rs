@@ -13,7 +13,7 @@
 
 use std::path::{Path, PathBuf};
 use tessera_graph::CompileOptions;
-use tessera_vk::executor::ExecOptions;
+use tessera_vk::executor::{ExecOptions, TestHooks};
 use tessera_vk::synth::{self, ExecConfig, ExecReport};
 use tessera_vk::VkError;
 
@@ -74,8 +74,11 @@ pub fn run(args: &ExecArgs) -> anyhow::Result<()> {
         validation: !args.no_validation,
         exec: ExecOptions {
             emulate_async: args.emulate_async,
-            drop_waits_before: args.drop_waits_before.clone(),
-            drop_barriers_on: args.drop_barriers_on.clone(),
+            hooks: TestHooks {
+                drop_waits_before: args.drop_waits_before.clone(),
+                drop_barriers_on: args.drop_barriers_on.clone(),
+                ..TestHooks::default()
+            },
         },
         alter_plan: None,
     };

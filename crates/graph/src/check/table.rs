@@ -136,6 +136,18 @@ pub(crate) fn scope(access: Access, pass: PassKind, class: Class) -> Option<Scop
             AccessMask::INDIRECT_COMMAND_READ,
             None,
         ),
+        // Vertex input (synchronization2 splits it): attribute fetch reads vertex buffers,
+        // index fetch reads the index buffer; both only in draws.
+        (A::VertexBuffer, Buffer) if raster => s(
+            StageMask::VERTEX_INPUT,
+            AccessMask::VERTEX_ATTRIBUTE_READ,
+            None,
+        ),
+        (A::IndexBuffer, Buffer) if raster => {
+            s(StageMask::INDEX_INPUT, AccessMask::INDEX_READ, None)
+        }
+        // Uniform blocks are read by the shader stages of the pass.
+        (A::Uniform, Buffer) => s(shader, AccessMask::UNIFORM_READ, None),
         _ => None,
     }
 }
@@ -259,6 +271,9 @@ pub(crate) fn observes(access: Access, clear: bool) -> bool {
                 | Access::StorageReadWrite
                 | Access::TransferSrc
                 | Access::Indirect
+                | Access::VertexBuffer
+                | Access::IndexBuffer
+                | Access::Uniform
                 | Access::ColorReadWrite
         )
 }

@@ -219,6 +219,7 @@ impl Parts<'_> {
             batches,
             sync_stats: self.syncs.stats,
             sharing,
+            external: super::external::external(self.graph, s),
             device: Some(self.caps.clone()),
             options: Some(*self.options),
         }

@@ -14,6 +14,7 @@ mod cache;
 pub mod chains;
 pub mod cull;
 pub mod deps;
+pub mod external;
 pub mod levels;
 pub mod memory;
 pub mod order;

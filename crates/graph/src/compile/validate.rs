@@ -25,7 +25,7 @@ use crate::access::Access;
 use crate::caps::Capabilities;
 use crate::compile::memory::lifetimes::effective_alignment;
 use crate::error::{human_bytes, shape, CompileError, ResolveRule, MAX_TRANSIENT_BYTES};
-use crate::graph::{Graph, PassKind, QueueKind, Resource, ResourceKind};
+use crate::graph::{ClearValue, Exit, Graph, PassKind, QueueKind, Resource, ResourceKind};
 use crate::name::Name;
 
 /// Position of the first name equal to an earlier one, if any: the name checks of
@@ -237,6 +237,26 @@ fn validate_resources(graph: &Graph, caps: &Capabilities) -> Result<(), CompileE
                 "{flag} on a transient resource (not imported): clear_on_first_use and discard_on_last_use apply to imported resources only"
             )));
         }
+        if !r.imported && (r.exit != Exit::Keep || r.per_frame) {
+            let flag = if r.per_frame {
+                "per_frame"
+            } else {
+                "exit present"
+            };
+            return Err(invalid(format!(
+                "{flag} on a transient resource (not imported): exit and per_frame apply to imported resources only"
+            )));
+        }
+        if r.exit == Exit::Present && r.image_desc().is_none() {
+            return Err(invalid(
+                "exit present on a buffer: only images are presented".into(),
+            ));
+        }
+        if r.exit == Exit::Present && r.discard_on_last_use {
+            return Err(invalid(
+                "exit present and discard_on_last_use: a presented image's content is needed after the frame".into(),
+            ));
+        }
         if !r.imported {
             total = check_memory(r, alignment, total, &mut largest)?;
         }
@@ -379,6 +399,9 @@ fn validate_passes<'g>(
                     u.access
                 )));
             }
+            if let Some(value) = u.clear_value {
+                check_clear_value(resource, u.clear, value).map_err(mismatch)?;
+            }
             match (u.access, u.from) {
                 (Access::Resolve, None) => return Err(mismatch(
                     "a resolve without 'from': a resolve names its multisampled source with 'from'"
@@ -415,6 +438,11 @@ fn validate_passes<'g>(
                 }
             }
             let needs_content = u.access.reads(u.clear);
+            if needs_content && !written[u.resource.index()] && resource.per_frame {
+                return Err(mismatch(
+                    "the first use of a per_frame resource needs earlier content: a per_frame resource (a different object every frame) holds nothing at the start of the frame, so its first use writes or clears it".into(),
+                ));
+            }
             if needs_content && !written[u.resource.index()] && !resource.imported {
                 let later = graph.passes[i + 1..]
                     .iter()
@@ -459,6 +487,29 @@ fn validate_passes<'g>(
         }
     }
     Ok(over_limit)
+}
+
+/// A clear value goes with a clear of an image, of the kind its format is cleared with.
+pub(super) fn check_clear_value(
+    resource: &Resource,
+    clear: bool,
+    value: ClearValue,
+) -> Result<(), String> {
+    if !clear {
+        return Err(
+            "a clear_value without clear: a clear value is given only on a use that clears".into(),
+        );
+    }
+    match resource.image_desc() {
+        None => Err("a clear_value on a buffer: buffers are cleared with zeros".into()),
+        Some(d) if !value.fits(d.format) => Err(if d.format.is_depth_stencil() {
+            "a colour clear_value on a depth/stencil format: depth/stencil images clear to {\"depth\": d, \"stencil\": s}".into()
+        } else {
+            "a depth/stencil clear_value on a colour format: colour images clear to [r, g, b, a]"
+                .into()
+        }),
+        Some(_) => Ok(()),
+    }
 }
 
 /// A resolve target is single-sampled, the source a multisampled colour attachment of the

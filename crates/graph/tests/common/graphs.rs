@@ -348,5 +348,6 @@ fn fit(
         access,
         clear,
         from,
+        clear_value: None,
     })
 }

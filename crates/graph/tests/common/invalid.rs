@@ -27,6 +27,7 @@ fn use_(resource: ResourceId, access: Access) -> Use {
         access,
         clear: false,
         from: None,
+        clear_value: None,
     }
 }
 

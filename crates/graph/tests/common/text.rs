@@ -40,6 +40,8 @@ pub fn frame_file_of(graph: &Graph, caps: &Capabilities) -> FrameFile {
                 clear_on_first_use: r.clear_on_first_use,
                 discard_on_last_use: r.discard_on_last_use,
                 memoryless: r.memoryless,
+                exit: r.exit,
+                per_frame: r.per_frame,
             }
         })
         .collect();
@@ -59,6 +61,7 @@ pub fn frame_file_of(graph: &Graph, caps: &Capabilities) -> FrameFile {
                     access: u.access,
                     clear: u.clear,
                     from: u.from.map(|f| graph.resource(f).name.to_string()),
+                    clear_value: u.clear_value,
                 })
                 .collect(),
         })

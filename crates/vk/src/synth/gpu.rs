@@ -8,14 +8,14 @@ use super::glsl;
 use super::model::{Content, Model};
 use super::values::{self, class, key, mix, Class, HEADER};
 use crate::device::Gpu;
-use crate::executor::{FrameEnd, PassBodies, PassSetup};
+use crate::executor::{FrameEnd, PassBodies, PassSetup, RecordContext};
 use crate::resources::Res;
 use crate::{conv, VkError};
 use ash::vk;
 use gpu_allocator::vulkan::Allocation;
 use std::collections::HashMap;
 use tessera_graph::access::Access;
-use tessera_graph::{PassKind, QueueKind};
+use tessera_graph::{PassId, PassKind, QueueKind};
 
 struct Prepared {
     set_layout: vk::DescriptorSetLayout,
@@ -35,9 +35,8 @@ struct Compared {
 
 /// The synthetic bodies with their model and comparison state.
 pub struct SynthBodies {
-    passes: HashMap<String, SynthPass>,
-    prepared: HashMap<String, Prepared>,
-    compiler: shaderc::Compiler,
+    passes: HashMap<PassId, SynthPass>,
+    prepared: HashMap<PassId, Prepared>,
     vert: Option<vk::ShaderModule>,
     sampler: vk::Sampler,
     pool: vk::DescriptorPool,
@@ -56,10 +55,6 @@ pub struct SynthBodies {
     /// Compared resources of which a frame had no defined value in the model (each named
     /// once, with the first such frame): the oracle checked nothing there, a failure.
     pub empty: Vec<String>,
-    /// (pass, resource) uses that clear an attachment an earlier subpass of the same render
-    /// pass already used: no load operation can clear there, so the body clears it with
-    /// `vkCmdClearAttachments` at the start of its subpass.
-    pub mid_clears: std::collections::HashSet<(String, usize)>,
 }
 
 impl std::fmt::Debug for SynthBodies {
@@ -71,25 +66,12 @@ impl std::fmt::Debug for SynthBodies {
     }
 }
 
-fn compile(
-    c: &shaderc::Compiler,
-    src: &str,
-    kind: shaderc::ShaderKind,
-    name: &str,
-) -> Result<Vec<u32>, VkError> {
-    let a = c
-        .compile_into_spirv(src, kind, name, "main", None)
-        .map_err(|e| VkError::Shader(format!("{name}: {e}\n{src}")))?;
-    Ok(a.as_binary().to_vec())
+fn compile(src: &str, stage: vk::ShaderStageFlags, name: &str) -> Result<Vec<u32>, VkError> {
+    crate::shader::compile_glsl(src, name, stage, &[], None)
+        .map_err(|e| VkError::Shader(format!("{e}\n{src}")))
 }
 
-fn module(gpu: &Gpu, words: &[u32], name: &str) -> Result<vk::ShaderModule, VkError> {
-    let info = vk::ShaderModuleCreateInfo::default().code(words);
-    // SAFETY: `words` is SPIR-V produced by shaderc.
-    let m = unsafe { gpu.device.create_shader_module(&info, None) }?;
-    gpu.name(m, name);
-    Ok(m)
-}
+use crate::shader::module;
 
 impl SynthBodies {
     /// Bodies for `passes` (execution order), checked against `model`; `compared` lists the
@@ -97,20 +79,13 @@ impl SynthBodies {
     /// the queues of both `families` (graphics, async compute).
     pub fn new(
         gpu: &Gpu,
-        passes: Vec<SynthPass>,
+        passes: Vec<(PassId, SynthPass)>,
         model: Model,
         compared: &[(usize, String)],
         families: [u32; 2],
     ) -> Result<SynthBodies, VkError> {
-        let compiler =
-            shaderc::Compiler::new().map_err(|e| VkError::Shader(format!("shaderc: {e}")))?;
         let vsrc = include_str!("../../../../shaders/synth_fullscreen.vert");
-        let vwords = compile(
-            &compiler,
-            vsrc,
-            shaderc::ShaderKind::Vertex,
-            "synth_fullscreen.vert",
-        )?;
+        let vwords = compile(vsrc, vk::ShaderStageFlags::VERTEX, "synth_fullscreen.vert")?;
         let sampler_info = vk::SamplerCreateInfo::default()
             .mag_filter(vk::Filter::NEAREST)
             .min_filter(vk::Filter::NEAREST)
@@ -143,9 +118,8 @@ impl SynthBodies {
         // SAFETY: complete create info.
         let pool = unsafe { gpu.device.create_descriptor_pool(&pool_info, None) }?;
         let mut me = SynthBodies {
-            passes: passes.into_iter().map(|p| (p.name.clone(), p)).collect(),
+            passes: passes.into_iter().collect(),
             prepared: HashMap::new(),
-            compiler,
             vert: None,
             sampler,
             pool,
@@ -158,7 +132,6 @@ impl SynthBodies {
             frames_checked: 0,
             notes: Vec::new(),
             empty: Vec::new(),
-            mid_clears: Default::default(),
         };
         me.vert = Some(module(gpu, &vwords, "synth_fullscreen.vert")?);
         let mut offset = 0u64;
@@ -197,14 +170,16 @@ impl SynthBodies {
     /// family: those are cleared on graphics and handed over.
     pub fn init_imported(
         &mut self,
-        exec: &mut crate::executor::Executor<'_>,
+        exec: &mut crate::executor::Executor,
         imported: &[(usize, String)],
     ) -> Result<(), VkError> {
         let end = exec.end_layouts().to_vec();
         let owner = exec.last_queues().to_vec();
         for (r, name) in imported {
             let shape = self.model.shape(*r);
-            let res = exec.resources.res[*r];
+            let Some(res) = exec.resources().and_then(|x| x.res.get(*r)).copied() else {
+                return Err(VkError::Setup(format!("'{name}' has no object")));
+            };
             let content = super::model::initial(name, &shape);
             let bytes: Vec<u8> = match shape {
                 Shape::Buffer { .. } => content
@@ -217,12 +192,12 @@ impl SynthBodies {
             let at = if bytes.is_empty() {
                 0
             } else {
-                let Some(at) = exec.staging().reserve(bytes.len() as u64) else {
+                let Some(at) = exec.staging()?.reserve(bytes.len() as u64) else {
                     return Err(VkError::Setup(format!(
                         "'{name}' does not fit the staging ring"
                     )));
                 };
-                if let Some(m) = exec.staging().bytes_mut() {
+                if let Some(m) = exec.staging()?.bytes_mut() {
                     m[at as usize..at as usize + bytes.len()].copy_from_slice(&bytes);
                 }
                 at
@@ -397,7 +372,7 @@ impl SynthBodies {
         let mut image_infos = Vec::new();
         let mut buffer_infos = Vec::new();
         for &(_, ty, r, access) in &bindings {
-            let use_ = setup.uses.iter().find(|u| u.resource == r);
+            let use_ = setup.uses.iter().find(|u| u.resource.index() == r);
             match use_.map(|u| u.res) {
                 Some(Res::Image(im)) => {
                     let layout = access
@@ -442,12 +417,7 @@ impl SynthBodies {
         unsafe { d.update_descriptor_sets(&writes, &[]) };
         let src = glsl::shader(p)
             .ok_or_else(|| VkError::Setup("no shader for a transfer pass".into()))?;
-        let kind = if p.kind == PassKind::Compute {
-            shaderc::ShaderKind::Compute
-        } else {
-            shaderc::ShaderKind::Fragment
-        };
-        let words = compile(&self.compiler, &src, kind, &p.name)?;
+        let words = compile(&src, stage, &p.name)?;
         let m = module(gpu, &words, &p.name)?;
         let entry = c"main";
         let pipeline = if p.kind == PassKind::Compute {
@@ -577,7 +547,7 @@ impl SynthBodies {
         };
         gpu.name(pipeline, &p.name);
         self.prepared.insert(
-            p.name.clone(),
+            setup.id,
             Prepared {
                 set_layout,
                 layout,
@@ -590,7 +560,13 @@ impl SynthBodies {
 
     fn record_transfer(&self, gpu: &Gpu, setup: &PassSetup, p: &SynthPass, cmd: vk::CommandBuffer) {
         let d = &gpu.device;
-        let res = |r: usize| setup.uses.iter().find(|u| u.resource == r).map(|u| u.res);
+        let res = |r: usize| {
+            setup
+                .uses
+                .iter()
+                .find(|u| u.resource.index() == r)
+                .map(|u| u.res)
+        };
         for dst in p.uses.iter().filter(|u| u.access == Access::TransferDst) {
             let Some(dres) = res(dst.resource) else {
                 continue;
@@ -696,12 +672,14 @@ impl SynthBodies {
 }
 
 impl SynthBodies {
-    /// Clears (to 0, as a `CLEAR` load does) the attachments of raster pass `p` listed in
-    /// [`SynthBodies::mid_clears`], over the render area.
+    /// Clears the attachments of raster pass `p` that the executor marks
+    /// [`crate::executor::PassUse::mid_clear`] (no load operation can clear them), with their
+    /// clear values, over the render area.
     fn clear_in_subpass(
         &self,
         gpu: &Gpu,
         p: &SynthPass,
+        setup: &PassSetup,
         extent: vk::Extent2D,
         cmd: vk::CommandBuffer,
     ) {
@@ -715,9 +693,13 @@ impl SynthBodies {
                 }
                 _ => None,
             };
-            if !self.mid_clears.contains(&(p.name.clone(), u.resource)) {
+            let Some(su) = setup
+                .uses
+                .iter()
+                .find(|s| s.resource.index() == u.resource && s.mid_clear)
+            else {
                 continue;
-            }
+            };
             let Shape::Image { format, .. } = u.shape else {
                 continue;
             };
@@ -725,12 +707,12 @@ impl SynthBodies {
                 (_, Some(slot)) => clears.push(vk::ClearAttachment {
                     aspect_mask: vk::ImageAspectFlags::COLOR,
                     color_attachment: slot,
-                    clear_value: vk::ClearValue::default(),
+                    clear_value: su.clear_value,
                 }),
                 (Access::DepthWrite, None) => clears.push(vk::ClearAttachment {
                     aspect_mask: conv::aspects(format),
                     color_attachment: 0,
-                    clear_value: vk::ClearValue::default(),
+                    clear_value: su.clear_value,
                 }),
                 _ => {}
             }
@@ -767,11 +749,11 @@ fn clear_color(f: tessera_graph::Format, v: u32) -> vk::ClearColorValue {
     }
 }
 
-impl PassBodies for SynthBodies {
+impl SynthBodies {
     fn prepare(&mut self, gpu: &Gpu, setup: &PassSetup) -> Result<(), VkError> {
         let p = self
             .passes
-            .get(&setup.name)
+            .get(&setup.id)
             .cloned()
             .ok_or_else(|| VkError::Setup(format!("no synthetic pass '{}'", setup.name)))?;
         if p.kind != PassKind::Transfer {
@@ -780,14 +762,48 @@ impl PassBodies for SynthBodies {
         Ok(())
     }
 
-    fn record(&mut self, gpu: &Gpu, setup: &PassSetup, cmd: vk::CommandBuffer, _frame: u64) {
-        let Some(p) = self.passes.get(&setup.name) else {
-            return;
+    /// Destroys the pipelines and frees the descriptor sets (no frame in flight).
+    fn drop_prepared(&mut self, gpu: &Gpu) {
+        let d = &gpu.device;
+        // SAFETY: no frame in flight uses them (the executor waited before a rebuild or a
+        // teardown); everything below was created by these bodies.
+        unsafe {
+            for (_, p) in self.prepared.drain() {
+                d.destroy_pipeline(p.pipeline, None);
+                d.destroy_pipeline_layout(p.layout, None);
+                d.destroy_descriptor_set_layout(p.set_layout, None);
+            }
+            let _ = d.reset_descriptor_pool(self.pool, vk::DescriptorPoolResetFlags::empty());
+        }
+    }
+}
+
+impl PassBodies for SynthBodies {
+    fn rebuilt(&mut self, gpu: &Gpu, passes: &[PassSetup]) -> Result<(), VkError> {
+        self.drop_prepared(gpu);
+        for s in passes {
+            self.prepare(gpu, s)?;
+        }
+        Ok(())
+    }
+
+    fn record(
+        &mut self,
+        ctx: &mut RecordContext<'_>,
+        setup: &PassSetup,
+        cmd: vk::CommandBuffer,
+    ) -> Result<(), VkError> {
+        let gpu = ctx.gpu;
+        let Some(p) = self.passes.get(&setup.id) else {
+            return Err(VkError::Setup(format!(
+                "no synthetic pass '{}'",
+                setup.name
+            )));
         };
         let d = &gpu.device;
         let indirect = p
             .indirect()
-            .and_then(|u| setup.uses.iter().find(|s| s.resource == u.resource))
+            .and_then(|u| setup.uses.iter().find(|s| s.resource.index() == u.resource))
             .and_then(|u| match u.res {
                 Res::Buffer(b) => Some(b.buffer),
                 Res::Image(_) => None,
@@ -795,11 +811,14 @@ impl PassBodies for SynthBodies {
         match p.kind {
             PassKind::Transfer => self.record_transfer(gpu, setup, p, cmd),
             PassKind::Raster | PassKind::Compute => {
-                let Some(pr) = self.prepared.get(&setup.name) else {
-                    return;
+                let Some(pr) = self.prepared.get(&setup.id) else {
+                    return Err(VkError::Setup(format!(
+                        "pass '{}' has no pipeline",
+                        setup.name
+                    )));
                 };
                 if let Some((_, _, extent)) = setup.subpass {
-                    self.clear_in_subpass(gpu, p, extent, cmd);
+                    self.clear_in_subpass(gpu, p, setup, extent, cmd);
                 }
                 let bp = conv::bind_point(p.kind).unwrap_or(vk::PipelineBindPoint::COMPUTE);
                 // SAFETY: recording with live pipeline, layout and set; raster passes are
@@ -837,9 +856,16 @@ impl PassBodies for SynthBodies {
                 }
             }
         }
+        Ok(())
     }
 
-    fn end_frame(&mut self, gpu: &Gpu, exec: &FrameEnd<'_>, cmd: vk::CommandBuffer, frame: u64) {
+    fn end_frame(
+        &mut self,
+        ctx: &mut RecordContext<'_>,
+        exec: &FrameEnd<'_>,
+        cmd: vk::CommandBuffer,
+    ) -> Result<(), VkError> {
+        let (gpu, frame) = (ctx.gpu, ctx.frame);
         // Called once per queue with work; the model steps once per frame.
         if !self.expected.contains_key(&frame) {
             self.model.frame();
@@ -863,7 +889,7 @@ impl PassBodies for SynthBodies {
             // The frame's last accesses include attachment store operations at stages the
             // uses do not name: wait for everything, and let everything after wait for the copy.
             let last = vk::PipelineStageFlags2::ALL_COMMANDS;
-            match exec.resources.res[c.resource] {
+            match ctx.res[c.resource] {
                 Res::Buffer(b) => {
                     let to = [vk::MemoryBarrier2::default()
                         .src_stage_mask(last)
@@ -955,6 +981,7 @@ impl PassBodies for SynthBodies {
                 }
             }
         }
+        Ok(())
     }
 
     fn frame_done(&mut self, _gpu: &Gpu, frame: u64) {
@@ -1018,14 +1045,10 @@ impl PassBodies for SynthBodies {
     }
 
     fn destroy(&mut self, gpu: &Gpu) {
+        self.drop_prepared(gpu);
         let d = &gpu.device;
-        // SAFETY: the device is idle; everything below was created by these bodies.
+        // SAFETY: no frame in flight; everything below was created by these bodies.
         unsafe {
-            for (_, p) in self.prepared.drain() {
-                d.destroy_pipeline(p.pipeline, None);
-                d.destroy_pipeline_layout(p.layout, None);
-                d.destroy_descriptor_set_layout(p.set_layout, None);
-            }
             if let Some(v) = self.vert.take() {
                 d.destroy_shader_module(v, None);
             }

@@ -3,14 +3,14 @@
 //! read the results back every frame and compare them with a CPU model of the frame.
 //!
 //! Steps of [`run`] (the frame is assumed valid as written: `tessera exec` compiles it as
-//! `tessera plan` does before opening a device): check multisample counts against the
-//! device, scale the graph down (images to at most [`ExecConfig::max_extent`] pixels on the
-//! longest side, keeping ratios; buffers to at most 4 KiB), create the
-//! resources unbound (with the sharing modes the plan asks for) to learn their real sizes,
-//! put those sizes into the graph, compile it for the real device's capabilities (with an
-//! async-compute queue when it is emulated), bind memory as planned, build the bodies,
-//! upload the imported resources' initial content on the queue that owns them at the end of
-//! a frame, run the frames, and report.
+//! `tessera plan` does before opening a device): scale the graph down (images to at most
+//! [`ExecConfig::max_extent`] pixels on the longest side, keeping ratios; buffers to at most
+//! 4 KiB), check multisample counts and formats against the device, let the executor
+//! prepare the plan ([`Executor::prepare`]: compile for the device, real sizes, recompile,
+//! bind), build the bodies from the plan it runs, upload the imported resources' initial
+//! content on the queue that owns them at the end of a frame, run the frames, and report.
+//! Synth is one client of the executor; its test-only switches reach it through
+//! `ExecOptions::hooks`.
 //!
 //! The oracle: the CPU [`model`] runs the graph as declared (declaration order, the frame
 //! format's content rules), never the plan. The resources compared are those whose content
@@ -22,7 +22,8 @@
 //! run as clears to 0 where Vulkan allows it (the first use writes the attachment): content
 //! the plan calls undefined is overwritten, so a wrong `DONT_CARE` is a mismatch even on a
 //! device that keeps memory (lavapipe). A clear of an attachment that an earlier subpass of
-//! the render pass used, which no load operation can express, is done by the body.
+//! the render pass used, which no load operation can express, is done by the body (the
+//! executor marks it `PassUse::mid_clear`).
 
 pub mod desc;
 pub mod glsl;
@@ -32,13 +33,14 @@ pub mod values;
 
 use crate::capture::Capture;
 use crate::device::{Gpu, GpuOptions};
-use crate::executor::{queue_families, ExecOptions, Executor, PassTiming};
-use crate::resources::{self, memoryless_set};
+use crate::executor::{ExecOptions, Executor, FrameImports, PassBodies, PassTiming};
+use crate::resources::memoryless_set;
 use crate::VkError;
 use ash::vk;
+use std::sync::Arc;
 use tessera_graph::access::Access;
 use tessera_graph::graph::ResourceKind;
-use tessera_graph::{compile, CompileOptions, Graph, Plan};
+use tessera_graph::{CompileOptions, Graph, Plan};
 
 pub use gpu::SynthBodies;
 
@@ -56,7 +58,8 @@ pub struct ExecConfig {
     pub max_extent: u32,
     /// Validation with synchronization validation.
     pub validation: bool,
-    /// Executor switches (the emulated async queue, test-only barrier and wait removal).
+    /// Executor switches (the emulated async queue; test-only barrier and wait removal in
+    /// its hooks).
     pub exec: ExecOptions,
     /// Test only (no CLI flag reaches it): alters the plan compiled for the device before it
     /// runs, so a test can show that the oracle reports a wrong plan.
@@ -230,34 +233,12 @@ pub fn compared(graph: &Graph, plan: &Plan) -> (Vec<(usize, String)>, Vec<String
     (read, unreadable)
 }
 
-/// Uses (pass, resource) that clear an attachment which an earlier subpass of the same
-/// render pass already used: the plan's load operation cannot express that clear, so the
-/// synthetic body performs it.
-fn mid_clears(graph: &Graph, plan: &Plan) -> std::collections::HashSet<(String, usize)> {
-    let mut out = std::collections::HashSet::new();
-    for rp in &plan.render_passes {
-        let mut seen = std::collections::HashSet::new();
-        for s in &rp.subpasses {
-            let Some(pid) = graph.find_pass(s) else {
-                continue;
-            };
-            for u in &graph.pass(pid).uses {
-                if u.clear && seen.contains(&u.resource.index()) {
-                    out.insert((s.to_string(), u.resource.index()));
-                }
-            }
-            seen.extend(graph.pass(pid).uses.iter().map(|u| u.resource.index()));
-        }
-    }
-    out
-}
-
 /// The plan as the synthetic run executes it: a `DONT_CARE` load becomes a clear (to 0)
 /// where the attachment's first use in the render pass writes it (Vulkan forbids a clear
 /// before a first use as input attachment or read-only depth), so content the plan lets go
 /// is really gone. The same access scope: the executor's barriers do not change. Not under
 /// a capture, which records the plan's operations exactly.
-fn poison_dont_care(graph: &Graph, plan: &Plan) -> Plan {
+pub(crate) fn poison_dont_care(graph: &Graph, plan: &Plan) -> Plan {
     use tessera_graph::plan::LoadOp;
     let mut out = plan.clone();
     for rp in &mut out.render_passes {
@@ -290,9 +271,9 @@ fn poison_dont_care(graph: &Graph, plan: &Plan) -> Plan {
 
 /// Runs `graph` with synthetic passes on the first Vulkan 1.3 device.
 pub fn run(graph: &Graph, config: &ExecConfig) -> Result<ExecReport, VkError> {
-    let gpu = Gpu::new(&GpuOptions {
+    let gpu = Arc::new(Gpu::new(&GpuOptions {
         validation: config.validation,
-    })?;
+    })?);
     run_on(&gpu, graph, config)
 }
 
@@ -305,107 +286,85 @@ pub fn run_with_capture(
     out: &std::path::Path,
 ) -> Result<ExecReport, VkError> {
     let mut capture = Capture::load(out)?;
-    let gpu = Gpu::new(&GpuOptions {
+    let gpu = Arc::new(Gpu::new(&GpuOptions {
         validation: config.validation,
-    })?;
+    })?);
     run_inner(&gpu, graph, config, Some(&mut capture))
 }
 
 /// [`run`] on an open device.
-pub fn run_on(gpu: &Gpu, graph: &Graph, config: &ExecConfig) -> Result<ExecReport, VkError> {
+pub fn run_on(gpu: &Arc<Gpu>, graph: &Graph, config: &ExecConfig) -> Result<ExecReport, VkError> {
     run_inner(gpu, graph, config, None)
 }
 
+/// No bodies: the plan is prepared first, the synthetic bodies are made from it.
+struct NoBodies;
+
+impl PassBodies for NoBodies {
+    fn rebuilt(&mut self, _: &Gpu, _: &[crate::executor::PassSetup]) -> Result<(), VkError> {
+        Ok(())
+    }
+    fn record(
+        &mut self,
+        _: &mut crate::executor::RecordContext<'_>,
+        pass: &crate::executor::PassSetup,
+        _: vk::CommandBuffer,
+    ) -> Result<(), VkError> {
+        Err(VkError::Setup(format!("no body for pass '{}'", pass.name)))
+    }
+    fn destroy(&mut self, _: &Gpu) {}
+}
+
 fn run_inner(
-    gpu: &Gpu,
+    gpu: &Arc<Gpu>,
     graph: &Graph,
     config: &ExecConfig,
     mut capture: Option<&mut Capture>,
 ) -> Result<ExecReport, VkError> {
     let messages_before = gpu.messages.count();
-    let (mut g, scaled) = scale_graph(graph, config.max_extent);
-    let mut caps = gpu.capabilities();
-    if config.exec.emulate_async {
-        caps.async_compute = true;
-    }
-    let families = queue_families(gpu, config.exec.emulate_async);
-    let compile_err = |e: tessera_graph::CompileError| {
-        VkError::Unsupported(format!(
-            "the frame, scaled for the synthetic run, does not compile for this device: {e}"
-        ))
-    };
+    let (g, scaled) = scale_graph(graph, config.max_extent);
     check_samples(gpu, &g)?;
-    let plan0 = compile(&g, &caps, &config.options).map_err(compile_err)?;
-    let memoryless = memoryless_set(&g, &plan0);
-    // Sharing modes depend on the schedule only, not on sizes: the final plan keeps them
-    // (the executor checks).
-    let concurrent = resources::concurrent_set(&g, &plan0, families);
-    let unbound = resources::create_unbound(gpu, &g, &memoryless, &concurrent, families)?;
-    for (r, req) in g.resources.iter_mut().zip(&unbound.requirements) {
-        r.size = Some(req.size);
-    }
-    let plan = match compile(&g, &caps, &config.options) {
-        Ok(mut p) => {
-            if let Some(alter) = config.alter_plan {
-                alter(&mut p);
-            }
-            p
-        }
-        Err(e) => {
-            drop_unbound(gpu, unbound);
-            return Err(compile_err(e));
-        }
-    };
-    if memoryless_set(&g, &plan) != memoryless {
-        drop_unbound(gpu, unbound);
-        return Err(VkError::Setup(
-            "memoryless decisions changed with the real sizes".into(),
-        ));
-    }
-    let passes = match desc::passes(&g, &plan) {
-        Ok(p) => p,
-        Err(e) => {
-            drop_unbound(gpu, unbound);
-            return Err(VkError::Unsupported(e));
-        }
-    };
-    if let Err(e) = check_formats(gpu, &g) {
-        drop_unbound(gpu, unbound);
-        return Err(e);
-    }
-    let model = model::Model::new(&g, desc::declared(&g));
-    let (cmp, unreadable) = compared(&g, &plan);
-    let mut bodies = match SynthBodies::new(gpu, passes, model, &cmp, families) {
-        Ok(b) => b,
-        Err(e) => {
-            drop_unbound(gpu, unbound);
-            return Err(e);
-        }
-    };
-    bodies.mid_clears = mid_clears(&g, &plan);
+    check_formats(gpu, &g)?;
+    let mut options = config.exec.clone();
+    options.hooks.alter_plan = config.alter_plan.or(options.hooks.alter_plan);
     // A capture records the plan's own load operations (what RenderDoc users and the
     // capture check compare against), so it runs the plan unpoisoned.
-    let run_plan = if capture.is_some() {
+    if capture.is_some() {
         log::info!("capturing: DONT_CARE loads run as planned (not poisoned to clears)");
-        plan.clone()
     } else {
-        poison_dont_care(&g, &plan)
+        options.hooks.executed_plan = Some(poison_dont_care);
+    }
+    let mut exec = Executor::new(gpu.clone(), options)?;
+    exec.prepare(&g, &config.options, &mut NoBodies)
+        .map_err(|e| match e {
+            VkError::Compile(e) => VkError::Unsupported(format!(
+                "the frame, scaled for the synthetic run, does not compile for this device: {e}"
+            )),
+            e => e,
+        })?;
+    let (Some(g), Some(plan)) = (exec.graph().cloned(), exec.plan().cloned()) else {
+        return Err(VkError::Setup("no plan after prepare".into()));
     };
-    let mut exec = match Executor::new(
-        gpu,
-        &g,
-        &run_plan,
-        unbound,
-        &mut bodies,
-        config.exec.clone(),
-    ) {
-        Ok(x) => x,
-        Err(e) => {
-            let _ = gpu.wait_idle();
-            bodies.destroy_all(gpu);
-            return Err(e);
-        }
-    };
+    let passes = desc::passes(&g, &plan).map_err(VkError::Unsupported)?;
+    let passes = passes
+        .into_iter()
+        .map(|p| {
+            g.find_pass(&p.name)
+                .map(|id| (id, p))
+                .ok_or_else(|| VkError::Setup("a synthetic pass lost its graph pass".into()))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let model = model::Model::new(&g, desc::declared(&g));
+    let (cmp, unreadable) = compared(&g, &plan);
+    let families = [
+        exec.family(tessera_graph::QueueKind::Graphics),
+        exec.family(tessera_graph::QueueKind::AsyncCompute),
+    ];
+    let mut bodies = SynthBodies::new(gpu, passes, model, &cmp, families)?;
+    if let Err(e) = bodies.rebuilt(gpu, exec.passes()) {
+        exec.destroy(&mut bodies);
+        return Err(e);
+    }
     let imported: Vec<(usize, String)> = g
         .resources
         .iter()
@@ -421,13 +380,13 @@ fn run_inner(
             let capturing = f + 1 == config.frames;
             if let (true, Some(c)) = (capturing, capture.as_deref_mut()) {
                 c.start();
-                let frame = exec.frame(&mut bodies);
+                let frame = exec.frame(&mut bodies, &FrameImports::NONE);
                 // Always end a started capture, even when the frame failed.
                 let end = c.end();
                 frame?;
                 written = Some(end?);
             } else {
-                exec.frame(&mut bodies)?;
+                exec.frame(&mut bodies, &FrameImports::NONE)?;
             }
         }
         exec.finish(&mut bodies)?;
@@ -435,7 +394,7 @@ fn run_inner(
     })();
     let timings = exec.timings();
     let submits = exec.submits_per_frame();
-    let blocks = exec.resources.blocks;
+    let blocks = exec.resources().map_or(0, |r| r.blocks);
     let allocations = gpu.allocation_count();
     let frames = exec.frames();
     exec.destroy(&mut bodies);
@@ -480,12 +439,6 @@ fn run_inner(
         scaled,
         plan,
     })
-}
-
-/// Destroys resources that were never bound.
-pub(crate) fn drop_unbound(gpu: &Gpu, u: resources::Unbound) {
-    let mut r = resources::Resources::from_unbound(u);
-    r.destroy(gpu);
 }
 
 fn check_formats(gpu: &Gpu, g: &Graph) -> Result<(), VkError> {
@@ -537,10 +490,4 @@ fn check_samples(gpu: &Gpu, g: &Graph) -> Result<(), VkError> {
         }
     }
     Ok(())
-}
-
-impl SynthBodies {
-    fn destroy_all(&mut self, gpu: &Gpu) {
-        crate::executor::PassBodies::destroy(self, gpu);
-    }
 }

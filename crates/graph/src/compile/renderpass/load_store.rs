@@ -45,7 +45,7 @@
 use super::RenderPassGrouping;
 use crate::access::Access;
 use crate::compile::Schedule;
-use crate::graph::{Graph, Pass, PassId, PassKind, ResourceId, Use};
+use crate::graph::{ClearValue, Graph, Pass, PassId, PassKind, ResourceId, Use};
 use crate::plan::{LoadOp, StoreOp};
 use crate::sync::Layout;
 
@@ -173,6 +173,8 @@ pub struct AttachmentDraft {
     pub initial_layout: Layout,
     /// Layout at the end.
     pub final_layout: Layout,
+    /// With load `Clear`: the value cleared to.
+    pub clear_value: Option<ClearValue>,
     /// Subpass of the first use.
     pub first_subpass: u32,
     /// Subpass of the last use.
@@ -251,7 +253,7 @@ pub fn sweep(
             .resources
             .iter()
             .map(|r| ResourceFacts {
-                content_at: if r.imported && !r.clear_on_first_use {
+                content_at: if r.imported && !r.clear_on_first_use && !r.per_frame {
                     0
                 } else {
                     NONE
@@ -347,7 +349,11 @@ pub fn sweep(
                     let Some(i) = use_.add_to(&mut all.drafts, first) else {
                         continue;
                     };
-                    // The first use in the render pass: its load.
+                    // The first use in the render pass: its load (and a clear's value).
+                    if u.clear {
+                        all.drafts[i as usize].clear_value =
+                            Some(u.clear_value_or_default(d.format));
+                    }
                     all.drafts[i as usize].load = if u.clear {
                         LoadOp::Clear
                     } else if !content_at_start || replaces {
@@ -473,6 +479,7 @@ impl DraftUse<'_> {
             resolve_target,
             initial_layout: self.layout,
             final_layout: self.layout,
+            clear_value: None,
             first_subpass: self.subpass,
             last_subpass: self.subpass,
             first_use: self.use_index,

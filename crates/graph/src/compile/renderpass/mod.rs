@@ -226,6 +226,7 @@ pub fn render_passes(
             resolve_target: a.resolve_target.map(|t| graph.resource(t).name),
             initial_layout: a.initial_layout,
             final_layout: a.final_layout,
+            clear_value: a.clear_value,
         })
         .collect();
     let (mut subpass_at, mut attachment_at) = (0, 0);

@@ -639,12 +639,14 @@ fn first_use_that_reads_loads_even_when_nothing_reads_later() {
             access: Access::DepthWrite,
             clear: true,
             from: None,
+            clear_value: None,
         });
         g.passes[b.index()].uses.push(crate::graph::Use {
             resource: d,
             access: d_access,
             clear: false,
             from: None,
+            clear_value: None,
         });
         compiled(&g, CompileOptions::ALL)
     };

@@ -16,15 +16,15 @@
 //! instructions per use and per resource, the duplicate-name table, one byte per resource.
 
 use super::{
-    check_attachment_extents, check_resolve, first_duplicate_in, transient_footprint,
-    MAX_DIMENSION, MAX_LAYERS,
+    check_attachment_extents, check_clear_value, check_resolve, first_duplicate_in,
+    transient_footprint, MAX_DIMENSION, MAX_LAYERS,
 };
 use crate::access::{Access, Target};
 use crate::caps::Capabilities;
 use crate::compile::memory::lifetimes::effective_alignment;
 use crate::error::MAX_TRANSIENT_BYTES;
 use crate::format::Format;
-use crate::graph::{Graph, PassKind, QueueKind, ResourceKind};
+use crate::graph::{Exit, Graph, PassKind, QueueKind, ResourceKind};
 use std::sync::OnceLock;
 
 /// Target classes of a resource byte (its low three bits); the access table holds one bit
@@ -66,7 +66,7 @@ struct AccessRule {
 /// [`AccessRule`] of every access kind, indexed by `Access as usize`.
 struct AccessRules([AccessRule; ACCESS_KINDS]);
 
-const ACCESS_KINDS: usize = 14;
+const ACCESS_KINDS: usize = Access::ALL.len();
 const PASS_KINDS: [PassKind; 3] = [PassKind::Raster, PassKind::Compute, PassKind::Transfer];
 
 impl AccessRules {
@@ -161,6 +161,9 @@ pub fn all_rules_hold(graph: &Graph, caps: &Capabilities) -> bool {
             ok &= (r.fits[kind] >> (facts & CLASS)) & 1 != 0;
             ok &= !u.clear | r.can_clear;
             ok &= !needs_content | (facts & (WRITTEN | IMPORTED) != 0);
+            if let Some(v) = u.clear_value {
+                ok &= check_clear_value(&graph.resources[u.resource.index()], u.clear, v).is_ok();
+            }
             ok &= match u.from {
                 None => !r.resolve,
                 Some(from) => r.resolve && check_resolve(graph, pass, u.resource, from).is_ok(),
@@ -201,7 +204,9 @@ fn resource_bytes(graph: &Graph, caps: &Capabilities) -> Option<Vec<u8>> {
         let mut bad = r.name.is_empty()
             | (r.size == Some(0))
             | (r.memoryless & (r.imported | r.output))
-            | (!r.imported & (r.clear_on_first_use | r.discard_on_last_use));
+            | (!r.imported & (r.clear_on_first_use | r.discard_on_last_use))
+            | (!r.imported & ((r.exit != Exit::Keep) | r.per_frame))
+            | ((r.exit == Exit::Present) & (r.image_desc().is_none() | r.discard_on_last_use));
         let class = match &r.kind {
             ResourceKind::Image(d) => {
                 let full_chain = 32 - d.width.max(d.height).leading_zeros();
@@ -229,7 +234,9 @@ fn resource_bytes(graph: &Graph, caps: &Capabilities) -> Option<Vec<u8>> {
         if bad {
             return None;
         }
-        bytes.push(class | if r.imported { IMPORTED } else { 0 });
+        // A per_frame resource holds nothing at entry: like a transient, it is written first.
+        let kept_from_outside = r.imported && !r.per_frame;
+        bytes.push(class | if kept_from_outside { IMPORTED } else { 0 });
     }
     Some(bytes)
 }

@@ -1,0 +1,407 @@
+//! The executor's device-lifetime objects: the device queue of each logical queue, the frame
+//! slots (command pools, fences, descriptor allocators), one-time command pools, the
+//! render-pass and sampler caches and the upload ring.
+
+use super::staging::UploadRing;
+use super::FRAMES_IN_FLIGHT;
+use crate::device::{Gpu, Queue};
+use crate::render::RenderPassCache;
+use crate::resources::StagingRing;
+use crate::VkError;
+use ash::vk;
+use std::collections::HashMap;
+
+/// A sampler description (the device-lifetime cache's key). Anisotropy is not enabled on the
+/// device, so there is no anisotropy field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SamplerDesc {
+    /// Magnification filter.
+    pub mag_filter: vk::Filter,
+    /// Minification filter.
+    pub min_filter: vk::Filter,
+    /// Filter between mips.
+    pub mipmap_mode: vk::SamplerMipmapMode,
+    /// Addressing in u, v and w.
+    pub address_mode: vk::SamplerAddressMode,
+    /// Depth comparison (shadow maps), if any.
+    pub compare: Option<vk::CompareOp>,
+    /// Highest mip level sampled (`None`: all).
+    pub max_lod: Option<u32>,
+    /// Border colour for `CLAMP_TO_BORDER`.
+    pub border_color: vk::BorderColor,
+}
+
+impl SamplerDesc {
+    /// Linear filtering, linear mips, repeat.
+    pub const LINEAR_REPEAT: SamplerDesc = SamplerDesc {
+        mag_filter: vk::Filter::LINEAR,
+        min_filter: vk::Filter::LINEAR,
+        mipmap_mode: vk::SamplerMipmapMode::LINEAR,
+        address_mode: vk::SamplerAddressMode::REPEAT,
+        compare: None,
+        max_lod: None,
+        border_color: vk::BorderColor::FLOAT_TRANSPARENT_BLACK,
+    };
+    /// Linear filtering, clamp to edge.
+    pub const LINEAR_CLAMP: SamplerDesc = SamplerDesc {
+        address_mode: vk::SamplerAddressMode::CLAMP_TO_EDGE,
+        ..SamplerDesc::LINEAR_REPEAT
+    };
+    /// Nearest filtering, clamp to edge.
+    pub const NEAREST_CLAMP: SamplerDesc = SamplerDesc {
+        mag_filter: vk::Filter::NEAREST,
+        min_filter: vk::Filter::NEAREST,
+        mipmap_mode: vk::SamplerMipmapMode::NEAREST,
+        ..SamplerDesc::LINEAR_CLAMP
+    };
+}
+
+impl Default for SamplerDesc {
+    fn default() -> Self {
+        SamplerDesc::LINEAR_REPEAT
+    }
+}
+
+/// Descriptor pools of one frame slot: allocated from in order, a new pool when the current
+/// one is full, all reset when the slot's frame is complete.
+#[derive(Debug, Default)]
+pub(crate) struct DescriptorAllocator {
+    pools: Vec<vk::DescriptorPool>,
+    current: usize,
+}
+
+/// Sets per pool, and descriptors of each type per pool.
+const SETS_PER_POOL: u32 = 256;
+const DESCRIPTORS_PER_TYPE: u32 = 1024;
+
+impl DescriptorAllocator {
+    fn new_pool(gpu: &Gpu) -> Result<vk::DescriptorPool, VkError> {
+        let sizes = [
+            vk::DescriptorType::SAMPLER,
+            vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+            vk::DescriptorType::SAMPLED_IMAGE,
+            vk::DescriptorType::STORAGE_IMAGE,
+            vk::DescriptorType::UNIFORM_BUFFER,
+            vk::DescriptorType::STORAGE_BUFFER,
+            vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC,
+            vk::DescriptorType::STORAGE_BUFFER_DYNAMIC,
+            vk::DescriptorType::INPUT_ATTACHMENT,
+        ]
+        .map(|ty| vk::DescriptorPoolSize {
+            ty,
+            descriptor_count: DESCRIPTORS_PER_TYPE,
+        });
+        let info = vk::DescriptorPoolCreateInfo::default()
+            .max_sets(SETS_PER_POOL)
+            .pool_sizes(&sizes);
+        // SAFETY: complete create info; destroyed in `destroy`.
+        Ok(unsafe { gpu.device.create_descriptor_pool(&info, None) }?)
+    }
+
+    /// A set of `layout` from the current pool, or the next one when it is full.
+    pub(crate) fn allocate(
+        &mut self,
+        gpu: &Gpu,
+        layout: vk::DescriptorSetLayout,
+    ) -> Result<vk::DescriptorSet, VkError> {
+        let layouts = [layout];
+        loop {
+            if self.current == self.pools.len() {
+                self.pools.push(Self::new_pool(gpu)?);
+            }
+            let info = vk::DescriptorSetAllocateInfo::default()
+                .descriptor_pool(self.pools[self.current])
+                .set_layouts(&layouts);
+            // SAFETY: the pool and layout are live; the pool is used by this slot only.
+            match unsafe { gpu.device.allocate_descriptor_sets(&info) } {
+                Ok(s) => return Ok(s[0]),
+                Err(vk::Result::ERROR_OUT_OF_POOL_MEMORY | vk::Result::ERROR_FRAGMENTED_POOL)
+                    if self.current + 1 < usize::from(u8::MAX) =>
+                {
+                    self.current += 1
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+    }
+
+    /// Frees every set (the slot's frame is complete).
+    pub(crate) fn reset(&mut self, gpu: &Gpu) -> Result<(), VkError> {
+        for &p in &self.pools[..self.pools.len().min(self.current + 1)] {
+            // SAFETY: no submitted work that uses the pool's sets is pending.
+            unsafe {
+                gpu.device
+                    .reset_descriptor_pool(p, vk::DescriptorPoolResetFlags::empty())
+            }?;
+        }
+        self.current = 0;
+        Ok(())
+    }
+
+    fn destroy(&mut self, gpu: &Gpu) {
+        for p in self.pools.drain(..) {
+            // SAFETY: no work in flight (the executor waited).
+            unsafe { gpu.device.destroy_descriptor_pool(p, None) };
+        }
+    }
+}
+
+/// One frame slot.
+pub(crate) struct Slot {
+    /// Command pool per logical queue.
+    pub(crate) pools: [vk::CommandPool; 2],
+    /// Fence per logical queue, signalled by its last submit of the frame. The host waits
+    /// for these before reusing the slot (validation follows fence waits, not host waits on
+    /// timeline semaphores).
+    pub(crate) fences: [vk::Fence; 2],
+    /// Which fences the slot's frame submitted.
+    pub(crate) submitted: [bool; 2],
+    /// The frame in flight in this slot.
+    pub(crate) frame: Option<u64>,
+    pub(crate) descriptors: DescriptorAllocator,
+}
+
+pub(crate) struct DeviceState {
+    pub(crate) families: [u32; 2],
+    /// Device queue of each logical queue.
+    pub(crate) queues: [Queue; 2],
+    /// Whether both device queues write timestamps.
+    pub(crate) timestamps: bool,
+    pub(crate) slots: Vec<Slot>,
+    /// One-time command pools per logical queue (resettable buffers).
+    pub(crate) once_pools: [vk::CommandPool; 2],
+    once_ring: Option<StagingRing>,
+    pub(crate) render_passes: RenderPassCache,
+    pub(crate) framebuffers_created: u64,
+    samplers: HashMap<SamplerDesc, vk::Sampler>,
+    pub(crate) ring: UploadRing,
+    /// The async-compute logical queue runs on the graphics queue.
+    pub(crate) emulate_async: bool,
+    /// The device's capabilities (queried once).
+    pub(crate) caps: tessera_graph::Capabilities,
+}
+
+impl DeviceState {
+    pub(crate) fn new(gpu: &Gpu, emulate_async: bool) -> Result<DeviceState, VkError> {
+        let queues = [
+            gpu.graphics,
+            match gpu.compute {
+                Some(c) if !emulate_async => c,
+                _ => gpu.graphics,
+            },
+        ];
+        // SAFETY: property query on our physical device.
+        let fams = unsafe {
+            gpu.instance
+                .get_physical_device_queue_family_properties(gpu.physical)
+        };
+        let timestamps = queues.iter().all(|q| {
+            fams.get(q.family as usize)
+                .is_some_and(|f| f.timestamp_valid_bits > 0)
+        }) && gpu.properties.limits.timestamp_period > 0.0;
+        let mut caps = gpu.capabilities();
+        if emulate_async {
+            caps.async_compute = true;
+        }
+        let mut me = DeviceState {
+            families: [queues[0].family, queues[1].family],
+            queues,
+            timestamps,
+            slots: Vec::new(),
+            once_pools: [vk::CommandPool::null(); 2],
+            once_ring: None,
+            render_passes: RenderPassCache::default(),
+            framebuffers_created: 0,
+            samplers: HashMap::new(),
+            ring: UploadRing::default(),
+            emulate_async,
+            caps,
+        };
+        // On error, the caller drops `me` half-built: destroy what exists.
+        match me.create(gpu) {
+            Ok(()) => Ok(me),
+            Err(e) => {
+                me.destroy(gpu);
+                Err(e)
+            }
+        }
+    }
+
+    fn create(&mut self, gpu: &Gpu) -> Result<(), VkError> {
+        let d = &gpu.device;
+        for q in 0..2 {
+            let info = vk::CommandPoolCreateInfo::default()
+                .queue_family_index(self.queues[q].family)
+                .flags(vk::CommandPoolCreateFlags::RESET_COMMAND_BUFFER);
+            // SAFETY: complete create info; destroyed in `destroy`.
+            self.once_pools[q] = unsafe { d.create_command_pool(&info, None) }?;
+        }
+        for _ in 0..FRAMES_IN_FLIGHT {
+            self.slots.push(Slot {
+                pools: [vk::CommandPool::null(); 2],
+                fences: [vk::Fence::null(); 2],
+                submitted: [false; 2],
+                frame: None,
+                descriptors: DescriptorAllocator::default(),
+            });
+            let slot = self.slots.last_mut().expect("pushed above");
+            for q in 0..2 {
+                let info = vk::CommandPoolCreateInfo::default()
+                    .queue_family_index(self.queues[q].family)
+                    .flags(vk::CommandPoolCreateFlags::TRANSIENT);
+                // SAFETY: complete create infos; destroyed in `destroy`.
+                unsafe {
+                    slot.pools[q] = d.create_command_pool(&info, None)?;
+                    slot.fences[q] = d.create_fence(&vk::FenceCreateInfo::default(), None)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Waits for the frame in slot `i`, if any, and returns it: fences waited and reset,
+    /// descriptor pools reset.
+    pub(crate) fn wait_slot(&mut self, gpu: &Gpu, i: usize) -> Result<Option<u64>, VkError> {
+        let slot = &mut self.slots[i];
+        let Some(f) = slot.frame else {
+            return Ok(None);
+        };
+        let fences: Vec<vk::Fence> = (0..2)
+            .filter(|&q| slot.submitted[q])
+            .map(|q| slot.fences[q])
+            .collect();
+        if !fences.is_empty() {
+            // SAFETY: the fences are live and were submitted with frame `f`.
+            unsafe {
+                gpu.device.wait_for_fences(&fences, true, u64::MAX)?;
+                gpu.device.reset_fences(&fences)?;
+            }
+        }
+        slot.submitted = [false; 2];
+        slot.frame = None;
+        slot.descriptors.reset(gpu)?;
+        Ok(Some(f))
+    }
+
+    /// The cached sampler of `desc`.
+    pub(crate) fn sampler(&mut self, gpu: &Gpu, desc: SamplerDesc) -> Result<vk::Sampler, VkError> {
+        if let Some(&s) = self.samplers.get(&desc) {
+            return Ok(s);
+        }
+        let mut info = vk::SamplerCreateInfo::default()
+            .mag_filter(desc.mag_filter)
+            .min_filter(desc.min_filter)
+            .mipmap_mode(desc.mipmap_mode)
+            .address_mode_u(desc.address_mode)
+            .address_mode_v(desc.address_mode)
+            .address_mode_w(desc.address_mode)
+            .min_lod(0.0)
+            .max_lod(desc.max_lod.map_or(vk::LOD_CLAMP_NONE, |l| l as f32))
+            .border_color(desc.border_color);
+        if let Some(op) = desc.compare {
+            info = info.compare_enable(true).compare_op(op);
+        }
+        // SAFETY: complete create info; destroyed in `destroy`.
+        let s = unsafe { gpu.device.create_sampler(&info, None) }?;
+        self.samplers.insert(desc, s);
+        Ok(s)
+    }
+
+    /// The one-time staging ring (created on first use).
+    pub(crate) fn once_ring(&mut self, gpu: &Gpu) -> Result<&mut StagingRing, VkError> {
+        if self.once_ring.is_none() {
+            self.once_ring = Some(StagingRing::new(gpu, 4 << 20, self.families)?);
+        }
+        Ok(self.once_ring.as_mut().expect("created above"))
+    }
+
+    /// Records `f` into a one-time command buffer on logical queue `q`'s device queue,
+    /// submits it with a fence and waits for the fence.
+    pub(crate) fn once_on(
+        &mut self,
+        gpu: &Gpu,
+        q: usize,
+        f: impl FnOnce(&Gpu, vk::CommandBuffer, &mut StagingRing),
+    ) -> Result<(), VkError> {
+        let d = &gpu.device;
+        let pool = self.once_pools[q];
+        let queue = self.queues[q].queue;
+        self.once_ring(gpu)?;
+        let info = vk::CommandBufferAllocateInfo::default()
+            .command_pool(pool)
+            .level(vk::CommandBufferLevel::PRIMARY)
+            .command_buffer_count(1);
+        // SAFETY: the pool is live and used from this thread only.
+        let cmd = unsafe { d.allocate_command_buffers(&info) }?[0];
+        // SAFETY: a complete create info.
+        let fence = match unsafe { d.create_fence(&vk::FenceCreateInfo::default(), None) } {
+            Ok(f) => f,
+            Err(e) => {
+                // SAFETY: never submitted.
+                unsafe { d.free_command_buffers(pool, &[cmd]) };
+                return Err(e.into());
+            }
+        };
+        let begin = vk::CommandBufferBeginInfo::default()
+            .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
+        // SAFETY: fresh command buffer.
+        let r = unsafe { d.begin_command_buffer(cmd, &begin) };
+        let r = r.map(|_| f(gpu, cmd, self.once_ring.as_mut().expect("created above")));
+        let cmds = [vk::CommandBufferSubmitInfo::default().command_buffer(cmd)];
+        let submit = vk::SubmitInfo2::default().command_buffer_infos(&cmds);
+        // SAFETY: recorded above; the fence is waited for before the buffer is freed.
+        let r = r.and_then(|_| unsafe {
+            d.end_command_buffer(cmd)?;
+            d.queue_submit2(queue, &[submit], fence)?;
+            d.wait_for_fences(&[fence], true, u64::MAX)
+        });
+        if r.is_err() {
+            // A failed submit or wait: make sure the buffer is not in use before freeing.
+            let _ = gpu.wait_idle();
+        }
+        // SAFETY: complete (fence waited) or never submitted.
+        unsafe {
+            d.free_command_buffers(pool, &[cmd]);
+            d.destroy_fence(fence, None);
+        }
+        r?;
+        Ok(())
+    }
+
+    /// Destroys everything (no work in flight).
+    pub(crate) fn destroy(&mut self, gpu: &Gpu) {
+        let d = &gpu.device;
+        self.ring.destroy(gpu, self.once_pools[0]);
+        // SAFETY: no work in flight; every object below was created here.
+        unsafe {
+            for mut s in self.slots.drain(..) {
+                for p in s
+                    .pools
+                    .into_iter()
+                    .filter(|p| *p != vk::CommandPool::null())
+                {
+                    d.destroy_command_pool(p, None);
+                }
+                for f in s.fences.into_iter().filter(|f| *f != vk::Fence::null()) {
+                    d.destroy_fence(f, None);
+                }
+                s.descriptors.destroy(gpu);
+            }
+            for p in self
+                .once_pools
+                .into_iter()
+                .filter(|p| *p != vk::CommandPool::null())
+            {
+                d.destroy_command_pool(p, None);
+            }
+            for (_, s) in self.samplers.drain() {
+                d.destroy_sampler(s, None);
+            }
+        }
+        self.once_pools = [vk::CommandPool::null(); 2];
+        if let Some(mut r) = self.once_ring.take() {
+            r.destroy(gpu);
+        }
+        self.render_passes.destroy(gpu);
+    }
+}

@@ -1,0 +1,619 @@
+//! Runs compiled plans frame after frame, exactly as planned, for a live renderer and for the
+//! synthetic `tessera exec` alike.
+//!
+//! **Three lifetimes.**
+//! - *Device* ([`Executor::new`], `device_state`): the shared [`Gpu`], the render-pass cache
+//!   (an identical render pass in a rebuilt plan keeps its handle, so pipelines made for it
+//!   stay valid), samplers ([`Executor::sampler`]), two frame slots (command pools, one
+//!   fence per logical queue, a descriptor allocator reset when the slot's fence retires),
+//!   the upload ring ([`Executor::upload_buffer`], `staging`) and one-time command pools.
+//! - *Plan* ([`Executor::prepare`], `setup` and `plan_state`): compile for the device's
+//!   capabilities (with an async-compute queue when it is emulated), create the resources
+//!   unbound, put their real sizes in the graph, recompile, check that the memoryless
+//!   decisions held, bind memory as planned; then framebuffers, pass setups, barrier
+//!   placement, the submission layout with its timeline semaphores, command buffers and
+//!   timestamp queries. `prepare` with the graph and options of the running plan does
+//!   nothing (one comparison, linear in the graph); otherwise the frames in flight are
+//!   waited for through their slot fences (never `vkDeviceWaitIdle`), the old plan's
+//!   objects are destroyed and [`PassBodies::rebuilt`] hears of the new passes.
+//! - *Frame* ([`Executor::frame`]): the slot's previous frame is waited for, its command
+//!   buffers are recorded — pending uploads first, then per pass (or render pass) the plan's
+//!   barriers placed `before` it, the render pass begin (with the clear values of the graph's
+//!   clearing uses)/next/end, a debug label and two timestamps per pass, the body
+//!   ([`PassBodies::record`] with a [`RecordContext`]), the barriers placed `after` it — and
+//!   submitted only when every body succeeded: a recording error resets the slot and leaves
+//!   the executor usable.
+//!
+//! **Submits.** One submit per plan batch on the `VkQueue` of its logical queue, waiting for
+//! and signalling that queue's timeline semaphore at the planned values plus a per-frame base
+//! ([`crate::submit`]); a render pass is never split between submits. With work on both
+//! queues each queue gets a tail submit that waits for the other queue's frame and runs
+//! [`PassBodies::end_frame`]; the first submit of each queue waits for the previous frame's
+//! end on the other queue. The emulated async queue ([`ExecOptions::emulate_async`]) runs the
+//! async-compute batches as separate submits on the graphics `VkQueue`. Barriers become
+//! Vulkan barriers in [`crate::barrier`], ownership transfers included.
+//!
+//! **Imports.** An imported resource of the graph is created and owned by the executor for
+//! the plan's lifetime unless it is marked `per_frame` (a swapchain image: handed in every
+//! frame, never created). Any import can be handed in through [`FrameImports`] for one frame,
+//! replacing the executor's object; it must match the graph's format and extent and be in
+//! the layout the plan expects at the frame's start. Framebuffers that involve a handed-in
+//! view are cached by their views for the plan's lifetime. The frame's binary semaphores:
+//! `wait` (acquire) is waited by the first submit that uses a handed-in resource, `signal`
+//! (render finished) is signalled by the last submit that uses one.
+//!
+//! Cost per frame: linear in passes, barriers and uses; no allocation of Vulkan objects in
+//! the steady state (a new handed-in view costs one framebuffer, once).
+
+mod device_state;
+mod imports;
+mod plan_state;
+mod record;
+mod setup;
+mod staging;
+
+pub use device_state::SamplerDesc;
+pub use imports::{FrameImports, ImportedImage};
+pub use record::RecordContext;
+
+use crate::device::Gpu;
+use crate::resources::{Res, Resources, StagingRing};
+use crate::submit;
+use crate::VkError;
+use ash::vk;
+use device_state::DeviceState;
+use plan_state::PlanState;
+use std::sync::Arc;
+use tessera_graph::access::Access;
+use tessera_graph::{CompileOptions, Graph, PassId, PassKind, Plan, QueueKind, ResourceId};
+
+/// One resource use of a pass, as the pass body sees it.
+#[derive(Clone)]
+pub struct PassUse {
+    /// How the pass uses it.
+    pub access: Access,
+    /// Cleared at this use.
+    pub clear: bool,
+    /// A clear the render pass's load operation cannot do (an earlier subpass of the render
+    /// pass used the attachment): the body clears it with `vkCmdClearAttachments` at the
+    /// start of its subpass.
+    pub mid_clear: bool,
+    /// The value a clear at this use writes.
+    pub clear_value: vk::ClearValue,
+    /// The resource.
+    pub resource: ResourceId,
+    /// Resource name.
+    pub name: String,
+    /// The Vulkan object for the plan's lifetime (null handles for an import handed in every
+    /// frame: use [`RecordContext::image`] / [`RecordContext::buffer`]).
+    pub res: Res,
+    /// For resolves: the multisampled source.
+    pub from: Option<ResourceId>,
+}
+
+impl std::fmt::Debug for PassUse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PassUse")
+            .field("access", &self.access)
+            .field("clear", &self.clear)
+            .field("mid_clear", &self.mid_clear)
+            .field("resource", &self.resource)
+            .field("name", &self.name)
+            .field("res", &self.res)
+            .field("from", &self.from)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What a pass body gets: its resources, and for raster passes the render pass, subpass
+/// index and extent. No graph internals.
+#[derive(Clone, Debug)]
+pub struct PassSetup {
+    /// The pass in the graph.
+    pub id: PassId,
+    /// Pass name.
+    pub name: String,
+    /// Raster, compute or transfer.
+    pub kind: PassKind,
+    /// Queue it runs on.
+    pub queue: QueueKind,
+    /// Its uses in declaration order.
+    pub uses: Vec<PassUse>,
+    /// Raster passes: render pass, subpass index, render area.
+    pub subpass: Option<(vk::RenderPass, u32, vk::Extent2D)>,
+}
+
+/// The renderer's pass bodies.
+pub trait PassBodies {
+    /// The plan changed (or is the first): `passes` in execution order. Re-point descriptors
+    /// and (re)build pipelines here; render passes come from a device-lifetime cache, so an
+    /// unchanged render pass keeps its handle.
+    fn rebuilt(&mut self, gpu: &Gpu, passes: &[PassSetup]) -> Result<(), VkError>;
+    /// Records the pass into `cmd` (inside its subpass for raster passes). An error aborts
+    /// the frame: nothing of it is submitted.
+    fn record(
+        &mut self,
+        ctx: &mut RecordContext<'_>,
+        pass: &PassSetup,
+        cmd: vk::CommandBuffer,
+    ) -> Result<(), VkError>;
+    /// Records extra work at the end of each queue's last command buffer of the frame.
+    fn end_frame(
+        &mut self,
+        _ctx: &mut RecordContext<'_>,
+        _end: &FrameEnd<'_>,
+        _cmd: vk::CommandBuffer,
+    ) -> Result<(), VkError> {
+        Ok(())
+    }
+    /// The GPU has finished `frame` (reported at the next `frame`, `prepare` or `finish`).
+    fn frame_done(&mut self, _gpu: &Gpu, _frame: u64) {}
+    /// Destroys what the bodies created (no frame in flight).
+    fn destroy(&mut self, gpu: &Gpu);
+}
+
+/// What `end_frame` may look at: the layout each image ends the frame in, and which queue
+/// each resource ends the frame on.
+#[derive(Debug)]
+pub struct FrameEnd<'a> {
+    /// Layout each image is in at the end of the frame (indexed by resource).
+    pub end_layouts: &'a [vk::ImageLayout],
+    /// Stages of the last use of each resource in the frame (indexed by resource).
+    pub last_stages: &'a [vk::PipelineStageFlags2],
+    /// Logical queue of the last access (use or barrier) of each resource in the frame,
+    /// `None` when no kept pass uses it. An EXCLUSIVE image is owned by that queue's family.
+    pub last_queue: &'a [Option<QueueKind>],
+    /// The queue `cmd` is submitted to: `end_frame` is called once per queue with work (after
+    /// the other queue's work of the frame) and should touch only the resources whose
+    /// `last_queue` is this one.
+    pub queue: QueueKind,
+}
+
+/// Test-only switches (synth and the tests set them; no production path does): each proves
+/// that a test can fail.
+#[doc(hidden)]
+#[derive(Clone, Debug, Default)]
+pub struct TestHooks {
+    /// Drop every plan barrier on this resource.
+    pub drop_barriers_on: Option<String>,
+    /// Drop the planned semaphore waits of the batch that starts with this pass.
+    pub drop_waits_before: Option<String>,
+    /// Alters the plan compiled for the device before it runs ([`Executor::plan`] returns the
+    /// altered plan).
+    pub alter_plan: Option<fn(&mut Plan)>,
+    /// The plan as executed (render passes, barriers) when it differs from
+    /// [`Executor::plan`] (synth turns `DONT_CARE` loads into clears).
+    pub executed_plan: Option<fn(&Graph, &Plan) -> Plan>,
+}
+
+/// Executor switches.
+#[derive(Clone, Debug, Default)]
+pub struct ExecOptions {
+    /// Run the async-compute logical queue on the graphics `VkQueue` (separate submits, the
+    /// same timeline semaphores); plans are compiled with an async-compute queue then. On a
+    /// device with one queue family this is the only way to run an async plan.
+    pub emulate_async: bool,
+    /// Test only.
+    #[doc(hidden)]
+    pub hooks: TestHooks,
+}
+
+/// The queue family of each logical queue (graphics, async compute) the executor will use:
+/// the compute-only family when the device has one and the queue is not emulated, else the
+/// graphics family.
+pub fn queue_families(gpu: &Gpu, emulate_async: bool) -> [u32; 2] {
+    let g = gpu.graphics.family;
+    match gpu.compute {
+        Some(c) if !emulate_async => [g, c.family],
+        _ => [g, g],
+    }
+}
+
+/// Per-pass GPU time.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PassTiming {
+    /// Pass name.
+    pub pass: String,
+    /// Mean GPU time in microseconds over the timed frames.
+    pub mean_us: f64,
+    /// Frames timed.
+    pub frames: u64,
+}
+
+/// Counters the tests assert on.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ExecStats {
+    /// Plans built by [`Executor::prepare`] (the first included).
+    pub rebuilds: u64,
+    /// `VkRenderPass` objects created (render-pass cache misses).
+    pub render_passes_created: u64,
+    /// `VkFramebuffer` objects created.
+    pub framebuffers_created: u64,
+    /// `vkDeviceWaitIdle` calls through the device so far ([`Gpu::wait_idle_count`]).
+    pub wait_idle_calls: u64,
+    /// Uploads made ([`Executor::upload_buffer`], [`Executor::upload_image`]).
+    pub uploads: u64,
+    /// Bytes uploaded.
+    pub bytes_uploaded: u64,
+    /// Times an upload waited for ring space (an older frame's fence or a one-time submit).
+    pub upload_waits: u64,
+    /// `vkAllocateMemory` allocations alive ([`Gpu::allocation_count`]).
+    pub allocations: u64,
+    /// Frames submitted.
+    pub frames: u64,
+    /// Frames aborted by a recording error.
+    pub aborted_frames: u64,
+}
+
+pub(crate) const FRAMES_IN_FLIGHT: usize = 2;
+
+/// Runs plans on a device; see the module docs.
+pub struct Executor {
+    gpu: Arc<Gpu>,
+    options: ExecOptions,
+    dev: DeviceState,
+    plan: Option<PlanState>,
+    /// Frames submitted so far (the next frame's number).
+    frame: u64,
+    /// Frames complete on the GPU, not yet reported to the bodies.
+    done: Vec<u64>,
+    stats: ExecStats,
+}
+
+impl std::fmt::Debug for Executor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Executor")
+            .field("passes", &self.passes().len())
+            .field("frame", &self.frame)
+            .finish()
+    }
+}
+
+impl Executor {
+    /// The device-lifetime objects; no plan yet ([`Executor::prepare`]).
+    pub fn new(gpu: Arc<Gpu>, options: ExecOptions) -> Result<Executor, VkError> {
+        let dev = DeviceState::new(&gpu, options.emulate_async)?;
+        Ok(Executor {
+            gpu,
+            options,
+            dev,
+            plan: None,
+            frame: 0,
+            done: Vec::new(),
+            stats: ExecStats::default(),
+        })
+    }
+
+    /// The device.
+    pub fn gpu(&self) -> &Arc<Gpu> {
+        &self.gpu
+    }
+
+    /// Makes `graph` compiled with `options` the running plan: nothing when it already is
+    /// (`Ok(false)`); otherwise the frames in flight are waited for (slot fences), the old
+    /// plan's objects retired, the new plan built and `bodies.rebuilt` called (`Ok(true)`).
+    /// On an error no plan runs (the next `prepare` starts afresh).
+    pub fn prepare(
+        &mut self,
+        graph: &Graph,
+        options: &CompileOptions,
+        bodies: &mut dyn PassBodies,
+    ) -> Result<bool, VkError> {
+        if self
+            .plan
+            .as_ref()
+            .is_some_and(|p| p.declared == *graph && p.compile_options == *options)
+        {
+            return Ok(false);
+        }
+        self.retire_plan(bodies)?;
+        let state = PlanState::build(
+            &self.gpu,
+            &mut self.dev,
+            &self.options,
+            graph,
+            options,
+            self.frame,
+        )?;
+        self.stats.rebuilds += 1;
+        let state = self.plan.insert(state);
+        bodies.rebuilt(&self.gpu, &state.setups)?;
+        Ok(true)
+    }
+
+    /// Waits for the frames in flight and destroys the running plan's objects.
+    fn retire_plan(&mut self, bodies: &mut dyn PassBodies) -> Result<(), VkError> {
+        self.wait_all()?;
+        self.report_done(bodies);
+        if let Some(mut old) = self.plan.take() {
+            old.destroy(&self.gpu, &mut self.dev);
+        }
+        Ok(())
+    }
+
+    /// The plan that runs (compiled with the real sizes), if any.
+    pub fn plan(&self) -> Option<&Plan> {
+        self.plan.as_ref().map(|p| &p.plan)
+    }
+
+    /// The graph the running plan was compiled from (with the real sizes), if any.
+    pub fn graph(&self) -> Option<&Graph> {
+        self.plan.as_ref().map(|p| &p.graph)
+    }
+
+    /// The running plan's resources (the executor's objects; placeholders with null handles
+    /// for imports handed in every frame).
+    pub fn resources(&self) -> Option<&Resources> {
+        self.plan.as_ref().map(|p| &p.resources)
+    }
+
+    /// The pass setups in execution order (empty without a plan).
+    pub fn passes(&self) -> &[PassSetup] {
+        self.plan.as_ref().map_or(&[], |p| &p.setups)
+    }
+
+    /// Layout of each image at the end of a frame (where an imported image whose content is
+    /// needed must be when it is handed in).
+    pub fn end_layouts(&self) -> &[vk::ImageLayout] {
+        self.plan.as_ref().map_or(&[], |p| &p.end_layouts)
+    }
+
+    /// Logical queue of each resource's last access in a frame (`None` when unused).
+    pub fn last_queues(&self) -> &[Option<QueueKind>] {
+        self.plan.as_ref().map_or(&[], |p| &p.last_queue)
+    }
+
+    /// Queue family a logical queue runs on.
+    pub fn family(&self, q: QueueKind) -> u32 {
+        self.dev.families[submit::slot(q)]
+    }
+
+    /// Frames submitted so far.
+    pub fn frames(&self) -> u64 {
+        self.frame
+    }
+
+    /// Number of submits (command buffers) per frame.
+    pub fn submits_per_frame(&self) -> usize {
+        self.plan.as_ref().map_or(0, |p| p.submits.len())
+    }
+
+    /// Mean GPU time per pass of the running plan over the frames timed so far, in
+    /// execution order.
+    pub fn timings(&self) -> Vec<PassTiming> {
+        let Some(p) = &self.plan else {
+            return Vec::new();
+        };
+        p.setups
+            .iter()
+            .enumerate()
+            .map(|(i, s)| PassTiming {
+                pass: s.name.clone(),
+                mean_us: if p.ns_count[i] > 0 {
+                    p.ns_sum[i] / p.ns_count[i] as f64 / 1000.0
+                } else {
+                    0.0
+                },
+                frames: p.ns_count[i],
+            })
+            .collect()
+    }
+
+    /// The counters.
+    pub fn stats(&self) -> ExecStats {
+        ExecStats {
+            render_passes_created: self.dev.render_passes.created,
+            framebuffers_created: self.dev.framebuffers_created,
+            wait_idle_calls: self.gpu.wait_idle_count(),
+            allocations: self.gpu.allocation_count(),
+            frames: self.frame,
+            ..self.stats.clone()
+        }
+    }
+
+    /// A descriptor set of `layout` valid for the next frame only (from the next frame slot's
+    /// pools, reset when that slot's fence retires): waits for the frame that last used the
+    /// slot, if it is still in flight. During recording use [`RecordContext::descriptor_set`].
+    pub fn descriptor_set(
+        &mut self,
+        layout: vk::DescriptorSetLayout,
+    ) -> Result<vk::DescriptorSet, VkError> {
+        let slot = (self.frame % FRAMES_IN_FLIGHT as u64) as usize;
+        self.wait_slot(slot)?;
+        self.dev.slots[slot].descriptors.allocate(&self.gpu, layout)
+    }
+
+    /// A sampler (device-lifetime cache: equal descriptions give the same handle).
+    pub fn sampler(&mut self, desc: SamplerDesc) -> Result<vk::Sampler, VkError> {
+        self.dev.sampler(&self.gpu, desc)
+    }
+
+    /// Runs one frame of the running plan with this frame's imports.
+    pub fn frame(
+        &mut self,
+        bodies: &mut dyn PassBodies,
+        imports: &FrameImports<'_>,
+    ) -> Result<(), VkError> {
+        let slot_i = (self.frame % FRAMES_IN_FLIGHT as u64) as usize;
+        self.wait_slot(slot_i)?;
+        self.report_done(bodies);
+        let Some(plan) = &mut self.plan else {
+            return Err(VkError::Setup(
+                "a frame before any plan was prepared".into(),
+            ));
+        };
+        let frame = self.frame;
+        let outcome = plan.run_frame(&self.gpu, &mut self.dev, slot_i, frame, bodies, imports);
+        match outcome {
+            Ok(()) => {
+                self.dev.slots[slot_i].frame = Some(frame);
+                self.frame += 1;
+                Ok(())
+            }
+            Err(e) => {
+                self.stats.aborted_frames += 1;
+                Err(e)
+            }
+        }
+    }
+
+    /// Waits for every frame in flight (and the one-time upload submits) and reports them to
+    /// the bodies.
+    pub fn finish(&mut self, bodies: &mut dyn PassBodies) -> Result<(), VkError> {
+        self.flush_uploads()?;
+        self.wait_all()?;
+        self.dev.ring.wait_all(&self.gpu)?;
+        self.report_done(bodies);
+        Ok(())
+    }
+
+    fn wait_all(&mut self) -> Result<(), VkError> {
+        let mut order: Vec<(u64, usize)> = self
+            .dev
+            .slots
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| s.frame.map(|f| (f, i)))
+            .collect();
+        order.sort();
+        for (_, i) in order {
+            self.wait_slot(i)?;
+        }
+        Ok(())
+    }
+
+    fn report_done(&mut self, bodies: &mut dyn PassBodies) {
+        for f in self.done.drain(..) {
+            bodies.frame_done(&self.gpu, f);
+        }
+    }
+
+    /// Waits for the frame that used slot `slot_i` (if any): fences, timestamps, descriptor
+    /// pools reset, upload-ring space retired. The frame is reported to the bodies later.
+    fn wait_slot(&mut self, slot_i: usize) -> Result<(), VkError> {
+        let Some(f) = self.dev.wait_slot(&self.gpu, slot_i)? else {
+            return Ok(());
+        };
+        if let Some(p) = &mut self.plan {
+            p.read_timestamps(&self.gpu, slot_i);
+            debug_assert!(p.timeline_reached(&self.gpu, f));
+        }
+        self.dev.ring.retire(&self.gpu, &self.dev.slots)?;
+        self.done.push(f);
+        Ok(())
+    }
+
+    /// Records `f` into a one-time command buffer on the graphics queue, submits it and
+    /// waits for its fence.
+    pub fn once(
+        &mut self,
+        f: impl FnOnce(&Gpu, vk::CommandBuffer, &mut StagingRing),
+    ) -> Result<(), VkError> {
+        self.once_on(QueueKind::Graphics, f)
+    }
+
+    /// Records `f` into a one-time command buffer on the device queue of logical queue `q`,
+    /// submits it and waits for its fence. `f` gets the one-time staging ring (created on
+    /// first use; its space is free again once this returns).
+    pub fn once_on(
+        &mut self,
+        q: QueueKind,
+        f: impl FnOnce(&Gpu, vk::CommandBuffer, &mut StagingRing),
+    ) -> Result<(), VkError> {
+        self.dev.once_on(&self.gpu, submit::slot(q), f)
+    }
+
+    /// The one-time staging ring (for [`Executor::once_on`] work).
+    pub fn staging(&mut self) -> Result<&mut StagingRing, VkError> {
+        self.dev.once_ring(&self.gpu)
+    }
+
+    /// Moves an EXCLUSIVE image from the family of logical queue `from` to that of `to` (a
+    /// release and an acquire in `layout`, one-time work waited for in between); nothing when
+    /// both map to one family.
+    pub fn hand_over_image(
+        &mut self,
+        resource: usize,
+        layout: vk::ImageLayout,
+        from: QueueKind,
+        to: QueueKind,
+    ) -> Result<(), VkError> {
+        let (src, dst) = (self.family(from), self.family(to));
+        let Some(Res::Image(im)) = self
+            .plan
+            .as_ref()
+            .and_then(|p| p.resources.res.get(resource))
+            .copied()
+        else {
+            return Ok(());
+        };
+        if src == dst {
+            return Ok(());
+        }
+        let half = |release: bool| {
+            move |gpu: &Gpu, cmd: vk::CommandBuffer, _: &mut StagingRing| {
+                let (ss, sa, ds, da) = if release {
+                    (
+                        vk::PipelineStageFlags2::ALL_COMMANDS,
+                        vk::AccessFlags2::MEMORY_WRITE,
+                        vk::PipelineStageFlags2::NONE,
+                        vk::AccessFlags2::NONE,
+                    )
+                } else {
+                    (
+                        vk::PipelineStageFlags2::NONE,
+                        vk::AccessFlags2::NONE,
+                        vk::PipelineStageFlags2::ALL_COMMANDS,
+                        vk::AccessFlags2::MEMORY_READ | vk::AccessFlags2::MEMORY_WRITE,
+                    )
+                };
+                let b = [vk::ImageMemoryBarrier2::default()
+                    .src_stage_mask(ss)
+                    .src_access_mask(sa)
+                    .dst_stage_mask(ds)
+                    .dst_access_mask(da)
+                    .old_layout(layout)
+                    .new_layout(layout)
+                    .src_queue_family_index(src)
+                    .dst_queue_family_index(dst)
+                    .image(im.image)
+                    .subresource_range(im.range())];
+                // SAFETY: recording an ownership-transfer half of a live image.
+                unsafe {
+                    gpu.device.cmd_pipeline_barrier2(
+                        cmd,
+                        &vk::DependencyInfo::default().image_memory_barriers(&b),
+                    )
+                };
+            }
+        };
+        self.once_on(from, half(true))?;
+        self.once_on(to, half(false))
+    }
+
+    /// Waits for every frame, destroys the bodies' objects and everything the executor built.
+    pub fn destroy(mut self, bodies: &mut dyn PassBodies) {
+        if let Err(e) = self.finish(bodies) {
+            log::warn!("executor teardown: {e}");
+        }
+        bodies.destroy(&self.gpu);
+        // Drop does the rest.
+    }
+}
+
+impl Drop for Executor {
+    fn drop(&mut self) {
+        let waited = self
+            .wait_all()
+            .and_then(|_| self.dev.ring.wait_all(&self.gpu));
+        if let Err(e) = waited {
+            // Only after a device loss or similar: make sure nothing runs before destroying.
+            log::warn!("executor teardown: {e}; waiting for the device");
+            let _ = self.gpu.wait_idle();
+        }
+        if let Some(mut p) = self.plan.take() {
+            p.destroy(&self.gpu, &mut self.dev);
+        }
+        self.dev.destroy(&self.gpu);
+    }
+}

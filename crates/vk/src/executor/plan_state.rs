@@ -1,0 +1,811 @@
+//! The executor's plan-lifetime objects and the frame loop over them: resources and memory,
+//! framebuffers, pass setups, barrier placement, the submission layout with its timeline
+//! semaphores, command buffers and timestamp queries per frame slot.
+
+use super::device_state::DeviceState;
+use super::imports::{self, FrameImports};
+use super::record::{Rec, RecordContext};
+use super::{setup, ExecOptions, FrameEnd, PassBodies, PassSetup, PassUse, TestHooks};
+use crate::device::Gpu;
+use crate::render::{self, RenderPassCache};
+use crate::resources::{Res, Resources};
+use crate::submit::{self, SubmitPlan};
+use crate::{conv, VkError};
+use ash::vk;
+use std::collections::{HashMap, HashSet};
+use tessera_graph::sync::Layout;
+use tessera_graph::{CompileOptions, Graph, PassKind, Plan, QueueKind};
+
+/// A render pass of the plan with what beginning it needs.
+#[derive(Clone)]
+pub(crate) struct BuiltRenderPass {
+    pub(crate) render_pass: vk::RenderPass,
+    /// The plan-lifetime framebuffer; null when an attachment is handed in every frame.
+    pub(crate) framebuffer: vk::Framebuffer,
+    pub(crate) extent: vk::Extent2D,
+    /// Resource index of each attachment.
+    pub(crate) attachments: Vec<usize>,
+    /// Clear value of each attachment (the clearing use's value; 0 where nothing clears).
+    pub(crate) clears: Vec<vk::ClearValue>,
+    /// Positions in `plan.order` of its subpasses.
+    pub(crate) subpasses: Vec<usize>,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum Unit {
+    Pass(usize),
+    RenderPass(usize, Vec<usize>),
+}
+
+/// One submit per frame: a plan batch, or a queue's tail.
+#[derive(Clone, Debug)]
+pub(crate) struct Submission {
+    pub(crate) queue: usize,
+    pub(crate) units: Vec<usize>,
+    /// Index in the submit layout's batches; `None` for a tail.
+    pub(crate) batch: Option<usize>,
+    /// Runs the frame-end work of its queue.
+    pub(crate) frame_end: bool,
+    /// Test only: planned waits dropped.
+    pub(crate) drop_waits: bool,
+    /// Resources its passes and barriers touch.
+    pub(crate) touches: Vec<usize>,
+}
+
+pub(crate) struct PlanState {
+    /// The inputs of `prepare` (compared to see whether anything changed).
+    pub(crate) declared: Graph,
+    pub(crate) compile_options: CompileOptions,
+    /// With real sizes.
+    pub(crate) graph: Graph,
+    pub(crate) plan: Plan,
+    /// The plan as executed (equal to `plan` unless a test hook changes it).
+    pub(crate) run: Plan,
+    pub(crate) resources: Resources,
+    pub(crate) built: Vec<BuiltRenderPass>,
+    /// Framebuffers with handed-in views: (render pass index, views) -> framebuffer.
+    pub(crate) fb_cache: HashMap<(usize, Vec<vk::ImageView>), vk::Framebuffer>,
+    /// Indexed by position in `plan.order`.
+    pub(crate) setups: Vec<PassSetup>,
+    pub(crate) units: Vec<Unit>,
+    pub(crate) layout: SubmitPlan,
+    pub(crate) submits: Vec<Submission>,
+    /// Plan barrier indices recorded before / after each pass (by position in `plan.order`).
+    pub(crate) before: Vec<Vec<usize>>,
+    pub(crate) after: Vec<Vec<usize>>,
+    /// Plan barrier index -> resource index.
+    pub(crate) barrier_resource: Vec<usize>,
+    /// Test only: barriers not recorded.
+    pub(crate) dropped: Vec<bool>,
+    /// Timeline semaphore per logical queue in use.
+    pub(crate) semaphores: [vk::Semaphore; 2],
+    /// Command buffers per slot, one per submit.
+    pub(crate) cmds: Vec<Vec<vk::CommandBuffer>>,
+    pub(crate) queries: Vec<Option<vk::QueryPool>>,
+    pub(crate) end_layouts: Vec<vk::ImageLayout>,
+    pub(crate) last_stages: Vec<vk::PipelineStageFlags2>,
+    pub(crate) last_queue: Vec<Option<QueueKind>>,
+    pub(crate) ns_sum: Vec<f64>,
+    pub(crate) ns_count: Vec<u64>,
+    /// The executor's frame number of this plan's first frame (timeline values restart).
+    pub(crate) first_frame: u64,
+    /// Queue family of each logical queue.
+    pub(crate) families: [u32; 2],
+}
+
+impl PlanState {
+    pub(crate) fn build(
+        gpu: &Gpu,
+        dev: &mut DeviceState,
+        options: &ExecOptions,
+        declared: &Graph,
+        compile_options: &CompileOptions,
+        first_frame: u64,
+    ) -> Result<PlanState, VkError> {
+        let (graph, plan, unbound) =
+            setup::compile_for_device(gpu, dev, options, declared, compile_options)?;
+        let run = match options.hooks.executed_plan {
+            Some(f) => f(&graph, &plan),
+            None => plan.clone(),
+        };
+        let resources = Resources::bind(gpu, &graph, &plan, unbound)?;
+        let mut me = PlanState {
+            declared: declared.clone(),
+            compile_options: *compile_options,
+            graph,
+            plan,
+            run,
+            resources,
+            built: Vec::new(),
+            fb_cache: HashMap::new(),
+            setups: Vec::new(),
+            units: Vec::new(),
+            layout: SubmitPlan::default(),
+            submits: Vec::new(),
+            before: Vec::new(),
+            after: Vec::new(),
+            barrier_resource: Vec::new(),
+            dropped: Vec::new(),
+            semaphores: [vk::Semaphore::null(); 2],
+            cmds: Vec::new(),
+            queries: Vec::new(),
+            end_layouts: Vec::new(),
+            last_stages: Vec::new(),
+            last_queue: Vec::new(),
+            ns_sum: Vec::new(),
+            ns_count: Vec::new(),
+            first_frame,
+            families: dev.families,
+        };
+        match me.build_rest(gpu, dev, &options.hooks) {
+            Ok(()) => Ok(me),
+            Err(e) => {
+                me.destroy(gpu, dev);
+                Err(e)
+            }
+        }
+    }
+
+    fn build_rest(
+        &mut self,
+        gpu: &Gpu,
+        dev: &mut DeviceState,
+        hooks: &TestHooks,
+    ) -> Result<(), VkError> {
+        let pos: HashMap<String, usize> = self
+            .run
+            .order
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.to_string(), i))
+            .collect();
+        self.build_render_passes(gpu, &mut dev.render_passes, &pos)?;
+        dev.framebuffers_created += self
+            .built
+            .iter()
+            .filter(|b| b.framebuffer != vk::Framebuffer::null())
+            .count() as u64;
+        self.layout = SubmitPlan::from_plan(&self.run)
+            .map_err(|e| VkError::Setup(format!("plan batches: {e}")))?;
+        if self.layout.used[1] && gpu.compute.is_none() && !dev.emulate_async {
+            return Err(VkError::Unsupported(
+                "the plan uses the async-compute queue but the device has none \
+                 (compile without async compute, or emulate the queue)"
+                    .into(),
+            ));
+        }
+        self.build_setups()?;
+        self.place_barriers(hooks)?;
+        self.build_submits(hooks)?;
+        self.replay_end_states();
+        self.create_frame_objects(gpu, dev)
+    }
+
+    /// Render passes from the device cache, their clear values and plan-lifetime
+    /// framebuffers.
+    fn build_render_passes(
+        &mut self,
+        gpu: &Gpu,
+        cache: &mut RenderPassCache,
+        pos: &HashMap<String, usize>,
+    ) -> Result<(), VkError> {
+        for rp in &self.run.render_passes {
+            let (render_pass, attachments) = cache.render_pass(gpu, &self.graph, rp)?;
+            let extent = render::render_area(&self.graph, &attachments);
+            let subpasses = rp
+                .subpasses
+                .iter()
+                .map(|s| {
+                    pos.get(s.as_str()).copied().ok_or_else(|| {
+                        VkError::Setup(format!("a render pass names unknown pass '{s}'"))
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let clears = attachments
+                .iter()
+                .map(|&r| self.attachment_clear(&rp.subpasses, r))
+                .collect();
+            let views: Vec<vk::ImageView> = attachments
+                .iter()
+                .map(|&i| match self.resources.res[i] {
+                    Res::Image(im) => im.attachment_view,
+                    Res::Buffer(_) => vk::ImageView::null(),
+                })
+                .collect();
+            let framebuffer = if views.iter().any(|v| *v == vk::ImageView::null()) {
+                vk::Framebuffer::null()
+            } else {
+                render::framebuffer(
+                    gpu,
+                    render_pass,
+                    &views,
+                    extent,
+                    &format!("framebuffer [{}]", rp.subpasses.join(", ")),
+                )?
+            };
+            self.built.push(BuiltRenderPass {
+                render_pass,
+                framebuffer,
+                extent,
+                attachments,
+                clears,
+                subpasses,
+            });
+        }
+        Ok(())
+    }
+
+    /// The clear value of attachment `r` in a render pass: that of the first use among
+    /// `subpasses` that clears it.
+    fn attachment_clear(&self, subpasses: &[tessera_graph::Name], r: usize) -> vk::ClearValue {
+        for s in subpasses {
+            let Some(p) = self.graph.find_pass(s) else {
+                continue;
+            };
+            let pass = self.graph.pass(p);
+            if let Some(u) = pass
+                .uses
+                .iter()
+                .find(|u| u.resource.index() == r && u.clear)
+            {
+                return clear_value(&self.graph, u);
+            }
+        }
+        vk::ClearValue::default()
+    }
+
+    fn build_setups(&mut self) -> Result<(), VkError> {
+        let async_names: HashSet<&str> = self
+            .run
+            .queues
+            .async_compute
+            .iter()
+            .map(|n| n.as_str())
+            .collect();
+        // (render pass, subpass) of each position in the order.
+        let mut rp_of: HashMap<usize, (usize, u32)> = HashMap::new();
+        for (k, b) in self.built.iter().enumerate() {
+            for (j, &p) in b.subpasses.iter().enumerate() {
+                rp_of.insert(p, (k, j as u32));
+            }
+        }
+        for (p, name) in self.run.order.iter().enumerate() {
+            let pid = self
+                .graph
+                .find_pass(name)
+                .ok_or_else(|| VkError::Setup(format!("plan names unknown pass '{name}'")))?;
+            let pass = self.graph.pass(pid);
+            let queue = if async_names.contains(name.as_str()) {
+                QueueKind::AsyncCompute
+            } else {
+                QueueKind::Graphics
+            };
+            // A clear of an attachment an earlier subpass of the render pass used: no load
+            // operation can do it.
+            let earlier: HashSet<usize> = match rp_of.get(&p) {
+                Some(&(k, j)) => self.built[k].subpasses[..j as usize]
+                    .iter()
+                    .filter_map(|&q| self.graph.find_pass(&self.run.order[q]))
+                    .flat_map(|q| self.graph.pass(q).uses.iter().map(|u| u.resource.index()))
+                    .collect(),
+                None => HashSet::new(),
+            };
+            let uses = pass
+                .uses
+                .iter()
+                .map(|u| PassUse {
+                    access: u.access,
+                    clear: u.clear,
+                    mid_clear: u.clear
+                        && u.access.is_attachment()
+                        && earlier.contains(&u.resource.index()),
+                    clear_value: clear_value(&self.graph, u),
+                    resource: u.resource,
+                    name: self.graph.resource(u.resource).name.to_string(),
+                    res: self.resources.res[u.resource.index()],
+                    from: u.from,
+                })
+                .collect();
+            let subpass = rp_of.get(&p).map(|&(k, j)| {
+                let b = &self.built[k];
+                (b.render_pass, j, b.extent)
+            });
+            if pass.kind == PassKind::Raster && subpass.is_none() {
+                return Err(VkError::Setup(format!(
+                    "raster pass '{name}' is in no render pass"
+                )));
+            }
+            self.setups.push(PassSetup {
+                id: pid,
+                name: name.to_string(),
+                kind: pass.kind,
+                queue,
+                uses,
+                subpass,
+            });
+        }
+        Ok(())
+    }
+
+    /// Sorts the plan's barriers by the pass and side they are recorded at, and checks that
+    /// ownership transfers of images name their layouts.
+    fn place_barriers(&mut self, hooks: &TestHooks) -> Result<(), VkError> {
+        let n = self.setups.len();
+        self.before = vec![Vec::new(); n];
+        self.after = vec![Vec::new(); n];
+        let pos: HashMap<&str, usize> = self
+            .setups
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.name.as_str(), i))
+            .collect();
+        for (i, b) in self.run.barriers.iter().enumerate() {
+            let &p = pos.get(b.before.as_str()).ok_or_else(|| {
+                VkError::Setup(format!("a barrier names unknown pass '{}'", b.before))
+            })?;
+            let r = self.graph.find_resource(&b.resource).ok_or_else(|| {
+                VkError::Setup(format!("a barrier names unknown resource '{}'", b.resource))
+            })?;
+            let image = self.graph.resource(r).image_desc().is_some();
+            if image && b.queue_transfer.is_some() && b.new_layout.is_none() {
+                return Err(VkError::Setup(format!(
+                    "the ownership transfer of image '{}' names no layout",
+                    b.resource
+                )));
+            }
+            self.barrier_resource.push(r.index());
+            self.dropped
+                .push(hooks.drop_barriers_on.as_deref() == Some(b.resource.as_str()));
+            match b.position {
+                tessera_graph::plan::BarrierPosition::Before => self.before[p].push(i),
+                tessera_graph::plan::BarrierPosition::After => self.after[p].push(i),
+            }
+        }
+        if let Some(name) = &hooks.drop_barriers_on {
+            log::warn!("test switch: planned barriers on '{name}' are dropped");
+        }
+        Ok(())
+    }
+
+    /// Units (passes and whole render passes) per plan batch, and the tails.
+    fn build_submits(&mut self, hooks: &TestHooks) -> Result<(), VkError> {
+        let mut rp_of: HashMap<usize, (usize, usize)> = HashMap::new();
+        for (k, b) in self.built.iter().enumerate() {
+            for (j, &p) in b.subpasses.iter().enumerate() {
+                rp_of.insert(p, (k, j));
+            }
+        }
+        let layout = self.layout.clone();
+        for (bi, b) in layout.batches.iter().enumerate() {
+            let mut units = Vec::new();
+            let mut k = 0;
+            while k < b.passes.len() {
+                let p = b.passes[k];
+                match rp_of.get(&p) {
+                    Some(&(rp, j)) => {
+                        let subs = self.built[rp].subpasses.len();
+                        // Contiguous in the batch (async-compute passes may sit between
+                        // the subpasses in the plan's order, never in a graphics batch).
+                        let whole = j == 0
+                            && k + subs <= b.passes.len()
+                            && (0..subs).all(|i| rp_of.get(&b.passes[k + i]) == Some(&(rp, i)));
+                        if !whole {
+                            return Err(VkError::Setup(format!(
+                                "the render pass of '{}' is split between submits",
+                                self.setups[p].name
+                            )));
+                        }
+                        self.units
+                            .push(Unit::RenderPass(rp, b.passes[k..k + subs].to_vec()));
+                        k += subs;
+                    }
+                    None => {
+                        self.units.push(Unit::Pass(p));
+                        k += 1;
+                    }
+                }
+                units.push(self.units.len() - 1);
+            }
+            let first = &self.setups[b.passes[0]].name;
+            let mut touches: Vec<usize> = b
+                .passes
+                .iter()
+                .flat_map(|&p| {
+                    self.setups[p]
+                        .uses
+                        .iter()
+                        .map(|u| u.resource.index())
+                        .chain(
+                            self.before[p]
+                                .iter()
+                                .chain(&self.after[p])
+                                .map(|&bi| self.barrier_resource[bi]),
+                        )
+                })
+                .collect();
+            touches.sort_unstable();
+            touches.dedup();
+            self.submits.push(Submission {
+                queue: b.queue,
+                units,
+                batch: Some(bi),
+                frame_end: b.last_on_queue && !layout.tails(),
+                drop_waits: hooks.drop_waits_before.as_deref() == Some(first.as_str()),
+                touches,
+            });
+        }
+        if layout.tails() {
+            for q in 0..2 {
+                self.submits.push(Submission {
+                    queue: q,
+                    units: Vec::new(),
+                    batch: None,
+                    frame_end: true,
+                    drop_waits: false,
+                    touches: Vec::new(),
+                });
+            }
+        }
+        if let Some(name) = &hooks.drop_waits_before {
+            log::warn!("test switch: planned semaphore waits before '{name}' are dropped");
+        }
+        debug_assert_eq!(self.submits.len(), layout.submits());
+        Ok(())
+    }
+
+    /// Timeline semaphores, command buffers and timestamp queries per slot.
+    fn create_frame_objects(&mut self, gpu: &Gpu, dev: &mut DeviceState) -> Result<(), VkError> {
+        let d = &gpu.device;
+        for q in 0..2 {
+            if !self.layout.used[q] && q == 1 {
+                continue;
+            }
+            let mut t = vk::SemaphoreTypeCreateInfo::default()
+                .semaphore_type(vk::SemaphoreType::TIMELINE)
+                .initial_value(0);
+            let info = vk::SemaphoreCreateInfo::default().push_next(&mut t);
+            // SAFETY: complete create info; destroyed in `destroy`.
+            self.semaphores[q] = unsafe { d.create_semaphore(&info, None) }?;
+            gpu.name(self.semaphores[q], &format!("timeline {}", submit::kind(q)));
+        }
+        let n = self.setups.len();
+        self.ns_sum = vec![0.0; n];
+        self.ns_count = vec![0; n];
+        for (k, slot) in dev.slots.iter().enumerate() {
+            self.cmds.push(Vec::new());
+            self.queries.push(None);
+            for (si, sub) in self.submits.iter().enumerate() {
+                let info = vk::CommandBufferAllocateInfo::default()
+                    .command_pool(slot.pools[sub.queue])
+                    .level(vk::CommandBufferLevel::PRIMARY)
+                    .command_buffer_count(1);
+                // SAFETY: the pool is live.
+                let c = unsafe { d.allocate_command_buffers(&info) }?[0];
+                let what = match sub.batch {
+                    Some(b) => format!("batch {b}"),
+                    None => "tail".into(),
+                };
+                gpu.name(
+                    c,
+                    &format!(
+                        "frame slot {k} submit {si} ({what} on {})",
+                        submit::kind(sub.queue)
+                    ),
+                );
+                self.cmds[k].push(c);
+            }
+            if dev.timestamps && n > 0 {
+                let info = vk::QueryPoolCreateInfo::default()
+                    .query_type(vk::QueryType::TIMESTAMP)
+                    .query_count(2 * n as u32);
+                // SAFETY: complete create info.
+                let q = unsafe { d.create_query_pool(&info, None) }?;
+                // SAFETY: host reset of a fresh pool (hostQueryReset is enabled with the
+                // Vulkan 1.2 features).
+                unsafe { d.reset_query_pool(q, 0, 2 * n as u32) };
+                self.queries[k] = Some(q);
+            }
+        }
+        Ok(())
+    }
+
+    /// Layout of every image at the end of the frame, the stages of each resource's last
+    /// use and the queue of its last access, replaying the passes in execution order with
+    /// their barriers (before and after) and render-pass final layouts.
+    fn replay_end_states(&mut self) {
+        let n = self.graph.resources.len();
+        self.end_layouts = vec![vk::ImageLayout::UNDEFINED; n];
+        self.last_stages = vec![vk::PipelineStageFlags2::NONE; n];
+        self.last_queue = vec![None; n];
+        let mut final_layouts: HashMap<&str, Vec<(usize, Layout)>> = HashMap::new();
+        for rp in &self.run.render_passes {
+            if let Some(last) = rp.subpasses.last() {
+                let list = rp
+                    .attachments
+                    .iter()
+                    .filter_map(|a| {
+                        let r = self.graph.find_resource(&a.resource)?;
+                        Some((r.index(), a.final_layout))
+                    })
+                    .collect();
+                final_layouts.insert(last.as_str(), list);
+            }
+        }
+        for (p, s) in self.setups.iter().enumerate() {
+            let q = s.queue;
+            let barriers =
+                |list: &[usize], end: &mut [vk::ImageLayout], lq: &mut [Option<QueueKind>]| {
+                    for &bi in list {
+                        let r = self.barrier_resource[bi];
+                        if let Some(l) = self.run.barriers[bi].new_layout {
+                            end[r] = conv::layout(l);
+                        }
+                        lq[r] = Some(q);
+                    }
+                };
+            barriers(&self.before[p], &mut self.end_layouts, &mut self.last_queue);
+            let pass = self.graph.pass(s.id);
+            for u in &pass.uses {
+                let r = self.graph.resource(u.resource);
+                let scope = u.access.scope(pass.kind, r.target());
+                self.last_stages[u.resource.index()] = conv::stages(scope.stages);
+                self.last_queue[u.resource.index()] = Some(q);
+                if let Some(l) = scope.layout {
+                    self.end_layouts[u.resource.index()] = conv::layout(l);
+                }
+            }
+            for &(r, l) in final_layouts.get(s.name.as_str()).into_iter().flatten() {
+                self.end_layouts[r] = conv::layout(l);
+            }
+            barriers(&self.after[p], &mut self.end_layouts, &mut self.last_queue);
+        }
+    }
+
+    /// Records and submits frame `frame` in slot `slot_i` (waited for by the caller). On a
+    /// recording error nothing is submitted and the slot's command buffers are reset.
+    pub(crate) fn run_frame(
+        &mut self,
+        gpu: &Gpu,
+        dev: &mut DeviceState,
+        slot_i: usize,
+        frame: u64,
+        bodies: &mut dyn PassBodies,
+        imports: &FrameImports<'_>,
+    ) -> Result<(), VkError> {
+        let d = &gpu.device;
+        let (res, handed) = imports::resolve(self, imports)?;
+        let fbs = imports::framebuffers(self, gpu, dev, &res, &handed)?;
+        // SAFETY: the slot's previous frame is complete (waited for by the caller).
+        unsafe {
+            for &p in &dev.slots[slot_i].pools {
+                d.reset_command_pool(p, vk::CommandPoolResetFlags::empty())?;
+            }
+        }
+        let touches_handed = |s: &Submission| s.touches.iter().any(|&r| handed[r]);
+        let wait_at = self.submits.iter().position(touches_handed).unwrap_or(0);
+        let signal_at = self
+            .submits
+            .iter()
+            .rposition(touches_handed)
+            .or_else(|| self.submits.iter().rposition(|s| s.queue == 0))
+            .unwrap_or(0);
+        let first_graphics = self.submits.iter().position(|s| s.queue == 0);
+        let queries = self.queries[slot_i];
+        let recorded = {
+            let rec = Rec {
+                gpu,
+                plan: self,
+                res: &res,
+                fbs: &fbs,
+                queries,
+            };
+            let mut ctx = RecordContext {
+                gpu,
+                frame,
+                slot: slot_i,
+                res: &res,
+                descriptors: &mut dev.slots[slot_i].descriptors,
+            };
+            let pending = &dev.ring.pending;
+            (|| {
+                for (si, sub) in self.submits.iter().enumerate() {
+                    let cmd = self.cmds[slot_i][si];
+                    let begin = vk::CommandBufferBeginInfo::default()
+                        .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
+                    // SAFETY: the command buffer was reset with its pool.
+                    unsafe { d.begin_command_buffer(cmd, &begin) }?;
+                    if Some(si) == first_graphics {
+                        super::staging::record_copies(gpu, cmd, pending);
+                    }
+                    for &u in &sub.units {
+                        rec.unit(u, cmd, &mut ctx, bodies)?;
+                    }
+                    if sub.frame_end {
+                        let end = FrameEnd {
+                            end_layouts: &self.end_layouts,
+                            last_stages: &self.last_stages,
+                            last_queue: &self.last_queue,
+                            queue: submit::kind(sub.queue),
+                        };
+                        bodies.end_frame(&mut ctx, &end, cmd)?;
+                    }
+                    // SAFETY: recording started above; no render pass is open.
+                    unsafe { d.end_command_buffer(cmd) }?;
+                }
+                Ok::<(), VkError>(())
+            })()
+        };
+        if let Err(e) = recorded {
+            // Nothing was submitted: the slot's command buffers go back to the initial state
+            // and the queries written by them are reset.
+            // SAFETY: no command buffer of the slot is pending (its frame was waited for).
+            unsafe {
+                for &p in &dev.slots[slot_i].pools {
+                    d.reset_command_pool(p, vk::CommandPoolResetFlags::empty())?;
+                }
+                if let Some(q) = queries {
+                    d.reset_query_pool(q, 0, 2 * self.setups.len() as u32);
+                }
+            }
+            log::debug!("frame {frame} aborted while recording: {e}");
+            return Err(e);
+        }
+        if first_graphics.is_none() {
+            dev.ring
+                .flush(gpu, dev.once_pools[0], dev.queues[0].queue)?;
+        }
+        let rel = frame - self.first_frame;
+        for (si, sub) in self.submits.iter().enumerate() {
+            let cmd = self.cmds[slot_i][si];
+            let (waits, signal) = match sub.batch {
+                Some(b) => (
+                    self.layout.waits(b, rel, !sub.drop_waits),
+                    self.layout.signal(b, rel),
+                ),
+                None => {
+                    let (w, s) = self.layout.tail(sub.queue, rel);
+                    (vec![w], Some(s))
+                }
+            };
+            let point = |(q, v): submit::Point| {
+                vk::SemaphoreSubmitInfo::default()
+                    .semaphore(self.semaphores[q])
+                    .value(v)
+                    .stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)
+            };
+            let binary = |s: &vk::Semaphore| {
+                vk::SemaphoreSubmitInfo::default()
+                    .semaphore(*s)
+                    .stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)
+            };
+            let mut wait_infos: Vec<vk::SemaphoreSubmitInfo> =
+                waits.into_iter().map(point).collect();
+            if si == wait_at {
+                wait_infos.extend(imports.wait.iter().map(binary));
+            }
+            let mut signal_infos: Vec<vk::SemaphoreSubmitInfo> =
+                signal.into_iter().map(point).collect();
+            if si == signal_at {
+                signal_infos.extend(imports.signal.iter().map(binary));
+            }
+            let cmds = [vk::CommandBufferSubmitInfo::default().command_buffer(cmd)];
+            let info = vk::SubmitInfo2::default()
+                .wait_semaphore_infos(&wait_infos)
+                .command_buffer_infos(&cmds)
+                .signal_semaphore_infos(&signal_infos);
+            // The frame-end submit is the queue's last of the frame: its fence covers the
+            // queue's whole frame.
+            let fence = if sub.frame_end {
+                dev.slots[slot_i].submitted[sub.queue] = true;
+                dev.slots[slot_i].fences[sub.queue]
+            } else {
+                vk::Fence::null()
+            };
+            // SAFETY: everything referenced is alive; every timeline wait names a value
+            // signalled by a submit made earlier (checked when the layout was built); the
+            // fence was reset when the slot was last waited for.
+            unsafe { d.queue_submit2(dev.queues[sub.queue].queue, &[info], fence) }?;
+        }
+        if first_graphics.is_some() {
+            dev.ring.submitted_with_frame(frame);
+        }
+        Ok(())
+    }
+
+    /// Reads the slot's timestamps (its frame is complete) and resets the queries.
+    pub(crate) fn read_timestamps(&mut self, gpu: &Gpu, slot_i: usize) {
+        let Some(q) = self.queries.get(slot_i).copied().flatten() else {
+            return;
+        };
+        let d = &gpu.device;
+        let n = self.setups.len();
+        let mut data = vec![[0u64; 2]; 2 * n];
+        // SAFETY: the frame that wrote the queries is complete; `data` has room for every
+        // query with its availability word.
+        let r = unsafe {
+            d.get_query_pool_results(
+                q,
+                0,
+                &mut data,
+                vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WITH_AVAILABILITY,
+            )
+        };
+        if r.is_ok() || r == Err(vk::Result::NOT_READY) {
+            let period = gpu.timestamp_period();
+            for p in 0..n {
+                let (a, b) = (data[2 * p], data[2 * p + 1]);
+                if a[1] != 0 && b[1] != 0 && b[0] >= a[0] {
+                    self.ns_sum[p] += (b[0] - a[0]) as f64 * period;
+                    self.ns_count[p] += 1;
+                }
+            }
+        }
+        // SAFETY: the queries are not in use (frame complete).
+        unsafe { d.reset_query_pool(q, 0, 2 * n as u32) };
+    }
+
+    /// Whether every used timeline has reached frame `f`'s end (a debug check).
+    pub(crate) fn timeline_reached(&self, gpu: &Gpu, f: u64) -> bool {
+        let Some(rel) = f.checked_sub(self.first_frame) else {
+            return true;
+        };
+        (0..2).filter(|&q| self.layout.used[q]).all(|q| {
+            // SAFETY: a query of a live semaphore.
+            unsafe { gpu.device.get_semaphore_counter_value(self.semaphores[q]) }
+                .is_ok_and(|v| v >= self.layout.frame_end(q, rel))
+        })
+    }
+
+    /// Destroys the plan's objects (no frame of the plan in flight).
+    pub(crate) fn destroy(&mut self, gpu: &Gpu, dev: &mut DeviceState) {
+        let d = &gpu.device;
+        // SAFETY: no work of this plan is in flight (the executor waited for its frames);
+        // every object below was created for this plan.
+        unsafe {
+            for (k, cmds) in self.cmds.drain(..).enumerate() {
+                for (si, c) in cmds.into_iter().enumerate() {
+                    d.free_command_buffers(dev.slots[k].pools[self.submits[si].queue], &[c]);
+                }
+            }
+            for q in self.queries.drain(..).flatten() {
+                d.destroy_query_pool(q, None);
+            }
+            for s in &mut self.semaphores {
+                if *s != vk::Semaphore::null() {
+                    d.destroy_semaphore(*s, None);
+                    *s = vk::Semaphore::null();
+                }
+            }
+            for b in &mut self.built {
+                if b.framebuffer != vk::Framebuffer::null() {
+                    d.destroy_framebuffer(b.framebuffer, None);
+                    b.framebuffer = vk::Framebuffer::null();
+                }
+            }
+            for (_, f) in self.fb_cache.drain() {
+                d.destroy_framebuffer(f, None);
+            }
+        }
+        self.resources.destroy(gpu);
+    }
+}
+
+/// The clear value of a clearing use (colours and depth 0 until the graph declares values).
+fn clear_value(graph: &Graph, u: &tessera_graph::graph::Use) -> vk::ClearValue {
+    let depth = graph
+        .resource(u.resource)
+        .image_desc()
+        .is_some_and(|d| d.format.is_depth_stencil());
+    if depth {
+        vk::ClearValue {
+            depth_stencil: vk::ClearDepthStencilValue {
+                depth: 0.0,
+                stencil: 0,
+            },
+        }
+    } else {
+        vk::ClearValue {
+            color: vk::ClearColorValue { float32: [0.0; 4] },
+        }
+    }
+}

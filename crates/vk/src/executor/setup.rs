@@ -1,0 +1,65 @@
+//! The setup sequence of a plan: compile for the device's capabilities → create the
+//! resources unbound (sharing modes as the first plan asks) → put their real sizes in the
+//! graph → recompile → check that the memoryless decisions and sharing modes did not change.
+//! Binding follows in `plan_state`. Two compiles per rebuild; no GPU work.
+
+use super::device_state::DeviceState;
+use super::ExecOptions;
+use crate::device::Gpu;
+use crate::resources::{self, concurrent_set, memoryless_set, Unbound};
+use crate::VkError;
+use tessera_graph::{compile, CompileOptions, Graph, Plan};
+
+/// Imports the executor does not create: those the renderer hands in every frame.
+pub(crate) fn external_set(graph: &Graph) -> Vec<bool> {
+    graph.resources.iter().map(|_| false).collect()
+}
+
+/// The graph with real sizes, its plan, and the unbound resources.
+pub(crate) fn compile_for_device(
+    gpu: &Gpu,
+    dev: &DeviceState,
+    options: &ExecOptions,
+    declared: &Graph,
+    compile_options: &CompileOptions,
+) -> Result<(Graph, Plan, Unbound), VkError> {
+    let mut g = declared.clone();
+    let caps = &dev.caps;
+    let plan0 = compile(&g, caps, compile_options).map_err(VkError::Compile)?;
+    let memoryless = memoryless_set(&g, &plan0);
+    // Sharing modes depend on the schedule only, not on sizes: the final plan keeps them
+    // (checked below).
+    let concurrent = concurrent_set(&g, &plan0, dev.families);
+    let external = external_set(&g);
+    let unbound =
+        resources::create_unbound(gpu, &g, &memoryless, &concurrent, dev.families, &external)?;
+    for (r, req) in g.resources.iter_mut().zip(&unbound.requirements) {
+        r.size = Some(req.size);
+    }
+    let checked = (|| {
+        let mut plan = compile(&g, caps, compile_options).map_err(VkError::Compile)?;
+        if let Some(alter) = options.hooks.alter_plan {
+            alter(&mut plan);
+        }
+        if memoryless_set(&g, &plan) != memoryless {
+            return Err(VkError::Setup(
+                "memoryless decisions changed with the real sizes".into(),
+            ));
+        }
+        let now = concurrent_set(&g, &plan, dev.families);
+        if let Some(i) = (0..now.len()).find(|&i| now[i] != unbound.concurrent[i]) {
+            return Err(VkError::Setup(format!(
+                "'{}' was created with another sharing mode than the plan asks for",
+                g.resources[i].name
+            )));
+        }
+        Ok(plan)
+    })();
+    match checked {
+        Ok(plan) => Ok((g, plan, unbound)),
+        Err(e) => {
+            resources::Resources::from_unbound(unbound).destroy(gpu);
+            Err(e)
+        }
+    }
+}
