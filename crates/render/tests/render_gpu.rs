@@ -286,3 +286,53 @@ fn the_gltf_corpus_renders() {
     }
     assert!(rendered >= 15, "only {rendered} models rendered");
 }
+
+/// The frame the renderer declares, compiled for a tiler, merges its four raster passes into
+/// one render pass with the G-buffer and depth memoryless; on lavapipe's capabilities the
+/// plan is the compiler's choice and still runs clean (above).
+#[test]
+fn on_tilers_the_four_raster_passes_merge_with_a_memoryless_gbuffer() {
+    let gpu = gpu();
+    let mut r = Renderer::new(
+        gpu.clone(),
+        tessera_scene::builtin(),
+        settings(CompileOptions::ALL),
+    )
+    .expect("renderer");
+    r.render(0.0).expect("frame");
+    let graph = r.executor().graph().expect("a plan ran").clone();
+    r.destroy();
+    for profile in ["mali", "adreno"] {
+        let caps = tessera_graph::Capabilities::profile(profile).expect("profile");
+        let plan = tessera_graph::compile(&graph, &caps, &CompileOptions::ALL).expect("compiles");
+        let merged: Vec<Vec<String>> = plan
+            .render_passes
+            .iter()
+            .map(|rp| rp.subpasses.iter().map(|s| s.to_string()).collect())
+            .collect();
+        assert_eq!(
+            merged,
+            vec![vec!["gbuffer", "lighting", "transparents", "tonemap"]],
+            "{profile}"
+        );
+        let memoryless = tessera_vk::resources::memoryless_set(&graph, &plan);
+        for name in [
+            "gbuffer albedo",
+            "gbuffer normal",
+            "gbuffer material",
+            "hdr",
+            "depth",
+        ] {
+            let id = graph.find_resource(name).expect(name);
+            assert!(
+                memoryless[id.index()],
+                "{profile}: '{name}' is not memoryless"
+            );
+        }
+        let output = graph.find_resource("output").expect("output");
+        assert!(
+            !memoryless[output.index()],
+            "{profile}: the output left tile memory"
+        );
+    }
+}
