@@ -22,6 +22,8 @@ layout(set = 0, binding = 0, std140) uniform FrameData {
 struct PointLight {
     vec4 position_range;  // xyz: world position, w: range (0: unbounded)
     vec4 color;           // rgb: colour × intensity
+    vec4 spot;            // xyz: direction a spot light points, w: cos(outer cone); -2: no cone
+    vec4 spot_inner;      // x: cos(inner cone)
 };
 
 // Set 0, binding 1: the frame's point lights.
@@ -89,6 +91,12 @@ vec3 shade(vec3 p, vec3 n, vec3 base, float metallic, float roughness, float occ
         vec3 d = pl.position_range.xyz - p;
         float dist = length(d);
         float att = falloff(dist, pl.position_range.w);
+        if (pl.spot.w > -1.5) {
+            // KHR_lights_punctual's smooth cone: 0 outside the outer cone, 1 inside the inner.
+            float cd = dot(normalize(pl.spot.xyz), -d / max(dist, 1e-4));
+            float t = clamp((cd - pl.spot.w) / max(pl.spot_inner.x - pl.spot.w, 1e-4), 0.0, 1.0);
+            att *= t * t;
+        }
         if (att > 0.0) {
             c += brdf(n, v, d / max(dist, 1e-4), pl.color.rgb * att, base, metallic, roughness);
         }

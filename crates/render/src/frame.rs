@@ -241,10 +241,7 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
     let mut lights = inputs.lights;
     if lights.is_empty() {
         // A storage buffer may not be empty: one dark light the shader never reads.
-        lights.push(PointLightData {
-            position_range: [0.0; 4],
-            color: [0.0; 4],
-        });
+        lights.push(PointLightData::point([0.0; 3], 0.0, [0.0; 3]));
     }
     let light_bytes = std::mem::size_of_val(lights.as_slice()) as u64;
     let ubo = fb.buffer("frame constants", std::mem::size_of::<FrameData>() as u64);

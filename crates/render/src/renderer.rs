@@ -290,11 +290,21 @@ impl Renderer {
                     sun = true;
                 }
                 LightKind::Directional => log::debug!("only the first directional light is drawn"),
-                // Spot lights are drawn as point lights until cones are shaded.
-                LightKind::Point | LightKind::Spot { .. } => lights.push(PointLightData {
-                    position_range: [p.x, p.y, p.z, l.range.unwrap_or(0.0)],
-                    color: [c[0], c[1], c[2], 0.0],
-                }),
+                LightKind::Point => lights.push(PointLightData::point(
+                    p.to_array(),
+                    l.range.unwrap_or(0.0),
+                    c,
+                )),
+                LightKind::Spot {
+                    inner_cone,
+                    outer_cone,
+                } => {
+                    let mut s = PointLightData::point(p.to_array(), l.range.unwrap_or(0.0), c);
+                    let d = l.direction.normalize_or(glam::Vec3::NEG_Z);
+                    s.spot = [d.x, d.y, d.z, outer_cone.cos()];
+                    s.spot_inner = [inner_cone.cos(), 0.0, 0.0, 0.0];
+                    lights.push(s);
+                }
             }
         }
         if !sun && lights.is_empty() {
@@ -403,25 +413,22 @@ impl Renderer {
         }))
     }
 
-    /// Waits for the GPU and frees everything.
-    pub fn destroy(mut self) {
-        let _ = self.wait();
+    /// Waits for the GPU and frees everything (as dropping does).
+    pub fn destroy(self) {}
+}
+
+impl Drop for Renderer {
+    fn drop(&mut self) {
+        if let Err(e) = self.wait() {
+            log::error!("waiting for the GPU before freeing the renderer: {e}");
+        }
         let gpu = self.exec.gpu().clone();
-        let mut none = crate::builder::FrameBuilder::new(
-            "idle",
-            vk::Extent2D {
-                width: 1,
-                height: 1,
-            },
-        )
-        .finish()
-        .1;
-        self.exec.destroy(&mut none);
         self.scene_gpu.destroy(&gpu);
         self.output.destroy(&gpu);
         if let Some(b) = &mut self.readback {
             b.destroy(&gpu);
         }
         self.pipelines.borrow_mut().destroy(&gpu);
+        // The executor's own objects go when it drops, after this.
     }
 }

@@ -152,6 +152,16 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
         .picture()?
         .ok_or_else(|| anyhow::anyhow!("no picture read back"))?;
     picture.write_png(&args.out)?;
+    let plan = renderer
+        .executor()
+        .plan()
+        .cloned()
+        .ok_or_else(|| anyhow::anyhow!("no plan ran"))?;
+    let timings = renderer.timings();
+    let allocations = gpu.allocation_count();
+    let pipelines = renderer.pipelines_created();
+    // Freed before the messages are counted: destruction is validated too.
+    renderer.destroy();
     let report = Report {
         device: gpu.device_name(),
         scene: scene_name,
@@ -170,7 +180,6 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
         message_texts: gpu.messages.texts(),
         out: args.out.clone(),
     };
-    renderer.destroy();
     let text = if args.json {
         serde_json::to_string_pretty(&to_json(&report))? + "\n"
     } else {

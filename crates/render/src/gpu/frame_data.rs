@@ -35,6 +35,22 @@ pub struct PointLightData {
     pub position_range: [f32; 4],
     /// rgb: colour × intensity.
     pub color: [f32; 4],
+    /// xyz: the direction a spot light points, w: cos of its outer cone (-2: a point light).
+    pub spot: [f32; 4],
+    /// x: cos of a spot light's inner cone.
+    pub spot_inner: [f32; 4],
+}
+
+impl PointLightData {
+    /// A point light (no cone).
+    pub fn point(position: [f32; 3], range: f32, color: [f32; 3]) -> PointLightData {
+        PointLightData {
+            position_range: [position[0], position[1], position[2], range],
+            color: [color[0], color[1], color[2], 0.0],
+            spot: [0.0, 0.0, 0.0, -2.0],
+            spot_inner: [0.0; 4],
+        }
+    }
 }
 
 impl FrameData {
