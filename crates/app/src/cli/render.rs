@@ -166,15 +166,11 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
         device: gpu.device_name(),
         scene: scene_name,
         frames: args.frames,
-        plan: renderer
-            .executor()
-            .plan()
-            .cloned()
-            .ok_or_else(|| anyhow::anyhow!("no plan ran"))?,
+        plan,
         cpu,
-        timings: renderer.timings(),
-        allocations: gpu.allocation_count(),
-        pipelines: renderer.pipelines_created(),
+        timings,
+        allocations,
+        pipelines,
         validation: !args.no_validation,
         messages: gpu.messages.count() - before,
         message_texts: gpu.messages.texts(),
