@@ -144,7 +144,8 @@ pub struct ExecReport {
 }
 
 /// Scales every image so its longest side is at most `max` (one factor for the whole graph,
-/// so equal extents stay equal) and caps buffers; sizes are reset to be measured again.
+/// so equal extents stay equal) and caps buffers; sizes are reset to be measured again; every
+/// image clear clears to 0 (what the model's clears give).
 pub fn scale_graph(graph: &Graph, max: u32) -> (Graph, Option<(u32, u32)>) {
     let mut g = graph.clone();
     let longest = g
@@ -169,6 +170,33 @@ pub fn scale_graph(graph: &Graph, max: u32) -> (Graph, Option<(u32, u32)>) {
                 d.mips = d.mips.clamp(1, max_mips);
             }
             ResourceKind::Buffer { size } => *size = (*size).clamp(32, MAX_BUFFER_BYTES) / 4 * 4,
+        }
+    }
+    // The model's clears give 0 (colour and depth alike): clear values are set to that.
+    let depth: Vec<bool> = g
+        .resources
+        .iter()
+        .map(|r| r.image_desc().is_some_and(|d| d.format.is_depth_stencil()))
+        .collect();
+    let is_image: Vec<bool> = g
+        .resources
+        .iter()
+        .map(|r| r.image_desc().is_some())
+        .collect();
+    for p in &mut g.passes {
+        for u in p
+            .uses
+            .iter_mut()
+            .filter(|u| u.clear && is_image[u.resource.index()])
+        {
+            u.clear_value = Some(if depth[u.resource.index()] {
+                tessera_graph::ClearValue::DepthStencil {
+                    depth: 0.0,
+                    stencil: 0,
+                }
+            } else {
+                tessera_graph::ClearValue::Color([0.0; 4])
+            });
         }
     }
     (g, scaled)
