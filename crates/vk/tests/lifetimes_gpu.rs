@@ -10,6 +10,7 @@ use tessera_graph::graph::{ClearValue, Exit};
 use tessera_graph::{Access, CompileOptions, Format, Graph, ImageDesc, PassId, ResourceId};
 use tessera_vk::executor::{
     ExecOptions, Executor, FrameImports, ImportedImage, PassBodies, PassSetup, RecordContext,
+    SamplerDesc,
 };
 use tessera_vk::resources::{OwnedBuffer, OwnedImage};
 use tessera_vk::shader::{compile_glsl, module};
@@ -81,6 +82,9 @@ struct Bodies {
     rebuilds_heard: u32,
     fail_on_frame: Option<u64>,
     frames_done: Vec<u64>,
+    /// Descriptor sets the raster pass allocates per frame, of `set_layout`.
+    sets_per_frame: u32,
+    set_layout: vk::DescriptorSetLayout,
 }
 
 impl Bodies {
@@ -176,6 +180,9 @@ impl PassBodies for Bodies {
         }
         let d = &ctx.gpu.device;
         if Some(pass.id) == self.draw {
+            for _ in 0..self.sets_per_frame {
+                ctx.descriptor_set(self.set_layout)?;
+            }
             let (_, _, extent) = pass.subpass.expect("raster pass in a subpass");
             let pipeline = self.pipeline.expect("built in rebuilt").1;
             let viewport = vk::Viewport {
@@ -249,6 +256,10 @@ impl PassBodies for Bodies {
             }
             if self.layout != vk::PipelineLayout::null() {
                 gpu.device.destroy_pipeline_layout(self.layout, None);
+            }
+            if self.set_layout != vk::DescriptorSetLayout::null() {
+                gpu.device
+                    .destroy_descriptor_set_layout(self.set_layout, None);
             }
         }
     }
@@ -530,10 +541,12 @@ fn wait_semaphore(gpu: &Gpu, s: vk::Semaphore) {
         .semaphore(s)
         .stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)];
     let info = vk::SubmitInfo2::default().wait_semaphore_infos(&wait);
-    // SAFETY: an empty submit waiting for a semaphore a frame signals; the fence is waited.
+    // SAFETY: an empty submit waiting for a semaphore a frame signals; the fence is waited
+    // (a frame that never signals fails the test after 10 s instead of hanging it).
     unsafe {
         d.queue_submit2(gpu.graphics.queue, &[info], fence).unwrap();
-        d.wait_for_fences(&[fence], true, u64::MAX).unwrap();
+        d.wait_for_fences(&[fence], true, 10_000_000_000)
+            .expect("the frame signals its semaphore");
         d.destroy_fence(fence, None);
     }
 }
@@ -661,6 +674,47 @@ fn a_recording_error_aborts_one_frame_and_the_next_works() {
     run_scene(&mut exec, &mut bodies, out, 16, 8);
     assert_eq!(exec.frames(), 4);
     assert_eq!(bodies.frames_done, vec![0, 1, 2, 3]);
+    exec.destroy(&mut bodies);
+    assert_clean(&gpu);
+}
+
+#[test]
+fn descriptor_sets_per_frame_slot_are_reused_and_samplers_cached() {
+    let gpu = gpu();
+    let mut exec = Executor::new(gpu.clone(), ExecOptions::default()).unwrap();
+    let binding = [vk::DescriptorSetLayoutBinding::default()
+        .binding(0)
+        .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
+        .descriptor_count(1)
+        .stage_flags(vk::ShaderStageFlags::FRAGMENT)];
+    // SAFETY: a complete create info; destroyed with the bodies.
+    let set_layout = unsafe {
+        gpu.device.create_descriptor_set_layout(
+            &vk::DescriptorSetLayoutCreateInfo::default().bindings(&binding),
+            None,
+        )
+    }
+    .unwrap();
+    let mut bodies = Bodies {
+        sets_per_frame: 300,
+        set_layout,
+        ..Bodies::default()
+    };
+    let (g, _) = scene_graph(8, 8);
+    exec.prepare(&g, &CompileOptions::ALL, &mut bodies).unwrap();
+    for _ in 0..8 {
+        exec.descriptor_set(set_layout).unwrap();
+        exec.frame(&mut bodies, &FrameImports::NONE).unwrap();
+    }
+    exec.finish(&mut bodies).unwrap();
+    // 301 sets per frame need two pools of 256 per slot; without the reset at each slot's
+    // retirement 8 frames would need ten.
+    assert_eq!(exec.stats().descriptor_pools, 4, "{:?}", exec.stats());
+    let a = exec.sampler(SamplerDesc::LINEAR_CLAMP).unwrap();
+    let b = exec.sampler(SamplerDesc::NEAREST_CLAMP).unwrap();
+    assert_ne!(a, b);
+    assert_eq!(exec.sampler(SamplerDesc::LINEAR_CLAMP).unwrap(), a);
+    assert_eq!(exec.stats().samplers_created, 2);
     exec.destroy(&mut bodies);
     assert_clean(&gpu);
 }

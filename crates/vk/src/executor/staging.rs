@@ -531,7 +531,7 @@ impl Executor {
         let texels = u64::from(extent.width.max(1)) * u64::from(extent.height.max(1));
         let len0 = mips[0].len() as u64;
         // Buffer offsets must be multiples of the texel size and of 4.
-        let align = if len0 % texels == 0 {
+        let align = if len0.is_multiple_of(texels) {
             let t = len0 / texels;
             let g = gcd(16, t);
             16 / g * t
