@@ -836,13 +836,16 @@ impl OwnedImage {
         let bound = unsafe { d.bind_image_memory(self.image, alloc.memory(), alloc.offset()) };
         self.alloc = Some(alloc);
         bound?;
-        let depth = Format::ALL
+        // Every aspect for attachments; the depth aspect alone for a sampled depth image.
+        let aspect = match Format::ALL
             .iter()
-            .any(|f| f.has_depth() && conv::format(*f) == self.format);
-        let aspect = if depth {
-            vk::ImageAspectFlags::DEPTH
-        } else {
-            vk::ImageAspectFlags::COLOR
+            .find(|f| conv::format(**f) == self.format)
+        {
+            Some(f) if usage.contains(vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT) => {
+                conv::aspects(*f)
+            }
+            Some(f) if f.has_depth() => vk::ImageAspectFlags::DEPTH,
+            _ => vk::ImageAspectFlags::COLOR,
         };
         let viewable = usage.intersects(
             vk::ImageUsageFlags::SAMPLED

@@ -632,6 +632,13 @@ fn images_handed_in_per_frame_with_binary_semaphores() {
     );
     assert_eq!(gpu.wait_idle_count(), idle_before);
     let layout = exec.end_layouts()[swap.index()];
+    assert_eq!(
+        layout,
+        vk::ImageLayout::PRESENT_SRC_KHR,
+        "the plan's present barrier ran"
+    );
+    let ext = &exec.plan().unwrap().external;
+    assert!(ext.len() == 1 && ext[0].first_pass == "draw" && ext[0].last_pass == "draw");
     for im in &images {
         let px = read_image(&mut exec, im.image, layout, w, h);
         assert_eq!(pixel(&px, w, 0, 0), DRAWN_BYTES);
