@@ -351,7 +351,13 @@ impl Gpu {
                     .queue_priorities(&prio),
             );
         }
-        let features = vk::PhysicalDeviceFeatures::default().fragment_stores_and_atomics(true);
+        // SAFETY: a feature query on our physical device.
+        let have = unsafe { instance.get_physical_device_features(physical) };
+        // Independent blend where the device has it: a pass may blend one colour attachment
+        // and overwrite another (the synthetic bodies' partial writes do).
+        let features = vk::PhysicalDeviceFeatures::default()
+            .fragment_stores_and_atomics(true)
+            .independent_blend(have.independent_blend == vk::TRUE);
         let mut f12 = vk::PhysicalDeviceVulkan12Features::default()
             .timeline_semaphore(true)
             .host_query_reset(true);

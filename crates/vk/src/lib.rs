@@ -9,16 +9,22 @@
 //!   decisions, plan barriers as Vulkan barriers (ownership transfers included) and the
 //!   submission layout with its timeline values (tested without a device).
 //! - [`resources`]: images and buffers, one allocation per plan block with each placement
-//!   bound at its planned offset, memoryless attachments, the staging ring.
-//! - [`render`]: `VkRenderPass` and framebuffers from the plan's render passes.
-//! - [`executor`]: barriers (before or after their pass), render passes, one submit per
-//!   plan batch on its queue with timeline semaphores, the emulated async queue, frames in
-//!   flight, GPU timestamps; each pass records through a [`executor::PassBodies`] callback.
-//! - [`synth`]: synthetic pass bodies and the CPU model behind `tessera exec`.
+//!   bound at its planned offset, memoryless attachments, staging rings, and the renderer's
+//!   own images and buffers ([`resources::OwnedImage`], [`resources::OwnedBuffer`]).
+//! - [`render`]: `VkRenderPass` objects (a device-lifetime cache) and framebuffers from the
+//!   plan's render passes.
+//! - [`executor`]: the three lifetimes — device (caches, frame slots, upload ring), plan
+//!   ([`executor::Executor::prepare`]: compile for the device, real sizes, recompile, bind,
+//!   rebuilt only when the graph or options change) and frame (barriers, render passes with
+//!   clear values, one submit per plan batch with timeline semaphores, imports handed in with
+//!   binary semaphores, GPU timestamps); each pass records through [`executor::PassBodies`].
+//! - [`shader`]: GLSL to SPIR-V with shaderc (`#include`, defines, file:line errors).
+//! - [`synth`]: synthetic pass bodies and the CPU model behind `tessera exec`, a client of
+//!   the executor.
 //! - [`capture`]: RenderDoc frame capture through its in-app API, loaded at run time.
 //!
 //! All `unsafe` of the project lives in this crate, in `device`, `resources`, `render`,
-//! `executor`, `capture` and `synth::gpu`; each block says why it is sound.
+//! `executor`, `shader`, `capture` and `synth::gpu`; each block says why it is sound.
 
 #![warn(missing_docs)]
 

@@ -742,6 +742,266 @@ impl StagingRing {
     }
 }
 
+/// An image the renderer owns (textures, imported outputs): one allocation, one view of
+/// every mip (colour) or of the depth aspect.
+pub struct OwnedImage {
+    /// The image.
+    pub image: vk::Image,
+    /// A view of all its mips, layer 0.
+    pub view: vk::ImageView,
+    /// Format.
+    pub format: vk::Format,
+    /// Extent of mip 0.
+    pub extent: vk::Extent2D,
+    /// Mip levels.
+    pub mips: u32,
+    alloc: Option<Allocation>,
+}
+
+impl std::fmt::Debug for OwnedImage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OwnedImage")
+            .field("image", &self.image)
+            .field("format", &self.format)
+            .field("extent", &self.extent)
+            .finish_non_exhaustive()
+    }
+}
+
+impl OwnedImage {
+    /// Creates a 2D image in device-local memory with a view (EXCLUSIVE, optimal tiling,
+    /// `UNDEFINED`), named `name`. On error nothing is left behind.
+    pub fn new(
+        gpu: &Gpu,
+        format: vk::Format,
+        extent: vk::Extent2D,
+        mips: u32,
+        usage: vk::ImageUsageFlags,
+        name: &str,
+    ) -> Result<OwnedImage, VkError> {
+        let d = &gpu.device;
+        let info = vk::ImageCreateInfo::default()
+            .image_type(vk::ImageType::TYPE_2D)
+            .format(format)
+            .extent(vk::Extent3D {
+                width: extent.width.max(1),
+                height: extent.height.max(1),
+                depth: 1,
+            })
+            .mip_levels(mips.max(1))
+            .array_layers(1)
+            .samples(vk::SampleCountFlags::TYPE_1)
+            .tiling(vk::ImageTiling::OPTIMAL)
+            .usage(usage)
+            .sharing_mode(vk::SharingMode::EXCLUSIVE)
+            .initial_layout(vk::ImageLayout::UNDEFINED);
+        // SAFETY: complete create info.
+        let image = unsafe { d.create_image(&info, None) }?;
+        gpu.name(image, name);
+        let mut me = OwnedImage {
+            image,
+            view: vk::ImageView::null(),
+            format,
+            extent,
+            mips: mips.max(1),
+            alloc: None,
+        };
+        match me.bind(gpu, usage, name) {
+            Ok(()) => Ok(me),
+            Err(e) => {
+                me.destroy(gpu);
+                Err(e)
+            }
+        }
+    }
+
+    fn bind(&mut self, gpu: &Gpu, usage: vk::ImageUsageFlags, name: &str) -> Result<(), VkError> {
+        let d = &gpu.device;
+        // SAFETY: a live image of this device.
+        let req = unsafe { d.get_image_memory_requirements(self.image) };
+        let alloc = gpu
+            .allocator
+            .as_ref()
+            .ok_or_else(|| VkError::Setup("allocator gone".into()))?
+            .lock()
+            .map_err(|_| VkError::Setup("allocator lock poisoned".into()))?
+            .allocate(&AllocationCreateDesc {
+                name,
+                requirements: req,
+                location: MemoryLocation::GpuOnly,
+                linear: false,
+                allocation_scheme: AllocationScheme::GpuAllocatorManaged,
+            })?;
+        // SAFETY: fresh allocation of a type the image allows, inside its bounds.
+        let bound = unsafe { d.bind_image_memory(self.image, alloc.memory(), alloc.offset()) };
+        self.alloc = Some(alloc);
+        bound?;
+        // Every aspect for attachments; the depth aspect alone for a sampled depth image.
+        let aspect = match Format::ALL
+            .iter()
+            .find(|f| conv::format(**f) == self.format)
+        {
+            Some(f) if usage.contains(vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT) => {
+                conv::aspects(*f)
+            }
+            Some(f) if f.has_depth() => vk::ImageAspectFlags::DEPTH,
+            _ => vk::ImageAspectFlags::COLOR,
+        };
+        let viewable = usage.intersects(
+            vk::ImageUsageFlags::SAMPLED
+                | vk::ImageUsageFlags::STORAGE
+                | vk::ImageUsageFlags::COLOR_ATTACHMENT
+                | vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
+                | vk::ImageUsageFlags::INPUT_ATTACHMENT,
+        );
+        if viewable {
+            let info = vk::ImageViewCreateInfo::default()
+                .image(self.image)
+                .view_type(vk::ImageViewType::TYPE_2D)
+                .format(self.format)
+                .subresource_range(vk::ImageSubresourceRange {
+                    aspect_mask: aspect,
+                    base_mip_level: 0,
+                    level_count: self.mips,
+                    base_array_layer: 0,
+                    layer_count: 1,
+                });
+            // SAFETY: the image is bound; complete create info.
+            self.view = unsafe { d.create_image_view(&info, None) }?;
+            gpu.name(self.view, name);
+        }
+        Ok(())
+    }
+
+    /// As a frame import.
+    pub fn imported(&self) -> crate::executor::ImportedImage {
+        crate::executor::ImportedImage {
+            image: self.image,
+            view: self.view,
+            format: self.format,
+            extent: self.extent,
+        }
+    }
+
+    /// Destroys the image (no work in flight uses it).
+    pub fn destroy(&mut self, gpu: &Gpu) {
+        // SAFETY: no work in flight uses the view or image (the caller's contract).
+        unsafe {
+            if self.view != vk::ImageView::null() {
+                gpu.device.destroy_image_view(self.view, None);
+            }
+            gpu.device.destroy_image(self.image, None);
+        }
+        self.view = vk::ImageView::null();
+        self.image = vk::Image::null();
+        if let (Some(a), Some(al)) = (self.alloc.take(), &gpu.allocator) {
+            if let Ok(mut al) = al.lock() {
+                let _ = al.free(a);
+            }
+        }
+    }
+}
+
+/// A buffer the renderer owns: device-local, or host-visible and mapped.
+pub struct OwnedBuffer {
+    /// The buffer.
+    pub buffer: vk::Buffer,
+    /// Size in bytes.
+    pub size: u64,
+    alloc: Option<Allocation>,
+}
+
+impl std::fmt::Debug for OwnedBuffer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OwnedBuffer")
+            .field("buffer", &self.buffer)
+            .field("size", &self.size)
+            .finish_non_exhaustive()
+    }
+}
+
+impl OwnedBuffer {
+    /// Creates a buffer of `size` bytes (EXCLUSIVE) in device-local memory, or host-visible
+    /// mapped memory (`host`: read-back friendly), named `name`. On error nothing is left.
+    pub fn new(
+        gpu: &Gpu,
+        size: u64,
+        usage: vk::BufferUsageFlags,
+        host: bool,
+        name: &str,
+    ) -> Result<OwnedBuffer, VkError> {
+        let d = &gpu.device;
+        let info = vk::BufferCreateInfo::default()
+            .size(size.max(4))
+            .usage(usage)
+            .sharing_mode(vk::SharingMode::EXCLUSIVE);
+        // SAFETY: complete create info.
+        let buffer = unsafe { d.create_buffer(&info, None) }?;
+        gpu.name(buffer, name);
+        // SAFETY: just created.
+        let req = unsafe { d.get_buffer_memory_requirements(buffer) };
+        let alloc = gpu
+            .allocator
+            .as_ref()
+            .ok_or_else(|| VkError::Setup("allocator gone".into()))
+            .and_then(|a| {
+                a.lock()
+                    .map_err(|_| VkError::Setup("allocator lock poisoned".into()))?
+                    .allocate(&AllocationCreateDesc {
+                        name,
+                        requirements: req,
+                        location: if host {
+                            MemoryLocation::GpuToCpu
+                        } else {
+                            MemoryLocation::GpuOnly
+                        },
+                        linear: true,
+                        allocation_scheme: AllocationScheme::GpuAllocatorManaged,
+                    })
+                    .map_err(VkError::from)
+            });
+        let mut me = OwnedBuffer {
+            buffer,
+            size: size.max(4),
+            alloc: None,
+        };
+        match alloc {
+            Ok(a) => {
+                // SAFETY: fresh allocation of a type the buffer allows, inside its bounds.
+                let r = unsafe { d.bind_buffer_memory(buffer, a.memory(), a.offset()) };
+                me.alloc = Some(a);
+                if let Err(e) = r {
+                    me.destroy(gpu);
+                    return Err(e.into());
+                }
+                Ok(me)
+            }
+            Err(e) => {
+                me.destroy(gpu);
+                Err(e)
+            }
+        }
+    }
+
+    /// The mapped bytes (host-visible buffers; read them after the work that wrote them is
+    /// complete).
+    pub fn mapped(&self) -> Option<&[u8]> {
+        self.alloc.as_ref()?.mapped_slice()
+    }
+
+    /// Destroys the buffer (no work in flight uses it).
+    pub fn destroy(&mut self, gpu: &Gpu) {
+        // SAFETY: no work in flight uses it (the caller's contract).
+        unsafe { gpu.device.destroy_buffer(self.buffer, None) };
+        self.buffer = vk::Buffer::null();
+        if let (Some(a), Some(al)) = (self.alloc.take(), &gpu.allocator) {
+            if let Ok(mut al) = al.lock() {
+                let _ = al.free(a);
+            }
+        }
+    }
+}
+
 /// Index of resources by name for a graph.
 pub fn index_by_name(graph: &Graph) -> HashMap<String, usize> {
     graph

@@ -12,6 +12,7 @@
 
 mod aliasing;
 mod chains;
+mod external;
 mod hazards;
 mod layouts;
 mod masks;
@@ -38,6 +39,7 @@ pub(super) fn check(
     structure::check(&ctx, out);
     hazards::check(&ctx, out);
     layouts::check(&ctx, out);
+    external::check(&ctx, out);
 }
 
 /// A barrier of the plan resolved to indices.

@@ -32,7 +32,14 @@
 //!   that is not kept or on an unknown resource, two for one (pass, resource), or one with
 //!   neither a layout transition nor a hazard it can serve.
 //! - `layout.mismatch`, `layout.malformed`: a use, transition or render pass sees the wrong
-//!   layout; a barrier with only one of old/new layout, or a layout on a buffer.
+//!   layout; a barrier with only one of old/new layout, or a layout on a buffer;
+//!   `layout.present`: an image that exits in `present` does not end in `PRESENT_SRC_KHR`.
+//! - `external.missing`, `external.unexpected`, `external.duplicate`, `external.wrong`: the
+//!   plan's `external` list is not one correct entry per imported `per_frame` or presented
+//!   resource used by a kept pass; `external.chain`: a `per_frame` image's first transition
+//!   (from `UNDEFINED`) is not a barrier before its first use that chains after the external
+//!   semaphore wait (its source stages include `wait_stages`). A `per_frame` resource has no
+//!   `hazard.cross_frame` pairs (a different object every frame).
 //!
 //! Rule ids of the other modules (each module's docs say more):
 //! - render passes (`renderpass`): `rp.subpass`, `rp.order`, `rp.cross_queue`, `rp.break`,

@@ -27,7 +27,7 @@
 //!   it and the resource survives the frame (an output, or imported without
 //!   `discard_on_last_use`). Load: `CLEAR` when the first use in the render pass clears;
 //!   `LOAD` when earlier content exists (an earlier write, or imported without
-//!   `clear_on_first_use`) and the first use looks at it, or keeps it without looking (a
+//!   `clear_on_first_use` or `per_frame`) and the first use looks at it, or keeps it without looking (a
 //!   partial write) while it is live after that use (later subpasses included); else
 //!   `DONT_CARE`. Store: `STORE` when the content is live after the render pass, else
 //!   `DONT_CARE`.
@@ -693,7 +693,7 @@ fn check_dependencies(cx: &mut Ctx<'_>, i: usize, rp: &RenderPass, passes: &[Pas
 
 fn content_before(cx: &Ctx<'_>, r: ResourceId, pos: usize) -> bool {
     let res = cx.graph.resource(r);
-    (res.imported && !res.clear_on_first_use)
+    (res.imported && !res.clear_on_first_use && !res.per_frame)
         || cx.uses[r.index()]
             .iter()
             .any(|(p, _, u)| *p < pos && writes(u.access))

@@ -75,7 +75,7 @@ use super::renderpass::RenderPassGrouping;
 use super::syncs::ownership::{compute_can_use, Sharing};
 use super::Schedule;
 use crate::access::{ScopeTable, SyncScope, TargetClass};
-use crate::graph::{Graph, PassId, QueueKind, ResourceId};
+use crate::graph::{Exit, Graph, PassId, QueueKind, ResourceId};
 use crate::plan::TransferHalf;
 use crate::sync::{AccessMask, Layout, StageMask};
 
@@ -292,6 +292,8 @@ pub fn barriers(
         }
         log::trace!("barriers: an image's first use does not write it; replayed after a walk");
     }
+    // (`per_frame` resources are pending too: walked into the table with the others, then
+    // made fresh by `settle`.)
     replay(&frame, vec![PENDING; graph.resources.len()]).unwrap_or_default()
 }
 
@@ -523,6 +525,14 @@ fn replay_on<const TWO_QUEUES: bool>(frame: &Frame, mut entering: Vec<Flags>) ->
                 // Chain after the semaphore wait, which the executor makes on all commands.
                 src_stage |= StageMask::ALL_COMMANDS;
             }
+            if needs_transition
+                && s.layout == Some(Layout::UNDEFINED)
+                && entering[resource.index()] & FRESH != 0
+            {
+                // A per_frame image's first transition: chain after the external semaphore
+                // wait, made at this use's stages.
+                src_stage |= scope.stages;
+            }
             let barrier = !src_stage.is_empty() || needs_transition;
             if barrier {
                 let layouts = needs_transition.then(|| {
@@ -636,6 +646,7 @@ fn replay_on<const TWO_QUEUES: bool>(frame: &Frame, mut entering: Vec<Flags>) ->
             b.src_stage |= facts[t.index()].scope.stages;
         }
     }
+    present_barriers(graph, &state, &facts, &arenas.readers, &end_of, &mut after);
     // Barriers recorded after a pass were emitted when its consumer was replayed: merge them
     // in by position (the before-barriers are already in order unless async passes sit
     // between the subpasses of a render pass).
@@ -692,6 +703,49 @@ fn in_execution_order(barriers: &[BarrierDraft], schedule: &Schedule) -> Vec<Bar
     keys.iter()
         .map(|&k| barriers[k as u32 as usize].clone())
         .collect()
+}
+
+/// For each image that exits in `present`: one barrier right after its last use (after
+/// the end of that use's render pass) that waits for the frame's last accesses to it (the
+/// last write, the store operation of its render pass included, and the reads since) and
+/// changes its layout to `PRESENT_SRC_KHR`, with no second scope (the presentation engine
+/// waits on the semaphore the executor signals after it). Validation keeps these images on
+/// the graphics queue.
+fn present_barriers(
+    graph: &Graph,
+    state: &[State],
+    facts: &[Facts],
+    readers: &Chains<Prior>,
+    end_of: &dyn Fn(PassId) -> PassId,
+    after: &mut Vec<BarrierDraft>,
+) {
+    for (r, s) in graph.resources.iter().zip(state) {
+        if r.exit != Exit::Present {
+            continue;
+        }
+        let Some(last) = s.last_use else { continue };
+        let last = &facts[last.index()];
+        let mut src = (StageMask::empty(), AccessMask::empty());
+        if let Some(w) = s.last_write {
+            let w = &facts[w.index()].scope;
+            src = (w.stages, w.access & AccessMask::WRITES);
+        }
+        for p in readers.iter(s.readers).chain(&s.layout_writer) {
+            src.0 |= facts[p.index()].scope.stages;
+        }
+        let mut b = BarrierDraft::plain(
+            end_of(last.pass),
+            last.resource,
+            src,
+            (StageMask::empty(), AccessMask::empty()),
+            Some((
+                s.layout.unwrap_or(Layout::UNDEFINED),
+                Layout::PRESENT_SRC_KHR,
+            )),
+        );
+        b.after = true;
+        after.push(b);
+    }
 }
 
 /// What an ownership hand-over did.
@@ -870,6 +924,12 @@ const PENDING: Flags = 8;
 /// Scratch bits of a [`PENDING`] resource while its uses are walked: it is used, its first
 /// use keeps the content, its first use writes a layout.
 const SEEN: Flags = 16;
+/// Flags: a `per_frame` resource, a different object every frame: it enters the frame with
+/// no prior accesses (images in `UNDEFINED`), so nothing of the previous frame is replayed
+/// or waited for; the first barrier of an image (its transition from `UNDEFINED`) waits on
+/// its first use's own stages, which chains it after the semaphore the executor waits on
+/// there (the plan's `external` entry).
+const FRESH: Flags = 512;
 const KEEPS: Flags = 32;
 const WRITES_LAYOUT: Flags = 64;
 /// Scratch bits of a [`PENDING`] resource: used on the graphics queue, on the other.
@@ -885,7 +945,9 @@ fn assumed_entering(graph: &Graph) -> Vec<Flags> {
         .resources
         .iter()
         .map(|r| {
-            if r.image_desc().is_some() && (!r.imported || r.clear_on_first_use) {
+            if r.per_frame {
+                fresh(r)
+            } else if r.image_desc().is_some() && (!r.imported || r.clear_on_first_use) {
                 SETTLED | UNDEFINED | VERIFY
             } else {
                 PENDING
@@ -894,9 +956,18 @@ fn assumed_entering(graph: &Graph) -> Vec<Flags> {
         .collect()
 }
 
+/// The flags of a `per_frame` resource: [`FRESH`], and [`UNDEFINED`] for an image.
+fn fresh(r: &crate::graph::Resource) -> Flags {
+    FRESH | (Flags::from(r.image_desc().is_some()) * UNDEFINED)
+}
+
 /// Whether a resource is [`SETTLED`] and [`UNDEFINED`], from what its uses showed
-/// ([`SEEN`], [`KEEPS`], [`WRITES_LAYOUT`]) and whether they are on one queue.
+/// ([`SEEN`], [`KEEPS`], [`WRITES_LAYOUT`]) and whether they are on one queue
+/// ([`FRESH`] for a `per_frame` one, whatever its uses).
 fn settle(r: &crate::graph::Resource, first: Flags) -> Flags {
+    if r.per_frame {
+        return fresh(r);
+    }
     let content_needed = r.imported && !r.clear_on_first_use && first & KEEPS != 0;
     let undefined = r.image_desc().is_some() && !content_needed;
     // (An unused resource has no state to settle.)
@@ -929,8 +1000,8 @@ fn initial_states(
     facts: &mut Vec<Facts>,
     readers: &mut Chains<Prior>,
 ) -> Vec<State> {
-    // Nothing to replay when every resource is settled at the end.
-    if entering.iter().all(|&f| f & SETTLED != 0) {
+    // Nothing to replay when every resource is settled at the end (or fresh).
+    if entering.iter().all(|&f| f & (SETTLED | FRESH) != 0) {
         return entering
             .iter()
             .map(|&f| State {
@@ -947,7 +1018,7 @@ fn initial_states(
         let group = grouping.group_of[pass.index()].unwrap_or(NO_GROUP);
         for (use_index, u) in p.uses.iter().enumerate() {
             let r = u.resource.index();
-            if entering[r] & SETTLED != 0 {
+            if entering[r] & (SETTLED | FRESH) != 0 {
                 continue;
             }
             let (scope, writes) = ops.fold(
@@ -1013,8 +1084,8 @@ fn initial_states(
             scope,
             ..
         } = facts[k];
-        if entering[resource.index()] & SETTLED != 0 {
-            continue; // a pending resource that turned out settled
+        if entering[resource.index()] & (SETTLED | FRESH) != 0 {
+            continue; // a pending resource that turned out settled, or a per_frame one
         }
         let s = &mut state[resource.index()];
         let me = Prior::of(k).with(Prior::PREVIOUS_FRAME);

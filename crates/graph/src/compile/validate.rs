@@ -252,6 +252,11 @@ fn validate_resources(graph: &Graph, caps: &Capabilities) -> Result<(), CompileE
                 "exit present on a buffer: only images are presented".into(),
             ));
         }
+        if r.exit == Exit::Present && !r.per_frame {
+            return Err(invalid(
+                "exit present without per_frame: a presented image goes to the presentation engine and comes back through an acquire, so it is declared per_frame".into(),
+            ));
+        }
         if r.exit == Exit::Present && r.discard_on_last_use {
             return Err(invalid(
                 "exit present and discard_on_last_use: a presented image's content is needed after the frame".into(),
@@ -398,6 +403,11 @@ fn validate_passes<'g>(
                     "a clear on a {} use: only written attachments and transfer/storage destinations can be cleared",
                     u.access
                 )));
+            }
+            if resource.exit == Exit::Present && pass.queue == QueueKind::AsyncCompute {
+                return Err(mismatch(
+                    "an image that exits in present used on the async_compute queue: presented images are used on the graphics queue, where the transition to PRESENT_SRC_KHR and the present signal are recorded".into(),
+                ));
             }
             if let Some(value) = u.clear_value {
                 check_clear_value(resource, u.clear, value).map_err(mismatch)?;

@@ -68,6 +68,9 @@ impl Default for SamplerDesc {
 pub(crate) struct DescriptorAllocator {
     pools: Vec<vk::DescriptorPool>,
     current: usize,
+    /// Sets allocated from the current pool (the next pool is taken at `SETS_PER_POOL`,
+    /// whether or not the driver reports the pool full).
+    in_current: u32,
 }
 
 /// Sets per pool, and descriptors of each type per pool.
@@ -106,6 +109,10 @@ impl DescriptorAllocator {
     ) -> Result<vk::DescriptorSet, VkError> {
         let layouts = [layout];
         loop {
+            if self.in_current == SETS_PER_POOL {
+                self.current += 1;
+                self.in_current = 0;
+            }
             if self.current == self.pools.len() {
                 self.pools.push(Self::new_pool(gpu)?);
             }
@@ -114,15 +121,23 @@ impl DescriptorAllocator {
                 .set_layouts(&layouts);
             // SAFETY: the pool and layout are live; the pool is used by this slot only.
             match unsafe { gpu.device.allocate_descriptor_sets(&info) } {
-                Ok(s) => return Ok(s[0]),
+                Ok(s) => {
+                    self.in_current += 1;
+                    return Ok(s[0]);
+                }
                 Err(vk::Result::ERROR_OUT_OF_POOL_MEMORY | vk::Result::ERROR_FRAGMENTED_POOL)
-                    if self.current + 1 < usize::from(u8::MAX) =>
+                    if self.in_current > 0 =>
                 {
-                    self.current += 1
+                    self.in_current = SETS_PER_POOL
                 }
                 Err(e) => return Err(e.into()),
             }
         }
+    }
+
+    /// Pools created.
+    pub(crate) fn pools(&self) -> usize {
+        self.pools.len()
     }
 
     /// Frees every set (the slot's frame is complete).
@@ -135,6 +150,7 @@ impl DescriptorAllocator {
             }?;
         }
         self.current = 0;
+        self.in_current = 0;
         Ok(())
     }
 
@@ -305,6 +321,11 @@ impl DeviceState {
         let s = unsafe { gpu.device.create_sampler(&info, None) }?;
         self.samplers.insert(desc, s);
         Ok(s)
+    }
+
+    /// Samplers created so far.
+    pub(crate) fn samplers_created(&self) -> u64 {
+        self.samplers.len() as u64
     }
 
     /// The one-time staging ring (created on first use).

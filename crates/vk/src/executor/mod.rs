@@ -243,6 +243,11 @@ pub struct ExecStats {
     pub frames: u64,
     /// Frames aborted by a recording error.
     pub aborted_frames: u64,
+    /// Descriptor pools created (over both frame slots; each slot's are reset and reused
+    /// when its frame retires).
+    pub descriptor_pools: u64,
+    /// Samplers created (sampler-cache misses).
+    pub samplers_created: u64,
 }
 
 pub(crate) const FRAMES_IN_FLIGHT: usize = 2;
@@ -407,6 +412,13 @@ impl Executor {
             wait_idle_calls: self.gpu.wait_idle_count(),
             allocations: self.gpu.allocation_count(),
             frames: self.frame,
+            descriptor_pools: self
+                .dev
+                .slots
+                .iter()
+                .map(|s| s.descriptors.pools() as u64)
+                .sum(),
+            samplers_created: self.dev.samplers_created(),
             ..self.stats.clone()
         }
     }

@@ -91,6 +91,10 @@ pub(crate) struct PlanState {
     pub(crate) first_frame: u64,
     /// Queue family of each logical queue.
     pub(crate) families: [u32; 2],
+    /// From the plan's `external` entries: the submit that waits for the frame's binary
+    /// semaphores, with the stages the wait points at, and the submit that signals them.
+    pub(crate) external_wait: Option<(usize, vk::PipelineStageFlags2)>,
+    pub(crate) external_signal: Option<usize>,
 }
 
 impl PlanState {
@@ -136,6 +140,8 @@ impl PlanState {
             ns_count: Vec::new(),
             first_frame,
             families: dev.families,
+            external_wait: None,
+            external_signal: None,
         };
         match me.build_rest(gpu, dev, &options.hooks) {
             Ok(()) => Ok(me),
@@ -177,6 +183,7 @@ impl PlanState {
         self.build_setups()?;
         self.place_barriers(hooks)?;
         self.build_submits(hooks)?;
+        self.place_external()?;
         self.replay_end_states();
         self.create_frame_objects(gpu, dev)
     }
@@ -201,9 +208,16 @@ impl PlanState {
                     })
                 })
                 .collect::<Result<Vec<_>, _>>()?;
-            let clears = attachments
+            // The plan's value for a CLEAR load; else the first clearing use's (a clear a test
+            // hook added, or one in a later subpass: the body's `vkCmdClearAttachments`).
+            let clears = rp
+                .attachments
                 .iter()
-                .map(|&r| self.attachment_clear(&rp.subpasses, r))
+                .zip(&attachments)
+                .map(|(a, &r)| match a.clear_value {
+                    Some(v) => conv_clear(v),
+                    None => self.attachment_clear(&rp.subpasses, r),
+                })
                 .collect();
             let views: Vec<vk::ImageView> = attachments
                 .iter()
@@ -453,6 +467,43 @@ impl PlanState {
         Ok(())
     }
 
+    /// Where the plan's `external` entries put the binary semaphore wait (the earliest
+    /// submit holding a `first_pass`, at the union of their stages) and signal (the latest
+    /// submit holding a `last_pass`).
+    fn place_external(&mut self) -> Result<(), VkError> {
+        let mut submit_of = vec![0usize; self.setups.len()];
+        for (si, sub) in self.submits.iter().enumerate() {
+            for &u in &sub.units {
+                match &self.units[u] {
+                    Unit::Pass(p) => submit_of[*p] = si,
+                    Unit::RenderPass(_, ps) => ps.iter().for_each(|&p| submit_of[p] = si),
+                }
+            }
+        }
+        let find = |name: &str| {
+            self.setups
+                .iter()
+                .position(|s| s.name == name)
+                .map(|p| submit_of[p])
+                .ok_or_else(|| VkError::Setup(format!("plan.external names unknown pass '{name}'")))
+        };
+        for e in &self.run.external {
+            let (w, l) = (find(&e.first_pass)?, find(&e.last_pass)?);
+            let stages = conv::stages(e.wait_stages);
+            let stages = if stages.is_empty() {
+                vk::PipelineStageFlags2::ALL_COMMANDS
+            } else {
+                stages
+            };
+            self.external_wait = Some(match self.external_wait {
+                Some((s, st)) if s <= w => (s, if s == w { st | stages } else { st }),
+                _ => (w, stages),
+            });
+            self.external_signal = Some(self.external_signal.map_or(l, |s| s.max(l)));
+        }
+        Ok(())
+    }
+
     /// Timeline semaphores, command buffers and timestamp queries per slot.
     fn create_frame_objects(&mut self, gpu: &Gpu, dev: &mut DeviceState) -> Result<(), VkError> {
         let d = &gpu.device;
@@ -581,14 +632,22 @@ impl PlanState {
                 d.reset_command_pool(p, vk::CommandPoolResetFlags::empty())?;
             }
         }
+        // The binary semaphores: where the plan's `external` entries say, else around the
+        // submits that use a handed-in resource.
         let touches_handed = |s: &Submission| s.touches.iter().any(|&r| handed[r]);
-        let wait_at = self.submits.iter().position(touches_handed).unwrap_or(0);
-        let signal_at = self
-            .submits
-            .iter()
-            .rposition(touches_handed)
-            .or_else(|| self.submits.iter().rposition(|s| s.queue == 0))
-            .unwrap_or(0);
+        let (wait_at, wait_stages) = self.external_wait.unwrap_or_else(|| {
+            (
+                self.submits.iter().position(touches_handed).unwrap_or(0),
+                vk::PipelineStageFlags2::ALL_COMMANDS,
+            )
+        });
+        let signal_at = self.external_signal.unwrap_or_else(|| {
+            self.submits
+                .iter()
+                .rposition(touches_handed)
+                .or_else(|| self.submits.iter().rposition(|s| s.queue == 0))
+                .unwrap_or(0)
+        });
         let first_graphics = self.submits.iter().position(|s| s.queue == 0);
         let queries = self.queries[slot_i];
         let recorded = {
@@ -673,20 +732,25 @@ impl PlanState {
                     .value(v)
                     .stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)
             };
-            let binary = |s: &vk::Semaphore| {
+            let binary = |s: &vk::Semaphore, stages| {
                 vk::SemaphoreSubmitInfo::default()
                     .semaphore(*s)
-                    .stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)
+                    .stage_mask(stages)
             };
             let mut wait_infos: Vec<vk::SemaphoreSubmitInfo> =
                 waits.into_iter().map(point).collect();
             if si == wait_at {
-                wait_infos.extend(imports.wait.iter().map(binary));
+                wait_infos.extend(imports.wait.iter().map(|s| binary(s, wait_stages)));
             }
             let mut signal_infos: Vec<vk::SemaphoreSubmitInfo> =
                 signal.into_iter().map(point).collect();
             if si == signal_at {
-                signal_infos.extend(imports.signal.iter().map(binary));
+                signal_infos.extend(
+                    imports
+                        .signal
+                        .iter()
+                        .map(|s| binary(s, vk::PipelineStageFlags2::ALL_COMMANDS)),
+                );
             }
             let cmds = [vk::CommandBufferSubmitInfo::default().command_buffer(cmd)];
             let info = vk::SubmitInfo2::default()
@@ -790,22 +854,23 @@ impl PlanState {
     }
 }
 
-/// The clear value of a clearing use (colours and depth 0 until the graph declares values).
+/// The clear value of a use: its own, or the default for its format (colour 0, depth 1.0,
+/// stencil 0).
 fn clear_value(graph: &Graph, u: &tessera_graph::graph::Use) -> vk::ClearValue {
-    let depth = graph
-        .resource(u.resource)
-        .image_desc()
-        .is_some_and(|d| d.format.is_depth_stencil());
-    if depth {
-        vk::ClearValue {
-            depth_stencil: vk::ClearDepthStencilValue {
-                depth: 0.0,
-                stencil: 0,
-            },
-        }
-    } else {
-        vk::ClearValue {
-            color: vk::ClearColorValue { float32: [0.0; 4] },
-        }
+    match graph.resource(u.resource).image_desc() {
+        Some(d) => conv_clear(u.clear_value_or_default(d.format)),
+        None => vk::ClearValue::default(),
+    }
+}
+
+/// A graph clear value as Vulkan's.
+pub(crate) fn conv_clear(v: tessera_graph::graph::ClearValue) -> vk::ClearValue {
+    match v {
+        tessera_graph::graph::ClearValue::Color(c) => vk::ClearValue {
+            color: vk::ClearColorValue { float32: c },
+        },
+        tessera_graph::graph::ClearValue::DepthStencil { depth, stencil } => vk::ClearValue {
+            depth_stencil: vk::ClearDepthStencilValue { depth, stencil },
+        },
     }
 }

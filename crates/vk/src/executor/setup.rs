@@ -12,7 +12,11 @@ use tessera_graph::{compile, CompileOptions, Graph, Plan};
 
 /// Imports the executor does not create: those the renderer hands in every frame.
 pub(crate) fn external_set(graph: &Graph) -> Vec<bool> {
-    graph.resources.iter().map(|_| false).collect()
+    graph
+        .resources
+        .iter()
+        .map(|r| r.imported && r.per_frame)
+        .collect()
 }
 
 /// The graph with real sizes, its plan, and the unbound resources.

@@ -33,14 +33,14 @@ pub mod values;
 
 use crate::capture::Capture;
 use crate::device::{Gpu, GpuOptions};
-use crate::executor::{ExecOptions, Executor, FrameImports, PassBodies, PassTiming};
-use crate::resources::memoryless_set;
+use crate::executor::{ExecOptions, Executor, FrameImports, ImportedImage, PassBodies, PassTiming};
+use crate::resources::{memoryless_set, OwnedBuffer, OwnedImage};
 use crate::VkError;
 use ash::vk;
 use std::sync::Arc;
 use tessera_graph::access::Access;
 use tessera_graph::graph::ResourceKind;
-use tessera_graph::{CompileOptions, Graph, Plan};
+use tessera_graph::{CompileOptions, Graph, Plan, ResourceId};
 
 pub use gpu::SynthBodies;
 
@@ -144,7 +144,8 @@ pub struct ExecReport {
 }
 
 /// Scales every image so its longest side is at most `max` (one factor for the whole graph,
-/// so equal extents stay equal) and caps buffers; sizes are reset to be measured again.
+/// so equal extents stay equal) and caps buffers; sizes are reset to be measured again; every
+/// image clear clears to 0 (what the model's clears give).
 pub fn scale_graph(graph: &Graph, max: u32) -> (Graph, Option<(u32, u32)>) {
     let mut g = graph.clone();
     let longest = g
@@ -169,6 +170,33 @@ pub fn scale_graph(graph: &Graph, max: u32) -> (Graph, Option<(u32, u32)>) {
                 d.mips = d.mips.clamp(1, max_mips);
             }
             ResourceKind::Buffer { size } => *size = (*size).clamp(32, MAX_BUFFER_BYTES) / 4 * 4,
+        }
+    }
+    // The model's clears give 0 (colour and depth alike): clear values are set to that.
+    let depth: Vec<bool> = g
+        .resources
+        .iter()
+        .map(|r| r.image_desc().is_some_and(|d| d.format.is_depth_stencil()))
+        .collect();
+    let is_image: Vec<bool> = g
+        .resources
+        .iter()
+        .map(|r| r.image_desc().is_some())
+        .collect();
+    for p in &mut g.passes {
+        for u in p
+            .uses
+            .iter_mut()
+            .filter(|u| u.clear && is_image[u.resource.index()])
+        {
+            u.clear_value = Some(if depth[u.resource.index()] {
+                tessera_graph::ClearValue::DepthStencil {
+                    depth: 0.0,
+                    stencil: 0,
+                }
+            } else {
+                tessera_graph::ClearValue::Color([0.0; 4])
+            });
         }
     }
     (g, scaled)
@@ -369,24 +397,33 @@ fn run_inner(
         .resources
         .iter()
         .enumerate()
-        .filter(|(_, r)| r.imported)
+        .filter(|(_, r)| r.imported && !r.per_frame)
         .map(|(i, r)| (i, r.name.to_string()))
         .collect();
+    // Per-frame imports (a swapchain image): two objects of our own each, handed in by turns.
+    let mut per_frame = PerFrame::default();
     let result = (|| {
+        per_frame.create(gpu, &g, &plan)?;
         bodies.init_imported(&mut exec, &imported)?;
         let mut written = None;
         for f in 0..config.frames {
             // The last frame is captured: every resource and cache is warm by then.
             let capturing = f + 1 == config.frames;
+            let (images, buffers) = per_frame.turn(f);
+            let imports = FrameImports {
+                images: &images,
+                buffers: &buffers,
+                ..FrameImports::NONE
+            };
             if let (true, Some(c)) = (capturing, capture.as_deref_mut()) {
                 c.start();
-                let frame = exec.frame(&mut bodies, &FrameImports::NONE);
+                let frame = exec.frame(&mut bodies, &imports);
                 // Always end a started capture, even when the frame failed.
                 let end = c.end();
                 frame?;
                 written = Some(end?);
             } else {
-                exec.frame(&mut bodies, &FrameImports::NONE)?;
+                exec.frame(&mut bodies, &imports)?;
             }
         }
         exec.finish(&mut bodies)?;
@@ -398,6 +435,7 @@ fn run_inner(
     let allocations = gpu.allocation_count();
     let frames = exec.frames();
     exec.destroy(&mut bodies);
+    per_frame.destroy(gpu);
     let capture = result?;
     Ok(ExecReport {
         capture,
@@ -476,6 +514,98 @@ fn check_formats(gpu: &Gpu, g: &Graph) -> Result<(), VkError> {
         }
     }
     Ok(())
+}
+
+/// The synthetic run's objects for per-frame imports: two per resource, handed in by turns
+/// (frame `f` gets object `f mod 2`).
+#[derive(Default)]
+struct PerFrame {
+    images: Vec<(ResourceId, [OwnedImage; 2])>,
+    buffers: Vec<(ResourceId, [OwnedBuffer; 2])>,
+}
+
+impl PerFrame {
+    fn create(&mut self, gpu: &Gpu, g: &Graph, plan: &Plan) -> Result<(), VkError> {
+        let usage = crate::resources::usages(g, &memoryless_set(g, plan));
+        for (id, r) in g.resource_ids().map(|id| (id, g.resource(id))) {
+            if !(r.imported && r.per_frame) {
+                continue;
+            }
+            let (iu, bu) = usage[id.index()];
+            let name = |k: usize| format!("{} (per-frame object {k})", r.name);
+            match &r.kind {
+                ResourceKind::Image(d) => {
+                    if d.mips > 1 || d.layers > 1 || d.samples > 1 {
+                        return Err(VkError::Unsupported(format!(
+                            "'{}': the synthetic run hands in per-frame images of one mip, \
+                             layer and sample only",
+                            r.name
+                        )));
+                    }
+                    let extent = vk::Extent2D {
+                        width: d.width.max(1),
+                        height: d.height.max(1),
+                    };
+                    let f = crate::conv::format(d.format);
+                    let a = OwnedImage::new(gpu, f, extent, 1, iu, &name(0))?;
+                    let b = match OwnedImage::new(gpu, f, extent, 1, iu, &name(1)) {
+                        Ok(b) => b,
+                        Err(e) => {
+                            let mut a = a;
+                            a.destroy(gpu);
+                            return Err(e);
+                        }
+                    };
+                    self.images.push((id, [a, b]));
+                }
+                ResourceKind::Buffer { size } => {
+                    let a = OwnedBuffer::new(gpu, *size, bu, false, &name(0))?;
+                    let b = match OwnedBuffer::new(gpu, *size, bu, false, &name(1)) {
+                        Ok(b) => b,
+                        Err(e) => {
+                            let mut a = a;
+                            a.destroy(gpu);
+                            return Err(e);
+                        }
+                    };
+                    self.buffers.push((id, [a, b]));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// What frame `f` hands in.
+    #[allow(clippy::type_complexity)]
+    fn turn(
+        &self,
+        f: u64,
+    ) -> (
+        Vec<(ResourceId, ImportedImage)>,
+        Vec<(ResourceId, vk::Buffer)>,
+    ) {
+        let k = (f % 2) as usize;
+        (
+            self.images
+                .iter()
+                .map(|(id, o)| (*id, o[k].imported()))
+                .collect(),
+            self.buffers
+                .iter()
+                .map(|(id, o)| (*id, o[k].buffer))
+                .collect(),
+        )
+    }
+
+    /// Destroys the objects (no frame in flight).
+    fn destroy(&mut self, gpu: &Gpu) {
+        for (_, mut o) in self.images.drain(..) {
+            o.iter_mut().for_each(|x| x.destroy(gpu));
+        }
+        for (_, mut o) in self.buffers.drain(..) {
+            o.iter_mut().for_each(|x| x.destroy(gpu));
+        }
+    }
 }
 
 /// Checks every multisampled image's sample count against the device before any image is

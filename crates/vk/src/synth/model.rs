@@ -91,7 +91,9 @@ impl Model {
             .enumerate()
             .map(|(i, r)| Rules {
                 transient: !r.imported,
-                forget_before: first[i].filter(|_| r.imported && r.clear_on_first_use),
+                // A per-frame import is a different object every frame: nothing at entry.
+                forget_before: first[i]
+                    .filter(|_| r.imported && (r.clear_on_first_use || r.per_frame)),
                 forget_after: last[i].filter(|_| r.imported && r.discard_on_last_use),
             })
             .collect();

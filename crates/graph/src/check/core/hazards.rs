@@ -21,7 +21,8 @@
 //!
 //! The previous frame ran the same plan: its last accesses (last write or transition and the
 //! reads after it) hazard with this frame's first accesses (reads up to the first write or
-//! transition, and that one) on the same queue, checked on a timeline of two frames.
+//! transition, and that one) on the same queue, checked on a timeline of two frames; not for
+//! a `per_frame` resource (a different object every frame).
 //! Barriers must be justified (a transition, or some same-queue hazard they can serve) and
 //! unique per (pass, resource).
 
@@ -295,9 +296,12 @@ impl Checker<'_, '_> {
         let conflicting_same_queue = |a: &Event, b: &Event| {
             (a.writes() || b.writes()) && ctx.queue[a.pass] == ctx.queue[b.pass]
         };
+        // A per_frame resource is a different object every frame: nothing crosses the frame
+        // boundary (its first use is ordered by the external semaphore, `external.*`).
+        let across_frames = !ctx.graph.resources[r].per_frame;
         // Any same-queue hazard across the frame boundary can justify a barrier; the last
         // accesses -> first accesses ones must be covered (the rest follow by chaining).
-        for a in &events {
+        for a in events.iter().filter(|_| across_frames) {
             for b in &events {
                 if conflicting_same_queue(a, b) {
                     self.justify(r, *a, 0, *b, justified);
@@ -306,7 +310,7 @@ impl Checker<'_, '_> {
         }
         // The previous frame's accesses of one subpass come before all of this frame's:
         // cross-frame pairs are never ordered implicitly.
-        for a in last {
+        for a in last.iter().filter(|_| across_frames) {
             for b in first {
                 if conflicting_same_queue(a, b) {
                     pairs.push((*a, 0, *b));

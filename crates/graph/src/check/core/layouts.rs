@@ -7,12 +7,14 @@
 //! frame: replaced before anything looks at it, or never looked at and discarded). A render
 //! pass starts each attachment from its `initial_layout` (same rule), moves it to each
 //! subpass use's layout, and leaves it in its `final_layout`. The frame starts in the layout
-//! the previous frame (the same plan) ended in. Cost: O(passes · (uses + barriers)) per image.
+//! the previous frame (the same plan) ended in, except a `per_frame` image (a new one every
+//! frame), which starts in `UNDEFINED`; an image that exits in `present` must end the frame
+//! in `PRESENT_SRC_KHR` (`layout.present`). Cost: O(passes · (uses + barriers)) per image.
 
 use super::Ctx;
 use crate::check::table;
 use crate::check::Violation;
-use crate::graph::PassId;
+use crate::graph::{Exit, PassId};
 use crate::plan::Attachment;
 use crate::sync::Layout;
 
@@ -28,8 +30,24 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Violation>) {
             .order
             .iter()
             .find_map(|&p| ctx.use_of(p, r).and_then(|u| ctx.scope(p, u).layout));
-        let end = replay(ctx, r, None, &mut None).or(first_need);
-        replay(ctx, r, end, &mut Some(out));
+        let res = &ctx.graph.resources[r];
+        // A per_frame image is a new one each frame: it enters in UNDEFINED.
+        let start = if res.per_frame {
+            Some(Layout::UNDEFINED)
+        } else {
+            replay(ctx, r, None, &mut None).or(first_need)
+        };
+        let end = replay(ctx, r, start, &mut Some(out));
+        if res.exit == Exit::Present && end != Some(Layout::PRESENT_SRC_KHR) {
+            out.push(Violation {
+                rule: "layout.present",
+                detail: format!(
+                    "'{}' exits in present but the frame leaves it in {}: a presented image ends the frame in PRESENT_SRC_KHR",
+                    ctx.rname(r),
+                    shown(end)
+                ),
+            });
+        }
     }
 }
 
@@ -39,7 +57,7 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Violation>) {
 /// survives the frame).
 fn content_needed(ctx: &Ctx, r: usize) -> bool {
     let res = &ctx.graph.resources[r];
-    if !res.imported || res.clear_on_first_use {
+    if !res.imported || res.clear_on_first_use || res.per_frame {
         return false;
     }
     for (p, u) in ctx

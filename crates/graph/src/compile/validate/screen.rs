@@ -161,6 +161,9 @@ pub fn all_rules_hold(graph: &Graph, caps: &Capabilities) -> bool {
             ok &= (r.fits[kind] >> (facts & CLASS)) & 1 != 0;
             ok &= !u.clear | r.can_clear;
             ok &= !needs_content | (facts & (WRITTEN | IMPORTED) != 0);
+            if pass.queue == QueueKind::AsyncCompute {
+                ok &= graph.resources[u.resource.index()].exit != Exit::Present;
+            }
             if let Some(v) = u.clear_value {
                 ok &= check_clear_value(&graph.resources[u.resource.index()], u.clear, v).is_ok();
             }
@@ -206,7 +209,8 @@ fn resource_bytes(graph: &Graph, caps: &Capabilities) -> Option<Vec<u8>> {
             | (r.memoryless & (r.imported | r.output))
             | (!r.imported & (r.clear_on_first_use | r.discard_on_last_use))
             | (!r.imported & ((r.exit != Exit::Keep) | r.per_frame))
-            | ((r.exit == Exit::Present) & (r.image_desc().is_none() | r.discard_on_last_use));
+            | ((r.exit == Exit::Present)
+                & (r.image_desc().is_none() | r.discard_on_last_use | !r.per_frame));
         let class = match &r.kind {
             ResourceKind::Image(d) => {
                 let full_chain = 32 - d.width.max(d.height).leading_zeros();
