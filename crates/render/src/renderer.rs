@@ -67,6 +67,8 @@ pub struct FrameStats {
     pub declare_us: f64,
     /// The executor's prepare: a hash when the frame is unchanged, else compile and rebuild (µs).
     pub prepare_us: f64,
+    /// Waiting for the frame slot's previous frame: GPU time, not CPU work (µs).
+    pub wait_us: f64,
     /// Recording and submitting (µs).
     pub record_us: f64,
     /// Whether this frame re-planned.
@@ -379,14 +381,15 @@ impl Renderer {
                 signal: &[],
             },
         )?;
-        let t3 = Instant::now();
+        let cpu = self.exec.last_frame_cpu();
         self.frames += 1;
         self.rebuilds += u64::from(rebuilt);
         let us = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1e6;
         Ok(FrameStats {
             declare_us: us(t0, t1),
             prepare_us: us(t1, t2),
-            record_us: us(t2, t3),
+            wait_us: cpu.wait_us,
+            record_us: cpu.record_us,
             rebuilt,
         })
     }

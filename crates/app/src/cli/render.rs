@@ -248,10 +248,11 @@ fn summary(r: &Report) -> String {
     );
     let _ = writeln!(
         s,
-        "CPU per frame (median after the first): declare {:.1} us, prepare (cached compile) {:.1} us, record+submit {:.1} us",
+        "CPU per frame (median after the first): declare {:.1} us, prepare (cached compile) {:.1} us, record+submit {:.1} us (waiting for the GPU {:.1} us)",
         steady(r.cpu.iter().map(|c| c.declare_us)),
         steady(r.cpu.iter().map(|c| c.prepare_us)),
-        steady(r.cpu.iter().map(|c| c.record_us))
+        steady(r.cpu.iter().map(|c| c.record_us)),
+        steady(r.cpu.iter().map(|c| c.wait_us))
     );
     let _ = writeln!(
         s,
@@ -305,6 +306,7 @@ fn to_json(r: &Report) -> serde_json::Value {
             "declare": steady(r.cpu.iter().map(|c| c.declare_us)),
             "prepare": steady(r.cpu.iter().map(|c| c.prepare_us)),
             "record": steady(r.cpu.iter().map(|c| c.record_us)),
+            "wait_for_gpu": steady(r.cpu.iter().map(|c| c.wait_us)),
             "first_frame_prepare": r.cpu.first().map_or(0.0, |c| c.prepare_us),
         },
         "allocations": r.allocations,
