@@ -537,3 +537,133 @@ fn the_checker_reports_missing_and_wrong_external_entries() {
     });
     assert_eq!(rules(&g, &caps, &extra), ["external.unexpected"]);
 }
+
+/// `default` cases, or `PROPTEST_CASES` for a deeper run.
+fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// `graph` with the new vocabulary sprinkled over it, by the bits of `seed`, keeping it valid:
+/// imported images whose first use (in declaration order) does not read become `per_frame`,
+/// and, when only graphics passes use them and they are not discarded, exit in `present`;
+/// buffer reads of storage become vertex, index or uniform reads; clears get clear values.
+fn decorate(mut g: Graph, seed: u64) -> Graph {
+    let bit = |k: usize| seed.rotate_left(k as u32 % 64) & 1 != 0;
+    for r in 0..g.resources.len() {
+        let users: Vec<usize> = (0..g.passes.len())
+            .filter(|&p| g.passes[p].uses.iter().any(|u| u.resource.index() == r))
+            .collect();
+        let res = &g.resources[r];
+        let first_reads = users.first().is_some_and(|&p| {
+            let u = g.passes[p].uses.iter().find(|u| u.resource.index() == r);
+            u.is_some_and(|u| u.access.reads(u.clear))
+        });
+        if !res.imported || first_reads || !bit(r) {
+            continue;
+        }
+        let on_graphics = users
+            .iter()
+            .all(|&p| g.passes[p].queue == QueueKind::Graphics);
+        let image = res.image_desc().is_some();
+        let present = image && on_graphics && !res.discard_on_last_use && bit(r + 17);
+        let res = &mut g.resources[r];
+        res.per_frame = true;
+        if present {
+            res.exit = Exit::Present;
+        }
+    }
+    for (pi, p) in g.passes.iter_mut().enumerate() {
+        let kind = p.kind;
+        for (ui, u) in p.uses.iter_mut().enumerate() {
+            let k = pi * 7 + ui;
+            let r = &g.resources[u.resource.index()];
+            if u.access == Access::StorageRead && r.image_desc().is_none() {
+                u.access = match (kind, k % 3) {
+                    (PassKind::Raster, 0) => Access::VertexBuffer,
+                    (PassKind::Raster, 1) => Access::IndexBuffer,
+                    _ => Access::Uniform,
+                };
+            }
+            if let (true, Some(d)) = (u.clear && bit(k + 5), r.image_desc()) {
+                u.clear_value = Some(if d.format.is_depth_stencil() {
+                    ClearValue::DepthStencil {
+                        depth: (k % 2) as f32,
+                        stencil: k as u32 % 256,
+                    }
+                } else {
+                    ClearValue::Color([k as f32 / 8.0, 0.5, 0.25, 1.0])
+                });
+            }
+        }
+    }
+    g
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: cases(128), ..Default::default() })]
+
+    /// Random graphs with per_frame and presented images, vertex/index/uniform reads and
+    /// clear values compile on every device and option set, and the checker accepts them.
+    #[test]
+    fn decorated_random_graphs_pass_the_checker(
+        graph in common::valid_graph(),
+        seed in proptest::prelude::any::<u64>(),
+        caps in common::capabilities(),
+        options in common::options(),
+    ) {
+        let g = decorate(graph, seed);
+        let plan = compile(&g, &caps, &options)
+            .map_err(|e| proptest::test_runner::TestCaseError::fail(format!("{e}\n{}", common::describe(&g))))?;
+        if let Err(v) = check::check(&g, &caps, &options, &plan) {
+            let list: Vec<String> = v.iter().map(|x| x.to_string()).collect();
+            return Err(proptest::test_runner::TestCaseError::fail(format!(
+                "{}\n{}\nplan: {}", list.join("\n"), common::describe(&g),
+                serde_json::to_string(&plan).unwrap_or_default())));
+        }
+        // Every clear value of a first use that clears reaches its attachment.
+        for rp in &plan.render_passes {
+            for a in rp.attachments.iter() {
+                proptest::prop_assert_eq!(a.clear_value.is_some(), a.load_op == LoadOp::Clear);
+            }
+        }
+    }
+}
+
+/// The decorated graphs of the property above do reach every new feature (so that it tests
+/// something): presented and per_frame images with external entries and present barriers,
+/// every new buffer access, and clear values in the plan.
+#[test]
+fn decoration_reaches_every_feature() {
+    let mut seen = [0usize; 7];
+    for seed in 0..96u64 {
+        let g = decorate(
+            common::sample(&common::valid_graph(), seed),
+            seed.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+        );
+        let plan = compile(&g, &Capabilities::desktop(), &CompileOptions::ALL).unwrap();
+        let uses = || g.passes.iter().flat_map(|p| p.uses.iter());
+        seen[0] += plan
+            .barriers
+            .iter()
+            .filter(|b| b.new_layout == Some(Layout::PRESENT_SRC_KHR))
+            .count();
+        seen[1] += plan.external.len();
+        seen[2] += uses().filter(|u| u.access == Access::VertexBuffer).count();
+        seen[3] += uses().filter(|u| u.access == Access::IndexBuffer).count();
+        seen[4] += uses().filter(|u| u.access == Access::Uniform).count();
+        seen[5] += plan
+            .render_passes
+            .iter()
+            .flat_map(|rp| rp.attachments.iter())
+            .filter(|a| {
+                a.clear_value
+                    .is_some_and(|v| v != ClearValue::Color([0.0; 4]))
+            })
+            .count();
+        seen[6] += g.resources.iter().filter(|r| r.per_frame).count();
+    }
+    assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
+}
