@@ -146,6 +146,21 @@ fn a_presented_swapchain_image_enters_undefined_and_leaves_in_present_src() {
 }
 
 #[test]
+fn the_text_report_lists_the_external_entries() {
+    let (g, _) = swapchain_frame(true);
+    let plan = compile(&g, &Capabilities::desktop(), &CompileOptions::ALL).unwrap();
+    let text = tessera_graph::report::Report {
+        plan: &plan,
+        name: "swapchain",
+    }
+    .to_string();
+    assert!(
+        text.contains("swapchain: wait before 'tonemap' (graphics) at COLOR_ATTACHMENT_OUTPUT; signal after 'tonemap' (graphics), leaves in PRESENT_SRC_KHR"),
+        "{text}"
+    );
+}
+
+#[test]
 fn an_ordinary_imported_output_waits_on_the_previous_frame_and_has_no_external_entry() {
     let caps = Capabilities::desktop();
     let (g, _) = swapchain_frame(false);
