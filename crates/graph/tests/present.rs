@@ -531,6 +531,32 @@ fn the_checker_reports_a_per_frame_first_barrier_that_does_not_chain_after_the_a
 }
 
 #[test]
+fn the_checker_reports_a_wrong_or_missing_clear_value() {
+    let (g, caps, plan) = correct("mali");
+    let at = |plan: &Plan, name: &str| {
+        plan.render_passes
+            .iter()
+            .enumerate()
+            .find_map(|(i, rp)| {
+                let j = rp.attachments.iter().position(|a| a.resource == name)?;
+                Some((i, j))
+            })
+            .unwrap()
+    };
+    for (name, value) in [
+        ("albedo", Some(ClearValue::Color([0.0; 4]))),
+        ("albedo", None),
+        ("hdr", Some(ClearValue::Color([1.0; 4]))),
+        ("swapchain", Some(ClearValue::Color([0.0; 4]))),
+    ] {
+        let mut p = plan.clone();
+        let (i, j) = at(&p, name);
+        p.render_passes[i].attachments[j].clear_value = value;
+        assert_eq!(rules(&g, &caps, &p), ["rp.clear_value"], "{name} {value:?}");
+    }
+}
+
+#[test]
 fn the_checker_reports_missing_and_wrong_external_entries() {
     let (g, caps, plan) = correct("mali");
     let mut missing = plan.clone();
