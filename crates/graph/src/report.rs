@@ -215,6 +215,22 @@ impl Display for Report<'_> {
                 writeln!(f, "  {} | {}: {}", b.after, b.before, b.reason)?;
             }
         }
+        if !p.external.is_empty() {
+            writeln!(
+                f,
+                "\nexternal (semaphores the executor waits on and signals):"
+            )?;
+            for e in &p.external {
+                let exit = e
+                    .exit_layout
+                    .map_or_else(String::new, |l| format!(", leaves in {l}"));
+                writeln!(
+                    f,
+                    "  {}: wait before '{}' ({}) at {}; signal after '{}' ({}){exit}",
+                    e.resource, e.first_pass, e.queue, e.wait_stages, e.last_pass, e.last_queue
+                )?;
+            }
+        }
         f.write_str(&sync_section(p))?;
         bandwidth_section(f, &p.bandwidth)?;
         memory_section(f, &p.memory)?;

@@ -46,7 +46,9 @@
 //!   `rp.merge`, `rp.attachment`, `rp.layout`, `rp.dependency` (every hazard between subpasses,
 //!   load/store operations included, has its dependency), `rp.load` / `rp.store` (the
 //!   operations follow liveness both ways: `DONT_CARE` where content is needed loses it,
-//!   `LOAD`/`STORE` where it is dead is waste), `rp.memoryless`, `rp.bandwidth`;
+//!   `LOAD`/`STORE` where it is dead is waste), `rp.memoryless`, `rp.bandwidth`,
+//!   `rp.clear_value` (a `clear` load records the first use's clear value or the default,
+//!   colour 0 / depth 1.0 stencil 0; other loads none);
 //! - memory (`memory`): `memory.*`, aliasing order `memory.alias_barrier` /
 //!   `memory.alias_sync` (the successor waits for the predecessor's last use, its store
 //!   included);

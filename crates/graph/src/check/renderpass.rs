@@ -42,7 +42,7 @@ use super::table::{self, looks_at, replaces, writes, Class, OpAccess};
 use super::Violation;
 use crate::access::Access;
 use crate::caps::{Capabilities, CompileOptions};
-use crate::graph::{Graph, PassId, PassKind, ResourceId, Use};
+use crate::graph::{ClearValue, Graph, PassId, PassKind, ResourceId, Use};
 use crate::plan::{LoadOp, Plan, RenderPass, StoreOp};
 use crate::sync::{AccessMask, Layout, StageMask};
 use std::collections::{HashMap, HashSet};
@@ -543,6 +543,26 @@ fn check_attachments(cx: &mut Ctx<'_>, i: usize, rp: &RenderPass, passes: &[Pass
             cx.fail(
                 "rp.layout",
                 format!("render pass #{i}: '{}' goes {} -> {}, its uses need {want_initial:?} -> {want_final:?}", a.resource, a.initial_layout, a.final_layout),
+            );
+        }
+        // A clear clears to the first use's value, or to colour 0 / depth 1.0, stencil 0.
+        let want_clear = (a.load_op == LoadOp::Clear).then(|| {
+            first.clear_value.unwrap_or(if depth {
+                ClearValue::DepthStencil {
+                    depth: 1.0,
+                    stencil: 0,
+                }
+            } else {
+                ClearValue::Color([0.0; 4])
+            })
+        });
+        if a.clear_value != want_clear {
+            cx.fail(
+                "rp.clear_value",
+                format!(
+                    "render pass #{i}: '{}' (load {:?}) clears to {:?}, its first use asks for {want_clear:?}",
+                    a.resource, a.load_op, a.clear_value
+                ),
             );
         }
         let first_subpass = &rp.subpasses[0];

@@ -7,13 +7,14 @@
 
 use super::graphs::valid_graph;
 use proptest::prelude::*;
+use tessera_graph::graph::ResourceKind;
 use tessera_graph::graph::{
-    Graph, ImageDesc, Pass, PassKind, QueueKind, Resource, ResourceId, Use,
+    ClearValue, Exit, Graph, ImageDesc, Pass, PassKind, QueueKind, Resource, ResourceId, Use,
 };
 use tessera_graph::{Access, Format};
 
 /// Number of distinct mutations.
-pub const MUTATIONS: u8 = 22;
+pub const MUTATIONS: u8 = 29;
 
 /// An invalid graph and the name of the mutation that made it invalid.
 pub fn invalid_graph() -> impl Strategy<Value = (Graph, &'static str)> {
@@ -355,6 +356,118 @@ pub fn mutate(mut g: Graph, m: u8, at: u16, aux: u8) -> (Graph, &'static str) {
                 ],
             );
             "transient images over the memory limit together"
+        }
+        21 => {
+            let i = image(&mut g, "colour", color);
+            let mut u = use_(i, Access::ColorWriteAll);
+            // A value without a clear, or a clear with a depth value on a colour image.
+            u.clear = aux & 1 != 0;
+            u.clear_value = Some(if u.clear {
+                ClearValue::DepthStencil {
+                    depth: 1.0,
+                    stencil: 0,
+                }
+            } else {
+                ClearValue::Color([1.0; 4])
+            });
+            insert(&mut g, at, "bad_clear_value", PassKind::Raster, vec![u]);
+            "clear value without a clear, or of the wrong kind"
+        }
+        22 => {
+            let i = image(&mut g, "transient_exit", color);
+            let r = g.resource_mut(i);
+            if aux & 1 == 0 {
+                r.per_frame = true;
+            } else {
+                (r.exit, r.per_frame) = (Exit::Present, true);
+            }
+            "per_frame or exit present on a transient resource"
+        }
+        23 => {
+            let r = match aux % 3 {
+                0 => buffer(&mut g, "present_buffer"),
+                _ => image(&mut g, "present_image", color),
+            };
+            let r = g.resource_mut(r);
+            (r.imported, r.exit, r.per_frame) = (true, Exit::Present, aux % 3 != 1);
+            r.discard_on_last_use = aux % 3 == 2;
+            "present on a buffer, without per_frame or with discard_on_last_use"
+        }
+        24 => {
+            let (r, access) = if aux & 1 == 0 {
+                (image(&mut g, "per_frame_img", color), Access::Sampled)
+            } else {
+                (buffer(&mut g, "per_frame_buf"), Access::Uniform)
+            };
+            let res = g.resource_mut(r);
+            (res.imported, res.per_frame) = (true, true);
+            insert(
+                &mut g,
+                at,
+                "per_frame_read",
+                PassKind::Compute,
+                vec![use_(r, access)],
+            );
+            "first use of a per_frame resource reads it"
+        }
+        25 => {
+            let i = image(&mut g, "presented", color);
+            let r = g.resource_mut(i);
+            (r.imported, r.per_frame, r.exit) = (true, true, Exit::Present);
+            insert(
+                &mut g,
+                at,
+                "present_on_async",
+                PassKind::Compute,
+                vec![use_(i, Access::StorageWrite)],
+            );
+            let p = g
+                .passes
+                .iter_mut()
+                .find(|p| p.name.starts_with("present_on_async"))
+                .expect("just inserted");
+            p.queue = QueueKind::AsyncCompute;
+            "presented image on the async queue"
+        }
+        26 => {
+            let (r, kind, access) = match aux % 3 {
+                0 => (
+                    image(&mut g, "ubo_image", color),
+                    PassKind::Raster,
+                    Access::Uniform,
+                ),
+                1 => (
+                    buffer(&mut g, "vb"),
+                    PassKind::Compute,
+                    Access::VertexBuffer,
+                ),
+                _ => (
+                    buffer(&mut g, "ib"),
+                    PassKind::Transfer,
+                    Access::IndexBuffer,
+                ),
+            };
+            let writer = if matches!(g.resource(r).kind, ResourceKind::Buffer { .. }) {
+                Access::StorageWrite
+            } else {
+                Access::ColorWriteAll
+            };
+            let writer_kind = if writer == Access::StorageWrite {
+                PassKind::Compute
+            } else {
+                PassKind::Raster
+            };
+            insert(&mut g, 0, "writer", writer_kind, vec![use_(r, writer)]);
+            insert(&mut g, at, "bad_buffer_access", kind, vec![use_(r, access)]);
+            "vertex, index or uniform access that does not fit"
+        }
+        27 => {
+            let b = buffer(&mut g, "cleared_buffer");
+            let mut u = use_(b, Access::StorageWrite);
+            u.clear = true;
+            u.clear_value = Some(ClearValue::Color([0.0; 4]));
+            insert(&mut g, at, "buffer_clear_value", PassKind::Compute, vec![u]);
+            "clear value on a buffer"
         }
         _ => {
             let src = image(

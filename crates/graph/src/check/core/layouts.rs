@@ -8,8 +8,8 @@
 //! pass starts each attachment from its `initial_layout` (same rule), moves it to each
 //! subpass use's layout, and leaves it in its `final_layout`. The frame starts in the layout
 //! the previous frame (the same plan) ended in, except a `per_frame` image (a new one every
-//! frame), which starts in `UNDEFINED`; an image that exits in `present` must end the frame
-//! in `PRESENT_SRC_KHR` (`layout.present`). Cost: O(passes · (uses + barriers)) per image.
+//! frame), which starts in `UNDEFINED`; an image that exits in `present` and is used by a kept
+//! pass must end the frame in `PRESENT_SRC_KHR` (`layout.present`). Cost: O(passes · (uses + barriers)) per image.
 
 use super::Ctx;
 use crate::check::table;
@@ -38,7 +38,9 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Violation>) {
             replay(ctx, r, None, &mut None).or(first_need)
         };
         let end = replay(ctx, r, start, &mut Some(out));
-        if res.exit == Exit::Present && end != Some(Layout::PRESENT_SRC_KHR) {
+        // (An image no kept pass uses has no transition in the plan and no external entry.)
+        let used = ctx.order.iter().any(|&p| ctx.use_of(p, r).is_some());
+        if res.exit == Exit::Present && used && end != Some(Layout::PRESENT_SRC_KHR) {
             out.push(Violation {
                 rule: "layout.present",
                 detail: format!(
