@@ -297,7 +297,8 @@ impl Executor {
     /// Makes `graph` compiled with `options` the running plan: nothing when it already is
     /// (`Ok(false)`); otherwise the frames in flight are waited for (slot fences), the old
     /// plan's objects retired, the new plan built and `bodies.rebuilt` called (`Ok(true)`).
-    /// On an error no plan runs (the next `prepare` starts afresh).
+    /// On an error (the compile, the device, or `bodies.rebuilt`) no plan runs and the next
+    /// `prepare` starts afresh.
     pub fn prepare(
         &mut self,
         graph: &Graph,
@@ -322,7 +323,14 @@ impl Executor {
         )?;
         self.stats.rebuilds += 1;
         let state = self.plan.insert(state);
-        bodies.rebuilt(&self.gpu, &state.setups)?;
+        if let Err(e) = bodies.rebuilt(&self.gpu, &state.setups) {
+            // Bodies that could not follow must not run this plan: the next `prepare`
+            // builds it again.
+            if let Some(mut p) = self.plan.take() {
+                p.destroy(&self.gpu, &mut self.dev);
+            }
+            return Err(e);
+        }
         Ok(true)
     }
 
