@@ -733,6 +733,7 @@ fn descriptor_sets_per_frame_slot_are_reused_and_samplers_cached() {
     assert_ne!(a, b);
     assert_eq!(exec.sampler(SamplerDesc::LINEAR_CLAMP).unwrap(), a);
     assert_eq!(exec.stats().samplers_created, 2);
+    assert_ne!(exec.pipeline_cache(), vk::PipelineCache::null());
     exec.destroy(&mut bodies);
     assert_clean(&gpu);
 }
