@@ -6,7 +6,7 @@
 mod common;
 use common::{repo, tessera};
 
-const EXAMPLES: &[&str] = &["deferred", "postprocess", "gpu_culling"];
+const EXAMPLES: &[&str] = &["deferred", "postprocess", "gpu_culling", "present"];
 
 #[test]
 fn example_plans_match_goldens() {

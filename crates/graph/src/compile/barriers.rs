@@ -36,6 +36,20 @@
 //!   (before the release, for transfers), or after the acquire on graphics; for content that
 //!   crosses the frame boundary, after the frame's last (graphics) use.
 //!
+//! Imported resources that meet the world outside the frame (the plan's `external` list):
+//! - a `per_frame` resource (a different object every frame) enters *fresh*: no accesses of
+//!   the previous frame, an image in `UNDEFINED`; the first barrier of an image transitions
+//!   it from there and waits on its first use's own stages with no access, which chains it
+//!   after the executor's semaphore wait at those stages;
+//! - an image that exits in `present` gets one barrier recorded after its last pass (after
+//!   that pass's render pass): it waits for the last write (the store operation included)
+//!   and the reads since, changes the layout to `PRESENT_SRC_KHR` and has no second scope
+//!   (the presentation engine waits on a semaphore). The transition is not folded into the
+//!   render pass's `final_layout` (which would save the barrier on tilers): a barrier works
+//!   whatever the last use is (an attachment, a storage write, a copy), keeps every
+//!   render pass's final layout the layout of its last use (which the checker and executor
+//!   rely on), and needs no subpass dependency to `VK_SUBPASS_EXTERNAL` to order it.
+//!
 //! Barriers are returned sorted by the execution position of the pass they attach to, those
 //! recorded after it last.
 //!
