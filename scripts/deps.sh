@@ -6,11 +6,14 @@
 # shaderc/glslang/SPIRV-Tools archives that tessera-vk links statically
 # (.cargo/config.toml, crates/vk/build.rs).
 build_packages=(gcc libvulkan-dev libshaderc-dev glslang-tools spirv-tools)
-# test_packages: what the tests need besides: lavapipe (Vulkan on the CPU) and the
-# validation layers (synchronization validation) for the GPU tests, headless Chromium for the
+# run_packages: what rendering needs on a machine without a GPU: lavapipe (Vulkan on the CPU)
+# and the validation layers (`tessera render` validates by default).
+run_packages=(mesa-vulkan-drivers vulkan-validationlayers)
+# test_packages: what the tests need besides: headless Chromium for the
 # viewer's page tests (crates/viewer/tests/browser.rs), and RenderDoc (librenderdoc.so and
-# renderdoccmd) for the capture tests (crates/vk/tests/capture_gpu.rs).
-test_packages=(mesa-vulkan-drivers vulkan-validationlayers chromium librenderdoc renderdoccmd)
+# renderdoccmd) for the capture tests (crates/vk/tests/capture_gpu.rs), and Khronos' glTF sample
+# models, valid and broken (assimp-testmodels), for the scene and renderer corpus tests.
+test_packages=(chromium librenderdoc renderdoccmd assimp-testmodels)
 
 # install_missing PACKAGE...: installs those of the packages that are not installed
 # (apt-get, through sudo when not root); does nothing when all are.

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 # what the tests need besides.
 source scripts/deps.sh
 need_cargo
-install_missing "${build_packages[@]}" "${test_packages[@]}"
+install_missing "${build_packages[@]}" "${run_packages[@]}" "${test_packages[@]}"
 rustup component add rustfmt clippy >/dev/null 2>&1 || true
 
 echo "== cargo fmt"

@@ -5,6 +5,7 @@ mod exec;
 mod graph;
 pub mod out;
 mod plan;
+mod render;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -26,6 +27,8 @@ enum Command {
     Check(check::CheckArgs),
     /// Run a frame description on the GPU with synthetic passes and check the results.
     Exec(exec::ExecArgs),
+    /// Render frames of a scene (or glTF model) through the graph and write the last as PNG.
+    Render(render::RenderArgs),
     /// Write the render graph viewer (one self-contained HTML page) or Graphviz of a frame.
     Graph(graph::GraphArgs),
 }
@@ -37,6 +40,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Plan(args) => plan::run(&args),
         Command::Check(args) => check::run(&args),
         Command::Exec(args) => exec::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Render(args) => render::run(&args),
         Command::Graph(args) => graph::run(&args).map(|()| ExitCode::SUCCESS),
     }
 }

@@ -255,6 +255,16 @@ pub struct ExecStats {
     pub samplers_created: u64,
 }
 
+/// Host time of the last [`Executor::frame`], split so that a slow GPU (the frame waits for
+/// the slot's previous frame) does not read as recording cost.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FrameCpu {
+    /// Waiting for the frame slot's previous frame (µs).
+    pub wait_us: f64,
+    /// Recording the command buffers and submitting them (µs).
+    pub record_us: f64,
+}
+
 pub(crate) const FRAMES_IN_FLIGHT: usize = 2;
 
 /// Runs plans on a device; see the module docs.
@@ -268,6 +278,7 @@ pub struct Executor {
     /// Frames complete on the GPU, not yet reported to the bodies.
     done: Vec<u64>,
     stats: ExecStats,
+    last_cpu: FrameCpu,
 }
 
 impl std::fmt::Debug for Executor {
@@ -291,6 +302,7 @@ impl Executor {
             frame: 0,
             done: Vec::new(),
             stats: ExecStats::default(),
+            last_cpu: FrameCpu::default(),
         })
     }
 
@@ -417,6 +429,11 @@ impl Executor {
             .collect()
     }
 
+    /// Host time of the last frame, waiting and recording apart.
+    pub fn last_frame_cpu(&self) -> FrameCpu {
+        self.last_cpu
+    }
+
     /// The counters.
     pub fn stats(&self) -> ExecStats {
         ExecStats {
@@ -466,7 +483,9 @@ impl Executor {
         imports: &FrameImports<'_>,
     ) -> Result<(), VkError> {
         let slot_i = (self.frame % FRAMES_IN_FLIGHT as u64) as usize;
+        let started = std::time::Instant::now();
         self.wait_slot(slot_i)?;
+        let waited = std::time::Instant::now();
         self.report_done(bodies);
         let Some(plan) = &mut self.plan else {
             return Err(VkError::Setup(
@@ -475,6 +494,10 @@ impl Executor {
         };
         let frame = self.frame;
         let outcome = plan.run_frame(&self.gpu, &mut self.dev, slot_i, frame, bodies, imports);
+        self.last_cpu = FrameCpu {
+            wait_us: (waited - started).as_secs_f64() * 1e6,
+            record_us: waited.elapsed().as_secs_f64() * 1e6,
+        };
         match outcome {
             Ok(()) => {
                 self.dev.slots[slot_i].frame = Some(frame);

@@ -1,0 +1,319 @@
+//! `tessera render [--scene FILE] [--width W] [--height H] [--frames N] [--out FRAME.png]
+//! [--no-optimize] [--no-merge] [--no-memoryless] [--no-alias] [--no-async]
+//! [--emulate-async] [--json]`: renders N frames of a scene offscreen through the graph into
+//! an imported output image, writes the last as PNG and prints the plan summary, the GPU time
+//! per pass and the validation message count (exit 1 on any validation message).
+//!
+//! `--scene` takes a scene file (`.toml`) or a glTF model (`.gltf`, `.glb`); without it the
+//! built-in courtyard is drawn. The scene is loaded, and the flags checked, before a device
+//! is opened.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+use tessera_graph::{CompileOptions, Plan};
+use tessera_render::{Renderer, Settings};
+use tessera_vk::{Gpu, GpuOptions, VkError};
+
+#[derive(Debug, clap::Args)]
+pub struct RenderArgs {
+    /// Scene file (.toml) or glTF model (.gltf, .glb); the built-in courtyard when absent.
+    #[arg(long, value_name = "FILE")]
+    scene: Option<PathBuf>,
+    /// Output width in pixels.
+    #[arg(long, default_value_t = 1280, value_parser = clap::value_parser!(u32).range(1..=16384))]
+    width: u32,
+    /// Output height in pixels.
+    #[arg(long, default_value_t = 720, value_parser = clap::value_parser!(u32).range(1..=16384))]
+    height: u32,
+    /// Frames to render (the lights move 1/60 s per frame), at least 1.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..))]
+    frames: u64,
+    /// Where the last frame goes.
+    #[arg(long, value_name = "FRAME.png", default_value = "frame.png")]
+    out: PathBuf,
+    /// Every graph optimisation off.
+    #[arg(long)]
+    no_optimize: bool,
+    /// Do not merge raster passes into subpasses.
+    #[arg(long)]
+    no_merge: bool,
+    /// Do not keep attachments in tile memory.
+    #[arg(long)]
+    no_memoryless: bool,
+    /// Do not alias transient memory.
+    #[arg(long)]
+    no_alias: bool,
+    /// Do not use the async-compute queue.
+    #[arg(long)]
+    no_async: bool,
+    /// Run the async-compute queue's work as separate submits on the graphics queue.
+    #[arg(long)]
+    emulate_async: bool,
+    /// Multiplier before tone mapping.
+    #[arg(long, default_value_t = 1.0)]
+    exposure: f32,
+    /// Run without the validation layers.
+    #[arg(long)]
+    no_validation: bool,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+impl RenderArgs {
+    fn options(&self) -> CompileOptions {
+        if self.no_optimize {
+            return CompileOptions::NONE;
+        }
+        let mut o = CompileOptions::ALL;
+        o.merge &= !self.no_merge;
+        o.memoryless &= !self.no_memoryless;
+        o.alias &= !self.no_alias;
+        o.async_compute &= !self.no_async;
+        o
+    }
+}
+
+/// What a run measured.
+struct Report {
+    device: String,
+    scene: String,
+    frames: u64,
+    plan: Plan,
+    cpu: Vec<tessera_render::FrameStats>,
+    timings: Vec<tessera_vk::executor::PassTiming>,
+    allocations: u64,
+    pipelines: u64,
+    validation: bool,
+    messages: u64,
+    message_texts: Vec<String>,
+    out: PathBuf,
+}
+
+pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
+    if !(args.exposure.is_finite() && args.exposure > 0.0) {
+        anyhow::bail!(
+            "--exposure must be a positive number (got {})",
+            args.exposure
+        );
+    }
+    if let Some(dir) = args.out.parent().filter(|p| !p.as_os_str().is_empty()) {
+        if !dir.is_dir() {
+            anyhow::bail!("--out: directory {} does not exist", dir.display());
+        }
+    }
+    let scene = match &args.scene {
+        Some(path) => tessera_scene::load(path)?,
+        None => tessera_scene::builtin(),
+    };
+    log::info!(
+        "scene '{}': {} instances, {} lights",
+        scene.name,
+        scene.instances.len(),
+        scene.lights.len()
+    );
+    let gpu = Arc::new(
+        Gpu::new(&GpuOptions {
+            validation: !args.no_validation,
+        })
+        .map_err(|e| match e {
+            VkError::NoDevice(_) => anyhow::anyhow!("{e}"),
+            e => anyhow::anyhow!("opening the device: {e}"),
+        })?,
+    );
+    let before = gpu.messages.count();
+    let settings = Settings {
+        width: args.width,
+        height: args.height,
+        options: args.options(),
+        emulate_async: args.emulate_async,
+        exposure: args.exposure,
+        ..Settings::default()
+    };
+    let scene_name = scene.name.clone();
+    let mut renderer = Renderer::new(gpu.clone(), scene, settings)?;
+    let mut cpu = Vec::new();
+    let started = Instant::now();
+    let mut last_note = Instant::now();
+    for f in 0..args.frames {
+        cpu.push(renderer.render(f as f32 / 60.0)?);
+        if last_note.elapsed().as_secs_f32() > 2.0 {
+            log::warn!(
+                "frame {}/{} ({:.1} s)",
+                f + 1,
+                args.frames,
+                started.elapsed().as_secs_f32()
+            );
+            last_note = Instant::now();
+        }
+    }
+    let picture = renderer
+        .picture()?
+        .ok_or_else(|| anyhow::anyhow!("no picture read back"))?;
+    picture.write_png(&args.out)?;
+    let plan = renderer
+        .executor()
+        .plan()
+        .cloned()
+        .ok_or_else(|| anyhow::anyhow!("no plan ran"))?;
+    let timings = renderer.timings();
+    let allocations = gpu.allocation_count();
+    let pipelines = renderer.pipelines_created();
+    // Freed before the messages are counted: destruction is validated too.
+    renderer.destroy();
+    let report = Report {
+        device: gpu.device_name(),
+        scene: scene_name,
+        frames: args.frames,
+        plan,
+        cpu,
+        timings,
+        allocations,
+        pipelines,
+        validation: !args.no_validation,
+        messages: gpu.messages.count() - before,
+        message_texts: gpu.messages.texts(),
+        out: args.out.clone(),
+    };
+    let text = if args.json {
+        serde_json::to_string_pretty(&to_json(&report))? + "\n"
+    } else {
+        summary(&report)
+    };
+    super::out::print(|out| out.write_all(text.as_bytes()))?;
+    if report.messages > 0 {
+        anyhow::bail!("{} validation messages", report.messages);
+    }
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// Median of the frames after the first (which compiles and builds everything).
+fn steady(values: impl Iterator<Item = f64>) -> f64 {
+    let mut v: Vec<f64> = values.collect();
+    if v.len() > 1 {
+        v.remove(0);
+    }
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(0.0)
+}
+
+fn summary(r: &Report) -> String {
+    use std::fmt::Write as _;
+    let p = &r.plan;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "scene '{}' on {}: {} frames, picture {}",
+        r.scene,
+        r.device,
+        r.frames,
+        r.out.display()
+    );
+    let subpasses: usize = p.render_passes.iter().map(|rp| rp.subpasses.len()).sum();
+    let _ = writeln!(
+        s,
+        "plan: {} passes, {} render passes ({} subpasses), {} barriers, {} syncs",
+        p.order.len(),
+        p.render_passes.len(),
+        subpasses,
+        p.barriers.len(),
+        p.syncs.len()
+    );
+    for rp in &p.render_passes {
+        let _ = writeln!(
+            s,
+            "  render pass: {}",
+            rp.subpasses
+                .iter()
+                .map(|n| n.as_str())
+                .collect::<Vec<_>>()
+                .join(" -> ")
+        );
+    }
+    let m = &p.memory;
+    let _ = writeln!(
+        s,
+        "transient memory: {} KiB bound (aliased), {} KiB unaliased, {} KiB memoryless",
+        m.aliased_bytes / 1024,
+        m.unaliased_bytes / 1024,
+        m.memoryless_bytes / 1024
+    );
+    let b = &p.bandwidth;
+    let _ = writeln!(
+        s,
+        "tile bandwidth model: {} KiB per frame planned, {} KiB naive",
+        (b.load_bytes + b.store_bytes) / 1024,
+        (b.naive_load_bytes + b.naive_store_bytes) / 1024
+    );
+    let _ = writeln!(
+        s,
+        "CPU per frame (median after the first): declare {:.1} us, prepare (cached compile) {:.1} us, record+submit {:.1} us (waiting for the GPU {:.1} us)",
+        steady(r.cpu.iter().map(|c| c.declare_us)),
+        steady(r.cpu.iter().map(|c| c.prepare_us)),
+        steady(r.cpu.iter().map(|c| c.record_us)),
+        steady(r.cpu.iter().map(|c| c.wait_us))
+    );
+    let _ = writeln!(
+        s,
+        "vkAllocateMemory allocations alive: {}, pipelines created: {}",
+        r.allocations, r.pipelines
+    );
+    let _ = writeln!(
+        s,
+        "GPU time per pass (mean over {} frames):",
+        r.timings.first().map_or(0, |t| t.frames)
+    );
+    for t in &r.timings {
+        let _ = writeln!(s, "  {:<24} {:>10.1} us", t.pass, t.mean_us);
+    }
+    for m in &r.message_texts {
+        let _ = writeln!(s, "  validation: {m}");
+    }
+    if r.validation {
+        let _ = writeln!(s, "validation messages: {}", r.messages);
+    } else {
+        let _ = writeln!(s, "validation: off");
+    }
+    s
+}
+
+fn to_json(r: &Report) -> serde_json::Value {
+    let p = &r.plan;
+    serde_json::json!({
+        "scene": r.scene,
+        "device": r.device,
+        "frames": r.frames,
+        "out": r.out.display().to_string(),
+        "passes": p.order.iter().map(|n| n.to_string()).collect::<Vec<_>>(),
+        "render_passes": p.render_passes.iter().map(|rp| serde_json::json!({
+            "subpasses": rp.subpasses.iter().map(|n| n.to_string()).collect::<Vec<_>>(),
+            "attachments": rp.attachments.iter().map(|a| serde_json::json!({
+                "resource": a.resource.to_string(),
+                "load_op": a.load_op,
+                "store_op": a.store_op,
+            })).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "barriers": p.barriers.len(),
+        "syncs": p.syncs.len(),
+        "memory": {
+            "aliased_bytes": p.memory.aliased_bytes,
+            "unaliased_bytes": p.memory.unaliased_bytes,
+            "memoryless_bytes": p.memory.memoryless_bytes,
+        },
+        "bandwidth": p.bandwidth,
+        "cpu_us": {
+            "declare": steady(r.cpu.iter().map(|c| c.declare_us)),
+            "prepare": steady(r.cpu.iter().map(|c| c.prepare_us)),
+            "record": steady(r.cpu.iter().map(|c| c.record_us)),
+            "wait_for_gpu": steady(r.cpu.iter().map(|c| c.wait_us)),
+            "first_frame_prepare": r.cpu.first().map_or(0.0, |c| c.prepare_us),
+        },
+        "allocations": r.allocations,
+        "pipelines": r.pipelines,
+        "timings_us": r.timings.iter().map(|t| serde_json::json!({"pass": t.pass, "mean_us": t.mean_us, "frames": t.frames})).collect::<Vec<_>>(),
+        "validation": r.validation,
+        "validation_messages": r.validation.then_some(r.messages),
+        "messages": r.message_texts,
+    })
+}

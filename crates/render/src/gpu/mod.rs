@@ -1,0 +1,6 @@
+//! What the renderer owns on the GPU.
+
+pub mod frame_data;
+pub mod memory;
+pub mod pipelines;
+pub mod scene;

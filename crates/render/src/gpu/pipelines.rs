@@ -1,0 +1,414 @@
+//! The renderer's pipelines, descriptor-set layouts and pipeline layouts (device lifetime).
+//!
+//! A pipeline is created the first time a pass records with it in a render pass and subpass,
+//! and kept under the key (kind, render pass, subpass): the executor's render-pass cache gives
+//! an unchanged render pass the same handle after a rebuild (a resize, a toggle that leaves
+//! the pass alone), so those pipelines are reused. Viewport and scissor are dynamic, so a
+//! resize creates no pipeline.
+
+use crate::shaders::{self, Stage};
+use crate::RenderError;
+use ash::vk;
+use std::collections::HashMap;
+use tessera_scene::Vertex;
+use tessera_vk::Gpu;
+
+/// Which pipeline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PipelineKind {
+    /// Opaque and masked surfaces into the G-buffer.
+    GBuffer {
+        /// No back-face culling.
+        double_sided: bool,
+    },
+    /// Transparent surfaces, lit forward, blended into HDR.
+    Forward {
+        /// No back-face culling.
+        double_sided: bool,
+    },
+    /// The deferred lighting's full-screen triangle.
+    Lighting,
+    /// Tone mapping's full-screen triangle.
+    Tonemap,
+}
+
+/// Bytes of the per-draw push constants (`Draw` in `material.glsl`).
+pub const DRAW_CONSTANTS: u32 = 128;
+
+/// Layouts of the renderer's descriptor sets and pipelines.
+#[derive(Debug)]
+pub struct Layouts {
+    /// Set 0 of the scene and lighting shaders: frame constants and point lights.
+    pub frame: vk::DescriptorSetLayout,
+    /// Set 1 of the mesh shaders: the material's five textures.
+    pub material: vk::DescriptorSetLayout,
+    /// Set 1 of the lighting shader: the G-buffer and depth as input attachments.
+    pub gbuffer_inputs: vk::DescriptorSetLayout,
+    /// Set 0 of the tone-mapping shader: HDR as an input attachment.
+    pub hdr_input: vk::DescriptorSetLayout,
+    /// Mesh pipelines: frame + material, draw push constants.
+    pub mesh: vk::PipelineLayout,
+    /// Lighting: frame + G-buffer inputs.
+    pub lighting: vk::PipelineLayout,
+    /// Tone mapping: HDR input, exposure push constant.
+    pub tonemap: vk::PipelineLayout,
+}
+
+fn set_layout(
+    gpu: &Gpu,
+    bindings: &[(vk::DescriptorType, vk::ShaderStageFlags)],
+) -> Result<vk::DescriptorSetLayout, RenderError> {
+    let b: Vec<vk::DescriptorSetLayoutBinding> = bindings
+        .iter()
+        .enumerate()
+        .map(|(i, &(ty, stages))| {
+            vk::DescriptorSetLayoutBinding::default()
+                .binding(i as u32)
+                .descriptor_type(ty)
+                .descriptor_count(1)
+                .stage_flags(stages)
+        })
+        .collect();
+    let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&b);
+    // SAFETY: a complete create info; destroyed in `Layouts::destroy`.
+    Ok(unsafe { gpu.device.create_descriptor_set_layout(&info, None) }?)
+}
+
+fn pipeline_layout(
+    gpu: &Gpu,
+    sets: &[vk::DescriptorSetLayout],
+    push: Option<vk::PushConstantRange>,
+) -> Result<vk::PipelineLayout, RenderError> {
+    let ranges: Vec<vk::PushConstantRange> = push.into_iter().collect();
+    let info = vk::PipelineLayoutCreateInfo::default()
+        .set_layouts(sets)
+        .push_constant_ranges(&ranges);
+    // SAFETY: a complete create info over live set layouts; destroyed in `Layouts::destroy`.
+    Ok(unsafe { gpu.device.create_pipeline_layout(&info, None) }?)
+}
+
+impl Layouts {
+    /// Creates every layout.
+    pub fn new(gpu: &Gpu) -> Result<Layouts, RenderError> {
+        use vk::DescriptorType as T;
+        use vk::ShaderStageFlags as S;
+        let vf = S::VERTEX | S::FRAGMENT;
+        let frame = set_layout(
+            gpu,
+            &[(T::UNIFORM_BUFFER, vf), (T::STORAGE_BUFFER, S::FRAGMENT)],
+        )?;
+        let material = set_layout(gpu, &[(T::COMBINED_IMAGE_SAMPLER, S::FRAGMENT); 5])?;
+        let gbuffer_inputs = set_layout(gpu, &[(T::INPUT_ATTACHMENT, S::FRAGMENT); 4])?;
+        let hdr_input = set_layout(gpu, &[(T::INPUT_ATTACHMENT, S::FRAGMENT)])?;
+        let draw = vk::PushConstantRange {
+            stage_flags: vf,
+            offset: 0,
+            size: DRAW_CONSTANTS,
+        };
+        let mesh = pipeline_layout(gpu, &[frame, material], Some(draw))?;
+        let lighting = pipeline_layout(gpu, &[frame, gbuffer_inputs], None)?;
+        let exposure = vk::PushConstantRange {
+            stage_flags: S::FRAGMENT,
+            offset: 0,
+            size: 4,
+        };
+        let tonemap = pipeline_layout(gpu, &[hdr_input], Some(exposure))?;
+        Ok(Layouts {
+            frame,
+            material,
+            gbuffer_inputs,
+            hdr_input,
+            mesh,
+            lighting,
+            tonemap,
+        })
+    }
+
+    /// Destroys them (device idle).
+    pub fn destroy(&self, gpu: &Gpu) {
+        // SAFETY: the device is idle and nothing uses the layouts any more.
+        unsafe {
+            for l in [self.mesh, self.lighting, self.tonemap] {
+                gpu.device.destroy_pipeline_layout(l, None);
+            }
+            for l in [
+                self.frame,
+                self.material,
+                self.gbuffer_inputs,
+                self.hdr_input,
+            ] {
+                gpu.device.destroy_descriptor_set_layout(l, None);
+            }
+        }
+    }
+}
+
+/// Shader modules compiled once per device.
+#[derive(Debug)]
+struct Modules {
+    mesh_vert: vk::ShaderModule,
+    gbuffer_frag: vk::ShaderModule,
+    forward_frag: vk::ShaderModule,
+    fullscreen_vert: vk::ShaderModule,
+    lighting_frag: vk::ShaderModule,
+    tonemap_frag: vk::ShaderModule,
+}
+
+fn module(
+    gpu: &Gpu,
+    compiler: &shaderc::Compiler,
+    name: &str,
+    stage: Stage,
+) -> Result<vk::ShaderModule, RenderError> {
+    let words = shaders::compile(compiler, name, stage)?;
+    let info = vk::ShaderModuleCreateInfo::default().code(&words);
+    // SAFETY: `words` is SPIR-V produced by shaderc for Vulkan 1.3.
+    Ok(unsafe { gpu.device.create_shader_module(&info, None) }?)
+}
+
+/// The pipelines, created on first use per (kind, render pass, subpass).
+#[derive(Debug)]
+pub struct Pipelines {
+    /// The layouts.
+    pub layouts: Layouts,
+    modules: Modules,
+    cache: vk::PipelineCache,
+    pipelines: HashMap<(PipelineKind, vk::RenderPass, u32), vk::Pipeline>,
+    /// Pipelines created so far (tests count them across rebuilds).
+    pub created: u64,
+}
+
+impl Pipelines {
+    /// Compiles the shaders and creates the layouts.
+    pub fn new(gpu: &Gpu) -> Result<Pipelines, RenderError> {
+        let compiler =
+            shaderc::Compiler::new().map_err(|e| RenderError::Shader(format!("shaderc: {e}")))?;
+        let layouts = Layouts::new(gpu)?;
+        let m = |name, stage| module(gpu, &compiler, name, stage);
+        let modules = Modules {
+            mesh_vert: m("mesh.vert", Stage::Vertex)?,
+            gbuffer_frag: m("gbuffer.frag", Stage::Fragment)?,
+            forward_frag: m("forward.frag", Stage::Fragment)?,
+            fullscreen_vert: m("fullscreen.vert", Stage::Vertex)?,
+            lighting_frag: m("lighting.frag", Stage::Fragment)?,
+            tonemap_frag: m("tonemap.frag", Stage::Fragment)?,
+        };
+        // SAFETY: an empty pipeline cache; destroyed in `destroy`.
+        let cache = unsafe {
+            gpu.device
+                .create_pipeline_cache(&vk::PipelineCacheCreateInfo::default(), None)
+        }?;
+        Ok(Pipelines {
+            layouts,
+            modules,
+            cache,
+            pipelines: HashMap::new(),
+            created: 0,
+        })
+    }
+
+    /// Pipelines alive.
+    pub fn count(&self) -> usize {
+        self.pipelines.len()
+    }
+
+    /// The pipeline of `kind` for a subpass, created on first use.
+    pub fn get(
+        &mut self,
+        gpu: &Gpu,
+        kind: PipelineKind,
+        render_pass: vk::RenderPass,
+        subpass: u32,
+    ) -> Result<vk::Pipeline, RenderError> {
+        if let Some(&p) = self.pipelines.get(&(kind, render_pass, subpass)) {
+            return Ok(p);
+        }
+        let p = self.create(gpu, kind, render_pass, subpass)?;
+        self.pipelines.insert((kind, render_pass, subpass), p);
+        self.created += 1;
+        Ok(p)
+    }
+
+    fn create(
+        &self,
+        gpu: &Gpu,
+        kind: PipelineKind,
+        render_pass: vk::RenderPass,
+        subpass: u32,
+    ) -> Result<vk::Pipeline, RenderError> {
+        let m = &self.modules;
+        let (vert, frag, layout) = match kind {
+            PipelineKind::GBuffer { .. } => (m.mesh_vert, m.gbuffer_frag, self.layouts.mesh),
+            PipelineKind::Forward { .. } => (m.mesh_vert, m.forward_frag, self.layouts.mesh),
+            PipelineKind::Lighting => (m.fullscreen_vert, m.lighting_frag, self.layouts.lighting),
+            PipelineKind::Tonemap => (m.fullscreen_vert, m.tonemap_frag, self.layouts.tonemap),
+        };
+        let stages = [
+            vk::PipelineShaderStageCreateInfo::default()
+                .stage(vk::ShaderStageFlags::VERTEX)
+                .module(vert)
+                .name(c"main"),
+            vk::PipelineShaderStageCreateInfo::default()
+                .stage(vk::ShaderStageFlags::FRAGMENT)
+                .module(frag)
+                .name(c"main"),
+        ];
+        let mesh = matches!(
+            kind,
+            PipelineKind::GBuffer { .. } | PipelineKind::Forward { .. }
+        );
+        let bindings = [vk::VertexInputBindingDescription {
+            binding: 0,
+            stride: std::mem::size_of::<Vertex>() as u32,
+            input_rate: vk::VertexInputRate::VERTEX,
+        }];
+        let attr = |location, format, offset| vk::VertexInputAttributeDescription {
+            location,
+            binding: 0,
+            format,
+            offset,
+        };
+        let attributes = [
+            attr(0, vk::Format::R32G32B32_SFLOAT, 0),
+            attr(1, vk::Format::R32G32B32_SFLOAT, 12),
+            attr(2, vk::Format::R32G32B32A32_SFLOAT, 24),
+            attr(3, vk::Format::R32G32_SFLOAT, 40),
+        ];
+        let vertex_input = if mesh {
+            vk::PipelineVertexInputStateCreateInfo::default()
+                .vertex_binding_descriptions(&bindings)
+                .vertex_attribute_descriptions(&attributes)
+        } else {
+            vk::PipelineVertexInputStateCreateInfo::default()
+        };
+        let assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
+            .topology(vk::PrimitiveTopology::TRIANGLE_LIST);
+        let viewport = vk::PipelineViewportStateCreateInfo::default()
+            .viewport_count(1)
+            .scissor_count(1);
+        let cull = match kind {
+            PipelineKind::GBuffer {
+                double_sided: false,
+            }
+            | PipelineKind::Forward {
+                double_sided: false,
+            } => vk::CullModeFlags::BACK,
+            _ => vk::CullModeFlags::NONE,
+        };
+        let raster = vk::PipelineRasterizationStateCreateInfo::default()
+            .polygon_mode(vk::PolygonMode::FILL)
+            .cull_mode(cull)
+            .front_face(vk::FrontFace::COUNTER_CLOCKWISE)
+            .line_width(1.0);
+        let multisample = vk::PipelineMultisampleStateCreateInfo::default()
+            .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+        // Reversed Z: near is 1, infinity 0.
+        let depth = match kind {
+            PipelineKind::GBuffer { .. } => vk::PipelineDepthStencilStateCreateInfo::default()
+                .depth_test_enable(true)
+                .depth_write_enable(true)
+                .depth_compare_op(vk::CompareOp::GREATER),
+            PipelineKind::Forward { .. } => vk::PipelineDepthStencilStateCreateInfo::default()
+                .depth_test_enable(true)
+                .depth_write_enable(false)
+                .depth_compare_op(vk::CompareOp::GREATER),
+            _ => vk::PipelineDepthStencilStateCreateInfo::default(),
+        };
+        let all = vk::ColorComponentFlags::RGBA;
+        let opaque = vk::PipelineColorBlendAttachmentState::default().color_write_mask(all);
+        let additive = vk::PipelineColorBlendAttachmentState::default()
+            .color_write_mask(all)
+            .blend_enable(true)
+            .src_color_blend_factor(vk::BlendFactor::ONE)
+            .dst_color_blend_factor(vk::BlendFactor::ONE)
+            .color_blend_op(vk::BlendOp::ADD)
+            .src_alpha_blend_factor(vk::BlendFactor::ZERO)
+            .dst_alpha_blend_factor(vk::BlendFactor::ONE)
+            .alpha_blend_op(vk::BlendOp::ADD);
+        let premultiplied = vk::PipelineColorBlendAttachmentState::default()
+            .color_write_mask(all)
+            .blend_enable(true)
+            .src_color_blend_factor(vk::BlendFactor::ONE)
+            .dst_color_blend_factor(vk::BlendFactor::ONE_MINUS_SRC_ALPHA)
+            .color_blend_op(vk::BlendOp::ADD)
+            .src_alpha_blend_factor(vk::BlendFactor::ZERO)
+            .dst_alpha_blend_factor(vk::BlendFactor::ONE)
+            .alpha_blend_op(vk::BlendOp::ADD);
+        let blends: Vec<vk::PipelineColorBlendAttachmentState> = match kind {
+            PipelineKind::GBuffer { .. } => vec![opaque; 4],
+            PipelineKind::Forward { .. } => vec![premultiplied],
+            PipelineKind::Lighting => vec![additive],
+            PipelineKind::Tonemap => vec![opaque],
+        };
+        let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&blends);
+        let dynamic_states = [vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
+        let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic_states);
+        let info = vk::GraphicsPipelineCreateInfo::default()
+            .stages(&stages)
+            .vertex_input_state(&vertex_input)
+            .input_assembly_state(&assembly)
+            .viewport_state(&viewport)
+            .rasterization_state(&raster)
+            .multisample_state(&multisample)
+            .depth_stencil_state(&depth)
+            .color_blend_state(&blend)
+            .dynamic_state(&dynamic)
+            .layout(layout)
+            .render_pass(render_pass)
+            .subpass(subpass);
+        // SAFETY: every referenced state, module and layout is live; the render pass and
+        // subpass come from the executor, which keeps the render pass for the device's life.
+        let p = unsafe {
+            gpu.device
+                .create_graphics_pipelines(self.cache, &[info], None)
+        }
+        .map_err(|(_, e)| RenderError::Vk(e))?[0];
+        gpu.name(p, &format!("{kind:?}"));
+        Ok(p)
+    }
+
+    /// Destroys pipelines, modules and layouts (device idle).
+    pub fn destroy(&mut self, gpu: &Gpu) {
+        // SAFETY: the device is idle; nothing uses these objects any more.
+        unsafe {
+            for (_, p) in self.pipelines.drain() {
+                gpu.device.destroy_pipeline(p, None);
+            }
+            let m = &self.modules;
+            for s in [
+                m.mesh_vert,
+                m.gbuffer_frag,
+                m.forward_frag,
+                m.fullscreen_vert,
+                m.lighting_frag,
+                m.tonemap_frag,
+            ] {
+                gpu.device.destroy_shader_module(s, None);
+            }
+            gpu.device.destroy_pipeline_cache(self.cache, None);
+        }
+        self.layouts.destroy(gpu);
+    }
+}
+
+/// Sets a viewport covering `extent` with Y up (negative height: clip space as in the
+/// scene's right-handed, Y-up convention) and a matching scissor.
+pub fn set_viewport(gpu: &Gpu, cmd: vk::CommandBuffer, extent: vk::Extent2D) {
+    let viewport = vk::Viewport {
+        x: 0.0,
+        y: extent.height as f32,
+        width: extent.width as f32,
+        height: -(extent.height as f32),
+        min_depth: 0.0,
+        max_depth: 1.0,
+    };
+    let scissor = vk::Rect2D {
+        offset: vk::Offset2D::default(),
+        extent,
+    };
+    // SAFETY: recording, with a pipeline whose viewport and scissor are dynamic.
+    unsafe {
+        gpu.device.cmd_set_viewport(cmd, 0, &[viewport]);
+        gpu.device.cmd_set_scissor(cmd, 0, &[scissor]);
+    }
+}

@@ -1,0 +1,306 @@
+//! The scene on the GPU (device lifetime): one vertex and one index buffer for every mesh,
+//! the textures with their mip chains, one descriptor set per material, and the draw lists.
+//! Everything is uploaded through the executor's staging ring.
+
+use super::memory::{Buffer, Image};
+use super::pipelines::Layouts;
+use crate::RenderError;
+use ash::vk;
+use glam::{Mat4, Vec3};
+use gpu_allocator::MemoryLocation;
+use tessera_scene::{AlphaMode, Scene};
+use tessera_vk::executor::Executor;
+use tessera_vk::Gpu;
+
+/// One primitive of one instance.
+#[derive(Clone, Copy, Debug)]
+pub struct Draw {
+    /// First index in the index buffer.
+    pub first_index: u32,
+    /// Indices.
+    pub index_count: u32,
+    /// Added to each index.
+    pub vertex_offset: i32,
+    /// Material index.
+    pub material: usize,
+    /// World transform.
+    pub transform: Mat4,
+    /// World-space centre of its bounds (back-to-front sorting of transparents).
+    pub centre: Vec3,
+}
+
+/// Per-material constants pushed with each draw (`Draw` in `material.glsl`).
+#[derive(Clone, Copy, Debug)]
+pub struct MaterialConstants {
+    /// Base colour factor (linear).
+    pub base_color: [f32; 4],
+    /// Emissive factor.
+    pub emissive: [f32; 4],
+    /// Metallic, roughness, normal scale, occlusion strength.
+    pub params: [f32; 4],
+    /// x: alpha-mask cutoff (-1: no mask).
+    pub alpha: [f32; 4],
+    /// No back-face culling.
+    pub double_sided: bool,
+    /// Drawn in the transparent pass.
+    pub blend: bool,
+}
+
+/// The uploaded scene.
+#[derive(Debug)]
+pub struct SceneGpu {
+    /// All vertices.
+    pub vertices: Buffer,
+    /// All indices (u32).
+    pub indices: Buffer,
+    textures: Vec<Image>,
+    defaults: Vec<Image>,
+    sampler: vk::Sampler,
+    pool: vk::DescriptorPool,
+    /// One descriptor set per material (its five textures).
+    pub material_sets: Vec<vk::DescriptorSet>,
+    /// Per-material constants.
+    pub materials: Vec<MaterialConstants>,
+    /// Opaque and masked draws.
+    pub opaque: Vec<Draw>,
+    /// Transparent draws (sorted per frame, back to front).
+    pub transparent: Vec<Draw>,
+}
+
+fn texture_format(srgb: bool) -> vk::Format {
+    if srgb {
+        vk::Format::R8G8B8A8_SRGB
+    } else {
+        vk::Format::R8G8B8A8_UNORM
+    }
+}
+
+fn upload_texture(
+    gpu: &Gpu,
+    exec: &mut Executor,
+    name: &str,
+    srgb: bool,
+    width: u32,
+    height: u32,
+    mips: &[Vec<u8>],
+) -> Result<Image, RenderError> {
+    let extent = vk::Extent2D { width, height };
+    let usage = vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST;
+    let image = Image::new(
+        gpu,
+        name,
+        texture_format(srgb),
+        extent,
+        mips.len() as u32,
+        usage,
+    )?;
+    let levels: Vec<&[u8]> = mips.iter().map(Vec::as_slice).collect();
+    if let Err(e) = exec.upload_image(image.image, image.format, extent, &levels) {
+        let mut image = image;
+        image.destroy(gpu);
+        return Err(e.into());
+    }
+    Ok(image)
+}
+
+impl SceneGpu {
+    /// Uploads `scene` (geometry, textures, materials) through `exec`'s staging ring.
+    pub fn new(
+        gpu: &Gpu,
+        exec: &mut Executor,
+        layouts: &Layouts,
+        scene: &Scene,
+    ) -> Result<SceneGpu, RenderError> {
+        let mut out = SceneGpu {
+            vertices: Buffer::null(),
+            indices: Buffer::null(),
+            textures: Vec::new(),
+            defaults: Vec::new(),
+            sampler: vk::Sampler::null(),
+            pool: vk::DescriptorPool::null(),
+            material_sets: Vec::new(),
+            materials: Vec::new(),
+            opaque: Vec::new(),
+            transparent: Vec::new(),
+        };
+        match out.fill(gpu, exec, layouts, scene) {
+            Ok(()) => Ok(out),
+            Err(e) => {
+                out.destroy(gpu);
+                Err(e)
+            }
+        }
+    }
+
+    fn fill(
+        &mut self,
+        gpu: &Gpu,
+        exec: &mut Executor,
+        layouts: &Layouts,
+        scene: &Scene,
+    ) -> Result<(), RenderError> {
+        self.vertices = Buffer::new(
+            gpu,
+            "scene vertices",
+            std::mem::size_of_val(scene.vertices.as_slice()) as u64,
+            vk::BufferUsageFlags::VERTEX_BUFFER | vk::BufferUsageFlags::TRANSFER_DST,
+            MemoryLocation::GpuOnly,
+        )?;
+        self.indices = Buffer::new(
+            gpu,
+            "scene indices",
+            std::mem::size_of_val(scene.indices.as_slice()) as u64,
+            vk::BufferUsageFlags::INDEX_BUFFER | vk::BufferUsageFlags::TRANSFER_DST,
+            MemoryLocation::GpuOnly,
+        )?;
+        if !scene.vertices.is_empty() {
+            exec.upload_buffer(
+                self.vertices.buffer,
+                0,
+                bytemuck::cast_slice(&scene.vertices),
+            )?;
+        }
+        if !scene.indices.is_empty() {
+            exec.upload_buffer(self.indices.buffer, 0, bytemuck::cast_slice(&scene.indices))?;
+        }
+        for t in &scene.textures {
+            let image = upload_texture(gpu, exec, &t.name, t.srgb, t.width, t.height, &t.mips)?;
+            self.textures.push(image);
+        }
+        // 1×1 stand-ins for absent textures: white (sRGB and linear), a flat normal.
+        for (name, srgb, texel) in [
+            ("default white (sRGB)", true, [255u8, 255, 255, 255]),
+            ("default white", false, [255, 255, 255, 255]),
+            ("default normal", false, [128, 128, 255, 255]),
+        ] {
+            let image = upload_texture(gpu, exec, name, srgb, 1, 1, &[texel.to_vec()])?;
+            self.defaults.push(image);
+        }
+        let sampler_info = vk::SamplerCreateInfo::default()
+            .mag_filter(vk::Filter::LINEAR)
+            .min_filter(vk::Filter::LINEAR)
+            .mipmap_mode(vk::SamplerMipmapMode::LINEAR)
+            .address_mode_u(vk::SamplerAddressMode::REPEAT)
+            .address_mode_v(vk::SamplerAddressMode::REPEAT)
+            .address_mode_w(vk::SamplerAddressMode::REPEAT)
+            .max_lod(vk::LOD_CLAMP_NONE);
+        // SAFETY: a complete create info; destroyed in `destroy`.
+        self.sampler = unsafe { gpu.device.create_sampler(&sampler_info, None) }?;
+        let materials = scene.materials.len().max(1) as u32;
+        let sizes = [vk::DescriptorPoolSize {
+            ty: vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+            descriptor_count: 5 * materials,
+        }];
+        let pool_info = vk::DescriptorPoolCreateInfo::default()
+            .max_sets(materials)
+            .pool_sizes(&sizes);
+        // SAFETY: a complete create info; destroyed in `destroy`.
+        self.pool = unsafe { gpu.device.create_descriptor_pool(&pool_info, None) }?;
+        let set_layouts = vec![layouts.material; scene.materials.len()];
+        if !set_layouts.is_empty() {
+            let alloc = vk::DescriptorSetAllocateInfo::default()
+                .descriptor_pool(self.pool)
+                .set_layouts(&set_layouts);
+            // SAFETY: the pool was sized for one set per material.
+            self.material_sets = unsafe { gpu.device.allocate_descriptor_sets(&alloc) }?;
+        }
+        for (m, &set) in scene.materials.iter().zip(&self.material_sets) {
+            let view = |t: Option<usize>, default: usize| {
+                t.and_then(|i| self.textures.get(i))
+                    .map_or(self.defaults[default].view, |im| im.view)
+            };
+            let views = [
+                view(m.base_color_texture, 0),
+                view(m.metallic_roughness_texture, 1),
+                view(m.normal_texture, 2),
+                view(m.occlusion_texture, 1),
+                view(m.emissive_texture, 0),
+            ];
+            let infos: Vec<[vk::DescriptorImageInfo; 1]> = views
+                .iter()
+                .map(|&v| {
+                    [vk::DescriptorImageInfo {
+                        sampler: self.sampler,
+                        image_view: v,
+                        image_layout: vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+                    }]
+                })
+                .collect();
+            let writes: Vec<vk::WriteDescriptorSet> = infos
+                .iter()
+                .enumerate()
+                .map(|(b, info)| {
+                    vk::WriteDescriptorSet::default()
+                        .dst_set(set)
+                        .dst_binding(b as u32)
+                        .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+                        .image_info(info)
+                })
+                .collect();
+            // SAFETY: the set, views and sampler are live; the set is not in use yet.
+            unsafe { gpu.device.update_descriptor_sets(&writes, &[]) };
+            let (cutoff, blend) = match m.alpha_mode {
+                AlphaMode::Opaque => (-1.0, false),
+                AlphaMode::Mask { cutoff } => (cutoff, false),
+                AlphaMode::Blend => (-1.0, true),
+            };
+            self.materials.push(MaterialConstants {
+                base_color: m.base_color,
+                emissive: [m.emissive[0], m.emissive[1], m.emissive[2], 0.0],
+                params: [
+                    m.metallic,
+                    m.roughness,
+                    m.normal_scale,
+                    m.occlusion_strength,
+                ],
+                alpha: [cutoff, 0.0, 0.0, 0.0],
+                double_sided: m.double_sided,
+                blend,
+            });
+        }
+        for inst in &scene.instances {
+            let Some(mesh) = scene.meshes.get(inst.mesh) else {
+                continue;
+            };
+            for p in &mesh.primitives {
+                if p.index_count == 0 || p.material >= self.materials.len() {
+                    continue;
+                }
+                let centre = inst
+                    .transform
+                    .transform_point3((p.bounds.min + p.bounds.max) * 0.5);
+                let d = Draw {
+                    first_index: p.first_index,
+                    index_count: p.index_count,
+                    vertex_offset: p.vertex_offset,
+                    material: p.material,
+                    transform: inst.transform,
+                    centre,
+                };
+                if self.materials[p.material].blend {
+                    self.transparent.push(d);
+                } else {
+                    self.opaque.push(d);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Frees everything (the GPU no longer uses the scene).
+    pub fn destroy(&mut self, gpu: &Gpu) {
+        self.vertices.destroy(gpu);
+        self.indices.destroy(gpu);
+        for t in self.textures.iter_mut().chain(self.defaults.iter_mut()) {
+            t.destroy(gpu);
+        }
+        // SAFETY: the GPU no longer uses the scene (caller's contract); null handles are
+        // ignored by Vulkan.
+        unsafe {
+            gpu.device.destroy_descriptor_pool(self.pool, None);
+            gpu.device.destroy_sampler(self.sampler, None);
+        }
+        self.pool = vk::DescriptorPool::null();
+        self.sampler = vk::Sampler::null();
+    }
+}

@@ -1,0 +1,54 @@
+//! # tessera-render
+//!
+//! Tessera's renderer: a deferred frame of a glTF scene whose every pass and resource is
+//! declared through the render graph, every frame, and run by the executor
+//! ([`tessera_vk::executor`]).
+//!
+//! - [`builder`]: how a pass is written (declaration and recording together, typed and
+//!   output-relative resources).
+//! - [`frame`]: the frame's passes (G-buffer, lighting through input attachments,
+//!   transparents, tone mapping).
+//! - [`renderer`]: the [`Renderer`]: device-lifetime state (pipelines, the uploaded scene),
+//!   the output image, one call per frame.
+//! - [`gpu`]: what the renderer owns on the GPU; [`shaders`]: the embedded GLSL;
+//!   [`camera`]: the view.
+//!
+//! Design notes: `docs/renderer.md`.
+
+#![warn(missing_docs)]
+
+pub mod builder;
+pub mod camera;
+pub mod frame;
+pub mod gpu;
+pub mod png_out;
+pub mod renderer;
+pub mod shaders;
+
+pub use renderer::{FrameStats, Renderer, Settings};
+
+/// What can go wrong while rendering.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    /// The executor or device failed.
+    #[error(transparent)]
+    Exec(#[from] tessera_vk::VkError),
+    /// A Vulkan call failed.
+    #[error("vulkan: {0}")]
+    Vk(#[from] ash::vk::Result),
+    /// Allocation failed.
+    #[error("allocation: {0}")]
+    Alloc(#[from] gpu_allocator::AllocationError),
+    /// A shader did not compile (the message names file and line).
+    #[error("shader: {0}")]
+    Shader(String),
+    /// The scene could not be loaded.
+    #[error(transparent)]
+    Scene(#[from] tessera_scene::SceneError),
+    /// The frame could not be declared or recorded.
+    #[error("frame: {0}")]
+    Frame(String),
+    /// Writing the picture failed.
+    #[error("{0}")]
+    Output(String),
+}

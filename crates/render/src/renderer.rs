@@ -1,0 +1,437 @@
+//! The renderer: device-lifetime state (the executor, pipelines, the uploaded scene), the
+//! output image it owns and hands to the graph, and one [`Renderer::render`] per frame.
+//!
+//! Each frame is declared anew ([`crate::frame::declare`]); the executor compiles it only
+//! when it differs from the last one (a resize, a toggle, a scene change) and then rebuilds
+//! its plan-lifetime objects while pipelines and the scene stay.
+
+use crate::builder::FrameBuilder;
+use crate::camera::View;
+use crate::frame::{self, FrameInputs, OUTPUT_FORMAT};
+use crate::gpu::frame_data::{FrameData, PointLightData};
+use crate::gpu::memory::{Buffer, Image};
+use crate::gpu::pipelines::Pipelines;
+use crate::gpu::scene::SceneGpu;
+use crate::png_out::Picture;
+use crate::RenderError;
+use ash::vk;
+use gpu_allocator::MemoryLocation;
+use std::cell::RefCell;
+use std::sync::Arc;
+use std::time::Instant;
+use tessera_graph::CompileOptions;
+use tessera_scene::{LightKind, Scene};
+use tessera_vk::executor::{ExecOptions, Executor, FrameImports, ImportedImage, PassTiming};
+use tessera_vk::Gpu;
+
+/// How to render.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Output width in pixels.
+    pub width: u32,
+    /// Output height in pixels.
+    pub height: u32,
+    /// Graph optimisations.
+    pub options: CompileOptions,
+    /// Run the async-compute queue's passes on the graphics queue (separate submits).
+    pub emulate_async: bool,
+    /// Multiplier before tone mapping.
+    pub exposure: f32,
+    /// Sky ambient (linear RGB).
+    pub ambient: [f32; 3],
+    /// Copy each frame's output into a host-visible buffer ([`Renderer::picture`]).
+    pub read_back: bool,
+    /// A test aid: the pass of this name records nothing.
+    pub skip_pass: Option<String>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            width: 1280,
+            height: 720,
+            options: CompileOptions::ALL,
+            emulate_async: false,
+            exposure: 1.0,
+            ambient: [0.05, 0.06, 0.08],
+            read_back: true,
+            skip_pass: None,
+        }
+    }
+}
+
+/// CPU time of one frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FrameStats {
+    /// Declaring the graph (µs).
+    pub declare_us: f64,
+    /// The executor's prepare: a hash when the frame is unchanged, else compile and rebuild (µs).
+    pub prepare_us: f64,
+    /// Waiting for the frame slot's previous frame: GPU time, not CPU work (µs).
+    pub wait_us: f64,
+    /// Recording and submitting (µs).
+    pub record_us: f64,
+    /// Whether this frame re-planned.
+    pub rebuilt: bool,
+}
+
+/// The renderer.
+pub struct Renderer {
+    exec: Executor,
+    pipelines: RefCell<Pipelines>,
+    scene: Scene,
+    scene_gpu: SceneGpu,
+    output: Image,
+    readback: Option<Buffer>,
+    settings: Settings,
+    frames: u64,
+    rebuilds: u64,
+}
+
+impl std::fmt::Debug for Renderer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Renderer")
+            .field("scene", &self.scene.name)
+            .field("frames", &self.frames)
+            .finish()
+    }
+}
+
+/// The name of the output image in the graph.
+pub const OUTPUT: &str = "output";
+
+fn output_targets(gpu: &Gpu, settings: &Settings) -> Result<(Image, Option<Buffer>), RenderError> {
+    let extent = vk::Extent2D {
+        width: settings.width.max(1),
+        height: settings.height.max(1),
+    };
+    let usage = vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC;
+    let mut image = Image::new(
+        gpu,
+        OUTPUT,
+        tessera_vk::conv::format(OUTPUT_FORMAT),
+        extent,
+        1,
+        usage,
+    )?;
+    if !settings.read_back {
+        return Ok((image, None));
+    }
+    let bytes = u64::from(extent.width) * u64::from(extent.height) * 4;
+    match Buffer::new(
+        gpu,
+        "readback",
+        bytes,
+        vk::BufferUsageFlags::TRANSFER_DST,
+        MemoryLocation::GpuToCpu,
+    ) {
+        Ok(b) => Ok((image, Some(b))),
+        Err(e) => {
+            image.destroy(gpu);
+            Err(e)
+        }
+    }
+}
+
+impl Renderer {
+    /// Opens the renderer on `gpu` with `scene`.
+    pub fn new(gpu: Arc<Gpu>, scene: Scene, settings: Settings) -> Result<Renderer, RenderError> {
+        let mut exec = Executor::new(
+            gpu.clone(),
+            ExecOptions {
+                emulate_async: settings.emulate_async,
+                ..Default::default()
+            },
+        )?;
+        let mut pipelines = Pipelines::new(&gpu)?;
+        let scene_gpu = match SceneGpu::new(&gpu, &mut exec, &pipelines.layouts, &scene) {
+            Ok(s) => s,
+            Err(e) => {
+                pipelines.destroy(&gpu);
+                return Err(e);
+            }
+        };
+        let (output, readback) = match output_targets(&gpu, &settings) {
+            Ok(t) => t,
+            Err(e) => {
+                let mut s = scene_gpu;
+                s.destroy(&gpu);
+                pipelines.destroy(&gpu);
+                return Err(e);
+            }
+        };
+        Ok(Renderer {
+            exec,
+            pipelines: RefCell::new(pipelines),
+            scene,
+            scene_gpu,
+            output,
+            readback,
+            settings,
+            frames: 0,
+            rebuilds: 0,
+        })
+    }
+
+    /// The device.
+    pub fn gpu(&self) -> &Arc<Gpu> {
+        self.exec.gpu()
+    }
+
+    /// The settings in use.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The scene drawn.
+    pub fn scene(&self) -> &Scene {
+        &self.scene
+    }
+
+    /// The executor (its plan, timings and counters).
+    pub fn executor(&self) -> &Executor {
+        &self.exec
+    }
+
+    /// Pipelines created so far.
+    pub fn pipelines_created(&self) -> u64 {
+        self.pipelines.borrow().created
+    }
+
+    /// Frames that re-planned.
+    pub fn rebuilds(&self) -> u64 {
+        self.rebuilds
+    }
+
+    /// Mean GPU time per pass.
+    pub fn timings(&self) -> Vec<PassTiming> {
+        self.exec.timings()
+    }
+
+    /// Changes the output size and the graph options (the next frame re-plans).
+    pub fn reconfigure(
+        &mut self,
+        width: u32,
+        height: u32,
+        options: CompileOptions,
+    ) -> Result<(), RenderError> {
+        if (width, height) != (self.settings.width, self.settings.height) {
+            self.wait()?;
+            let gpu = self.exec.gpu().clone();
+            let mut next = self.settings.clone();
+            next.width = width;
+            next.height = height;
+            let (output, readback) = output_targets(&gpu, &next)?;
+            self.output.destroy(&gpu);
+            if let Some(b) = &mut self.readback {
+                b.destroy(&gpu);
+            }
+            self.output = output;
+            self.readback = readback;
+            self.settings = next;
+        }
+        self.settings.options = options;
+        Ok(())
+    }
+
+    /// Replaces the scene (uploads the new one once the GPU is done with the old one).
+    pub fn set_scene(&mut self, scene: Scene) -> Result<(), RenderError> {
+        self.wait()?;
+        let gpu = self.exec.gpu().clone();
+        let next = SceneGpu::new(
+            &gpu,
+            &mut self.exec,
+            &self.pipelines.borrow().layouts,
+            &scene,
+        )?;
+        let mut old = std::mem::replace(&mut self.scene_gpu, next);
+        old.destroy(&gpu);
+        self.scene = scene;
+        Ok(())
+    }
+
+    /// Waits for every frame in flight.
+    pub fn wait(&mut self) -> Result<(), RenderError> {
+        let mut none = crate::builder::FrameBuilder::new(
+            "idle",
+            vk::Extent2D {
+                width: 1,
+                height: 1,
+            },
+        )
+        .finish()
+        .1;
+        self.exec.finish(&mut none)?;
+        Ok(())
+    }
+
+    fn frame_data(&self, time: f32) -> (FrameData, Vec<PointLightData>, View) {
+        let view = View::of(&self.scene);
+        let aspect = self.settings.width.max(1) as f32 / self.settings.height.max(1) as f32;
+        let mut data = FrameData::new(
+            view.view_proj(aspect),
+            view.position,
+            (self.settings.width, self.settings.height),
+        );
+        let a = self.settings.ambient;
+        data.ambient = [a[0], a[1], a[2], 0.35];
+        let mut lights = Vec::new();
+        let positions = self.scene.light_positions_at(time);
+        let mut sun = false;
+        for (l, p) in self.scene.lights.iter().zip(positions) {
+            let c = [
+                l.color[0] * l.intensity,
+                l.color[1] * l.intensity,
+                l.color[2] * l.intensity,
+            ];
+            match l.kind {
+                LightKind::Directional if !sun => {
+                    let d = l.direction.normalize_or(glam::Vec3::NEG_Y);
+                    data.sun_direction = [d.x, d.y, d.z, 1.0];
+                    data.sun_color = [c[0], c[1], c[2], 0.0];
+                    sun = true;
+                }
+                LightKind::Directional => log::debug!("only the first directional light is drawn"),
+                LightKind::Point => lights.push(PointLightData::point(
+                    p.to_array(),
+                    l.range.unwrap_or(0.0),
+                    c,
+                )),
+                LightKind::Spot {
+                    inner_cone,
+                    outer_cone,
+                } => {
+                    let mut s = PointLightData::point(p.to_array(), l.range.unwrap_or(0.0), c);
+                    let d = l.direction.normalize_or(glam::Vec3::NEG_Z);
+                    s.spot = [d.x, d.y, d.z, outer_cone.cos()];
+                    s.spot_inner = [inner_cone.cos(), 0.0, 0.0, 0.0];
+                    lights.push(s);
+                }
+            }
+        }
+        if !sun && lights.is_empty() {
+            // A scene without lights (most glTF models) gets a default sun.
+            let d = glam::Vec3::new(-0.4, -1.0, -0.3).normalize();
+            data.sun_direction = [d.x, d.y, d.z, 1.0];
+            data.sun_color = [3.0, 2.9, 2.7, 0.0];
+        }
+        data.counts[0] = lights.len() as u32;
+        (data, lights, view)
+    }
+
+    /// Renders one frame of the scene at `time` seconds (light motion).
+    pub fn render(&mut self, time: f32) -> Result<FrameStats, RenderError> {
+        let t0 = Instant::now();
+        let (data, lights, view) = self.frame_data(time);
+        let mut transparent = self.scene_gpu.transparent.clone();
+        let eye = view.position;
+        transparent.sort_by(|a, b| {
+            (b.centre - eye)
+                .length_squared()
+                .total_cmp(&(a.centre - eye).length_squared())
+        });
+        let extent = vk::Extent2D {
+            width: self.settings.width.max(1),
+            height: self.settings.height.max(1),
+        };
+        let mut fb = FrameBuilder::new("tessera deferred", extent);
+        let readback_bytes = self.readback.as_ref().map(|b| b.size);
+        let imports = frame::declare(
+            &mut fb,
+            FrameInputs {
+                scene: &self.scene_gpu,
+                pipelines: &self.pipelines,
+                data,
+                lights,
+                transparent,
+                exposure: self.settings.exposure,
+                output_name: OUTPUT,
+                readback: readback_bytes,
+            },
+        );
+        let (graph, mut bodies) = fb.finish();
+        bodies.skip = self.settings.skip_pass.clone();
+        let t1 = Instant::now();
+        let rebuilt = self
+            .exec
+            .prepare(&graph, &self.settings.options, &mut bodies)?;
+        let t2 = Instant::now();
+        let images = [(
+            imports.output.0,
+            ImportedImage {
+                image: self.output.image,
+                view: self.output.view,
+                format: self.output.format,
+                extent: self.output.extent,
+            },
+        )];
+        let mut buffers = vec![
+            (imports.vertices.0, self.scene_gpu.vertices.buffer),
+            (imports.indices.0, self.scene_gpu.indices.buffer),
+        ];
+        if let (Some(r), Some(b)) = (imports.readback, &self.readback) {
+            buffers.push((r.0, b.buffer));
+        }
+        self.exec.frame(
+            &mut bodies,
+            &FrameImports {
+                images: &images,
+                buffers: &buffers,
+                wait: &[],
+                signal: &[],
+            },
+        )?;
+        let cpu = self.exec.last_frame_cpu();
+        self.frames += 1;
+        self.rebuilds += u64::from(rebuilt);
+        let us = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1e6;
+        Ok(FrameStats {
+            declare_us: us(t0, t1),
+            prepare_us: us(t1, t2),
+            wait_us: cpu.wait_us,
+            record_us: cpu.record_us,
+            rebuilt,
+        })
+    }
+
+    /// The last frame's picture (waits for it). `None` when read-back is off.
+    pub fn picture(&mut self) -> Result<Option<Picture>, RenderError> {
+        self.wait()?;
+        let (w, h) = (self.output.extent.width, self.output.extent.height);
+        let Some(bytes) = self.readback.as_ref().and_then(|b| b.mapped_ref()) else {
+            return Ok(None);
+        };
+        let n = (w as usize) * (h as usize) * 4;
+        let mut rgba = bytes
+            .get(..n)
+            .ok_or_else(|| RenderError::Output("read-back buffer too small".into()))?
+            .to_vec();
+        // The viewport's Y points up and row 0 of the image is its top: no flip needed, but
+        // the alpha of the output is written as 1 (the tone mapper's), keep it.
+        rgba.truncate(n);
+        Ok(Some(Picture {
+            width: w,
+            height: h,
+            rgba,
+        }))
+    }
+
+    /// Waits for the GPU and frees everything (as dropping does).
+    pub fn destroy(self) {}
+}
+
+impl Drop for Renderer {
+    fn drop(&mut self) {
+        if let Err(e) = self.wait() {
+            log::error!("waiting for the GPU before freeing the renderer: {e}");
+        }
+        let gpu = self.exec.gpu().clone();
+        self.scene_gpu.destroy(&gpu);
+        self.output.destroy(&gpu);
+        if let Some(b) = &mut self.readback {
+            b.destroy(&gpu);
+        }
+        self.pipelines.borrow_mut().destroy(&gpu);
+        // The executor's own objects go when it drops, after this.
+    }
+}

@@ -1,0 +1,338 @@
+//! The renderer on lavapipe with validation and synchronization validation: golden images,
+//! optimisations that never change the picture, re-planning mid-run, the glTF corpus, and
+//! the executor's lifetimes. Every test asserts zero validation messages.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use tessera_graph::CompileOptions;
+use tessera_render::png_out::Picture;
+use tessera_render::{Renderer, Settings};
+use tessera_scene::Scene;
+use tessera_vk::{Gpu, GpuOptions};
+
+const W: u32 = 320;
+const H: u32 = 180;
+const CORPUS: &str = "/usr/share/assimp/models/glTF2";
+
+fn gpu() -> Arc<Gpu> {
+    Arc::new(
+        Gpu::new(&GpuOptions { validation: true })
+            .expect("a Vulkan device (lavapipe) with validation"),
+    )
+}
+
+fn settings(options: CompileOptions) -> Settings {
+    Settings {
+        width: W,
+        height: H,
+        options,
+        ..Settings::default()
+    }
+}
+
+/// Renders `frames` frames and returns the last picture; asserts no validation message.
+fn render(gpu: &Arc<Gpu>, scene: Scene, s: Settings, frames: u64) -> Picture {
+    let before = gpu.messages.count();
+    let mut r = Renderer::new(gpu.clone(), scene, s).expect("renderer");
+    for f in 0..frames {
+        r.render(f as f32 / 60.0).expect("frame");
+    }
+    let p = r.picture().expect("read back").expect("a picture");
+    r.destroy();
+    assert_eq!(
+        gpu.messages.count() - before,
+        0,
+        "validation: {:#?}",
+        gpu.messages.texts()
+    );
+    p
+}
+
+fn golden_path(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(format!("{name}.png"))
+}
+
+/// Compares with the committed golden image (`TESSERA_BLESS=1` rewrites it).
+fn check_golden(name: &str, picture: &Picture) {
+    let path = golden_path(name);
+    if std::env::var_os("TESSERA_BLESS").is_some() {
+        picture.write_png(&path).expect("write golden");
+        return;
+    }
+    let golden =
+        Picture::read_png(&path).unwrap_or_else(|e| panic!("{e} (bless with TESSERA_BLESS=1)"));
+    let d = picture
+        .difference(&golden)
+        .expect("same size as the golden image");
+    if !d.within_tolerance(u64::from(W * H)) {
+        let out = std::env::temp_dir().join(format!("tessera-{name}-actual.png"));
+        let _ = picture.write_png(&out);
+        panic!(
+            "{name}: {d:?} exceeds the golden tolerance; the picture is at {}",
+            out.display()
+        );
+    }
+}
+
+fn model(rel: &str) -> Scene {
+    let path = Path::new(CORPUS).join(rel);
+    assert!(
+        path.exists(),
+        "{} is missing: the test command installs assimp-testmodels",
+        path.display()
+    );
+    tessera_scene::load(&path).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn golden_courtyard() {
+    let gpu = gpu();
+    let p = render(
+        &gpu,
+        tessera_scene::builtin(),
+        settings(CompileOptions::ALL),
+        2,
+    );
+    check_golden("courtyard", &p);
+}
+
+#[test]
+fn golden_box_textured() {
+    let gpu = gpu();
+    let p = render(
+        &gpu,
+        model("BoxTextured-glTF-Binary/BoxTextured.glb"),
+        settings(CompileOptions::ALL),
+        1,
+    );
+    check_golden("box_textured", &p);
+}
+
+#[test]
+fn golden_two_cylinder_engine() {
+    let gpu = gpu();
+    let p = render(
+        &gpu,
+        model("2CylinderEngine-glTF-Binary/2CylinderEngine.glb"),
+        settings(CompileOptions::ALL),
+        1,
+    );
+    check_golden("2cylinder_engine", &p);
+}
+
+/// The tolerance is tight enough to see one light go missing or one pass skipped.
+#[test]
+fn the_golden_comparison_sees_a_missing_light_and_a_skipped_pass() {
+    let gpu = gpu();
+    let golden = Picture::read_png(&golden_path("courtyard")).expect("golden courtyard");
+    let mut scene = tessera_scene::builtin();
+    let point = scene
+        .lights
+        .iter()
+        .position(|l| matches!(l.kind, tessera_scene::LightKind::Point))
+        .expect("a point light");
+    scene.lights.remove(point);
+    let p = render(&gpu, scene, settings(CompileOptions::ALL), 2);
+    let d = p.difference(&golden).expect("same size");
+    assert!(
+        !d.within_tolerance(u64::from(W * H)),
+        "one light fewer still matched: {d:?}"
+    );
+    for pass in ["transparents", "lighting"] {
+        let mut s = settings(CompileOptions::ALL);
+        s.skip_pass = Some(pass.to_string());
+        let p = render(&gpu, tessera_scene::builtin(), s, 2);
+        let d = p.difference(&golden).expect("same size");
+        assert!(
+            !d.within_tolerance(u64::from(W * H)),
+            "'{pass}' skipped still matched: {d:?}"
+        );
+    }
+}
+
+/// Optimisations never change the picture: every switch off alone, and all off, give the
+/// image all on gives, bit for bit.
+#[test]
+fn optimisations_never_change_the_picture() {
+    let gpu = gpu();
+    let all = render(
+        &gpu,
+        tessera_scene::builtin(),
+        settings(CompileOptions::ALL),
+        2,
+    );
+    let mut variants = vec![("none", CompileOptions::NONE)];
+    for (name, f) in [
+        (
+            "no merge",
+            (|o: &mut CompileOptions| o.merge = false) as fn(&mut CompileOptions),
+        ),
+        ("no memoryless", |o| o.memoryless = false),
+        ("no alias", |o| o.alias = false),
+        ("no async", |o| o.async_compute = false),
+        ("no reorder", |o| o.reorder = false),
+    ] {
+        let mut o = CompileOptions::ALL;
+        f(&mut o);
+        variants.push((name, o));
+    }
+    for (name, o) in variants {
+        let p = render(&gpu, tessera_scene::builtin(), settings(o), 2);
+        assert!(p == all, "{name}: {:?}", p.difference(&all));
+    }
+    let mut s = settings(CompileOptions::ALL);
+    s.emulate_async = true;
+    let p = render(&gpu, tessera_scene::builtin(), s, 2);
+    assert!(p == all, "emulated async: {:?}", p.difference(&all));
+}
+
+/// A run that changes the resolution and the scene mid-way re-plans, keeps its pipelines
+/// through the resize, never waits for the device to idle, and stays clean.
+#[test]
+fn resize_and_scene_change_replan_and_stay_clean() {
+    let gpu = gpu();
+    let before = gpu.messages.count();
+    let idle_before = gpu.wait_idle_count();
+    let mut r = Renderer::new(
+        gpu.clone(),
+        tessera_scene::builtin(),
+        settings(CompileOptions::ALL),
+    )
+    .expect("renderer");
+    let first = r.render(0.0).expect("frame");
+    assert!(first.rebuilt, "the first frame plans");
+    let second = r.render(1.0 / 60.0).expect("frame");
+    assert!(!second.rebuilt, "an unchanged frame does not re-plan");
+    let pipelines = r.pipelines_created();
+    assert!(pipelines > 0);
+    r.reconfigure(200, 120, CompileOptions::ALL)
+        .expect("resize");
+    assert!(
+        r.render(2.0 / 60.0).expect("frame").rebuilt,
+        "a resize re-plans"
+    );
+    assert_eq!(
+        r.pipelines_created(),
+        pipelines,
+        "a resize keeps every pipeline"
+    );
+    let small = r.picture().expect("read back").expect("picture");
+    assert_eq!((small.width, small.height), (200, 120));
+    let mut o = CompileOptions::ALL;
+    o.merge = false;
+    r.reconfigure(200, 120, o).expect("toggle");
+    assert!(
+        r.render(3.0 / 60.0).expect("frame").rebuilt,
+        "a toggle re-plans"
+    );
+    r.set_scene(model("BoxTextured-glTF-Binary/BoxTextured.glb"))
+        .expect("scene change");
+    r.reconfigure(W, H, CompileOptions::ALL)
+        .expect("resize back");
+    for f in 4..7 {
+        r.render(f as f32 / 60.0).expect("frame");
+    }
+    let p = r.picture().expect("read back").expect("picture");
+    assert_eq!((p.width, p.height), (W, H));
+    assert!(r.rebuilds() >= 4, "rebuilds: {}", r.rebuilds());
+    r.destroy();
+    assert_eq!(
+        gpu.wait_idle_count(),
+        idle_before,
+        "the renderer waited for the device to idle"
+    );
+    assert_eq!(
+        gpu.messages.count() - before,
+        0,
+        "validation: {:#?}",
+        gpu.messages.texts()
+    );
+}
+
+/// Every valid model of the corpus renders cleanly at a small size.
+#[test]
+fn the_gltf_corpus_renders() {
+    let gpu = gpu();
+    let mut rendered = 0;
+    let mut stack = vec![PathBuf::from(CORPUS)];
+    assert!(
+        stack[0].is_dir(),
+        "{CORPUS} is missing: the test command installs assimp-testmodels"
+    );
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).expect("read corpus dir").flatten() {
+            let path = e.path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+            if ext != "gltf" && ext != "glb" {
+                continue;
+            }
+            // Broken files are the scene crate's corpus test; here, what loads must render.
+            let Ok(scene) = tessera_scene::load(&path) else {
+                continue;
+            };
+            let mut s = settings(CompileOptions::ALL);
+            s.width = 96;
+            s.height = 64;
+            let p = render(&gpu, scene, s, 1);
+            assert_eq!(p.rgba.len(), 96 * 64 * 4, "{}", path.display());
+            rendered += 1;
+        }
+    }
+    assert!(rendered >= 15, "only {rendered} models rendered");
+}
+
+/// The frame the renderer declares, compiled for a tiler, merges its four raster passes into
+/// one render pass with the G-buffer and depth memoryless; on lavapipe's capabilities the
+/// plan is the compiler's choice and still runs clean (above).
+#[test]
+fn on_tilers_the_four_raster_passes_merge_with_a_memoryless_gbuffer() {
+    let gpu = gpu();
+    let mut r = Renderer::new(
+        gpu.clone(),
+        tessera_scene::builtin(),
+        settings(CompileOptions::ALL),
+    )
+    .expect("renderer");
+    r.render(0.0).expect("frame");
+    let graph = r.executor().graph().expect("a plan ran").clone();
+    r.destroy();
+    for profile in ["mali", "adreno"] {
+        let caps = tessera_graph::Capabilities::profile(profile).expect("profile");
+        let plan = tessera_graph::compile(&graph, &caps, &CompileOptions::ALL).expect("compiles");
+        let merged: Vec<Vec<String>> = plan
+            .render_passes
+            .iter()
+            .map(|rp| rp.subpasses.iter().map(|s| s.to_string()).collect())
+            .collect();
+        assert_eq!(
+            merged,
+            vec![vec!["gbuffer", "lighting", "transparents", "tonemap"]],
+            "{profile}"
+        );
+        let memoryless = tessera_vk::resources::memoryless_set(&graph, &plan);
+        for name in [
+            "gbuffer albedo",
+            "gbuffer normal",
+            "gbuffer material",
+            "hdr",
+            "depth",
+        ] {
+            let id = graph.find_resource(name).expect(name);
+            assert!(
+                memoryless[id.index()],
+                "{profile}: '{name}' is not memoryless"
+            );
+        }
+        let output = graph.find_resource("output").expect("output");
+        assert!(
+            !memoryless[output.index()],
+            "{profile}: the output left tile memory"
+        );
+    }
+}

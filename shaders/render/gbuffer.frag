@@ -1,0 +1,21 @@
+#version 450
+// G-buffer: the opaque and alpha-masked surfaces' attributes, and their emission straight
+// into the HDR target (lighting adds to it).
+#include "common.glsl"
+#include "material.glsl"
+
+layout(location = 0) out vec4 out_albedo;     // R8G8B8A8_SRGB
+layout(location = 1) out vec4 out_normal;     // A2B10G10R10_UNORM: world normal × 0.5 + 0.5
+layout(location = 2) out vec4 out_material;   // R8G8B8A8_UNORM: metallic, roughness, occlusion
+layout(location = 3) out vec4 out_hdr;        // emission
+
+void main() {
+    Surface s = surface();
+    if (draw.alpha.x >= 0.0 && s.base.a < draw.alpha.x) {
+        discard;
+    }
+    out_albedo = vec4(s.base.rgb, 1.0);
+    out_normal = vec4(s.normal * 0.5 + 0.5, 0.0);
+    out_material = vec4(s.metallic, s.roughness, s.occlusion, 0.0);
+    out_hdr = vec4(s.emissive, 1.0);
+}
