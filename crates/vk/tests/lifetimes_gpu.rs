@@ -85,6 +85,8 @@ struct Bodies {
     /// Descriptor sets the raster pass allocates per frame, of `set_layout`.
     sets_per_frame: u32,
     set_layout: vk::DescriptorSetLayout,
+    /// `rebuilt` fails (once).
+    fail_rebuilt: bool,
 }
 
 impl Bodies {
@@ -158,6 +160,9 @@ impl Bodies {
 impl PassBodies for Bodies {
     fn rebuilt(&mut self, gpu: &Gpu, passes: &[PassSetup]) -> Result<(), VkError> {
         self.rebuilds_heard += 1;
+        if std::mem::take(&mut self.fail_rebuilt) {
+            return Err(VkError::Setup("deliberate rebuild failure".into()));
+        }
         for p in passes {
             if let Some((rp, sub, _)) = p.subpass {
                 self.draw = Some(p.id);
@@ -661,7 +666,13 @@ fn a_recording_error_aborts_one_frame_and_the_next_works() {
     let mut exec = Executor::new(gpu.clone(), ExecOptions::default()).unwrap();
     let mut bodies = Bodies::default();
     let (g, out) = scene_graph(16, 8);
-    exec.prepare(&g, &CompileOptions::ALL, &mut bodies).unwrap();
+    // Bodies that fail to follow a rebuild leave no plan behind: the same graph is built
+    // again next time.
+    bodies.fail_rebuilt = true;
+    assert!(exec.prepare(&g, &CompileOptions::ALL, &mut bodies).is_err());
+    assert!(exec.plan().is_none());
+    assert!(exec.frame(&mut bodies, &FrameImports::NONE).is_err());
+    assert!(exec.prepare(&g, &CompileOptions::ALL, &mut bodies).unwrap());
     exec.frame(&mut bodies, &FrameImports::NONE).unwrap();
     bodies.fail_on_frame = Some(1);
     let e = exec.frame(&mut bodies, &FrameImports::NONE).unwrap_err();
@@ -722,6 +733,7 @@ fn descriptor_sets_per_frame_slot_are_reused_and_samplers_cached() {
     assert_ne!(a, b);
     assert_eq!(exec.sampler(SamplerDesc::LINEAR_CLAMP).unwrap(), a);
     assert_eq!(exec.stats().samplers_created, 2);
+    assert_ne!(exec.pipeline_cache(), vk::PipelineCache::null());
     exec.destroy(&mut bodies);
     assert_clean(&gpu);
 }

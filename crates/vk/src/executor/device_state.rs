@@ -1,6 +1,6 @@
 //! The executor's device-lifetime objects: the device queue of each logical queue, the frame
 //! slots (command pools, fences, descriptor allocators), one-time command pools, the
-//! render-pass and sampler caches and the upload ring.
+//! render-pass and sampler caches, a pipeline cache for the bodies and the upload ring.
 
 use super::staging::UploadRing;
 use super::FRAMES_IN_FLIGHT;
@@ -193,6 +193,8 @@ pub(crate) struct DeviceState {
     pub(crate) ring: UploadRing,
     /// The async-compute logical queue runs on the graphics queue.
     pub(crate) emulate_async: bool,
+    /// A pipeline cache for the bodies' pipelines (device lifetime).
+    pub(crate) pipeline_cache: vk::PipelineCache,
     /// The device's capabilities (queried once).
     pub(crate) caps: tessera_graph::Capabilities,
 }
@@ -231,6 +233,7 @@ impl DeviceState {
             samplers: HashMap::new(),
             ring: UploadRing::default(),
             emulate_async,
+            pipeline_cache: vk::PipelineCache::null(),
             caps,
         };
         // On error, the caller drops `me` half-built: destroy what exists.
@@ -245,6 +248,9 @@ impl DeviceState {
 
     fn create(&mut self, gpu: &Gpu) -> Result<(), VkError> {
         let d = &gpu.device;
+        // SAFETY: complete create info (empty initial data); destroyed in `destroy`.
+        self.pipeline_cache =
+            unsafe { d.create_pipeline_cache(&vk::PipelineCacheCreateInfo::default(), None) }?;
         for q in 0..2 {
             let info = vk::CommandPoolCreateInfo::default()
                 .queue_family_index(self.queues[q].family)
@@ -417,6 +423,9 @@ impl DeviceState {
             }
             for (_, s) in self.samplers.drain() {
                 d.destroy_sampler(s, None);
+            }
+            if self.pipeline_cache != vk::PipelineCache::null() {
+                d.destroy_pipeline_cache(self.pipeline_cache, None);
             }
         }
         self.once_pools = [vk::CommandPool::null(); 2];

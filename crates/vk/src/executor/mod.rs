@@ -4,7 +4,8 @@
 //! **Three lifetimes.**
 //! - *Device* ([`Executor::new`], `device_state`): the shared [`Gpu`], the render-pass cache
 //!   (an identical render pass in a rebuilt plan keeps its handle, so pipelines made for it
-//!   stay valid), samplers ([`Executor::sampler`]), two frame slots (command pools, one
+//!   stay valid), samplers ([`Executor::sampler`]), a pipeline cache
+//!   ([`Executor::pipeline_cache`]), two frame slots (command pools, one
 //!   fence per logical queue, a descriptor allocator reset when the slot's fence retires),
 //!   the upload ring ([`Executor::upload_buffer`], `staging`) and one-time command pools.
 //! - *Plan* ([`Executor::prepare`], `setup` and `plan_state`): compile for the device's
@@ -34,13 +35,17 @@
 //! Vulkan barriers in [`crate::barrier`], ownership transfers included.
 //!
 //! **Imports.** An imported resource of the graph is created and owned by the executor for
-//! the plan's lifetime unless it is marked `per_frame` (a swapchain image: handed in every
-//! frame, never created). Any import can be handed in through [`FrameImports`] for one frame,
-//! replacing the executor's object; it must match the graph's format and extent and be in
-//! the layout the plan expects at the frame's start. Framebuffers that involve a handed-in
-//! view are cached by their views for the plan's lifetime. The frame's binary semaphores:
-//! `wait` (acquire) is waited by the first submit that uses a handed-in resource, `signal`
-//! (render finished) is signalled by the last submit that uses one.
+//! the plan's lifetime unless it is `per_frame` (a swapchain image: never created, handed in
+//! every frame, or the frame fails naming it). Any import can be handed in through
+//! [`FrameImports`] for one frame, replacing the executor's object; it must match the
+//! graph's format and extent (checked) and be in the layout the plan expects at the frame's
+//! start ([`Executor::end_layouts`] for content kept across frames; `UNDEFINED` will do for a
+//! `per_frame` one). Framebuffers that involve a handed-in view are cached by their views
+//! for the plan's lifetime (views must live as long as the plan). The frame's binary
+//! semaphores go where the plan's `external` entries say: `wait` (acquire) on the submit of
+//! the earliest `first_pass`, at its `wait_stages`; `signal` (render finished) on the submit
+//! of the latest `last_pass`, which holds the present barrier. Without `external` entries:
+//! around the first and last submits that use a handed-in resource.
 //!
 //! Cost per frame: linear in passes, barriers and uses; no allocation of Vulkan objects in
 //! the steady state (a new handed-in view costs one framebuffer, once).
@@ -309,7 +314,8 @@ impl Executor {
     /// Makes `graph` compiled with `options` the running plan: nothing when it already is
     /// (`Ok(false)`); otherwise the frames in flight are waited for (slot fences), the old
     /// plan's objects retired, the new plan built and `bodies.rebuilt` called (`Ok(true)`).
-    /// On an error no plan runs (the next `prepare` starts afresh).
+    /// On an error (the compile, the device, or `bodies.rebuilt`) no plan runs and the next
+    /// `prepare` starts afresh.
     pub fn prepare(
         &mut self,
         graph: &Graph,
@@ -334,7 +340,14 @@ impl Executor {
         )?;
         self.stats.rebuilds += 1;
         let state = self.plan.insert(state);
-        bodies.rebuilt(&self.gpu, &state.setups)?;
+        if let Err(e) = bodies.rebuilt(&self.gpu, &state.setups) {
+            // Bodies that could not follow must not run this plan: the next `prepare`
+            // builds it again.
+            if let Some(mut p) = self.plan.take() {
+                p.destroy(&self.gpu, &mut self.dev);
+            }
+            return Err(e);
+        }
         Ok(true)
     }
 
@@ -450,6 +463,12 @@ impl Executor {
         let slot = (self.frame % FRAMES_IN_FLIGHT as u64) as usize;
         self.wait_slot(slot)?;
         self.dev.slots[slot].descriptors.allocate(&self.gpu, layout)
+    }
+
+    /// A `VkPipelineCache` for the bodies' pipelines (device lifetime: pipelines rebuilt for
+    /// a new plan compile from it).
+    pub fn pipeline_cache(&self) -> vk::PipelineCache {
+        self.dev.pipeline_cache
     }
 
     /// A sampler (device-lifetime cache: equal descriptions give the same handle).
