@@ -140,6 +140,8 @@ impl Renderer {
             gpu.clone(),
             ExecOptions {
                 emulate_async: settings.emulate_async,
+                // The output, the scene's buffers and the read-back are the renderer's.
+                imports_handed_in: true,
                 ..Default::default()
             },
         )?;

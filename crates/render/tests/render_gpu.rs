@@ -301,6 +301,16 @@ fn on_tilers_the_four_raster_passes_merge_with_a_memoryless_gbuffer() {
     .expect("renderer");
     r.render(0.0).expect("frame");
     let graph = r.executor().graph().expect("a plan ran").clone();
+    // The renderer owns its imports: the executor made no copy of them.
+    let res = r.executor().resources().expect("a plan ran");
+    for name in ["output", "scene vertices", "scene indices", "readback"] {
+        let id = graph.find_resource(name).expect(name);
+        assert!(graph.resource(id).imported, "'{name}' is imported");
+        assert!(
+            res.res[id.index()].is_null(),
+            "the executor created its own '{name}'"
+        );
+    }
     r.destroy();
     for profile in ["mali", "adreno"] {
         let caps = tessera_graph::Capabilities::profile(profile).expect("profile");

@@ -672,6 +672,7 @@ fn cross_queue_child() {
                     drop_waits_before: drop.map(str::to_string),
                     ..Default::default()
                 },
+                ..Default::default()
             },
             ..Default::default()
         };

@@ -74,6 +74,8 @@ pub fn run(args: &ExecArgs) -> anyhow::Result<()> {
         validation: !args.no_validation,
         exec: ExecOptions {
             emulate_async: args.emulate_async,
+            // The synthetic run lets the executor create the imports it does not hand in.
+            imports_handed_in: false,
             hooks: TestHooks {
                 drop_waits_before: args.drop_waits_before.clone(),
                 drop_barriers_on: args.drop_barriers_on.clone(),

@@ -135,7 +135,7 @@ pub(crate) fn resolve(
     }
     if let Some(i) = (0..res.len()).find(|&i| res[i].is_null() && !handed[i]) {
         return Err(VkError::Setup(format!(
-            "'{}' is imported per frame, but this frame does not hand it in",
+            "'{}' is imported and handed in by the renderer (per frame, or every import), but this frame does not hand it in",
             g.resources[i].name
         )));
     }

@@ -198,6 +198,10 @@ pub struct ExecOptions {
     /// same timeline semaphores); plans are compiled with an async-compute queue then. On a
     /// device with one queue family this is the only way to run an async plan.
     pub emulate_async: bool,
+    /// The renderer owns every imported resource and hands each in every frame
+    /// ([`FrameImports`]): the executor creates none (by default it creates those not marked
+    /// `per_frame`, which is what `tessera exec` relies on).
+    pub imports_handed_in: bool,
     /// Test only.
     #[doc(hidden)]
     pub hooks: TestHooks,

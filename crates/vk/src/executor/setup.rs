@@ -10,12 +10,13 @@ use crate::resources::{self, concurrent_set, memoryless_set, Unbound};
 use crate::VkError;
 use tessera_graph::{compile, CompileOptions, Graph, Plan};
 
-/// Imports the executor does not create: those the renderer hands in every frame.
-pub(crate) fn external_set(graph: &Graph) -> Vec<bool> {
+/// Imports the executor does not create: those the renderer hands in every frame (the
+/// `per_frame` ones, or all with [`ExecOptions::imports_handed_in`]).
+pub(crate) fn external_set(graph: &Graph, options: &ExecOptions) -> Vec<bool> {
     graph
         .resources
         .iter()
-        .map(|r| r.imported && r.per_frame)
+        .map(|r| r.imported && (r.per_frame || options.imports_handed_in))
         .collect()
 }
 
@@ -34,7 +35,7 @@ pub(crate) fn compile_for_device(
     // Sharing modes depend on the schedule only, not on sizes: the final plan keeps them
     // (checked below).
     let concurrent = concurrent_set(&g, &plan0, dev.families);
-    let external = external_set(&g);
+    let external = external_set(&g, options);
     let unbound =
         resources::create_unbound(gpu, &g, &memoryless, &concurrent, dev.families, &external)?;
     for (r, req) in g.resources.iter_mut().zip(&unbound.requirements) {
