@@ -56,52 +56,45 @@ pub enum Stage {
     Compute,
 }
 
-/// Compiles GLSL to SPIR-V words. `lookup` resolves `#include "name"`; errors name the file
-/// and line as shaderc reports them (`file:line: error: ...`).
+impl Stage {
+    fn flags(self) -> ash::vk::ShaderStageFlags {
+        match self {
+            Stage::Vertex => ash::vk::ShaderStageFlags::VERTEX,
+            Stage::Fragment => ash::vk::ShaderStageFlags::FRAGMENT,
+            Stage::Compute => ash::vk::ShaderStageFlags::COMPUTE,
+        }
+    }
+}
+
+/// Compiles GLSL to SPIR-V words (shaderc, through [`tessera_vk::shader`]). `lookup`
+/// resolves `#include "name"`; errors name the file and line as shaderc reports them
+/// (`file:line: error: ...`).
 pub fn compile_with(
-    compiler: &shaderc::Compiler,
     name: &str,
     text: &str,
     stage: Stage,
     lookup: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Vec<u32>, RenderError> {
-    let kind = match stage {
-        Stage::Vertex => shaderc::ShaderKind::Vertex,
-        Stage::Fragment => shaderc::ShaderKind::Fragment,
-        Stage::Compute => shaderc::ShaderKind::Compute,
-    };
-    let mut options =
-        shaderc::CompileOptions::new().map_err(|e| RenderError::Shader(format!("shaderc: {e}")))?;
-    options.set_target_env(
-        shaderc::TargetEnv::Vulkan,
-        shaderc::EnvVersion::Vulkan1_3 as u32,
-    );
-    options.set_optimization_level(shaderc::OptimizationLevel::Performance);
-    options.set_include_callback(|requested, _ty, _from, _depth| {
+    let resolve = |requested: &str, _from: &str, _relative: bool| {
         lookup(requested)
-            .map(|content| shaderc::ResolvedInclude {
-                resolved_name: requested.to_string(),
-                content,
-            })
+            .map(|content| (requested.to_string(), content))
             .ok_or_else(|| format!("no shader file '{requested}'"))
-    });
-    compiler
-        .compile_into_spirv(text, kind, name, "main", Some(&options))
-        .map(|a| a.as_binary().to_vec())
-        .map_err(|e| RenderError::Shader(e.to_string().trim().to_string()))
+    };
+    tessera_vk::shader::compile_glsl_with(text, name, stage.flags(), &[], &resolve).map_err(|e| {
+        RenderError::Shader(
+            e.to_string()
+                .trim_start_matches("shader: ")
+                .trim()
+                .to_string(),
+        )
+    })
 }
 
 /// Compiles an embedded shader file.
-pub fn compile(
-    compiler: &shaderc::Compiler,
-    name: &str,
-    stage: Stage,
-) -> Result<Vec<u32>, RenderError> {
+pub fn compile(name: &str, stage: Stage) -> Result<Vec<u32>, RenderError> {
     let text =
         source(name).ok_or_else(|| RenderError::Shader(format!("no shader file '{name}'")))?;
-    compile_with(compiler, name, text, stage, &|n| {
-        source(n).map(str::to_string)
-    })
+    compile_with(name, text, stage, &|n| source(n).map(str::to_string))
 }
 
 #[cfg(test)]
@@ -110,7 +103,6 @@ mod tests {
 
     #[test]
     fn every_embedded_stage_compiles() {
-        let c = shaderc::Compiler::new().expect("shaderc");
         for (name, _) in SOURCES {
             let stage = match name.rsplit('.').next() {
                 Some("vert") => Stage::Vertex,
@@ -118,26 +110,24 @@ mod tests {
                 Some("comp") => Stage::Compute,
                 _ => continue,
             };
-            let words = compile(&c, name, stage).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let words = compile(name, stage).unwrap_or_else(|e| panic!("{name}: {e}"));
             assert_eq!(words[0], 0x0723_0203, "{name}: SPIR-V magic");
         }
     }
 
     #[test]
     fn a_syntax_error_names_file_and_line() {
-        let c = shaderc::Compiler::new().expect("shaderc");
         let text = "#version 450\nvoid main() {\n  oops;\n}\n";
-        let e = compile_with(&c, "broken.frag", text, Stage::Fragment, &|_| None).unwrap_err();
+        let e = compile_with("broken.frag", text, Stage::Fragment, &|_| None).unwrap_err();
         let msg = e.to_string();
         assert!(msg.contains("broken.frag:3"), "{msg}");
     }
 
     #[test]
     fn an_error_in_an_included_file_names_that_file() {
-        let c = shaderc::Compiler::new().expect("shaderc");
         let text = "#version 450\n#include \"inc.glsl\"\nvoid main() {}\n";
         let lookup = |n: &str| (n == "inc.glsl").then(|| "\n\nint x = ;\n".to_string());
-        let e = compile_with(&c, "top.frag", text, Stage::Fragment, &lookup).unwrap_err();
+        let e = compile_with("top.frag", text, Stage::Fragment, &lookup).unwrap_err();
         assert!(e.to_string().contains("inc.glsl:3"), "{e}");
     }
 }

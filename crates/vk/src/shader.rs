@@ -13,13 +13,62 @@ use std::path::{Path, PathBuf};
 /// Compiles GLSL `source` (named `file_name` in messages and for relative includes) for
 /// `stage` (one of `VERTEX`, `FRAGMENT`, `COMPUTE`, `GEOMETRY`, `TESSELLATION_CONTROL`,
 /// `TESSELLATION_EVALUATION`), with `defines` (`(name, value)`, an empty value defines the
-/// name as empty) and `#include` looked up as the module docs say.
+/// name as empty) and `#include` looked up on disk as the module docs say.
 pub fn compile_glsl(
     source: &str,
     file_name: &str,
     stage: vk::ShaderStageFlags,
     defines: &[(&str, &str)],
     include_dir: Option<&Path>,
+) -> Result<Vec<u32>, VkError> {
+    let include_dir: Option<PathBuf> = include_dir.map(Path::to_path_buf);
+    let top_dir: Option<PathBuf> = Path::new(file_name).parent().map(Path::to_path_buf);
+    let lookup = move |requested: &str, requesting: &str, relative: bool| {
+        let requesting_dir = Path::new(requesting)
+            .parent()
+            .map(Path::to_path_buf)
+            .or_else(|| top_dir.clone());
+        let mut candidates = Vec::new();
+        if relative {
+            if let Some(d) = &requesting_dir {
+                candidates.push(d.join(requested));
+            }
+        }
+        if let Some(d) = &include_dir {
+            candidates.push(d.join(requested));
+        }
+        for c in &candidates {
+            if let Ok(content) = std::fs::read_to_string(c) {
+                return Ok((c.display().to_string(), content));
+            }
+        }
+        Err(format!(
+            "cannot find '{requested}' (looked in: {})",
+            if candidates.is_empty() {
+                "no include directory given".to_string()
+            } else {
+                candidates
+                    .iter()
+                    .map(|c| c.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        ))
+    };
+    compile_glsl_with(source, file_name, stage, defines, &lookup)
+}
+
+/// Resolves `#include "requested"` (or `<requested>` when `relative` is false) written in the
+/// file `requesting`: the included file's name (as messages name it) and its text.
+pub type IncludeLookup<'a> = dyn Fn(&str, &str, bool) -> Result<(String, String), String> + 'a;
+
+/// [`compile_glsl`] with includes resolved by `lookup` (embedded sources, an asset manager).
+pub fn compile_glsl_with(
+    source: &str,
+    file_name: &str,
+    stage: vk::ShaderStageFlags,
+    defines: &[(&str, &str)],
+    lookup: &IncludeLookup<'_>,
 ) -> Result<Vec<u32>, VkError> {
     let kind = match stage {
         vk::ShaderStageFlags::VERTEX => shaderc::ShaderKind::Vertex,
@@ -47,42 +96,13 @@ pub fn compile_glsl(
     for (name, value) in defines {
         options.add_macro_definition(name, (!value.is_empty()).then_some(*value));
     }
-    let include_dir: Option<PathBuf> = include_dir.map(Path::to_path_buf);
-    let top_dir: Option<PathBuf> = Path::new(file_name).parent().map(Path::to_path_buf);
-    options.set_include_callback(move |requested, ty, requesting, _depth| {
-        let requesting_dir = Path::new(requesting)
-            .parent()
-            .map(Path::to_path_buf)
-            .or_else(|| top_dir.clone());
-        let mut candidates = Vec::new();
-        if ty == shaderc::IncludeType::Relative {
-            if let Some(d) = &requesting_dir {
-                candidates.push(d.join(requested));
-            }
-        }
-        if let Some(d) = &include_dir {
-            candidates.push(d.join(requested));
-        }
-        for c in &candidates {
-            if let Ok(content) = std::fs::read_to_string(c) {
-                return Ok(shaderc::ResolvedInclude {
-                    resolved_name: c.display().to_string(),
-                    content,
-                });
-            }
-        }
-        Err(format!(
-            "cannot find '{requested}' (looked in: {})",
-            if candidates.is_empty() {
-                "no include directory given".to_string()
-            } else {
-                candidates
-                    .iter()
-                    .map(|c| c.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            }
-        ))
+    options.set_include_callback(|requested, ty, requesting, _depth| {
+        lookup(requested, requesting, ty == shaderc::IncludeType::Relative).map(
+            |(resolved_name, content)| shaderc::ResolvedInclude {
+                resolved_name,
+                content,
+            },
+        )
     });
     let out = compiler
         .compile_into_spirv(source, kind, file_name, "main", Some(&options))

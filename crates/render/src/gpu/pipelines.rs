@@ -154,16 +154,9 @@ struct Modules {
     tonemap_frag: vk::ShaderModule,
 }
 
-fn module(
-    gpu: &Gpu,
-    compiler: &shaderc::Compiler,
-    name: &str,
-    stage: Stage,
-) -> Result<vk::ShaderModule, RenderError> {
-    let words = shaders::compile(compiler, name, stage)?;
-    let info = vk::ShaderModuleCreateInfo::default().code(&words);
-    // SAFETY: `words` is SPIR-V produced by shaderc for Vulkan 1.3.
-    Ok(unsafe { gpu.device.create_shader_module(&info, None) }?)
+fn module(gpu: &Gpu, name: &str, stage: Stage) -> Result<vk::ShaderModule, RenderError> {
+    let words = shaders::compile(name, stage)?;
+    Ok(tessera_vk::shader::module(gpu, &words, name)?)
 }
 
 /// The pipelines, created on first use per (kind, render pass, subpass).
@@ -181,10 +174,8 @@ pub struct Pipelines {
 impl Pipelines {
     /// Compiles the shaders and creates the layouts.
     pub fn new(gpu: &Gpu) -> Result<Pipelines, RenderError> {
-        let compiler =
-            shaderc::Compiler::new().map_err(|e| RenderError::Shader(format!("shaderc: {e}")))?;
         let layouts = Layouts::new(gpu)?;
-        let m = |name, stage| module(gpu, &compiler, name, stage);
+        let m = |name, stage| module(gpu, name, stage);
         let modules = Modules {
             mesh_vert: m("mesh.vert", Stage::Vertex)?,
             gbuffer_frag: m("gbuffer.frag", Stage::Fragment)?,
