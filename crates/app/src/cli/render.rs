@@ -83,6 +83,8 @@ struct Report {
     plan: Plan,
     cpu: Vec<tessera_render::FrameStats>,
     timings: Vec<tessera_vk::executor::PassTiming>,
+    /// Most `vkAllocateMemory` allocations alive at once over the run (sampled after the
+    /// renderer opened and after every frame).
     allocations: u64,
     pipelines: u64,
     validation: bool,
@@ -134,10 +136,12 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
     let scene_name = scene.name.clone();
     let mut renderer = Renderer::new(gpu.clone(), scene, settings)?;
     let mut cpu = Vec::new();
+    let mut peak_allocations = gpu.allocation_count();
     let started = Instant::now();
     let mut last_note = Instant::now();
     for f in 0..args.frames {
         cpu.push(renderer.render(f as f32 / 60.0)?);
+        peak_allocations = peak_allocations.max(gpu.allocation_count());
         if last_note.elapsed().as_secs_f32() > 2.0 {
             log::warn!(
                 "frame {}/{} ({:.1} s)",
@@ -158,7 +162,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
         .cloned()
         .ok_or_else(|| anyhow::anyhow!("no plan ran"))?;
     let timings = renderer.timings();
-    let allocations = gpu.allocation_count();
+    let allocations = peak_allocations.max(gpu.allocation_count());
     let pipelines = renderer.pipelines_created();
     // Freed before the messages are counted: destruction is validated too.
     renderer.destroy();
@@ -256,7 +260,7 @@ fn summary(r: &Report) -> String {
     );
     let _ = writeln!(
         s,
-        "vkAllocateMemory allocations alive: {}, pipelines created: {}",
+        "vkAllocateMemory allocations: {} at most alive over the run, pipelines created: {}",
         r.allocations, r.pipelines
     );
     let _ = writeln!(
