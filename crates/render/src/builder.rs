@@ -380,6 +380,17 @@ impl std::fmt::Debug for FrameBodies<'_> {
     }
 }
 
+impl FrameBodies<'_> {
+    /// No bodies: for waiting on the frames in flight outside a frame.
+    pub fn empty() -> FrameBodies<'static> {
+        FrameBodies {
+            bodies: Vec::new(),
+            rebuilt: 0,
+            skip: None,
+        }
+    }
+}
+
 impl PassBodies for FrameBodies<'_> {
     fn rebuilt(&mut self, _gpu: &Gpu, _passes: &[PassSetup]) -> Result<(), VkError> {
         // Bodies look their resources up when they record (descriptor sets are written per

@@ -5,7 +5,7 @@
 //! when it differs from the last one (a resize, a toggle, a scene change) and then rebuilds
 //! its plan-lifetime objects while pipelines and the scene stay.
 
-use crate::builder::FrameBuilder;
+use crate::builder::{FrameBodies, FrameBuilder};
 use crate::camera::View;
 use crate::frame::{self, FrameInputs, OUTPUT_FORMAT};
 use crate::gpu::frame_data::{FrameData, PointLightData};
@@ -254,16 +254,8 @@ impl Renderer {
 
     /// Waits for every frame in flight.
     pub fn wait(&mut self) -> Result<(), RenderError> {
-        let mut none = crate::builder::FrameBuilder::new(
-            "idle",
-            vk::Extent2D {
-                width: 1,
-                height: 1,
-            },
-        )
-        .finish()
-        .1;
-        self.exec.finish(&mut none)?;
+        // The frames' own bodies are gone; completed frames are reported to no body.
+        self.exec.finish(&mut FrameBodies::empty())?;
         Ok(())
     }
 
@@ -404,13 +396,12 @@ impl Renderer {
             return Ok(None);
         };
         let n = (w as usize) * (h as usize) * 4;
-        let mut rgba = bytes
+        // Row 0 of the image is the picture's top (the Y-up viewport maps clip-space +Y
+        // there), as PNG wants it: no flip.
+        let rgba = bytes
             .get(..n)
             .ok_or_else(|| RenderError::Output("read-back buffer too small".into()))?
             .to_vec();
-        // The viewport's Y points up and row 0 of the image is its top: no flip needed, but
-        // the alpha of the output is written as 1 (the tone mapper's), keep it.
-        rgba.truncate(n);
         Ok(Some(Picture {
             width: w,
             height: h,
