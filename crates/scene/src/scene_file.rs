@@ -676,7 +676,7 @@ impl<'a> Builder<'a> {
         if r.colors.is_empty() {
             return Err(self.err(format!("{key}.colors"), "must list at least one colour"));
         }
-        if !(r.intensity >= 0.0) {
+        if r.intensity.is_nan() || r.intensity < 0.0 {
             return Err(self.err(format!("{key}.intensity"), "must not be negative"));
         }
         if let Some(range) = r.range {
@@ -987,7 +987,7 @@ impl<'a> Builder<'a> {
         }
         self.finite(&format!("{key}.origin"), &g.origin)?;
         self.finite(key, &[g.spacing, g.scale])?;
-        if !(g.scale > 0.0) {
+        if g.scale.is_nan() || g.scale <= 0.0 {
             return Err(self.err(format!("{key}.scale"), "must be positive"));
         }
         let prim = self.shape(
