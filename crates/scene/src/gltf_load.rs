@@ -787,7 +787,7 @@ impl<'a> Loader<'a> {
             ));
         }
         let indices = to_triangle_list(mode, &raw);
-        if mode == Mode::Triangles && !raw.len().is_multiple_of(3) {
+        if mode == Mode::Triangles && raw.len() % 3 != 0 {
             log::warn!(
                 "{}: {object}: {} indices is not a multiple of 3; the last {} ignored",
                 self.path.display(),

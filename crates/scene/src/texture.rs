@@ -115,7 +115,7 @@ pub fn pattern(name: &str, size: u32) -> Option<Texture> {
             let cell = (s / 8).max(1);
             for y in 0..s {
                 for x in 0..s {
-                    let on = ((x / cell) + (y / cell)).is_multiple_of(2);
+                    let on = ((x / cell) + (y / cell)) % 2 == 0;
                     put(&mut rgba, x, y, if on { light } else { dark });
                 }
             }
