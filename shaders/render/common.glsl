@@ -6,18 +6,7 @@
 
 const float PI = 3.14159265358979;
 
-// Set 0, binding 0: what every pass of a frame sees (crates/render/src/gpu/frame_data.rs
-// writes it; the layouts must agree).
-layout(set = 0, binding = 0, std140) uniform FrameData {
-    mat4 view_proj;
-    mat4 inv_view_proj;
-    vec4 camera_pos;      // xyz: world position
-    vec4 sun_direction;   // xyz: direction the light travels (world), w: 1 when there is a sun
-    vec4 sun_color;       // rgb: colour × illuminance
-    vec4 ambient;         // rgb: hemisphere ambient (sky), a: ground factor
-    uvec4 counts;         // x: point lights
-    vec4 viewport;        // xy: render size in pixels, zw: 1 / size
-} frame;
+#include "frame_data.glsl"
 
 struct PointLight {
     vec4 position_range;  // xyz: world position, w: range (0: unbounded)
@@ -78,13 +67,15 @@ float falloff(float dist, float range) {
     return inv * w * w;
 }
 
-// Every light of the frame on one surface point: the sun, the point lights and ambient.
-vec3 shade(vec3 p, vec3 n, vec3 base, float metallic, float roughness, float occlusion) {
+// Every light of the frame on one surface point: the sun (`sun_visibility`: 0 in its
+// shadow), the point lights and ambient.
+vec3 shade(vec3 p, vec3 n, vec3 base, float metallic, float roughness, float occlusion,
+           float sun_visibility) {
     vec3 v = normalize(frame.camera_pos.xyz - p);
     vec3 c = vec3(0.0);
-    if (frame.sun_direction.w > 0.0) {
+    if (frame.sun_direction.w > 0.0 && sun_visibility > 0.0) {
         c += brdf(n, v, -normalize(frame.sun_direction.xyz), frame.sun_color.rgb, base, metallic,
-                  roughness);
+                  roughness) * sun_visibility;
     }
     for (uint i = 0u; i < frame.counts.x; ++i) {
         PointLight pl = point_lights.lights[i];

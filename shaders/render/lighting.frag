@@ -4,6 +4,7 @@
 // and adds the lit colour to the HDR target (additive blending). Pixels with no surface
 // (reversed-Z depth 0: the far plane at infinity) get the sky.
 #include "common.glsl"
+#include "shadow.glsl"
 
 layout(input_attachment_index = 0, set = 1, binding = 0) uniform subpassInput albedo_in;
 layout(input_attachment_index = 1, set = 1, binding = 1) uniform subpassInput normal_in;
@@ -27,5 +28,5 @@ void main() {
     vec3 base = subpassLoad(albedo_in).rgb;
     vec3 n = normalize(subpassLoad(normal_in).xyz * 2.0 - 1.0);
     vec3 m = subpassLoad(material_in).rgb;
-    out_hdr = vec4(shade(p, n, base, m.r, m.g, m.b), 0.0);
+    out_hdr = vec4(shade(p, n, base, m.r, m.g, m.b, sun_shadow(p)), 0.0);
 }

@@ -60,8 +60,9 @@ fn json_summary_of_a_gltf_model_with_every_optimisation_off() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
     assert_eq!(v["validation_messages"], 0);
-    // No merging: every raster pass is a render pass of its own.
-    assert_eq!(v["render_passes"].as_array().map(Vec::len), Some(4), "{v}");
+    // No merging: every raster pass (shadows and the four deferred ones) is a render pass of
+    // its own.
+    assert_eq!(v["render_passes"].as_array().map(Vec::len), Some(5), "{v}");
     assert!(
         v["timings_us"].as_array().is_some_and(|t| t.len() >= 5),
         "{v}"

@@ -1,17 +1,22 @@
 //! The deferred frame, declared through the graph every frame:
 //!
-//! 1. `frame constants` (transfer): the camera and lights into two transient buffers.
-//! 2. `gbuffer` (raster): albedo `R8G8B8A8_SRGB`, normal `A2B10G10R10_UNORM_PACK32`, material
+//! 1. `frame constants` (transfer): the camera, lights and shadow cascades into two
+//!    transient buffers.
+//! 2. `shadows` (raster, depth only, slope-scaled bias): the sun's three cascades side by
+//!    side in one `D32_SFLOAT` atlas (`crate::shadows`), sampled with 3×3 PCF and blended
+//!    across cascades by lighting and transparents. With shadows off the atlas is one texel
+//!    per cascade and the pass only clears it: the switch changes sizes, not the graph.
+//! 3. `gbuffer` (raster): albedo `R8G8B8A8_SRGB`, normal `A2B10G10R10_UNORM_PACK32`, material
 //!    (metallic, roughness, occlusion) `R8G8B8A8_UNORM`, emission into HDR, depth
 //!    `D32_SFLOAT` (reversed Z: cleared to 0, tested `GREATER`).
-//! 3. `lighting` (raster): the G-buffer and depth as input attachments, the sun and point
-//!    lights (Cook-Torrance GGX) added to HDR `B10G11R11_UFLOAT_PACK32`.
-//! 4. `transparents` (raster, forward): blended over HDR with a read-only depth test.
-//! 5. `tonemap` (raster): HDR as an input attachment, ACES fit, into the sRGB output.
-//! 6. `readback` (transfer, when asked): the output into a host-visible buffer.
+//! 4. `lighting` (raster): the G-buffer and depth as input attachments, the sun and point
+//!    lights (Cook-Torrance GGX), the sun shadowed, added to HDR `B10G11R11_UFLOAT_PACK32`.
+//! 5. `transparents` (raster, forward): blended over HDR with a read-only depth test.
+//! 6. `tonemap` (raster): HDR as an input attachment, ACES fit, into the sRGB output.
+//! 7. `readback` (transfer, when asked): the output into a host-visible buffer.
 //!
-//! On a tiler the four raster passes merge into one render pass with the G-buffer and depth
-//! memoryless; elsewhere the plan is what the compiler decides (the same shaders: an input
+//! On a tiler the four deferred raster passes merge into one render pass with the G-buffer
+//! and depth memoryless (the shadow pass stays apart: its atlas is sampled at any pixel); elsewhere the plan is what the compiler decides (the same shaders: an input
 //! attachment is read from a loaded attachment when passes do not merge).
 
 use crate::builder::{BufferRef, FrameBuilder, ImageRef, ImportFlags, Size};
@@ -44,6 +49,8 @@ pub struct FrameInputs<'a> {
     pub transparent: Vec<Draw>,
     /// Exposure before tone mapping.
     pub exposure: f32,
+    /// Texels per side of each shadow cascade; 0: no shadows (the atlas is 1 texel, cleared).
+    pub shadow_size: u32,
     /// The output's name in the graph.
     pub output_name: &'a str,
     /// Copy the output into the read-back buffer, declared as the imported buffer
@@ -136,7 +143,132 @@ fn input_set(
     Ok(set)
 }
 
-/// Records `draws` with the mesh pipeline of each material (G-buffer or forward).
+/// A set of the shadow atlas with the comparison sampler.
+fn shadow_set(
+    pc: &mut crate::builder::PassContext<'_, '_>,
+    layout: vk::DescriptorSetLayout,
+    sampler: vk::Sampler,
+    atlas: ImageRef,
+) -> Result<vk::DescriptorSet, RenderError> {
+    let set = pc.frame.descriptor_set(layout)?;
+    let info = [vk::DescriptorImageInfo {
+        sampler,
+        image_view: pc.image(atlas)?.shader_view,
+        image_layout: vk::ImageLayout::DEPTH_STENCIL_READ_ONLY_OPTIMAL,
+    }];
+    let write = vk::WriteDescriptorSet::default()
+        .dst_set(set)
+        .dst_binding(0)
+        .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+        .image_info(&info);
+    // SAFETY: a set allocated for this frame slot, not yet bound; the plan puts the atlas in
+    // the read-only depth layout for the passes that sample it.
+    unsafe { pc.gpu.device.update_descriptor_sets(&[write], &[]) };
+    Ok(set)
+}
+
+/// Records the opaque draws into each cascade of the shadow atlas (one viewport each).
+fn draw_shadows(
+    pc: &mut crate::builder::PassContext<'_, '_>,
+    pipelines: &RefCell<Pipelines>,
+    scene: &SceneGpu,
+    ubo: BufferRef,
+    buffers: (vk::Buffer, vk::Buffer),
+    size: u32,
+) -> Result<(), RenderError> {
+    let (rp, sp, _) = pc.subpass()?;
+    let (pipeline, layout, set_layout) = {
+        let mut p = pipelines.borrow_mut();
+        (
+            p.get(pc.gpu, PipelineKind::Shadow, rp, sp)?,
+            p.layouts.shadow,
+            p.layouts.frame_constants,
+        )
+    };
+    if scene.opaque.is_empty() {
+        return Ok(());
+    }
+    let set = pc.frame.descriptor_set(set_layout)?;
+    let info = [vk::DescriptorBufferInfo {
+        buffer: pc.buffer(ubo)?,
+        offset: 0,
+        range: vk::WHOLE_SIZE,
+    }];
+    let write = vk::WriteDescriptorSet::default()
+        .dst_set(set)
+        .dst_binding(0)
+        .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
+        .buffer_info(&info);
+    let d = &pc.gpu.device;
+    // SAFETY: a fresh set of this frame slot; recording inside the shadow subpass with the
+    // pipeline made for it; live buffers.
+    unsafe {
+        d.update_descriptor_sets(&[write], &[]);
+        d.cmd_bind_pipeline(pc.cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
+        d.cmd_bind_descriptor_sets(
+            pc.cmd,
+            vk::PipelineBindPoint::GRAPHICS,
+            layout,
+            0,
+            &[set],
+            &[],
+        );
+        d.cmd_bind_vertex_buffers(pc.cmd, 0, &[buffers.0], &[0]);
+        d.cmd_bind_index_buffer(pc.cmd, buffers.1, 0, vk::IndexType::UINT32);
+    }
+    for cascade in 0..crate::shadows::CASCADES as u32 {
+        let viewport = vk::Viewport {
+            x: (cascade * size) as f32,
+            y: size as f32,
+            width: size as f32,
+            height: -(size as f32),
+            min_depth: 0.0,
+            max_depth: 1.0,
+        };
+        let scissor = vk::Rect2D {
+            offset: vk::Offset2D {
+                x: (cascade * size) as i32,
+                y: 0,
+            },
+            extent: vk::Extent2D {
+                width: size,
+                height: size,
+            },
+        };
+        // SAFETY: recording in the shadow subpass; the viewport lies inside the atlas.
+        unsafe {
+            d.cmd_set_viewport(pc.cmd, 0, &[viewport]);
+            d.cmd_set_scissor(pc.cmd, 0, &[scissor]);
+        }
+        for draw in &scene.opaque {
+            let mut push = [0f32; DRAW_CONSTANTS as usize / 4];
+            push[..16].copy_from_slice(&draw.transform.to_cols_array());
+            push[29] = cascade as f32;
+            // SAFETY: the push range matches the shadow layout; indices lie in the buffer.
+            unsafe {
+                d.cmd_push_constants(
+                    pc.cmd,
+                    layout,
+                    vk::ShaderStageFlags::VERTEX,
+                    0,
+                    bytemuck::cast_slice(&push),
+                );
+                d.cmd_draw_indexed(
+                    pc.cmd,
+                    draw.index_count,
+                    1,
+                    draw.first_index,
+                    draw.vertex_offset,
+                    0,
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Records `draws` with the mesh pipeline of each material (G-buffer or forward); `sets`
+/// are the frame set and, for lit draws, the shadow set.
 #[allow(clippy::too_many_arguments)]
 fn draw_meshes(
     gpu: &Gpu,
@@ -146,7 +278,7 @@ fn draw_meshes(
     draws: &[Draw],
     forward: bool,
     subpass: (vk::RenderPass, u32, vk::Extent2D),
-    frame: vk::DescriptorSet,
+    sets: &[vk::DescriptorSet],
     vertices: vk::Buffer,
     indices: vk::Buffer,
 ) -> Result<(), RenderError> {
@@ -168,9 +300,19 @@ fn draw_meshes(
             vk::PipelineBindPoint::GRAPHICS,
             layout,
             0,
-            &[frame],
+            &sets[..1],
             &[],
         );
+        if let Some(&shadow) = sets.get(1) {
+            gpu.device.cmd_bind_descriptor_sets(
+                cmd,
+                vk::PipelineBindPoint::GRAPHICS,
+                layout,
+                2,
+                &[shadow],
+                &[],
+            );
+        }
     }
     let mut bound = None;
     for d in draws {
@@ -261,6 +403,32 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
         }
     });
 
+    let cascade = inputs.shadow_size.max(1);
+    let cascades = crate::shadows::CASCADES as u32;
+    let atlas = fb.image(
+        "shadow atlas",
+        Format::D32_SFLOAT,
+        Size::Fixed(cascade * cascades, cascade),
+    );
+    let draw_shadows_at = inputs.shadow_size;
+    fb.pass("shadows", PassKind::Raster, |p| {
+        p.depth_cleared(atlas, 1.0)
+            .uniform(ubo)
+            .vertices(vertices)
+            .indices(indices);
+        move |pc| {
+            if draw_shadows_at == 0 {
+                return Ok(());
+            }
+            let buffers = (pc.buffer(vertices)?, pc.buffer(indices)?);
+            draw_shadows(pc, pipelines, scene, ubo, buffers, draw_shadows_at)
+        }
+    });
+    let (shadow_layout, shadow_sampler) = {
+        let p = pipelines.borrow();
+        (p.layouts.shadow_map, p.shadow_sampler)
+    };
+
     let albedo = fb.image("gbuffer albedo", Format::R8G8B8A8_SRGB, Size::FULL);
     let normal = fb.image(
         "gbuffer normal",
@@ -291,7 +459,7 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
                 &scene.opaque,
                 false,
                 subpass,
-                set,
+                &[set],
                 pc.buffer(vertices)?,
                 pc.buffer(indices)?,
             )
@@ -305,7 +473,8 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
             .input(depth)
             .blend(hdr)
             .uniform(ubo)
-            .storage_read(light_buffer);
+            .storage_read(light_buffer)
+            .sampled(atlas);
         move |pc| {
             let (rp, sp, extent) = pc.subpass()?;
             let frame = frame_set(pc, frame_layout, ubo, light_buffer)?;
@@ -318,6 +487,7 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
                 )
             };
             let inputs = input_set(pc, inputs_layout, &[albedo, normal, material, depth])?;
+            let shadow = shadow_set(pc, shadow_layout, shadow_sampler, atlas)?;
             set_viewport(pc.gpu, pc.cmd, extent);
             // SAFETY: recording inside the pipeline's subpass with its sets.
             unsafe {
@@ -328,7 +498,7 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
                     vk::PipelineBindPoint::GRAPHICS,
                     layout,
                     0,
-                    &[frame, inputs],
+                    &[frame, inputs, shadow],
                     &[],
                 );
                 d.cmd_draw(pc.cmd, 3, 1, 0, 0);
@@ -343,11 +513,13 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
             .depth_read(depth)
             .uniform(ubo)
             .storage_read(light_buffer)
+            .sampled(atlas)
             .vertices(vertices)
             .indices(indices);
         move |pc| {
             let subpass = pc.subpass()?;
             let set = frame_set(pc, frame_layout, ubo, light_buffer)?;
+            let shadow = shadow_set(pc, shadow_layout, shadow_sampler, atlas)?;
             draw_meshes(
                 pc.gpu,
                 pc.cmd,
@@ -356,7 +528,7 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
                 &transparent,
                 true,
                 subpass,
-                set,
+                &[set, shadow],
                 pc.buffer(vertices)?,
                 pc.buffer(indices)?,
             )

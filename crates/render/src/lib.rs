@@ -24,6 +24,7 @@ pub mod gpu;
 pub mod png_out;
 pub mod renderer;
 pub mod shaders;
+pub mod shadows;
 
 pub use renderer::{FrameStats, Renderer, Settings};
 

@@ -43,6 +43,10 @@ pub struct Settings {
     pub read_back: bool,
     /// A test aid: the pass of this name records nothing.
     pub skip_pass: Option<String>,
+    /// The sun casts cascaded shadows.
+    pub shadows: bool,
+    /// Texels per side of each shadow cascade.
+    pub shadow_size: u32,
 }
 
 impl Default for Settings {
@@ -56,6 +60,8 @@ impl Default for Settings {
             ambient: [0.05, 0.06, 0.08],
             read_back: true,
             skip_pass: None,
+            shadows: true,
+            shadow_size: 2048,
         }
     }
 }
@@ -310,7 +316,46 @@ impl Renderer {
             data.sun_color = [3.0, 2.9, 2.7, 0.0];
         }
         data.counts[0] = lights.len() as u32;
+        let forward = (view.target - view.position).normalize_or(glam::Vec3::NEG_Z);
+        data.camera_forward = [forward.x, forward.y, forward.z, 0.0];
+        if self.shadows_on() && data.sun_direction[3] > 0.0 {
+            let b = &self.scene.bounds;
+            let (centre, radius) =
+                if b.min.is_finite() && b.max.is_finite() && b.min.cmple(b.max).all() {
+                    ((b.min + b.max) * 0.5, (b.max - b.min).length() * 0.5)
+                } else {
+                    (glam::Vec3::ZERO, 1.0)
+                };
+            let sun = glam::Vec3::from_slice(&data.sun_direction[..3]);
+            // Shadows as far as the scene reaches from the eye (and no farther than 200 m).
+            let distance = (view.position.distance(centre) + radius).clamp(1.0, 200.0);
+            let c = crate::shadows::fit(
+                &view,
+                aspect,
+                sun,
+                distance,
+                self.settings.shadow_size,
+                centre,
+                radius,
+            );
+            for (dst, m) in data.cascade_view_proj.iter_mut().zip(&c.view_proj) {
+                *dst = m.to_cols_array();
+            }
+            data.cascade_splits = [c.splits[0], c.splits[1], c.splits[2], 1.0];
+            data.shadow = [1.0 / self.settings.shadow_size as f32, 0.0, 0.0, 0.0];
+        }
         (data, lights, view)
+    }
+
+    /// Whether this frame draws shadows: switched on, with a size, and a sun to cast them
+    /// (the scene's, or the default sun of a scene without lights).
+    fn shadows_on(&self) -> bool {
+        let lights = &self.scene.lights;
+        let sun = lights.is_empty()
+            || lights
+                .iter()
+                .any(|l| matches!(l.kind, LightKind::Directional));
+        self.settings.shadows && self.settings.shadow_size > 0 && sun
     }
 
     /// Renders one frame of the scene at `time` seconds (light motion).
@@ -339,6 +384,11 @@ impl Renderer {
                 lights,
                 transparent,
                 exposure: self.settings.exposure,
+                shadow_size: if self.shadows_on() {
+                    self.settings.shadow_size
+                } else {
+                    0
+                },
                 output_name: OUTPUT,
                 readback: readback_bytes,
             },

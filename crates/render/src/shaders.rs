@@ -7,6 +7,18 @@ use crate::RenderError;
 /// Every file of `shaders/render/`, by name.
 const SOURCES: &[(&str, &str)] = &[
     (
+        "frame_data.glsl",
+        include_str!("../../../shaders/render/frame_data.glsl"),
+    ),
+    (
+        "shadow.glsl",
+        include_str!("../../../shaders/render/shadow.glsl"),
+    ),
+    (
+        "shadow.vert",
+        include_str!("../../../shaders/render/shadow.vert"),
+    ),
+    (
         "common.glsl",
         include_str!("../../../shaders/render/common.glsl"),
     ),

@@ -22,10 +22,12 @@ fn gpu() -> Arc<Gpu> {
 }
 
 fn settings(options: CompileOptions) -> Settings {
+    // 512-texel shadow cascades: enough for 320×180, and quick on a CPU rasteriser.
     Settings {
         width: W,
         height: H,
         options,
+        shadow_size: 512,
         ..Settings::default()
     }
 }
@@ -140,7 +142,7 @@ fn the_golden_comparison_sees_a_missing_light_and_a_skipped_pass() {
         !d.within_tolerance(u64::from(W * H)),
         "one light fewer still matched: {d:?}"
     );
-    for pass in ["transparents", "lighting"] {
+    for pass in ["transparents", "lighting", "shadows"] {
         let mut s = settings(CompileOptions::ALL);
         s.skip_pass = Some(pass.to_string());
         let p = render(&gpu, tessera_scene::builtin(), s, 2);
@@ -287,8 +289,9 @@ fn the_gltf_corpus_renders() {
     assert!(rendered >= 15, "only {rendered} models rendered");
 }
 
-/// The frame the renderer declares, compiled for a tiler, merges its four raster passes into
-/// one render pass with the G-buffer and depth memoryless; on lavapipe's capabilities the
+/// The frame the renderer declares, compiled for a tiler, merges its four deferred raster
+/// passes into one render pass with the G-buffer and depth memoryless (the shadow pass stays
+/// apart: its atlas is sampled at any pixel); on lavapipe's capabilities the
 /// plan is the compiler's choice and still runs clean (above).
 #[test]
 fn on_tilers_the_four_raster_passes_merge_with_a_memoryless_gbuffer() {
@@ -322,9 +325,14 @@ fn on_tilers_the_four_raster_passes_merge_with_a_memoryless_gbuffer() {
             .collect();
         assert_eq!(
             merged,
-            vec![vec!["gbuffer", "lighting", "transparents", "tonemap"]],
+            // The shadow atlas is sampled at any pixel later: its pass cannot merge.
+            vec![
+                vec!["shadows"],
+                vec!["gbuffer", "lighting", "transparents", "tonemap"]
+            ],
             "{profile}"
         );
+        let atlas = graph.find_resource("shadow atlas").expect("atlas");
         let memoryless = tessera_vk::resources::memoryless_set(&graph, &plan);
         for name in [
             "gbuffer albedo",
@@ -339,10 +347,38 @@ fn on_tilers_the_four_raster_passes_merge_with_a_memoryless_gbuffer() {
                 "{profile}: '{name}' is not memoryless"
             );
         }
+        assert!(
+            !memoryless[atlas.index()],
+            "{profile}: the sampled atlas is memoryless"
+        );
         let output = graph.find_resource("output").expect("output");
         assert!(
             !memoryless[output.index()],
             "{profile}: the output left tile memory"
         );
     }
+}
+
+/// Shadows are a switch: off, the frame still declares the atlas (1 texel per cascade) and its
+/// pass, the picture is brighter where the sun was blocked, and it stays clean.
+#[test]
+fn the_shadow_switch_changes_the_picture() {
+    let gpu = gpu();
+    let on = render(
+        &gpu,
+        tessera_scene::builtin(),
+        settings(CompileOptions::ALL),
+        1,
+    );
+    let mut s = settings(CompileOptions::ALL);
+    s.shadows = false;
+    let off = render(&gpu, tessera_scene::builtin(), s, 1);
+    let sum = |p: &Picture| p.rgba.iter().map(|&b| u64::from(b)).sum::<u64>();
+    assert!(sum(&off) > sum(&on), "no shadow darkened the picture");
+    let d = off.difference(&on).expect("same size");
+    assert!(
+        d.pixels > u64::from(W * H) / 50,
+        "shadows touched only {} pixels",
+        d.pixels
+    );
 }

@@ -1,6 +1,6 @@
 //! `tessera render [--scene FILE] [--width W] [--height H] [--frames N] [--out FRAME.png]
 //! [--no-optimize] [--no-merge] [--no-memoryless] [--no-alias] [--no-async]
-//! [--emulate-async] [--json]`: renders N frames of a scene offscreen through the graph into
+//! [--emulate-async] [--no-shadows] [--shadow-size N] [--json]`: renders N frames of a scene offscreen through the graph into
 //! an imported output image, writes the last as PNG and prints the plan summary, the GPU time
 //! per pass and the validation message count (exit 1 on any validation message).
 //!
@@ -50,6 +50,12 @@ pub struct RenderArgs {
     /// Run the async-compute queue's work as separate submits on the graphics queue.
     #[arg(long)]
     emulate_async: bool,
+    /// No sun shadows (the atlas shrinks to one texel per cascade, its pass draws nothing).
+    #[arg(long)]
+    no_shadows: bool,
+    /// Texels per side of each of the three shadow cascades.
+    #[arg(long, default_value_t = 2048, value_parser = clap::value_parser!(u32).range(16..=8192))]
+    shadow_size: u32,
     /// Multiplier before tone mapping.
     #[arg(long, default_value_t = 1.0)]
     exposure: f32,
@@ -131,6 +137,8 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
         options: args.options(),
         emulate_async: args.emulate_async,
         exposure: args.exposure,
+        shadows: !args.no_shadows,
+        shadow_size: args.shadow_size,
         ..Settings::default()
     };
     let scene_name = scene.name.clone();

@@ -25,6 +25,14 @@ pub struct FrameData {
     pub counts: [u32; 4],
     /// xy: size in pixels, zw: reciprocals.
     pub viewport: [f32; 4],
+    /// xyz: the view direction.
+    pub camera_forward: [f32; 4],
+    /// World to each shadow cascade's clip space.
+    pub cascade_view_proj: [[f32; 16]; 3],
+    /// xyz: view depth where each cascade ends, w: 1 when shadows are on.
+    pub cascade_splits: [f32; 4],
+    /// x: 1 / cascade size in texels.
+    pub shadow: [f32; 4],
 }
 
 /// `PointLight` of `common.glsl`.
@@ -66,6 +74,10 @@ impl FrameData {
             ambient: [0.0; 4],
             counts: [0; 4],
             viewport: [w, h, 1.0 / w, 1.0 / h],
+            camera_forward: [0.0, 0.0, -1.0, 0.0],
+            cascade_view_proj: [Mat4::IDENTITY.to_cols_array(); 3],
+            cascade_splits: [0.0; 4],
+            shadow: [0.0; 4],
         }
     }
 }

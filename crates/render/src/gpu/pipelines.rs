@@ -30,6 +30,8 @@ pub enum PipelineKind {
     Lighting,
     /// Tone mapping's full-screen triangle.
     Tonemap,
+    /// The sun's shadow cascades: depth only, slope-scaled bias.
+    Shadow,
 }
 
 /// Bytes of the per-draw push constants (`Draw` in `material.glsl`).
@@ -46,9 +48,15 @@ pub struct Layouts {
     pub gbuffer_inputs: vk::DescriptorSetLayout,
     /// Set 0 of the tone-mapping shader: HDR as an input attachment.
     pub hdr_input: vk::DescriptorSetLayout,
-    /// Mesh pipelines: frame + material, draw push constants.
+    /// Set 2 of the lit shaders: the shadow atlas with a comparison sampler.
+    pub shadow_map: vk::DescriptorSetLayout,
+    /// Set 0 of the shadow shader: the frame constants only.
+    pub frame_constants: vk::DescriptorSetLayout,
+    /// The shadow pass: frame constants, draw push constants.
+    pub shadow: vk::PipelineLayout,
+    /// Mesh pipelines: frame + material + shadow map, draw push constants.
     pub mesh: vk::PipelineLayout,
-    /// Lighting: frame + G-buffer inputs.
+    /// Lighting: frame + G-buffer inputs + shadow map.
     pub lighting: vk::PipelineLayout,
     /// Tone mapping: HDR input, exposure push constant.
     pub tonemap: vk::PipelineLayout,
@@ -100,13 +108,21 @@ impl Layouts {
         let material = set_layout(gpu, &[(T::COMBINED_IMAGE_SAMPLER, S::FRAGMENT); 5])?;
         let gbuffer_inputs = set_layout(gpu, &[(T::INPUT_ATTACHMENT, S::FRAGMENT); 4])?;
         let hdr_input = set_layout(gpu, &[(T::INPUT_ATTACHMENT, S::FRAGMENT)])?;
+        let shadow_map = set_layout(gpu, &[(T::COMBINED_IMAGE_SAMPLER, S::FRAGMENT)])?;
+        let frame_constants = set_layout(gpu, &[(T::UNIFORM_BUFFER, S::VERTEX)])?;
         let draw = vk::PushConstantRange {
             stage_flags: vf,
             offset: 0,
             size: DRAW_CONSTANTS,
         };
-        let mesh = pipeline_layout(gpu, &[frame, material], Some(draw))?;
-        let lighting = pipeline_layout(gpu, &[frame, gbuffer_inputs], None)?;
+        let mesh = pipeline_layout(gpu, &[frame, material, shadow_map], Some(draw))?;
+        let lighting = pipeline_layout(gpu, &[frame, gbuffer_inputs, shadow_map], None)?;
+        let shadow_draw = vk::PushConstantRange {
+            stage_flags: S::VERTEX,
+            offset: 0,
+            size: DRAW_CONSTANTS,
+        };
+        let shadow = pipeline_layout(gpu, &[frame_constants], Some(shadow_draw))?;
         let exposure = vk::PushConstantRange {
             stage_flags: S::FRAGMENT,
             offset: 0,
@@ -118,6 +134,9 @@ impl Layouts {
             material,
             gbuffer_inputs,
             hdr_input,
+            shadow_map,
+            frame_constants,
+            shadow,
             mesh,
             lighting,
             tonemap,
@@ -128,7 +147,7 @@ impl Layouts {
     pub fn destroy(&self, gpu: &Gpu) {
         // SAFETY: the device is idle and nothing uses the layouts any more.
         unsafe {
-            for l in [self.mesh, self.lighting, self.tonemap] {
+            for l in [self.mesh, self.lighting, self.tonemap, self.shadow] {
                 gpu.device.destroy_pipeline_layout(l, None);
             }
             for l in [
@@ -136,6 +155,8 @@ impl Layouts {
                 self.material,
                 self.gbuffer_inputs,
                 self.hdr_input,
+                self.shadow_map,
+                self.frame_constants,
             ] {
                 gpu.device.destroy_descriptor_set_layout(l, None);
             }
@@ -152,6 +173,7 @@ struct Modules {
     fullscreen_vert: vk::ShaderModule,
     lighting_frag: vk::ShaderModule,
     tonemap_frag: vk::ShaderModule,
+    shadow_vert: vk::ShaderModule,
 }
 
 fn module(gpu: &Gpu, name: &str, stage: Stage) -> Result<vk::ShaderModule, RenderError> {
@@ -167,6 +189,8 @@ pub struct Pipelines {
     modules: Modules,
     cache: vk::PipelineCache,
     pipelines: HashMap<(PipelineKind, vk::RenderPass, u32), vk::Pipeline>,
+    /// The shadow atlas's comparison sampler (`LESS_OR_EQUAL`, linear: 2×2 PCF per tap).
+    pub shadow_sampler: vk::Sampler,
     /// Pipelines created so far (tests count them across rebuilds).
     pub created: u64,
 }
@@ -183,16 +207,28 @@ impl Pipelines {
             fullscreen_vert: m("fullscreen.vert", Stage::Vertex)?,
             lighting_frag: m("lighting.frag", Stage::Fragment)?,
             tonemap_frag: m("tonemap.frag", Stage::Fragment)?,
+            shadow_vert: m("shadow.vert", Stage::Vertex)?,
         };
         // SAFETY: an empty pipeline cache; destroyed in `destroy`.
         let cache = unsafe {
             gpu.device
                 .create_pipeline_cache(&vk::PipelineCacheCreateInfo::default(), None)
         }?;
+        let sampler = vk::SamplerCreateInfo::default()
+            .mag_filter(vk::Filter::LINEAR)
+            .min_filter(vk::Filter::LINEAR)
+            .address_mode_u(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+            .address_mode_v(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+            .address_mode_w(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+            .compare_enable(true)
+            .compare_op(vk::CompareOp::LESS_OR_EQUAL);
+        // SAFETY: a complete create info; destroyed in `destroy`.
+        let shadow_sampler = unsafe { gpu.device.create_sampler(&sampler, None) }?;
         Ok(Pipelines {
             layouts,
             modules,
             cache,
+            shadow_sampler,
             pipelines: HashMap::new(),
             created: 0,
         })
@@ -233,8 +269,10 @@ impl Pipelines {
             PipelineKind::Forward { .. } => (m.mesh_vert, m.forward_frag, self.layouts.mesh),
             PipelineKind::Lighting => (m.fullscreen_vert, m.lighting_frag, self.layouts.lighting),
             PipelineKind::Tonemap => (m.fullscreen_vert, m.tonemap_frag, self.layouts.tonemap),
+            // Depth only: no fragment shader.
+            PipelineKind::Shadow => (m.shadow_vert, vk::ShaderModule::null(), self.layouts.shadow),
         };
-        let stages = [
+        let all_stages = [
             vk::PipelineShaderStageCreateInfo::default()
                 .stage(vk::ShaderStageFlags::VERTEX)
                 .module(vert)
@@ -244,9 +282,14 @@ impl Pipelines {
                 .module(frag)
                 .name(c"main"),
         ];
+        let stages = if kind == PipelineKind::Shadow {
+            &all_stages[..1]
+        } else {
+            &all_stages[..]
+        };
         let mesh = matches!(
             kind,
-            PipelineKind::GBuffer { .. } | PipelineKind::Forward { .. }
+            PipelineKind::GBuffer { .. } | PipelineKind::Forward { .. } | PipelineKind::Shadow
         );
         let bindings = [vk::VertexInputBindingDescription {
             binding: 0,
@@ -265,10 +308,16 @@ impl Pipelines {
             attr(2, vk::Format::R32G32B32A32_SFLOAT, 24),
             attr(3, vk::Format::R32G32_SFLOAT, 40),
         ];
+        // The shadow shader reads positions only.
+        let used = if kind == PipelineKind::Shadow {
+            1
+        } else {
+            attributes.len()
+        };
         let vertex_input = if mesh {
             vk::PipelineVertexInputStateCreateInfo::default()
                 .vertex_binding_descriptions(&bindings)
-                .vertex_attribute_descriptions(&attributes)
+                .vertex_attribute_descriptions(&attributes[..used])
         } else {
             vk::PipelineVertexInputStateCreateInfo::default()
         };
@@ -291,6 +340,15 @@ impl Pipelines {
             .cull_mode(cull)
             .front_face(vk::FrontFace::COUNTER_CLOCKWISE)
             .line_width(1.0);
+        // Slope-scaled bias keeps lit surfaces from shadowing themselves (acne).
+        let raster = if kind == PipelineKind::Shadow {
+            raster
+                .depth_bias_enable(true)
+                .depth_bias_constant_factor(1.5)
+                .depth_bias_slope_factor(2.0)
+        } else {
+            raster
+        };
         let multisample = vk::PipelineMultisampleStateCreateInfo::default()
             .rasterization_samples(vk::SampleCountFlags::TYPE_1);
         // Reversed Z: near is 1, infinity 0.
@@ -303,6 +361,11 @@ impl Pipelines {
                 .depth_test_enable(true)
                 .depth_write_enable(false)
                 .depth_compare_op(vk::CompareOp::GREATER),
+            // Shadow maps keep the ordinary depth convention (cleared to 1, nearest wins).
+            PipelineKind::Shadow => vk::PipelineDepthStencilStateCreateInfo::default()
+                .depth_test_enable(true)
+                .depth_write_enable(true)
+                .depth_compare_op(vk::CompareOp::LESS),
             _ => vk::PipelineDepthStencilStateCreateInfo::default(),
         };
         let all = vk::ColorComponentFlags::RGBA;
@@ -330,12 +393,13 @@ impl Pipelines {
             PipelineKind::Forward { .. } => vec![premultiplied],
             PipelineKind::Lighting => vec![additive],
             PipelineKind::Tonemap => vec![opaque],
+            PipelineKind::Shadow => Vec::new(),
         };
         let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&blends);
         let dynamic_states = [vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
         let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic_states);
         let info = vk::GraphicsPipelineCreateInfo::default()
-            .stages(&stages)
+            .stages(stages)
             .vertex_input_state(&vertex_input)
             .input_assembly_state(&assembly)
             .viewport_state(&viewport)
@@ -373,10 +437,12 @@ impl Pipelines {
                 m.fullscreen_vert,
                 m.lighting_frag,
                 m.tonemap_frag,
+                m.shadow_vert,
             ] {
                 gpu.device.destroy_shader_module(s, None);
             }
             gpu.device.destroy_pipeline_cache(self.cache, None);
+            gpu.device.destroy_sampler(self.shadow_sampler, None);
         }
         self.layouts.destroy(gpu);
     }
