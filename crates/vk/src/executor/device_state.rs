@@ -354,34 +354,16 @@ impl DeviceState {
         let pool = self.once_pools[q];
         let queue = self.queues[q].queue;
         self.once_ring(gpu)?;
-        let info = vk::CommandBufferAllocateInfo::default()
-            .command_pool(pool)
-            .level(vk::CommandBufferLevel::PRIMARY)
-            .command_buffer_count(1);
-        // SAFETY: the pool is live and used from this thread only.
-        let cmd = unsafe { d.allocate_command_buffers(&info) }?[0];
-        // SAFETY: a complete create info.
-        let fence = match unsafe { d.create_fence(&vk::FenceCreateInfo::default(), None) } {
-            Ok(f) => f,
-            Err(e) => {
-                // SAFETY: never submitted.
-                unsafe { d.free_command_buffers(pool, &[cmd]) };
-                return Err(e.into());
-            }
-        };
-        let begin = vk::CommandBufferBeginInfo::default()
-            .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
-        // SAFETY: fresh command buffer.
-        let r = unsafe { d.begin_command_buffer(cmd, &begin) };
-        let r = r.map(|_| f(gpu, cmd, self.once_ring.as_mut().expect("created above")));
+        let (cmd, fence) = begin_one_time(gpu, pool)?;
+        f(gpu, cmd, self.once_ring.as_mut().expect("created above"));
         let cmds = [vk::CommandBufferSubmitInfo::default().command_buffer(cmd)];
         let submit = vk::SubmitInfo2::default().command_buffer_infos(&cmds);
         // SAFETY: recorded above; the fence is waited for before the buffer is freed.
-        let r = r.and_then(|_| unsafe {
-            d.end_command_buffer(cmd)?;
-            d.queue_submit2(queue, &[submit], fence)?;
-            d.wait_for_fences(&[fence], true, u64::MAX)
-        });
+        let r = unsafe {
+            d.end_command_buffer(cmd)
+                .and_then(|()| d.queue_submit2(queue, &[submit], fence))
+                .and_then(|()| d.wait_for_fences(&[fence], true, u64::MAX))
+        };
         if r.is_err() {
             // A failed submit or wait: make sure the buffer is not in use before freeing.
             let _ = gpu.wait_idle();
@@ -433,5 +415,42 @@ impl DeviceState {
             r.destroy(gpu);
         }
         self.render_passes.destroy(gpu);
+    }
+}
+
+/// A primary command buffer from `pool`, begun for one submit, and an unsignalled fence for
+/// that submit: the start of every one-time submit (`once_on`, the upload ring's flush). On
+/// error nothing is left behind.
+pub(crate) fn begin_one_time(
+    gpu: &Gpu,
+    pool: vk::CommandPool,
+) -> Result<(vk::CommandBuffer, vk::Fence), VkError> {
+    let d = &gpu.device;
+    let info = vk::CommandBufferAllocateInfo::default()
+        .command_pool(pool)
+        .level(vk::CommandBufferLevel::PRIMARY)
+        .command_buffer_count(1);
+    // SAFETY: the pool is live and used from this thread only.
+    let cmd = unsafe { d.allocate_command_buffers(&info) }?[0];
+    let begin =
+        vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
+    // SAFETY: a complete create info; a fresh command buffer.
+    let made = unsafe {
+        d.create_fence(&vk::FenceCreateInfo::default(), None)
+            .and_then(|f| match d.begin_command_buffer(cmd, &begin) {
+                Ok(()) => Ok(f),
+                Err(e) => {
+                    d.destroy_fence(f, None);
+                    Err(e)
+                }
+            })
+    };
+    match made {
+        Ok(fence) => Ok((cmd, fence)),
+        Err(e) => {
+            // SAFETY: never submitted.
+            unsafe { d.free_command_buffers(pool, &[cmd]) };
+            Err(e.into())
+        }
     }
 }

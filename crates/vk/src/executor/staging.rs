@@ -180,33 +180,14 @@ impl UploadRing {
         }
         let d = &gpu.device;
         self.free_done_cmds(gpu, pool);
-        let info = vk::CommandBufferAllocateInfo::default()
-            .command_pool(pool)
-            .level(vk::CommandBufferLevel::PRIMARY)
-            .command_buffer_count(1);
-        // SAFETY: the pool is live and used from this thread only.
-        let cmd = unsafe { d.allocate_command_buffers(&info) }?[0];
-        // SAFETY: complete create info.
-        let fence = match unsafe { d.create_fence(&vk::FenceCreateInfo::default(), None) } {
-            Ok(f) => f,
-            Err(e) => {
-                // SAFETY: never submitted.
-                unsafe { d.free_command_buffers(pool, &[cmd]) };
-                return Err(e.into());
-            }
-        };
-        let begin = vk::CommandBufferBeginInfo::default()
-            .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
+        let (cmd, fence) = super::device_state::begin_one_time(gpu, pool)?;
+        record_copies(gpu, cmd, &self.pending);
         let cmds = [vk::CommandBufferSubmitInfo::default().command_buffer(cmd)];
         let submit = vk::SubmitInfo2::default().command_buffer_infos(&cmds);
-        // SAFETY: fresh command buffer, recorded and submitted once; the fence tells when
-        // it completes.
+        // SAFETY: recorded above, submitted once; the fence tells when it completes.
         let r = unsafe {
-            d.begin_command_buffer(cmd, &begin).and_then(|_| {
-                record_copies(gpu, cmd, &self.pending);
-                d.end_command_buffer(cmd)?;
-                d.queue_submit2(queue, &[submit], fence)
-            })
+            d.end_command_buffer(cmd)
+                .and_then(|()| d.queue_submit2(queue, &[submit], fence))
         };
         if let Err(e) = r {
             // SAFETY: not submitted.
