@@ -143,6 +143,36 @@ fn input_set(
     Ok(set)
 }
 
+/// Draws the full-screen triangle with `pipeline` and its `layout`, the descriptor `sets`
+/// from set 0, and `push` as fragment push constants (lighting, tone mapping).
+fn draw_fullscreen(
+    pc: &crate::builder::PassContext<'_, '_>,
+    (pipeline, layout): (vk::Pipeline, vk::PipelineLayout),
+    extent: vk::Extent2D,
+    sets: &[vk::DescriptorSet],
+    push: &[u8],
+) {
+    set_viewport(pc.gpu, pc.cmd, extent);
+    let d = &pc.gpu.device;
+    // SAFETY: recording inside the subpass the pipeline was made for, with sets of its
+    // layout; `push` fits the layout's fragment range (empty when it has none).
+    unsafe {
+        d.cmd_bind_pipeline(pc.cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
+        d.cmd_bind_descriptor_sets(
+            pc.cmd,
+            vk::PipelineBindPoint::GRAPHICS,
+            layout,
+            0,
+            sets,
+            &[],
+        );
+        if !push.is_empty() {
+            d.cmd_push_constants(pc.cmd, layout, vk::ShaderStageFlags::FRAGMENT, 0, push);
+        }
+        d.cmd_draw(pc.cmd, 3, 1, 0, 0);
+    }
+}
+
 /// A set of the shadow atlas with the comparison sampler.
 fn shadow_set(
     pc: &mut crate::builder::PassContext<'_, '_>,
@@ -488,21 +518,13 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
             };
             let inputs = input_set(pc, inputs_layout, &[albedo, normal, material, depth])?;
             let shadow = shadow_set(pc, shadow_layout, shadow_sampler, atlas)?;
-            set_viewport(pc.gpu, pc.cmd, extent);
-            // SAFETY: recording inside the pipeline's subpass with its sets.
-            unsafe {
-                let d = &pc.gpu.device;
-                d.cmd_bind_pipeline(pc.cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
-                d.cmd_bind_descriptor_sets(
-                    pc.cmd,
-                    vk::PipelineBindPoint::GRAPHICS,
-                    layout,
-                    0,
-                    &[frame, inputs, shadow],
-                    &[],
-                );
-                d.cmd_draw(pc.cmd, 3, 1, 0, 0);
-            }
+            draw_fullscreen(
+                pc,
+                (pipeline, layout),
+                extent,
+                &[frame, inputs, shadow],
+                &[],
+            );
             Ok(())
         }
     });
@@ -549,29 +571,13 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
                 )
             };
             let set = input_set(pc, input_layout, &[hdr])?;
-            set_viewport(pc.gpu, pc.cmd, extent);
-            // SAFETY: recording inside the pipeline's subpass with its set; the push range
-            // matches the layout.
-            unsafe {
-                let d = &pc.gpu.device;
-                d.cmd_bind_pipeline(pc.cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
-                d.cmd_bind_descriptor_sets(
-                    pc.cmd,
-                    vk::PipelineBindPoint::GRAPHICS,
-                    layout,
-                    0,
-                    &[set],
-                    &[],
-                );
-                d.cmd_push_constants(
-                    pc.cmd,
-                    layout,
-                    vk::ShaderStageFlags::FRAGMENT,
-                    0,
-                    &exposure.to_le_bytes(),
-                );
-                d.cmd_draw(pc.cmd, 3, 1, 0, 0);
-            }
+            draw_fullscreen(
+                pc,
+                (pipeline, layout),
+                extent,
+                &[set],
+                &exposure.to_le_bytes(),
+            );
             Ok(())
         }
     });
