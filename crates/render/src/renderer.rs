@@ -318,7 +318,9 @@ impl Renderer {
         data.counts[0] = lights.len() as u32;
         let forward = (view.target - view.position).normalize_or(glam::Vec3::NEG_Z);
         data.camera_forward = [forward.x, forward.y, forward.z, 0.0];
-        if self.shadows_on() && data.sun_direction[3] > 0.0 {
+        // Shadows when switched on, with a size, and a sun to cast them (the scene's, or the
+        // default sun of a scene without lights).
+        if self.settings.shadows && self.settings.shadow_size > 0 && data.sun_direction[3] > 0.0 {
             let b = &self.scene.bounds;
             let (centre, radius) =
                 if b.min.is_finite() && b.max.is_finite() && b.min.cmple(b.max).all() {
@@ -347,17 +349,6 @@ impl Renderer {
         (data, lights, view)
     }
 
-    /// Whether this frame draws shadows: switched on, with a size, and a sun to cast them
-    /// (the scene's, or the default sun of a scene without lights).
-    fn shadows_on(&self) -> bool {
-        let lights = &self.scene.lights;
-        let sun = lights.is_empty()
-            || lights
-                .iter()
-                .any(|l| matches!(l.kind, LightKind::Directional));
-        self.settings.shadows && self.settings.shadow_size > 0 && sun
-    }
-
     /// Renders one frame of the scene at `time` seconds (light motion).
     pub fn render(&mut self, time: f32) -> Result<FrameStats, RenderError> {
         let t0 = Instant::now();
@@ -384,7 +375,8 @@ impl Renderer {
                 lights,
                 transparent,
                 exposure: self.settings.exposure,
-                shadow_size: if self.shadows_on() {
+                // The frame data says whether this frame casts shadows.
+                shadow_size: if data.cascade_splits[3] > 0.0 {
                     self.settings.shadow_size
                 } else {
                     0
