@@ -37,9 +37,6 @@ pub enum RenderError {
     /// A Vulkan call failed.
     #[error("vulkan: {0}")]
     Vk(#[from] ash::vk::Result),
-    /// Allocation failed.
-    #[error("allocation: {0}")]
-    Alloc(#[from] gpu_allocator::AllocationError),
     /// A shader did not compile (the message names file and line).
     #[error("shader: {0}")]
     Shader(String),

@@ -9,19 +9,18 @@ use crate::builder::{FrameBodies, FrameBuilder};
 use crate::camera::View;
 use crate::frame::{self, FrameInputs, OUTPUT_FORMAT};
 use crate::gpu::frame_data::{FrameData, PointLightData};
-use crate::gpu::memory::{Buffer, Image};
 use crate::gpu::pipelines::Pipelines;
 use crate::gpu::scene::SceneGpu;
 use crate::png_out::Picture;
 use crate::RenderError;
 use ash::vk;
-use gpu_allocator::MemoryLocation;
 use std::cell::RefCell;
 use std::sync::Arc;
 use std::time::Instant;
 use tessera_graph::CompileOptions;
 use tessera_scene::{LightKind, Scene};
 use tessera_vk::executor::{ExecOptions, Executor, FrameImports, ImportedImage, PassTiming};
+use tessera_vk::resources::{OwnedBuffer, OwnedImage};
 use tessera_vk::Gpu;
 
 /// How to render.
@@ -87,8 +86,8 @@ pub struct Renderer {
     pipelines: RefCell<Pipelines>,
     scene: Scene,
     scene_gpu: SceneGpu,
-    output: Image,
-    readback: Option<Buffer>,
+    output: OwnedImage,
+    readback: Option<OwnedBuffer>,
     settings: Settings,
     frames: u64,
     rebuilds: u64,
@@ -106,35 +105,38 @@ impl std::fmt::Debug for Renderer {
 /// The name of the output image in the graph.
 pub const OUTPUT: &str = "output";
 
-fn output_targets(gpu: &Gpu, settings: &Settings) -> Result<(Image, Option<Buffer>), RenderError> {
+fn output_targets(
+    gpu: &Gpu,
+    settings: &Settings,
+) -> Result<(OwnedImage, Option<OwnedBuffer>), RenderError> {
     let extent = vk::Extent2D {
         width: settings.width.max(1),
         height: settings.height.max(1),
     };
     let usage = vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC;
-    let mut image = Image::new(
+    let mut image = OwnedImage::new(
         gpu,
-        OUTPUT,
         tessera_vk::conv::format(OUTPUT_FORMAT),
         extent,
         1,
         usage,
+        OUTPUT,
     )?;
     if !settings.read_back {
         return Ok((image, None));
     }
     let bytes = u64::from(extent.width) * u64::from(extent.height) * 4;
-    match Buffer::new(
+    match OwnedBuffer::new(
         gpu,
-        "readback",
         bytes,
         vk::BufferUsageFlags::TRANSFER_DST,
-        MemoryLocation::GpuToCpu,
+        true,
+        "readback",
     ) {
         Ok(b) => Ok((image, Some(b))),
         Err(e) => {
             image.destroy(gpu);
-            Err(e)
+            Err(e.into())
         }
     }
 }
@@ -434,7 +436,7 @@ impl Renderer {
     pub fn picture(&mut self) -> Result<Option<Picture>, RenderError> {
         self.wait()?;
         let (w, h) = (self.output.extent.width, self.output.extent.height);
-        let Some(bytes) = self.readback.as_ref().and_then(|b| b.mapped_ref()) else {
+        let Some(bytes) = self.readback.as_ref().and_then(|b| b.mapped()) else {
             return Ok(None);
         };
         let n = (w as usize) * (h as usize) * 4;

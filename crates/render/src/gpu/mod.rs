@@ -1,6 +1,5 @@
 //! What the renderer owns on the GPU.
 
 pub mod frame_data;
-pub mod memory;
 pub mod pipelines;
 pub mod scene;

@@ -2,14 +2,13 @@
 //! the textures with their mip chains, one descriptor set per material, and the draw lists.
 //! Everything is uploaded through the executor's staging ring.
 
-use super::memory::{Buffer, Image};
 use super::pipelines::Layouts;
 use crate::RenderError;
 use ash::vk;
 use glam::{Mat4, Vec3};
-use gpu_allocator::MemoryLocation;
 use tessera_scene::{AlphaMode, Scene};
 use tessera_vk::executor::Executor;
+use tessera_vk::resources::{OwnedBuffer, OwnedImage};
 use tessera_vk::Gpu;
 
 /// One primitive of one instance.
@@ -50,11 +49,11 @@ pub struct MaterialConstants {
 #[derive(Debug)]
 pub struct SceneGpu {
     /// All vertices.
-    pub vertices: Buffer,
+    pub vertices: OwnedBuffer,
     /// All indices (u32).
-    pub indices: Buffer,
-    textures: Vec<Image>,
-    defaults: Vec<Image>,
+    pub indices: OwnedBuffer,
+    textures: Vec<OwnedImage>,
+    defaults: Vec<OwnedImage>,
     sampler: vk::Sampler,
     pool: vk::DescriptorPool,
     /// One descriptor set per material (its five textures).
@@ -83,16 +82,16 @@ fn upload_texture(
     width: u32,
     height: u32,
     mips: &[Vec<u8>],
-) -> Result<Image, RenderError> {
+) -> Result<OwnedImage, RenderError> {
     let extent = vk::Extent2D { width, height };
     let usage = vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST;
-    let image = Image::new(
+    let image = OwnedImage::new(
         gpu,
-        name,
         texture_format(srgb),
         extent,
         mips.len() as u32,
         usage,
+        name,
     )?;
     let levels: Vec<&[u8]> = mips.iter().map(Vec::as_slice).collect();
     if let Err(e) = exec.upload_image(image.image, image.format, extent, &levels) {
@@ -111,9 +110,23 @@ impl SceneGpu {
         layouts: &Layouts,
         scene: &Scene,
     ) -> Result<SceneGpu, RenderError> {
+        let vertex_bytes = std::mem::size_of_val(scene.vertices.as_slice()) as u64;
+        let index_bytes = std::mem::size_of_val(scene.indices.as_slice()) as u64;
+        let to = vk::BufferUsageFlags::TRANSFER_DST;
+        let usage = vk::BufferUsageFlags::VERTEX_BUFFER | to;
+        let vertices = OwnedBuffer::new(gpu, vertex_bytes, usage, false, "scene vertices")?;
+        let usage = vk::BufferUsageFlags::INDEX_BUFFER | to;
+        let indices = match OwnedBuffer::new(gpu, index_bytes, usage, false, "scene indices") {
+            Ok(b) => b,
+            Err(e) => {
+                let mut vertices = vertices;
+                vertices.destroy(gpu);
+                return Err(e.into());
+            }
+        };
         let mut out = SceneGpu {
-            vertices: Buffer::null(),
-            indices: Buffer::null(),
+            vertices,
+            indices,
             textures: Vec::new(),
             defaults: Vec::new(),
             sampler: vk::Sampler::null(),
@@ -139,20 +152,6 @@ impl SceneGpu {
         layouts: &Layouts,
         scene: &Scene,
     ) -> Result<(), RenderError> {
-        self.vertices = Buffer::new(
-            gpu,
-            "scene vertices",
-            std::mem::size_of_val(scene.vertices.as_slice()) as u64,
-            vk::BufferUsageFlags::VERTEX_BUFFER | vk::BufferUsageFlags::TRANSFER_DST,
-            MemoryLocation::GpuOnly,
-        )?;
-        self.indices = Buffer::new(
-            gpu,
-            "scene indices",
-            std::mem::size_of_val(scene.indices.as_slice()) as u64,
-            vk::BufferUsageFlags::INDEX_BUFFER | vk::BufferUsageFlags::TRANSFER_DST,
-            MemoryLocation::GpuOnly,
-        )?;
         if !scene.vertices.is_empty() {
             exec.upload_buffer(
                 self.vertices.buffer,
