@@ -19,6 +19,7 @@
 
 pub mod builder;
 pub mod camera;
+pub mod features;
 pub mod frame;
 pub mod gpu;
 pub mod png_out;

@@ -1,0 +1,214 @@
+//! The frame's features: what the renderer declares into the graph.
+//!
+//! Every switch here changes the *declared graph* (passes, resources, sizes), never a code
+//! path behind the graph's back: the plan of a frame says everything it does. The values
+//! come from `config/default.toml` (`crate::config`), with the `[mobile]` preset applied on
+//! tile-based profiles.
+
+/// Where SSAO reads depth from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ssao {
+    /// No ambient occlusion.
+    Off,
+    /// From the G-buffer's full-resolution depth, computed at half resolution on the async
+    /// queue while the shadow cascades draw. On a tiler the depth must leave tile memory and
+    /// the G-buffer render pass ends before lighting.
+    GBuffer,
+    /// From a half-resolution depth prepass of its own, so the G-buffer depth never leaves
+    /// tile memory and G-buffer → lighting → transparents → tone map stay one render pass
+    /// (the tile-friendly variant).
+    Prepass,
+}
+
+/// What bloom (and the exposure histogram) read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Bloom {
+    /// No bloom.
+    Off,
+    /// The HDR target, after transparents: HDR leaves tile memory and the render pass ends
+    /// before tone mapping.
+    Hdr,
+    /// A copy of the HDR colour that the tone-mapping subpass writes as a second attachment:
+    /// HDR stays in tile memory (the tile-friendly variant); bloom is added after tone mapping.
+    Tonemap,
+}
+
+/// How exposure is chosen.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Exposure {
+    /// A fixed multiplier before tone mapping.
+    Fixed(f32),
+    /// A luminance histogram of each frame adapts the exposure of the next ones; the value
+    /// (multiplied by `compensation`) persists in an imported buffer across frames.
+    Auto {
+        /// Multiplier on the adapted exposure.
+        compensation: f32,
+    },
+}
+
+/// Post-process anti-aliasing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Aa {
+    /// None.
+    Off,
+    /// FXAA on the tone-mapped image.
+    Fxaa,
+}
+
+/// What the output shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DebugView {
+    /// The lit, post-processed frame.
+    None,
+    /// G-buffer base colour.
+    Albedo,
+    /// G-buffer world normal.
+    Normal,
+    /// G-buffer metallic / roughness / occlusion.
+    Material,
+    /// Depth (linearised).
+    Depth,
+    /// The blurred ambient occlusion.
+    Ssao,
+    /// One cascade of the shadow atlas.
+    Shadow(u32),
+    /// Lights per cluster as a heat map.
+    Clusters,
+    /// The exposure buffer as a bar (and the histogram).
+    Exposure,
+}
+
+impl DebugView {
+    /// The names the configuration file and the CLI accept.
+    pub const NAMES: &'static [&'static str] = &[
+        "none", "albedo", "normal", "material", "depth", "ssao", "shadow0", "shadow1", "shadow2",
+        "shadow3", "clusters", "exposure",
+    ];
+
+    /// The view called `name` (one of [`DebugView::NAMES`]).
+    pub fn parse(name: &str) -> Option<DebugView> {
+        Some(match name {
+            "none" => DebugView::None,
+            "albedo" => DebugView::Albedo,
+            "normal" => DebugView::Normal,
+            "material" => DebugView::Material,
+            "depth" => DebugView::Depth,
+            "ssao" => DebugView::Ssao,
+            "clusters" => DebugView::Clusters,
+            "exposure" => DebugView::Exposure,
+            s => DebugView::Shadow(s.strip_prefix("shadow")?.parse().ok().filter(|&c| c < 4)?),
+        })
+    }
+
+    /// The configuration name of the view.
+    pub fn name(self) -> String {
+        match self {
+            DebugView::None => "none".into(),
+            DebugView::Albedo => "albedo".into(),
+            DebugView::Normal => "normal".into(),
+            DebugView::Material => "material".into(),
+            DebugView::Depth => "depth".into(),
+            DebugView::Ssao => "ssao".into(),
+            DebugView::Shadow(c) => format!("shadow{c}"),
+            DebugView::Clusters => "clusters".into(),
+            DebugView::Exposure => "exposure".into(),
+        }
+    }
+}
+
+/// Every feature of the frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Features {
+    /// The sun casts cascaded shadows.
+    pub shadows: bool,
+    /// Shadow cascades (1–4), side by side in one atlas.
+    pub cascades: u32,
+    /// Texels per side of each cascade.
+    pub shadow_size: u32,
+    /// Point lights drawn: the scene's first `lights` (the built-in scene has more).
+    pub lights: u32,
+    /// Point lights are binned into view-space clusters on the async queue; off, every
+    /// pixel loops over every light.
+    pub clustering: bool,
+    /// Ambient occlusion.
+    pub ssao: Ssao,
+    /// Bloom.
+    pub bloom: Bloom,
+    /// Exposure.
+    pub exposure: Exposure,
+    /// Anti-aliasing.
+    pub aa: Aa,
+    /// The frame renders at this fraction of the output's size (0.25–2); the last post
+    /// pass scales to the output.
+    pub resolution_scale: f32,
+    /// What the output shows.
+    pub debug_view: DebugView,
+}
+
+impl Default for Features {
+    /// Everything on, as `config/default.toml` has it on desktop.
+    fn default() -> Self {
+        Features {
+            shadows: true,
+            cascades: 3,
+            shadow_size: 2048,
+            lights: 256,
+            clustering: true,
+            ssao: Ssao::GBuffer,
+            bloom: Bloom::Hdr,
+            exposure: Exposure::Auto { compensation: 1.0 },
+            aa: Aa::Fxaa,
+            resolution_scale: 1.0,
+            debug_view: DebugView::None,
+        }
+    }
+}
+
+impl Features {
+    /// The core frame only: no shadows, clustering, SSAO, bloom, auto exposure or AA.
+    pub fn minimal() -> Self {
+        Features {
+            shadows: false,
+            clustering: false,
+            ssao: Ssao::Off,
+            bloom: Bloom::Off,
+            exposure: Exposure::Fixed(1.0),
+            aa: Aa::Off,
+            ..Features::default()
+        }
+    }
+
+    /// The `[mobile]` preset's defaults: the tile-friendly variant of every feature that
+    /// would break the G-buffer → lighting → transparents → tone-map render pass.
+    pub fn tile_friendly(mut self) -> Self {
+        if self.ssao == Ssao::GBuffer {
+            self.ssao = Ssao::Prepass;
+        }
+        if self.bloom == Bloom::Hdr {
+            self.bloom = Bloom::Tonemap;
+        }
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_view_names_round_trip() {
+        for &n in DebugView::NAMES {
+            assert_eq!(DebugView::parse(n).expect(n).name(), n);
+        }
+        assert_eq!(DebugView::parse("shadow4"), None);
+        assert_eq!(DebugView::parse("bogus"), None);
+    }
+
+    #[test]
+    fn the_tile_friendly_preset_keeps_what_is_off() {
+        let f = Features::minimal().tile_friendly();
+        assert_eq!((f.ssao, f.bloom), (Ssao::Off, Bloom::Off));
+        let f = Features::default().tile_friendly();
+        assert_eq!((f.ssao, f.bloom), (Ssao::Prepass, Bloom::Tonemap));
+    }
+}
