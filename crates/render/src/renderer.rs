@@ -7,6 +7,7 @@
 
 use crate::builder::{FrameBodies, FrameBuilder};
 use crate::camera::View;
+use crate::features::Features;
 use crate::frame::{self, FrameInputs, OUTPUT_FORMAT};
 use crate::gpu::frame_data::{FrameData, PointLightData};
 use crate::gpu::pipelines::Pipelines;
@@ -34,18 +35,17 @@ pub struct Settings {
     pub options: CompileOptions,
     /// Run the async-compute queue's passes on the graphics queue (separate submits).
     pub emulate_async: bool,
-    /// Multiplier before tone mapping.
-    pub exposure: f32,
     /// Sky ambient (linear RGB).
     pub ambient: [f32; 3],
     /// Copy each frame's output into a host-visible buffer ([`Renderer::picture`]).
     pub read_back: bool,
     /// A test aid: the pass of this name records nothing.
     pub skip_pass: Option<String>,
-    /// The sun casts cascaded shadows.
-    pub shadows: bool,
-    /// Texels per side of each shadow cascade.
-    pub shadow_size: u32,
+    /// The frame's features (what is declared into the graph).
+    pub features: Features,
+    /// The device profile whose presets chose `features` (`desktop`, `mali`, `adreno`, or
+    /// the device's name); reported, never used to change the graph behind its back.
+    pub profile: String,
 }
 
 impl Default for Settings {
@@ -55,12 +55,11 @@ impl Default for Settings {
             height: 720,
             options: CompileOptions::ALL,
             emulate_async: false,
-            exposure: 1.0,
             ambient: [0.05, 0.06, 0.08],
             read_back: true,
             skip_pass: None,
-            shadows: true,
-            shadow_size: 2048,
+            features: Features::default(),
+            profile: "desktop".into(),
         }
     }
 }
@@ -322,7 +321,7 @@ impl Renderer {
         data.camera_forward = [forward.x, forward.y, forward.z, 0.0];
         // Shadows when switched on, with a size, and a sun to cast them (the scene's, or the
         // default sun of a scene without lights).
-        if self.settings.shadows && self.settings.shadow_size > 0 && data.sun_direction[3] > 0.0 {
+        if self.settings.features.shadows && self.settings.features.shadow_size > 0 && data.sun_direction[3] > 0.0 {
             let b = &self.scene.bounds;
             let (centre, radius) =
                 if b.min.is_finite() && b.max.is_finite() && b.min.cmple(b.max).all() {
@@ -338,7 +337,7 @@ impl Renderer {
                 aspect,
                 sun,
                 distance,
-                self.settings.shadow_size,
+                self.settings.features.shadow_size,
                 centre,
                 radius,
             );
@@ -346,7 +345,7 @@ impl Renderer {
                 *dst = m.to_cols_array();
             }
             data.cascade_splits = [c.splits[0], c.splits[1], c.splits[2], 1.0];
-            data.shadow = [1.0 / self.settings.shadow_size as f32, 0.0, 0.0, 0.0];
+            data.shadow = [1.0 / self.settings.features.shadow_size as f32, 0.0, 0.0, 0.0];
         }
         (data, lights, view)
     }
@@ -376,10 +375,13 @@ impl Renderer {
                 data,
                 lights,
                 transparent,
-                exposure: self.settings.exposure,
+                exposure: match self.settings.features.exposure {
+                    crate::features::Exposure::Fixed(e) => e,
+                    crate::features::Exposure::Auto { compensation } => compensation,
+                },
                 // The frame data says whether this frame casts shadows.
                 shadow_size: if data.cascade_splits[3] > 0.0 {
-                    self.settings.shadow_size
+                    self.settings.features.shadow_size
                 } else {
                     0
                 },

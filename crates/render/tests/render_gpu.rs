@@ -27,7 +27,10 @@ fn settings(options: CompileOptions) -> Settings {
         width: W,
         height: H,
         options,
-        shadow_size: 512,
+        features: tessera_render::features::Features {
+            shadow_size: 512,
+            ..Default::default()
+        },
         ..Settings::default()
     }
 }
@@ -371,7 +374,7 @@ fn the_shadow_switch_changes_the_picture() {
         1,
     );
     let mut s = settings(CompileOptions::ALL);
-    s.shadows = false;
+    s.features.shadows = false;
     let off = render(&gpu, tessera_scene::builtin(), s, 1);
     let sum = |p: &Picture| p.rgba.iter().map(|&b| u64::from(b)).sum::<u64>();
     assert!(sum(&off) > sum(&on), "no shadow darkened the picture");

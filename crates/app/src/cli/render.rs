@@ -136,9 +136,12 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
         height: args.height,
         options: args.options(),
         emulate_async: args.emulate_async,
-        exposure: args.exposure,
-        shadows: !args.no_shadows,
-        shadow_size: args.shadow_size,
+        features: tessera_render::features::Features {
+            exposure: tessera_render::features::Exposure::Fixed(args.exposure),
+            shadows: !args.no_shadows,
+            shadow_size: args.shadow_size,
+            ..Default::default()
+        },
         ..Settings::default()
     };
     let scene_name = scene.name.clone();
