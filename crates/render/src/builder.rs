@@ -10,8 +10,11 @@
 //! The frame is declared every frame: declaring is a few allocations, and the executor's
 //! compile cache makes an unchanged frame's plan cost a hash.
 
+use crate::gpu::pipelines::Pipelines;
+use crate::gpu::scene::SceneGpu;
 use crate::RenderError;
 use ash::vk;
+use std::cell::RefCell;
 use tessera_graph::graph::ResourceId;
 use tessera_graph::{Access, ClearValue, Format, Graph, ImageDesc, PassId, PassKind, QueueKind};
 use tessera_vk::executor::{PassBodies, PassSetup, RecordContext};
@@ -25,40 +28,61 @@ pub struct ImageRef(pub ResourceId);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BufferRef(pub ResourceId);
 
-/// The size of an image: a fraction of the output, or fixed.
+/// The size of an image: a fraction of the render size, the output's size, or fixed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Size {
-    /// `num / den` of the output's width and height (rounded up, at least 1 pixel).
-    Output {
+    /// `num / den` of the render size (the output's size times the resolution scale),
+    /// rounded up, at least 1 pixel.
+    Render {
         /// Numerator.
         num: u32,
         /// Denominator.
         den: u32,
     },
+    /// The output's size (what the last pass writes and the window shows).
+    Output,
     /// Fixed pixels.
     Fixed(u32, u32),
 }
 
 impl Size {
-    /// The output's size.
-    pub const FULL: Size = Size::Output { num: 1, den: 1 };
-    /// Half the output's size.
-    pub const HALF: Size = Size::Output { num: 1, den: 2 };
-    /// A quarter of the output's size.
-    pub const QUARTER: Size = Size::Output { num: 1, den: 4 };
+    /// The render size.
+    pub const FULL: Size = Size::Render { num: 1, den: 1 };
+    /// Half the render size.
+    pub const HALF: Size = Size::Render { num: 1, den: 2 };
+    /// A quarter of the render size.
+    pub const QUARTER: Size = Size::Render { num: 1, den: 4 };
 
-    /// Pixels for an output of `output`.
-    pub fn resolve(self, output: vk::Extent2D) -> (u32, u32) {
+    /// `1 / 2^level` of the render size (mip `level` of a chain).
+    pub fn mip(level: u32) -> Size {
+        Size::Render {
+            num: 1,
+            den: 1 << level.min(16),
+        }
+    }
+
+    /// Pixels for a render size of `render` and an output of `output`.
+    pub fn resolve(self, render: vk::Extent2D, output: vk::Extent2D) -> (u32, u32) {
         match self {
-            Size::Output { num, den } => {
+            Size::Render { num, den } => {
                 let f = |x: u32| (u64::from(x) * u64::from(num)).div_ceil(u64::from(den.max(1)));
                 (
-                    f(output.width).max(1) as u32,
-                    f(output.height).max(1) as u32,
+                    f(render.width).max(1) as u32,
+                    f(render.height).max(1) as u32,
                 )
             }
+            Size::Output => (output.width.max(1), output.height.max(1)),
             Size::Fixed(w, h) => (w.max(1), h.max(1)),
         }
+    }
+}
+
+/// The render size for an output of `output` at `scale` (each side rounded, at least 1).
+pub fn render_extent(output: vk::Extent2D, scale: f32) -> vk::Extent2D {
+    let f = |x: u32| ((x as f32 * scale).round() as u32).max(1);
+    vk::Extent2D {
+        width: f(output.width),
+        height: f(output.height),
     }
 }
 
@@ -72,6 +96,17 @@ pub struct PassContext<'a, 'r> {
     pub frame: &'a mut RecordContext<'r>,
     /// The command buffer (inside the pass's subpass for raster passes).
     pub cmd: vk::CommandBuffer,
+    shared: Option<Shared<'a>>,
+}
+
+/// What every body records with: the renderer's device-lifetime objects. A frame declared
+/// without them (`tessera plan --frame`) has bodies that cannot record.
+#[derive(Clone, Copy, Debug)]
+pub struct Shared<'a> {
+    /// The uploaded scene.
+    pub scene: &'a SceneGpu,
+    /// The pipelines.
+    pub pipelines: &'a RefCell<Pipelines>,
 }
 
 impl std::fmt::Debug for PassContext<'_, '_> {
@@ -82,7 +117,26 @@ impl std::fmt::Debug for PassContext<'_, '_> {
     }
 }
 
-impl PassContext<'_, '_> {
+impl<'a> PassContext<'a, '_> {
+    fn shared(&self) -> Result<Shared<'a>, RenderError> {
+        self.shared.ok_or_else(|| {
+            RenderError::Frame(format!(
+                "pass '{}' records in a frame declared without a device",
+                self.pass.name
+            ))
+        })
+    }
+
+    /// The uploaded scene.
+    pub fn scene(&self) -> Result<&'a SceneGpu, RenderError> {
+        Ok(self.shared()?.scene)
+    }
+
+    /// The renderer's pipelines.
+    pub fn pipelines(&self) -> Result<&'a RefCell<Pipelines>, RenderError> {
+        Ok(self.shared()?.pipelines)
+    }
+
     /// The render pass, subpass index and render area of a raster pass.
     pub fn subpass(&self) -> Result<(vk::RenderPass, u32, vk::Extent2D), RenderError> {
         self.pass.subpass.ok_or_else(|| {
@@ -209,6 +263,30 @@ impl PassDecl {
         self
     }
 
+    /// Writes `buffer` from a shader (storage); parts may stay untouched.
+    pub fn storage_write(&mut self, buffer: BufferRef) -> &mut Self {
+        self.push(buffer.0, Access::StorageWrite, None);
+        self
+    }
+
+    /// Reads and writes `buffer` from a shader (atomics, accumulation, a temporal value).
+    pub fn storage_read_write(&mut self, buffer: BufferRef) -> &mut Self {
+        self.push(buffer.0, Access::StorageReadWrite, None);
+        self
+    }
+
+    /// Reads `image` as a storage image (`imageLoad`, layout `GENERAL`).
+    pub fn image_load(&mut self, image: ImageRef) -> &mut Self {
+        self.push(image.0, Access::StorageRead, None);
+        self
+    }
+
+    /// Writes `image` as a storage image (`imageStore`, layout `GENERAL`).
+    pub fn image_store(&mut self, image: ImageRef) -> &mut Self {
+        self.push(image.0, Access::StorageWrite, None);
+        self
+    }
+
     /// Copies from `image`.
     pub fn copy_from(&mut self, image: ImageRef) -> &mut Self {
         self.push(image.0, Access::TransferSrc, None);
@@ -217,6 +295,12 @@ impl PassDecl {
 
     /// Copies into `buffer`.
     pub fn copy_to(&mut self, buffer: BufferRef) -> &mut Self {
+        self.push(buffer.0, Access::TransferDst, None);
+        self
+    }
+
+    /// Clears `buffer` (`vkCmdFillBuffer`) before a pass accumulates into it.
+    pub fn fill(&mut self, buffer: BufferRef) -> &mut Self {
         self.push(buffer.0, Access::TransferDst, None);
         self
     }
@@ -249,6 +333,7 @@ pub struct ImportFlags {
 pub struct FrameBuilder<'a> {
     graph: Graph,
     output: vk::Extent2D,
+    render: vk::Extent2D,
     bodies: Vec<Option<Body<'a>>>,
 }
 
@@ -267,8 +352,15 @@ impl<'a> FrameBuilder<'a> {
         FrameBuilder {
             graph: Graph::new(name),
             output,
+            render: output,
             bodies: Vec::new(),
         }
+    }
+
+    /// Renders at `scale` of the output's size ([`Size::Render`] images).
+    pub fn with_scale(mut self, scale: f32) -> Self {
+        self.render = render_extent(self.output, scale);
+        self
     }
 
     /// The output's size.
@@ -276,9 +368,19 @@ impl<'a> FrameBuilder<'a> {
         self.output
     }
 
+    /// The render size (the output's times the resolution scale).
+    pub fn render_size(&self) -> vk::Extent2D {
+        self.render
+    }
+
+    /// The pixels `size` stands for in this frame.
+    pub fn pixels(&self, size: Size) -> (u32, u32) {
+        size.resolve(self.render, self.output)
+    }
+
     /// A transient image.
     pub fn image(&mut self, name: &str, format: Format, size: Size) -> ImageRef {
-        let (w, h) = size.resolve(self.output);
+        let (w, h) = self.pixels(size);
         ImageRef(self.graph.image(name, ImageDesc::new(format, w, h)))
     }
 
@@ -295,7 +397,7 @@ impl<'a> FrameBuilder<'a> {
         size: Size,
         flags: ImportFlags,
     ) -> ImageRef {
-        let (w, h) = size.resolve(self.output);
+        let (w, h) = self.pixels(size);
         let id = self.graph.image(name, ImageDesc::new(format, w, h));
         self.mark_imported(id, flags);
         ImageRef(id)
@@ -358,6 +460,7 @@ impl<'a> FrameBuilder<'a> {
                 bodies: self.bodies,
                 rebuilt: 0,
                 skip: None,
+                shared: None,
             },
         )
     }
@@ -370,6 +473,8 @@ pub struct FrameBodies<'a> {
     pub rebuilt: u64,
     /// A pass whose body records nothing (tests show that the golden images see it).
     pub skip: Option<String>,
+    /// What the bodies record with; `None` for a frame declared only for its plan.
+    pub shared: Option<Shared<'a>>,
 }
 
 impl std::fmt::Debug for FrameBodies<'_> {
@@ -387,6 +492,7 @@ impl FrameBodies<'_> {
             bodies: Vec::new(),
             rebuilt: 0,
             skip: None,
+            shared: None,
         }
     }
 }
@@ -419,6 +525,7 @@ impl PassBodies for FrameBodies<'_> {
             pass,
             frame: ctx,
             cmd,
+            shared: self.shared,
         };
         body(&mut pc).map_err(|e| VkError::Setup(format!("recording '{}': {e}", pass.name)))
     }

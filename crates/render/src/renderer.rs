@@ -5,7 +5,7 @@
 //! when it differs from the last one (a resize, a toggle, a scene change) and then rebuilds
 //! its plan-lifetime objects while pipelines and the scene stay.
 
-use crate::builder::{FrameBodies, FrameBuilder};
+use crate::builder::{FrameBodies, FrameBuilder, Shared};
 use crate::camera::View;
 use crate::features::Features;
 use crate::frame::{self, FrameInputs, OUTPUT_FORMAT};
@@ -204,7 +204,8 @@ impl Renderer {
 
     /// Pipelines created so far.
     pub fn pipelines_created(&self) -> u64 {
-        self.pipelines.borrow().created
+        let p = self.pipelines.borrow();
+        p.created + p.shaders.created
     }
 
     /// Frames that re-planned.
@@ -321,7 +322,10 @@ impl Renderer {
         data.camera_forward = [forward.x, forward.y, forward.z, 0.0];
         // Shadows when switched on, with a size, and a sun to cast them (the scene's, or the
         // default sun of a scene without lights).
-        if self.settings.features.shadows && self.settings.features.shadow_size > 0 && data.sun_direction[3] > 0.0 {
+        if self.settings.features.shadows
+            && self.settings.features.shadow_size > 0
+            && data.sun_direction[3] > 0.0
+        {
             let b = &self.scene.bounds;
             let (centre, radius) =
                 if b.min.is_finite() && b.max.is_finite() && b.min.cmple(b.max).all() {
@@ -345,7 +349,12 @@ impl Renderer {
                 *dst = m.to_cols_array();
             }
             data.cascade_splits = [c.splits[0], c.splits[1], c.splits[2], 1.0];
-            data.shadow = [1.0 / self.settings.features.shadow_size as f32, 0.0, 0.0, 0.0];
+            data.shadow = [
+                1.0 / self.settings.features.shadow_size as f32,
+                0.0,
+                0.0,
+                0.0,
+            ];
         }
         (data, lights, view)
     }
@@ -370,8 +379,9 @@ impl Renderer {
         let imports = frame::declare(
             &mut fb,
             FrameInputs {
-                scene: &self.scene_gpu,
-                pipelines: &self.pipelines,
+                features: &self.settings.features,
+                vertex_bytes: self.scene_gpu.vertices.size,
+                index_bytes: self.scene_gpu.indices.size,
                 data,
                 lights,
                 transparent,
@@ -391,6 +401,10 @@ impl Renderer {
         );
         let (graph, mut bodies) = fb.finish();
         bodies.skip = self.settings.skip_pass.clone();
+        bodies.shared = Some(Shared {
+            scene: &self.scene_gpu,
+            pipelines: &self.pipelines,
+        });
         let t1 = Instant::now();
         let rebuilt = self
             .exec

@@ -6,6 +6,7 @@
 //! the pass alone), so those pipelines are reused. Viewport and scissor are dynamic, so a
 //! resize creates no pipeline.
 
+use crate::gpu::generic::ShaderPipelines;
 use crate::shaders::{self, Stage};
 use crate::RenderError;
 use ash::vk;
@@ -193,6 +194,8 @@ pub struct Pipelines {
     pub shadow_sampler: vk::Sampler,
     /// Pipelines created so far (tests count them across rebuilds).
     pub created: u64,
+    /// Compute and full-screen pipelines described by shader and bindings.
+    pub shaders: ShaderPipelines,
 }
 
 impl Pipelines {
@@ -231,6 +234,7 @@ impl Pipelines {
             shadow_sampler,
             pipelines: HashMap::new(),
             created: 0,
+            shaders: ShaderPipelines::default(),
         })
     }
 
@@ -444,6 +448,7 @@ impl Pipelines {
             gpu.device.destroy_pipeline_cache(self.cache, None);
             gpu.device.destroy_sampler(self.shadow_sampler, None);
         }
+        self.shaders.destroy(gpu);
         self.layouts.destroy(gpu);
     }
 }

@@ -1,0 +1,303 @@
+//! The geometry passes: the sun's shadow cascades, the G-buffer and the forward-lit
+//! transparents.
+
+use super::sets::{frame_set, shadow_set};
+use super::Targets;
+use crate::builder::{BufferRef, FrameBuilder, PassContext};
+use crate::gpu::pipelines::{set_viewport, PipelineKind, Pipelines, DRAW_CONSTANTS};
+use crate::gpu::scene::{Draw, SceneGpu};
+use crate::RenderError;
+use ash::vk;
+use std::cell::RefCell;
+use tessera_graph::PassKind;
+use tessera_vk::Gpu;
+
+/// Records the opaque draws into each cascade of the shadow atlas (one viewport each).
+fn draw_shadows(
+    pc: &mut PassContext<'_, '_>,
+    ubo: BufferRef,
+    buffers: (vk::Buffer, vk::Buffer),
+    size: u32,
+) -> Result<(), RenderError> {
+    let (rp, sp, _) = pc.subpass()?;
+    let (scene, pipelines) = (pc.scene()?, pc.pipelines()?);
+    let (pipeline, layout, set_layout) = {
+        let mut p = pipelines.borrow_mut();
+        (
+            p.get(pc.gpu, PipelineKind::Shadow, rp, sp)?,
+            p.layouts.shadow,
+            p.layouts.frame_constants,
+        )
+    };
+    if scene.opaque.is_empty() {
+        return Ok(());
+    }
+    let set = pc.frame.descriptor_set(set_layout)?;
+    let info = [vk::DescriptorBufferInfo {
+        buffer: pc.buffer(ubo)?,
+        offset: 0,
+        range: vk::WHOLE_SIZE,
+    }];
+    let write = vk::WriteDescriptorSet::default()
+        .dst_set(set)
+        .dst_binding(0)
+        .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
+        .buffer_info(&info);
+    let d = &pc.gpu.device;
+    // SAFETY: a fresh set of this frame slot; recording inside the shadow subpass with the
+    // pipeline made for it; live buffers.
+    unsafe {
+        d.update_descriptor_sets(&[write], &[]);
+        d.cmd_bind_pipeline(pc.cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
+        d.cmd_bind_descriptor_sets(
+            pc.cmd,
+            vk::PipelineBindPoint::GRAPHICS,
+            layout,
+            0,
+            &[set],
+            &[],
+        );
+        d.cmd_bind_vertex_buffers(pc.cmd, 0, &[buffers.0], &[0]);
+        d.cmd_bind_index_buffer(pc.cmd, buffers.1, 0, vk::IndexType::UINT32);
+    }
+    for cascade in 0..crate::shadows::CASCADES as u32 {
+        let viewport = vk::Viewport {
+            x: (cascade * size) as f32,
+            y: size as f32,
+            width: size as f32,
+            height: -(size as f32),
+            min_depth: 0.0,
+            max_depth: 1.0,
+        };
+        let scissor = vk::Rect2D {
+            offset: vk::Offset2D {
+                x: (cascade * size) as i32,
+                y: 0,
+            },
+            extent: vk::Extent2D {
+                width: size,
+                height: size,
+            },
+        };
+        // SAFETY: recording in the shadow subpass; the viewport lies inside the atlas.
+        unsafe {
+            d.cmd_set_viewport(pc.cmd, 0, &[viewport]);
+            d.cmd_set_scissor(pc.cmd, 0, &[scissor]);
+        }
+        for draw in &scene.opaque {
+            let mut push = [0f32; DRAW_CONSTANTS as usize / 4];
+            push[..16].copy_from_slice(&draw.transform.to_cols_array());
+            push[29] = cascade as f32;
+            // SAFETY: the push range matches the shadow layout; indices lie in the buffer.
+            unsafe {
+                d.cmd_push_constants(
+                    pc.cmd,
+                    layout,
+                    vk::ShaderStageFlags::VERTEX,
+                    0,
+                    bytemuck::cast_slice(&push),
+                );
+                d.cmd_draw_indexed(
+                    pc.cmd,
+                    draw.index_count,
+                    1,
+                    draw.first_index,
+                    draw.vertex_offset,
+                    0,
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Records `draws` with the mesh pipeline of each material (G-buffer or forward); `sets`
+/// are the frame set and, for lit draws, the shadow set.
+#[allow(clippy::too_many_arguments)]
+fn draw_meshes(
+    gpu: &Gpu,
+    cmd: vk::CommandBuffer,
+    pipelines: &RefCell<Pipelines>,
+    scene: &SceneGpu,
+    draws: &[Draw],
+    forward: bool,
+    subpass: (vk::RenderPass, u32, vk::Extent2D),
+    sets: &[vk::DescriptorSet],
+    vertices: vk::Buffer,
+    indices: vk::Buffer,
+) -> Result<(), RenderError> {
+    if draws.is_empty() {
+        return Ok(());
+    }
+    let (rp, sp, extent) = subpass;
+    let mut pipelines = pipelines.borrow_mut();
+    let layout = pipelines.layouts.mesh;
+    set_viewport(gpu, cmd, extent);
+    // SAFETY: recording inside the subpass the pipelines were created for; live buffers.
+    unsafe {
+        gpu.device
+            .cmd_bind_vertex_buffers(cmd, 0, &[vertices], &[0]);
+        gpu.device
+            .cmd_bind_index_buffer(cmd, indices, 0, vk::IndexType::UINT32);
+        gpu.device.cmd_bind_descriptor_sets(
+            cmd,
+            vk::PipelineBindPoint::GRAPHICS,
+            layout,
+            0,
+            &sets[..1],
+            &[],
+        );
+        if let Some(&shadow) = sets.get(1) {
+            gpu.device.cmd_bind_descriptor_sets(
+                cmd,
+                vk::PipelineBindPoint::GRAPHICS,
+                layout,
+                2,
+                &[shadow],
+                &[],
+            );
+        }
+    }
+    let mut bound = None;
+    for d in draws {
+        let m = &scene.materials[d.material];
+        let kind = if forward {
+            PipelineKind::Forward {
+                double_sided: m.double_sided,
+            }
+        } else {
+            PipelineKind::GBuffer {
+                double_sided: m.double_sided,
+            }
+        };
+        let pipeline = pipelines.get(gpu, kind, rp, sp)?;
+        let mut push = [0f32; DRAW_CONSTANTS as usize / 4];
+        push[..16].copy_from_slice(&d.transform.to_cols_array());
+        push[16..20].copy_from_slice(&m.base_color);
+        push[20..24].copy_from_slice(&m.emissive);
+        push[24..28].copy_from_slice(&m.params);
+        push[28..32].copy_from_slice(&m.alpha);
+        // SAFETY: recording in the pipeline's subpass; the material set is live for the
+        // scene's life; the push range matches the layout.
+        unsafe {
+            if bound != Some(pipeline) {
+                gpu.device
+                    .cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
+                bound = Some(pipeline);
+            }
+            gpu.device.cmd_bind_descriptor_sets(
+                cmd,
+                vk::PipelineBindPoint::GRAPHICS,
+                layout,
+                1,
+                &[scene.material_sets[d.material]],
+                &[],
+            );
+            gpu.device.cmd_push_constants(
+                cmd,
+                layout,
+                vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT,
+                0,
+                bytemuck::cast_slice(&push),
+            );
+            gpu.device
+                .cmd_draw_indexed(cmd, d.index_count, 1, d.first_index, d.vertex_offset, 0);
+        }
+    }
+    Ok(())
+}
+
+/// `shadows`: the opaque draws into each cascade of the atlas (only a clear when
+/// `shadow_size` is 0: the frame casts no shadows).
+pub fn declare_shadows(fb: &mut FrameBuilder<'_>, t: &Targets, shadow_size: u32) {
+    let Targets {
+        atlas,
+        ubo,
+        vertices,
+        indices,
+        ..
+    } = *t;
+    fb.pass("shadows", PassKind::Raster, |p| {
+        p.depth_cleared(atlas, 1.0)
+            .uniform(ubo)
+            .vertices(vertices)
+            .indices(indices);
+        move |pc| {
+            if shadow_size == 0 {
+                return Ok(());
+            }
+            let buffers = (pc.buffer(vertices)?, pc.buffer(indices)?);
+            draw_shadows(pc, ubo, buffers, shadow_size)
+        }
+    });
+}
+
+/// `gbuffer`: the opaque and masked draws into the G-buffer, emission into HDR.
+pub fn declare_gbuffer(fb: &mut FrameBuilder<'_>, t: &Targets) {
+    let t = *t;
+    fb.pass("gbuffer", PassKind::Raster, |p| {
+        p.color_cleared(t.albedo, [0.0; 4])
+            .color_cleared(t.normal, [0.0; 4])
+            .color_cleared(t.material, [0.0; 4])
+            .color_cleared(t.hdr, [0.0; 4])
+            .depth_cleared(t.depth, 0.0)
+            .uniform(t.ubo)
+            .vertices(t.vertices)
+            .indices(t.indices);
+        move |pc| {
+            let subpass = pc.subpass()?;
+            let (scene, pipelines) = (pc.scene()?, pc.pipelines()?);
+            let frame_layout = pipelines.borrow().layouts.frame;
+            let set = frame_set(pc, frame_layout, t.ubo, t.lights)?;
+            draw_meshes(
+                pc.gpu,
+                pc.cmd,
+                pipelines,
+                scene,
+                &scene.opaque,
+                false,
+                subpass,
+                &[set],
+                pc.buffer(t.vertices)?,
+                pc.buffer(t.indices)?,
+            )
+        }
+    });
+}
+
+/// `transparents`: `transparent` (back to front), lit forward and blended over HDR with a
+/// read-only depth test.
+pub fn declare_transparents(fb: &mut FrameBuilder<'_>, t: &Targets, transparent: Vec<Draw>) {
+    let t = *t;
+    fb.pass("transparents", PassKind::Raster, |p| {
+        p.blend(t.hdr)
+            .depth_read(t.depth)
+            .uniform(t.ubo)
+            .storage_read(t.lights)
+            .sampled(t.atlas)
+            .vertices(t.vertices)
+            .indices(t.indices);
+        move |pc| {
+            let subpass = pc.subpass()?;
+            let (scene, pipelines) = (pc.scene()?, pc.pipelines()?);
+            let (frame_layout, shadow_layout, sampler) = {
+                let p = pipelines.borrow();
+                (p.layouts.frame, p.layouts.shadow_map, p.shadow_sampler)
+            };
+            let set = frame_set(pc, frame_layout, t.ubo, t.lights)?;
+            let shadow = shadow_set(pc, shadow_layout, sampler, t.atlas)?;
+            draw_meshes(
+                pc.gpu,
+                pc.cmd,
+                pipelines,
+                scene,
+                &transparent,
+                true,
+                subpass,
+                &[set, shadow],
+                pc.buffer(t.vertices)?,
+                pc.buffer(t.indices)?,
+            )
+        }
+    });
+}

@@ -1,0 +1,186 @@
+//! The deferred frame, declared through the graph every frame. Each group of passes lives
+//! in its own module and is declared by one function that takes the [`Targets`] so far:
+//!
+//! 1. `frame constants` (transfer): the camera, lights and shadow cascades into two
+//!    transient buffers (here).
+//! 2. [`geometry`]: `shadows` (the sun's cascades side by side in one `D32_SFLOAT` atlas,
+//!    `crate::shadows`), `gbuffer` (albedo `R8G8B8A8_SRGB`, normal
+//!    `A2B10G10R10_UNORM_PACK32`, material `R8G8B8A8_UNORM`, emission into HDR, depth
+//!    `D32_SFLOAT`, reversed Z) and, after lighting, `transparents` (forward, blended).
+//! 3. [`lighting`]: the G-buffer and depth as input attachments, the sun (shadowed, PCF,
+//!    cascades blended) and point lights (GGX), added to HDR `B10G11R11_UFLOAT_PACK32`.
+//! 4. [`post`]: `tonemap` (HDR as an input attachment, ACES fit, into the sRGB output) and
+//!    `readback` (the output into a host-visible buffer, when asked).
+//!
+//! On a tiler the deferred raster passes merge into one render pass with the G-buffer and
+//! depth memoryless (the shadow pass stays apart: its atlas is sampled at any pixel);
+//! elsewhere the plan is what the compiler decides (the same shaders: an input attachment is
+//! read from a loaded attachment when passes do not merge). The declaration needs no
+//! device: bodies reach the scene and pipelines through their [`crate::builder::PassContext`],
+//! so `tessera plan --frame` compiles the very graph the renderer runs.
+
+pub mod geometry;
+pub mod lighting;
+pub mod post;
+pub mod sets;
+
+use crate::builder::{BufferRef, FrameBuilder, ImageRef, ImportFlags, Size};
+use crate::features::Features;
+use crate::gpu::frame_data::{update_buffer, FrameData, PointLightData};
+use crate::gpu::scene::Draw;
+use tessera_graph::{Format, PassKind};
+
+/// The output image's format (sRGB: the hardware encodes).
+pub const OUTPUT_FORMAT: Format = Format::R8G8B8A8_SRGB;
+/// The HDR target's format.
+pub const HDR_FORMAT: Format = Format::B10G11R11_UFLOAT_PACK32;
+
+/// What the frame is declared from: plain data, no device objects.
+#[derive(Clone, Debug)]
+pub struct FrameInputs<'a> {
+    /// The features to declare.
+    pub features: &'a Features,
+    /// Bytes of the scene's vertex buffer.
+    pub vertex_bytes: u64,
+    /// Bytes of the scene's index buffer.
+    pub index_bytes: u64,
+    /// Camera and sun.
+    pub data: FrameData,
+    /// Point lights this frame.
+    pub lights: Vec<PointLightData>,
+    /// Transparent draws, back to front.
+    pub transparent: Vec<Draw>,
+    /// Exposure before tone mapping.
+    pub exposure: f32,
+    /// Texels per side of each shadow cascade; 0: no shadows (the atlas is 1 texel, cleared).
+    pub shadow_size: u32,
+    /// The output's name in the graph.
+    pub output_name: &'a str,
+    /// Copy the output into the read-back buffer, declared as the imported buffer
+    /// `readback` of this size.
+    pub readback: Option<u64>,
+}
+
+/// The graph handles of the frame's imported resources, which the renderer hands to the
+/// executor.
+#[derive(Clone, Copy, Debug)]
+pub struct Imports {
+    /// The output image.
+    pub output: ImageRef,
+    /// The scene's vertex buffer.
+    pub vertices: BufferRef,
+    /// The scene's index buffer.
+    pub indices: BufferRef,
+    /// The read-back buffer, if declared.
+    pub readback: Option<BufferRef>,
+}
+
+/// The frame's resources declared so far, which later pass groups read.
+#[derive(Clone, Copy, Debug)]
+pub struct Targets {
+    /// The output image.
+    pub output: ImageRef,
+    /// The scene's vertex buffer.
+    pub vertices: BufferRef,
+    /// The scene's index buffer.
+    pub indices: BufferRef,
+    /// The frame constants (uniform buffer).
+    pub ubo: BufferRef,
+    /// The point lights (storage buffer).
+    pub lights: BufferRef,
+    /// The shadow atlas.
+    pub atlas: ImageRef,
+    /// G-buffer base colour.
+    pub albedo: ImageRef,
+    /// G-buffer normal.
+    pub normal: ImageRef,
+    /// G-buffer metallic, roughness, occlusion.
+    pub material: ImageRef,
+    /// The HDR colour target.
+    pub hdr: ImageRef,
+    /// Scene depth.
+    pub depth: ImageRef,
+}
+
+/// Declares the frame into `fb`.
+pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Imports {
+    let vertices = fb.import_buffer(
+        "scene vertices",
+        inputs.vertex_bytes.max(16),
+        ImportFlags::default(),
+    );
+    let indices = fb.import_buffer(
+        "scene indices",
+        inputs.index_bytes.max(16),
+        ImportFlags::default(),
+    );
+    let output = fb.import_image(
+        inputs.output_name,
+        OUTPUT_FORMAT,
+        Size::Output,
+        ImportFlags {
+            clear_on_first_use: true,
+            ..Default::default()
+        },
+    );
+    let mut lights = inputs.lights;
+    if lights.is_empty() {
+        // A storage buffer may not be empty: one dark light the shader never reads.
+        lights.push(PointLightData::point([0.0; 3], 0.0, [0.0; 3]));
+    }
+    let light_bytes = std::mem::size_of_val(lights.as_slice()) as u64;
+    let ubo = fb.buffer("frame constants", std::mem::size_of::<FrameData>() as u64);
+    let light_buffer = fb.buffer("point lights", light_bytes);
+    let data = inputs.data;
+    fb.pass("frame constants", PassKind::Transfer, |p| {
+        p.copy_to(ubo).copy_to(light_buffer);
+        move |pc| {
+            update_buffer(pc.gpu, pc.cmd, pc.buffer(ubo)?, bytemuck::bytes_of(&data));
+            update_buffer(
+                pc.gpu,
+                pc.cmd,
+                pc.buffer(light_buffer)?,
+                bytemuck::cast_slice(&lights),
+            );
+            Ok(())
+        }
+    });
+
+    let cascade = inputs.shadow_size.max(1);
+    let cascades = crate::shadows::CASCADES as u32;
+    let t = Targets {
+        output,
+        vertices,
+        indices,
+        ubo,
+        lights: light_buffer,
+        atlas: fb.image(
+            "shadow atlas",
+            Format::D32_SFLOAT,
+            Size::Fixed(cascade * cascades, cascade),
+        ),
+        albedo: fb.image("gbuffer albedo", Format::R8G8B8A8_SRGB, Size::FULL),
+        normal: fb.image(
+            "gbuffer normal",
+            Format::A2B10G10R10_UNORM_PACK32,
+            Size::FULL,
+        ),
+        material: fb.image("gbuffer material", Format::R8G8B8A8_UNORM, Size::FULL),
+        hdr: fb.image("hdr", HDR_FORMAT, Size::FULL),
+        depth: fb.image("depth", Format::D32_SFLOAT, Size::FULL),
+    };
+    geometry::declare_shadows(fb, &t, inputs.shadow_size);
+    geometry::declare_gbuffer(fb, &t);
+    lighting::declare(fb, &t);
+    geometry::declare_transparents(fb, &t, inputs.transparent);
+    post::declare_tonemap(fb, &t, inputs.exposure);
+    let readback = inputs
+        .readback
+        .map(|bytes| post::declare_readback(fb, &t, bytes));
+    Imports {
+        output,
+        vertices,
+        indices,
+        readback,
+    }
+}

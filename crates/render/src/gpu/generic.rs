@@ -1,0 +1,403 @@
+//! Pipelines described by their shader and bindings alone: the frame's compute passes and
+//! its full-screen post passes (FXAA, debug views) need no hand-written layout each.
+//!
+//! A [`ShaderPipelines`] entry is keyed by its shader file, its bindings (descriptor types
+//! of set 0, in binding order) and its push-constant size, and for full-screen pipelines by
+//! the render pass and subpass as well; each is created on first use and kept for the
+//! device's life (a render pass that survives a re-plan keeps its handle, so its pipelines
+//! stay valid). [`write_set`] fills a frame-slot descriptor set from a [`Bind`] list.
+
+use crate::builder::PassContext;
+use crate::gpu::pipelines::set_viewport;
+use crate::shaders::{self, Stage};
+use crate::RenderError;
+use ash::vk;
+use std::collections::HashMap;
+use tessera_vk::Gpu;
+
+/// One binding of set 0, as [`write_set`] writes it.
+#[derive(Clone, Copy, Debug)]
+pub enum Bind {
+    /// A uniform buffer (whole).
+    Uniform(vk::Buffer),
+    /// A storage buffer (whole).
+    Storage(vk::Buffer),
+    /// A storage image view, in `GENERAL`.
+    StorageImage(vk::ImageView),
+    /// A sampled view with its sampler, in the given layout.
+    Sampled(vk::ImageView, vk::Sampler, vk::ImageLayout),
+}
+
+impl Bind {
+    fn ty(self) -> vk::DescriptorType {
+        match self {
+            Bind::Uniform(_) => vk::DescriptorType::UNIFORM_BUFFER,
+            Bind::Storage(_) => vk::DescriptorType::STORAGE_BUFFER,
+            Bind::StorageImage(_) => vk::DescriptorType::STORAGE_IMAGE,
+            Bind::Sampled(..) => vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+        }
+    }
+}
+
+/// A pipeline with its layout and the layout of its set 0.
+#[derive(Clone, Copy, Debug)]
+pub struct ShaderPipeline {
+    /// The pipeline.
+    pub pipeline: vk::Pipeline,
+    /// Its layout (set 0, then push constants at offset 0 for the shader's stages).
+    pub layout: vk::PipelineLayout,
+    /// The layout of set 0.
+    pub set_layout: vk::DescriptorSetLayout,
+    stages: vk::ShaderStageFlags,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Key {
+    shader: &'static str,
+    bindings: Vec<vk::DescriptorType>,
+    push: u32,
+    target: Option<(vk::RenderPass, u32, u32)>,
+}
+
+/// Compute and full-screen pipelines by shader (device lifetime).
+#[derive(Debug, Default)]
+pub struct ShaderPipelines {
+    pipelines: HashMap<Key, ShaderPipeline>,
+    modules: HashMap<&'static str, vk::ShaderModule>,
+    set_layouts: HashMap<(Vec<vk::DescriptorType>, vk::ShaderStageFlags), vk::DescriptorSetLayout>,
+    layouts: Vec<vk::PipelineLayout>,
+    /// Pipelines created so far.
+    pub created: u64,
+}
+
+impl ShaderPipelines {
+    fn module(
+        &mut self,
+        gpu: &Gpu,
+        shader: &'static str,
+        stage: Stage,
+    ) -> Result<vk::ShaderModule, RenderError> {
+        if let Some(&m) = self.modules.get(shader) {
+            return Ok(m);
+        }
+        let words = shaders::compile(shader, stage)?;
+        let m = tessera_vk::shader::module(gpu, &words, shader)?;
+        self.modules.insert(shader, m);
+        Ok(m)
+    }
+
+    fn layouts(
+        &mut self,
+        gpu: &Gpu,
+        bindings: &[vk::DescriptorType],
+        stages: vk::ShaderStageFlags,
+        push: u32,
+    ) -> Result<(vk::DescriptorSetLayout, vk::PipelineLayout), RenderError> {
+        let key = (bindings.to_vec(), stages);
+        let set_layout = match self.set_layouts.get(&key) {
+            Some(&l) => l,
+            None => {
+                let b: Vec<vk::DescriptorSetLayoutBinding> = bindings
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &ty)| {
+                        vk::DescriptorSetLayoutBinding::default()
+                            .binding(i as u32)
+                            .descriptor_type(ty)
+                            .descriptor_count(1)
+                            .stage_flags(stages)
+                    })
+                    .collect();
+                let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&b);
+                // SAFETY: a complete create info; destroyed in `destroy`.
+                let l = unsafe { gpu.device.create_descriptor_set_layout(&info, None) }?;
+                self.set_layouts.insert(key, l);
+                l
+            }
+        };
+        let ranges: Vec<vk::PushConstantRange> = (push > 0)
+            .then_some(vk::PushConstantRange {
+                stage_flags: stages,
+                offset: 0,
+                size: push,
+            })
+            .into_iter()
+            .collect();
+        let sets = [set_layout];
+        let info = vk::PipelineLayoutCreateInfo::default()
+            .set_layouts(&sets)
+            .push_constant_ranges(&ranges);
+        // SAFETY: a complete create info over a live set layout; destroyed in `destroy`.
+        let layout = unsafe { gpu.device.create_pipeline_layout(&info, None) }?;
+        self.layouts.push(layout);
+        Ok((set_layout, layout))
+    }
+
+    /// The compute pipeline of `shader` (a `.comp` file of `shaders/render/`) with set 0 of
+    /// `bindings` and `push` bytes of push constants.
+    pub fn compute(
+        &mut self,
+        gpu: &Gpu,
+        shader: &'static str,
+        bindings: &[vk::DescriptorType],
+        push: u32,
+    ) -> Result<ShaderPipeline, RenderError> {
+        let key = Key {
+            shader,
+            bindings: bindings.to_vec(),
+            push,
+            target: None,
+        };
+        if let Some(&p) = self.pipelines.get(&key) {
+            return Ok(p);
+        }
+        let module = self.module(gpu, shader, Stage::Compute)?;
+        let stages = vk::ShaderStageFlags::COMPUTE;
+        let (set_layout, layout) = self.layouts(gpu, bindings, stages, push)?;
+        let stage = vk::PipelineShaderStageCreateInfo::default()
+            .stage(stages)
+            .module(module)
+            .name(c"main");
+        let info = vk::ComputePipelineCreateInfo::default()
+            .stage(stage)
+            .layout(layout);
+        // SAFETY: a complete create info over a live module and layout; destroyed in
+        // `destroy`.
+        let pipeline = unsafe {
+            gpu.device
+                .create_compute_pipelines(vk::PipelineCache::null(), &[info], None)
+        }
+        .map_err(|(_, e)| RenderError::Vk(e))?[0];
+        gpu.name(pipeline, shader);
+        let p = ShaderPipeline {
+            pipeline,
+            layout,
+            set_layout,
+            stages,
+        };
+        self.pipelines.insert(key, p);
+        self.created += 1;
+        Ok(p)
+    }
+
+    /// The full-screen pipeline of the fragment shader `shader` for the subpass `sp` of
+    /// `rp`, writing `colors` attachments without blending (no depth), with set 0 of
+    /// `bindings` and `push` bytes of fragment push constants.
+    #[allow(clippy::too_many_arguments)]
+    pub fn screen(
+        &mut self,
+        gpu: &Gpu,
+        shader: &'static str,
+        bindings: &[vk::DescriptorType],
+        push: u32,
+        (rp, sp): (vk::RenderPass, u32),
+        colors: u32,
+    ) -> Result<ShaderPipeline, RenderError> {
+        let key = Key {
+            shader,
+            bindings: bindings.to_vec(),
+            push,
+            target: Some((rp, sp, colors)),
+        };
+        if let Some(&p) = self.pipelines.get(&key) {
+            return Ok(p);
+        }
+        let vert = self.module(gpu, "fullscreen.vert", Stage::Vertex)?;
+        let frag = self.module(gpu, shader, Stage::Fragment)?;
+        let stages = vk::ShaderStageFlags::FRAGMENT;
+        let (set_layout, layout) = self.layouts(gpu, bindings, stages, push)?;
+        let shader_stages = [
+            vk::PipelineShaderStageCreateInfo::default()
+                .stage(vk::ShaderStageFlags::VERTEX)
+                .module(vert)
+                .name(c"main"),
+            vk::PipelineShaderStageCreateInfo::default()
+                .stage(stages)
+                .module(frag)
+                .name(c"main"),
+        ];
+        let vertex = vk::PipelineVertexInputStateCreateInfo::default();
+        let assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
+            .topology(vk::PrimitiveTopology::TRIANGLE_LIST);
+        let viewport = vk::PipelineViewportStateCreateInfo::default()
+            .viewport_count(1)
+            .scissor_count(1);
+        let raster = vk::PipelineRasterizationStateCreateInfo::default()
+            .polygon_mode(vk::PolygonMode::FILL)
+            .cull_mode(vk::CullModeFlags::NONE)
+            .line_width(1.0);
+        let multisample = vk::PipelineMultisampleStateCreateInfo::default()
+            .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+        let opaque = vk::PipelineColorBlendAttachmentState::default()
+            .color_write_mask(vk::ColorComponentFlags::RGBA);
+        let attachments = vec![opaque; colors as usize];
+        let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&attachments);
+        let depth = vk::PipelineDepthStencilStateCreateInfo::default();
+        let dynamic_states = [vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
+        let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic_states);
+        let info = vk::GraphicsPipelineCreateInfo::default()
+            .stages(&shader_stages)
+            .vertex_input_state(&vertex)
+            .input_assembly_state(&assembly)
+            .viewport_state(&viewport)
+            .rasterization_state(&raster)
+            .multisample_state(&multisample)
+            .color_blend_state(&blend)
+            .depth_stencil_state(&depth)
+            .dynamic_state(&dynamic)
+            .layout(layout)
+            .render_pass(rp)
+            .subpass(sp);
+        // SAFETY: a complete create info for a live render pass and subpass; destroyed in
+        // `destroy`.
+        let pipeline = unsafe {
+            gpu.device
+                .create_graphics_pipelines(vk::PipelineCache::null(), &[info], None)
+        }
+        .map_err(|(_, e)| RenderError::Vk(e))?[0];
+        gpu.name(pipeline, shader);
+        let p = ShaderPipeline {
+            pipeline,
+            layout,
+            set_layout,
+            stages,
+        };
+        self.pipelines.insert(key, p);
+        self.created += 1;
+        Ok(p)
+    }
+
+    /// Destroys everything (device idle).
+    pub fn destroy(&mut self, gpu: &Gpu) {
+        // SAFETY: the device is idle; nothing uses these objects any more.
+        unsafe {
+            for (_, p) in self.pipelines.drain() {
+                gpu.device.destroy_pipeline(p.pipeline, None);
+            }
+            for l in self.layouts.drain(..) {
+                gpu.device.destroy_pipeline_layout(l, None);
+            }
+            for (_, l) in self.set_layouts.drain() {
+                gpu.device.destroy_descriptor_set_layout(l, None);
+            }
+            for (_, m) in self.modules.drain() {
+                gpu.device.destroy_shader_module(m, None);
+            }
+        }
+    }
+}
+
+/// The descriptor types of `binds`, in order (the `bindings` of [`ShaderPipelines`]).
+pub fn types(binds: &[Bind]) -> Vec<vk::DescriptorType> {
+    binds.iter().map(|b| b.ty()).collect()
+}
+
+/// A descriptor set of this frame slot for `layout`, written with `binds` (binding i is
+/// `binds[i]`).
+pub fn write_set(
+    pc: &mut PassContext<'_, '_>,
+    layout: vk::DescriptorSetLayout,
+    binds: &[Bind],
+) -> Result<vk::DescriptorSet, RenderError> {
+    let set = pc.frame.descriptor_set(layout)?;
+    let mut buffers = Vec::with_capacity(binds.len());
+    let mut images = Vec::with_capacity(binds.len());
+    for b in binds {
+        match *b {
+            Bind::Uniform(buffer) | Bind::Storage(buffer) => {
+                buffers.push([vk::DescriptorBufferInfo {
+                    buffer,
+                    offset: 0,
+                    range: vk::WHOLE_SIZE,
+                }])
+            }
+            Bind::StorageImage(view) => images.push([vk::DescriptorImageInfo {
+                sampler: vk::Sampler::null(),
+                image_view: view,
+                image_layout: vk::ImageLayout::GENERAL,
+            }]),
+            Bind::Sampled(view, sampler, layout) => images.push([vk::DescriptorImageInfo {
+                sampler,
+                image_view: view,
+                image_layout: layout,
+            }]),
+        }
+    }
+    let (mut bi, mut ii) = (0, 0);
+    let writes: Vec<vk::WriteDescriptorSet> = binds
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let w = vk::WriteDescriptorSet::default()
+                .dst_set(set)
+                .dst_binding(i as u32)
+                .descriptor_type(b.ty());
+            match b {
+                Bind::Uniform(_) | Bind::Storage(_) => {
+                    bi += 1;
+                    w.buffer_info(&buffers[bi - 1])
+                }
+                _ => {
+                    ii += 1;
+                    w.image_info(&images[ii - 1])
+                }
+            }
+        })
+        .collect();
+    // SAFETY: a set allocated for this frame slot, not yet bound; the objects are live for
+    // the frame and in the layouts the plan puts them in for this pass.
+    unsafe { pc.gpu.device.update_descriptor_sets(&writes, &[]) };
+    Ok(set)
+}
+
+impl ShaderPipeline {
+    /// Binds the pipeline and `set` and pushes `push` (compute or graphics, by the stages).
+    fn bind(&self, pc: &PassContext<'_, '_>, set: vk::DescriptorSet, push: &[u8]) {
+        let point = if self.stages == vk::ShaderStageFlags::COMPUTE {
+            vk::PipelineBindPoint::COMPUTE
+        } else {
+            vk::PipelineBindPoint::GRAPHICS
+        };
+        let d = &pc.gpu.device;
+        // SAFETY: recording in a pass this pipeline suits (outside a render pass for
+        // compute, in its subpass otherwise); `set` has its set-0 layout; `push` fits.
+        unsafe {
+            d.cmd_bind_pipeline(pc.cmd, point, self.pipeline);
+            d.cmd_bind_descriptor_sets(pc.cmd, point, self.layout, 0, &[set], &[]);
+            if !push.is_empty() {
+                d.cmd_push_constants(pc.cmd, self.layout, self.stages, 0, push);
+            }
+        }
+    }
+
+    /// Records a dispatch of `groups` workgroups with `set` and `push`.
+    pub fn dispatch(
+        &self,
+        pc: &PassContext<'_, '_>,
+        set: vk::DescriptorSet,
+        push: &[u8],
+        groups: [u32; 3],
+    ) {
+        self.bind(pc, set, push);
+        // SAFETY: recording outside a render pass with this compute pipeline bound.
+        unsafe {
+            pc.gpu
+                .device
+                .cmd_dispatch(pc.cmd, groups[0], groups[1], groups[2])
+        };
+    }
+
+    /// Draws the full-screen triangle over `extent` with `set` and `push`.
+    pub fn draw_fullscreen(
+        &self,
+        pc: &PassContext<'_, '_>,
+        extent: vk::Extent2D,
+        set: vk::DescriptorSet,
+        push: &[u8],
+    ) {
+        set_viewport(pc.gpu, pc.cmd, extent);
+        self.bind(pc, set, push);
+        // SAFETY: recording in the subpass this pipeline was made for.
+        unsafe { pc.gpu.device.cmd_draw(pc.cmd, 3, 1, 0, 0) };
+    }
+}
