@@ -67,8 +67,49 @@ float falloff(float dist, float range) {
     return inv * w * w;
 }
 
+#ifdef CLUSTERED
+// Set 0, binding 2: the light clusters (`light_clustering.comp`): per cluster a count and
+// `cluster_grid.w` light indices, ascending.
+layout(set = 0, binding = 2, std430) readonly buffer LightClusters {
+    uint data[];
+} light_clusters;
+
+// The cluster of world point `p`: the same tile and slice rule `light_clustering.comp`
+// bounds (a view-space froxel; the first slice reaches the eye, the last is unbounded).
+uint cluster_of(vec3 p) {
+    vec3 v = (frame.view * vec4(p, 1.0)).xyz;
+    float d = max(-v.z, 1e-6);
+    vec2 ndc = v.xy / (d * frame.proj.xy);
+    ivec2 tiles = ivec2(frame.cluster_grid.xy);
+    ivec2 t = clamp(ivec2(floor((ndc * 0.5 + 0.5) * vec2(tiles))), ivec2(0), tiles - 1);
+    int slices = int(frame.cluster_grid.z);
+    float s = log(d / frame.proj.z) / log(frame.proj.w / frame.proj.z) * float(slices);
+    int slice = clamp(int(floor(s)), 0, slices - 1);
+    return uint(t.x + tiles.x * (t.y + tiles.y * slice));
+}
+#endif
+
+// Point light `i` on surface point `p` (normal `n`, towards the eye `v`).
+vec3 point_light(uint i, vec3 p, vec3 n, vec3 v, vec3 base, float metallic, float roughness) {
+    PointLight pl = point_lights.lights[i];
+    vec3 d = pl.position_range.xyz - p;
+    float dist = length(d);
+    float att = falloff(dist, pl.position_range.w);
+    if (pl.spot.w > -1.5) {
+        // KHR_lights_punctual's smooth cone: 0 outside the outer cone, 1 inside the inner.
+        float cd = dot(normalize(pl.spot.xyz), -d / max(dist, 1e-4));
+        float t = clamp((cd - pl.spot.w) / max(pl.spot_inner.x - pl.spot.w, 1e-4), 0.0, 1.0);
+        att *= t * t;
+    }
+    if (att > 0.0) {
+        return brdf(n, v, d / max(dist, 1e-4), pl.color.rgb * att, base, metallic, roughness);
+    }
+    return vec3(0.0);
+}
+
 // Every light of the frame on one surface point: the sun (`sun_visibility`: 0 in its
-// shadow), the point lights and ambient.
+// shadow), the point lights (those of the point's cluster when CLUSTERED: the others add
+// exactly 0 there, so the sum is the same in the same order) and ambient × `occlusion`.
 vec3 shade(vec3 p, vec3 n, vec3 base, float metallic, float roughness, float occlusion,
            float sun_visibility) {
     vec3 v = normalize(frame.camera_pos.xyz - p);
@@ -77,21 +118,18 @@ vec3 shade(vec3 p, vec3 n, vec3 base, float metallic, float roughness, float occ
         c += brdf(n, v, -normalize(frame.sun_direction.xyz), frame.sun_color.rgb, base, metallic,
                   roughness) * sun_visibility;
     }
-    for (uint i = 0u; i < frame.counts.x; ++i) {
-        PointLight pl = point_lights.lights[i];
-        vec3 d = pl.position_range.xyz - p;
-        float dist = length(d);
-        float att = falloff(dist, pl.position_range.w);
-        if (pl.spot.w > -1.5) {
-            // KHR_lights_punctual's smooth cone: 0 outside the outer cone, 1 inside the inner.
-            float cd = dot(normalize(pl.spot.xyz), -d / max(dist, 1e-4));
-            float t = clamp((cd - pl.spot.w) / max(pl.spot_inner.x - pl.spot.w, 1e-4), 0.0, 1.0);
-            att *= t * t;
-        }
-        if (att > 0.0) {
-            c += brdf(n, v, d / max(dist, 1e-4), pl.color.rgb * att, base, metallic, roughness);
-        }
+#ifdef CLUSTERED
+    uint base_index = cluster_of(p) * (frame.cluster_grid.w + 1u);
+    uint count = min(light_clusters.data[base_index], frame.cluster_grid.w);
+    for (uint k = 0u; k < count; ++k) {
+        c += point_light(light_clusters.data[base_index + 1u + k], p, n, v, base, metallic,
+                         roughness);
     }
+#else
+    for (uint i = 0u; i < frame.counts.x; ++i) {
+        c += point_light(i, p, n, v, base, metallic, roughness);
+    }
+#endif
     // Hemisphere ambient: sky from above, a darker ground from below.
     float up = n.y * 0.5 + 0.5;
     vec3 ambient = frame.ambient.rgb * mix(frame.ambient.a, 1.0, up);

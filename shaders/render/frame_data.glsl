@@ -17,6 +17,11 @@ layout(set = 0, binding = 0, std140) uniform FrameData {
     mat4 cascade_view_proj[3];  // world to each shadow cascade's clip space
     vec4 cascade_splits;  // xyz: view depth where each cascade ends, w: 1 when shadows are on
     vec4 shadow;          // x: 1 / cascade size in texels
+    mat4 view;            // world to view (the camera looks down -Z)
+    vec4 proj;            // xy: view x / depth, y / depth at NDC ±1; z: near; w: cluster far
+    uvec4 cluster_grid;   // xy: cluster tiles, z: depth slices, w: light indices per cluster
+    uvec4 flags;          // x: 1 when lit shaders read clusters, y: 1 when lighting reads SSAO
+    vec4 ssao;            // x: radius (m), y: strength, z: bias (cosine)
 } frame;
 
 #endif

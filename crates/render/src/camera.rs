@@ -54,6 +54,11 @@ impl View {
     /// plane at infinity (depth 1 at the near plane, 0 at infinity).
     pub fn view_proj(&self, aspect: f32) -> Mat4 {
         let proj = Mat4::perspective_infinite_reverse_rh(self.yfov, aspect.max(1e-3), self.znear);
-        proj * Mat4::look_at_rh(self.position, self.target, self.up)
+        proj * self.view()
+    }
+
+    /// World to view (right-handed: the camera looks down -Z).
+    pub fn view(&self) -> Mat4 {
+        Mat4::look_at_rh(self.position, self.target, self.up)
     }
 }

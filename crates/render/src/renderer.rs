@@ -9,7 +9,7 @@ use crate::builder::{FrameBodies, FrameBuilder, Shared};
 use crate::camera::View;
 use crate::features::Features;
 use crate::frame::{self, FrameInputs, OUTPUT_FORMAT};
-use crate::gpu::frame_data::{FrameData, PointLightData};
+use crate::gpu::frame_data::{light_range, FrameData, PointLightData};
 use crate::gpu::pipelines::Pipelines;
 use crate::gpu::scene::SceneGpu;
 use crate::png_out::Picture;
@@ -294,22 +294,25 @@ impl Renderer {
                     sun = true;
                 }
                 LightKind::Directional => log::debug!("only the first directional light is drawn"),
-                LightKind::Point => lights.push(PointLightData::point(
-                    p.to_array(),
-                    l.range.unwrap_or(0.0),
-                    c,
-                )),
+                LightKind::Point => {
+                    lights.push(PointLightData::point(p.to_array(), light_range(l.range, c), c))
+                }
                 LightKind::Spot {
                     inner_cone,
                     outer_cone,
                 } => {
-                    let mut s = PointLightData::point(p.to_array(), l.range.unwrap_or(0.0), c);
+                    let mut s = PointLightData::point(p.to_array(), light_range(l.range, c), c);
                     let d = l.direction.normalize_or(glam::Vec3::NEG_Z);
                     s.spot = [d.x, d.y, d.z, outer_cone.cos()];
                     s.spot_inner = [inner_cone.cos(), 0.0, 0.0, 0.0];
                     lights.push(s);
                 }
             }
+        }
+        // `features.lights` caps the point and spot lights drawn: the scene's first ones.
+        let cap = self.settings.features.lights as usize;
+        if lights.len() > cap {
+            lights.truncate(cap);
         }
         if !sun && lights.is_empty() {
             // A scene without lights (most glTF models) gets a default sun.
@@ -320,6 +323,31 @@ impl Renderer {
         data.counts[0] = lights.len() as u32;
         let forward = (view.target - view.position).normalize_or(glam::Vec3::NEG_Z);
         data.camera_forward = [forward.x, forward.y, forward.z, 0.0];
+        // What clustering and SSAO need: the view, the projection's slopes and near plane,
+        // the grid, and a far depth for the exponential slices (where the scene ends).
+        data.view = view.view().to_cols_array();
+        let tan_y = (view.yfov * 0.5).tan();
+        let b = &self.scene.bounds;
+        let far = if b.min.is_finite() && b.max.is_finite() && b.min.cmple(b.max).all() {
+            view.position.distance((b.min + b.max) * 0.5) + (b.max - b.min).length() * 0.5
+        } else {
+            100.0
+        };
+        data.proj = [
+            tan_y * aspect,
+            tan_y,
+            view.znear,
+            far.clamp(view.znear * 16.0, view.znear * 1e6),
+        ];
+        data.cluster_grid = crate::frame::clustering::grid();
+        let f = &self.settings.features;
+        data.flags = [
+            u32::from(f.clustering),
+            u32::from(f.ssao != crate::features::Ssao::Off),
+            0,
+            0,
+        ];
+        data.ssao = [crate::frame::ssao::RADIUS, crate::frame::ssao::STRENGTH, 0.15, 0.0];
         // Shadows when switched on, with a size, and a sun to cast them (the scene's, or the
         // default sun of a scene without lights).
         if self.settings.features.shadows

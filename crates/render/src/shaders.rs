@@ -47,6 +47,22 @@ const SOURCES: &[(&str, &str)] = &[
         include_str!("../../../shaders/render/lighting.frag"),
     ),
     (
+        "light_clustering.comp",
+        include_str!("../../../shaders/render/light_clustering.comp"),
+    ),
+    (
+        "ssao.comp",
+        include_str!("../../../shaders/render/ssao.comp"),
+    ),
+    (
+        "ssao_blur.comp",
+        include_str!("../../../shaders/render/ssao_blur.comp"),
+    ),
+    (
+        "depth.vert",
+        include_str!("../../../shaders/render/depth.vert"),
+    ),
+    (
         "tonemap.frag",
         include_str!("../../../shaders/render/tonemap.frag"),
     ),
@@ -87,12 +103,23 @@ pub fn compile_with(
     stage: Stage,
     lookup: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Vec<u32>, RenderError> {
+    compile_defined_with(name, text, stage, &[], lookup)
+}
+
+/// [`compile_with`] with preprocessor `defines` (a shader's variants: `CLUSTERED`, `SSAO`).
+pub fn compile_defined_with(
+    name: &str,
+    text: &str,
+    stage: Stage,
+    defines: &[(&str, &str)],
+    lookup: &dyn Fn(&str) -> Option<String>,
+) -> Result<Vec<u32>, RenderError> {
     let resolve = |requested: &str, _from: &str, _relative: bool| {
         lookup(requested)
             .map(|content| (requested.to_string(), content))
             .ok_or_else(|| format!("no shader file '{requested}'"))
     };
-    tessera_vk::shader::compile_glsl_with(text, name, stage.flags(), &[], &resolve).map_err(|e| {
+    tessera_vk::shader::compile_glsl_with(text, name, stage.flags(), defines, &resolve).map_err(|e| {
         RenderError::Shader(
             e.to_string()
                 .trim_start_matches("shader: ")
@@ -104,9 +131,20 @@ pub fn compile_with(
 
 /// Compiles an embedded shader file.
 pub fn compile(name: &str, stage: Stage) -> Result<Vec<u32>, RenderError> {
+    compile_defined(name, stage, &[])
+}
+
+/// Compiles an embedded shader file with preprocessor `defines`.
+pub fn compile_defined(
+    name: &str,
+    stage: Stage,
+    defines: &[(&str, &str)],
+) -> Result<Vec<u32>, RenderError> {
     let text =
         source(name).ok_or_else(|| RenderError::Shader(format!("no shader file '{name}'")))?;
-    compile_with(name, text, stage, &|n| source(n).map(str::to_string))
+    compile_defined_with(name, text, stage, defines, &|n| {
+        source(n).map(str::to_string)
+    })
 }
 
 #[cfg(test)]
@@ -124,6 +162,17 @@ mod tests {
             };
             let words = compile(name, stage).unwrap_or_else(|e| panic!("{name}: {e}"));
             assert_eq!(words[0], 0x0723_0203, "{name}: SPIR-V magic");
+        }
+        // The lit shaders' variants.
+        for name in ["lighting.frag", "forward.frag"] {
+            for defines in [
+                &[("CLUSTERED", "1")][..],
+                &[("SSAO", "1")],
+                &[("CLUSTERED", "1"), ("SSAO", "1")],
+            ] {
+                compile_defined(name, Stage::Fragment, defines)
+                    .unwrap_or_else(|e| panic!("{name} {defines:?}: {e}"));
+            }
         }
     }
 

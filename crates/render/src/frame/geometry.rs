@@ -1,7 +1,7 @@
 //! The geometry passes: the sun's shadow cascades, the G-buffer and the forward-lit
 //! transparents.
 
-use super::sets::{frame_set, shadow_set};
+use super::sets::{frame_set, lit_frame_set, shadow_set};
 use super::Targets;
 use crate::builder::{BufferRef, FrameBuilder, PassContext};
 use crate::gpu::pipelines::{set_viewport, PipelineKind, Pipelines, DRAW_CONSTANTS};
@@ -111,7 +111,8 @@ fn draw_shadows(
     Ok(())
 }
 
-/// Records `draws` with the mesh pipeline of each material (G-buffer or forward); `sets`
+/// Records `draws` with the mesh pipeline of each material (G-buffer, or forward with
+/// `Some(clustered)`); `sets`
 /// are the frame set and, for lit draws, the shadow set.
 #[allow(clippy::too_many_arguments)]
 fn draw_meshes(
@@ -120,7 +121,7 @@ fn draw_meshes(
     pipelines: &RefCell<Pipelines>,
     scene: &SceneGpu,
     draws: &[Draw],
-    forward: bool,
+    forward: Option<bool>,
     subpass: (vk::RenderPass, u32, vk::Extent2D),
     sets: &[vk::DescriptorSet],
     vertices: vk::Buffer,
@@ -161,9 +162,10 @@ fn draw_meshes(
     let mut bound = None;
     for d in draws {
         let m = &scene.materials[d.material];
-        let kind = if forward {
+        let kind = if let Some(clustered) = forward {
             PipelineKind::Forward {
                 double_sided: m.double_sided,
+                clustered,
             }
         } else {
             PipelineKind::GBuffer {
@@ -255,7 +257,7 @@ pub fn declare_gbuffer(fb: &mut FrameBuilder<'_>, t: &Targets) {
                 pipelines,
                 scene,
                 &scene.opaque,
-                false,
+                None,
                 subpass,
                 &[set],
                 pc.buffer(t.vertices)?,
@@ -277,6 +279,9 @@ pub fn declare_transparents(fb: &mut FrameBuilder<'_>, t: &Targets, transparent:
             .sampled(t.atlas)
             .vertices(t.vertices)
             .indices(t.indices);
+        if let Some(c) = t.clusters {
+            p.storage_read(c);
+        }
         move |pc| {
             let subpass = pc.subpass()?;
             let (scene, pipelines) = (pc.scene()?, pc.pipelines()?);
@@ -284,7 +289,7 @@ pub fn declare_transparents(fb: &mut FrameBuilder<'_>, t: &Targets, transparent:
                 let p = pipelines.borrow();
                 (p.layouts.frame, p.layouts.shadow_map, p.shadow_sampler)
             };
-            let set = frame_set(pc, frame_layout, t.ubo, t.lights)?;
+            let set = lit_frame_set(pc, frame_layout, t.ubo, t.lights, t.clusters, None)?;
             let shadow = shadow_set(pc, shadow_layout, sampler, t.atlas)?;
             draw_meshes(
                 pc.gpu,
@@ -292,7 +297,7 @@ pub fn declare_transparents(fb: &mut FrameBuilder<'_>, t: &Targets, transparent:
                 pipelines,
                 scene,
                 &transparent,
-                true,
+                Some(t.clusters.is_some()),
                 subpass,
                 &[set, shadow],
                 pc.buffer(t.vertices)?,

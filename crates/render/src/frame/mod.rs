@@ -3,13 +3,19 @@
 //!
 //! 1. `frame constants` (transfer): the camera, lights and shadow cascades into two
 //!    transient buffers (here).
-//! 2. [`geometry`]: `shadows` (the sun's cascades side by side in one `D32_SFLOAT` atlas,
+//! 2. [`clustering`] (`features.clustering`): `light clustering` on the async queue, the
+//!    point lights binned into view-space froxels for lighting and transparents. [`ssao`]
+//!    (`features.ssao`): `ssao` and `ssao blur` on the async queue at half resolution, from
+//!    the G-buffer depth (declared after `gbuffer`, before `shadows`, so it overlaps them) or
+//!    from `ssao depth prepass` (declared first).
+//! 3. [`geometry`]: `shadows` (the sun's cascades side by side in one `D32_SFLOAT` atlas,
 //!    `crate::shadows`), `gbuffer` (albedo `R8G8B8A8_SRGB`, normal
 //!    `A2B10G10R10_UNORM_PACK32`, material `R8G8B8A8_UNORM`, emission into HDR, depth
 //!    `D32_SFLOAT`, reversed Z) and, after lighting, `transparents` (forward, blended).
-//! 3. [`lighting`]: the G-buffer and depth as input attachments, the sun (shadowed, PCF,
-//!    cascades blended) and point lights (GGX), added to HDR `B10G11R11_UFLOAT_PACK32`.
-//! 4. [`post`]: `tonemap` (HDR as an input attachment, ACES fit, into the sRGB output) and
+//! 4. [`lighting`]: the G-buffer and depth as input attachments, the sun (shadowed, PCF,
+//!    cascades blended) and point lights (GGX), ambient × SSAO, added to HDR
+//!    `B10G11R11_UFLOAT_PACK32`.
+//! 5. [`post`]: `tonemap` (HDR as an input attachment, ACES fit, into the sRGB output) and
 //!    `readback` (the output into a host-visible buffer, when asked).
 //!
 //! On a tiler the deferred raster passes merge into one render pass with the G-buffer and
@@ -19,13 +25,15 @@
 //! device: bodies reach the scene and pipelines through their [`crate::builder::PassContext`],
 //! so `tessera plan --frame` compiles the very graph the renderer runs.
 
+pub mod clustering;
 pub mod geometry;
 pub mod lighting;
 pub mod post;
 pub mod sets;
+pub mod ssao;
 
 use crate::builder::{BufferRef, FrameBuilder, ImageRef, ImportFlags, Size};
-use crate::features::Features;
+use crate::features::{Features, Ssao};
 use crate::gpu::frame_data::{update_buffer, FrameData, PointLightData};
 use crate::gpu::scene::Draw;
 use tessera_graph::{Format, PassKind};
@@ -100,6 +108,10 @@ pub struct Targets {
     pub hdr: ImageRef,
     /// Scene depth.
     pub depth: ImageRef,
+    /// The light clusters (storage buffer), when `features.clustering`.
+    pub clusters: Option<BufferRef>,
+    /// The blurred ambient occlusion (`R32_SFLOAT`, half resolution), when SSAO is on.
+    pub ssao: Option<ImageRef>,
 }
 
 /// Declares the frame into `fb`.
@@ -168,9 +180,34 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
         material: fb.image("gbuffer material", Format::R8G8B8A8_UNORM, Size::FULL),
         hdr: fb.image("hdr", HDR_FORMAT, Size::FULL),
         depth: fb.image("depth", Format::D32_SFLOAT, Size::FULL),
+        clusters: None,
+        ssao: None,
     };
-    geometry::declare_shadows(fb, &t, inputs.shadow_size);
-    geometry::declare_gbuffer(fb, &t);
+    let mut t = t;
+    let features = inputs.features;
+    if features.clustering {
+        t.clusters = Some(clustering::declare(fb, &t));
+    }
+    // The async SSAO overlaps graphics work: with a prepass it runs while the shadows and
+    // the G-buffer draw; from the G-buffer's depth it runs while the shadows draw, so the
+    // shadow pass is declared after the G-buffer then.
+    match features.ssao {
+        Ssao::Off => {
+            geometry::declare_shadows(fb, &t, inputs.shadow_size);
+            geometry::declare_gbuffer(fb, &t);
+        }
+        Ssao::Prepass => {
+            let depth = ssao::declare_prepass(fb, &t);
+            t.ssao = Some(ssao::declare(fb, &t, depth).ssao);
+            geometry::declare_shadows(fb, &t, inputs.shadow_size);
+            geometry::declare_gbuffer(fb, &t);
+        }
+        Ssao::GBuffer => {
+            geometry::declare_gbuffer(fb, &t);
+            t.ssao = Some(ssao::declare(fb, &t, t.depth).ssao);
+            geometry::declare_shadows(fb, &t, inputs.shadow_size);
+        }
+    }
     lighting::declare(fb, &t);
     geometry::declare_transparents(fb, &t, inputs.transparent);
     post::declare_tonemap(fb, &t, inputs.exposure);

@@ -12,18 +12,43 @@ pub(crate) fn frame_set(
     ubo: BufferRef,
     lights: BufferRef,
 ) -> Result<vk::DescriptorSet, RenderError> {
+    lit_frame_set(pc, layout, ubo, lights, None, None)
+}
+
+/// Set 0 of the lit shaders: frame constants, point lights and, for the shader variants
+/// that read them, the light clusters (binding 2) and the SSAO image with its sampler
+/// (binding 3). A binding a variant does not read stays unwritten (not statically used).
+pub(crate) fn lit_frame_set(
+    pc: &mut PassContext<'_, '_>,
+    layout: vk::DescriptorSetLayout,
+    ubo: BufferRef,
+    lights: BufferRef,
+    clusters: Option<BufferRef>,
+    ssao: Option<(ImageRef, vk::Sampler)>,
+) -> Result<vk::DescriptorSet, RenderError> {
     let set = pc.frame.descriptor_set(layout)?;
-    let ubo_info = [vk::DescriptorBufferInfo {
-        buffer: pc.buffer(ubo)?,
-        offset: 0,
-        range: vk::WHOLE_SIZE,
-    }];
-    let light_info = [vk::DescriptorBufferInfo {
-        buffer: pc.buffer(lights)?,
-        offset: 0,
-        range: vk::WHOLE_SIZE,
-    }];
-    let writes = [
+    let info = |buffer| {
+        [vk::DescriptorBufferInfo {
+            buffer,
+            offset: 0,
+            range: vk::WHOLE_SIZE,
+        }]
+    };
+    let ubo_info = info(pc.buffer(ubo)?);
+    let light_info = info(pc.buffer(lights)?);
+    let cluster_info = match clusters {
+        Some(c) => Some(info(pc.buffer(c)?)),
+        None => None,
+    };
+    let ssao_info = match ssao {
+        Some((image, sampler)) => Some([vk::DescriptorImageInfo {
+            sampler,
+            image_view: pc.image(image)?.shader_view,
+            image_layout: vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+        }]),
+        None => None,
+    };
+    let mut writes = vec![
         vk::WriteDescriptorSet::default()
             .dst_set(set)
             .dst_binding(0)
@@ -35,7 +60,26 @@ pub(crate) fn frame_set(
             .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
             .buffer_info(&light_info),
     ];
-    // SAFETY: a set allocated for this frame slot, not yet bound; live buffers.
+    if let Some(c) = &cluster_info {
+        writes.push(
+            vk::WriteDescriptorSet::default()
+                .dst_set(set)
+                .dst_binding(2)
+                .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+                .buffer_info(c),
+        );
+    }
+    if let Some(a) = &ssao_info {
+        writes.push(
+            vk::WriteDescriptorSet::default()
+                .dst_set(set)
+                .dst_binding(3)
+                .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+                .image_info(a),
+        );
+    }
+    // SAFETY: a set allocated for this frame slot, not yet bound; live buffers; the plan
+    // puts the SSAO image (colour, sampled) in SHADER_READ_ONLY_OPTIMAL for this pass.
     unsafe { pc.gpu.device.update_descriptor_sets(&writes, &[]) };
     Ok(set)
 }

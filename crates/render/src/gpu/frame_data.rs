@@ -33,13 +33,25 @@ pub struct FrameData {
     pub cascade_splits: [f32; 4],
     /// x: 1 / cascade size in texels.
     pub shadow: [f32; 4],
+    /// World to view (right-handed, the camera looks down -Z).
+    pub view: [f32; 16],
+    /// x, y: view-space x / depth and y / depth at NDC ±1 (1 / P00, 1 / P11), z: near plane,
+    /// w: view depth where the last cluster slice begins its unbounded tail.
+    pub proj: [f32; 4],
+    /// x, y: cluster tiles across and down, z: depth slices, w: light indices per cluster.
+    pub cluster_grid: [u32; 4],
+    /// x: 1 when the lit shaders read light clusters, y: 1 when lighting reads SSAO.
+    pub flags: [u32; 4],
+    /// x: SSAO radius (m), y: strength, z: bias (cosine), w: unused.
+    pub ssao: [f32; 4],
 }
 
 /// `PointLight` of `common.glsl`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 pub struct PointLightData {
-    /// xyz: position, w: range (0: unbounded).
+    /// xyz: position, w: range (0: unbounded; the renderer gives every scene light a
+    /// finite range, [`light_range`], so clustering can bound it).
     pub position_range: [f32; 4],
     /// rgb: colour × intensity.
     pub color: [f32; 4],
@@ -78,6 +90,28 @@ impl FrameData {
             cascade_view_proj: [Mat4::IDENTITY.to_cols_array(); 3],
             cascade_splits: [0.0; 4],
             shadow: [0.0; 4],
+            view: Mat4::IDENTITY.to_cols_array(),
+            proj: [1.0, 1.0, 0.1, 100.0],
+            cluster_grid: [0; 4],
+            flags: [0; 4],
+            ssao: [0.0; 4],
+        }
+    }
+}
+
+/// Below this (W/m²-ish radiance scale: colour × intensity / d²) a light without a range no
+/// longer lights anything visibly; [`light_range`] cuts it there.
+pub const LIGHT_CUTOFF: f32 = 0.005;
+
+/// The range of a light of `color` (colour × intensity) that has `range` or none: the
+/// given range, or where its inverse-square falloff drops below [`LIGHT_CUTOFF`]. Both the
+/// clustered and the unclustered shading use it, so they light the same pixels.
+pub fn light_range(range: Option<f32>, color: [f32; 3]) -> f32 {
+    match range {
+        Some(r) if r > 0.0 => r,
+        _ => {
+            let peak = color[0].max(color[1]).max(color[2]).max(0.0);
+            (peak / LIGHT_CUTOFF).sqrt().max(1e-3)
         }
     }
 }

@@ -26,13 +26,22 @@ pub enum PipelineKind {
     Forward {
         /// No back-face culling.
         double_sided: bool,
+        /// Loops over the light cluster (`CLUSTERED`), not every light.
+        clustered: bool,
     },
     /// The deferred lighting's full-screen triangle.
-    Lighting,
+    Lighting {
+        /// Loops over the light cluster (`CLUSTERED`), not every light.
+        clustered: bool,
+        /// Multiplies ambient by SSAO (`SSAO`).
+        ao: bool,
+    },
     /// Tone mapping's full-screen triangle.
     Tonemap,
     /// The sun's shadow cascades: depth only, slope-scaled bias.
     Shadow,
+    /// The SSAO depth prepass: the camera's depth only (reversed Z), no bias.
+    DepthPrepass,
 }
 
 /// Bytes of the per-draw push constants (`Draw` in `material.glsl`).
@@ -41,7 +50,8 @@ pub const DRAW_CONSTANTS: u32 = 128;
 /// Layouts of the renderer's descriptor sets and pipelines.
 #[derive(Debug)]
 pub struct Layouts {
-    /// Set 0 of the scene and lighting shaders: frame constants and point lights.
+    /// Set 0 of the scene and lighting shaders: frame constants, point lights, light
+    /// clusters (written only for the `CLUSTERED` variants) and SSAO (only for `SSAO`).
     pub frame: vk::DescriptorSetLayout,
     /// Set 1 of the mesh shaders: the material's five textures.
     pub material: vk::DescriptorSetLayout,
@@ -104,7 +114,12 @@ impl Layouts {
         let vf = S::VERTEX | S::FRAGMENT;
         let frame = set_layout(
             gpu,
-            &[(T::UNIFORM_BUFFER, vf), (T::STORAGE_BUFFER, S::FRAGMENT)],
+            &[
+                (T::UNIFORM_BUFFER, vf),
+                (T::STORAGE_BUFFER, S::FRAGMENT),
+                (T::STORAGE_BUFFER, S::FRAGMENT),
+                (T::COMBINED_IMAGE_SAMPLER, S::FRAGMENT),
+            ],
         )?;
         let material = set_layout(gpu, &[(T::COMBINED_IMAGE_SAMPLER, S::FRAGMENT); 5])?;
         let gbuffer_inputs = set_layout(gpu, &[(T::INPUT_ATTACHMENT, S::FRAGMENT); 4])?;
@@ -170,15 +185,36 @@ impl Layouts {
 struct Modules {
     mesh_vert: vk::ShaderModule,
     gbuffer_frag: vk::ShaderModule,
-    forward_frag: vk::ShaderModule,
+    /// Indexed by `clustered`.
+    forward_frag: [vk::ShaderModule; 2],
     fullscreen_vert: vk::ShaderModule,
-    lighting_frag: vk::ShaderModule,
+    /// Indexed by `clustered as usize * 2 + ao as usize`.
+    lighting_frag: [vk::ShaderModule; 4],
+    depth_vert: vk::ShaderModule,
     tonemap_frag: vk::ShaderModule,
     shadow_vert: vk::ShaderModule,
 }
 
 fn module(gpu: &Gpu, name: &str, stage: Stage) -> Result<vk::ShaderModule, RenderError> {
-    let words = shaders::compile(name, stage)?;
+    variant(gpu, name, stage, false, false)
+}
+
+/// The module of `name` with `CLUSTERED` and `SSAO` defined as asked.
+fn variant(
+    gpu: &Gpu,
+    name: &str,
+    stage: Stage,
+    clustered: bool,
+    ao: bool,
+) -> Result<vk::ShaderModule, RenderError> {
+    let mut defines = Vec::new();
+    if clustered {
+        defines.push(("CLUSTERED", "1"));
+    }
+    if ao {
+        defines.push(("SSAO", "1"));
+    }
+    let words = shaders::compile_defined(name, stage, &defines)?;
     Ok(tessera_vk::shader::module(gpu, &words, name)?)
 }
 
@@ -192,6 +228,8 @@ pub struct Pipelines {
     pipelines: HashMap<(PipelineKind, vk::RenderPass, u32), vk::Pipeline>,
     /// The shadow atlas's comparison sampler (`LESS_OR_EQUAL`, linear: 2×2 PCF per tap).
     pub shadow_sampler: vk::Sampler,
+    /// Nearest, clamped: for `texelFetch` of depth and SSAO.
+    pub point_sampler: vk::Sampler,
     /// Pipelines created so far (tests count them across rebuilds).
     pub created: u64,
     /// Compute and full-screen pipelines described by shader and bindings.
@@ -206,9 +244,18 @@ impl Pipelines {
         let modules = Modules {
             mesh_vert: m("mesh.vert", Stage::Vertex)?,
             gbuffer_frag: m("gbuffer.frag", Stage::Fragment)?,
-            forward_frag: m("forward.frag", Stage::Fragment)?,
+            forward_frag: [
+                variant(gpu, "forward.frag", Stage::Fragment, false, false)?,
+                variant(gpu, "forward.frag", Stage::Fragment, true, false)?,
+            ],
             fullscreen_vert: m("fullscreen.vert", Stage::Vertex)?,
-            lighting_frag: m("lighting.frag", Stage::Fragment)?,
+            lighting_frag: [
+                variant(gpu, "lighting.frag", Stage::Fragment, false, false)?,
+                variant(gpu, "lighting.frag", Stage::Fragment, false, true)?,
+                variant(gpu, "lighting.frag", Stage::Fragment, true, false)?,
+                variant(gpu, "lighting.frag", Stage::Fragment, true, true)?,
+            ],
+            depth_vert: m("depth.vert", Stage::Vertex)?,
             tonemap_frag: m("tonemap.frag", Stage::Fragment)?,
             shadow_vert: m("shadow.vert", Stage::Vertex)?,
         };
@@ -227,7 +274,16 @@ impl Pipelines {
             .compare_op(vk::CompareOp::LESS_OR_EQUAL);
         // SAFETY: a complete create info; destroyed in `destroy`.
         let shadow_sampler = unsafe { gpu.device.create_sampler(&sampler, None) }?;
+        let point = vk::SamplerCreateInfo::default()
+            .mag_filter(vk::Filter::NEAREST)
+            .min_filter(vk::Filter::NEAREST)
+            .address_mode_u(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+            .address_mode_v(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+            .address_mode_w(vk::SamplerAddressMode::CLAMP_TO_EDGE);
+        // SAFETY: a complete create info; destroyed in `destroy`.
+        let point_sampler = unsafe { gpu.device.create_sampler(&point, None) }?;
         Ok(Pipelines {
+            point_sampler,
             layouts,
             modules,
             cache,
@@ -270,12 +326,24 @@ impl Pipelines {
         let m = &self.modules;
         let (vert, frag, layout) = match kind {
             PipelineKind::GBuffer { .. } => (m.mesh_vert, m.gbuffer_frag, self.layouts.mesh),
-            PipelineKind::Forward { .. } => (m.mesh_vert, m.forward_frag, self.layouts.mesh),
-            PipelineKind::Lighting => (m.fullscreen_vert, m.lighting_frag, self.layouts.lighting),
+            PipelineKind::Forward { clustered, .. } => (
+                m.mesh_vert,
+                m.forward_frag[usize::from(clustered)],
+                self.layouts.mesh,
+            ),
+            PipelineKind::Lighting { clustered, ao } => (
+                m.fullscreen_vert,
+                m.lighting_frag[usize::from(clustered) * 2 + usize::from(ao)],
+                self.layouts.lighting,
+            ),
             PipelineKind::Tonemap => (m.fullscreen_vert, m.tonemap_frag, self.layouts.tonemap),
             // Depth only: no fragment shader.
             PipelineKind::Shadow => (m.shadow_vert, vk::ShaderModule::null(), self.layouts.shadow),
+            PipelineKind::DepthPrepass => {
+                (m.depth_vert, vk::ShaderModule::null(), self.layouts.shadow)
+            }
         };
+        let depth_only = matches!(kind, PipelineKind::Shadow | PipelineKind::DepthPrepass);
         let all_stages = [
             vk::PipelineShaderStageCreateInfo::default()
                 .stage(vk::ShaderStageFlags::VERTEX)
@@ -286,15 +354,15 @@ impl Pipelines {
                 .module(frag)
                 .name(c"main"),
         ];
-        let stages = if kind == PipelineKind::Shadow {
+        let stages = if depth_only {
             &all_stages[..1]
         } else {
             &all_stages[..]
         };
         let mesh = matches!(
             kind,
-            PipelineKind::GBuffer { .. } | PipelineKind::Forward { .. } | PipelineKind::Shadow
-        );
+            PipelineKind::GBuffer { .. } | PipelineKind::Forward { .. }
+        ) || depth_only;
         let bindings = [vk::VertexInputBindingDescription {
             binding: 0,
             stride: std::mem::size_of::<Vertex>() as u32,
@@ -312,8 +380,8 @@ impl Pipelines {
             attr(2, vk::Format::R32G32B32A32_SFLOAT, 24),
             attr(3, vk::Format::R32G32_SFLOAT, 40),
         ];
-        // The shadow shader reads positions only.
-        let used = if kind == PipelineKind::Shadow {
+        // The depth-only shaders read positions only.
+        let used = if depth_only {
             1
         } else {
             attributes.len()
@@ -336,6 +404,7 @@ impl Pipelines {
             }
             | PipelineKind::Forward {
                 double_sided: false,
+                ..
             } => vk::CullModeFlags::BACK,
             _ => vk::CullModeFlags::NONE,
         };
@@ -357,10 +426,12 @@ impl Pipelines {
             .rasterization_samples(vk::SampleCountFlags::TYPE_1);
         // Reversed Z: near is 1, infinity 0.
         let depth = match kind {
-            PipelineKind::GBuffer { .. } => vk::PipelineDepthStencilStateCreateInfo::default()
+            PipelineKind::GBuffer { .. } | PipelineKind::DepthPrepass => {
+                vk::PipelineDepthStencilStateCreateInfo::default()
                 .depth_test_enable(true)
                 .depth_write_enable(true)
-                .depth_compare_op(vk::CompareOp::GREATER),
+                .depth_compare_op(vk::CompareOp::GREATER)
+            }
             PipelineKind::Forward { .. } => vk::PipelineDepthStencilStateCreateInfo::default()
                 .depth_test_enable(true)
                 .depth_write_enable(false)
@@ -395,9 +466,9 @@ impl Pipelines {
         let blends: Vec<vk::PipelineColorBlendAttachmentState> = match kind {
             PipelineKind::GBuffer { .. } => vec![opaque; 4],
             PipelineKind::Forward { .. } => vec![premultiplied],
-            PipelineKind::Lighting => vec![additive],
+            PipelineKind::Lighting { .. } => vec![additive],
             PipelineKind::Tonemap => vec![opaque],
-            PipelineKind::Shadow => Vec::new(),
+            PipelineKind::Shadow | PipelineKind::DepthPrepass => Vec::new(),
         };
         let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&blends);
         let dynamic_states = [vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
@@ -434,19 +505,24 @@ impl Pipelines {
                 gpu.device.destroy_pipeline(p, None);
             }
             let m = &self.modules;
-            for s in [
+            let modules = [
                 m.mesh_vert,
                 m.gbuffer_frag,
-                m.forward_frag,
                 m.fullscreen_vert,
-                m.lighting_frag,
                 m.tonemap_frag,
                 m.shadow_vert,
-            ] {
+                m.depth_vert,
+            ];
+            for &s in modules
+                .iter()
+                .chain(&m.forward_frag)
+                .chain(&m.lighting_frag)
+            {
                 gpu.device.destroy_shader_module(s, None);
             }
             gpu.device.destroy_pipeline_cache(self.cache, None);
             gpu.device.destroy_sampler(self.shadow_sampler, None);
+            gpu.device.destroy_sampler(self.point_sampler, None);
         }
         self.shaders.destroy(gpu);
         self.layouts.destroy(gpu);

@@ -1,0 +1,189 @@
+//! SSAO on the async-compute queue: `ssao` (12 samples per half-resolution texel from depth,
+//! `ssao.comp`) into `ssao raw`, then `ssao blur` (a 5×5 depth-aware blur,
+//! `ssao_blur.comp`) into `ssao`; both `R32_SFLOAT` storage images at half resolution (the
+//! one single-channel float format every device can store to without the extended-formats
+//! feature). Lighting multiplies its ambient term by `ssao`, upsampled bilinearly.
+//!
+//! Where depth comes from is [`Ssao`]:
+//! - [`Ssao::GBuffer`]: the G-buffer's full-resolution depth, sampled after `gbuffer`. The
+//!   frame declares the shadow cascades after the G-buffer then, so the async SSAO overlaps
+//!   them. On a tiler the depth leaves tile memory and the G-buffer render pass ends before
+//!   lighting (the plan's break says so).
+//! - [`Ssao::Prepass`]: `ssao depth prepass`, a half-resolution depth-only raster pass of
+//!   the opaque geometry into `ssao depth` (`D32_SFLOAT`); the G-buffer depth stays in tile
+//!   memory and G-buffer → lighting → transparents → tone map stay one render pass. It costs
+//!   a second, quarter-size geometry pass; SSAO overlaps the shadow and G-buffer passes.
+
+use super::Targets;
+use crate::builder::{FrameBuilder, ImageRef, PassContext, Size};
+use crate::features::Ssao;
+use crate::gpu::generic::{types, write_set, Bind};
+use crate::gpu::pipelines::{set_viewport, PipelineKind, DRAW_CONSTANTS};
+use crate::RenderError;
+use ash::vk;
+use tessera_graph::{Format, PassKind};
+
+/// Radius of the SSAO samples (m).
+pub const RADIUS: f32 = 0.6;
+/// How strongly occlusion darkens ambient.
+pub const STRENGTH: f32 = 1.6;
+
+/// The SSAO images' format.
+pub const FORMAT: Format = Format::R32_SFLOAT;
+/// Workgroup side of the SSAO shaders.
+const GROUP: u32 = 8;
+
+/// What [`declare`] adds to the frame.
+#[derive(Clone, Copy, Debug)]
+pub struct SsaoTargets {
+    /// The blurred ambient occlusion (half resolution, 1: unoccluded).
+    pub ssao: ImageRef,
+    /// The depth it was computed from (the G-buffer's or the prepass's).
+    pub depth: ImageRef,
+}
+
+/// Declares the prepass (for [`Ssao::Prepass`]); call before `gbuffer`.
+pub fn declare_prepass(fb: &mut FrameBuilder<'_>, t: &Targets) -> ImageRef {
+    let t = *t;
+    let depth = fb.image("ssao depth", Format::D32_SFLOAT, Size::HALF);
+    fb.pass("ssao depth prepass", PassKind::Raster, |p| {
+        p.depth_cleared(depth, 0.0)
+            .uniform(t.ubo)
+            .vertices(t.vertices)
+            .indices(t.indices);
+        move |pc| draw_prepass(pc, &t)
+    });
+    depth
+}
+
+/// Declares `ssao` and `ssao blur` reading `depth` (the G-buffer's after `gbuffer`, or the
+/// prepass's).
+pub fn declare(fb: &mut FrameBuilder<'_>, t: &Targets, depth: ImageRef) -> SsaoTargets {
+    let ubo = t.ubo;
+    let raw = fb.image("ssao raw", FORMAT, Size::HALF);
+    let ssao = fb.image("ssao", FORMAT, Size::HALF);
+    fb.pass("ssao", PassKind::Compute, |p| {
+        p.uniform(ubo).sampled(depth).image_store(raw).async_compute();
+        move |pc| {
+            let sampler = pc.pipelines()?.borrow().point_sampler;
+            let binds = [
+                Bind::Uniform(pc.buffer(ubo)?),
+                Bind::Sampled(
+                    pc.image(depth)?.shader_view,
+                    sampler,
+                    vk::ImageLayout::DEPTH_STENCIL_READ_ONLY_OPTIMAL,
+                ),
+                Bind::StorageImage(pc.image(raw)?.shader_view),
+            ];
+            dispatch(pc, "ssao.comp", &binds, raw)
+        }
+    });
+    fb.pass("ssao blur", PassKind::Compute, |p| {
+        p.uniform(ubo)
+            .sampled(depth)
+            .image_load(raw)
+            .image_store(ssao)
+            .async_compute();
+        move |pc| {
+            let sampler = pc.pipelines()?.borrow().point_sampler;
+            let binds = [
+                Bind::Uniform(pc.buffer(ubo)?),
+                Bind::Sampled(
+                    pc.image(depth)?.shader_view,
+                    sampler,
+                    vk::ImageLayout::DEPTH_STENCIL_READ_ONLY_OPTIMAL,
+                ),
+                Bind::StorageImage(pc.image(raw)?.shader_view),
+                Bind::StorageImage(pc.image(ssao)?.shader_view),
+            ];
+            dispatch(pc, "ssao_blur.comp", &binds, ssao)
+        }
+    });
+    SsaoTargets { ssao, depth }
+}
+
+/// Whether `ssao` reads the G-buffer depth (and so is declared after `gbuffer`).
+pub fn reads_gbuffer(ssao: Ssao) -> bool {
+    ssao == Ssao::GBuffer
+}
+
+fn dispatch(
+    pc: &mut PassContext<'_, '_>,
+    shader: &'static str,
+    binds: &[Bind],
+    out: ImageRef,
+) -> Result<(), RenderError> {
+    let pipeline = pc
+        .pipelines()?
+        .borrow_mut()
+        .shaders
+        .compute(pc.gpu, shader, &types(binds), 0)?;
+    let set = write_set(pc, pipeline.set_layout, binds)?;
+    let e = pc.image(out)?.extent;
+    pipeline.dispatch(
+        pc,
+        set,
+        &[],
+        [e.width.div_ceil(GROUP), e.height.div_ceil(GROUP), 1],
+    );
+    Ok(())
+}
+
+/// Records the opaque draws, depth only, through the camera.
+fn draw_prepass(pc: &mut PassContext<'_, '_>, t: &Targets) -> Result<(), RenderError> {
+    let (rp, sp, extent) = pc.subpass()?;
+    let (scene, pipelines) = (pc.scene()?, pc.pipelines()?);
+    let (pipeline, layout, set_layout) = {
+        let mut p = pipelines.borrow_mut();
+        (
+            p.get(pc.gpu, PipelineKind::DepthPrepass, rp, sp)?,
+            p.layouts.shadow,
+            p.layouts.frame_constants,
+        )
+    };
+    if scene.opaque.is_empty() {
+        return Ok(());
+    }
+    let set = write_set(pc, set_layout, &[Bind::Uniform(pc.buffer(t.ubo)?)])?;
+    let (vertices, indices) = (pc.buffer(t.vertices)?, pc.buffer(t.indices)?);
+    set_viewport(pc.gpu, pc.cmd, extent);
+    let d = &pc.gpu.device;
+    // SAFETY: recording inside the prepass subpass with the pipeline made for it; a fresh
+    // set of this frame slot; live buffers.
+    unsafe {
+        d.cmd_bind_pipeline(pc.cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
+        d.cmd_bind_descriptor_sets(
+            pc.cmd,
+            vk::PipelineBindPoint::GRAPHICS,
+            layout,
+            0,
+            &[set],
+            &[],
+        );
+        d.cmd_bind_vertex_buffers(pc.cmd, 0, &[vertices], &[0]);
+        d.cmd_bind_index_buffer(pc.cmd, indices, 0, vk::IndexType::UINT32);
+    }
+    for draw in &scene.opaque {
+        let mut push = [0f32; DRAW_CONSTANTS as usize / 4];
+        push[..16].copy_from_slice(&draw.transform.to_cols_array());
+        // SAFETY: the push range matches the layout; indices lie in the buffer.
+        unsafe {
+            d.cmd_push_constants(
+                pc.cmd,
+                layout,
+                vk::ShaderStageFlags::VERTEX,
+                0,
+                bytemuck::cast_slice(&push),
+            );
+            d.cmd_draw_indexed(
+                pc.cmd,
+                draw.index_count,
+                1,
+                draw.first_index,
+                draw.vertex_offset,
+                0,
+            );
+        }
+    }
+    Ok(())
+}
