@@ -4,7 +4,9 @@
 use super::sets::{frame_set, lit_frame_set, shadow_set};
 use super::Targets;
 use crate::builder::{BufferRef, FrameBuilder, PassContext};
-use crate::gpu::pipelines::{set_viewport, PipelineKind, Pipelines, DRAW_CONSTANTS};
+use crate::gpu::pipelines::{
+    set_viewport, variant_index, PipelineKind, Pipelines, DRAW_CONSTANTS,
+};
 use crate::gpu::scene::{Draw, SceneGpu};
 use crate::RenderError;
 use ash::vk;
@@ -132,7 +134,10 @@ fn draw_meshes(
     }
     let (rp, sp, extent) = subpass;
     let mut pipelines = pipelines.borrow_mut();
-    let layout = pipelines.layouts.mesh;
+    let layout = match forward {
+        Some(clustered) => pipelines.layouts.forward[usize::from(clustered)],
+        None => pipelines.layouts.mesh,
+    };
     set_viewport(gpu, cmd, extent);
     // SAFETY: recording inside the subpass the pipelines were created for; live buffers.
     unsafe {
@@ -287,7 +292,11 @@ pub fn declare_transparents(fb: &mut FrameBuilder<'_>, t: &Targets, transparent:
             let (scene, pipelines) = (pc.scene()?, pc.pipelines()?);
             let (frame_layout, shadow_layout, sampler) = {
                 let p = pipelines.borrow();
-                (p.layouts.frame, p.layouts.shadow_map, p.shadow_sampler)
+                (
+                    p.layouts.lit_frame[variant_index(t.clusters.is_some(), false)],
+                    p.layouts.shadow_map,
+                    p.shadow_sampler,
+                )
             };
             let set = lit_frame_set(pc, frame_layout, t.ubo, t.lights, t.clusters, None)?;
             let shadow = shadow_set(pc, shadow_layout, sampler, t.atlas)?;

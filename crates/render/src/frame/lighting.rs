@@ -3,7 +3,7 @@
 use super::sets::{draw_fullscreen, input_set, lit_frame_set, shadow_set};
 use super::Targets;
 use crate::builder::FrameBuilder;
-use crate::gpu::pipelines::PipelineKind;
+use crate::gpu::pipelines::{variant_index, PipelineKind};
 use tessera_graph::PassKind;
 
 /// `lighting`: reads the G-buffer and depth as input attachments and adds the sun (shadowed),
@@ -37,8 +37,8 @@ pub fn declare(fb: &mut FrameBuilder<'_>, t: &Targets) {
                 let mut p = pipelines.borrow_mut();
                 (
                     p.get(pc.gpu, kind, rp, sp)?,
-                    p.layouts.lighting,
-                    p.layouts.frame,
+                    p.layouts.lighting[variant_index(t.clusters.is_some(), t.ssao.is_some())],
+                    p.layouts.lit_frame[variant_index(t.clusters.is_some(), t.ssao.is_some())],
                     p.layouts.gbuffer_inputs,
                     p.layouts.shadow_map,
                     p.shadow_sampler,

@@ -50,9 +50,13 @@ pub const DRAW_CONSTANTS: u32 = 128;
 /// Layouts of the renderer's descriptor sets and pipelines.
 #[derive(Debug)]
 pub struct Layouts {
-    /// Set 0 of the scene and lighting shaders: frame constants, point lights, light
-    /// clusters (written only for the `CLUSTERED` variants) and SSAO (only for `SSAO`).
+    /// Set 0 of the G-buffer shaders: frame constants and point lights.
     pub frame: vk::DescriptorSetLayout,
+    /// Set 0 of the lit shaders' variants, by [`variant_index`]: frame constants, point
+    /// lights, light clusters (binding 2, `CLUSTERED`) and SSAO (binding 3, `SSAO`); a
+    /// variant's layout has only the bindings it reads (every binding of a bound set must
+    /// be written, and lavapipe reads them all when a set is bound).
+    pub lit_frame: [vk::DescriptorSetLayout; 4],
     /// Set 1 of the mesh shaders: the material's five textures.
     pub material: vk::DescriptorSetLayout,
     /// Set 1 of the lighting shader: the G-buffer and depth as input attachments.
@@ -67,22 +71,41 @@ pub struct Layouts {
     pub shadow: vk::PipelineLayout,
     /// Mesh pipelines: frame + material + shadow map, draw push constants.
     pub mesh: vk::PipelineLayout,
-    /// Lighting: frame + G-buffer inputs + shadow map.
-    pub lighting: vk::PipelineLayout,
+    /// Lighting, by [`variant_index`]: lit frame + G-buffer inputs + shadow map.
+    pub lighting: [vk::PipelineLayout; 4],
+    /// Forward (transparents), by `clustered`: lit frame + material + shadow map, draw push
+    /// constants.
+    pub forward: [vk::PipelineLayout; 2],
     /// Tone mapping: HDR input, exposure push constant.
     pub tonemap: vk::PipelineLayout,
+}
+
+/// Index of a lit shader variant in [`Layouts::lit_frame`] and [`Layouts::lighting`].
+pub fn variant_index(clustered: bool, ao: bool) -> usize {
+    usize::from(clustered) * 2 + usize::from(ao)
 }
 
 fn set_layout(
     gpu: &Gpu,
     bindings: &[(vk::DescriptorType, vk::ShaderStageFlags)],
 ) -> Result<vk::DescriptorSetLayout, RenderError> {
-    let b: Vec<vk::DescriptorSetLayoutBinding> = bindings
+    let numbered: Vec<_> = bindings
         .iter()
         .enumerate()
-        .map(|(i, &(ty, stages))| {
+        .map(|(i, &(ty, stages))| (i as u32, ty, stages))
+        .collect();
+    numbered_set_layout(gpu, &numbered)
+}
+
+fn numbered_set_layout(
+    gpu: &Gpu,
+    bindings: &[(u32, vk::DescriptorType, vk::ShaderStageFlags)],
+) -> Result<vk::DescriptorSetLayout, RenderError> {
+    let b: Vec<vk::DescriptorSetLayoutBinding> = bindings
+        .iter()
+        .map(|&(i, ty, stages)| {
             vk::DescriptorSetLayoutBinding::default()
-                .binding(i as u32)
+                .binding(i)
                 .descriptor_type(ty)
                 .descriptor_count(1)
                 .stage_flags(stages)
@@ -114,13 +137,24 @@ impl Layouts {
         let vf = S::VERTEX | S::FRAGMENT;
         let frame = set_layout(
             gpu,
-            &[
-                (T::UNIFORM_BUFFER, vf),
-                (T::STORAGE_BUFFER, S::FRAGMENT),
-                (T::STORAGE_BUFFER, S::FRAGMENT),
-                (T::COMBINED_IMAGE_SAMPLER, S::FRAGMENT),
-            ],
+            &[(T::UNIFORM_BUFFER, vf), (T::STORAGE_BUFFER, S::FRAGMENT)],
         )?;
+        let mut lit_frame = [vk::DescriptorSetLayout::null(); 4];
+        for clustered in [false, true] {
+            for ao in [false, true] {
+                let mut b = vec![
+                    (0, T::UNIFORM_BUFFER, vf),
+                    (1, T::STORAGE_BUFFER, S::FRAGMENT),
+                ];
+                if clustered {
+                    b.push((2, T::STORAGE_BUFFER, S::FRAGMENT));
+                }
+                if ao {
+                    b.push((3, T::COMBINED_IMAGE_SAMPLER, S::FRAGMENT));
+                }
+                lit_frame[variant_index(clustered, ao)] = numbered_set_layout(gpu, &b)?;
+            }
+        }
         let material = set_layout(gpu, &[(T::COMBINED_IMAGE_SAMPLER, S::FRAGMENT); 5])?;
         let gbuffer_inputs = set_layout(gpu, &[(T::INPUT_ATTACHMENT, S::FRAGMENT); 4])?;
         let hdr_input = set_layout(gpu, &[(T::INPUT_ATTACHMENT, S::FRAGMENT)])?;
@@ -132,7 +166,14 @@ impl Layouts {
             size: DRAW_CONSTANTS,
         };
         let mesh = pipeline_layout(gpu, &[frame, material, shadow_map], Some(draw))?;
-        let lighting = pipeline_layout(gpu, &[frame, gbuffer_inputs, shadow_map], None)?;
+        let mut lighting = [vk::PipelineLayout::null(); 4];
+        for (l, &f) in lighting.iter_mut().zip(&lit_frame) {
+            *l = pipeline_layout(gpu, &[f, gbuffer_inputs, shadow_map], None)?;
+        }
+        let forward = [
+            pipeline_layout(gpu, &[lit_frame[0], material, shadow_map], Some(draw))?,
+            pipeline_layout(gpu, &[lit_frame[2], material, shadow_map], Some(draw))?,
+        ];
         let shadow_draw = vk::PushConstantRange {
             stage_flags: S::VERTEX,
             offset: 0,
@@ -147,6 +188,8 @@ impl Layouts {
         let tonemap = pipeline_layout(gpu, &[hdr_input], Some(exposure))?;
         Ok(Layouts {
             frame,
+            lit_frame,
+            forward,
             material,
             gbuffer_inputs,
             hdr_input,
@@ -163,8 +206,15 @@ impl Layouts {
     pub fn destroy(&self, gpu: &Gpu) {
         // SAFETY: the device is idle and nothing uses the layouts any more.
         unsafe {
-            for l in [self.mesh, self.lighting, self.tonemap, self.shadow] {
+            for &l in [self.mesh, self.tonemap, self.shadow]
+                .iter()
+                .chain(&self.lighting)
+                .chain(&self.forward)
+            {
                 gpu.device.destroy_pipeline_layout(l, None);
+            }
+            for &l in &self.lit_frame {
+                gpu.device.destroy_descriptor_set_layout(l, None);
             }
             for l in [
                 self.frame,
@@ -188,7 +238,7 @@ struct Modules {
     /// Indexed by `clustered`.
     forward_frag: [vk::ShaderModule; 2],
     fullscreen_vert: vk::ShaderModule,
-    /// Indexed by `clustered as usize * 2 + ao as usize`.
+    /// By [`variant_index`].
     lighting_frag: [vk::ShaderModule; 4],
     depth_vert: vk::ShaderModule,
     tonemap_frag: vk::ShaderModule,
@@ -329,12 +379,12 @@ impl Pipelines {
             PipelineKind::Forward { clustered, .. } => (
                 m.mesh_vert,
                 m.forward_frag[usize::from(clustered)],
-                self.layouts.mesh,
+                self.layouts.forward[usize::from(clustered)],
             ),
             PipelineKind::Lighting { clustered, ao } => (
                 m.fullscreen_vert,
-                m.lighting_frag[usize::from(clustered) * 2 + usize::from(ao)],
-                self.layouts.lighting,
+                m.lighting_frag[variant_index(clustered, ao)],
+                self.layouts.lighting[variant_index(clustered, ao)],
             ),
             PipelineKind::Tonemap => (m.fullscreen_vert, m.tonemap_frag, self.layouts.tonemap),
             // Depth only: no fragment shader.
