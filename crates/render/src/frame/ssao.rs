@@ -24,9 +24,9 @@ use ash::vk;
 use tessera_graph::{Format, PassKind};
 
 /// Radius of the SSAO samples (m).
-pub const RADIUS: f32 = 0.6;
+pub const RADIUS: f32 = 0.8;
 /// How strongly occlusion darkens ambient.
-pub const STRENGTH: f32 = 1.6;
+pub const STRENGTH: f32 = 3.0;
 
 /// The SSAO images' format.
 pub const FORMAT: Format = Format::R32_SFLOAT;
