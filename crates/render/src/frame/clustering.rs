@@ -44,7 +44,7 @@ pub const fn grid() -> [u32; 4] {
 
 /// Declares `light clustering` and returns the cluster buffer it writes.
 pub fn declare(fb: &mut FrameBuilder<'_>, t: &Targets) -> BufferRef {
-    let (ubo, lights) = (t.ubo, t.lights);
+    let (ubo, lights) = (t.async_ubo.unwrap_or(t.ubo), t.lights);
     let clusters = fb.buffer("light clusters", buffer_bytes());
     fb.pass("light clustering", PassKind::Compute, |p| {
         p.uniform(ubo)

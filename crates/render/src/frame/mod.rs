@@ -94,6 +94,8 @@ pub struct Targets {
     pub indices: BufferRef,
     /// The frame constants (uniform buffer).
     pub ubo: BufferRef,
+    /// The same constants for the async-compute passes (uniform buffer), when there are any.
+    pub async_ubo: Option<BufferRef>,
     /// The point lights (storage buffer).
     pub lights: BufferRef,
     /// The shadow atlas.
@@ -143,11 +145,27 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
     let light_bytes = std::mem::size_of_val(lights.as_slice()) as u64;
     let ubo = fb.buffer("frame constants", std::mem::size_of::<FrameData>() as u64);
     let light_buffer = fb.buffer("point lights", light_bytes);
+    let features = inputs.features;
+    // The async passes read their own copy of the constants: an async pass that used a
+    // buffer of a render pass while running inside it in the order would end that render
+    // pass (the compiler's rule), costing the G-buffer → lighting merge.
+    let async_ubo = (features.clustering || features.ssao != Ssao::Off).then(|| {
+        fb.buffer(
+            "async constants",
+            std::mem::size_of::<FrameData>() as u64,
+        )
+    });
     let data = inputs.data;
     fb.pass("frame constants", PassKind::Transfer, |p| {
         p.copy_to(ubo).copy_to(light_buffer);
+        if let Some(a) = async_ubo {
+            p.copy_to(a);
+        }
         move |pc| {
             update_buffer(pc.gpu, pc.cmd, pc.buffer(ubo)?, bytemuck::bytes_of(&data));
+            if let Some(a) = async_ubo {
+                update_buffer(pc.gpu, pc.cmd, pc.buffer(a)?, bytemuck::bytes_of(&data));
+            }
             update_buffer(
                 pc.gpu,
                 pc.cmd,
@@ -165,6 +183,7 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
         vertices,
         indices,
         ubo,
+        async_ubo,
         lights: light_buffer,
         atlas: fb.image(
             "shadow atlas",
@@ -184,7 +203,6 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
         ssao: None,
     };
     let mut t = t;
-    let features = inputs.features;
     if features.clustering {
         t.clusters = Some(clustering::declare(fb, &t));
     }

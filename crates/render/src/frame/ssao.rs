@@ -59,7 +59,7 @@ pub fn declare_prepass(fb: &mut FrameBuilder<'_>, t: &Targets) -> ImageRef {
 /// Declares `ssao` and `ssao blur` reading `depth` (the G-buffer's after `gbuffer`, or the
 /// prepass's).
 pub fn declare(fb: &mut FrameBuilder<'_>, t: &Targets, depth: ImageRef) -> SsaoTargets {
-    let ubo = t.ubo;
+    let ubo = t.async_ubo.unwrap_or(t.ubo);
     let raw = fb.image("ssao raw", FORMAT, Size::HALF);
     let ssao = fb.image("ssao", FORMAT, Size::HALF);
     fb.pass("ssao", PassKind::Compute, |p| {
