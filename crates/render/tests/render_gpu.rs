@@ -5,7 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tessera_graph::CompileOptions;
-use tessera_render::png_out::Picture;
+use tessera_render::features::Ssao;
+use tessera_render::png_out::{Difference, Picture};
 use tessera_render::{Renderer, Settings};
 use tessera_scene::Scene;
 use tessera_vk::{Gpu, GpuOptions};
@@ -33,6 +34,31 @@ fn settings(options: CompileOptions) -> Settings {
         },
         ..Settings::default()
     }
+}
+
+/// [`settings`] with `ssao` and `clustering`.
+fn with_features(options: CompileOptions, ssao: Ssao, clustering: bool) -> Settings {
+    let mut s = settings(options);
+    s.features.ssao = ssao;
+    s.features.clustering = clustering;
+    s
+}
+
+/// The graph the renderer declares with `s` (one frame rendered).
+fn frame_graph(gpu: &Arc<Gpu>, s: Settings) -> tessera_graph::Graph {
+    let mut r = Renderer::new(gpu.clone(), tessera_scene::builtin(), s).expect("renderer");
+    r.render(0.0).expect("frame");
+    let graph = r.executor().graph().expect("a plan ran").clone();
+    r.destroy();
+    graph
+}
+
+/// The plan's render passes as lists of subpass names.
+fn render_passes(plan: &tessera_graph::Plan) -> Vec<Vec<String>> {
+    plan.render_passes
+        .iter()
+        .map(|rp| rp.subpasses.iter().map(|s| s.to_string()).collect())
+        .collect()
 }
 
 /// Renders `frames` frames and returns the last picture; asserts no validation message.
@@ -158,7 +184,9 @@ fn the_golden_comparison_sees_a_missing_light_and_a_skipped_pass() {
 }
 
 /// Optimisations never change the picture: every switch off alone, and all off, give the
-/// image all on gives, bit for bit.
+/// image all on gives, bit for bit; and with SSAO from a prepass, and with neither SSAO nor
+/// clustering, all off and the emulated async queue (with all on and all off) give the
+/// image all on gives.
 #[test]
 fn optimisations_never_change_the_picture() {
     let gpu = gpu();
@@ -191,6 +219,203 @@ fn optimisations_never_change_the_picture() {
     s.emulate_async = true;
     let p = render(&gpu, tessera_scene::builtin(), s, 2);
     assert!(p == all, "emulated async: {:?}", p.difference(&all));
+    let mut s = settings(CompileOptions::NONE);
+    s.emulate_async = true;
+    let p = render(&gpu, tessera_scene::builtin(), s, 2);
+    assert!(p == all, "emulated async, all off: {:?}", p.difference(&all));
+    for (ssao, clustering) in [(Ssao::Prepass, true), (Ssao::Off, false)] {
+        let on = render(
+            &gpu,
+            tessera_scene::builtin(),
+            with_features(CompileOptions::ALL, ssao, clustering),
+            2,
+        );
+        for (name, options, emulate) in [
+            ("none", CompileOptions::NONE, false),
+            ("emulated async", CompileOptions::ALL, true),
+            ("emulated async, none", CompileOptions::NONE, true),
+        ] {
+            let mut s = with_features(options, ssao, clustering);
+            s.emulate_async = emulate;
+            let p = render(&gpu, tessera_scene::builtin(), s, 2);
+            assert!(
+                p == on,
+                "{ssao:?}, clustering {clustering}, {name}: {:?}",
+                p.difference(&on)
+            );
+        }
+    }
+}
+
+/// Clustering changes which lights each pixel loops over, not the picture: every light that
+/// reaches a pixel is in its cluster, in the same order. The tolerance (one step of 255 in
+/// at most 0.1% of the channels) allows only for the compiler evaluating the two loops with
+/// other instructions; on lavapipe they agree bit for bit. Without the clustering pass
+/// (the buffer never written) the point lights would vanish, which the test would see.
+#[test]
+fn clustered_lighting_matches_the_loop_over_every_light() {
+    let gpu = gpu();
+    for ssao in [Ssao::Off, Ssao::GBuffer] {
+        let on = with_features(CompileOptions::ALL, ssao, true);
+        let graph = frame_graph(&gpu, on.clone());
+        let pass = graph
+            .passes
+            .iter()
+            .find(|p| p.name == "light clustering")
+            .expect("a 'light clustering' pass");
+        assert_eq!(pass.queue, tessera_graph::QueueKind::AsyncCompute);
+        let on = render(&gpu, tessera_scene::builtin(), on, 2);
+        let off = with_features(CompileOptions::ALL, ssao, false);
+        let graph = frame_graph(&gpu, off.clone());
+        assert!(
+            graph.passes.iter().all(|p| p.name != "light clustering"),
+            "clustering off declares no clustering pass"
+        );
+        let off = render(&gpu, tessera_scene::builtin(), off, 2);
+        let d = on.difference(&off).expect("same size");
+        let channels_off = on
+            .rgba
+            .iter()
+            .zip(&off.rgba)
+            .filter(|(a, b)| a != b)
+            .count();
+        assert!(
+            d.max <= 1 && channels_off * 1000 <= on.rgba.len(),
+            "{ssao:?}: clustering changed the picture: {d:?}, {channels_off} channels"
+        );
+    }
+    // The lights drawn are the scene's first `features.lights`: fewer, and the picture
+    // darkens (so the 256 of the default scene are all drawn and all binned).
+    let all = render(
+        &gpu,
+        tessera_scene::builtin(),
+        settings(CompileOptions::ALL),
+        1,
+    );
+    let mut s = settings(CompileOptions::ALL);
+    s.features.lights = 64;
+    let few = render(&gpu, tessera_scene::builtin(), s, 1);
+    let sum = |p: &Picture| p.rgba.iter().map(|&b| u64::from(b)).sum::<u64>();
+    assert!(sum(&few) < sum(&all), "64 lights lit as much as 256");
+    let lights = tessera_scene::builtin()
+        .lights
+        .iter()
+        .filter(|l| !matches!(l.kind, tessera_scene::LightKind::Directional))
+        .count();
+    assert!(lights >= 256, "the default scene has {lights} point lights");
+}
+
+/// SSAO darkens ambient where geometry occludes it, in both variants, and never brightens a
+/// pixel (beyond rounding): the pictures differ measurably from SSAO off.
+#[test]
+fn ssao_darkens_occluded_ambient() {
+    let gpu = gpu();
+    // A brighter ambient, so the occlusion shows above the lights.
+    let with = |ssao| {
+        let mut s = with_features(CompileOptions::ALL, ssao, true);
+        s.ambient = [0.4, 0.42, 0.45];
+        s
+    };
+    let off = render(&gpu, tessera_scene::builtin(), with(Ssao::Off), 1);
+    for ssao in [Ssao::GBuffer, Ssao::Prepass] {
+        let on = render(&gpu, tessera_scene::builtin(), with(ssao), 1);
+        let (mut darker, mut brighter) = (0u64, 0u64);
+        for (a, b) in on.rgba.chunks(4).zip(off.rgba.chunks(4)) {
+            let luma = |p: &[u8]| u32::from(p[0]) + u32::from(p[1]) + u32::from(p[2]);
+            let (a, b) = (luma(a), luma(b));
+            if a + 3 * u32::from(Difference::NOISE) < b {
+                darker += 1;
+            }
+            if a > b + 3 * u32::from(Difference::NOISE) {
+                brighter += 1;
+            }
+        }
+        assert!(
+            darker > u64::from(W * H) / 100,
+            "{ssao:?}: only {darker} pixels darkened"
+        );
+        assert!(
+            brighter * 20 < darker,
+            "{ssao:?}: {brighter} pixels brightened ({darker} darkened)"
+        );
+    }
+}
+
+/// On desktop the async work overlaps graphics work: clustering and SSAO run on the
+/// async-compute queue; SSAO from the G-buffer depth waits only for `gbuffer` and runs while
+/// `shadows` draws; from the prepass it waits only for the prepass and runs while the
+/// shadows and the G-buffer draw.
+#[test]
+fn on_desktop_the_async_passes_overlap_the_shadows() {
+    let gpu = gpu();
+    let caps = tessera_graph::Capabilities::profile("desktop").expect("desktop");
+    for (ssao, producer, overlapped) in [
+        (Ssao::GBuffer, "gbuffer", &["shadows"][..]),
+        (Ssao::Prepass, "ssao depth prepass", &["shadows", "gbuffer"]),
+    ] {
+        let graph = frame_graph(&gpu, with_features(CompileOptions::ALL, ssao, true));
+        let plan = tessera_graph::compile(&graph, &caps, &CompileOptions::ALL).expect("compiles");
+        let names = |l: &[tessera_graph::Name]| -> Vec<String> {
+            l.iter().map(|n| n.to_string()).collect()
+        };
+        let async_queue = names(&plan.queues.async_compute);
+        assert_eq!(
+            async_queue,
+            ["light clustering", "ssao", "ssao blur"],
+            "{ssao:?}"
+        );
+        let graphics = names(&plan.queues.graphics);
+        let at = |n: &str| graphics.iter().position(|g| g == n).expect(n);
+        for o in overlapped {
+            assert!(
+                at(producer) < at(o) && at(o) < at("lighting"),
+                "{ssao:?}: '{o}' is not between '{producer}' and lighting: {graphics:?}"
+            );
+        }
+        for sync in &plan.syncs {
+            if sync.wait.as_str() == "ssao" {
+                assert_eq!(sync.signal.as_str(), producer, "{ssao:?}");
+            }
+            assert!(
+                !overlapped.contains(&sync.signal.as_str())
+                    && !overlapped.contains(&sync.wait.as_str()),
+                "{ssao:?}: {} waits for {}",
+                sync.wait,
+                sync.signal
+            );
+        }
+    }
+}
+
+/// SSAO from the G-buffer depth on a tiler: the depth must leave tile memory and the
+/// G-buffer render pass ends before lighting; the plan's break after `gbuffer` names SSAO.
+#[test]
+fn on_tilers_ssao_from_gbuffer_depth_ends_the_gbuffer_render_pass() {
+    let gpu = gpu();
+    let graph = frame_graph(&gpu, with_features(CompileOptions::ALL, Ssao::GBuffer, true));
+    for profile in ["mali", "adreno"] {
+        let caps = tessera_graph::Capabilities::profile(profile).expect("profile");
+        let plan = tessera_graph::compile(&graph, &caps, &CompileOptions::ALL).expect("compiles");
+        let rps = render_passes(&plan);
+        let of = |n: &str| rps.iter().position(|rp| rp.iter().any(|s| s == n));
+        assert_ne!(of("gbuffer"), of("lighting"), "{profile}: {rps:?}");
+        let depth = graph.find_resource("depth").expect("depth");
+        let memoryless = tessera_vk::resources::memoryless_set(&graph, &plan);
+        assert!(
+            !memoryless[depth.index()],
+            "{profile}: the depth SSAO samples is memoryless"
+        );
+        let reason = plan
+            .breaks
+            .iter()
+            .find(|b| b.after.as_str() == "gbuffer")
+            .map(|b| b.reason.as_str().to_string())
+            .unwrap_or_default();
+        assert!(
+            reason.contains("'ssao'"),
+            "{profile}: the break after gbuffer does not name SSAO: {reason:?}"
+        );
+    }
 }
 
 /// A run that changes the resolution and the scene mid-way re-plans, keeps its pipelines
@@ -299,10 +524,17 @@ fn the_gltf_corpus_renders() {
 #[test]
 fn on_tilers_the_four_raster_passes_merge_with_a_memoryless_gbuffer() {
     let gpu = gpu();
+    // The mobile preset's features: SSAO from a prepass (and off).
+    for ssao in [Ssao::Prepass, Ssao::Off] {
+        tilers_merge(&gpu, ssao);
+    }
+}
+
+fn tilers_merge(gpu: &Arc<Gpu>, ssao: Ssao) {
     let mut r = Renderer::new(
         gpu.clone(),
         tessera_scene::builtin(),
-        settings(CompileOptions::ALL),
+        with_features(CompileOptions::ALL, ssao, true),
     )
     .expect("renderer");
     r.render(0.0).expect("frame");
@@ -326,15 +558,16 @@ fn on_tilers_the_four_raster_passes_merge_with_a_memoryless_gbuffer() {
             .iter()
             .map(|rp| rp.subpasses.iter().map(|s| s.to_string()).collect())
             .collect();
-        assert_eq!(
-            merged,
-            // The shadow atlas is sampled at any pixel later: its pass cannot merge.
-            vec![
-                vec!["shadows"],
-                vec!["gbuffer", "lighting", "transparents", "tonemap"]
-            ],
-            "{profile}"
-        );
+        // The shadow atlas (and the prepass depth) is sampled at any pixel later: their
+        // passes cannot merge.
+        let mut expected = vec![
+            vec!["shadows"],
+            vec!["gbuffer", "lighting", "transparents", "tonemap"],
+        ];
+        if ssao == Ssao::Prepass {
+            expected.insert(0, vec!["ssao depth prepass"]);
+        }
+        assert_eq!(merged, expected, "{profile} {ssao:?}");
         let atlas = graph.find_resource("shadow atlas").expect("atlas");
         let memoryless = tessera_vk::resources::memoryless_set(&graph, &plan);
         for name in [
