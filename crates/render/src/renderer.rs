@@ -347,7 +347,18 @@ impl Renderer {
             0,
             0,
         ];
-        data.ssao = [crate::frame::ssao::RADIUS, crate::frame::ssao::STRENGTH, 0.15, 0.0];
+        // The SSAO radius follows the scene's size (glTF models come in any unit).
+        let diagonal = if b.min.is_finite() && b.max.is_finite() && b.min.cmple(b.max).all() {
+            (b.max - b.min).length()
+        } else {
+            0.0
+        };
+        let radius = if diagonal > 0.0 {
+            diagonal * crate::frame::ssao::RADIUS_OF_SCENE
+        } else {
+            crate::frame::ssao::RADIUS
+        };
+        data.ssao = [radius, crate::frame::ssao::STRENGTH, 0.15, 0.0];
         // Shadows when switched on, with a size, and a sun to cast them (the scene's, or the
         // default sun of a scene without lights).
         if self.settings.features.shadows

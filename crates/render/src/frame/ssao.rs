@@ -23,8 +23,11 @@ use crate::RenderError;
 use ash::vk;
 use tessera_graph::{Format, PassKind};
 
-/// Radius of the SSAO samples (m).
+/// Radius of the SSAO samples (m) in a scene without bounds.
 pub const RADIUS: f32 = 0.8;
+/// The SSAO radius as a fraction of the scene's bounding-box diagonal (0.9 m in the
+/// courtyard; glTF models come in any unit).
+pub const RADIUS_OF_SCENE: f32 = 0.03;
 /// How strongly occlusion darkens ambient.
 pub const STRENGTH: f32 = 3.0;
 
