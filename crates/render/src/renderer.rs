@@ -294,9 +294,11 @@ impl Renderer {
                     sun = true;
                 }
                 LightKind::Directional => log::debug!("only the first directional light is drawn"),
-                LightKind::Point => {
-                    lights.push(PointLightData::point(p.to_array(), light_range(l.range, c), c))
-                }
+                LightKind::Point => lights.push(PointLightData::point(
+                    p.to_array(),
+                    light_range(l.range, c),
+                    c,
+                )),
                 LightKind::Spot {
                     inner_cone,
                     outer_cone,

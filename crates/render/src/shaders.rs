@@ -119,14 +119,16 @@ pub fn compile_defined_with(
             .map(|content| (requested.to_string(), content))
             .ok_or_else(|| format!("no shader file '{requested}'"))
     };
-    tessera_vk::shader::compile_glsl_with(text, name, stage.flags(), defines, &resolve).map_err(|e| {
-        RenderError::Shader(
-            e.to_string()
-                .trim_start_matches("shader: ")
-                .trim()
-                .to_string(),
-        )
-    })
+    tessera_vk::shader::compile_glsl_with(text, name, stage.flags(), defines, &resolve).map_err(
+        |e| {
+            RenderError::Shader(
+                e.to_string()
+                    .trim_start_matches("shader: ")
+                    .trim()
+                    .to_string(),
+            )
+        },
+    )
 }
 
 /// Compiles an embedded shader file.

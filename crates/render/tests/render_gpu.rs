@@ -222,7 +222,11 @@ fn optimisations_never_change_the_picture() {
     let mut s = settings(CompileOptions::NONE);
     s.emulate_async = true;
     let p = render(&gpu, tessera_scene::builtin(), s, 2);
-    assert!(p == all, "emulated async, all off: {:?}", p.difference(&all));
+    assert!(
+        p == all,
+        "emulated async, all off: {:?}",
+        p.difference(&all)
+    );
     for (ssao, clustering) in [(Ssao::Prepass, true), (Ssao::Off, false)] {
         let on = render(
             &gpu,
@@ -392,7 +396,10 @@ fn on_desktop_the_async_passes_overlap_the_shadows() {
 #[test]
 fn on_tilers_ssao_from_gbuffer_depth_ends_the_gbuffer_render_pass() {
     let gpu = gpu();
-    let graph = frame_graph(&gpu, with_features(CompileOptions::ALL, Ssao::GBuffer, true));
+    let graph = frame_graph(
+        &gpu,
+        with_features(CompileOptions::ALL, Ssao::GBuffer, true),
+    );
     for profile in ["mali", "adreno"] {
         let caps = tessera_graph::Capabilities::profile(profile).expect("profile");
         let plan = tessera_graph::compile(&graph, &caps, &CompileOptions::ALL).expect("compiles");

@@ -4,9 +4,7 @@
 use super::sets::{frame_set, lit_frame_set, shadow_set};
 use super::Targets;
 use crate::builder::{BufferRef, FrameBuilder, PassContext};
-use crate::gpu::pipelines::{
-    set_viewport, variant_index, PipelineKind, Pipelines, DRAW_CONSTANTS,
-};
+use crate::gpu::pipelines::{set_viewport, variant_index, PipelineKind, Pipelines, DRAW_CONSTANTS};
 use crate::gpu::scene::{Draw, SceneGpu};
 use crate::RenderError;
 use ash::vk;

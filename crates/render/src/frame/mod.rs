@@ -149,12 +149,8 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
     // The async passes read their own copy of the constants: an async pass that used a
     // buffer of a render pass while running inside it in the order would end that render
     // pass (the compiler's rule), costing the G-buffer → lighting merge.
-    let async_ubo = (features.clustering || features.ssao != Ssao::Off).then(|| {
-        fb.buffer(
-            "async constants",
-            std::mem::size_of::<FrameData>() as u64,
-        )
-    });
+    let async_ubo = (features.clustering || features.ssao != Ssao::Off)
+        .then(|| fb.buffer("async constants", std::mem::size_of::<FrameData>() as u64));
     let data = inputs.data;
     fb.pass("frame constants", PassKind::Transfer, |p| {
         p.copy_to(ubo).copy_to(light_buffer);

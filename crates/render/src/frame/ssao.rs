@@ -66,7 +66,10 @@ pub fn declare(fb: &mut FrameBuilder<'_>, t: &Targets, depth: ImageRef) -> SsaoT
     let raw = fb.image("ssao raw", FORMAT, Size::HALF);
     let ssao = fb.image("ssao", FORMAT, Size::HALF);
     fb.pass("ssao", PassKind::Compute, |p| {
-        p.uniform(ubo).sampled(depth).image_store(raw).async_compute();
+        p.uniform(ubo)
+            .sampled(depth)
+            .image_store(raw)
+            .async_compute();
         move |pc| {
             let sampler = pc.pipelines()?.borrow().point_sampler;
             let binds = [
@@ -116,11 +119,11 @@ fn dispatch(
     binds: &[Bind],
     out: ImageRef,
 ) -> Result<(), RenderError> {
-    let pipeline = pc
-        .pipelines()?
-        .borrow_mut()
-        .shaders
-        .compute(pc.gpu, shader, &types(binds), 0)?;
+    let pipeline =
+        pc.pipelines()?
+            .borrow_mut()
+            .shaders
+            .compute(pc.gpu, shader, &types(binds), 0)?;
     let set = write_set(pc, pipeline.set_layout, binds)?;
     let e = pc.image(out)?.extent;
     pipeline.dispatch(

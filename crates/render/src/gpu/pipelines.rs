@@ -431,11 +431,7 @@ impl Pipelines {
             attr(3, vk::Format::R32G32_SFLOAT, 40),
         ];
         // The depth-only shaders read positions only.
-        let used = if depth_only {
-            1
-        } else {
-            attributes.len()
-        };
+        let used = if depth_only { 1 } else { attributes.len() };
         let vertex_input = if mesh {
             vk::PipelineVertexInputStateCreateInfo::default()
                 .vertex_binding_descriptions(&bindings)
@@ -478,9 +474,9 @@ impl Pipelines {
         let depth = match kind {
             PipelineKind::GBuffer { .. } | PipelineKind::DepthPrepass => {
                 vk::PipelineDepthStencilStateCreateInfo::default()
-                .depth_test_enable(true)
-                .depth_write_enable(true)
-                .depth_compare_op(vk::CompareOp::GREATER)
+                    .depth_test_enable(true)
+                    .depth_write_enable(true)
+                    .depth_compare_op(vk::CompareOp::GREATER)
             }
             PipelineKind::Forward { .. } => vk::PipelineDepthStencilStateCreateInfo::default()
                 .depth_test_enable(true)
