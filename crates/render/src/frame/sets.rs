@@ -17,7 +17,8 @@ pub(crate) fn frame_set(
 
 /// Set 0 of the lit shaders: frame constants, point lights and, for the shader variants
 /// that read them, the light clusters (binding 2) and the SSAO image with its sampler
-/// (binding 3). A binding a variant does not read stays unwritten (not statically used).
+/// (binding 3); `layout` is the variant's (`Layouts::lit_frame`), which has exactly the
+/// bindings given.
 pub(crate) fn lit_frame_set(
     pc: &mut PassContext<'_, '_>,
     layout: vk::DescriptorSetLayout,

@@ -4,19 +4,18 @@
 //! one single-channel float format every device can store to without the extended-formats
 //! feature). Lighting multiplies its ambient term by `ssao`, upsampled bilinearly.
 //!
-//! Where depth comes from is [`Ssao`]:
-//! - [`Ssao::GBuffer`]: the G-buffer's full-resolution depth, sampled after `gbuffer`. The
+//! Where depth comes from is [`crate::features::Ssao`]:
+//! - `Ssao::GBuffer`: the G-buffer's full-resolution depth, sampled after `gbuffer`. The
 //!   frame declares the shadow cascades after the G-buffer then, so the async SSAO overlaps
 //!   them. On a tiler the depth leaves tile memory and the G-buffer render pass ends before
 //!   lighting (the plan's break says so).
-//! - [`Ssao::Prepass`]: `ssao depth prepass`, a half-resolution depth-only raster pass of
+//! - `Ssao::Prepass`: `ssao depth prepass`, a half-resolution depth-only raster pass of
 //!   the opaque geometry into `ssao depth` (`D32_SFLOAT`); the G-buffer depth stays in tile
 //!   memory and G-buffer → lighting → transparents → tone map stay one render pass. It costs
 //!   a second, quarter-size geometry pass; SSAO overlaps the shadow and G-buffer passes.
 
 use super::Targets;
 use crate::builder::{FrameBuilder, ImageRef, PassContext, Size};
-use crate::features::Ssao;
 use crate::gpu::generic::{types, write_set, Bind};
 use crate::gpu::pipelines::{set_viewport, PipelineKind, DRAW_CONSTANTS};
 use crate::RenderError;
@@ -45,7 +44,7 @@ pub struct SsaoTargets {
     pub depth: ImageRef,
 }
 
-/// Declares the prepass (for [`Ssao::Prepass`]); call before `gbuffer`.
+/// Declares the prepass (for `Ssao::Prepass`); call before `gbuffer`.
 pub fn declare_prepass(fb: &mut FrameBuilder<'_>, t: &Targets) -> ImageRef {
     let t = *t;
     let depth = fb.image("ssao depth", Format::D32_SFLOAT, Size::HALF);
@@ -106,11 +105,6 @@ pub fn declare(fb: &mut FrameBuilder<'_>, t: &Targets, depth: ImageRef) -> SsaoT
         }
     });
     SsaoTargets { ssao, depth }
-}
-
-/// Whether `ssao` reads the G-buffer depth (and so is declared after `gbuffer`).
-pub fn reads_gbuffer(ssao: Ssao) -> bool {
-    ssao == Ssao::GBuffer
 }
 
 fn dispatch(
