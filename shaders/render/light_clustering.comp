@@ -1,7 +1,8 @@
 #version 450
 // Light clustering: one invocation per view-space cluster (a froxel: a screen tile ×
 // an exponential depth slice) tests every point light's sphere against the cluster's
-// view-space AABB and writes the count and the indices (ascending) of those that touch it.
+// view-space AABB and writes how many touch it and the indices (ascending) of the first
+// `cluster_grid.w` of them (a count above that shows an overflow in the heat map).
 // The test is conservative: the sphere is padded, so that float rounding at a tile or slice
 // boundary never drops a light that reaches a pixel (an extra light adds exactly 0 there).
 // Each workgroup moves the lights into view space 64 at a time, through shared memory.
@@ -53,11 +54,13 @@ void main() {
         }
         barrier();
         uint n = min(64u, lights - first);
-        for (uint k = 0u; in_grid && k < n && count < cap; ++k) {
+        for (uint k = 0u; in_grid && k < n; ++k) {
             vec4 b = batch[k];
             vec3 q = clamp(b.xyz, mn, mx) - b.xyz;
             if (b.w < 0.0 || dot(q, q) <= b.w * b.w) {
-                light_clusters.data[base + 1u + count] = first + k;
+                if (count < cap) {
+                    light_clusters.data[base + 1u + count] = first + k;
+                }
                 count += 1u;
             }
         }
