@@ -19,13 +19,14 @@
 //! device: bodies reach the scene and pipelines through their [`crate::builder::PassContext`],
 //! so `tessera plan --frame` compiles the very graph the renderer runs.
 
+pub mod debug;
 pub mod geometry;
 pub mod lighting;
 pub mod post;
 pub mod sets;
 
 use crate::builder::{BufferRef, FrameBuilder, ImageRef, ImportFlags, Size};
-use crate::features::Features;
+use crate::features::{DebugView, Features};
 use crate::gpu::frame_data::{update_buffer, FrameData, PointLightData};
 use crate::gpu::scene::Draw;
 use tessera_graph::{Format, PassKind};
@@ -100,6 +101,8 @@ pub struct Targets {
     pub hdr: ImageRef,
     /// Scene depth.
     pub depth: ImageRef,
+    /// The blurred ambient occlusion, when SSAO is on.
+    pub ssao: Option<ImageRef>,
 }
 
 /// Declares the frame into `fb`.
@@ -168,12 +171,18 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
         material: fb.image("gbuffer material", Format::R8G8B8A8_UNORM, Size::FULL),
         hdr: fb.image("hdr", HDR_FORMAT, Size::FULL),
         depth: fb.image("depth", Format::D32_SFLOAT, Size::FULL),
+        ssao: None,
     };
     geometry::declare_shadows(fb, &t, inputs.shadow_size);
     geometry::declare_gbuffer(fb, &t);
     lighting::declare(fb, &t);
     geometry::declare_transparents(fb, &t, inputs.transparent);
-    post::declare_tonemap(fb, &t, inputs.exposure);
+    let features = inputs.features;
+    let debug = features.debug_view != DebugView::None
+        && debug::declare(fb, &t, features.debug_view, features.cascades);
+    if !debug {
+        post::declare_tonemap(fb, &t, inputs.exposure);
+    }
     let readback = inputs
         .readback
         .map(|bytes| post::declare_readback(fb, &t, bytes));
