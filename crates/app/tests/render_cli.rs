@@ -203,7 +203,11 @@ fn a_bad_config_file_gives_one_line_naming_file_line_and_allowed_values() {
 
 #[test]
 fn a_bad_feature_flag_names_the_flag_and_the_allowed_values() {
-    let cases: [(&[&str], &[&str]); 6] = [
+    let cases: [(&[&str], &[&str]); 7] = [
+        (
+            &["--cascades", "2", "--debug-view", "shadow2"],
+            &["--debug-view shadow2", "cascades"],
+        ),
         (
             &["--ssao", "bogus"],
             &["--ssao", "gbuffer", "prepass", "off"],

@@ -326,6 +326,8 @@ impl Config {
         }
         config.features = features.apply(Features::default());
         config.mobile = mobile.apply(config.features.clone().tile_friendly());
+        check_shadow_view(&cx, &config.features, &[&features])?;
+        check_shadow_view(&cx, &config.mobile, &[&mobile, &features])?;
         Ok(config)
     }
 }
@@ -684,6 +686,9 @@ struct FeatureKeys {
     aa: Option<Aa>,
     resolution_scale: Option<f32>,
     debug_view: Option<DebugView>,
+    /// Where `debug_view` and `cascades` were given: the section, the value's offset and
+    /// source text.
+    at: Vec<(&'static str, &'static str, usize, String)>,
 }
 
 impl FeatureKeys {
@@ -719,9 +724,12 @@ impl FeatureKeys {
     }
 }
 
-fn feature_keys(cx: &Cx, s: &str, table: &DeTable) -> Result<FeatureKeys, ConfigError> {
+fn feature_keys(cx: &Cx, s: &'static str, table: &DeTable) -> Result<FeatureKeys, ConfigError> {
     let mut f = FeatureKeys::default();
     for (k, v) in cx.keys(s, table, FEATURE_KEYS)? {
+        if k == "debug_view" || k == "cascades" {
+            f.at.push((s, k, v.span().start, cx.source(v.span())));
+        }
         match k {
             "shadows" => f.shadows = Some(cx.bool(s, k, v)?),
             "cascades" => f.cascades = Some(cx.u32(s, k, v, CASCADES)?),
@@ -754,6 +762,39 @@ fn feature_keys(cx: &Cx, s: &str, table: &DeTable) -> Result<FeatureKeys, Config
         }
     }
     Ok(f)
+}
+
+/// A `shadowN` debug view needs cascade N: the error names where the view (else the cascade
+/// count) was given, the first of `keys` that has it.
+fn check_shadow_view(cx: &Cx, f: &Features, keys: &[&FeatureKeys]) -> Result<(), ConfigError> {
+    let DebugView::Shadow(c) = f.debug_view else {
+        return Ok(());
+    };
+    if c < f.cascades {
+        return Ok(());
+    }
+    let given = |key: &str| {
+        keys.iter()
+            .flat_map(|k| k.at.iter())
+            .find(|(_, k, _, _)| *k == key)
+    };
+    let (section, key, at, value) = given("debug_view").or_else(|| given("cascades")).map_or(
+        (
+            "features",
+            "debug_view",
+            0,
+            format!("{:?}", f.debug_view.name()),
+        ),
+        |(s, k, at, v)| (*s, *k, *at, v.clone()),
+    );
+    Err(cx.err(
+        at,
+        format!(
+            "[{section}] {key} = {value}: debug_view = \"shadow{c}\" needs cascades > {c} (cascades = {}: shadow0 to shadow{})",
+            f.cascades,
+            f.cascades - 1
+        ),
+    ))
 }
 
 /// The [`Ssao`] of one of [`SSAO_VALUES`] (`off` for anything else).
@@ -1079,6 +1120,26 @@ minimize_syncs = false
             ),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_shadow_view_needs_its_cascade() {
+        let e = err("[features]\ncascades = 2\ndebug_view = \"shadow2\"\n");
+        assert_eq!(e, "config/x.toml:3:14: [features] debug_view = \"shadow2\": debug_view = \"shadow2\" needs cascades > 2 (cascades = 2: shadow0 to shadow1)");
+        // [mobile] lowers the cascade count below [features]' view: the view is named.
+        let e = err("[features]\ndebug_view = \"shadow1\"\n[mobile]\ncascades = 1\n");
+        assert!(
+            e.starts_with("config/x.toml:2:14: [features] debug_view = \"shadow1\""),
+            "{e}"
+        );
+        let e = err("[mobile]\ncascades = 1\n[features]\ndebug_view = \"shadow1\"\n");
+        assert!(e.starts_with("config/x.toml:4:14:"), "{e}");
+        let c = Config::parse(
+            "[features]\ncascades = 2\ndebug_view = \"shadow1\"\n",
+            "ok.toml",
+        )
+        .unwrap();
+        assert_eq!(c.features.debug_view, DebugView::Shadow(1));
     }
 
     #[test]

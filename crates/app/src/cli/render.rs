@@ -146,7 +146,7 @@ impl RenderArgs {
     }
 
     /// The profile's features from the configuration, with the flags given applied.
-    fn features(&self, config: &Config) -> Features {
+    fn features(&self, config: &Config) -> anyhow::Result<Features> {
         let mut f = config.features_for(&self.profile);
         f.shadows &= !self.no_shadows;
         f.clustering &= !self.no_clustering;
@@ -187,7 +187,15 @@ impl RenderArgs {
         } else if self.fixed_exposure {
             f.exposure = Exposure::Fixed(value);
         }
-        f
+        if let DebugView::Shadow(c) = f.debug_view {
+            if c >= f.cascades {
+                anyhow::bail!(
+                    "--debug-view shadow{c} needs cascades > {c} (this run has {}; --cascades N sets them)",
+                    f.cascades
+                );
+            }
+        }
+        Ok(f)
     }
 }
 
@@ -224,7 +232,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
             anyhow::bail!("--out: directory {} does not exist", dir.display());
         }
     }
-    let features = args.features(&config);
+    let features = args.features(&config)?;
     let options = args.options(&config);
     let (width, height) = (
         args.width.unwrap_or(config.render.width),
