@@ -686,9 +686,8 @@ struct FeatureKeys {
     aa: Option<Aa>,
     resolution_scale: Option<f32>,
     debug_view: Option<DebugView>,
-    /// Where `debug_view` and `cascades` were given: the section, the value's offset and
-    /// source text.
-    at: Vec<(&'static str, &'static str, usize, String)>,
+    /// Where `debug_view` was given: the section, the value's offset and source text.
+    view_at: Option<(&'static str, usize, String)>,
 }
 
 impl FeatureKeys {
@@ -727,8 +726,8 @@ impl FeatureKeys {
 fn feature_keys(cx: &Cx, s: &'static str, table: &DeTable) -> Result<FeatureKeys, ConfigError> {
     let mut f = FeatureKeys::default();
     for (k, v) in cx.keys(s, table, FEATURE_KEYS)? {
-        if k == "debug_view" || k == "cascades" {
-            f.at.push((s, k, v.span().start, cx.source(v.span())));
+        if k == "debug_view" {
+            f.view_at = Some((s, v.span().start, cx.source(v.span())));
         }
         match k {
             "shadows" => f.shadows = Some(cx.bool(s, k, v)?),
@@ -764,8 +763,8 @@ fn feature_keys(cx: &Cx, s: &'static str, table: &DeTable) -> Result<FeatureKeys
     Ok(f)
 }
 
-/// A `shadowN` debug view needs cascade N: the error names where the view (else the cascade
-/// count) was given, the first of `keys` that has it.
+/// A `shadowN` debug view needs cascade N: the error names where the view was given (the
+/// first of `keys` that sets it; the default view is `none`, so one does).
 fn check_shadow_view(cx: &Cx, f: &Features, keys: &[&FeatureKeys]) -> Result<(), ConfigError> {
     let DebugView::Shadow(c) = f.debug_view else {
         return Ok(());
@@ -773,24 +772,15 @@ fn check_shadow_view(cx: &Cx, f: &Features, keys: &[&FeatureKeys]) -> Result<(),
     if c < f.cascades {
         return Ok(());
     }
-    let given = |key: &str| {
-        keys.iter()
-            .flat_map(|k| k.at.iter())
-            .find(|(_, k, _, _)| *k == key)
-    };
-    let (section, key, at, value) = given("debug_view").or_else(|| given("cascades")).map_or(
-        (
-            "features",
-            "debug_view",
-            0,
-            format!("{:?}", f.debug_view.name()),
-        ),
-        |(s, k, at, v)| (*s, *k, *at, v.clone()),
-    );
+    let (section, at, value) = keys.iter().find_map(|k| k.view_at.clone()).unwrap_or((
+        "features",
+        0,
+        format!("{:?}", f.debug_view.name()),
+    ));
     Err(cx.err(
         at,
         format!(
-            "[{section}] {key} = {value}: debug_view = \"shadow{c}\" needs cascades > {c} (cascades = {}: shadow0 to shadow{})",
+            "[{section}] debug_view = {value}: expected a view of one of the {} cascades (shadow0 to shadow{}), or cascades > {c}",
             f.cascades,
             f.cascades - 1
         ),
@@ -1125,7 +1115,7 @@ minimize_syncs = false
     #[test]
     fn a_shadow_view_needs_its_cascade() {
         let e = err("[features]\ncascades = 2\ndebug_view = \"shadow2\"\n");
-        assert_eq!(e, "config/x.toml:3:14: [features] debug_view = \"shadow2\": debug_view = \"shadow2\" needs cascades > 2 (cascades = 2: shadow0 to shadow1)");
+        assert_eq!(e, "config/x.toml:3:14: [features] debug_view = \"shadow2\": expected a view of one of the 2 cascades (shadow0 to shadow1), or cascades > 2");
         // [mobile] lowers the cascade count below [features]' view: the view is named.
         let e = err("[features]\ndebug_view = \"shadow1\"\n[mobile]\ncascades = 1\n");
         assert!(
