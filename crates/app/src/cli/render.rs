@@ -1,38 +1,72 @@
-//! `tessera render [--scene FILE] [--width W] [--height H] [--frames N] [--out FRAME.png]
-//! [--no-optimize] [--no-merge] [--no-memoryless] [--no-alias] [--no-async]
-//! [--emulate-async] [--no-shadows] [--shadow-size N] [--json]`: renders N frames of a scene offscreen through the graph into
-//! an imported output image, writes the last as PNG and prints the plan summary, the GPU time
-//! per pass and the validation message count (exit 1 on any validation message).
+//! `tessera render [--config FILE] [--profile desktop|mali|adreno] [--scene FILE] [--width W]
+//! [--height H] [--frames N] [--out FRAME.png] [graph and feature flags] [--json]`: renders N
+//! frames of a scene offscreen through the graph into an imported output image, writes the
+//! last as PNG and prints the features, the plan summary, the GPU time per pass and the
+//! validation message count (exit 1 on any validation message).
 //!
-//! `--scene` takes a scene file (`.toml`) or a glTF model (`.gltf`, `.glb`); without it the
-//! built-in courtyard is drawn. The scene is loaded, and the flags checked, before a device
-//! is opened.
+//! What to render and how comes from the configuration file (`--config`, else the embedded
+//! `config/default.toml`): `[render]` for the size, scene and frame count, `[features]` (with
+//! the `[mobile]` preset on `--profile mali`/`adreno`) for the frame's features, `[graph]` for
+//! the optimisations. Each flag given overrides the file. `--scene` takes a scene file
+//! (`.toml`) or a glTF model (`.gltf`, `.glb`); `builtin` is the courtyard. The configuration
+//! and the scene are loaded, and the flags checked, before a device is opened.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 use tessera_graph::{CompileOptions, Plan};
+use tessera_render::config::{self, Config, SceneChoice};
+use tessera_render::features::{DebugView, Exposure, Features};
 use tessera_render::{Renderer, Settings};
 use tessera_vk::{Gpu, GpuOptions, VkError};
 
+fn shadow_size(s: &str) -> Result<u32, String> {
+    let (lo, hi) = config::SHADOW_SIZE;
+    s.parse::<u32>()
+        .ok()
+        .filter(|n| (lo..=hi).contains(n) && n.is_power_of_two())
+        .ok_or_else(|| format!("expected a power of two from {lo} to {hi}"))
+}
+
+fn positive(s: &str) -> Result<f32, String> {
+    s.parse::<f32>()
+        .ok()
+        .filter(|x| x.is_finite() && *x > 0.0)
+        .ok_or_else(|| "expected a number greater than 0".to_string())
+}
+
+fn resolution_scale(s: &str) -> Result<f32, String> {
+    let (lo, hi) = config::RESOLUTION_SCALE;
+    s.parse::<f32>()
+        .ok()
+        .filter(|x| (lo..=hi).contains(x))
+        .ok_or_else(|| format!("expected a number from {lo} to {hi}"))
+}
+
 #[derive(Debug, clap::Args)]
 pub struct RenderArgs {
-    /// Scene file (.toml) or glTF model (.gltf, .glb); the built-in courtyard when absent.
+    /// Configuration file (see config/README.md); the embedded config/default.toml when absent.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Device profile: mali and adreno get the configuration's [mobile] preset.
+    #[arg(long, default_value = "desktop", value_parser = clap::builder::PossibleValuesParser::new(config::PROFILES))]
+    profile: String,
+    /// Scene file (.toml) or glTF model (.gltf, .glb), or `builtin` [default: the config's].
     #[arg(long, value_name = "FILE")]
     scene: Option<PathBuf>,
-    /// Output width in pixels.
-    #[arg(long, default_value_t = 1280, value_parser = clap::value_parser!(u32).range(1..=16384))]
-    width: u32,
-    /// Output height in pixels.
-    #[arg(long, default_value_t = 720, value_parser = clap::value_parser!(u32).range(1..=16384))]
-    height: u32,
-    /// Frames to render (the lights move 1/60 s per frame), at least 1.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..))]
-    frames: u64,
+    /// Output width in pixels [default: the config's].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=16384))]
+    width: Option<u32>,
+    /// Output height in pixels [default: the config's].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=16384))]
+    height: Option<u32>,
+    /// Frames to render (the lights move 1/60 s per frame) [default: the config's].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    frames: Option<u64>,
     /// Where the last frame goes.
     #[arg(long, value_name = "FRAME.png", default_value = "frame.png")]
     out: PathBuf,
-    /// Every graph optimisation off.
+    /// Every graph optimisation off (whatever [graph] says).
     #[arg(long)]
     no_optimize: bool,
     /// Do not merge raster passes into subpasses.
@@ -50,15 +84,45 @@ pub struct RenderArgs {
     /// Run the async-compute queue's work as separate submits on the graphics queue.
     #[arg(long)]
     emulate_async: bool,
-    /// No sun shadows (the atlas shrinks to one texel per cascade, its pass draws nothing).
+    /// No sun shadows.
     #[arg(long)]
     no_shadows: bool,
-    /// Texels per side of each of the three shadow cascades.
-    #[arg(long, default_value_t = 2048, value_parser = clap::value_parser!(u32).range(16..=8192))]
-    shadow_size: u32,
-    /// Multiplier before tone mapping.
-    #[arg(long, default_value_t = 1.0)]
-    exposure: f32,
+    /// Shadow cascades (1-4).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=4))]
+    cascades: Option<u32>,
+    /// Texels per side of each shadow cascade (a power of two, 64-8192).
+    #[arg(long, value_name = "N", value_parser = shadow_size)]
+    shadow_size: Option<u32>,
+    /// Point lights drawn: the scene's first N (0-1024).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=1024))]
+    lights: Option<u32>,
+    /// Every pixel loops over every light (no clustering pass).
+    #[arg(long)]
+    no_clustering: bool,
+    /// Ambient occlusion.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(config::SSAO_VALUES))]
+    ssao: Option<String>,
+    /// Bloom.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(config::BLOOM_VALUES))]
+    bloom: Option<String>,
+    /// Fixed exposure: this multiplier before tone mapping.
+    #[arg(long, value_name = "X", value_parser = positive, conflicts_with_all = ["auto_exposure", "fixed_exposure"])]
+    exposure: Option<f32>,
+    /// Auto exposure (the config's exposure_value is its compensation).
+    #[arg(long, conflicts_with = "fixed_exposure")]
+    auto_exposure: bool,
+    /// Fixed exposure at the config's exposure_value.
+    #[arg(long)]
+    fixed_exposure: bool,
+    /// Anti-aliasing.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(config::AA_VALUES))]
+    aa: Option<String>,
+    /// The frame renders at this fraction of the output size (0.25-2).
+    #[arg(long, value_name = "F", value_parser = resolution_scale)]
+    resolution_scale: Option<f32>,
+    /// What the output shows.
+    #[arg(long, value_name = "NAME", value_parser = clap::builder::PossibleValuesParser::new(DebugView::NAMES))]
+    debug_view: Option<String>,
     /// Run without the validation layers.
     #[arg(long)]
     no_validation: bool,
@@ -68,16 +132,70 @@ pub struct RenderArgs {
 }
 
 impl RenderArgs {
-    fn options(&self) -> CompileOptions {
+    /// `[graph]`, with the flags turning optimisations off.
+    fn options(&self, config: &Config) -> CompileOptions {
         if self.no_optimize {
             return CompileOptions::NONE;
         }
-        let mut o = CompileOptions::ALL;
+        let mut o = config.options();
         o.merge &= !self.no_merge;
         o.memoryless &= !self.no_memoryless;
         o.alias &= !self.no_alias;
         o.async_compute &= !self.no_async;
         o
+    }
+
+    /// The profile's features from the configuration, with the flags given applied.
+    fn features(&self, config: &Config) -> anyhow::Result<Features> {
+        let mut f = config.features_for(&self.profile);
+        f.shadows &= !self.no_shadows;
+        f.clustering &= !self.no_clustering;
+        if let Some(n) = self.cascades {
+            f.cascades = n;
+        }
+        if let Some(n) = self.shadow_size {
+            f.shadow_size = n;
+        }
+        if let Some(n) = self.lights {
+            f.lights = n;
+        }
+        if let Some(s) = &self.ssao {
+            f.ssao = config::parse_ssao(s);
+        }
+        if let Some(b) = &self.bloom {
+            f.bloom = config::parse_bloom(b);
+        }
+        if let Some(a) = &self.aa {
+            f.aa = config::parse_aa(a);
+        }
+        if let Some(r) = self.resolution_scale {
+            f.resolution_scale = r;
+        }
+        if let Some(v) = self.debug_view.as_deref().and_then(DebugView::parse) {
+            f.debug_view = v;
+        }
+        let value = match f.exposure {
+            Exposure::Fixed(v) => v,
+            Exposure::Auto { compensation } => compensation,
+        };
+        if let Some(x) = self.exposure {
+            f.exposure = Exposure::Fixed(x);
+        } else if self.auto_exposure {
+            f.exposure = Exposure::Auto {
+                compensation: value,
+            };
+        } else if self.fixed_exposure {
+            f.exposure = Exposure::Fixed(value);
+        }
+        if let DebugView::Shadow(c) = f.debug_view {
+            if c >= f.cascades {
+                anyhow::bail!(
+                    "--debug-view shadow{c} needs cascades > {c} (this run has {}; --cascades N sets them)",
+                    f.cascades
+                );
+            }
+        }
+        Ok(f)
     }
 }
 
@@ -86,6 +204,11 @@ struct Report {
     device: String,
     scene: String,
     frames: u64,
+    /// The configuration file, as given.
+    config: String,
+    profile: String,
+    features: Features,
+    options: CompileOptions,
     plan: Plan,
     cpu: Vec<tessera_render::FrameStats>,
     timings: Vec<tessera_vk::executor::PassTiming>,
@@ -100,20 +223,30 @@ struct Report {
 }
 
 pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
-    if !(args.exposure.is_finite() && args.exposure > 0.0) {
-        anyhow::bail!(
-            "--exposure must be a positive number (got {})",
-            args.exposure
-        );
-    }
+    let config = match &args.config {
+        Some(path) => Config::load(path)?,
+        None => Config::builtin(),
+    };
     if let Some(dir) = args.out.parent().filter(|p| !p.as_os_str().is_empty()) {
         if !dir.is_dir() {
             anyhow::bail!("--out: directory {} does not exist", dir.display());
         }
     }
-    let scene = match &args.scene {
-        Some(path) => tessera_scene::load(path)?,
-        None => tessera_scene::builtin(),
+    let features = args.features(&config)?;
+    let options = args.options(&config);
+    let (width, height) = (
+        args.width.unwrap_or(config.render.width),
+        args.height.unwrap_or(config.render.height),
+    );
+    let frames = args.frames.unwrap_or(config.render.frames);
+    let scene_choice = match &args.scene {
+        Some(p) if p.as_os_str() == "builtin" => SceneChoice::Builtin,
+        Some(p) => SceneChoice::File(p.clone()),
+        None => config.render.scene.clone(),
+    };
+    let scene = match &scene_choice {
+        SceneChoice::File(path) => tessera_scene::load(path)?,
+        SceneChoice::Builtin => tessera_scene::builtin(),
     };
     log::info!(
         "scene '{}': {} instances, {} lights",
@@ -132,16 +265,12 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
     );
     let before = gpu.messages.count();
     let settings = Settings {
-        width: args.width,
-        height: args.height,
-        options: args.options(),
+        width,
+        height,
+        options,
         emulate_async: args.emulate_async,
-        features: tessera_render::features::Features {
-            exposure: tessera_render::features::Exposure::Fixed(args.exposure),
-            shadows: !args.no_shadows,
-            shadow_size: args.shadow_size,
-            ..Default::default()
-        },
+        features: features.clone(),
+        profile: args.profile.clone(),
         ..Settings::default()
     };
     let scene_name = scene.name.clone();
@@ -150,14 +279,14 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
     let mut peak_allocations = gpu.allocation_count();
     let started = Instant::now();
     let mut last_note = Instant::now();
-    for f in 0..args.frames {
+    for f in 0..frames {
         cpu.push(renderer.render(f as f32 / 60.0)?);
         peak_allocations = peak_allocations.max(gpu.allocation_count());
         if last_note.elapsed().as_secs_f32() > 2.0 {
             log::warn!(
                 "frame {}/{} ({:.1} s)",
                 f + 1,
-                args.frames,
+                frames,
                 started.elapsed().as_secs_f32()
             );
             last_note = Instant::now();
@@ -180,7 +309,11 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
     let report = Report {
         device: gpu.device_name(),
         scene: scene_name,
-        frames: args.frames,
+        frames,
+        config: config.source.clone(),
+        profile: args.profile.clone(),
+        features,
+        options,
         plan,
         cpu,
         timings,
@@ -224,6 +357,17 @@ fn summary(r: &Report) -> String {
         r.device,
         r.frames,
         r.out.display()
+    );
+    let _ = writeln!(
+        s,
+        "features ({} profile, {}): {}",
+        r.profile,
+        r.config,
+        config::feature_names(&r.features)
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(" ")
     );
     let subpasses: usize = p.render_passes.iter().map(|rp| rp.subpasses.len()).sum();
     let _ = writeln!(
@@ -299,6 +443,16 @@ fn to_json(r: &Report) -> serde_json::Value {
         "scene": r.scene,
         "device": r.device,
         "frames": r.frames,
+        "config": r.config,
+        "profile": r.profile,
+        "features": config::feature_names(&r.features)
+            .into_iter()
+            .map(|(k, v)| {
+                let value = serde_json::from_str(&v).unwrap_or(serde_json::Value::String(v));
+                (k.to_string(), value)
+            })
+            .collect::<serde_json::Map<_, _>>(),
+        "options": r.options,
         "out": r.out.display().to_string(),
         "passes": p.order.iter().map(|n| n.to_string()).collect::<Vec<_>>(),
         "render_passes": p.render_passes.iter().map(|rp| serde_json::json!({
