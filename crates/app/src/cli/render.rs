@@ -11,192 +11,35 @@
 //! (`.toml`) or a glTF model (`.gltf`, `.glb`); `builtin` is the courtyard. The configuration
 //! and the scene are loaded, and the flags checked, before a device is opened.
 
+use super::frame_args::{Chosen, FrameArgs};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 use tessera_graph::{CompileOptions, Plan};
-use tessera_render::config::{self, Config, SceneChoice};
-use tessera_render::features::{DebugView, Exposure, Features};
+use tessera_render::config;
+use tessera_render::features::Features;
 use tessera_render::{Renderer, Settings};
 use tessera_vk::{Gpu, GpuOptions, VkError};
 
-fn shadow_size(s: &str) -> Result<u32, String> {
-    let (lo, hi) = config::SHADOW_SIZE;
-    s.parse::<u32>()
-        .ok()
-        .filter(|n| (lo..=hi).contains(n) && n.is_power_of_two())
-        .ok_or_else(|| format!("expected a power of two from {lo} to {hi}"))
-}
-
-fn positive(s: &str) -> Result<f32, String> {
-    s.parse::<f32>()
-        .ok()
-        .filter(|x| x.is_finite() && *x > 0.0)
-        .ok_or_else(|| "expected a number greater than 0".to_string())
-}
-
-fn resolution_scale(s: &str) -> Result<f32, String> {
-    let (lo, hi) = config::RESOLUTION_SCALE;
-    s.parse::<f32>()
-        .ok()
-        .filter(|x| (lo..=hi).contains(x))
-        .ok_or_else(|| format!("expected a number from {lo} to {hi}"))
-}
-
 #[derive(Debug, clap::Args)]
 pub struct RenderArgs {
-    /// Configuration file (see config/README.md); the embedded config/default.toml when absent.
-    #[arg(long, value_name = "FILE")]
-    config: Option<PathBuf>,
-    /// Device profile: mali and adreno get the configuration's [mobile] preset.
-    #[arg(long, default_value = "desktop", value_parser = clap::builder::PossibleValuesParser::new(config::PROFILES))]
-    profile: String,
-    /// Scene file (.toml) or glTF model (.gltf, .glb), or `builtin` [default: the config's].
-    #[arg(long, value_name = "FILE")]
-    scene: Option<PathBuf>,
-    /// Output width in pixels [default: the config's].
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=16384))]
-    width: Option<u32>,
-    /// Output height in pixels [default: the config's].
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=16384))]
-    height: Option<u32>,
+    #[command(flatten)]
+    pub frame: FrameArgs,
     /// Frames to render (the lights move 1/60 s per frame) [default: the config's].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     frames: Option<u64>,
     /// Where the last frame goes.
     #[arg(long, value_name = "FRAME.png", default_value = "frame.png")]
     out: PathBuf,
-    /// Every graph optimisation off (whatever [graph] says).
-    #[arg(long)]
-    no_optimize: bool,
-    /// Do not merge raster passes into subpasses.
-    #[arg(long)]
-    no_merge: bool,
-    /// Do not keep attachments in tile memory.
-    #[arg(long)]
-    no_memoryless: bool,
-    /// Do not alias transient memory.
-    #[arg(long)]
-    no_alias: bool,
-    /// Do not use the async-compute queue.
-    #[arg(long)]
-    no_async: bool,
     /// Run the async-compute queue's work as separate submits on the graphics queue.
     #[arg(long)]
     emulate_async: bool,
-    /// No sun shadows.
-    #[arg(long)]
-    no_shadows: bool,
-    /// Shadow cascades (1-4).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=4))]
-    cascades: Option<u32>,
-    /// Texels per side of each shadow cascade (a power of two, 64-8192).
-    #[arg(long, value_name = "N", value_parser = shadow_size)]
-    shadow_size: Option<u32>,
-    /// Point lights drawn: the scene's first N (0-1024).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=1024))]
-    lights: Option<u32>,
-    /// Every pixel loops over every light (no clustering pass).
-    #[arg(long)]
-    no_clustering: bool,
-    /// Ambient occlusion.
-    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(config::SSAO_VALUES))]
-    ssao: Option<String>,
-    /// Bloom.
-    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(config::BLOOM_VALUES))]
-    bloom: Option<String>,
-    /// Fixed exposure: this multiplier before tone mapping.
-    #[arg(long, value_name = "X", value_parser = positive, conflicts_with_all = ["auto_exposure", "fixed_exposure"])]
-    exposure: Option<f32>,
-    /// Auto exposure (the config's exposure_value is its compensation).
-    #[arg(long, conflicts_with = "fixed_exposure")]
-    auto_exposure: bool,
-    /// Fixed exposure at the config's exposure_value.
-    #[arg(long)]
-    fixed_exposure: bool,
-    /// Anti-aliasing.
-    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(config::AA_VALUES))]
-    aa: Option<String>,
-    /// The frame renders at this fraction of the output size (0.25-2).
-    #[arg(long, value_name = "F", value_parser = resolution_scale)]
-    resolution_scale: Option<f32>,
-    /// What the output shows.
-    #[arg(long, value_name = "NAME", value_parser = clap::builder::PossibleValuesParser::new(DebugView::NAMES))]
-    debug_view: Option<String>,
     /// Run without the validation layers.
     #[arg(long)]
     no_validation: bool,
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
-}
-
-impl RenderArgs {
-    /// `[graph]`, with the flags turning optimisations off.
-    fn options(&self, config: &Config) -> CompileOptions {
-        if self.no_optimize {
-            return CompileOptions::NONE;
-        }
-        let mut o = config.options();
-        o.merge &= !self.no_merge;
-        o.memoryless &= !self.no_memoryless;
-        o.alias &= !self.no_alias;
-        o.async_compute &= !self.no_async;
-        o
-    }
-
-    /// The profile's features from the configuration, with the flags given applied.
-    fn features(&self, config: &Config) -> anyhow::Result<Features> {
-        let mut f = config.features_for(&self.profile);
-        f.shadows &= !self.no_shadows;
-        f.clustering &= !self.no_clustering;
-        if let Some(n) = self.cascades {
-            f.cascades = n;
-        }
-        if let Some(n) = self.shadow_size {
-            f.shadow_size = n;
-        }
-        if let Some(n) = self.lights {
-            f.lights = n;
-        }
-        if let Some(s) = &self.ssao {
-            f.ssao = config::parse_ssao(s);
-        }
-        if let Some(b) = &self.bloom {
-            f.bloom = config::parse_bloom(b);
-        }
-        if let Some(a) = &self.aa {
-            f.aa = config::parse_aa(a);
-        }
-        if let Some(r) = self.resolution_scale {
-            f.resolution_scale = r;
-        }
-        if let Some(v) = self.debug_view.as_deref().and_then(DebugView::parse) {
-            f.debug_view = v;
-        }
-        let value = match f.exposure {
-            Exposure::Fixed(v) => v,
-            Exposure::Auto { compensation } => compensation,
-        };
-        if let Some(x) = self.exposure {
-            f.exposure = Exposure::Fixed(x);
-        } else if self.auto_exposure {
-            f.exposure = Exposure::Auto {
-                compensation: value,
-            };
-        } else if self.fixed_exposure {
-            f.exposure = Exposure::Fixed(value);
-        }
-        if let DebugView::Shadow(c) = f.debug_view {
-            if c >= f.cascades {
-                anyhow::bail!(
-                    "--debug-view shadow{c} needs cascades > {c} (this run has {}; --cascades N sets them)",
-                    f.cascades
-                );
-            }
-        }
-        Ok(f)
-    }
 }
 
 /// What a run measured.
@@ -223,37 +66,21 @@ struct Report {
 }
 
 pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
-    let config = match &args.config {
-        Some(path) => Config::load(path)?,
-        None => Config::builtin(),
-    };
     if let Some(dir) = args.out.parent().filter(|p| !p.as_os_str().is_empty()) {
         if !dir.is_dir() {
             anyhow::bail!("--out: directory {} does not exist", dir.display());
         }
     }
-    let features = args.features(&config)?;
-    let options = args.options(&config);
-    let (width, height) = (
-        args.width.unwrap_or(config.render.width),
-        args.height.unwrap_or(config.render.height),
-    );
+    let Chosen {
+        config,
+        profile,
+        features,
+        options,
+        width,
+        height,
+        scene,
+    } = args.frame.choose()?;
     let frames = args.frames.unwrap_or(config.render.frames);
-    let scene_choice = match &args.scene {
-        Some(p) if p.as_os_str() == "builtin" => SceneChoice::Builtin,
-        Some(p) => SceneChoice::File(p.clone()),
-        None => config.render.scene.clone(),
-    };
-    let scene = match &scene_choice {
-        SceneChoice::File(path) => tessera_scene::load(path)?,
-        SceneChoice::Builtin => tessera_scene::builtin(),
-    };
-    log::info!(
-        "scene '{}': {} instances, {} lights",
-        scene.name,
-        scene.instances.len(),
-        scene.lights.len()
-    );
     let gpu = Arc::new(
         Gpu::new(&GpuOptions {
             validation: !args.no_validation,
@@ -270,7 +97,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
         options,
         emulate_async: args.emulate_async,
         features: features.clone(),
-        profile: args.profile.clone(),
+        profile: profile.clone(),
         ..Settings::default()
     };
     let scene_name = scene.name.clone();
@@ -311,7 +138,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
         scene: scene_name,
         frames,
         config: config.source.clone(),
-        profile: args.profile.clone(),
+        profile,
         features,
         options,
         plan,
