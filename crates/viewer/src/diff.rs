@@ -14,6 +14,7 @@
 //!
 //! Cost: O(n log n) in the plans' sizes.
 
+use crate::format::plural;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt::{self, Display, Formatter};
@@ -256,9 +257,9 @@ fn attachment_changes(old: &Plan, new: &Plan) -> Vec<AttachmentChange> {
                     .join(", ")
             };
             push(format!(
-                "attached in {} -> {} render passes: {} -> {}",
+                "attached in {} -> {}: {} -> {}",
                 xs.len(),
-                ys.len(),
+                plural(ys.len() as u64, "render pass", "render passes"),
                 if xs.is_empty() { "-".into() } else { list(xs) },
                 if ys.is_empty() { "-".into() } else { list(ys) }
             ));
