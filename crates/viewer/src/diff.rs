@@ -642,6 +642,28 @@ mod tests {
     }
 
     #[test]
+    fn attachment_counts_agree_with_their_noun() {
+        // Merged on a tiler, each G-buffer target goes from several render passes to one.
+        let old = plan("tile_deferred", &CompileOptions::NONE, None);
+        let new = plan("tile_deferred", &CompileOptions::ALL, None);
+        let text = diff(&old, &new).to_string();
+        assert!(
+            text.contains("albedo: attached in 2 -> 1 render pass: "),
+            "{text}"
+        );
+        assert!(
+            text.contains("depth: attached in 4 -> 1 render pass: "),
+            "{text}"
+        );
+        let back = diff(&new, &old).to_string();
+        assert!(
+            back.contains("albedo: attached in 1 -> 2 render passes: "),
+            "{back}"
+        );
+        assert!(!text.contains(" 1 render passes") && !back.contains(" 1 render passes"));
+    }
+
+    #[test]
     fn a_plan_equals_itself() {
         let p = plan("postprocess", &CompileOptions::ALL, None);
         let d = diff(&p, &p);
