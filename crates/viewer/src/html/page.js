@@ -225,7 +225,7 @@
       var isNew = added[p.name];
       s.push('<g class="hit" data-k="p:' + i + '">' + title(p.name) + '<rect id="pb' + i + '" x="' + bx + '" y="' + y + '" width="' + bw + '" height="' + (LANE - 10) + '" rx="3" fill="' + kindColor(p) + '" stroke="' + (isNew ? '#1f8a3a' : '#56657a') + '" stroke-width="' + (isNew ? 2 : 0.6) + '"/>');
       if (detail) {
-        var px = textWidth(p.name, 11) <= bw - 6 ? 11 : 10, label = elide(p.name, bw - 6, px);
+        var px = textWidth(p.name, 11) <= bw - 6 ? 11 : 9, label = elide(p.name, bw - 4, px);
         if (label) s.push('<text x="' + (bx + bw / 2) + '" y="' + (y + 15) + '" text-anchor="middle" font-size="' + px + '" fill="#122">' + esc(label) + '</text>');
         var nb = p.barriers_before.length, na = p.barriers_after.length;
         if (nb) s.push('<circle cx="' + (bx + 1) + '" cy="' + (y - 1) + '" r="5.5" fill="var(--barrier)"/><text x="' + (bx + 1) + '" y="' + (y + 2) + '" font-size="8" text-anchor="middle" fill="#fff">' + nb + '</text>');
