@@ -383,7 +383,7 @@ const CHECK: &str = r#"(function () {
       titles++;
       if (full !== null && t.textContent !== full) fail(k + ': title "' + t.textContent + '" is not "' + full + '"');
     }
-    if (!text) return;
+    if (!text) { if (m[1] !== 'rp') fail(k + ': a box with no label'); return; }
     labels++;
     var label = text.textContent, bb = text.getBBox(), x = +rect.getAttribute('x'), w = +rect.getAttribute('width');
     if (bb.x < x - 0.5 || bb.x + bb.width > x + w + 0.5) fail(k + ': label "' + label + '" (' + bb.width.toFixed(1) + ' wide) leaves its box (' + w + ' wide)');

@@ -256,8 +256,8 @@
     for (i = c0; i <= Math.min(c1, P.culled.length - 1); i++) {
       var c = P.culled[i], cx = x(i) + 2, cw = CW - 4;
       s.push('<g class="hit" data-k="c:' + i + '">' + title(c.name + ' (culled)') + '<rect x="' + cx + '" y="' + (cullTop + 2) + '" width="' + cw + '" height="' + (CULL - 6) + '" rx="3" fill="#eceef1" stroke="#a0a6ae" stroke-dasharray="3 2"/>');
-      var cl = detail ? elide(c.name, cw - 6, 10) : '';
-      if (cl) s.push('<text x="' + (cx + cw / 2) + '" y="' + (cullTop + 15) + '" text-anchor="middle" font-size="10" fill="#8a9099">' + esc(cl) + '</text>');
+      var cpx = textWidth(c.name, 10) <= cw - 6 ? 10 : 9, cl = detail ? elide(c.name, cw - 4, cpx) : '';
+      if (cl) s.push('<text x="' + (cx + cw / 2) + '" y="' + (cullTop + 15) + '" text-anchor="middle" font-size="' + cpx + '" fill="#8a9099">' + esc(cl) + '</text>');
       s.push('</g>');
     }
     // Resource lifetimes in view (one path per colour when rows are too thin to point at).
