@@ -321,10 +321,7 @@ impl Renderer {
         data.camera_forward = [forward.x, forward.y, forward.z, 0.0];
         // Shadows when switched on, with a size, and a sun to cast them (the scene's, or the
         // default sun of a scene without lights).
-        if self.settings.features.shadows
-            && self.settings.features.shadow_size > 0
-            && data.sun_direction[3] > 0.0
-        {
+        if self.settings.features.shadows && self.settings.features.shadow_size > 0 && data.sun_direction[3] > 0.0 {
             let b = &self.scene.bounds;
             let (centre, radius) =
                 if b.min.is_finite() && b.max.is_finite() && b.min.cmple(b.max).all() {
@@ -348,12 +345,7 @@ impl Renderer {
                 *dst = m.to_cols_array();
             }
             data.cascade_splits = [c.splits[0], c.splits[1], c.splits[2], 1.0];
-            data.shadow = [
-                1.0 / self.settings.features.shadow_size as f32,
-                0.0,
-                0.0,
-                0.0,
-            ];
+            data.shadow = [1.0 / self.settings.features.shadow_size as f32, 0.0, 0.0, 0.0];
         }
         (data, lights, view)
     }
