@@ -66,6 +66,10 @@ const SOURCES: &[(&str, &str)] = &[
         "tonemap.frag",
         include_str!("../../../shaders/render/tonemap.frag"),
     ),
+    (
+        "debug_image.frag",
+        include_str!("../../../shaders/render/debug_image.frag"),
+    ),
 ];
 
 /// The source of an embedded shader file.

@@ -42,7 +42,7 @@ pub fn declare(fb: &mut FrameBuilder<'_>, t: &Targets) {
                     p.layouts.gbuffer_inputs,
                     p.layouts.shadow_map,
                     p.shadow_sampler,
-                    p.point_sampler,
+                    p.shaders.nearest,
                 )
             };
             let ao = t.ssao.map(|a| (a, point));

@@ -26,6 +26,7 @@
 //! so `tessera plan --frame` compiles the very graph the renderer runs.
 
 pub mod clustering;
+pub mod debug;
 pub mod geometry;
 pub mod lighting;
 pub mod post;
@@ -33,7 +34,7 @@ pub mod sets;
 pub mod ssao;
 
 use crate::builder::{BufferRef, FrameBuilder, ImageRef, ImportFlags, Size};
-use crate::features::{Features, Ssao};
+use crate::features::{DebugView, Features, Ssao};
 use crate::gpu::frame_data::{update_buffer, FrameData, PointLightData};
 use crate::gpu::scene::Draw;
 use tessera_graph::{Format, PassKind};
@@ -224,7 +225,11 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
     }
     lighting::declare(fb, &t);
     geometry::declare_transparents(fb, &t, inputs.transparent);
-    post::declare_tonemap(fb, &t, inputs.exposure);
+    let debug = features.debug_view != DebugView::None
+        && debug::declare(fb, &t, features.debug_view, features.cascades);
+    if !debug {
+        post::declare_tonemap(fb, &t, inputs.exposure);
+    }
     let readback = inputs
         .readback
         .map(|bytes| post::declare_readback(fb, &t, bytes));

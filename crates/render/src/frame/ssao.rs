@@ -70,7 +70,7 @@ pub fn declare(fb: &mut FrameBuilder<'_>, t: &Targets, depth: ImageRef) -> SsaoT
             .image_store(raw)
             .async_compute();
         move |pc| {
-            let sampler = pc.pipelines()?.borrow().point_sampler;
+            let sampler = pc.pipelines()?.borrow().shaders.nearest;
             let binds = [
                 Bind::Uniform(pc.buffer(ubo)?),
                 Bind::Sampled(
@@ -90,7 +90,7 @@ pub fn declare(fb: &mut FrameBuilder<'_>, t: &Targets, depth: ImageRef) -> SsaoT
             .image_store(ssao)
             .async_compute();
         move |pc| {
-            let sampler = pc.pipelines()?.borrow().point_sampler;
+            let sampler = pc.pipelines()?.borrow().shaders.nearest;
             let binds = [
                 Bind::Uniform(pc.buffer(ubo)?),
                 Bind::Sampled(

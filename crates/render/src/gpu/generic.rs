@@ -68,6 +68,10 @@ pub struct ShaderPipelines {
     layouts: Vec<vk::PipelineLayout>,
     /// Pipelines created so far.
     pub created: u64,
+    /// Linear filtering, clamped (the executor's sampler cache owns it).
+    pub linear: vk::Sampler,
+    /// Nearest filtering, clamped (the executor's sampler cache owns it).
+    pub nearest: vk::Sampler,
 }
 
 impl ShaderPipelines {

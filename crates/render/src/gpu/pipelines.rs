@@ -278,8 +278,6 @@ pub struct Pipelines {
     pipelines: HashMap<(PipelineKind, vk::RenderPass, u32), vk::Pipeline>,
     /// The shadow atlas's comparison sampler (`LESS_OR_EQUAL`, linear: 2×2 PCF per tap).
     pub shadow_sampler: vk::Sampler,
-    /// Nearest, clamped: for `texelFetch` of depth and SSAO.
-    pub point_sampler: vk::Sampler,
     /// Pipelines created so far (tests count them across rebuilds).
     pub created: u64,
     /// Compute and full-screen pipelines described by shader and bindings.
@@ -324,16 +322,7 @@ impl Pipelines {
             .compare_op(vk::CompareOp::LESS_OR_EQUAL);
         // SAFETY: a complete create info; destroyed in `destroy`.
         let shadow_sampler = unsafe { gpu.device.create_sampler(&sampler, None) }?;
-        let point = vk::SamplerCreateInfo::default()
-            .mag_filter(vk::Filter::NEAREST)
-            .min_filter(vk::Filter::NEAREST)
-            .address_mode_u(vk::SamplerAddressMode::CLAMP_TO_EDGE)
-            .address_mode_v(vk::SamplerAddressMode::CLAMP_TO_EDGE)
-            .address_mode_w(vk::SamplerAddressMode::CLAMP_TO_EDGE);
-        // SAFETY: a complete create info; destroyed in `destroy`.
-        let point_sampler = unsafe { gpu.device.create_sampler(&point, None) }?;
         Ok(Pipelines {
-            point_sampler,
             layouts,
             modules,
             cache,
@@ -568,7 +557,6 @@ impl Pipelines {
             }
             gpu.device.destroy_pipeline_cache(self.cache, None);
             gpu.device.destroy_sampler(self.shadow_sampler, None);
-            gpu.device.destroy_sampler(self.point_sampler, None);
         }
         self.shaders.destroy(gpu);
         self.layouts.destroy(gpu);
