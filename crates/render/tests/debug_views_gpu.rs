@@ -32,6 +32,7 @@ fn each_debug_view_shows_its_own_picture() {
         DebugView::Depth,
         DebugView::Shadow(0),
         DebugView::Shadow(2),
+        DebugView::Ssao,
     ] {
         let p = view(&gpu, v);
         let name = v.name();

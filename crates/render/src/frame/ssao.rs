@@ -28,7 +28,7 @@ pub const RADIUS: f32 = 0.8;
 /// courtyard; glTF models come in any unit).
 pub const RADIUS_OF_SCENE: f32 = 0.03;
 /// How strongly occlusion darkens ambient.
-pub const STRENGTH: f32 = 3.0;
+pub const STRENGTH: f32 = 5.0;
 
 /// The SSAO images' format.
 pub const FORMAT: Format = Format::R32_SFLOAT;
