@@ -281,8 +281,21 @@ impl Renderer {
         self.exec.finish(&mut FrameBodies::empty())?;
         Ok(())
     }
+}
 
-    fn frame_data(&self, time: f32) -> (FrameData, Vec<PointLightData>, View) {
+/// What a frame's data is computed from: the scene and the settings (no device), so the
+/// renderer and `tessera plan --frame` declare the same frame.
+#[derive(Clone, Copy, Debug)]
+pub struct FrameSource<'a> {
+    /// The scene.
+    pub scene: &'a Scene,
+    /// The settings.
+    pub settings: &'a Settings,
+}
+
+impl FrameSource<'_> {
+    /// The frame constants, point lights and view of the frame at `time` seconds.
+    pub fn frame_data(&self, time: f32) -> (FrameData, Vec<PointLightData>, View) {
         let view = View::of(&self.scene);
         let aspect = self.settings.width.max(1) as f32 / self.settings.height.max(1) as f32;
         let mut data = FrameData::new(
@@ -414,11 +427,17 @@ impl Renderer {
         }
         (data, lights, view)
     }
+}
 
+impl Renderer {
     /// Renders one frame of the scene at `time` seconds (light motion).
     pub fn render(&mut self, time: f32) -> Result<FrameStats, RenderError> {
         let t0 = Instant::now();
-        let (data, lights, view) = self.frame_data(time);
+        let (data, lights, view) = FrameSource {
+            scene: &self.scene,
+            settings: &self.settings,
+        }
+        .frame_data(time);
         let mut transparent = self.scene_gpu.transparent.clone();
         let eye = view.position;
         transparent.sort_by(|a, b| {

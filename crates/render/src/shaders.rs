@@ -70,6 +70,10 @@ const SOURCES: &[(&str, &str)] = &[
         "debug_image.frag",
         include_str!("../../../shaders/render/debug_image.frag"),
     ),
+    (
+        "debug_clusters.frag",
+        include_str!("../../../shaders/render/debug_clusters.frag"),
+    ),
 ];
 
 /// The source of an embedded shader file.

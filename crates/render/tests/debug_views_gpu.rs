@@ -33,6 +33,7 @@ fn each_debug_view_shows_its_own_picture() {
         DebugView::Shadow(0),
         DebugView::Shadow(2),
         DebugView::Ssao,
+        DebugView::Clusters,
     ] {
         let p = view(&gpu, v);
         let name = v.name();

@@ -6,7 +6,7 @@
 //! tile memory on a tiler — the plan's memoryless decisions and breaks say so.
 
 use super::Targets;
-use crate::builder::{FrameBuilder, ImageRef};
+use crate::builder::{BufferRef, FrameBuilder, ImageRef};
 use crate::features::DebugView;
 use crate::gpu::generic::{types, write_set, Bind};
 use ash::vk;
@@ -45,9 +45,15 @@ fn source(t: &Targets, view: DebugView, cascades: u32) -> Option<(ImageRef, [f32
     })
 }
 
-/// Declares the `debug view` pass writing `view` into the output, if `view` shows an image
-/// this frame has; returns whether it did.
+/// Declares the `debug view` pass writing `view` into the output, if this frame has what
+/// `view` shows (SSAO and clustering may be off); returns whether it did.
 pub fn declare(fb: &mut FrameBuilder<'_>, t: &Targets, view: DebugView, cascades: u32) -> bool {
+    if view == DebugView::Clusters {
+        return t.clusters.is_some_and(|c| {
+            declare_clusters(fb, t, c);
+            true
+        });
+    }
     let Some((image, rect, mode)) = source(t, view, cascades) else {
         return false;
     };
@@ -79,4 +85,50 @@ pub fn declare(fb: &mut FrameBuilder<'_>, t: &Targets, view: DebugView, cascades
         }
     });
     true
+}
+
+/// The cluster heat map: each pixel's surface finds its cluster from depth and shows how
+/// many lights touch it (`debug_clusters.frag`).
+fn declare_clusters(fb: &mut FrameBuilder<'_>, t: &Targets, clusters: BufferRef) {
+    let Targets {
+        ubo,
+        lights,
+        depth,
+        output,
+        ..
+    } = *t;
+    fb.pass("debug view", PassKind::Raster, |p| {
+        p.uniform(ubo)
+            .storage_read(lights)
+            .storage_read(clusters)
+            .sampled(depth)
+            .color(output);
+        move |pc| {
+            let (rp, sp, extent) = pc.subpass()?;
+            let depth = pc.image(depth)?;
+            let mut p = pc.pipelines()?.borrow_mut();
+            let binds = [
+                Bind::Uniform(pc.buffer(ubo)?),
+                Bind::Storage(pc.buffer(lights)?),
+                Bind::Storage(pc.buffer(clusters)?),
+                Bind::Sampled(
+                    depth.shader_view,
+                    p.shaders.nearest,
+                    vk::ImageLayout::DEPTH_STENCIL_READ_ONLY_OPTIMAL,
+                ),
+            ];
+            let pipeline = p.shaders.screen(
+                pc.gpu,
+                "debug_clusters.frag",
+                &types(&binds),
+                0,
+                (rp, sp),
+                1,
+            )?;
+            drop(p);
+            let set = write_set(pc, pipeline.set_layout, &binds)?;
+            pipeline.draw_fullscreen(pc, extent, set, &[]);
+            Ok(())
+        }
+    });
 }
