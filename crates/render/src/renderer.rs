@@ -296,7 +296,7 @@ pub struct FrameSource<'a> {
 impl FrameSource<'_> {
     /// The frame constants, point lights and view of the frame at `time` seconds.
     pub fn frame_data(&self, time: f32) -> (FrameData, Vec<PointLightData>, View) {
-        let view = View::of(&self.scene);
+        let view = View::of(self.scene);
         let aspect = self.settings.width.max(1) as f32 / self.settings.height.max(1) as f32;
         let mut data = FrameData::new(
             view.view_proj(aspect),
