@@ -14,9 +14,9 @@ layout(set = 0, binding = 0, std140) uniform FrameData {
     uvec4 counts;         // x: point lights
     vec4 viewport;        // xy: render size in pixels, zw: 1 / size
     vec4 camera_forward;  // xyz: the view direction (view depth = dot(p - camera, forward))
-    mat4 cascade_view_proj[3];  // world to each shadow cascade's clip space
-    vec4 cascade_splits;  // xyz: view depth where each cascade ends, w: 1 when shadows are on
-    vec4 shadow;          // x: 1 / cascade size in texels
+    mat4 cascade_view_proj[4];  // world to each shadow cascade's clip space
+    vec4 cascade_splits;  // view depth where each cascade ends
+    vec4 shadow;          // x: 1 / cascade size in texels, y: 1 when shadows are on, z: cascades
     mat4 view;            // world to view (the camera looks down -Z)
     vec4 proj;            // xy: view x / depth, y / depth at NDC ±1; z: near; w: cluster far
     uvec4 cluster_grid;   // xy: cluster tiles, z: depth slices, w: light indices per cluster

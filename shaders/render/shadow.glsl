@@ -21,7 +21,7 @@ float cascade_visibility(int i, vec3 p) {
     for (int dy = -1; dy <= 1; ++dy) {
         for (int dx = -1; dx <= 1; ++dx) {
             vec2 t = uv + vec2(dx, dy) * texel;
-            sum += texture(shadow_atlas, vec3((float(i) + t.x) / 3.0, t.y, q.z));
+            sum += texture(shadow_atlas, vec3((float(i) + t.x) / frame.shadow.z, t.y, q.z));
         }
     }
     return sum / 9.0;
@@ -29,17 +29,18 @@ float cascade_visibility(int i, vec3 p) {
 
 // 1 where the sun reaches `p`, 0 in its shadow.
 float sun_shadow(vec3 p) {
-    if (frame.cascade_splits.w == 0.0) {
+    if (frame.shadow.y == 0.0) {
         return 1.0;
     }
     float d = dot(p - frame.camera_pos.xyz, frame.camera_forward.xyz);
     float start = 0.0;
-    for (int i = 0; i < 3; ++i) {
+    int cascades = int(frame.shadow.z);
+    for (int i = 0; i < cascades; ++i) {
         float end = frame.cascade_splits[i];
         if (d < end) {
             float s = cascade_visibility(i, p);
             float f = (d - start) / max(end - start, 1e-4);
-            if (f > 0.8 && i < 2) {
+            if (f > 0.8 && i + 1 < cascades) {
                 s = mix(s, cascade_visibility(i + 1, p), (f - 0.8) / 0.2);
             }
             return s;

@@ -411,17 +411,18 @@ impl FrameSource<'_> {
                 sun,
                 distance,
                 self.settings.features.shadow_size,
+                self.settings.features.cascades,
                 centre,
                 radius,
             );
             for (dst, m) in data.cascade_view_proj.iter_mut().zip(&c.view_proj) {
                 *dst = m.to_cols_array();
             }
-            data.cascade_splits = [c.splits[0], c.splits[1], c.splits[2], 1.0];
+            data.cascade_splits = c.splits;
             data.shadow = [
                 1.0 / self.settings.features.shadow_size as f32,
-                0.0,
-                0.0,
+                1.0,
+                c.count as f32,
                 0.0,
             ];
         }
@@ -465,7 +466,7 @@ impl Renderer {
                     crate::features::Exposure::Auto { compensation } => compensation,
                 },
                 // The frame data says whether this frame casts shadows.
-                shadow_size: if data.cascade_splits[3] > 0.0 {
+                shadow_size: if data.shadow[1] > 0.0 {
                     self.settings.features.shadow_size
                 } else {
                     0

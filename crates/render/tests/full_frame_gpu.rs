@@ -78,3 +78,49 @@ fn golden_full_frame_and_emulated_async_agree() {
     let emulated = frame_10(&gpu, CompileOptions::ALL, true);
     assert!(folded == emulated, "{:?}", folded.difference(&emulated));
 }
+
+/// The cascade count is a switch of the declared graph: the atlas holds that many cascades
+/// side by side, and 1 to 4 all render clean (the picture changes where the cascades'
+/// resolution does).
+#[test]
+fn one_to_four_cascades_size_the_atlas_and_render_clean() {
+    let gpu = gpu();
+    let mut pictures = Vec::new();
+    for cascades in [1, 4] {
+        let features = tessera_render::features::Features {
+            cascades,
+            ..small_features()
+        };
+        let mut r = tessera_render::Renderer::new(
+            gpu.clone(),
+            tessera_scene::builtin(),
+            settings_with(CompileOptions::ALL, features),
+        )
+        .expect("renderer");
+        let before = gpu.messages.count();
+        r.render(0.0).expect("frame");
+        let graph = r.executor().graph().expect("a plan").clone();
+        let p = r.picture().expect("read back").expect("a picture");
+        r.destroy();
+        assert_eq!(
+            gpu.messages.count() - before,
+            0,
+            "{:#?}",
+            gpu.messages.texts()
+        );
+        let atlas = graph.resource(graph.find_resource("shadow atlas").expect("atlas"));
+        let tessera_graph::graph::ResourceKind::Image(d) = &atlas.kind else {
+            panic!("the atlas is an image");
+        };
+        assert_eq!(
+            (d.width, d.height),
+            (512 * cascades, 512),
+            "{cascades} cascades"
+        );
+        pictures.push(p);
+    }
+    assert!(
+        pictures[0] != pictures[1],
+        "1 and 4 cascades drew the same shadows"
+    );
+}

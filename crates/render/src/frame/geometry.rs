@@ -17,7 +17,7 @@ fn draw_shadows(
     pc: &mut PassContext<'_, '_>,
     ubo: BufferRef,
     buffers: (vk::Buffer, vk::Buffer),
-    size: u32,
+    (size, cascades): (u32, u32),
 ) -> Result<(), RenderError> {
     let (rp, sp, _) = pc.subpass()?;
     let (scene, pipelines) = (pc.scene()?, pc.pipelines()?);
@@ -60,7 +60,7 @@ fn draw_shadows(
         d.cmd_bind_vertex_buffers(pc.cmd, 0, &[buffers.0], &[0]);
         d.cmd_bind_index_buffer(pc.cmd, buffers.1, 0, vk::IndexType::UINT32);
     }
-    for cascade in 0..crate::shadows::CASCADES as u32 {
+    for cascade in 0..cascades {
         let viewport = vk::Viewport {
             x: (cascade * size) as f32,
             y: size as f32,
@@ -212,9 +212,9 @@ fn draw_meshes(
     Ok(())
 }
 
-/// `shadows`: the opaque draws into each cascade of the atlas (only a clear when
+/// `shadows`: the opaque draws into each of the `cascades` of the atlas (only a clear when
 /// `shadow_size` is 0: the frame casts no shadows).
-pub fn declare_shadows(fb: &mut FrameBuilder<'_>, t: &Targets, shadow_size: u32) {
+pub fn declare_shadows(fb: &mut FrameBuilder<'_>, t: &Targets, shadow_size: u32, cascades: u32) {
     let Targets {
         atlas,
         ubo,
@@ -232,7 +232,7 @@ pub fn declare_shadows(fb: &mut FrameBuilder<'_>, t: &Targets, shadow_size: u32)
                 return Ok(());
             }
             let buffers = (pc.buffer(vertices)?, pc.buffer(indices)?);
-            draw_shadows(pc, ubo, buffers, shadow_size)
+            draw_shadows(pc, ubo, buffers, (shadow_size, cascades))
         }
     });
 }

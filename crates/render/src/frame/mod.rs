@@ -174,7 +174,10 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
     });
 
     let cascade = inputs.shadow_size.max(1);
-    let cascades = crate::shadows::CASCADES as u32;
+    let cascades = inputs
+        .features
+        .cascades
+        .clamp(1, crate::shadows::MAX_CASCADES as u32);
     let t = Targets {
         output,
         vertices,
@@ -208,19 +211,19 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
     // shadow pass is declared after the G-buffer then.
     match features.ssao {
         Ssao::Off => {
-            geometry::declare_shadows(fb, &t, inputs.shadow_size);
+            geometry::declare_shadows(fb, &t, inputs.shadow_size, cascades);
             geometry::declare_gbuffer(fb, &t);
         }
         Ssao::Prepass => {
             let depth = ssao::declare_prepass(fb, &t);
             t.ssao = Some(ssao::declare(fb, &t, depth).ssao);
-            geometry::declare_shadows(fb, &t, inputs.shadow_size);
+            geometry::declare_shadows(fb, &t, inputs.shadow_size, cascades);
             geometry::declare_gbuffer(fb, &t);
         }
         Ssao::GBuffer => {
             geometry::declare_gbuffer(fb, &t);
             t.ssao = Some(ssao::declare(fb, &t, t.depth).ssao);
-            geometry::declare_shadows(fb, &t, inputs.shadow_size);
+            geometry::declare_shadows(fb, &t, inputs.shadow_size, cascades);
         }
     }
     lighting::declare(fb, &t);

@@ -2,6 +2,7 @@
 //! written by the frame's first pass with `vkCmdUpdateBuffer` into transient buffers of the
 //! graph, so that their writes and reads are ordered by the plan like any other resource.
 
+use crate::shadows::MAX_CASCADES;
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3};
 
@@ -28,10 +29,10 @@ pub struct FrameData {
     /// xyz: the view direction.
     pub camera_forward: [f32; 4],
     /// World to each shadow cascade's clip space.
-    pub cascade_view_proj: [[f32; 16]; 3],
-    /// xyz: view depth where each cascade ends, w: 1 when shadows are on.
+    pub cascade_view_proj: [[f32; 16]; MAX_CASCADES],
+    /// View depth where each cascade ends.
     pub cascade_splits: [f32; 4],
-    /// x: 1 / cascade size in texels.
+    /// x: 1 / cascade size in texels, y: 1 when shadows are on, z: cascades.
     pub shadow: [f32; 4],
     /// World to view (right-handed, the camera looks down -Z).
     pub view: [f32; 16],
@@ -87,7 +88,7 @@ impl FrameData {
             counts: [0; 4],
             viewport: [w, h, 1.0 / w, 1.0 / h],
             camera_forward: [0.0, 0.0, -1.0, 0.0],
-            cascade_view_proj: [Mat4::IDENTITY.to_cols_array(); 3],
+            cascade_view_proj: [Mat4::IDENTITY.to_cols_array(); MAX_CASCADES],
             cascade_splits: [0.0; 4],
             shadow: [0.0; 4],
             view: Mat4::IDENTITY.to_cols_array(),
