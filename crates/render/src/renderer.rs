@@ -410,8 +410,10 @@ impl FrameSource<'_> {
                 aspect,
                 sun,
                 distance,
-                self.settings.features.shadow_size,
-                self.settings.features.cascades,
+                (
+                    self.settings.features.shadow_size,
+                    self.settings.features.cascades,
+                ),
                 centre,
                 radius,
             );

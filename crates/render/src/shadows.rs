@@ -23,7 +23,7 @@ pub struct Cascades {
 
 /// Fits the cascades of `view` (output aspect `aspect`) for sunlight travelling along
 /// `sun_dir`, covering the view up to `distance` with `count` cascades (clamped to
-/// 1..=[`MAX_CASCADES`]) of a `size`-texel square each;
+/// 1..=[`MAX_CASCADES`]) of a `size`-texel square each (`(size, count)`);
 /// `scene_radius` (around `scene_centre`) pulls each cascade's near plane back so that casters
 /// between the slice and the sun are drawn.
 pub fn fit(
@@ -31,8 +31,7 @@ pub fn fit(
     aspect: f32,
     sun_dir: Vec3,
     distance: f32,
-    size: u32,
-    count: u32,
+    (size, count): (u32, u32),
     scene_centre: Vec3,
     scene_radius: f32,
 ) -> Cascades {
@@ -111,8 +110,7 @@ mod tests {
             16.0 / 9.0,
             Vec3::new(-0.3, -1.0, -0.2),
             40.0,
-            1024,
-            3,
+            (1024, 3),
             Vec3::ZERO,
             20.0,
         );
@@ -128,8 +126,7 @@ mod tests {
             1.5,
             Vec3::new(-0.3, -1.0, -0.2),
             30.0,
-            512,
-            3,
+            (512, 3),
             Vec3::ZERO,
             20.0,
         );
@@ -156,8 +153,7 @@ mod tests {
                 16.0 / 9.0,
                 Vec3::new(-0.3, -1.0, -0.2),
                 40.0,
-                1024,
-                asked,
+                (1024, asked),
                 Vec3::ZERO,
                 20.0,
             );
