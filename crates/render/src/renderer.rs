@@ -87,6 +87,9 @@ pub struct Renderer {
     scene_gpu: SceneGpu,
     output: OwnedImage,
     readback: Option<OwnedBuffer>,
+    /// The auto exposure's temporal state (`frame::exposure`): persists across frames and
+    /// re-plans, handed in whenever the frame declares it.
+    exposure: OwnedBuffer,
     settings: Settings,
     frames: u64,
     rebuilds: u64,
@@ -140,6 +143,29 @@ fn output_targets(
     }
 }
 
+/// The auto exposure's persistent buffer, shared by both queues' families, with its
+/// initial value uploaded (recorded ahead of the first frame's work).
+fn exposure_buffer(
+    gpu: &Gpu,
+    exec: &mut Executor,
+    emulate_async: bool,
+) -> Result<OwnedBuffer, RenderError> {
+    let mut b = OwnedBuffer::shared(
+        gpu,
+        frame::exposure::EXPOSURE_BYTES,
+        vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_DST,
+        false,
+        "exposure",
+        tessera_vk::executor::queue_families(gpu, emulate_async),
+    )?;
+    let init = frame::exposure::initial();
+    if let Err(e) = exec.upload_buffer(b.buffer, 0, bytemuck::cast_slice(&init)) {
+        b.destroy(gpu);
+        return Err(e.into());
+    }
+    Ok(b)
+}
+
 impl Renderer {
     /// Opens the renderer on `gpu` with `scene`.
     pub fn new(gpu: Arc<Gpu>, scene: Scene, settings: Settings) -> Result<Renderer, RenderError> {
@@ -160,7 +186,20 @@ impl Renderer {
                 return Err(e);
             }
         };
-        let (output, readback) = match output_targets(&gpu, &settings) {
+        let targets = output_targets(&gpu, &settings).and_then(|(output, readback)| {
+            match exposure_buffer(&gpu, &mut exec, settings.emulate_async) {
+                Ok(e) => Ok((output, readback, e)),
+                Err(e) => {
+                    let (mut o, mut r) = (output, readback);
+                    o.destroy(&gpu);
+                    if let Some(r) = &mut r {
+                        r.destroy(&gpu);
+                    }
+                    Err(e)
+                }
+            }
+        });
+        let (output, readback, exposure) = match targets {
             Ok(t) => t,
             Err(e) => {
                 let mut s = scene_gpu;
@@ -176,6 +215,7 @@ impl Renderer {
             scene_gpu,
             output,
             readback,
+            exposure,
             settings,
             frames: 0,
             rebuilds: 0,
@@ -270,10 +310,18 @@ impl Renderer {
     fn frame_data(&self, time: f32) -> (FrameData, Vec<PointLightData>, View) {
         let view = View::of(&self.scene);
         let aspect = self.settings.width.max(1) as f32 / self.settings.height.max(1) as f32;
+        // The frame's passes draw at the render size (the resolution scale's).
+        let render = crate::builder::render_extent(
+            vk::Extent2D {
+                width: self.settings.width.max(1),
+                height: self.settings.height.max(1),
+            },
+            self.settings.features.resolution_scale,
+        );
         let mut data = FrameData::new(
             view.view_proj(aspect),
             view.position,
-            (self.settings.width, self.settings.height),
+            (render.width, render.height),
         );
         let a = self.settings.ambient;
         data.ambient = [a[0], a[1], a[2], 0.35];
@@ -374,7 +422,8 @@ impl Renderer {
             width: self.settings.width.max(1),
             height: self.settings.height.max(1),
         };
-        let mut fb = FrameBuilder::new("tessera deferred", extent);
+        let mut fb = FrameBuilder::new("tessera deferred", extent)
+            .with_scale(self.settings.features.resolution_scale);
         let readback_bytes = self.readback.as_ref().map(|b| b.size);
         let imports = frame::declare(
             &mut fb,
@@ -385,10 +434,6 @@ impl Renderer {
                 data,
                 lights,
                 transparent,
-                exposure: match self.settings.features.exposure {
-                    crate::features::Exposure::Fixed(e) => e,
-                    crate::features::Exposure::Auto { compensation } => compensation,
-                },
                 // The frame data says whether this frame casts shadows.
                 shadow_size: if data.cascade_splits[3] > 0.0 {
                     self.settings.features.shadow_size
@@ -425,6 +470,9 @@ impl Renderer {
         ];
         if let (Some(r), Some(b)) = (imports.readback, &self.readback) {
             buffers.push((r.0, b.buffer));
+        }
+        if let Some(e) = imports.post.exposure {
+            buffers.push((e.0, self.exposure.buffer));
         }
         self.exec.frame(
             &mut bodies,
@@ -484,6 +532,7 @@ impl Drop for Renderer {
         if let Some(b) = &mut self.readback {
             b.destroy(&gpu);
         }
+        self.exposure.destroy(&gpu);
         self.pipelines.borrow_mut().destroy(&gpu);
         // The executor's own objects go when it drops, after this.
     }

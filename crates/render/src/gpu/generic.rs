@@ -26,6 +26,8 @@ pub enum Bind {
     StorageImage(vk::ImageView),
     /// A sampled view with its sampler, in the given layout.
     Sampled(vk::ImageView, vk::Sampler, vk::ImageLayout),
+    /// An input attachment (the framebuffer's attachment view), in the given layout.
+    Input(vk::ImageView, vk::ImageLayout),
 }
 
 impl Bind {
@@ -35,6 +37,7 @@ impl Bind {
             Bind::Storage(_) => vk::DescriptorType::STORAGE_BUFFER,
             Bind::StorageImage(_) => vk::DescriptorType::STORAGE_IMAGE,
             Bind::Sampled(..) => vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+            Bind::Input(..) => vk::DescriptorType::INPUT_ATTACHMENT,
         }
     }
 }
@@ -66,11 +69,31 @@ pub struct ShaderPipelines {
     modules: HashMap<&'static str, vk::ShaderModule>,
     set_layouts: HashMap<(Vec<vk::DescriptorType>, vk::ShaderStageFlags), vk::DescriptorSetLayout>,
     layouts: Vec<vk::PipelineLayout>,
+    linear: Option<vk::Sampler>,
     /// Pipelines created so far.
     pub created: u64,
 }
 
 impl ShaderPipelines {
+    /// A bilinear, clamp-to-edge sampler (created on first use, device lifetime).
+    pub fn linear_sampler(&mut self, gpu: &Gpu) -> Result<vk::Sampler, RenderError> {
+        if let Some(s) = self.linear {
+            return Ok(s);
+        }
+        let info = vk::SamplerCreateInfo::default()
+            .mag_filter(vk::Filter::LINEAR)
+            .min_filter(vk::Filter::LINEAR)
+            .mipmap_mode(vk::SamplerMipmapMode::NEAREST)
+            .address_mode_u(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+            .address_mode_v(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+            .address_mode_w(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+            .max_lod(0.0);
+        // SAFETY: a complete create info; destroyed in `destroy`.
+        let s = unsafe { gpu.device.create_sampler(&info, None) }?;
+        self.linear = Some(s);
+        Ok(s)
+    }
+
     fn module(
         &mut self,
         gpu: &Gpu,
@@ -283,6 +306,9 @@ impl ShaderPipelines {
             for (_, m) in self.modules.drain() {
                 gpu.device.destroy_shader_module(m, None);
             }
+            if let Some(s) = self.linear.take() {
+                gpu.device.destroy_sampler(s, None);
+            }
         }
     }
 }
@@ -318,6 +344,11 @@ pub fn write_set(
             }]),
             Bind::Sampled(view, sampler, layout) => images.push([vk::DescriptorImageInfo {
                 sampler,
+                image_view: view,
+                image_layout: layout,
+            }]),
+            Bind::Input(view, layout) => images.push([vk::DescriptorImageInfo {
+                sampler: vk::Sampler::null(),
                 image_view: view,
                 image_layout: layout,
             }]),
