@@ -43,7 +43,7 @@ vec3 fxaa(vec2 uv, vec2 t) {
     float lm = luma(m), lnw = luma(nw), lne = luma(ne), lsw = luma(sw), lse = luma(se);
     float lmin = min(lm, min(min(lnw, lne), min(lsw, lse)));
     float lmax = max(lm, max(max(lnw, lne), max(lsw, lse)));
-    if (lmax - lmin < max(0.0312, lmax * 0.125)) {
+    if (lmax - lmin < max(0.0833, lmax * 0.166)) {
         return m;
     }
     vec2 dir = vec2(-((lnw + lne) - (lsw + lse)), (lnw + lsw) - (lne + lse));

@@ -127,14 +127,16 @@ fn compile_defined(
             .map(|content| (requested.to_string(), content))
             .ok_or_else(|| format!("no shader file '{requested}'"))
     };
-    tessera_vk::shader::compile_glsl_with(text, name, stage.flags(), defines, &resolve).map_err(|e| {
-        RenderError::Shader(
-            e.to_string()
-                .trim_start_matches("shader: ")
-                .trim()
-                .to_string(),
-        )
-    })
+    tessera_vk::shader::compile_glsl_with(text, name, stage.flags(), defines, &resolve).map_err(
+        |e| {
+            RenderError::Shader(
+                e.to_string()
+                    .trim_start_matches("shader: ")
+                    .trim()
+                    .to_string(),
+            )
+        },
+    )
 }
 
 /// Compiles an embedded shader file, or a variant of one (`file#DEFINE#...`).
@@ -144,7 +146,9 @@ pub fn compile(name: &str, stage: Stage) -> Result<Vec<u32>, RenderError> {
     let defines: Vec<(&str, &str)> = parts.map(|d| (d, "1")).collect();
     let text =
         source(file).ok_or_else(|| RenderError::Shader(format!("no shader file '{file}'")))?;
-    compile_defined(file, text, stage, &defines, &|n| source(n).map(str::to_string))
+    compile_defined(file, text, stage, &defines, &|n| {
+        source(n).map(str::to_string)
+    })
 }
 
 #[cfg(test)]

@@ -46,14 +46,24 @@ pub fn declare(fb: &mut FrameBuilder<'_>, src: ImageRef) -> ImageRef {
             p.sampled(from).image_store(to);
             move |pc| {
                 let (s, d) = (pc.image(from)?, pc.image(to)?);
-                let sampler = pc.pipelines()?.borrow_mut().shaders.linear_sampler(pc.gpu)?;
+                let sampler = pc
+                    .pipelines()?
+                    .borrow_mut()
+                    .shaders
+                    .linear_sampler(pc.gpu)?;
                 let binds = [
                     Bind::Sampled(s.shader_view, sampler, SAMPLED),
                     Bind::StorageImage(d.shader_view),
                 ];
                 let texel = [1.0 / s.extent.width as f32, 1.0 / s.extent.height as f32];
                 let push = [texel[0], texel[1], THRESHOLD, KNEE];
-                compute(pc, shader, &binds, bytemuck::cast_slice(&push), groups(d.extent, 8))
+                compute(
+                    pc,
+                    shader,
+                    &binds,
+                    bytemuck::cast_slice(&push),
+                    groups(d.extent, 8),
+                )
             }
         });
     }
@@ -67,7 +77,11 @@ pub fn declare(fb: &mut FrameBuilder<'_>, src: ImageRef) -> ImageRef {
             p.sampled(from).sampled(level).image_store(out);
             move |pc| {
                 let (lo, lv, d) = (pc.image(from)?, pc.image(level)?, pc.image(out)?);
-                let sampler = pc.pipelines()?.borrow_mut().shaders.linear_sampler(pc.gpu)?;
+                let sampler = pc
+                    .pipelines()?
+                    .borrow_mut()
+                    .shaders
+                    .linear_sampler(pc.gpu)?;
                 let binds = [
                     Bind::Sampled(lo.shader_view, sampler, SAMPLED),
                     Bind::Sampled(lv.shader_view, sampler, SAMPLED),

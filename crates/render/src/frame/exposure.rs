@@ -60,7 +60,11 @@ pub fn declare_adaptation(
             let b = pc.buffer(histogram)?;
             // SAFETY: recording outside a render pass; the plan's barriers order the fill
             // after the previous frame's reads of this (transient) buffer.
-            unsafe { pc.gpu.device.cmd_fill_buffer(pc.cmd, b, 0, vk::WHOLE_SIZE, 0) };
+            unsafe {
+                pc.gpu
+                    .device
+                    .cmd_fill_buffer(pc.cmd, b, 0, vk::WHOLE_SIZE, 0)
+            };
             Ok(())
         }
     });
@@ -68,7 +72,11 @@ pub fn declare_adaptation(
         p.sampled(src).storage_read_write(histogram).async_compute();
         move |pc| {
             let s = pc.image(src)?;
-            let sampler = pc.pipelines()?.borrow_mut().shaders.linear_sampler(pc.gpu)?;
+            let sampler = pc
+                .pipelines()?
+                .borrow_mut()
+                .shaders
+                .linear_sampler(pc.gpu)?;
             let binds = [
                 Bind::Sampled(
                     s.shader_view,
