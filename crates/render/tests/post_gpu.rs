@@ -487,24 +487,3 @@ fn on_tilers_tile_friendly_bloom_keeps_one_render_pass() {
         );
     }
 }
-
-#[test]
-#[ignore]
-fn probe_small() {
-    let gpu = gpu();
-    let mut s = settings(|f| { *f = Features { shadow_size: 512, ..Features::default() }; });
-    s.width = 96;
-    s.height = 64;
-    let before = gpu.messages.count();
-    let mut r = Renderer::new(gpu.clone(), tessera_scene::builtin(), s).expect("renderer");
-    r.render(0.0).unwrap();
-    r.picture().unwrap();
-    let plan = r.executor().plan().unwrap().clone();
-    r.destroy();
-    eprintln!("messages {}", gpu.messages.count() - before);
-    for b in &plan.memory.blocks {
-        for p in &b.placements { eprintln!("block {} {} off {} size {} [{}..{}]", b.class, p.resource, p.offset, p.size, p.first, p.last); }
-    }
-    eprintln!("order {:?}", plan.order);
-    for b in &plan.barriers { if ["bloom down 5","bloom up 4","shadow atlas"].contains(&b.resource.as_str()) { eprintln!("{b:?}"); } }
-}
