@@ -223,6 +223,13 @@ fn the_bloom_chain_has_5_plus_5_steps_and_is_aliased() {
     o.alias = false;
     let unaliased = tessera_graph::compile(&graph, &caps, &o).expect("compiles");
     assert!(unaliased.memory.aliased_bytes > m.aliased_bytes);
+    let desktop = tessera_graph::compile(&graph, &caps, &CompileOptions::ALL).expect("compiles");
+    eprintln!(
+        "desktop plan: {} render passes, transient {} B aliased vs {} B unaliased",
+        desktop.render_passes.len(),
+        desktop.memory.aliased_bytes,
+        desktop.memory.unaliased_bytes
+    );
     eprintln!(
         "lavapipe plan: transient {} B aliased vs {} B unaliased; the bloom chain's {} B share memory",
         m.aliased_bytes, m.unaliased_bytes, bytes
