@@ -109,3 +109,135 @@ fn bad_input_gives_one_error_naming_what() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn a_config_file_sets_size_frames_and_the_mobile_preset_and_flags_override_it() {
+    let dir = scratch("config");
+    let cfg = dir.join("small.toml");
+    std::fs::write(
+        &cfg,
+        "[render]\nwidth = 64\nheight = 36\nframes = 1\n\
+         [features]\ncascades = 2\nshadow_size = 256\nlights = 8\n\
+         [mobile]\nlights = 4\n",
+    )
+    .unwrap();
+    let out = dir.join("m.png");
+    let o = tessera(&[
+        "render",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--profile",
+        "mali",
+        "--aa",
+        "off",
+        "--json",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["profile"], "mali", "{v}");
+    assert_eq!(v["config"], cfg.to_str().unwrap(), "{v}");
+    assert_eq!(v["frames"], 1, "{v}");
+    let f = &v["features"];
+    // [features], then the mobile preset (tile-friendly SSAO and bloom, [mobile]'s lights),
+    // then the flag.
+    assert_eq!(f["cascades"], 2, "{v}");
+    assert_eq!(f["shadow_size"], 256, "{v}");
+    assert_eq!(f["lights"], 4, "{v}");
+    assert_eq!(f["ssao"], "prepass", "{v}");
+    assert_eq!(f["bloom"], "tonemap", "{v}");
+    assert_eq!(f["aa"], "off", "{v}");
+    assert_eq!(v["validation_messages"], 0, "{v}");
+    // The picture has [render]'s size (PNG IHDR: width and height, big-endian).
+    let png = std::fs::read(&out).expect("the picture was written");
+    assert_eq!(&png[16..24], &[0, 0, 0, 64, 0, 0, 0, 36]);
+}
+
+#[test]
+fn a_bad_config_file_gives_one_line_naming_file_line_and_allowed_values() {
+    let dir = scratch("badconfig");
+    let cases = [
+        (
+            "[render]\nwidth = 64\n[features]\nssao = \"half\"\n",
+            ":4:8: [features] ssao = \"half\": expected one of \"gbuffer\", \"prepass\", \"off\"",
+        ),
+        (
+            "[features]\nssoa = \"off\"\n",
+            ":2:1: unknown key [features] ssoa; allowed: shadows, cascades,",
+        ),
+        (
+            "[graph]\nmerge = 1\n",
+            ":2:9: [graph] merge = 1: expected true or false",
+        ),
+        (
+            "[feature]\n",
+            ":1:2: unknown section [feature]; allowed sections: render,",
+        ),
+        ("[features\n", ":1:"),
+    ];
+    for (i, (body, expected)) in cases.iter().enumerate() {
+        let cfg = dir.join(format!("bad{i}.toml"));
+        std::fs::write(&cfg, body).unwrap();
+        let o = tessera(&["render", "--config", cfg.to_str().unwrap()]);
+        let err = text(&o.stderr);
+        assert!(!o.status.success(), "{body} succeeded");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains(&format!("{}{expected}", cfg.display())),
+            "{body}: {err}"
+        );
+    }
+    // A relative scene resolves against the file's directory (and is loaded before a device
+    // is opened).
+    let cfg = dir.join("scene.toml");
+    std::fs::write(&cfg, "[render]\nscene = \"missing.glb\"\n").unwrap();
+    let o = tessera(&["render", "--config", cfg.to_str().unwrap()]);
+    assert!(!o.status.success());
+    let err = text(&o.stderr);
+    assert!(
+        err.contains(&dir.join("missing.glb").display().to_string()),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_bad_feature_flag_names_the_flag_and_the_allowed_values() {
+    let cases: [(&[&str], &[&str]); 7] = [
+        (
+            &["--cascades", "2", "--debug-view", "shadow2"],
+            &["--debug-view shadow2", "cascades"],
+        ),
+        (
+            &["--ssao", "bogus"],
+            &["--ssao", "gbuffer", "prepass", "off"],
+        ),
+        (&["--bloom", "x"], &["--bloom", "hdr", "tonemap", "off"]),
+        (
+            &["--debug-view", "shadow9"],
+            &["--debug-view", "albedo", "shadow3"],
+        ),
+        (
+            &["--profile", "nvidia"],
+            &["--profile", "desktop", "mali", "adreno"],
+        ),
+        (
+            &["--shadow-size", "1000"],
+            &["--shadow-size", "power of two from 64 to 8192"],
+        ),
+        (
+            &["--resolution-scale", "4"],
+            &["--resolution-scale", "0.25", "2"],
+        ),
+    ];
+    for (args, names) in cases {
+        let mut all = vec!["render"];
+        all.extend(args);
+        let o = tessera(&all);
+        let err = text(&o.stderr);
+        assert!(!o.status.success(), "{args:?} succeeded");
+        for n in names {
+            assert!(err.contains(n), "{args:?}: {n} not in {err}");
+        }
+    }
+}

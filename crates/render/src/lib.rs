@@ -4,6 +4,8 @@
 //! declared through the render graph, every frame, and run by the executor
 //! ([`tessera_vk::executor`]).
 //!
+//! - [`config`]: the configuration file (`config/default.toml`): features, graph
+//!   optimisations, the `[mobile]` preset.
 //! - [`builder`]: how a pass is written (declaration and recording together, typed and
 //!   output-relative resources).
 //! - [`frame`]: the frame's passes (G-buffer, lighting through input attachments,
@@ -19,6 +21,7 @@
 
 pub mod builder;
 pub mod camera;
+pub mod config;
 pub mod features;
 pub mod frame;
 pub mod gpu;

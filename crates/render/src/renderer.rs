@@ -20,7 +20,9 @@ use std::sync::Arc;
 use std::time::Instant;
 use tessera_graph::CompileOptions;
 use tessera_scene::{LightKind, Scene};
-use tessera_vk::executor::{ExecOptions, Executor, FrameImports, ImportedImage, PassTiming};
+use tessera_vk::executor::{
+    ExecOptions, Executor, FrameImports, ImportedImage, PassTiming, SamplerDesc,
+};
 use tessera_vk::resources::{OwnedBuffer, OwnedImage};
 use tessera_vk::Gpu;
 
@@ -179,6 +181,19 @@ impl Renderer {
             },
         )?;
         let mut pipelines = Pipelines::new(&gpu)?;
+        let samplers = exec
+            .sampler(SamplerDesc::LINEAR_CLAMP)
+            .and_then(|l| Ok((l, exec.sampler(SamplerDesc::NEAREST_CLAMP)?)));
+        match samplers {
+            Ok((linear, nearest)) => {
+                pipelines.shaders.linear = linear;
+                pipelines.shaders.nearest = nearest;
+            }
+            Err(e) => {
+                pipelines.destroy(&gpu);
+                return Err(e.into());
+            }
+        }
         let scene_gpu = match SceneGpu::new(&gpu, &mut exec, &pipelines.layouts, &scene) {
             Ok(s) => s,
             Err(e) => {

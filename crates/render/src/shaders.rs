@@ -75,6 +75,10 @@ const SOURCES: &[(&str, &str)] = &[
         "post.frag",
         include_str!("../../../shaders/render/post.frag"),
     ),
+    (
+        "debug_image.frag",
+        include_str!("../../../shaders/render/debug_image.frag"),
+    ),
 ];
 
 /// The source of an embedded shader file.

@@ -14,6 +14,7 @@
 //!
 //! Cost: O(n log n) in the plans' sizes.
 
+use crate::format::plural;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt::{self, Display, Formatter};
@@ -256,9 +257,9 @@ fn attachment_changes(old: &Plan, new: &Plan) -> Vec<AttachmentChange> {
                     .join(", ")
             };
             push(format!(
-                "attached in {} -> {} render passes: {} -> {}",
+                "attached in {} -> {}: {} -> {}",
                 xs.len(),
-                ys.len(),
+                plural(ys.len() as u64, "render pass", "render passes"),
                 if xs.is_empty() { "-".into() } else { list(xs) },
                 if ys.is_empty() { "-".into() } else { list(ys) }
             ));
@@ -638,6 +639,28 @@ mod tests {
             caps = Capabilities::profile(p).unwrap();
         }
         compile(&g, &caps, options).unwrap()
+    }
+
+    #[test]
+    fn attachment_counts_agree_with_their_noun() {
+        // Merged on a tiler, each G-buffer target goes from several render passes to one.
+        let old = plan("tile_deferred", &CompileOptions::NONE, None);
+        let new = plan("tile_deferred", &CompileOptions::ALL, None);
+        let text = diff(&old, &new).to_string();
+        assert!(
+            text.contains("albedo: attached in 2 -> 1 render pass: "),
+            "{text}"
+        );
+        assert!(
+            text.contains("depth: attached in 4 -> 1 render pass: "),
+            "{text}"
+        );
+        let back = diff(&new, &old).to_string();
+        assert!(
+            back.contains("albedo: attached in 1 -> 2 render passes: "),
+            "{back}"
+        );
+        assert!(!text.contains(" 1 render passes") && !back.contains(" 1 render passes"));
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! the reason as tooltip. The output is deterministic (plan order throughout), so it can be
 //! diffed. Cost: O(passes + edges).
 
-use crate::model::totals::mib;
+use crate::format::{bytes, plural};
 use crate::model::Page;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -58,7 +58,7 @@ pub fn dot(page: &Page) -> String {
         }
         let nb = p.barriers_before.len() + p.barriers_after.len();
         if nb > 0 {
-            let _ = write!(label, "\n{nb} barrier{}", if nb == 1 { "" } else { "s" });
+            let _ = write!(label, "\n{}", plural(nb as u64, "barrier", "barriers"));
         }
         let _ = writeln!(
             s,
@@ -75,9 +75,9 @@ pub fn dot(page: &Page) -> String {
             s,
             "    label={}; style=rounded; color=\"#4a78c2\"; fontname=\"Helvetica\"; fontsize=10;",
             quote(&format!(
-                "render pass #{} · {:.2} MiB/frame DRAM",
+                "render pass #{} · {}/frame DRAM",
                 rp.index,
-                mib(rp.dram_bytes)
+                bytes(rp.dram_bytes)
             ))
         );
         for name in &rp.subpasses {
@@ -137,7 +137,7 @@ pub fn dot(page: &Page) -> String {
             "  {} -> {} [label={}, tooltip={}, color=\"#c06000\", fontcolor=\"#c06000\", style=dotted, constraint=false];",
             quote(&b.after),
             quote(&b.before),
-            quote(&format!("break · {:.2} MiB", mib(b.cost_bytes))),
+            quote(&format!("break · {}", bytes(b.cost_bytes))),
             quote(&b.reason)
         );
     }

@@ -10,6 +10,7 @@
 //!   resource, and is checked against the plan by the tests.
 //! - [`html`] writes the model as one self-contained HTML page (inline CSS, JS and SVG; no
 //!   network), [`dot`] as a Graphviz digraph.
+//! - [`format`] writes byte sizes and counted nouns (the page's script follows the same rules).
 //! - [`diff`] compares two plans (passes, merges, load/store ops, placements, barriers, bytes),
 //!   for `tessera plan --diff` and for the page's diff section.
 //!
@@ -21,6 +22,7 @@
 
 pub mod diff;
 pub mod dot;
+pub mod format;
 pub mod html;
 pub mod model;
 

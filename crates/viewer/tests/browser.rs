@@ -4,6 +4,13 @@
 //! when it finishes, `window.onerror` marks `data-viewer-error`), draw what the plan holds,
 //! and screenshot. `TESSERA_BLESS=1` rewrites `docs/viewer-deferred.png` from the screenshot.
 //!
+//! The page of `tests/fixtures/long_names.json` (a real frame's shape: ~25 passes with long
+//! names, tiny and large buffers) is checked from inside the browser by [`CHECK`]: every
+//! label on the timeline fits its box and is the name (or an elided prefix of it) with the
+//! full name in a `<title>`; no card, section or the details panel overflows; no word wraps
+//! mid-word in the details panel (for every item's details) or the tables; the page's byte
+//! formatter agrees with `tessera_viewer::format::bytes`.
+//!
 //! Timings (script time and navigation-to-ready time inside the page, the browser's wall
 //! time) are printed, not asserted: run with `--nocapture` to see them.
 
@@ -15,8 +22,8 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-use tessera_graph::{compile, frame_file, CompileOptions, Graph, Plan};
-use tessera_viewer::{diff, html, Page};
+use tessera_graph::{compile, frame_file, Capabilities, CompileOptions, Graph, Plan};
+use tessera_viewer::{diff, format, html, Page};
 
 /// One browser at a time: the machines running the suite have few cores.
 static BROWSER: Mutex<()> = Mutex::new(());
@@ -161,6 +168,38 @@ fn load(dir: &Scratch, html: &str) -> Loaded {
     }
 }
 
+/// Loads `html` with `script` run after the page's own, in a window of `width` x `height`,
+/// and dumps the DOM.
+fn load_checked(dir: &Scratch, html: &str, script: &str, width: u32, height: u32) -> Loaded {
+    let marker = "</body>";
+    let at = html.rfind(marker).expect("page has </body>");
+    let text = format!(
+        "{}<script>\n{script}\n</script>\n{}",
+        &html[..at],
+        &html[at..]
+    );
+    let page = dir.0.join("page.html");
+    std::fs::write(&page, text).expect("write page");
+    let (dom, wall) = run_browser(
+        &dir.0,
+        &page,
+        &[
+            "--dump-dom".to_string(),
+            format!("--window-size={width},{height}"),
+        ],
+    );
+    let tag_start = dom.find("<html").expect("dumped DOM has <html>");
+    let tag = &dom[tag_start..tag_start + dom[tag_start..].find('>').expect("tag end")];
+    Loaded {
+        status: attribute(tag, "data-viewer"),
+        error: attribute(tag, "data-viewer-error"),
+        script_ms: attribute(tag, "data-viewer-ms").and_then(|v| v.parse().ok()),
+        ready_ms: attribute(tag, "data-viewer-load-ms").and_then(|v| v.parse().ok()),
+        dom,
+        wall,
+    }
+}
+
 /// Screenshots the page already written by [`load`]; returns the PNG bytes.
 fn screenshot(dir: &Scratch, width: u32, height: u32) -> Vec<u8> {
     let png = dir.0.join("shot.png");
@@ -233,7 +272,7 @@ fn deferred_page_loads_draws_the_plan_and_screenshots() {
     // Culled passes: on the timeline and in the table.
     assert_eq!(drawn(&l.dom, "data-k=\"c:"), plan.culled.len() * 2);
     let planned = plan.bandwidth.load_bytes + plan.bandwidth.store_bytes;
-    let shown = format!("{:.2} MiB", planned as f64 / 1048576.0);
+    let shown = tessera_viewer::format::bytes(planned);
     assert!(l.dom.contains(&shown), "planned bandwidth {shown} shown");
     assert!(l.dom.contains("debug_overlay"), "culled pass listed");
     let png = screenshot(&dir, 1400, 1250);
@@ -299,4 +338,217 @@ fn diff_page_shows_the_changes() {
     assert_clean("diff", &l);
     assert!(l.dom.contains("Changes against no-optimize.json"));
     assert!(l.dom.contains(&format!("merged pairs: {}", d.merged.len())));
+}
+
+/// Run inside the page after its script: checks what the page drew and writes the findings
+/// to `<html data-check-*>` attributes (`|`-separated; `fails` empty when all is well).
+const CHECK: &str = r#"(function () {
+  var P = JSON.parse(document.getElementById('tessera-data').textContent).page;
+  var fails = [], labels = 0, titles = 0, states = 0, words = 0;
+  function fail(s) { if (fails.length < 60) fails.push(s.replace(/[|"]/g, "'")); }
+  // Words (runs of letters and digits) on one line: a word whose parts sit on different
+  // lines wrapped mid-word.
+  var range = document.createRange();
+  function wholeWords(root, where) {
+    if (!root) return;
+    var walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT), n, m, re = /[A-Za-z0-9]{2,}/g;
+    while ((n = walk.nextNode())) {
+      re.lastIndex = 0;
+      while ((m = re.exec(n.data))) {
+        range.setStart(n, m.index); range.setEnd(n, m.index + m[0].length);
+        var rects = range.getClientRects();
+        if (!rects.length) continue;
+        words++;
+        for (var i = 1; i < rects.length; i++) if (Math.abs(rects[i].top - rects[0].top) > 2) { fail(where + ': "' + m[0] + '" wraps mid-word'); break; }
+      }
+    }
+  }
+  function fits(el, where) {
+    if (el.scrollWidth > el.clientWidth + 1) fail(where + ' overflows: ' + el.scrollWidth + ' > ' + el.clientWidth);
+  }
+  function labelOf(name, label) {
+    if (label === name) return true;
+    var i = label.indexOf('\u2026');
+    if (i < 1) return false;
+    var head = label.slice(0, i), tail = label.slice(i + 1);
+    return name.indexOf(head) === 0 && (tail === '' || name.slice(-tail.length) === tail) && head.length + tail.length < name.length;
+  }
+  document.querySelectorAll('#tl g.hit').forEach(function (g) {
+    var k = g.getAttribute('data-k') || '', m = /^(p|rp|c):(\d+)$/.exec(k);
+    if (!m) return;
+    var t = g.querySelector('title'), rect = g.querySelector('rect'), text = g.querySelector('text');
+    var full = m[1] === 'p' ? P.passes[+m[2]].name : m[1] === 'c' ? P.culled[+m[2]].name + ' (culled)' : null;
+    if (!t) fail(k + ': no <title>');
+    else {
+      titles++;
+      if (full !== null && t.textContent !== full) fail(k + ': title "' + t.textContent + '" is not "' + full + '"');
+    }
+    if (!text) { if (m[1] !== 'rp') fail(k + ': a box with no label'); return; }
+    labels++;
+    var label = text.textContent, bb = text.getBBox(), x = +rect.getAttribute('x'), w = +rect.getAttribute('width');
+    if (bb.x < x - 0.5 || bb.x + bb.width > x + w + 0.5) fail(k + ': label "' + label + '" (' + bb.width.toFixed(1) + ' wide) leaves its box (' + w + ' wide)');
+    if (/^s\d+$/.test(label)) fail(k + ': placeholder label ' + label);
+    var name = m[1] === 'p' ? P.passes[+m[2]].name : m[1] === 'c' ? P.culled[+m[2]].name : null;
+    if (name !== null && !labelOf(name, label)) fail(k + ': label "' + label + '" is not the name "' + name + '" or a prefix of it');
+    if (m[1] === 'rp' && t) {
+      // The longest of its short forms that fits: 'RP 2 · 3 sub · 15.8 MiB', 'RP 2', '2', ...
+      var pieces = label.split(' \u00b7 '), n = m[2];
+      var ok = ['RP ' + n, 'RP' + n, n].indexOf(pieces[0]) >= 0 && pieces.slice(1).every(function (p) { return t.textContent.indexOf(p) >= 0 || /^\d+ sub$/.test(p); });
+      if (!ok) fail(k + ': label "' + label + '" is not a short form of "' + t.textContent + '"');
+    }
+  });
+  document.querySelectorAll('.card, section, #panel').forEach(function (el, i) { fits(el, (el.id || el.className || el.tagName) + ' ' + i); });
+  ['totals', 'rps', 'breaks', 'memory', 'sync', 'culled', 'passes'].forEach(function (id) { wholeWords(document.getElementById(id), id); });
+  // Every item's details, pinned by a click.
+  var lists = { p: P.passes, r: P.resources, b: P.breaks, rp: P.render_passes, s: P.syncs, c: P.culled };
+  Object.keys(lists).forEach(function (kind) {
+    lists[kind].forEach(function (_, i) {
+      var el = document.querySelector('[data-k="' + kind + ':' + i + '"]');
+      if (!el) return;
+      el.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+      states++;
+      fits(document.getElementById('panel'), 'details of ' + kind + ':' + i);
+      wholeWords(document.getElementById('details'), 'details of ' + kind + ':' + i);
+    });
+  });
+  var F = window.tesseraFormat, root = document.documentElement;
+  root.setAttribute('data-check-bytes', BYTES.map(function (b) { return F.bytes(b); }).join('|'));
+  root.setAttribute('data-check-fails', fails.join('|'));
+  root.setAttribute('data-check-counts', [labels, titles, states, words].join(','));
+})();"#;
+
+fn long_names(profile: &str) -> (Graph, Plan) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/long_names.json");
+    let (g, _) = frame_file::load(&path).expect("long_names fixture loads");
+    let caps = Capabilities::profile(profile).expect("known profile");
+    let plan = compile(&g, &caps, &CompileOptions::ALL).expect("long_names compiles");
+    (g, plan)
+}
+
+/// `&quot;` and friends back to text.
+fn unescape(s: &str) -> String {
+    s.replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
+#[test]
+fn long_names_fit_wrap_at_words_and_show_sizes_and_counts_right() {
+    let _one = BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let bytes_js = format!(
+        "var BYTES = [{}];\n",
+        format::BYTES_CASES
+            .iter()
+            .map(|c| c.0.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    // Wide (details beside the timeline) and narrow (one column, a squeezed timeline).
+    for (profile, width, height) in [
+        ("mali", 1600, 1000),
+        ("desktop", 1600, 1000),
+        ("mali", 820, 1200),
+    ] {
+        let (graph, plan) = long_names(profile);
+        let page = Page::build(&graph, &plan);
+        let dir = Scratch::new(&format!("long-{profile}"));
+        let l = load_checked(
+            &dir,
+            &html::html(&page, None),
+            &format!("{bytes_js}{CHECK}"),
+            width,
+            height,
+        );
+        let profile = format!("{profile} at {width}x{height}");
+        assert_clean(&format!("long_names, {profile}"), &l);
+        let tag_start = l.dom.find("<html").unwrap();
+        let tag = &l.dom[tag_start..tag_start + l.dom[tag_start..].find('>').unwrap()];
+        let check = |name: &str| {
+            unescape(
+                &attribute(tag, name)
+                    .unwrap_or_else(|| panic!("{profile}: the check ran ({name})")),
+            )
+        };
+        // Labels fit, every shape has its full name on hover, nothing overflows or wraps
+        // mid-word.
+        let fails = check("data-check-fails");
+        assert!(
+            fails.is_empty(),
+            "{profile}:\n  {}",
+            fails.replace('|', "\n  ")
+        );
+        // The page formats bytes as the crate does.
+        let shown = check("data-check-bytes");
+        let expected: Vec<&str> = format::BYTES_CASES.iter().map(|c| c.1).collect();
+        assert_eq!(
+            shown.split('|').collect::<Vec<_>>(),
+            expected,
+            "{profile}: page.js bytes()"
+        );
+        let counts: Vec<usize> = check("data-check-counts")
+            .split(',')
+            .map(|n| n.parse().expect("a count"))
+            .collect();
+        let (labels, titles, states, words) = (counts[0], counts[1], counts[2], counts[3]);
+        eprintln!("{profile}: {labels} labels, {titles} titles, {states} detail states, {words} words checked");
+        let shapes = plan.order.len() + plan.render_passes.len() + plan.culled.len();
+        assert_eq!(
+            titles, shapes,
+            "{profile}: every pass, render pass and culled pass is drawn with a <title>"
+        );
+        assert!(
+            labels >= plan.order.len(),
+            "{profile}: every pass box has a label ({labels})"
+        );
+        assert!(
+            states >= plan.order.len() + page.resources.len(),
+            "{profile}: details opened ({states})"
+        );
+        assert!(words > 1000, "{profile}: words checked ({words})");
+        // Sizes with a unit that fits: the 16-byte exposure buffer and the 1 KiB constants.
+        let text = &l.dom;
+        assert!(
+            !text.contains("0.00 MiB"),
+            "{profile}: a small size shown as 0.00 MiB"
+        );
+        assert!(
+            text.contains("exposure \u{b7} 16 B"),
+            "{profile}: exposure shown as 16 B"
+        );
+        assert!(
+            text.contains("frame constants \u{b7} 1.0 KiB"),
+            "{profile}: frame constants shown as 1.0 KiB"
+        );
+        // Counted nouns agree with their counts.
+        for noun in [
+            "breaks",
+            "attachments",
+            "subpasses",
+            "passes",
+            "resources",
+            "blocks",
+            "barriers",
+        ] {
+            for sep in [" ", "\u{a0}"] {
+                let bad = format!(">1{sep}{noun}");
+                let bad2 = format!(" 1{sep}{noun}");
+                assert!(
+                    !text.contains(&bad) && !text.contains(&bad2),
+                    "{profile}: '1 {noun}' shown"
+                );
+            }
+        }
+        assert!(
+            text.contains("1 attachment \u{b7}"),
+            "{profile}: a one-attachment render pass is counted right"
+        );
+        if profile.starts_with("mali") {
+            assert!(
+                text.contains("1 subpass \u{b7}"),
+                "{profile}: a one-subpass render pass"
+            );
+        }
+    }
 }

@@ -2,6 +2,7 @@
 
 mod check;
 mod exec;
+mod frame_args;
 mod graph;
 pub mod out;
 mod plan;

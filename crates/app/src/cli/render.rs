@@ -1,64 +1,39 @@
-//! `tessera render [--scene FILE] [--width W] [--height H] [--frames N] [--out FRAME.png]
-//! [--no-optimize] [--no-merge] [--no-memoryless] [--no-alias] [--no-async]
-//! [--emulate-async] [--no-shadows] [--shadow-size N] [--json]`: renders N frames of a scene offscreen through the graph into
-//! an imported output image, writes the last as PNG and prints the plan summary, the GPU time
-//! per pass and the validation message count (exit 1 on any validation message).
+//! `tessera render [--config FILE] [--profile desktop|mali|adreno] [--scene FILE] [--width W]
+//! [--height H] [--frames N] [--out FRAME.png] [graph and feature flags] [--json]`: renders N
+//! frames of a scene offscreen through the graph into an imported output image, writes the
+//! last as PNG and prints the features, the plan summary, the GPU time per pass and the
+//! validation message count (exit 1 on any validation message).
 //!
-//! `--scene` takes a scene file (`.toml`) or a glTF model (`.gltf`, `.glb`); without it the
-//! built-in courtyard is drawn. The scene is loaded, and the flags checked, before a device
-//! is opened.
+//! What to render and how comes from the configuration file (`--config`, else the embedded
+//! `config/default.toml`): `[render]` for the size, scene and frame count, `[features]` (with
+//! the `[mobile]` preset on `--profile mali`/`adreno`) for the frame's features, `[graph]` for
+//! the optimisations. Each flag given overrides the file. `--scene` takes a scene file
+//! (`.toml`) or a glTF model (`.gltf`, `.glb`); `builtin` is the courtyard. The configuration
+//! and the scene are loaded, and the flags checked, before a device is opened.
 
+use super::frame_args::{Chosen, FrameArgs};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 use tessera_graph::{CompileOptions, Plan};
+use tessera_render::config;
+use tessera_render::features::Features;
 use tessera_render::{Renderer, Settings};
 use tessera_vk::{Gpu, GpuOptions, VkError};
 
 #[derive(Debug, clap::Args)]
 pub struct RenderArgs {
-    /// Scene file (.toml) or glTF model (.gltf, .glb); the built-in courtyard when absent.
-    #[arg(long, value_name = "FILE")]
-    scene: Option<PathBuf>,
-    /// Output width in pixels.
-    #[arg(long, default_value_t = 1280, value_parser = clap::value_parser!(u32).range(1..=16384))]
-    width: u32,
-    /// Output height in pixels.
-    #[arg(long, default_value_t = 720, value_parser = clap::value_parser!(u32).range(1..=16384))]
-    height: u32,
-    /// Frames to render (the lights move 1/60 s per frame), at least 1.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..))]
-    frames: u64,
+    #[command(flatten)]
+    pub frame: FrameArgs,
+    /// Frames to render (the lights move 1/60 s per frame) [default: the config's].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    frames: Option<u64>,
     /// Where the last frame goes.
     #[arg(long, value_name = "FRAME.png", default_value = "frame.png")]
     out: PathBuf,
-    /// Every graph optimisation off.
-    #[arg(long)]
-    no_optimize: bool,
-    /// Do not merge raster passes into subpasses.
-    #[arg(long)]
-    no_merge: bool,
-    /// Do not keep attachments in tile memory.
-    #[arg(long)]
-    no_memoryless: bool,
-    /// Do not alias transient memory.
-    #[arg(long)]
-    no_alias: bool,
-    /// Do not use the async-compute queue.
-    #[arg(long)]
-    no_async: bool,
     /// Run the async-compute queue's work as separate submits on the graphics queue.
     #[arg(long)]
     emulate_async: bool,
-    /// No sun shadows (the atlas shrinks to one texel per cascade, its pass draws nothing).
-    #[arg(long)]
-    no_shadows: bool,
-    /// Texels per side of each of the three shadow cascades.
-    #[arg(long, default_value_t = 2048, value_parser = clap::value_parser!(u32).range(16..=8192))]
-    shadow_size: u32,
-    /// Multiplier before tone mapping.
-    #[arg(long, default_value_t = 1.0)]
-    exposure: f32,
     /// Run without the validation layers.
     #[arg(long)]
     no_validation: bool,
@@ -67,25 +42,16 @@ pub struct RenderArgs {
     json: bool,
 }
 
-impl RenderArgs {
-    fn options(&self) -> CompileOptions {
-        if self.no_optimize {
-            return CompileOptions::NONE;
-        }
-        let mut o = CompileOptions::ALL;
-        o.merge &= !self.no_merge;
-        o.memoryless &= !self.no_memoryless;
-        o.alias &= !self.no_alias;
-        o.async_compute &= !self.no_async;
-        o
-    }
-}
-
 /// What a run measured.
 struct Report {
     device: String,
     scene: String,
     frames: u64,
+    /// The configuration file, as given.
+    config: String,
+    profile: String,
+    features: Features,
+    options: CompileOptions,
     plan: Plan,
     cpu: Vec<tessera_render::FrameStats>,
     timings: Vec<tessera_vk::executor::PassTiming>,
@@ -100,27 +66,21 @@ struct Report {
 }
 
 pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
-    if !(args.exposure.is_finite() && args.exposure > 0.0) {
-        anyhow::bail!(
-            "--exposure must be a positive number (got {})",
-            args.exposure
-        );
-    }
     if let Some(dir) = args.out.parent().filter(|p| !p.as_os_str().is_empty()) {
         if !dir.is_dir() {
             anyhow::bail!("--out: directory {} does not exist", dir.display());
         }
     }
-    let scene = match &args.scene {
-        Some(path) => tessera_scene::load(path)?,
-        None => tessera_scene::builtin(),
-    };
-    log::info!(
-        "scene '{}': {} instances, {} lights",
-        scene.name,
-        scene.instances.len(),
-        scene.lights.len()
-    );
+    let Chosen {
+        config,
+        profile,
+        features,
+        options,
+        width,
+        height,
+        scene,
+    } = args.frame.choose()?;
+    let frames = args.frames.unwrap_or(config.render.frames);
     let gpu = Arc::new(
         Gpu::new(&GpuOptions {
             validation: !args.no_validation,
@@ -132,16 +92,12 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
     );
     let before = gpu.messages.count();
     let settings = Settings {
-        width: args.width,
-        height: args.height,
-        options: args.options(),
+        width,
+        height,
+        options,
         emulate_async: args.emulate_async,
-        features: tessera_render::features::Features {
-            exposure: tessera_render::features::Exposure::Fixed(args.exposure),
-            shadows: !args.no_shadows,
-            shadow_size: args.shadow_size,
-            ..Default::default()
-        },
+        features: features.clone(),
+        profile: profile.clone(),
         ..Settings::default()
     };
     let scene_name = scene.name.clone();
@@ -150,14 +106,14 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
     let mut peak_allocations = gpu.allocation_count();
     let started = Instant::now();
     let mut last_note = Instant::now();
-    for f in 0..args.frames {
+    for f in 0..frames {
         cpu.push(renderer.render(f as f32 / 60.0)?);
         peak_allocations = peak_allocations.max(gpu.allocation_count());
         if last_note.elapsed().as_secs_f32() > 2.0 {
             log::warn!(
                 "frame {}/{} ({:.1} s)",
                 f + 1,
-                args.frames,
+                frames,
                 started.elapsed().as_secs_f32()
             );
             last_note = Instant::now();
@@ -180,7 +136,11 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
     let report = Report {
         device: gpu.device_name(),
         scene: scene_name,
-        frames: args.frames,
+        frames,
+        config: config.source.clone(),
+        profile,
+        features,
+        options,
         plan,
         cpu,
         timings,
@@ -224,6 +184,17 @@ fn summary(r: &Report) -> String {
         r.device,
         r.frames,
         r.out.display()
+    );
+    let _ = writeln!(
+        s,
+        "features ({} profile, {}): {}",
+        r.profile,
+        r.config,
+        config::feature_names(&r.features)
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(" ")
     );
     let subpasses: usize = p.render_passes.iter().map(|rp| rp.subpasses.len()).sum();
     let _ = writeln!(
@@ -299,6 +270,16 @@ fn to_json(r: &Report) -> serde_json::Value {
         "scene": r.scene,
         "device": r.device,
         "frames": r.frames,
+        "config": r.config,
+        "profile": r.profile,
+        "features": config::feature_names(&r.features)
+            .into_iter()
+            .map(|(k, v)| {
+                let value = serde_json::from_str(&v).unwrap_or(serde_json::Value::String(v));
+                (k.to_string(), value)
+            })
+            .collect::<serde_json::Map<_, _>>(),
+        "options": r.options,
         "out": r.out.display().to_string(),
         "passes": p.order.iter().map(|n| n.to_string()).collect::<Vec<_>>(),
         "render_passes": p.render_passes.iter().map(|rp| serde_json::json!({

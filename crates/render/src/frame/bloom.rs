@@ -46,11 +46,7 @@ pub fn declare(fb: &mut FrameBuilder<'_>, src: ImageRef) -> ImageRef {
             p.sampled(from).image_store(to);
             move |pc| {
                 let (s, d) = (pc.image(from)?, pc.image(to)?);
-                let sampler = pc
-                    .pipelines()?
-                    .borrow_mut()
-                    .shaders
-                    .linear_sampler(pc.gpu)?;
+                let sampler = pc.pipelines()?.borrow().shaders.linear;
                 let binds = [
                     Bind::Sampled(s.shader_view, sampler, SAMPLED),
                     Bind::StorageImage(d.shader_view),
@@ -77,11 +73,7 @@ pub fn declare(fb: &mut FrameBuilder<'_>, src: ImageRef) -> ImageRef {
             p.sampled(from).sampled(level).image_store(out);
             move |pc| {
                 let (lo, lv, d) = (pc.image(from)?, pc.image(level)?, pc.image(out)?);
-                let sampler = pc
-                    .pipelines()?
-                    .borrow_mut()
-                    .shaders
-                    .linear_sampler(pc.gpu)?;
+                let sampler = pc.pipelines()?.borrow().shaders.linear;
                 let binds = [
                     Bind::Sampled(lo.shader_view, sampler, SAMPLED),
                     Bind::Sampled(lv.shader_view, sampler, SAMPLED),

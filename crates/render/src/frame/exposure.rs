@@ -72,11 +72,7 @@ pub fn declare_adaptation(
         p.sampled(src).storage_read_write(histogram).async_compute();
         move |pc| {
             let s = pc.image(src)?;
-            let sampler = pc
-                .pipelines()?
-                .borrow_mut()
-                .shaders
-                .linear_sampler(pc.gpu)?;
+            let sampler = pc.pipelines()?.borrow().shaders.linear;
             let binds = [
                 Bind::Sampled(
                     s.shader_view,

@@ -24,6 +24,7 @@
 //! so `tessera plan --frame` compiles the very graph the renderer runs.
 
 pub mod bloom;
+pub mod debug;
 pub mod exposure;
 pub mod geometry;
 pub mod lighting;
@@ -31,7 +32,7 @@ pub mod post;
 pub mod sets;
 
 use crate::builder::{BufferRef, FrameBuilder, ImageRef, ImportFlags, Size};
-use crate::features::Features;
+use crate::features::{DebugView, Features};
 use crate::gpu::frame_data::{update_buffer, FrameData, PointLightData};
 use crate::gpu::scene::Draw;
 use tessera_graph::{Format, PassKind};
@@ -107,6 +108,8 @@ pub struct Targets {
     pub hdr: ImageRef,
     /// Scene depth.
     pub depth: ImageRef,
+    /// The blurred ambient occlusion, when SSAO is on.
+    pub ssao: Option<ImageRef>,
 }
 
 /// Declares the frame into `fb`.
@@ -175,12 +178,21 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
         material: fb.image("gbuffer material", Format::R8G8B8A8_UNORM, Size::FULL),
         hdr: fb.image("hdr", HDR_FORMAT, Size::FULL),
         depth: fb.image("depth", Format::D32_SFLOAT, Size::FULL),
+        ssao: None,
     };
     geometry::declare_shadows(fb, &t, inputs.shadow_size);
     geometry::declare_gbuffer(fb, &t);
     lighting::declare(fb, &t);
     geometry::declare_transparents(fb, &t, inputs.transparent);
-    let post = post::declare(fb, &t, inputs.features);
+    let features = inputs.features;
+    let debug = features.debug_view != DebugView::None
+        && debug::declare(fb, &t, features.debug_view, features.cascades);
+    // A debug view of an image replaces the post chain.
+    let post = if debug {
+        post::PostTargets::default()
+    } else {
+        post::declare(fb, &t, features)
+    };
     let readback = inputs
         .readback
         .map(|bytes| post::declare_readback(fb, &t, bytes));

@@ -194,11 +194,7 @@ fn declare_tonemap(fb: &mut FrameBuilder<'_>, tm: Tonemap) {
                 );
                 return Ok(());
             }
-            let sampler = pc
-                .pipelines()?
-                .borrow_mut()
-                .shaders
-                .linear_sampler(pc.gpu)?;
+            let sampler = pc.pipelines()?.borrow().shaders.linear;
             let mut binds = vec![Bind::Input(
                 pc.image(tm.hdr)?.attachment_view,
                 vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
@@ -265,11 +261,7 @@ fn declare_final(fb: &mut FrameBuilder<'_>, f: Final) {
         }
         move |pc| {
             let (rp, sp, extent) = pc.subpass()?;
-            let sampler = pc
-                .pipelines()?
-                .borrow_mut()
-                .shaders
-                .linear_sampler(pc.gpu)?;
+            let sampler = pc.pipelines()?.borrow().shaders.linear;
             let read = vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
             let ldr = pc.image(f.ldr)?;
             let mut binds = vec![Bind::Sampled(ldr.shader_view, sampler, read)];

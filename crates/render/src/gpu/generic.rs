@@ -69,31 +69,15 @@ pub struct ShaderPipelines {
     modules: HashMap<&'static str, vk::ShaderModule>,
     set_layouts: HashMap<(Vec<vk::DescriptorType>, vk::ShaderStageFlags), vk::DescriptorSetLayout>,
     layouts: Vec<vk::PipelineLayout>,
-    linear: Option<vk::Sampler>,
     /// Pipelines created so far.
     pub created: u64,
+    /// Linear filtering, clamped (the executor's sampler cache owns it).
+    pub linear: vk::Sampler,
+    /// Nearest filtering, clamped (the executor's sampler cache owns it).
+    pub nearest: vk::Sampler,
 }
 
 impl ShaderPipelines {
-    /// A bilinear, clamp-to-edge sampler (created on first use, device lifetime).
-    pub fn linear_sampler(&mut self, gpu: &Gpu) -> Result<vk::Sampler, RenderError> {
-        if let Some(s) = self.linear {
-            return Ok(s);
-        }
-        let info = vk::SamplerCreateInfo::default()
-            .mag_filter(vk::Filter::LINEAR)
-            .min_filter(vk::Filter::LINEAR)
-            .mipmap_mode(vk::SamplerMipmapMode::NEAREST)
-            .address_mode_u(vk::SamplerAddressMode::CLAMP_TO_EDGE)
-            .address_mode_v(vk::SamplerAddressMode::CLAMP_TO_EDGE)
-            .address_mode_w(vk::SamplerAddressMode::CLAMP_TO_EDGE)
-            .max_lod(0.0);
-        // SAFETY: a complete create info; destroyed in `destroy`.
-        let s = unsafe { gpu.device.create_sampler(&info, None) }?;
-        self.linear = Some(s);
-        Ok(s)
-    }
-
     fn module(
         &mut self,
         gpu: &Gpu,
@@ -305,9 +289,6 @@ impl ShaderPipelines {
             }
             for (_, m) in self.modules.drain() {
                 gpu.device.destroy_shader_module(m, None);
-            }
-            if let Some(s) = self.linear.take() {
-                gpu.device.destroy_sampler(s, None);
             }
         }
     }

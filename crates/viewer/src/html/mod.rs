@@ -7,6 +7,14 @@
 //! zooms, memory maps per block, tables, and a side panel with the details of whatever is
 //! hovered or clicked. Nothing is fetched: no network, no fonts, no CDN.
 //!
+//! Labels: byte sizes and counts follow [`crate::format`]; a name that does not fit its box
+//! (pass, render pass, culled pass, resource, memory placement) is elided with an ellipsis to
+//! the width the page's font measures, and every such shape carries an SVG `<title>` with the
+//! full text; names and stage lists get `<wbr>` after `_ | / .`, so they wrap at those
+//! boundaries, never mid-word unless one word alone is wider than its box. A URL fragment
+//! naming an item (`page.html#rp:2`, `#p:5`, `#r:0`, `#b:1`, `#s:0`, `#c:0`) opens the page
+//! with its details pinned; pinning updates the fragment.
+//!
 //! Markers for tests: when the script finishes it sets `data-viewer="ok"` (and the time it
 //! took in `data-viewer-ms`) on `<html>`; an uncaught error sets `data-viewer-error` instead.
 //! Cost: O(size of the model) here; the script's work is linear in it too.

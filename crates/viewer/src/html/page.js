@@ -8,7 +8,6 @@
   var DATA = JSON.parse(document.getElementById('tessera-data').textContent);
   var P = DATA.page;
   var T = P.totals;
-  var MIB = 1048576;
 
   function $(id) { return document.getElementById(id); }
   function esc(s) {
@@ -16,14 +15,65 @@
       return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c];
     });
   }
-  function mib(b) { return (b / MIB).toFixed(2) + ' MiB'; }
-  function rate(b) { return (b / MIB * 60).toFixed(1) + ' MiB/s'; }
+  // Byte sizes and counted nouns, by the rules of the crate's `format` module (the browser
+  // test checks they agree): exact bytes below 1 KiB, else one decimal of the largest binary
+  // unit that stays below 1024 after rounding half up.
+  var UNITS = ['KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+  function bytes(b) {
+    b = Math.round(b);
+    if (b < 1024) return b + ' B';
+    for (var i = 0, unit = 1024; ; i++, unit *= 1024) {
+      var tenths = Math.floor((b * 20 + unit) / (2 * unit));
+      if (tenths < 10240 || i === UNITS.length - 1) return Math.floor(tenths / 10) + '.' + (tenths % 10) + ' ' + UNITS[i];
+    }
+  }
+  function rate(b) { return bytes(b * 60) + '/s'; }
+  function plural(n, one, many) { return n + ' ' + (n === 1 ? one : many); }
+  window.tesseraFormat = { bytes: bytes, rate: rate, plural: plural };
   function int(b) { return String(b).replace(/\B(?=(\d{3})+(?!\d))/g, ','); }
   function pct(x) { return x.toFixed(1) + '%'; }
-  function flags(list) { return list && list.length ? list.join('|') : 'NONE'; }
+  // Stage and access flags as HTML, with a break opportunity after each '|'.
+  function flags(list) { return list && list.length ? list.map(esc).join('|<wbr>') : 'NONE'; }
   function queueName(q) { return q === 'async_compute' ? 'async compute' : 'graphics'; }
   function opClass(op) { return op === 'load' || op === 'store' ? 'op-load' : 'op-free'; }
-  function trunc(s, n) { return s.length > n ? s.slice(0, n - 1) + '\u2026' : s; }
+  // Escaped text with break opportunities after '_', '/', '.' and '|', so long names and
+  // flag lists wrap at their word boundaries (CSS breaks inside a word only when one word
+  // alone is wider than its box).
+  function brk(s) { return esc(s).replace(/([_|/.])(?=[^\s])/g, '$1<wbr>'); }
+
+  // Text widths for fitting labels, measured with the page's font; cached per text and size.
+  var measure = document.createElement('canvas').getContext('2d');
+  var FONT = getComputedStyle(document.body).fontFamily, widths = {};
+  function textWidth(s, px) {
+    var k = px + '|' + s;
+    if (!(k in widths)) { measure.font = px + 'px ' + FONT; widths[k] = measure.measureText(s).width; }
+    return widths[k];
+  }
+  // `s` as it fits in `w` at `px`: whole, or its longest prefix that fits with an ellipsis,
+  // keeping a trailing number ("bloom downsample 3" -> "bloom d\u2026 3") so siblings stay
+  // apart; '' when not even one letter and the ellipsis fit. The full text goes in a <title>.
+  var elided = {};
+  function elide(s, w, px) {
+    var k = w + '|' + px + '|' + s;
+    if (k in elided) return elided[k];
+    var out = '';
+    if (textWidth(s, px) <= w) out = s;
+    else {
+      var m = /^(.*\S)([ _\-.]\d+)$/.exec(s), tails = m ? [m[2], ''] : [''];
+      for (var t = 0; t < tails.length && !out; t++) {
+        var head = m && tails[t] ? m[1] : s, tail = '\u2026' + tails[t].replace(/^[ _\-.]/, '');
+        var lo = 1, hi = head.length - 1, best = 0;
+        while (lo <= hi) {
+          var mid = (lo + hi) >> 1;
+          if (textWidth(head.slice(0, mid).replace(/[\s_\-.]+$/, '') + tail, px) <= w) { best = mid; lo = mid + 1; } else hi = mid - 1;
+        }
+        if (best) out = head.slice(0, best).replace(/[\s_\-.]+$/, '') + tail;
+      }
+    }
+    elided[k] = out;
+    return out;
+  }
+  function title(s) { return '<title>' + esc(s) + '</title>'; }
 
   var passByName = {};
   P.passes.forEach(function (p) { passByName[p.name] = p; });
@@ -43,18 +93,18 @@
     var memMax = Math.max(T.unaliased_bytes, T.aliased_bytes, T.memoryless_bytes, T.lower_bound_bytes);
     var h = '';
     h += '<div class="card"><h3>Tile bandwidth (DRAM)</h3>' +
-      '<div class="big">' + mib(T.planned_bytes) + '<span class="muted" style="font-size:13px"> /frame</span></div>' +
+      '<div class="big">' + bytes(T.planned_bytes) + '<span class="muted" style="font-size:13px"> /frame</span></div>' +
       '<div class="muted">' + rate(T.planned_bytes) + ' at 60 fps · ' + pct(T.bandwidth_saved_percent) + ' saved</div>' +
-      barRow('planned', T.planned_bytes, bwMax, 'var(--placed)', mib(T.planned_bytes) + ' · ' + rate(T.planned_bytes)) +
-      barRow('naive', T.naive_bytes, bwMax, 'var(--load)', mib(T.naive_bytes) + ' · ' + rate(T.naive_bytes)) +
-      '<div class="muted">load ' + mib(T.load_bytes) + ', store ' + mib(T.store_bytes) + '</div></div>';
+      barRow('planned', T.planned_bytes, bwMax, 'var(--placed)', bytes(T.planned_bytes) + ' · ' + rate(T.planned_bytes)) +
+      barRow('naive', T.naive_bytes, bwMax, 'var(--load)', bytes(T.naive_bytes) + ' · ' + rate(T.naive_bytes)) +
+      '<div class="muted">load ' + bytes(T.load_bytes) + ', store ' + bytes(T.store_bytes) + '</div></div>';
     h += '<div class="card"><h3>Transient memory</h3>' +
-      '<div class="big">' + mib(T.aliased_bytes) + '</div>' +
+      '<div class="big">' + bytes(T.aliased_bytes) + '</div>' +
       '<div class="muted">aliased · ' + pct(T.memory_saved_percent) + ' below unaliased</div>' +
-      barRow('unaliased', T.unaliased_bytes, memMax, 'var(--imported)', mib(T.unaliased_bytes)) +
-      barRow('aliased', T.aliased_bytes, memMax, 'var(--placed)', mib(T.aliased_bytes)) +
-      barRow('lower bound', T.lower_bound_bytes, memMax, '#5a86c8', mib(T.lower_bound_bytes)) +
-      barRow('memoryless', T.memoryless_bytes, memMax, 'var(--memoryless)', mib(T.memoryless_bytes)) + '</div>';
+      barRow('unaliased', T.unaliased_bytes, memMax, 'var(--imported)', bytes(T.unaliased_bytes)) +
+      barRow('aliased', T.aliased_bytes, memMax, 'var(--placed)', bytes(T.aliased_bytes)) +
+      barRow('lower bound', T.lower_bound_bytes, memMax, '#5a86c8', bytes(T.lower_bound_bytes)) +
+      barRow('memoryless', T.memoryless_bytes, memMax, 'var(--memoryless)', bytes(T.memoryless_bytes)) + '</div>';
     h += '<div class="card"><h3>Cross-queue waits</h3>' +
       '<div class="big">' + T.waits_before + ' \u2192 ' + T.waits_after + '</div>' +
       '<div class="muted">before \u2192 after minimisation (' + T.waits_removed + ' implied by the kept ones plus queue order)</div>' +
@@ -62,8 +112,8 @@
       barRow('kept semaphores', T.waits_after, T.waits_before, 'var(--sem)', String(T.waits_after)) + '</div>';
     h += '<div class="card"><h3>Passes</h3>' +
       '<div class="big">' + T.passes + ' <span class="muted" style="font-size:13px">kept, ' + T.culled + ' culled</span></div>' +
-      '<div class="row"><span>render passes</span><span>' + T.render_passes + ' (' + T.subpasses + ' subpasses)</span></div>' +
-      '<div class="row"><span>breaks</span><span>' + T.breaks + ' · ' + mib(T.break_bytes) + ' handed over</span></div>' +
+      '<div class="row"><span>render passes</span><span>' + T.render_passes + ' (' + plural(T.subpasses, 'subpass', 'subpasses') + ')</span></div>' +
+      '<div class="row"><span>breaks</span><span>' + T.breaks + ' · ' + bytes(T.break_bytes) + ' handed over</span></div>' +
       '<div class="row"><span>barriers</span><span>' + T.barriers + '</span></div>' +
       '<div class="row"><span>async compute passes</span><span>' + T.async_passes + '</span></div></div>';
     $('totals').innerHTML = h;
@@ -76,6 +126,8 @@
   // to see many passes drops labels and use ticks (level of detail). The pass names (top)
   // and the lane labels (left) stay pinned while scrolling.
   var LW = 150, HH = 118, RPH = 22, LANE = 32, CULL = 26, RH = 14;
+  // HEAD: room for a pass name along its rotated header line.
+  var HEAD = Math.floor((HH - 12) / Math.sin(Math.PI / 3));
   var CW = 26, W = 0, H = 0, zoom = 1, cullTop = 0, resTop = 0, laneBottom = 0;
   var hasAsync = P.passes.some(function (p) { return p.queue === 'async_compute'; });
   var lanes = hasAsync ? ['graphics', 'async_compute'] : ['graphics'];
@@ -90,6 +142,19 @@
   }
   function x(col) { return LW + col * CW; }
   function laneY(q) { return HH + RPH + 6 + lanes.indexOf(q) * LANE; }
+
+  // A render pass's label on the timeline: the longest of these forms that fits its box
+  // (nothing when not even its number fits); the full text is its <title>.
+  function rpText(rp) {
+    return 'RP ' + rp.index + ' \u00b7 ' + plural(rp.subpasses.length, 'subpass', 'subpasses') + ' \u00b7 ' + bytes(rp.dram_bytes) + ' DRAM/frame: ' + rp.subpasses.join(' \u2192 ');
+  }
+  function rpLabel(rp, w) {
+    var n = 'RP ' + rp.index, b = bytes(rp.dram_bytes), forms = [
+      n + ' \u00b7 ' + plural(rp.subpasses.length, 'subpass', 'subpasses') + ' \u00b7 ' + b,
+      n + ' \u00b7 ' + rp.subpasses.length + ' sub \u00b7 ' + b, n + ' \u00b7 ' + b, n, 'RP' + rp.index, String(rp.index)];
+    for (var i = 0; i < forms.length; i++) if (textWidth(forms[i], 11) <= w) return forms[i];
+    return '';
+  }
 
   function timeline() {
     var n = Math.max(1, P.passes.length);
@@ -147,8 +212,9 @@
       if (!inCols(rp.first, rp.last)) return;
       var x0 = x(rp.first) + 1, w = (rp.last - rp.first + 1) * CW - 2;
       if (coarse) { addPath('var(--rp)', 'M' + x0 + ',' + (HH + 2) + 'h' + w + 'v' + (RPH - 4) + 'h' + (-w) + 'z'); return; }
-      s.push('<g class="hit" data-k="rp:' + rp.index + '"><rect x="' + x0 + '" y="' + (HH + 2) + '" width="' + w + '" height="' + (RPH - 4) + '" rx="3" fill="var(--rp)" stroke="#7da0dc"/>');
-      if (w * zoom > 34) s.push('<text x="' + (x0 + 4) + '" y="' + (HH + 15) + '" fill="#234">' + esc(trunc('RP ' + rp.index + ' \u00b7 ' + rp.subpasses.length + ' sub \u00b7 ' + mib(rp.dram_bytes), Math.floor(w / 6.2))) + '</text>');
+      s.push('<g class="hit" data-k="rp:' + rp.index + '">' + title(rpText(rp)) + '<rect x="' + x0 + '" y="' + (HH + 2) + '" width="' + w + '" height="' + (RPH - 4) + '" rx="3" fill="var(--rp)" stroke="#7da0dc"/>');
+      var rl = rpLabel(rp, w - 8);
+      if (rl && w * zoom > 14) s.push('<text x="' + (x0 + 4) + '" y="' + (HH + 15) + '" fill="#234">' + esc(rl) + '</text>');
       s.push('</g>');
     });
     // Pass boxes: one group each with details, or one path per colour when zoomed far out.
@@ -157,10 +223,10 @@
       var y = laneY(p.queue) + 4, bx = x(i) + 2, bw = CW - 4;
       if (coarse) { addPath(kindColor(p), 'M' + bx + ',' + y + 'h' + bw + 'v' + (LANE - 10) + 'h' + (-bw) + 'z'); continue; }
       var isNew = added[p.name];
-      s.push('<g class="hit" data-k="p:' + i + '"><rect id="pb' + i + '" x="' + bx + '" y="' + y + '" width="' + bw + '" height="' + (LANE - 10) + '" rx="3" fill="' + kindColor(p) + '" stroke="' + (isNew ? '#1f8a3a' : '#56657a') + '" stroke-width="' + (isNew ? 2 : 0.6) + '"/>');
+      s.push('<g class="hit" data-k="p:' + i + '">' + title(p.name) + '<rect id="pb' + i + '" x="' + bx + '" y="' + y + '" width="' + bw + '" height="' + (LANE - 10) + '" rx="3" fill="' + kindColor(p) + '" stroke="' + (isNew ? '#1f8a3a' : '#56657a') + '" stroke-width="' + (isNew ? 2 : 0.6) + '"/>');
       if (detail) {
-        var label = p.name.length * 6.3 + 8 < bw ? p.name : (p.subpass !== null && bw >= 18 ? 's' + p.subpass : '');
-        if (label) s.push('<text x="' + (bx + bw / 2) + '" y="' + (y + 15) + '" text-anchor="middle" font-size="' + (label === p.name ? 11 : 9) + '" fill="#122">' + esc(label) + '</text>');
+        var px = textWidth(p.name, 11) <= bw - 6 ? 11 : 9, label = elide(p.name, bw - 4, px);
+        if (label) s.push('<text x="' + (bx + bw / 2) + '" y="' + (y + 15) + '" text-anchor="middle" font-size="' + px + '" fill="#122">' + esc(label) + '</text>');
         var nb = p.barriers_before.length, na = p.barriers_after.length;
         if (nb) s.push('<circle cx="' + (bx + 1) + '" cy="' + (y - 1) + '" r="5.5" fill="var(--barrier)"/><text x="' + (bx + 1) + '" y="' + (y + 2) + '" font-size="8" text-anchor="middle" fill="#fff">' + nb + '</text>');
         if (na) s.push('<circle cx="' + (bx + bw - 1) + '" cy="' + (y - 1) + '" r="5.5" fill="#9a5b00"/><text x="' + (bx + bw - 1) + '" y="' + (y + 2) + '" font-size="8" text-anchor="middle" fill="#fff">' + na + '</text>');
@@ -189,8 +255,9 @@
     // Culled passes, greyed, in declaration order.
     for (i = c0; i <= Math.min(c1, P.culled.length - 1); i++) {
       var c = P.culled[i], cx = x(i) + 2, cw = CW - 4;
-      s.push('<g class="hit" data-k="c:' + i + '"><rect x="' + cx + '" y="' + (cullTop + 2) + '" width="' + cw + '" height="' + (CULL - 6) + '" rx="3" fill="#eceef1" stroke="#a0a6ae" stroke-dasharray="3 2"/>');
-      if (detail && c.name.length * 6.3 + 8 < cw) s.push('<text x="' + (cx + cw / 2) + '" y="' + (cullTop + 16) + '" text-anchor="middle" fill="#8a9099">' + esc(c.name) + '</text>');
+      s.push('<g class="hit" data-k="c:' + i + '">' + title(c.name + ' (culled)') + '<rect x="' + cx + '" y="' + (cullTop + 2) + '" width="' + cw + '" height="' + (CULL - 6) + '" rx="3" fill="#eceef1" stroke="#a0a6ae" stroke-dasharray="3 2"/>');
+      var cpx = textWidth(c.name, 10) <= cw - 6 ? 10 : 9, cl = detail ? elide(c.name, cw - 4, cpx) : '';
+      if (cl) s.push('<text x="' + (cx + cw / 2) + '" y="' + (cullTop + 15) + '" text-anchor="middle" font-size="' + cpx + '" fill="#8a9099">' + esc(cl) + '</text>');
       s.push('</g>');
     }
     // Resource lifetimes in view (one path per colour when rows are too thin to point at).
@@ -201,7 +268,7 @@
       var ry = resTop + i * RH, x0 = x(r.first) + 3, x1 = x(r.last + 1) - 3;
       var fill = r.memoryless ? 'url(#hatch)' : r.imported ? '#d6dadf' : r.kind === 'buffer' ? '#9fd3c5' : 'var(--placed)';
       if (rowPx < 3) { addPath(fill, 'M' + x0 + ',' + (ry + 3) + 'h' + Math.max(2, x1 - x0) + 'v' + (RH - 6) + 'h' + (-Math.max(2, x1 - x0)) + 'z'); continue; }
-      s.push('<g class="hit" data-k="r:' + i + '"><rect x="' + x0 + '" y="' + ry + '" width="' + Math.max(2, x1 - x0) + '" height="' + RH + '" fill="transparent"/>');
+      s.push('<g class="hit" data-k="r:' + i + '">' + title(r.name + ' \u00b7 ' + bytes(r.bytes)) + '<rect x="' + x0 + '" y="' + ry + '" width="' + Math.max(2, x1 - x0) + '" height="' + RH + '" fill="transparent"/>');
       s.push('<rect id="rb' + i + '" x="' + x0 + '" y="' + (ry + 3) + '" width="' + Math.max(2, x1 - x0) + '" height="' + (RH - 6) + '" rx="2" fill="' + fill + '" stroke="' + (r.imported ? '#8b939c' : 'none') + '"/>');
       if (rowDetail) {
         var wr = '', rd = '';
@@ -211,7 +278,8 @@
         });
         if (rd) s.push('<path d="' + rd + '" fill="#fff" stroke="#1d3a5c" stroke-width="0.8"/>');
         if (wr) s.push('<path d="' + wr + '" fill="#1d3a5c"/>');
-        s.push('<text x="' + (x1 + 5) + '" y="' + (ry + 10) + '" font-size="10" fill="#223">' + esc(r.name) + '</text>');
+        var rn = elide(r.name, W - x1 - 12, 10);
+        if (rn) s.push('<text x="' + (x1 + 5) + '" y="' + (ry + 10) + '" font-size="10" fill="#223">' + esc(rn) + '</text>');
       }
       s.push('</g>');
     }
@@ -227,7 +295,9 @@
     if (rowPx >= 6) {
       for (i = r0; i <= r1; i++) {
         var rr = P.resources[i];
-        s.push('<text class="hit" data-k="r:' + i + '" x="' + (lx + LW - 10) + '" y="' + (resTop + i * RH + 10) + '" text-anchor="end" font-size="9" fill="#789">' + esc(trunc(rr.name, 14)) + ' \u00b7 ' + mib(rr.bytes) + '</text>');
+        var size = ' \u00b7 ' + bytes(rr.bytes);
+        s.push('<text class="hit" data-k="r:' + i + '" x="' + (lx + LW - 10) + '" y="' + (resTop + i * RH + 10) + '" text-anchor="end" font-size="9" fill="#789">' + title(rr.name + size) +
+          esc(elide(rr.name, LW - 18 - textWidth(size, 9), 9) + size) + '</text>');
       }
     }
     // Pinned header: pass names.
@@ -235,11 +305,11 @@
     s.push('<rect x="' + Math.max(0, ax0) + '" y="' + hy + '" width="' + (ax1 - ax0) + '" height="' + (HH - 4) + '" fill="#fff" opacity="0.95"/>');
     if (detail) {
       for (i = c0; i <= Math.min(c1, P.passes.length - 1); i++) {
-        s.push('<text class="hit" data-k="p:' + i + '" transform="translate(' + (x(i) + CW / 2 + 4) + ',' + (hy + HH - 8) + ') rotate(-60)" fill="#333">' + esc(trunc(P.passes[i].name, 22)) + '</text>');
+        s.push('<text class="hit" data-k="p:' + i + '" transform="translate(' + (x(i) + CW / 2 + 4) + ',' + (hy + HH - 8) + ') rotate(-60)" fill="#333">' + title(P.passes[i].name) + esc(elide(P.passes[i].name, HEAD, 11)) + '</text>');
       }
     }
     s.push('<rect x="' + lx + '" y="' + hy + '" width="' + (LW - 4) + '" height="' + (HH - 4) + '" fill="#fff"/>');
-    s.push('<text x="' + (lx + 8) + '" y="' + (hy + HH - 10) + '" fill="#567" font-size="10">' + P.passes.length + ' passes \u00b7 zoom ' + Math.round(zoom * 100) + '%</text>');
+    s.push('<text x="' + (lx + 8) + '" y="' + (hy + HH - 10) + '" fill="#567" font-size="10">' + plural(P.passes.length, 'pass', 'passes') + ' \u00b7 zoom ' + Math.round(zoom * 100) + '%</text>');
     g.innerHTML = s.join('');
     if (markedKey) mark(markedKey);
   }
@@ -302,23 +372,23 @@
     return '<dl' + (cls ? ' class="' + cls + '"' : '') + '>' + rows.map(function (r) { return '<dt>' + r[0] + '</dt><dd>' + r[1] + '</dd>'; }).join('') + '</dl>';
   }
   function barrierHtml(b) {
-    var s = '<div class="barrier"><b>' + esc(b.resource) + '</b> ' + esc(flags(b.src_stage)) + ' / ' + esc(flags(b.src_access)) +
-      ' \u2192 ' + esc(flags(b.dst_stage)) + ' / ' + esc(flags(b.dst_access));
+    var s = '<div class="barrier"><b>' + brk(b.resource) + '</b><br>' + flags(b.src_stage) + ' / ' + flags(b.src_access) +
+      ' \u2192 ' + flags(b.dst_stage) + ' / ' + flags(b.dst_access);
     if (b.old_layout && b.new_layout) s += '<br>layout ' + esc(b.old_layout) + ' \u2192 ' + esc(b.new_layout);
     if (b.queue_transfer) s += '<br>' + esc(b.queue_transfer.half) + ' ' + esc(b.queue_transfer.src_queue) + ' \u2192 ' + esc(b.queue_transfer.dst_queue);
     return s + '</div>';
   }
   function attachmentRow(a) {
-    return '<tr><td>' + esc(a.resource) + (a.memoryless ? ' <span class="tag ml">memoryless</span>' : '') +
+    return '<tr><td>' + brk(a.resource) + (a.memoryless ? ' <span class="tag ml">memoryless</span>' : '') +
       (a.resolve_target ? ' \u2192 ' + esc(a.resolve_target) : '') + '</td><td class="' + opClass(a.load_op) + '">' + a.load_op.toUpperCase() +
-      '</td><td class="' + opClass(a.store_op) + '">' + a.store_op.toUpperCase() + '</td><td class="num">' + mib(a.load_bytes + a.store_bytes) + '</td></tr>';
+      '</td><td class="' + opClass(a.store_op) + '">' + a.store_op.toUpperCase() + '</td><td class="num">' + bytes(a.load_bytes + a.store_bytes) + '</td></tr>';
   }
   function passDetails(p) {
     var rows = [['position', p.position], ['kind', p.kind], ['queue', queueName(p.queue)], ['level', p.level]];
     if (p.render_pass !== null) rows.push(['render pass', 'RP ' + p.render_pass + ', subpass ' + p.subpass]);
-    var h = '<h3>' + esc(p.name) + (added[p.name] ? ' <span class="tag add">new</span>' : '') + '</h3>' + dl(rows);
+    var h = '<h3>' + brk(p.name) + (added[p.name] ? ' <span class="tag add">new</span>' : '') + '</h3>' + dl(rows);
     h += '<b>uses</b><ul>' + p.uses.map(function (u) {
-      return '<li>' + esc(u.resource) + ': ' + esc(u.access) + (u.clear ? ' (clear)' : '') + '</li>';
+      return '<li>' + brk(u.resource) + ': ' + esc(u.access) + (u.clear ? ' (clear)' : '') + '</li>';
     }).join('') + '</ul>';
     p.waits.forEach(function (k) { var y = P.syncs[k]; h += '<div>waits for <b>' + esc(y.signal) + '</b> (' + queueName(y.signal_queue) + ' value ' + y.value + '): ' + esc(y.resources.join(', ')) + '</div>'; });
     p.signals.forEach(function (k) { var y = P.syncs[k]; h += '<div>signals ' + queueName(y.signal_queue) + ' value ' + y.value + ' for <b>' + esc(y.wait) + '</b></div>'; });
@@ -327,14 +397,14 @@
     return h;
   }
   function resourceDetails(r) {
-    var rows = [['kind', r.kind], ['shape', esc(r.shape)], ['size', mib(r.bytes) + ' (' + int(r.bytes) + ' B)'],
+    var rows = [['kind', r.kind], ['shape', esc(r.shape)], ['size', bytes(r.bytes) + ' (' + int(r.bytes) + ' B)'],
       ['lifetime', 'passes ' + r.first + '\u2013' + r.last]];
     var fl = [];
     if (r.imported) fl.push('imported'); if (r.output) fl.push('output'); if (r.memoryless) fl.push('memoryless');
     if (fl.length) rows.push(['flags', fl.join(', ')]);
-    if (r.placement) rows.push(['placement', 'block ' + r.placement.block + ' @ ' + mib(r.placement.offset) + ', ' + P.lifetime_unit + ' ' + r.placement.first + '\u2013' + r.placement.last]);
-    var h = '<h3>' + esc(r.name) + '</h3>' + dl(rows) + '<b>uses</b><ul>' + r.uses.map(function (u) {
-      return '<li>' + esc(P.passes[u[0]].name) + ': ' + esc(u[1]) + '</li>';
+    if (r.placement) rows.push(['placement', 'block ' + r.placement.block + ' @ ' + bytes(r.placement.offset) + ', ' + P.lifetime_unit + ' ' + r.placement.first + '\u2013' + r.placement.last]);
+    var h = '<h3>' + brk(r.name) + '</h3>' + dl(rows) + '<b>uses</b><ul>' + r.uses.map(function (u) {
+      return '<li>' + brk(P.passes[u[0]].name) + ': ' + esc(u[1]) + '</li>';
     }).join('') + '</ul>';
     var att = [];
     P.render_passes.forEach(function (rp) { rp.attachments.forEach(function (a) { if (a.resource === r.name) att.push([rp, a]); }); });
@@ -344,25 +414,33 @@
     return h;
   }
   function breakDetails(b) {
-    var h = '<h3>break ' + esc(b.after) + ' | ' + esc(b.before) + '</h3><b>why</b><ul class="reasons">' +
+    var h = '<h3>break ' + brk(b.after) + ' | ' + brk(b.before) + '</h3><b>why</b><ul class="reasons">' +
       b.reasons.map(function (r) { return '<li>' + esc(r) + '</li>'; }).join('') + '</ul>';
-    h += dl([['cost', mib(b.cost_bytes) + '/frame (' + rate(b.cost_bytes) + ')']]);
+    h += dl([['cost', bytes(b.cost_bytes) + '/frame (' + rate(b.cost_bytes) + ')']]);
     if (b.handovers.length) h += '<b>handed over through DRAM</b><ul>' + b.handovers.map(function (x) {
-      return '<li>' + esc(x.resource) + ': store ' + mib(x.store_bytes) + (x.load_bytes ? ', load ' + mib(x.load_bytes) : '') + '</li>';
+      return '<li>' + esc(x.resource) + ': store ' + bytes(x.store_bytes) + (x.load_bytes ? ', load ' + bytes(x.load_bytes) : '') + '</li>';
     }).join('') + '</ul>';
     return h;
   }
   function rpDetails(rp) {
-    return '<h3>render pass ' + rp.index + '</h3>' + dl([['subpasses', rp.subpasses.map(function (n, i) { return i + ' ' + esc(n); }).join('<br>')],
-      ['DRAM', mib(rp.dram_bytes) + '/frame'], ['dependencies', rp.dependencies.length]]) +
+    return '<h3>render pass ' + rp.index + '</h3>' + dl([['subpasses', rp.subpasses.map(function (n, i) { return i + ' ' + brk(n); }).join('<br>')],
+      ['DRAM', bytes(rp.dram_bytes) + '/frame'], ['dependencies', rp.dependencies.length]]) +
       '<table><tr><th>attachment</th><th>load</th><th>store</th><th class="num">DRAM</th></tr>' + rp.attachments.map(attachmentRow).join('') + '</table>';
   }
   function syncDetails(y) {
-    return '<h3>semaphore ' + esc(y.signal) + ' \u2192 ' + esc(y.wait) + '</h3>' + dl([['signal', esc(y.signal) + ' on ' + queueName(y.signal_queue)],
+    return '<h3>semaphore ' + brk(y.signal) + ' \u2192 ' + brk(y.wait) + '</h3>' + dl([['signal', esc(y.signal) + ' on ' + queueName(y.signal_queue)],
       ['wait', esc(y.wait) + ' on ' + queueName(y.wait_queue)], ['value', y.value], ['covers', esc(y.resources.join(', '))]]);
   }
   function culledDetails(c) {
-    return '<h3>' + esc(c.name) + ' <span class="tag">culled</span></h3>' + dl([['kind', c.kind], ['queue', queueName(c.queue)], ['why', esc(c.reason)]]);
+    return '<h3>' + brk(c.name) + ' <span class="tag">culled</span></h3>' + dl([['kind', c.kind], ['queue', queueName(c.queue)], ['why', esc(c.reason)]]);
+  }
+  // Whether `k` names an item of the page (a details key: `p:3`, `rp:0`, ...).
+  function known(k) {
+    var m = /^(p|r|b|rp|s|c):(\d+)$/.exec(k || ''), lists = { p: P.passes, r: P.resources, b: P.breaks, rp: P.render_passes, s: P.syncs, c: P.culled };
+    return !!m && +m[2] < lists[m[1]].length;
+  }
+  function setHash(k) {
+    try { history.replaceState(null, '', k ? '#' + k : location.pathname + location.search); } catch (e) { /* file: pages may refuse */ }
   }
   function detailsOf(k) {
     var parts = k.split(':'), i = +parts[1];
@@ -409,11 +487,12 @@
       if (suppressClick) return;
       var k = keyOf(e.target);
       if (!k) return;
-      if (pinned === k) { pinned = null; show(k, false); return; }
+      if (pinned === k) { pinned = null; setHash(null); show(k, false); return; }
       pinned = k;
+      setHash(k);
       show(k, true);
     });
-    document.addEventListener('keydown', function (e) { if (e.key === 'Escape') { pinned = null; } });
+    document.addEventListener('keydown', function (e) { if (e.key === 'Escape') { pinned = null; setHash(null); } });
   }
 
   // ---- tables -------------------------------------------------------------------------
@@ -434,10 +513,10 @@
     return '<div class="tw"><table><tr><th>attachment</th><th>load</th><th>store</th><th>memoryless</th><th class="num">samples</th><th>resolve \u2192</th><th>layouts</th><th class="num">bytes per op</th><th class="num">DRAM/frame</th><th class="num">at 60 fps</th></tr>' +
       rp.attachments.map(function (a) {
         var r = resByName[a.resource];
-        return '<tr class="click"' + (r ? ' data-k="r:' + r.idx + '"' : '') + '><td>' + esc(a.resource) + '</td><td class="' + opClass(a.load_op) + '">' + a.load_op.toUpperCase() +
+        return '<tr class="click"' + (r ? ' data-k="r:' + r.idx + '"' : '') + '><td>' + brk(a.resource) + '</td><td class="' + opClass(a.load_op) + '">' + a.load_op.toUpperCase() +
           '</td><td class="' + opClass(a.store_op) + '">' + a.store_op.toUpperCase() + '</td><td>' + (a.memoryless ? '<span class="tag ml">yes</span>' : 'no') +
           '</td><td class="num">' + a.samples + '</td><td>' + (a.resolve_target ? esc(a.resolve_target) : '') + '</td><td class="lay">' + esc(a.initial_layout) + ' \u2192 ' + esc(a.final_layout) +
-          '</td><td class="num">' + mib(a.op_bytes) + '</td><td class="num">' + mib(a.load_bytes + a.store_bytes) + '</td><td class="num">' + rate(a.load_bytes + a.store_bytes) + '</td></tr>';
+          '</td><td class="num">' + bytes(a.op_bytes) + '</td><td class="num">' + bytes(a.load_bytes + a.store_bytes) + '</td><td class="num">' + rate(a.load_bytes + a.store_bytes) + '</td></tr>';
       }).join('') + '</table></div>';
   }
   // Many render passes: each table is built when its entry is opened.
@@ -446,9 +525,9 @@
     var open = P.render_passes.length <= 12;
     $('rps').innerHTML = lazy('render passes', P.render_passes.length, function () {
       return P.render_passes.map(function (rp) {
-        var subs = rp.subpasses.map(function (n, i) { return '<span><span class="tag">' + i + '</span>' + esc(n) + '</span>'; }).join(' \u2192 ');
+        var subs = rp.subpasses.map(function (n, i) { return '<span><span class="tag">' + i + '</span>' + brk(n) + '</span>'; }).join(' \u2192 ');
         return '<details class="rp" data-rp="' + rp.index + '"' + (open ? ' open' : '') + '><summary data-k="rp:' + rp.index + '"><b>RP ' + rp.index + '</b> \u00b7 ' +
-          rp.subpasses.length + ' subpass' + (rp.subpasses.length === 1 ? '' : 'es') + ' \u00b7 ' + rp.attachments.length + ' attachments \u00b7 DRAM ' + mib(rp.dram_bytes) + '/frame</summary>' +
+          plural(rp.subpasses.length, 'subpass', 'subpasses') + ' \u00b7 ' + plural(rp.attachments.length, 'attachment', 'attachments') + ' \u00b7 DRAM ' + bytes(rp.dram_bytes) + '/frame</summary>' +
           '<div class="subpasses">' + subs + '</div><div class="rp-body">' + (open ? rpTable(rp) : '') + '</div></details>';
       }).join('');
     });
@@ -461,13 +540,13 @@
   }
   function breaks() {
     if (!P.breaks.length) { $('breaks').innerHTML = '<p class="muted">No breaks: adjacent raster passes all share render passes.</p>'; return; }
-    $('breaks').innerHTML = '<p>' + P.breaks.length + ' breaks hand ' + mib(T.break_bytes) + ' per frame (' + rate(T.break_bytes) + ') through DRAM.</p>' + lazy('breaks', P.breaks.length, function () { return '<table class="fixed"><colgroup><col style="width:15%"><col style="width:15%"><col style="width:42%"><col style="width:17%"><col style="width:11%"></colgroup><tr><th>after</th><th>before</th><th>why</th><th>handed over through DRAM</th><th class="num">cost/frame</th></tr>' +
+    $('breaks').innerHTML = '<p>' + plural(P.breaks.length, 'break hands ', 'breaks hand ') + bytes(T.break_bytes) + ' per frame (' + rate(T.break_bytes) + ') through DRAM.</p>' + lazy('breaks', P.breaks.length, function () { return '<table class="fixed"><colgroup><col style="width:15%"><col style="width:15%"><col style="width:42%"><col style="width:17%"><col style="width:11%"></colgroup><tr><th>after</th><th>before</th><th>why</th><th>handed over through DRAM</th><th class="num">cost/frame</th></tr>' +
       P.breaks.map(function (b, i) {
-        return '<tr class="click" data-k="b:' + i + '"><td>' + esc(b.after) + '</td><td>' + esc(b.before) + '</td><td><ul class="reasons">' +
+        return '<tr class="click" data-k="b:' + i + '"><td>' + brk(b.after) + '</td><td>' + brk(b.before) + '</td><td><ul class="reasons">' +
           b.reasons.map(function (r) { return '<li>' + esc(r) + '</li>'; }).join('') + '</ul></td><td>' +
-          b.handovers.map(function (x) { return esc(x.resource) + ' (' + mib(x.store_bytes + x.load_bytes) + ')'; }).join(', ') +
-          '</td><td class="num">' + mib(b.cost_bytes) + '</td></tr>';
-      }).join('') + '<tr><th colspan="4">total</th><th class="num">' + mib(T.break_bytes) + '</th></tr></table>'; });
+          b.handovers.map(function (x) { return brk(x.resource) + ' (' + bytes(x.store_bytes + x.load_bytes) + ')'; }).join(', ') +
+          '</td><td class="num">' + bytes(b.cost_bytes) + '</td></tr>';
+      }).join('') + '<tr><th colspan="4">total</th><th class="num">' + bytes(T.break_bytes) + '</th></tr></table>'; });
   }
   function hue(name) {
     var h = 0;
@@ -475,8 +554,8 @@
     return h;
   }
   function memory() {
-    var h = '<p>' + P.blocks.length + ' block' + (P.blocks.length === 1 ? '' : 's') + ' \u00b7 aliased ' + mib(T.aliased_bytes) + ' of ' + mib(T.unaliased_bytes) +
-      ' unaliased (lower bound ' + mib(T.lower_bound_bytes) + ', memoryless ' + mib(T.memoryless_bytes) + '). x = lifetime in ' +
+    var h = '<p>' + plural(P.blocks.length, 'block', 'blocks') + ' \u00b7 aliased ' + bytes(T.aliased_bytes) + ' of ' + bytes(T.unaliased_bytes) +
+      ' unaliased (lower bound ' + bytes(T.lower_bound_bytes) + ', memoryless ' + bytes(T.memoryless_bytes) + '). x = lifetime in ' +
       (P.lifetime_unit === 'level' ? 'dependency levels' : 'execution positions') + ', y = offset: placements side by side on one band share bytes.</p>';
     P.blocks.forEach(function (b) {
       var MW = 900, L = 70, R = 10, TOP = 8, BOT = 22;
@@ -487,7 +566,7 @@
       s.push('<rect x="' + L + '" y="' + TOP + '" width="' + (MW - L - R) + '" height="' + PH + '" fill="#fafbfc" stroke="#ccd"/>');
       [0, 0.5, 1].forEach(function (f) {
         var y = TOP + f * PH;
-        s.push('<text x="' + (L - 4) + '" y="' + (y + 3) + '" text-anchor="end" fill="#789">' + mib(f * b.size) + '</text>');
+        s.push('<text x="' + (L - 4) + '" y="' + (y + 3) + '" text-anchor="end" fill="#789">' + bytes(f * b.size) + '</text>');
       });
       var step = Math.max(1, Math.ceil(b.span / 30));
       for (var t = 0; t < b.span; t += step) s.push('<text x="' + (L + (t + 0.5) * cw) + '" y="' + (TOP + PH + 14) + '" text-anchor="middle" fill="#789">' + t + '</text>');
@@ -495,12 +574,14 @@
         var r = resByName[p.resource];
         var x0 = L + p.first * cw + 1, w = (p.last - p.first + 1) * cw - 2, y0 = TOP + p.offset * sy, hh = Math.max(1.5, p.size * sy - 1);
         s.push('<g class="hit"' + (r ? ' data-k="r:' + r.idx + '"' : '') + '><rect x="' + x0 + '" y="' + y0 + '" width="' + Math.max(1, w) + '" height="' + hh +
-          '" fill="hsl(' + hue(p.resource) + ',55%,72%)" stroke="hsl(' + hue(p.resource) + ',45%,40%)" stroke-width="0.8"><title>' + esc(p.resource + ': ' + mib(p.size) + ' @ ' + mib(p.offset) + ', ' + p.first + '\u2013' + p.last) + '</title></rect>');
-        if (w > 60 && hh > 11) s.push('<text x="' + (x0 + 4) + '" y="' + (y0 + Math.min(hh / 2 + 4, 13)) + '" fill="#123">' + esc(trunc(p.resource + ' ' + mib(p.size), Math.floor(w / 5.6))) + '</text>');
+          '" fill="hsl(' + hue(p.resource) + ',55%,72%)" stroke="hsl(' + hue(p.resource) + ',45%,40%)" stroke-width="0.8"><title>' + esc(p.resource + ': ' + bytes(p.size) + ' @ ' + bytes(p.offset) + ', ' + p.first + '\u2013' + p.last) + '</title></rect>');
+        var ml = p.resource + ' ' + bytes(p.size);
+        ml = textWidth(ml, 10) <= w - 8 ? ml : elide(p.resource, w - 8, 10);
+        if (ml && hh > 11) s.push('<text x="' + (x0 + 4) + '" y="' + (y0 + Math.min(hh / 2 + 4, 13)) + '" fill="#123">' + esc(ml) + '</text>');
         s.push('</g>');
       });
       s.push('</svg>');
-      h += '<div class="memmap"><b>block ' + b.index + '</b> <span class="muted">class ' + b['class'] + ' \u00b7 ' + mib(b.size) + ' \u00b7 ' + b.placements.length + ' resources</span>' + s.join('') + '</div>';
+      h += '<div class="memmap"><b>block ' + b.index + '</b> <span class="muted">class ' + b['class'] + ' \u00b7 ' + bytes(b.size) + ' \u00b7 ' + plural(b.placements.length, 'resource', 'resources') + '</span>' + s.join('') + '</div>';
     });
     $('memory').innerHTML = h;
   }
@@ -525,13 +606,13 @@
   }
   function culled() {
     $('culled').innerHTML = P.culled.length ? '<table><tr><th>pass</th><th>kind</th><th>why</th></tr>' + P.culled.map(function (c, i) {
-      return '<tr class="click muted" data-k="c:' + i + '"><td>' + esc(c.name) + '</td><td>' + esc(c.kind) + '</td><td>' + esc(c.reason) + '</td></tr>';
+      return '<tr class="click muted" data-k="c:' + i + '"><td>' + brk(c.name) + '</td><td>' + esc(c.kind) + '</td><td>' + esc(c.reason) + '</td></tr>';
     }).join('') + '</table>' : '<p class="muted">Nothing culled.</p>';
   }
   function passes() {
-    $('passes').innerHTML = '<p>' + P.passes.length + ' passes, ' + T.barriers + ' barriers; click a row for its barriers.</p>' + lazy('passes', P.passes.length, function () { return '<table><tr><th class="num">#</th><th>pass</th><th>kind</th><th>queue</th><th class="num">level</th><th>render pass</th><th class="num">barriers</th><th>waits for</th></tr>' +
+    $('passes').innerHTML = '<p>' + plural(P.passes.length, 'pass', 'passes') + ', ' + plural(T.barriers, 'barrier', 'barriers') + '; click a row for its barriers.</p>' + lazy('passes', P.passes.length, function () { return '<table><tr><th class="num">#</th><th>pass</th><th>kind</th><th>queue</th><th class="num">level</th><th>render pass</th><th class="num">barriers</th><th>waits for</th></tr>' +
       P.passes.map(function (p, i) {
-        return '<tr class="click" data-k="p:' + i + '"><td class="num">' + i + '</td><td>' + esc(p.name) + (added[p.name] ? ' <span class="tag add">new</span>' : '') + '</td><td>' + p.kind + '</td><td>' + queueName(p.queue) +
+        return '<tr class="click" data-k="p:' + i + '"><td class="num">' + i + '</td><td>' + brk(p.name) + (added[p.name] ? ' <span class="tag add">new</span>' : '') + '</td><td>' + p.kind + '</td><td>' + queueName(p.queue) +
           '</td><td class="num">' + p.level + '</td><td>' + (p.render_pass !== null ? 'RP ' + p.render_pass + ' \u00b7 ' + p.subpass : '') + '</td><td class="num">' +
           p.barriers_before.length + (p.barriers_after.length ? ' + ' + p.barriers_after.length + ' after' : '') + '</td><td>' +
           esc(p.waits.map(function (k) { return P.syncs[k].signal; }).join(', ')) + '</td></tr>';
@@ -566,7 +647,9 @@
   sync();
   culled();
   passes();
-  if (P.passes.length) show('p:0', false);
+  // A link to `page.html#rp:2` (any details key) opens with that item pinned.
+  var start = decodeURIComponent(location.hash.slice(1));
+  if (known(start)) { pinned = start; show(start, true); } else if (P.passes.length) show('p:0', false);
   document.documentElement.setAttribute('data-viewer-ms', (performance.now() - T0).toFixed(1));
   document.documentElement.setAttribute('data-viewer-load-ms', performance.now().toFixed(1));
   document.documentElement.setAttribute('data-viewer', 'ok');

@@ -1,0 +1,227 @@
+//! The flags that choose a frame, shared by `tessera render`, `tessera plan --frame` and
+//! `tessera graph --frame`: the configuration file, the profile, the scene, the size, the
+//! features and the graph optimisations. Each flag given overrides the file.
+
+use std::path::PathBuf;
+use tessera_graph::CompileOptions;
+use tessera_render::config::{self, Config, SceneChoice};
+use tessera_render::features::{DebugView, Exposure, Features};
+use tessera_scene::Scene;
+
+fn shadow_size(s: &str) -> Result<u32, String> {
+    let (lo, hi) = config::SHADOW_SIZE;
+    s.parse::<u32>()
+        .ok()
+        .filter(|n| (lo..=hi).contains(n) && n.is_power_of_two())
+        .ok_or_else(|| format!("expected a power of two from {lo} to {hi}"))
+}
+
+fn positive(s: &str) -> Result<f32, String> {
+    s.parse::<f32>()
+        .ok()
+        .filter(|x| x.is_finite() && *x > 0.0)
+        .ok_or_else(|| "expected a number greater than 0".to_string())
+}
+
+fn resolution_scale(s: &str) -> Result<f32, String> {
+    let (lo, hi) = config::RESOLUTION_SCALE;
+    s.parse::<f32>()
+        .ok()
+        .filter(|x| (lo..=hi).contains(x))
+        .ok_or_else(|| format!("expected a number from {lo} to {hi}"))
+}
+
+#[derive(Debug, clap::Args)]
+pub struct FrameArgs {
+    /// Configuration file (see config/README.md); the embedded config/default.toml when absent.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Device profile: mali and adreno get the configuration's [mobile] preset.
+    #[arg(long, default_value = "desktop", value_parser = clap::builder::PossibleValuesParser::new(config::PROFILES))]
+    profile: String,
+    /// Scene file (.toml) or glTF model (.gltf, .glb), or `builtin` [default: the config's].
+    #[arg(long, value_name = "FILE")]
+    scene: Option<PathBuf>,
+    /// Output width in pixels [default: the config's].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=16384))]
+    width: Option<u32>,
+    /// Output height in pixels [default: the config's].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=16384))]
+    height: Option<u32>,
+    /// Every graph optimisation off (whatever [graph] says).
+    #[arg(long)]
+    no_optimize: bool,
+    /// Do not merge raster passes into subpasses.
+    #[arg(long)]
+    no_merge: bool,
+    /// Do not keep attachments in tile memory.
+    #[arg(long)]
+    no_memoryless: bool,
+    /// Do not alias transient memory.
+    #[arg(long)]
+    no_alias: bool,
+    /// Do not use the async-compute queue.
+    #[arg(long)]
+    no_async: bool,
+    /// No sun shadows.
+    #[arg(long)]
+    no_shadows: bool,
+    /// Shadow cascades (1-4).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=4))]
+    cascades: Option<u32>,
+    /// Texels per side of each shadow cascade (a power of two, 64-8192).
+    #[arg(long, value_name = "N", value_parser = shadow_size)]
+    shadow_size: Option<u32>,
+    /// Point lights drawn: the scene's first N (0-1024).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=1024))]
+    lights: Option<u32>,
+    /// Every pixel loops over every light (no clustering pass).
+    #[arg(long)]
+    no_clustering: bool,
+    /// Ambient occlusion.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(config::SSAO_VALUES))]
+    ssao: Option<String>,
+    /// Bloom.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(config::BLOOM_VALUES))]
+    bloom: Option<String>,
+    /// Fixed exposure: this multiplier before tone mapping.
+    #[arg(long, value_name = "X", value_parser = positive, conflicts_with_all = ["auto_exposure", "fixed_exposure"])]
+    exposure: Option<f32>,
+    /// Auto exposure (the config's exposure_value is its compensation).
+    #[arg(long, conflicts_with = "fixed_exposure")]
+    auto_exposure: bool,
+    /// Fixed exposure at the config's exposure_value.
+    #[arg(long)]
+    fixed_exposure: bool,
+    /// Anti-aliasing.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(config::AA_VALUES))]
+    aa: Option<String>,
+    /// The frame renders at this fraction of the output size (0.25-2).
+    #[arg(long, value_name = "F", value_parser = resolution_scale)]
+    resolution_scale: Option<f32>,
+    /// What the output shows.
+    #[arg(long, value_name = "NAME", value_parser = clap::builder::PossibleValuesParser::new(DebugView::NAMES))]
+    debug_view: Option<String>,
+}
+
+impl FrameArgs {
+    /// `[graph]`, with the flags turning optimisations off.
+    pub fn options(&self, config: &Config) -> CompileOptions {
+        if self.no_optimize {
+            return CompileOptions::NONE;
+        }
+        let mut o = config.options();
+        o.merge &= !self.no_merge;
+        o.memoryless &= !self.no_memoryless;
+        o.alias &= !self.no_alias;
+        o.async_compute &= !self.no_async;
+        o
+    }
+
+    /// The profile's features from the configuration, with the flags given applied.
+    pub fn features(&self, config: &Config) -> anyhow::Result<Features> {
+        let mut f = config.features_for(&self.profile);
+        f.shadows &= !self.no_shadows;
+        f.clustering &= !self.no_clustering;
+        if let Some(n) = self.cascades {
+            f.cascades = n;
+        }
+        if let Some(n) = self.shadow_size {
+            f.shadow_size = n;
+        }
+        if let Some(n) = self.lights {
+            f.lights = n;
+        }
+        if let Some(s) = &self.ssao {
+            f.ssao = config::parse_ssao(s);
+        }
+        if let Some(b) = &self.bloom {
+            f.bloom = config::parse_bloom(b);
+        }
+        if let Some(a) = &self.aa {
+            f.aa = config::parse_aa(a);
+        }
+        if let Some(r) = self.resolution_scale {
+            f.resolution_scale = r;
+        }
+        if let Some(v) = self.debug_view.as_deref().and_then(DebugView::parse) {
+            f.debug_view = v;
+        }
+        let value = match f.exposure {
+            Exposure::Fixed(v) => v,
+            Exposure::Auto { compensation } => compensation,
+        };
+        if let Some(x) = self.exposure {
+            f.exposure = Exposure::Fixed(x);
+        } else if self.auto_exposure {
+            f.exposure = Exposure::Auto {
+                compensation: value,
+            };
+        } else if self.fixed_exposure {
+            f.exposure = Exposure::Fixed(value);
+        }
+        if let DebugView::Shadow(c) = f.debug_view {
+            if c >= f.cascades {
+                anyhow::bail!(
+                    "--debug-view shadow{c} needs cascades > {c} (this run has {}; --cascades N sets them)",
+                    f.cascades
+                );
+            }
+        }
+        Ok(f)
+    }
+}
+
+/// A frame chosen by the flags and the configuration.
+pub struct Chosen {
+    /// The configuration read.
+    pub config: Config,
+    /// The profile whose preset applied.
+    pub profile: String,
+    /// The features.
+    pub features: Features,
+    /// The optimisations.
+    pub options: CompileOptions,
+    /// Output width.
+    pub width: u32,
+    /// Output height.
+    pub height: u32,
+    /// The scene, loaded.
+    pub scene: Scene,
+}
+
+impl FrameArgs {
+    /// Reads the configuration and the scene and applies the flags (no device needed).
+    pub fn choose(&self) -> anyhow::Result<Chosen> {
+        let config = match &self.config {
+            Some(path) => Config::load(path)?,
+            None => Config::builtin(),
+        };
+        let features = self.features(&config)?;
+        let options = self.options(&config);
+        let scene_choice = match &self.scene {
+            Some(p) if p.as_os_str() == "builtin" => SceneChoice::Builtin,
+            Some(p) => SceneChoice::File(p.clone()),
+            None => config.render.scene.clone(),
+        };
+        let scene = match &scene_choice {
+            SceneChoice::File(path) => tessera_scene::load(path)?,
+            SceneChoice::Builtin => tessera_scene::builtin(),
+        };
+        log::info!(
+            "scene '{}': {} instances, {} lights",
+            scene.name,
+            scene.instances.len(),
+            scene.lights.len()
+        );
+        Ok(Chosen {
+            width: self.width.unwrap_or(config.render.width),
+            height: self.height.unwrap_or(config.render.height),
+            profile: self.profile.clone(),
+            features,
+            options,
+            scene,
+            config,
+        })
+    }
+}

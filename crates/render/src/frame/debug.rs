@@ -1,0 +1,82 @@
+//! `debug view`: shows one of the frame's intermediates as the output, through the graph.
+//!
+//! The pass samples the chosen resource and writes the output in place of the post chain,
+//! so the plan of a debug view is the frame that view needs: what feeds only the lit picture
+//! (lighting, tone mapping) is culled, and a G-buffer target that the view samples leaves
+//! tile memory on a tiler — the plan's memoryless decisions and breaks say so.
+
+use super::Targets;
+use crate::builder::{FrameBuilder, ImageRef};
+use crate::features::DebugView;
+use crate::gpu::generic::{types, write_set, Bind};
+use ash::vk;
+use tessera_graph::PassKind;
+
+/// How `debug_image.frag` shows its source.
+#[derive(Clone, Copy, Debug)]
+enum Mode {
+    Colour = 0,
+    AsStored = 1,
+    Depth = 2,
+    Channel = 3,
+    ShadowDepth = 4,
+}
+
+/// The image a view shows, with its uv rectangle and mode; `None` for views of buffers,
+/// which other modules draw.
+fn source(t: &Targets, view: DebugView, cascades: u32) -> Option<(ImageRef, [f32; 4], Mode)> {
+    let whole = [0.0, 0.0, 1.0, 1.0];
+    Some(match view {
+        DebugView::Albedo => (t.albedo, whole, Mode::Colour),
+        DebugView::Normal => (t.normal, whole, Mode::AsStored),
+        DebugView::Material => (t.material, whole, Mode::AsStored),
+        DebugView::Depth => (t.depth, whole, Mode::Depth),
+        DebugView::Shadow(c) => {
+            let n = cascades.max(1);
+            let c = c.min(n - 1) as f32;
+            (
+                t.atlas,
+                [c / n as f32, 0.0, 1.0 / n as f32, 1.0],
+                Mode::ShadowDepth,
+            )
+        }
+        DebugView::Ssao => (t.ssao?, whole, Mode::Channel),
+        _ => return None,
+    })
+}
+
+/// Declares the `debug view` pass writing `view` into the output, if `view` shows an image
+/// this frame has; returns whether it did.
+pub fn declare(fb: &mut FrameBuilder<'_>, t: &Targets, view: DebugView, cascades: u32) -> bool {
+    let Some((image, rect, mode)) = source(t, view, cascades) else {
+        return false;
+    };
+    let output = t.output;
+    fb.pass("debug view", PassKind::Raster, |p| {
+        p.sampled(image).color(output);
+        move |pc| {
+            let (rp, sp, extent) = pc.subpass()?;
+            let src = pc.image(image)?;
+            let layout = if src.format.is_depth_stencil() {
+                vk::ImageLayout::DEPTH_STENCIL_READ_ONLY_OPTIMAL
+            } else {
+                vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL
+            };
+            let mut p = pc.pipelines()?.borrow_mut();
+            let binds = [Bind::Sampled(src.shader_view, p.shaders.nearest, layout)];
+            let pipeline =
+                p.shaders
+                    .screen(pc.gpu, "debug_image.frag", &types(&binds), 20, (rp, sp), 1)?;
+            drop(p);
+            let set = write_set(pc, pipeline.set_layout, &binds)?;
+            let mut push = [0u8; 20];
+            for (i, v) in rect.iter().enumerate() {
+                push[i * 4..i * 4 + 4].copy_from_slice(&v.to_le_bytes());
+            }
+            push[16..].copy_from_slice(&(mode as u32).to_le_bytes());
+            pipeline.draw_fullscreen(pc, extent, set, &push);
+            Ok(())
+        }
+    });
+    true
+}

@@ -1,0 +1,92 @@
+//! What the renderer's GPU tests share: the validated lavapipe device, small settings,
+//! rendering a few frames with zero validation messages, and golden images.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use tessera_graph::CompileOptions;
+use tessera_render::features::Features;
+use tessera_render::png_out::Picture;
+use tessera_render::{Renderer, Settings};
+use tessera_scene::Scene;
+use tessera_vk::{Gpu, GpuOptions};
+
+/// Test output width (CI renders small).
+pub const W: u32 = 320;
+/// Test output height.
+pub const H: u32 = 180;
+
+/// lavapipe with validation and synchronization validation.
+pub fn gpu() -> Arc<Gpu> {
+    Arc::new(
+        Gpu::new(&GpuOptions { validation: true })
+            .expect("a Vulkan device (lavapipe) with validation"),
+    )
+}
+
+/// Settings at W×H with `features` (512-texel cascades unless they say otherwise).
+pub fn settings_with(options: CompileOptions, features: Features) -> Settings {
+    Settings {
+        width: W,
+        height: H,
+        options,
+        features,
+        ..Settings::default()
+    }
+}
+
+/// The default features with 512-texel shadow cascades: enough for 320×180, quick on a CPU
+/// rasteriser.
+pub fn small_features() -> Features {
+    Features {
+        shadow_size: 512,
+        ..Features::default()
+    }
+}
+
+/// Renders `frames` frames and returns the last picture; asserts no validation message.
+pub fn render(gpu: &Arc<Gpu>, scene: Scene, s: Settings, frames: u64) -> Picture {
+    let before = gpu.messages.count();
+    let mut r = Renderer::new(gpu.clone(), scene, s).expect("renderer");
+    for f in 0..frames {
+        r.render(f as f32 / 60.0).expect("frame");
+    }
+    let p = r.picture().expect("read back").expect("a picture");
+    r.destroy();
+    assert_eq!(
+        gpu.messages.count() - before,
+        0,
+        "validation: {:#?}",
+        gpu.messages.texts()
+    );
+    p
+}
+
+fn golden_path(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(format!("{name}.png"))
+}
+
+/// Compares with the committed golden image (`TESSERA_BLESS=1` rewrites it).
+pub fn check_golden(name: &str, picture: &Picture) {
+    let path = golden_path(name);
+    if std::env::var_os("TESSERA_BLESS").is_some() {
+        picture.write_png(&path).expect("write golden");
+        return;
+    }
+    let golden =
+        Picture::read_png(&path).unwrap_or_else(|e| panic!("{e} (bless with TESSERA_BLESS=1)"));
+    let d = picture
+        .difference(&golden)
+        .expect("same size as the golden image");
+    if !d.within_tolerance(u64::from(picture.width * picture.height)) {
+        let out = std::env::temp_dir().join(format!("tessera-{name}-actual.png"));
+        let _ = picture.write_png(&out);
+        panic!(
+            "{name}: {d:?} exceeds the golden tolerance; the picture is at {}",
+            out.display()
+        );
+    }
+}

@@ -1,0 +1,39 @@
+#version 450
+// Debug views of one image of the frame, drawn over the whole output: a G-buffer target,
+// depth, ambient occlusion or one cascade of the shadow atlas. The output is sRGB, so values
+// meant to be seen as stored (normals, material channels, depth) are decoded first.
+layout(set = 0, binding = 0) uniform sampler2D source;
+
+layout(push_constant) uniform Debug {
+    vec4 rect;  // xy: offset, zw: scale of the source's uv (a cascade of the atlas)
+    uint mode;  // 0 colour, 1 as stored, 2 reversed-Z depth, 3 one channel, 4 shadow depth
+} pc;
+
+layout(location = 0) in vec2 in_uv;
+layout(location = 0) out vec4 out_color;
+
+vec3 as_stored(vec3 v) {
+    return pow(clamp(v, 0.0, 1.0), vec3(2.2));
+}
+
+void main() {
+    // The output's row 0 is the top of the picture; the sources are drawn Y-up.
+    vec2 uv = pc.rect.xy + vec2(in_uv.x, 1.0 - in_uv.y) * pc.rect.zw;
+    vec4 s = texture(source, uv);
+    vec3 c;
+    if (pc.mode == 0u) {
+        c = s.rgb;
+    } else if (pc.mode == 1u) {
+        c = as_stored(s.rgb);
+    } else if (pc.mode == 2u) {
+        // Reversed Z with the far plane at infinity: z falls as 1 / distance; a log scale
+        // shows near and far apart.
+        c = as_stored(vec3(clamp(1.0 + log(max(s.r, 1e-8)) / log(10.0) / 4.0, 0.0, 1.0)));
+    } else if (pc.mode == 3u) {
+        c = as_stored(s.rrr);
+    } else {
+        // Shadow depth, linear: 0 at the sun (dark), 1 where nothing was drawn (white).
+        c = as_stored(s.rrr);
+    }
+    out_color = vec4(c, 1.0);
+}
