@@ -1,14 +1,35 @@
 #version 450
 // Tone mapping: HDR (an input attachment: the same pixel, in tile memory when merged) to the
-// display-referred output with the ACES filmic fit; the sRGB output format encodes.
+// display-referred image with the ACES filmic fit; the sRGB target format encodes.
+// Variants (defines): AUTO_EXPOSURE multiplies by the adapted exposure of the imported
+// `exposure` buffer (written by the previous frame's adaptation); BLOOM_ADD adds the bloom
+// chain's result (sampled, half resolution) before the curve; BLOOM_SOURCE also writes the
+// HDR colour to a second attachment, the tile-friendly bloom's source.
 layout(input_attachment_index = 0, set = 0, binding = 0) uniform subpassInput hdr_in;
 
+#ifdef AUTO_EXPOSURE
+layout(set = 0, binding = 1, std430) readonly buffer Exposure {
+    vec4 value; // x: exposure, y: adapted luminance, z: frames adapted, w: last average
+} exposure_buf;
+#define BLOOM_BINDING 2
+#else
+#define BLOOM_BINDING 1
+#endif
+
+#ifdef BLOOM_ADD
+layout(set = 0, binding = BLOOM_BINDING) uniform sampler2D bloom;
+#endif
+
 layout(push_constant) uniform Tonemap {
-    float exposure;
+    float exposure;   // fixed exposure, or the compensation on the adapted one
+    float bloom;      // bloom intensity
+    vec2 inv_size;    // 1 / render size
 } pc;
 
-layout(location = 0) in vec2 in_uv;
 layout(location = 0) out vec4 out_color;
+#ifdef BLOOM_SOURCE
+layout(location = 1) out vec4 out_bloom_source;
+#endif
 
 // Narkowicz's fit of the ACES reference rendering transform.
 vec3 aces(vec3 x) {
@@ -17,5 +38,15 @@ vec3 aces(vec3 x) {
 
 void main() {
     vec3 hdr = subpassLoad(hdr_in).rgb;
-    out_color = vec4(aces(hdr * pc.exposure), 1.0);
+#ifdef BLOOM_SOURCE
+    out_bloom_source = vec4(hdr, 1.0);
+#endif
+    float e = pc.exposure;
+#ifdef AUTO_EXPOSURE
+    e *= exposure_buf.value.x;
+#endif
+#ifdef BLOOM_ADD
+    hdr += textureLod(bloom, gl_FragCoord.xy * pc.inv_size, 0.0).rgb * pc.bloom;
+#endif
+    out_color = vec4(aces(hdr * e), 1.0);
 }

@@ -30,7 +30,7 @@ pub mod renderer;
 pub mod shaders;
 pub mod shadows;
 
-pub use renderer::{FrameStats, Renderer, Settings};
+pub use renderer::{frame_graph, FrameStats, Renderer, Settings};
 
 /// What can go wrong while rendering.
 #[derive(Debug, thiserror::Error)]

@@ -11,14 +11,14 @@ use crate::features::Features;
 use crate::frame::{self, FrameInputs, OUTPUT_FORMAT};
 use crate::gpu::frame_data::{light_range, FrameData, PointLightData};
 use crate::gpu::pipelines::Pipelines;
-use crate::gpu::scene::SceneGpu;
+use crate::gpu::scene::{Draw, SceneGpu};
 use crate::png_out::Picture;
 use crate::RenderError;
 use ash::vk;
 use std::cell::RefCell;
 use std::sync::Arc;
 use std::time::Instant;
-use tessera_graph::CompileOptions;
+use tessera_graph::{CompileOptions, Graph};
 use tessera_scene::{LightKind, Scene};
 use tessera_vk::executor::{
     ExecOptions, Executor, FrameImports, ImportedImage, PassTiming, SamplerDesc,
@@ -89,6 +89,9 @@ pub struct Renderer {
     scene_gpu: SceneGpu,
     output: OwnedImage,
     readback: Option<OwnedBuffer>,
+    /// The auto exposure's temporal state (`frame::exposure`): persists across frames and
+    /// re-plans, handed in whenever the frame declares it.
+    exposure: OwnedBuffer,
     settings: Settings,
     frames: u64,
     rebuilds: u64,
@@ -101,6 +104,22 @@ impl std::fmt::Debug for Renderer {
             .field("frames", &self.frames)
             .finish()
     }
+}
+
+/// The graph of the frame the renderer would declare for `scene` with `settings` at time 0,
+/// without a device (`tessera plan --frame`, `tessera graph --frame`). Its bodies cannot
+/// record; the imported buffers take the scene's sizes.
+pub fn frame_graph(scene: &Scene, settings: &Settings) -> Graph {
+    let sizes = (
+        std::mem::size_of_val(scene.vertices.as_slice()) as u64,
+        std::mem::size_of_val(scene.indices.as_slice()) as u64,
+    );
+    let readback = settings
+        .read_back
+        .then(|| u64::from(settings.width.max(1)) * u64::from(settings.height.max(1)) * 4);
+    FrameSource { scene, settings }
+        .declare(0.0, sizes, &[], readback)
+        .0
 }
 
 /// The name of the output image in the graph.
@@ -142,6 +161,29 @@ fn output_targets(
     }
 }
 
+/// The auto exposure's persistent buffer, shared by both queues' families, with its
+/// initial value uploaded (recorded ahead of the first frame's work).
+fn exposure_buffer(
+    gpu: &Gpu,
+    exec: &mut Executor,
+    emulate_async: bool,
+) -> Result<OwnedBuffer, RenderError> {
+    let mut b = OwnedBuffer::shared(
+        gpu,
+        frame::exposure::EXPOSURE_BYTES,
+        vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_DST,
+        false,
+        "exposure",
+        tessera_vk::executor::queue_families(gpu, emulate_async),
+    )?;
+    let init = frame::exposure::initial();
+    if let Err(e) = exec.upload_buffer(b.buffer, 0, bytemuck::cast_slice(&init)) {
+        b.destroy(gpu);
+        return Err(e.into());
+    }
+    Ok(b)
+}
+
 impl Renderer {
     /// Opens the renderer on `gpu` with `scene`.
     pub fn new(gpu: Arc<Gpu>, scene: Scene, settings: Settings) -> Result<Renderer, RenderError> {
@@ -175,7 +217,20 @@ impl Renderer {
                 return Err(e);
             }
         };
-        let (output, readback) = match output_targets(&gpu, &settings) {
+        let targets = output_targets(&gpu, &settings).and_then(|(output, readback)| {
+            match exposure_buffer(&gpu, &mut exec, settings.emulate_async) {
+                Ok(e) => Ok((output, readback, e)),
+                Err(e) => {
+                    let (mut o, mut r) = (output, readback);
+                    o.destroy(&gpu);
+                    if let Some(r) = &mut r {
+                        r.destroy(&gpu);
+                    }
+                    Err(e)
+                }
+            }
+        });
+        let (output, readback, exposure) = match targets {
             Ok(t) => t,
             Err(e) => {
                 let mut s = scene_gpu;
@@ -191,6 +246,7 @@ impl Renderer {
             scene_gpu,
             output,
             readback,
+            exposure,
             settings,
             frames: 0,
             rebuilds: 0,
@@ -293,15 +349,23 @@ pub struct FrameSource<'a> {
     pub settings: &'a Settings,
 }
 
-impl FrameSource<'_> {
+impl<'a> FrameSource<'a> {
     /// The frame constants, point lights and view of the frame at `time` seconds.
     pub fn frame_data(&self, time: f32) -> (FrameData, Vec<PointLightData>, View) {
         let view = View::of(self.scene);
         let aspect = self.settings.width.max(1) as f32 / self.settings.height.max(1) as f32;
+        // The frame's passes draw at the render size (the resolution scale's).
+        let render = crate::builder::render_extent(
+            vk::Extent2D {
+                width: self.settings.width.max(1),
+                height: self.settings.height.max(1),
+            },
+            self.settings.features.resolution_scale,
+        );
         let mut data = FrameData::new(
             view.view_proj(aspect),
             view.position,
-            (self.settings.width, self.settings.height),
+            (render.width, render.height),
         );
         let a = self.settings.ambient;
         data.ambient = [a[0], a[1], a[2], 0.35];
@@ -430,18 +494,20 @@ impl FrameSource<'_> {
         }
         (data, lights, view)
     }
-}
 
-impl Renderer {
-    /// Renders one frame of the scene at `time` seconds (light motion).
-    pub fn render(&mut self, time: f32) -> Result<FrameStats, RenderError> {
-        let t0 = Instant::now();
-        let (data, lights, view) = FrameSource {
-            scene: &self.scene,
-            settings: &self.settings,
-        }
-        .frame_data(time);
-        let mut transparent = self.scene_gpu.transparent.clone();
+    /// Declares the frame at `time` seconds: the graph, its bodies and its imports.
+    /// `buffers` are the bytes of the scene's vertex and index buffers, `transparent` the
+    /// transparent draws (sorted back to front here), `readback` the bytes of the read-back
+    /// buffer if the output is copied into one.
+    pub fn declare(
+        &self,
+        time: f32,
+        (vertex_bytes, index_bytes): (u64, u64),
+        transparent: &[Draw],
+        readback: Option<u64>,
+    ) -> (Graph, FrameBodies<'a>, frame::Imports) {
+        let (data, lights, view) = self.frame_data(time);
+        let mut transparent = transparent.to_vec();
         let eye = view.position;
         transparent.sort_by(|a, b| {
             (b.centre - eye)
@@ -452,21 +518,17 @@ impl Renderer {
             width: self.settings.width.max(1),
             height: self.settings.height.max(1),
         };
-        let mut fb = FrameBuilder::new("tessera deferred", extent);
-        let readback_bytes = self.readback.as_ref().map(|b| b.size);
+        let mut fb = FrameBuilder::new("tessera deferred", extent)
+            .with_scale(self.settings.features.resolution_scale);
         let imports = frame::declare(
             &mut fb,
             FrameInputs {
                 features: &self.settings.features,
-                vertex_bytes: self.scene_gpu.vertices.size,
-                index_bytes: self.scene_gpu.indices.size,
+                vertex_bytes,
+                index_bytes,
                 data,
                 lights,
                 transparent,
-                exposure: match self.settings.features.exposure {
-                    crate::features::Exposure::Fixed(e) => e,
-                    crate::features::Exposure::Auto { compensation } => compensation,
-                },
                 // The frame data says whether this frame casts shadows.
                 shadow_size: if data.shadow[1] > 0.0 {
                     self.settings.features.shadow_size
@@ -474,10 +536,26 @@ impl Renderer {
                     0
                 },
                 output_name: OUTPUT,
-                readback: readback_bytes,
+                readback,
             },
         );
-        let (graph, mut bodies) = fb.finish();
+        let (graph, bodies) = fb.finish();
+        (graph, bodies, imports)
+    }
+}
+
+impl Renderer {
+    /// Renders one frame of the scene at `time` seconds (light motion).
+    pub fn render(&mut self, time: f32) -> Result<FrameStats, RenderError> {
+        let t0 = Instant::now();
+        let readback_bytes = self.readback.as_ref().map(|b| b.size);
+        let source = FrameSource {
+            scene: &self.scene,
+            settings: &self.settings,
+        };
+        let sizes = (self.scene_gpu.vertices.size, self.scene_gpu.indices.size);
+        let (graph, mut bodies, imports) =
+            source.declare(time, sizes, &self.scene_gpu.transparent, readback_bytes);
         bodies.skip = self.settings.skip_pass.clone();
         bodies.shared = Some(Shared {
             scene: &self.scene_gpu,
@@ -503,6 +581,9 @@ impl Renderer {
         ];
         if let (Some(r), Some(b)) = (imports.readback, &self.readback) {
             buffers.push((r.0, b.buffer));
+        }
+        if let Some(e) = imports.post.exposure {
+            buffers.push((e.0, self.exposure.buffer));
         }
         self.exec.frame(
             &mut bodies,
@@ -562,6 +643,7 @@ impl Drop for Renderer {
         if let Some(b) = &mut self.readback {
             b.destroy(&gpu);
         }
+        self.exposure.destroy(&gpu);
         self.pipelines.borrow_mut().destroy(&gpu);
         // The executor's own objects go when it drops, after this.
     }

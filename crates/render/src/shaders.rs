@@ -1,6 +1,7 @@
 //! The renderer's GLSL (`shaders/render/`), embedded in the binary and compiled with shaderc
 //! at start: `#include` resolves among the embedded files, and a compile error names the
-//! file and line.
+//! file and line. A shader *variant* is named `file#DEFINE#DEFINE` (`tonemap.frag#BLOOM_ADD`):
+//! the file compiled with those macros defined (to 1).
 
 use crate::RenderError;
 
@@ -65,6 +66,30 @@ const SOURCES: &[(&str, &str)] = &[
     (
         "tonemap.frag",
         include_str!("../../../shaders/render/tonemap.frag"),
+    ),
+    (
+        "bloom_down.comp",
+        include_str!("../../../shaders/render/bloom_down.comp"),
+    ),
+    (
+        "bloom_up.comp",
+        include_str!("../../../shaders/render/bloom_up.comp"),
+    ),
+    (
+        "exposure.glsl",
+        include_str!("../../../shaders/render/exposure.glsl"),
+    ),
+    (
+        "histogram.comp",
+        include_str!("../../../shaders/render/histogram.comp"),
+    ),
+    (
+        "exposure.comp",
+        include_str!("../../../shaders/render/exposure.comp"),
+    ),
+    (
+        "post.frag",
+        include_str!("../../../shaders/render/post.frag"),
     ),
     (
         "debug_image.frag",
@@ -139,9 +164,12 @@ pub fn compile_defined_with(
     )
 }
 
-/// Compiles an embedded shader file.
+/// Compiles an embedded shader file, or a variant of one (`file#DEFINE#...`).
 pub fn compile(name: &str, stage: Stage) -> Result<Vec<u32>, RenderError> {
-    compile_defined(name, stage, &[])
+    let mut parts = name.split('#');
+    let file = parts.next().unwrap_or(name);
+    let defines: Vec<(&str, &str)> = parts.map(|d| (d, "1")).collect();
+    compile_defined(file, stage, &defines)
 }
 
 /// Compiles an embedded shader file with preprocessor `defines`.
@@ -184,6 +212,27 @@ mod tests {
                     .unwrap_or_else(|e| panic!("{name} {defines:?}: {e}"));
             }
         }
+    }
+
+    #[test]
+    fn the_post_chain_variants_compile() {
+        let variants = [
+            ("tonemap.frag#AUTO_EXPOSURE#BLOOM_ADD", Stage::Fragment),
+            ("tonemap.frag#AUTO_EXPOSURE#BLOOM_SOURCE", Stage::Fragment),
+            ("bloom_down.comp#THRESHOLD", Stage::Compute),
+            ("post.frag#BLOOM#AUTO_EXPOSURE", Stage::Fragment),
+        ];
+        for (name, stage) in variants {
+            let words = compile(name, stage).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(words[0], 0x0723_0203, "{name}: SPIR-V magic");
+        }
+        // A define changes the code: the variant is not the plain file.
+        assert_ne!(
+            compile("tonemap.frag", Stage::Fragment).unwrap(),
+            compile("tonemap.frag#BLOOM_ADD", Stage::Fragment).unwrap()
+        );
+        let e = compile("nope.frag#X", Stage::Fragment).unwrap_err();
+        assert!(e.to_string().contains("nope.frag"), "{e}");
     }
 
     #[test]

@@ -930,11 +930,31 @@ impl OwnedBuffer {
         host: bool,
         name: &str,
     ) -> Result<OwnedBuffer, VkError> {
+        let g = gpu.graphics.family;
+        OwnedBuffer::shared(gpu, size, usage, host, name, [g, g])
+    }
+
+    /// [`OwnedBuffer::new`] for the queues of both `families` (graphics, async compute):
+    /// `CONCURRENT` when they differ, as the plan shares every buffer used on both queues.
+    pub fn shared(
+        gpu: &Gpu,
+        size: u64,
+        usage: vk::BufferUsageFlags,
+        host: bool,
+        name: &str,
+        families: [u32; 2],
+    ) -> Result<OwnedBuffer, VkError> {
         let d = &gpu.device;
         let info = vk::BufferCreateInfo::default()
             .size(size.max(4))
             .usage(usage)
             .sharing_mode(vk::SharingMode::EXCLUSIVE);
+        let info = if families[0] != families[1] {
+            info.sharing_mode(vk::SharingMode::CONCURRENT)
+                .queue_family_indices(&families)
+        } else {
+            info
+        };
         // SAFETY: complete create info.
         let buffer = unsafe { d.create_buffer(&info, None) }?;
         gpu.name(buffer, name);

@@ -31,14 +31,13 @@ fn resolution_scale(s: &str) -> Result<f32, String> {
         .ok_or_else(|| format!("expected a number from {lo} to {hi}"))
 }
 
-#[derive(Debug, clap::Args)]
+/// The frame flags; the profile and `--no-optimize` belong to each command (a frame file
+/// has its own device).
+#[derive(Debug, Default, PartialEq, clap::Args)]
 pub struct FrameArgs {
     /// Configuration file (see config/README.md); the embedded config/default.toml when absent.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
-    /// Device profile: mali and adreno get the configuration's [mobile] preset.
-    #[arg(long, default_value = "desktop", value_parser = clap::builder::PossibleValuesParser::new(config::PROFILES))]
-    profile: String,
     /// Scene file (.toml) or glTF model (.gltf, .glb), or `builtin` [default: the config's].
     #[arg(long, value_name = "FILE")]
     scene: Option<PathBuf>,
@@ -48,9 +47,6 @@ pub struct FrameArgs {
     /// Output height in pixels [default: the config's].
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=16384))]
     height: Option<u32>,
-    /// Every graph optimisation off (whatever [graph] says).
-    #[arg(long)]
-    no_optimize: bool,
     /// Do not merge raster passes into subpasses.
     #[arg(long)]
     no_merge: bool,
@@ -106,8 +102,8 @@ pub struct FrameArgs {
 
 impl FrameArgs {
     /// `[graph]`, with the flags turning optimisations off.
-    pub fn options(&self, config: &Config) -> CompileOptions {
-        if self.no_optimize {
+    pub fn options(&self, config: &Config, no_optimize: bool) -> CompileOptions {
+        if no_optimize {
             return CompileOptions::NONE;
         }
         let mut o = config.options();
@@ -119,8 +115,8 @@ impl FrameArgs {
     }
 
     /// The profile's features from the configuration, with the flags given applied.
-    pub fn features(&self, config: &Config) -> anyhow::Result<Features> {
-        let mut f = config.features_for(&self.profile);
+    pub fn features(&self, config: &Config, profile: &str) -> anyhow::Result<Features> {
+        let mut f = config.features_for(profile);
         f.shadows &= !self.no_shadows;
         f.clustering &= !self.no_clustering;
         if let Some(n) = self.cascades {
@@ -191,14 +187,20 @@ pub struct Chosen {
 }
 
 impl FrameArgs {
-    /// Reads the configuration and the scene and applies the flags (no device needed).
-    pub fn choose(&self) -> anyhow::Result<Chosen> {
+    /// Whether any frame flag was given (a frame file takes none).
+    pub fn any_given(&self) -> bool {
+        *self != FrameArgs::default()
+    }
+
+    /// Reads the configuration and the scene and applies the flags for `profile` (no device
+    /// needed); `no_optimize` turns every optimisation off.
+    pub fn choose(&self, profile: &str, no_optimize: bool) -> anyhow::Result<Chosen> {
         let config = match &self.config {
             Some(path) => Config::load(path)?,
             None => Config::builtin(),
         };
-        let features = self.features(&config)?;
-        let options = self.options(&config);
+        let features = self.features(&config, profile)?;
+        let options = self.options(&config, no_optimize);
         let scene_choice = match &self.scene {
             Some(p) if p.as_os_str() == "builtin" => SceneChoice::Builtin,
             Some(p) => SceneChoice::File(p.clone()),
@@ -217,11 +219,16 @@ impl FrameArgs {
         Ok(Chosen {
             width: self.width.unwrap_or(config.render.width),
             height: self.height.unwrap_or(config.render.height),
-            profile: self.profile.clone(),
+            profile: profile.to_string(),
             features,
             options,
             scene,
             config,
         })
     }
+}
+
+/// The profiles a frame may be chosen for.
+pub fn profile_parser() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(config::PROFILES)
 }

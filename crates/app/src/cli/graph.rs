@@ -1,9 +1,11 @@
 //! `tessera graph FILE --html OUT.html [--dot OUT.dot] [--diff-against OLD.json]`: compile a
 //! frame file and write the render graph viewer's page (one self-contained HTML file) and/or
-//! a Graphviz digraph of the compiled plan.
+//! a Graphviz digraph of the compiled plan. `--frame` (with the frame flags of `tessera
+//! render`) shows the renderer's own frame instead of a file.
 
+use super::frame_args::FrameArgs;
 use super::out;
-use super::plan::{compile_file, load_plan};
+use super::plan::{compile_choice, load_plan};
 use std::path::{Path, PathBuf};
 use tessera_viewer::{diff, dot, html, Page};
 
@@ -11,7 +13,14 @@ use tessera_viewer::{diff, dot, html, Page};
 #[command(group(clap::ArgGroup::new("out").required(true).multiple(true).args(["html", "dot"])))]
 pub struct GraphArgs {
     /// Frame description (.json or .toml).
-    file: PathBuf,
+    #[arg(required_unless_present = "frame", conflicts_with = "frame")]
+    file: Option<PathBuf>,
+    /// Show the renderer's own frame (the one `tessera render` runs, from the configuration,
+    /// the scene and the frame flags) instead of a file.
+    #[arg(long)]
+    frame: bool,
+    #[command(flatten)]
+    frame_args: FrameArgs,
     /// Write the viewer page (self-contained HTML: no network) here.
     #[arg(long, value_name = "OUT.html")]
     html: Option<PathBuf>,
@@ -30,7 +39,7 @@ pub struct GraphArgs {
 }
 
 pub fn run(args: &GraphArgs) -> anyhow::Result<()> {
-    let mut inputs = vec![("FILE", args.file.as_path())];
+    let mut inputs: Vec<(&str, &Path)> = args.file.iter().map(|f| ("FILE", f.as_path())).collect();
     if let Some(old) = &args.diff_against {
         inputs.push(("--diff-against", old.as_path()));
     }
@@ -39,7 +48,12 @@ pub fn run(args: &GraphArgs) -> anyhow::Result<()> {
         .filter_map(|(what, p)| Some((what, p.as_deref()?)))
         .collect();
     out::distinct_paths(&inputs, &outputs)?;
-    let c = compile_file(&args.file, args.profile.as_deref(), args.no_optimize)?;
+    let c = compile_choice(
+        args.file.as_deref(),
+        (args.frame, &args.frame_args),
+        args.profile.as_deref(),
+        args.no_optimize,
+    )?;
     let (graph, plan) = (&c.graph, &c.plan);
     let page = Page::build(graph, plan);
     if let Some(out) = &args.html {

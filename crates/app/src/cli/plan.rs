@@ -1,7 +1,10 @@
 //! `tessera plan FILE [--json] [--check]`: compile a frame file and print the report or the
 //! plan JSON, and with `--check` run the independent checker on the plan (exit 1 on any
-//! violation). `tessera plan --diff OLD NEW`: print what changed between two plans.
+//! violation). `tessera plan --frame [frame flags]`: the same for the renderer's own frame
+//! (`tessera render`'s, declared without a device). `tessera plan --diff OLD NEW`: print what
+//! changed between two plans.
 
+use super::frame_args::FrameArgs;
 use super::{check, out};
 use anyhow::Context as _;
 use std::path::{Path, PathBuf};
@@ -13,8 +16,14 @@ use tessera_graph::{
 #[derive(Debug, clap::Args)]
 pub struct PlanArgs {
     /// Frame description (.json or .toml).
-    #[arg(required_unless_present = "diff")]
+    #[arg(required_unless_present_any = ["diff", "frame"], conflicts_with = "frame")]
     file: Option<PathBuf>,
+    /// Compile the renderer's own frame (the one `tessera render` runs, from the
+    /// configuration, the scene and the frame flags) instead of a file.
+    #[arg(long)]
+    frame: bool,
+    #[command(flatten)]
+    frame_args: FrameArgs,
     /// Print the compiled plan as JSON instead of the report.
     #[arg(long)]
     json: bool,
@@ -31,7 +40,7 @@ pub struct PlanArgs {
     /// Print what changed from plan OLD to plan NEW (passes, merges, load/store ops,
     /// placements, barriers, bytes). Each is `tessera plan --json` output or a frame file
     /// (compiled for its own device).
-    #[arg(long, num_args = 2, value_names = ["OLD", "NEW"], conflicts_with_all = ["file", "json", "profile", "no_optimize", "check"])]
+    #[arg(long, num_args = 2, value_names = ["OLD", "NEW"], conflicts_with_all = ["file", "frame", "json", "profile", "no_optimize", "check"])]
     diff: Option<Vec<PathBuf>>,
 }
 
@@ -41,6 +50,58 @@ pub struct Compiled {
     pub caps: Capabilities,
     pub options: CompileOptions,
     pub plan: Plan,
+}
+
+/// Declares the renderer's frame as `args` choose it (for `profile`, desktop when absent)
+/// and compiles it for that profile: the graph `tessera render` runs, without a device.
+pub fn compile_builtin(
+    args: &FrameArgs,
+    profile: Option<&str>,
+    no_optimize: bool,
+) -> anyhow::Result<Compiled> {
+    let profile = profile.unwrap_or("desktop");
+    let chosen = args.choose(profile, no_optimize)?;
+    let settings = tessera_render::Settings {
+        width: chosen.width,
+        height: chosen.height,
+        options: chosen.options,
+        features: chosen.features,
+        profile: profile.to_string(),
+        ..tessera_render::Settings::default()
+    };
+    let graph = tessera_render::frame_graph(&chosen.scene, &settings);
+    let caps =
+        Capabilities::profile(profile).with_context(|| format!("unknown profile '{profile}'"))?;
+    let plan = compile(&graph, &caps, &chosen.options)
+        .map_err(|e| anyhow::anyhow!("the renderer's frame: {e}"))?;
+    Ok(Compiled {
+        graph,
+        caps,
+        options: chosen.options,
+        plan,
+    })
+}
+
+/// Compiles what the command names: the renderer's frame with `--frame`, else `file`; a
+/// frame flag without `--frame` is an error (a frame file describes its own frame).
+pub fn compile_choice(
+    file: Option<&Path>,
+    frame: (bool, &FrameArgs),
+    profile: Option<&str>,
+    no_optimize: bool,
+) -> anyhow::Result<Compiled> {
+    match (frame.0, file) {
+        (true, _) => compile_builtin(frame.1, profile, no_optimize),
+        (false, Some(file)) => {
+            if frame.1.any_given() {
+                anyhow::bail!(
+                    "the frame flags (--config, --scene, --width, features...) choose the renderer's frame: add --frame, or leave them out with a frame file"
+                );
+            }
+            compile_file(file, profile, no_optimize)
+        }
+        (false, None) => anyhow::bail!("a frame file (or --frame) is needed"),
+    }
 }
 
 /// Loads and compiles a frame file, for `profile` if given.
@@ -153,10 +214,16 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitCode> {
         out::print(|w| write!(w, "{d}"))?;
         return Ok(ExitCode::SUCCESS);
     }
-    let Some(file) = &args.file else {
-        anyhow::bail!("a frame file is needed");
+    let c = compile_choice(
+        args.file.as_deref(),
+        (args.frame, &args.frame_args),
+        args.profile.as_deref(),
+        args.no_optimize,
+    )?;
+    let source = match &args.file {
+        Some(file) if !args.frame => file.display().to_string(),
+        _ => "the renderer's frame".to_string(),
     };
-    let c = compile_file(file, args.profile.as_deref(), args.no_optimize)?;
     if args.json {
         let text = serde_json::to_string_pretty(&c.plan)?;
         out::print(|w| writeln!(w, "{text}"))?;
@@ -177,7 +244,7 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitCode> {
     }
     let verdict = tessera_graph::check::check(&c.graph, &c.caps, &c.options, &c.plan);
     let context = check::Context {
-        plan: &format!("the plan of {}", file.display()),
+        plan: &format!("the plan of {source}"),
         frame: None,
         device: (&c.caps, None),
         options: (&c.options, None),

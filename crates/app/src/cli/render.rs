@@ -11,7 +11,7 @@
 //! (`.toml`) or a glTF model (`.gltf`, `.glb`); `builtin` is the courtyard. The configuration
 //! and the scene are loaded, and the flags checked, before a device is opened.
 
-use super::frame_args::{Chosen, FrameArgs};
+use super::frame_args::{profile_parser, Chosen, FrameArgs};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
@@ -25,6 +25,12 @@ use tessera_vk::{Gpu, GpuOptions, VkError};
 pub struct RenderArgs {
     #[command(flatten)]
     pub frame: FrameArgs,
+    /// Device profile: mali and adreno get the configuration's [mobile] preset.
+    #[arg(long, default_value = "desktop", value_parser = profile_parser())]
+    profile: String,
+    /// Every graph optimisation off (whatever [graph] says).
+    #[arg(long)]
+    no_optimize: bool,
     /// Frames to render (the lights move 1/60 s per frame) [default: the config's].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     frames: Option<u64>,
@@ -79,7 +85,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
         width,
         height,
         scene,
-    } = args.frame.choose()?;
+    } = args.frame.choose(&args.profile, args.no_optimize)?;
     let frames = args.frames.unwrap_or(config.render.frames);
     let gpu = Arc::new(
         Gpu::new(&GpuOptions {

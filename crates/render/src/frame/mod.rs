@@ -15,8 +15,14 @@
 //! 4. [`lighting`]: the G-buffer and depth as input attachments, the sun (shadowed, PCF,
 //!    cascades blended) and point lights (GGX), ambient × SSAO, added to HDR
 //!    `B10G11R11_UFLOAT_PACK32`.
-//! 5. [`post`]: `tonemap` (HDR as an input attachment, ACES fit, into the sRGB output) and
-//!    `readback` (the output into a host-visible buffer, when asked).
+//! 5. [`post`]: [`bloom`] (a threshold and 5 + 5 compute mip steps, one transient image per
+//!    level), `tonemap` (HDR as an input attachment, exposure, ACES fit), the last post pass
+//!    (`fxaa`/`compose`: FXAA, the resolution scale, the tile-friendly bloom) into the sRGB
+//!    output, [`exposure`] (histogram and adaptation on the async queue, into the imported
+//!    persistent `exposure` buffer) and `readback` (the output into a host-visible buffer,
+//!    when asked).
+//! 6. [`debug`] (`features.debug_view`): one intermediate shown as the output in place of
+//!    the post chain.
 //!
 //! On a tiler the deferred raster passes merge into one render pass with the G-buffer and
 //! depth memoryless (the shadow pass stays apart: its atlas is sampled at any pixel);
@@ -25,8 +31,10 @@
 //! device: bodies reach the scene and pipelines through their [`crate::builder::PassContext`],
 //! so `tessera plan --frame` compiles the very graph the renderer runs.
 
+pub mod bloom;
 pub mod clustering;
 pub mod debug;
+pub mod exposure;
 pub mod geometry;
 pub mod lighting;
 pub mod post;
@@ -59,8 +67,6 @@ pub struct FrameInputs<'a> {
     pub lights: Vec<PointLightData>,
     /// Transparent draws, back to front.
     pub transparent: Vec<Draw>,
-    /// Exposure before tone mapping.
-    pub exposure: f32,
     /// Texels per side of each shadow cascade; 0: no shadows (the atlas is 1 texel, cleared).
     pub shadow_size: u32,
     /// The output's name in the graph.
@@ -82,6 +88,9 @@ pub struct Imports {
     pub indices: BufferRef,
     /// The read-back buffer, if declared.
     pub readback: Option<BufferRef>,
+    /// The post chain's resources: the imported `exposure` buffer (`Exposure::Auto`, which
+    /// the renderer hands in), the bloom result and the rest a debug view shows.
+    pub post: post::PostTargets,
 }
 
 /// The frame's resources declared so far, which later pass groups read.
@@ -230,9 +239,12 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
     geometry::declare_transparents(fb, &t, inputs.transparent);
     let debug = features.debug_view != DebugView::None
         && debug::declare(fb, &t, features.debug_view, features.cascades);
-    if !debug {
-        post::declare_tonemap(fb, &t, inputs.exposure);
-    }
+    // A debug view of an image replaces the post chain.
+    let post = if debug {
+        post::PostTargets::default()
+    } else {
+        post::declare(fb, &t, features)
+    };
     let readback = inputs
         .readback
         .map(|bytes| post::declare_readback(fb, &t, bytes));
@@ -241,5 +253,6 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
         vertices,
         indices,
         readback,
+        post,
     }
 }

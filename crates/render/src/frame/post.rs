@@ -1,35 +1,299 @@
-//! The post-processing passes: tone mapping, and the read-back of the output.
+//! The post-processing chain after the lit HDR colour: bloom, tone mapping, auto exposure,
+//! the last post pass (FXAA, the resolution scale, the tile-friendly bloom) and the
+//! read-back of the output.
+//!
+//! What each feature declares ([`declare`]):
+//! - `Bloom::Hdr`: the chain ([`super::bloom`]) samples `hdr` after transparents and tone
+//!   mapping adds it before the curve. A tiler's render pass ends before tone mapping: hdr
+//!   is sampled, so it leaves tile memory.
+//! - `Bloom::Tonemap`: the tone-mapping subpass also writes `bloom source` (a copy of the
+//!   HDR colour, a second colour attachment) which leaves the render pass; the chain runs
+//!   from it afterwards and the last post pass adds it after the curve. `hdr` stays in tile
+//!   memory and G-buffer → lighting → transparents → tone map stay one render pass.
+//! - `Exposure::Auto`: tone mapping (and the last post pass when it adds bloom) reads the
+//!   imported `exposure` buffer; [`super::exposure`] declares the histogram and adaptation
+//!   after them. `Exposure::Fixed(e)`: a push constant, nothing declared.
+//! - The last post pass (`fxaa`, or `compose` without FXAA) samples the tone-mapped `ldr`
+//!   image (render size, `R8G8B8A8_SRGB`) and writes the output (output size). Tone mapping
+//!   writes the output directly when there is nothing for it to do: no FXAA, scale 1 and no
+//!   tile-friendly bloom.
 
 use super::sets::{draw_fullscreen, input_set};
-use super::Targets;
-use crate::builder::{BufferRef, FrameBuilder, ImportFlags};
+use super::{Targets, HDR_FORMAT, OUTPUT_FORMAT};
+use crate::builder::{BufferRef, FrameBuilder, ImageRef, ImportFlags, PassContext, Size};
+use crate::features::{Aa, Bloom, Exposure, Features};
+use crate::gpu::generic::{types, write_set, Bind};
 use crate::gpu::pipelines::PipelineKind;
+use crate::RenderError;
 use ash::vk;
 use tessera_graph::PassKind;
 
-/// `tonemap`: HDR (an input attachment) times `exposure`, ACES fit, into the output.
-pub fn declare_tonemap(fb: &mut FrameBuilder<'_>, t: &Targets, exposure: f32) {
-    let (hdr, output) = (t.hdr, t.output);
+/// What the post chain declared, for the debug views and the tests.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PostTargets {
+    /// The imported, persistent exposure buffer (`Exposure::Auto`): `vec4(exposure,
+    /// adapted luminance, frames adapted, last frame's mean luminance)`.
+    pub exposure: Option<BufferRef>,
+    /// The luminance histogram (`Exposure::Auto`): 64 `u32` bins.
+    pub histogram: Option<BufferRef>,
+    /// The bloom chain's result (half the render size, `R16G16B16A16_SFLOAT`).
+    pub bloom: Option<ImageRef>,
+    /// The tone-mapping pass's HDR copy (`Bloom::Tonemap`).
+    pub bloom_source: Option<ImageRef>,
+    /// The tone-mapped image at render size, when a last post pass follows.
+    pub ldr: Option<ImageRef>,
+}
+
+/// The exposure multiplier tone mapping applies: the fixed value, or the compensation on
+/// the adapted one.
+pub fn exposure_scale(e: Exposure) -> f32 {
+    match e {
+        Exposure::Fixed(e) => e,
+        Exposure::Auto { compensation } => compensation,
+    }
+}
+
+/// Records a compute dispatch of the generic pipeline of `shader` with set 0 of `binds`.
+pub(crate) fn compute(
+    pc: &mut PassContext<'_, '_>,
+    shader: &'static str,
+    binds: &[Bind],
+    push: &[u8],
+    groups: [u32; 3],
+) -> Result<(), RenderError> {
+    let pipeline = pc.pipelines()?.borrow_mut().shaders.compute(
+        pc.gpu,
+        shader,
+        &types(binds),
+        push.len() as u32,
+    )?;
+    let set = write_set(pc, pipeline.set_layout, binds)?;
+    pipeline.dispatch(pc, set, push, groups);
+    Ok(())
+}
+
+/// Workgroups of `local`×`local` covering `extent`.
+pub(crate) fn groups(extent: vk::Extent2D, local: u32) -> [u32; 3] {
+    [
+        extent.width.div_ceil(local),
+        extent.height.div_ceil(local),
+        1,
+    ]
+}
+
+/// Declares bloom, tone mapping, the last post pass and the exposure adaptation, as
+/// `features` ask, from `t.hdr` into `t.output`.
+pub fn declare(fb: &mut FrameBuilder<'_>, t: &Targets, features: &Features) -> PostTargets {
+    let mut out = PostTargets::default();
+    let scale = exposure_scale(features.exposure);
+    if matches!(features.exposure, Exposure::Auto { .. }) {
+        out.exposure = Some(super::exposure::declare_import(fb));
+    }
+    let early_bloom = (features.bloom == Bloom::Hdr).then(|| super::bloom::declare(fb, t.hdr));
+    if features.bloom == Bloom::Tonemap {
+        out.bloom_source = Some(fb.image("bloom source", HDR_FORMAT, Size::FULL));
+    }
+    let direct = features.aa == Aa::Off
+        && fb.render_size() == fb.output()
+        && features.bloom != Bloom::Tonemap;
+    let target = if direct {
+        t.output
+    } else {
+        let ldr = fb.image("ldr", OUTPUT_FORMAT, Size::FULL);
+        out.ldr = Some(ldr);
+        ldr
+    };
+    declare_tonemap(
+        fb,
+        Tonemap {
+            hdr: t.hdr,
+            target,
+            exposure: out.exposure,
+            bloom: early_bloom,
+            bloom_source: out.bloom_source,
+            scale,
+        },
+    );
+    let late_bloom = out.bloom_source.map(|s| super::bloom::declare(fb, s));
+    out.bloom = early_bloom.or(late_bloom);
+    if let Some(ldr) = out.ldr {
+        declare_final(
+            fb,
+            Final {
+                ldr,
+                output: t.output,
+                bloom: late_bloom,
+                exposure: out.exposure,
+                fxaa: features.aa == Aa::Fxaa,
+                scale,
+            },
+        );
+    }
+    if let Some(e) = out.exposure {
+        let src = out.bloom_source.unwrap_or(t.hdr);
+        out.histogram = Some(super::exposure::declare_adaptation(fb, src, e));
+    }
+    out
+}
+
+/// What tone mapping reads and writes.
+#[derive(Clone, Copy, Debug)]
+struct Tonemap {
+    hdr: ImageRef,
+    target: ImageRef,
+    exposure: Option<BufferRef>,
+    bloom: Option<ImageRef>,
+    bloom_source: Option<ImageRef>,
+    scale: f32,
+}
+
+fn tonemap_shader(auto: bool, add: bool, source: bool) -> &'static str {
+    match (auto, add, source) {
+        (false, false, false) => "tonemap.frag",
+        (false, true, _) => "tonemap.frag#BLOOM_ADD",
+        (false, false, true) => "tonemap.frag#BLOOM_SOURCE",
+        (true, false, false) => "tonemap.frag#AUTO_EXPOSURE",
+        (true, true, _) => "tonemap.frag#AUTO_EXPOSURE#BLOOM_ADD",
+        (true, false, true) => "tonemap.frag#AUTO_EXPOSURE#BLOOM_SOURCE",
+    }
+}
+
+/// `tonemap`: HDR (an input attachment) times the exposure, plus the early bloom, ACES fit,
+/// into `target`; with the tile-friendly bloom also the HDR copy `bloom source`.
+fn declare_tonemap(fb: &mut FrameBuilder<'_>, tm: Tonemap) {
     fb.pass("tonemap", PassKind::Raster, |p| {
-        p.input(hdr).color(output);
+        p.input(tm.hdr).color(tm.target);
+        if let Some(s) = tm.bloom_source {
+            p.color(s);
+        }
+        if let Some(e) = tm.exposure {
+            p.storage_read(e);
+        }
+        if let Some(b) = tm.bloom {
+            p.sampled(b);
+        }
         move |pc| {
             let (rp, sp, extent) = pc.subpass()?;
-            let (pipeline, layout, input_layout) = {
-                let mut p = pc.pipelines()?.borrow_mut();
-                (
-                    p.get(pc.gpu, PipelineKind::Tonemap, rp, sp)?,
-                    p.layouts.tonemap,
-                    p.layouts.hdr_input,
-                )
-            };
-            let set = input_set(pc, input_layout, &[hdr])?;
-            draw_fullscreen(
-                pc,
-                (pipeline, layout),
-                extent,
-                &[set],
-                &exposure.to_le_bytes(),
+            if tm.exposure.is_none() && tm.bloom.is_none() && tm.bloom_source.is_none() {
+                // The core frame's tone mapping, with its own pipeline and layout.
+                let (pipeline, layout, input_layout) = {
+                    let mut p = pc.pipelines()?.borrow_mut();
+                    (
+                        p.get(pc.gpu, PipelineKind::Tonemap, rp, sp)?,
+                        p.layouts.tonemap,
+                        p.layouts.hdr_input,
+                    )
+                };
+                let set = input_set(pc, input_layout, &[tm.hdr])?;
+                draw_fullscreen(
+                    pc,
+                    (pipeline, layout),
+                    extent,
+                    &[set],
+                    &tm.scale.to_le_bytes(),
+                );
+                return Ok(());
+            }
+            let sampler = pc.pipelines()?.borrow().shaders.linear;
+            let mut binds = vec![Bind::Input(
+                pc.image(tm.hdr)?.attachment_view,
+                vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+            )];
+            if let Some(e) = tm.exposure {
+                binds.push(Bind::Storage(pc.buffer(e)?));
+            }
+            if let Some(b) = tm.bloom {
+                binds.push(Bind::Sampled(
+                    pc.image(b)?.shader_view,
+                    sampler,
+                    vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+                ));
+            }
+            let shader = tonemap_shader(
+                tm.exposure.is_some(),
+                tm.bloom.is_some(),
+                tm.bloom_source.is_some(),
             );
+            let colors = 1 + u32::from(tm.bloom_source.is_some());
+            let pipeline = pc.pipelines()?.borrow_mut().shaders.screen(
+                pc.gpu,
+                shader,
+                &types(&binds),
+                16,
+                (rp, sp),
+                colors,
+            )?;
+            let set = write_set(pc, pipeline.set_layout, &binds)?;
+            let push = [
+                tm.scale,
+                super::bloom::INTENSITY,
+                1.0 / extent.width as f32,
+                1.0 / extent.height as f32,
+            ];
+            pipeline.draw_fullscreen(pc, extent, set, bytemuck::cast_slice(&push));
+            Ok(())
+        }
+    });
+}
+
+/// What the last post pass reads and writes.
+#[derive(Clone, Copy, Debug)]
+struct Final {
+    ldr: ImageRef,
+    output: ImageRef,
+    bloom: Option<ImageRef>,
+    exposure: Option<BufferRef>,
+    fxaa: bool,
+    scale: f32,
+}
+
+/// `fxaa` (or `compose` without FXAA): the tone-mapped image scaled to the output, with
+/// FXAA, plus the tile-friendly bloom.
+fn declare_final(fb: &mut FrameBuilder<'_>, f: Final) {
+    let name = if f.fxaa { "fxaa" } else { "compose" };
+    fb.pass(name, PassKind::Raster, |p| {
+        p.sampled(f.ldr).color(f.output);
+        if let Some(b) = f.bloom {
+            p.sampled(b);
+            if let Some(e) = f.exposure {
+                p.storage_read(e);
+            }
+        }
+        move |pc| {
+            let (rp, sp, extent) = pc.subpass()?;
+            let sampler = pc.pipelines()?.borrow().shaders.linear;
+            let read = vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
+            let ldr = pc.image(f.ldr)?;
+            let mut binds = vec![Bind::Sampled(ldr.shader_view, sampler, read)];
+            let mut shader = "post.frag";
+            if let Some(b) = f.bloom {
+                binds.push(Bind::Sampled(pc.image(b)?.shader_view, sampler, read));
+                shader = "post.frag#BLOOM";
+                if let Some(e) = f.exposure {
+                    binds.push(Bind::Storage(pc.buffer(e)?));
+                    shader = "post.frag#BLOOM#AUTO_EXPOSURE";
+                }
+            }
+            let pipeline = pc.pipelines()?.borrow_mut().shaders.screen(
+                pc.gpu,
+                shader,
+                &types(&binds),
+                32,
+                (rp, sp),
+                1,
+            )?;
+            let set = write_set(pc, pipeline.set_layout, &binds)?;
+            let push = [
+                1.0 / extent.width as f32,
+                1.0 / extent.height as f32,
+                1.0 / ldr.extent.width as f32,
+                1.0 / ldr.extent.height as f32,
+                if f.fxaa { 1.0 } else { 0.0 },
+                super::bloom::INTENSITY,
+                f.scale,
+                0.0,
+            ];
+            pipeline.draw_fullscreen(pc, extent, set, bytemuck::cast_slice(&push));
             Ok(())
         }
     });

@@ -26,6 +26,8 @@ pub enum Bind {
     StorageImage(vk::ImageView),
     /// A sampled view with its sampler, in the given layout.
     Sampled(vk::ImageView, vk::Sampler, vk::ImageLayout),
+    /// An input attachment (the framebuffer's attachment view), in the given layout.
+    Input(vk::ImageView, vk::ImageLayout),
 }
 
 impl Bind {
@@ -35,6 +37,7 @@ impl Bind {
             Bind::Storage(_) => vk::DescriptorType::STORAGE_BUFFER,
             Bind::StorageImage(_) => vk::DescriptorType::STORAGE_IMAGE,
             Bind::Sampled(..) => vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+            Bind::Input(..) => vk::DescriptorType::INPUT_ATTACHMENT,
         }
     }
 }
@@ -322,6 +325,11 @@ pub fn write_set(
             }]),
             Bind::Sampled(view, sampler, layout) => images.push([vk::DescriptorImageInfo {
                 sampler,
+                image_view: view,
+                image_layout: layout,
+            }]),
+            Bind::Input(view, layout) => images.push([vk::DescriptorImageInfo {
+                sampler: vk::Sampler::null(),
                 image_view: view,
                 image_layout: layout,
             }]),

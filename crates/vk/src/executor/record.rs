@@ -218,6 +218,19 @@ impl Rec<'_> {
                     let (old, new) = v
                         .layouts
                         .unwrap_or((vk::ImageLayout::UNDEFINED, vk::ImageLayout::UNDEFINED));
+                    if old == vk::ImageLayout::UNDEFINED && !v.transfers_ownership() {
+                        // A first use, maybe taking over aliased memory from resources larger
+                        // than the one the plan names as its predecessor: the same stages as a
+                        // global execution dependency. Vulkan already makes a barrier's
+                        // execution scopes global; synchronization validation applies an image
+                        // barrier's to that image's bytes only, and would miss the chain
+                        // through the predecessor to the earlier tenants of the rest.
+                        memory.push(
+                            vk::MemoryBarrier2::default()
+                                .src_stage_mask(v.src_stage)
+                                .dst_stage_mask(v.dst_stage),
+                        );
+                    }
                     images.push(
                         vk::ImageMemoryBarrier2::default()
                             .src_stage_mask(v.src_stage)

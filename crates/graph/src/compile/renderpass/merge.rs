@@ -59,6 +59,17 @@ pub enum Blocker {
     MergeOff,
     /// A non-raster pass of the graphics queue runs between the two.
     Between(PassId),
+    /// A non-raster pass of the graphics queue runs between the two and reads an attachment
+    /// of the render pass (a bloom chain sampling the HDR target): that attachment must leave
+    /// tile memory.
+    BetweenReads {
+        /// The pass in between.
+        pass: PassId,
+        /// The attachment it reads.
+        resource: ResourceId,
+        /// How it reads it.
+        access: Access,
+    },
     /// The candidate uses a resource that a pass of the other queue, inside the render pass
     /// in the execution order, also uses: the render pass could have to wait for that pass.
     WaitsOnOtherQueue {
@@ -188,6 +199,20 @@ impl Blocker {
                 between_text(graph.pass(*x).kind),
                 p(*x),
                 "' runs between them"
+            ),
+            Blocker::BetweenReads {
+                pass,
+                resource,
+                access,
+            } => put!(
+                out,
+                between_text(graph.pass(*pass).kind),
+                p(*pass),
+                "' runs between them and reads '",
+                r(*resource),
+                "' (",
+                access.name(),
+                "), an attachment of the render pass, which therefore leaves tile memory"
             ),
             Blocker::NoAttachments(x) => {
                 put!(out, "'", p(*x), "' has no attachments")
@@ -1090,7 +1115,24 @@ impl<'a> Grouper<'a> {
         if !self.options.merge {
             put(Blocker::MergeOff);
         } else {
-            self.between.iter().for_each(|&b| put(Blocker::Between(b)));
+            for &b in &self.between {
+                // Name the first attachment of the render pass it reads, if any.
+                let read = graph.pass(b).uses.iter().find(|u| {
+                    u.access.reads(u.clear)
+                        && self
+                            .open
+                            .find(u.resource)
+                            .is_some_and(|g| g.attachment.is_some())
+                });
+                put(match read {
+                    Some(u) => Blocker::BetweenReads {
+                        pass: b,
+                        resource: u.resource,
+                        access: u.access,
+                    },
+                    None => Blocker::Between(b),
+                });
+            }
             if self.two_queues {
                 self.crossings
                     .blocker(graph, pass)

@@ -1058,3 +1058,28 @@ fn after_a_read_only_last_use_the_store_is_the_write_later_passes_wait_for() {
     assert_eq!(b.src_access, AccessMask::DEPTH_STENCIL_ATTACHMENT_WRITE);
     assert_eq!(b.dst_stage, StageMask::COMPUTE_SHADER);
 }
+
+#[test]
+fn a_pass_in_between_that_reads_an_attachment_says_it_leaves_tile_memory() {
+    // A bloom chain between the lit colour and tone mapping: it samples the attachment.
+    let mut g = pair(Access::InputAttachment);
+    let x = g.find_resource("x").unwrap();
+    let level = g.buffer("level", 64);
+    g.compute("bloom")
+        .uses(x, Access::Sampled)
+        .uses(level, Access::StorageWrite)
+        .side_effects();
+    let work = g.passes.pop().unwrap();
+    g.passes.insert(1, work);
+    let no_reorder = CompileOptions {
+        reorder: false,
+        ..CompileOptions::ALL
+    };
+    let p = plan_with(&g, &Capabilities::profile("mali").unwrap(), no_reorder);
+    assert_eq!(subpasses(&p), [["a"], ["b"]]);
+    assert_eq!(
+        only_break(&p),
+        "compute pass 'bloom' runs between them and reads 'x' (sampled), an attachment of \
+         the render pass, which therefore leaves tile memory"
+    );
+}
