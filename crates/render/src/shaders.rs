@@ -99,6 +99,10 @@ const SOURCES: &[(&str, &str)] = &[
         "debug_clusters.frag",
         include_str!("../../../shaders/render/debug_clusters.frag"),
     ),
+    (
+        "debug_exposure.frag",
+        include_str!("../../../shaders/render/debug_exposure.frag"),
+    ),
 ];
 
 /// The source of an embedded shader file.

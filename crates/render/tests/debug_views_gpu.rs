@@ -34,6 +34,7 @@ fn each_debug_view_shows_its_own_picture() {
         DebugView::Shadow(2),
         DebugView::Ssao,
         DebugView::Clusters,
+        DebugView::Exposure,
     ] {
         let p = view(&gpu, v);
         let name = v.name();

@@ -3,8 +3,10 @@
 //! The pass samples the chosen resource and writes the output in place of the post chain,
 //! so the plan of a debug view is the frame that view needs: what feeds only the lit picture
 //! (lighting, tone mapping) is culled, and a G-buffer target that the view samples leaves
-//! tile memory on a tiler — the plan's memoryless decisions and breaks say so.
+//! tile memory on a tiler — the plan's memoryless decisions and breaks say so. The exposure
+//! view is the exception: it draws its panel over the lit frame, after the adaptation.
 
+use super::post::PostTargets;
 use super::Targets;
 use crate::builder::{BufferRef, FrameBuilder, ImageRef};
 use crate::features::DebugView;
@@ -126,6 +128,39 @@ fn declare_clusters(fb: &mut FrameBuilder<'_>, t: &Targets, clusters: BufferRef)
                 1,
             )?;
             drop(p);
+            let set = write_set(pc, pipeline.set_layout, &binds)?;
+            pipeline.draw_fullscreen(pc, extent, set, &[]);
+            Ok(())
+        }
+    });
+}
+
+/// The exposure view: the histogram, the adapted luminance and the exposure drawn over the
+/// lit frame (`debug_exposure.frag`), after the adaptation (so it shows this frame's
+/// values). Nothing is declared with a fixed exposure (there is no histogram).
+pub fn declare_exposure(fb: &mut FrameBuilder<'_>, t: &Targets, post: &PostTargets) {
+    let (Some(histogram), Some(exposure)) = (post.histogram, post.exposure) else {
+        return;
+    };
+    let output = t.output;
+    fb.pass("debug view", PassKind::Raster, |p| {
+        p.storage_read(histogram)
+            .storage_read(exposure)
+            .blend(output);
+        move |pc| {
+            let (rp, sp, extent) = pc.subpass()?;
+            let binds = [
+                Bind::Storage(pc.buffer(histogram)?),
+                Bind::Storage(pc.buffer(exposure)?),
+            ];
+            let pipeline = pc.pipelines()?.borrow_mut().shaders.screen(
+                pc.gpu,
+                "debug_exposure.frag",
+                &types(&binds),
+                0,
+                (rp, sp),
+                1,
+            )?;
             let set = write_set(pc, pipeline.set_layout, &binds)?;
             pipeline.draw_fullscreen(pc, extent, set, &[]);
             Ok(())

@@ -237,14 +237,18 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
     }
     lighting::declare(fb, &t);
     geometry::declare_transparents(fb, &t, inputs.transparent);
-    let debug = features.debug_view != DebugView::None
-        && debug::declare(fb, &t, features.debug_view, features.cascades);
-    // A debug view of an image replaces the post chain.
+    let view = features.debug_view;
+    let debug = !matches!(view, DebugView::None | DebugView::Exposure)
+        && debug::declare(fb, &t, view, features.cascades);
+    // A debug view of an image replaces the post chain; the exposure view draws over it.
     let post = if debug {
         post::PostTargets::default()
     } else {
         post::declare(fb, &t, features)
     };
+    if view == DebugView::Exposure {
+        debug::declare_exposure(fb, &t, &post);
+    }
     let readback = inputs
         .readback
         .map(|bytes| post::declare_readback(fb, &t, bytes));
