@@ -122,3 +122,27 @@ fn naive_deferred_plan(dir: &std::path::Path) -> std::path::PathBuf {
     std::fs::write(&old, plan).unwrap();
     old
 }
+
+/// `tessera graph --frame` writes the viewer page of the renderer's own frame.
+#[test]
+fn the_viewer_shows_the_renderers_frame() {
+    let dir = scratch("graph-frame");
+    let html = dir.join("frame.html");
+    ok(&tessera(&[
+        "graph",
+        "--frame",
+        "--profile",
+        "mali",
+        "--html",
+        html.to_str().expect("utf-8 path"),
+    ]));
+    let page = std::fs::read_to_string(&html).expect("page written");
+    for name in [
+        "light clustering",
+        "ssao depth prepass",
+        "bloom threshold",
+        "fxaa",
+    ] {
+        assert!(page.contains(name), "the page names '{name}'");
+    }
+}

@@ -161,3 +161,101 @@ fn bad_input_gives_one_clear_error() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `tessera plan --frame` compiles the renderer's own frame without a device: the desktop
+/// and mali plans differ as the mobile preset says (one merged deferred render pass with a
+/// memoryless G-buffer on mali; the async passes on their queue on desktop).
+#[test]
+fn the_renderers_frame_compiles_for_desktop_and_mali() {
+    let plan = |profile: &str| {
+        let out = tessera(&[
+            "plan",
+            "--frame",
+            "--width",
+            "320",
+            "--height",
+            "180",
+            "--profile",
+            profile,
+            "--json",
+        ]);
+        assert!(
+            out.status.success(),
+            "{profile}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).expect("plan JSON")
+    };
+    let subpasses = |p: &serde_json::Value| -> Vec<Vec<String>> {
+        p["render_passes"]
+            .as_array()
+            .expect("render passes")
+            .iter()
+            .map(|rp| {
+                rp["subpasses"]
+                    .as_array()
+                    .expect("subpasses")
+                    .iter()
+                    .map(|s| s.as_str().expect("name").to_string())
+                    .collect()
+            })
+            .collect()
+    };
+    let mali = plan("mali");
+    let deferred: Vec<String> = ["gbuffer", "lighting", "transparents", "tonemap"]
+        .map(String::from)
+        .to_vec();
+    assert!(
+        subpasses(&mali).contains(&deferred),
+        "{:?}",
+        subpasses(&mali)
+    );
+    let order = |p: &serde_json::Value| -> Vec<String> {
+        p["order"]
+            .as_array()
+            .expect("order")
+            .iter()
+            .map(|s| s.as_str().expect("name").to_string())
+            .collect()
+    };
+    assert!(order(&mali).contains(&"ssao depth prepass".to_string()));
+    let desktop = plan("desktop");
+    assert!(!subpasses(&desktop).contains(&deferred));
+    let async_queue: Vec<&str> = desktop["queues"]["async_compute"]
+        .as_array()
+        .expect("async queue")
+        .iter()
+        .map(|s| s.as_str().expect("name"))
+        .collect();
+    for pass in ["light clustering", "ssao", "luminance histogram"] {
+        assert!(async_queue.contains(&pass), "{async_queue:?}");
+    }
+}
+
+/// The frame flags choose the renderer's frame: with a frame file they are an error, and a
+/// feature switch changes the declared graph.
+#[test]
+fn frame_flags_need_frame_and_change_the_graph() {
+    let out = tessera(&["plan", "assets/graphs/deferred.json", "--no-shadows"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--frame"), "{err}");
+    let passes = |extra: &[&str]| {
+        let mut args = vec![
+            "plan", "--frame", "--width", "320", "--height", "180", "--json",
+        ];
+        args.extend_from_slice(extra);
+        let out = tessera(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("plan JSON");
+        v["order"].as_array().expect("order").len()
+    };
+    assert!(
+        passes(&["--bloom", "off"]) < passes(&[]),
+        "bloom off removes passes"
+    );
+}

@@ -124,3 +124,25 @@ fn one_to_four_cascades_size_the_atlas_and_render_clean() {
         "1 and 4 cascades drew the same shadows"
     );
 }
+
+/// `tessera plan --frame` compiles the graph the renderer runs: `frame_graph` (no device)
+/// declares the same passes, uses and resources as the renderer's frame.
+#[test]
+fn the_graph_without_a_device_is_the_graph_the_renderer_runs() {
+    let gpu = gpu();
+    let s = settings_with(CompileOptions::ALL, small_features());
+    let scene = tessera_scene::builtin();
+    let offline = tessera_render::frame_graph(&scene, &s);
+    let mut r = tessera_render::Renderer::new(gpu.clone(), scene, s).expect("renderer");
+    r.render(0.0).expect("frame");
+    let live = r.executor().graph().expect("a plan").clone();
+    r.destroy();
+    assert_eq!(offline.passes, live.passes);
+    let shape = |g: &tessera_graph::Graph| -> Vec<(String, tessera_graph::graph::ResourceKind)> {
+        g.resources
+            .iter()
+            .map(|r| (r.name.to_string(), r.kind))
+            .collect()
+    };
+    assert_eq!(shape(&offline), shape(&live));
+}
