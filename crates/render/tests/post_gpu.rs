@@ -2,23 +2,16 @@
 //! in every test): bloom, auto exposure across frames, FXAA, the resolution scale, the same
 //! picture whatever the plan, and the chain's plans on desktop and on tilers.
 
+mod common;
+
+use common::{gpu, H, W};
 use std::sync::Arc;
 use tessera_graph::{Capabilities, CompileOptions, Graph, Plan};
 use tessera_render::features::{Aa, Bloom, Exposure, Features};
 use tessera_render::png_out::Picture;
 use tessera_render::{Renderer, Settings};
 use tessera_scene::Scene;
-use tessera_vk::{Gpu, GpuOptions};
-
-const W: u32 = 320;
-const H: u32 = 180;
-
-fn gpu() -> Arc<Gpu> {
-    Arc::new(
-        Gpu::new(&GpuOptions { validation: true })
-            .expect("a Vulkan device (lavapipe) with validation"),
-    )
-}
+use tessera_vk::Gpu;
 
 /// The core frame with 512-texel shadows, plus what `f` changes.
 fn settings(f: impl FnOnce(&mut Features)) -> Settings {

@@ -2,6 +2,9 @@
 //! optimisations that never change the picture, re-planning mid-run, the glTF corpus, and
 //! the executor's lifetimes. Every test asserts zero validation messages.
 
+mod common;
+
+use common::*;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tessera_graph::CompileOptions;
@@ -9,31 +12,12 @@ use tessera_render::features::Ssao;
 use tessera_render::png_out::{Difference, Picture};
 use tessera_render::{Renderer, Settings};
 use tessera_scene::Scene;
-use tessera_vk::{Gpu, GpuOptions};
+use tessera_vk::Gpu;
 
-const W: u32 = 320;
-const H: u32 = 180;
 const CORPUS: &str = "/usr/share/assimp/models/glTF2";
 
-fn gpu() -> Arc<Gpu> {
-    Arc::new(
-        Gpu::new(&GpuOptions { validation: true })
-            .expect("a Vulkan device (lavapipe) with validation"),
-    )
-}
-
 fn settings(options: CompileOptions) -> Settings {
-    // 512-texel shadow cascades: enough for 320×180, and quick on a CPU rasteriser.
-    Settings {
-        width: W,
-        height: H,
-        options,
-        features: tessera_render::features::Features {
-            shadow_size: 512,
-            ..Default::default()
-        },
-        ..Settings::default()
-    }
+    settings_with(options, small_features())
 }
 
 /// [`settings`] with `ssao` and `clustering`.
@@ -59,52 +43,6 @@ fn render_passes(plan: &tessera_graph::Plan) -> Vec<Vec<String>> {
         .iter()
         .map(|rp| rp.subpasses.iter().map(|s| s.to_string()).collect())
         .collect()
-}
-
-/// Renders `frames` frames and returns the last picture; asserts no validation message.
-fn render(gpu: &Arc<Gpu>, scene: Scene, s: Settings, frames: u64) -> Picture {
-    let before = gpu.messages.count();
-    let mut r = Renderer::new(gpu.clone(), scene, s).expect("renderer");
-    for f in 0..frames {
-        r.render(f as f32 / 60.0).expect("frame");
-    }
-    let p = r.picture().expect("read back").expect("a picture");
-    r.destroy();
-    assert_eq!(
-        gpu.messages.count() - before,
-        0,
-        "validation: {:#?}",
-        gpu.messages.texts()
-    );
-    p
-}
-
-fn golden_path(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden")
-        .join(format!("{name}.png"))
-}
-
-/// Compares with the committed golden image (`TESSERA_BLESS=1` rewrites it).
-fn check_golden(name: &str, picture: &Picture) {
-    let path = golden_path(name);
-    if std::env::var_os("TESSERA_BLESS").is_some() {
-        picture.write_png(&path).expect("write golden");
-        return;
-    }
-    let golden =
-        Picture::read_png(&path).unwrap_or_else(|e| panic!("{e} (bless with TESSERA_BLESS=1)"));
-    let d = picture
-        .difference(&golden)
-        .expect("same size as the golden image");
-    if !d.within_tolerance(u64::from(W * H)) {
-        let out = std::env::temp_dir().join(format!("tessera-{name}-actual.png"));
-        let _ = picture.write_png(&out);
-        panic!(
-            "{name}: {d:?} exceeds the golden tolerance; the picture is at {}",
-            out.display()
-        );
-    }
 }
 
 fn model(rel: &str) -> Scene {

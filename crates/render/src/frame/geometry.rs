@@ -84,31 +84,46 @@ fn draw_shadows(
             d.cmd_set_viewport(pc.cmd, 0, &[viewport]);
             d.cmd_set_scissor(pc.cmd, 0, &[scissor]);
         }
-        for draw in &scene.opaque {
-            let mut push = [0f32; DRAW_CONSTANTS as usize / 4];
-            push[..16].copy_from_slice(&draw.transform.to_cols_array());
-            push[29] = cascade as f32;
-            // SAFETY: the push range matches the shadow layout; indices lie in the buffer.
-            unsafe {
-                d.cmd_push_constants(
-                    pc.cmd,
-                    layout,
-                    vk::ShaderStageFlags::VERTEX,
-                    0,
-                    bytemuck::cast_slice(&push),
-                );
-                d.cmd_draw_indexed(
-                    pc.cmd,
-                    draw.index_count,
-                    1,
-                    draw.first_index,
-                    draw.vertex_offset,
-                    0,
-                );
-            }
-        }
+        draw_opaque_depth(pc, layout, scene, cascade as f32);
     }
     Ok(())
+}
+
+/// Records every opaque draw of `scene` for a depth-only pipeline of `layout` (the shadow
+/// cascades, the SSAO prepass): the model matrix and `cascade` (the shadow shader's, in
+/// `alpha.y`) as vertex push constants. The pipeline, its set and the scene's buffers are
+/// bound.
+pub(crate) fn draw_opaque_depth(
+    pc: &PassContext<'_, '_>,
+    layout: vk::PipelineLayout,
+    scene: &SceneGpu,
+    cascade: f32,
+) {
+    let d = &pc.gpu.device;
+    for draw in &scene.opaque {
+        let mut push = [0f32; DRAW_CONSTANTS as usize / 4];
+        push[..16].copy_from_slice(&draw.transform.to_cols_array());
+        push[29] = cascade;
+        // SAFETY: the push range matches the depth-only layouts; indices lie in the bound
+        // index buffer.
+        unsafe {
+            d.cmd_push_constants(
+                pc.cmd,
+                layout,
+                vk::ShaderStageFlags::VERTEX,
+                0,
+                bytemuck::cast_slice(&push),
+            );
+            d.cmd_draw_indexed(
+                pc.cmd,
+                draw.index_count,
+                1,
+                draw.first_index,
+                draw.vertex_offset,
+                0,
+            );
+        }
+    }
 }
 
 /// Records `draws` with the mesh pipeline of each material (G-buffer, or forward with

@@ -14,10 +14,11 @@
 //!   memory and G-buffer → lighting → transparents → tone map stay one render pass. It costs
 //!   a second, quarter-size geometry pass; SSAO overlaps the shadow and G-buffer passes.
 
+use super::geometry::draw_opaque_depth;
 use super::Targets;
 use crate::builder::{FrameBuilder, ImageRef, PassContext, Size};
 use crate::gpu::generic::{types, write_set, Bind};
-use crate::gpu::pipelines::{set_viewport, PipelineKind, DRAW_CONSTANTS};
+use crate::gpu::pipelines::{set_viewport, PipelineKind};
 use crate::RenderError;
 use ash::vk;
 use tessera_graph::{Format, PassKind};
@@ -163,27 +164,6 @@ fn draw_prepass(pc: &mut PassContext<'_, '_>, t: &Targets) -> Result<(), RenderE
         d.cmd_bind_vertex_buffers(pc.cmd, 0, &[vertices], &[0]);
         d.cmd_bind_index_buffer(pc.cmd, indices, 0, vk::IndexType::UINT32);
     }
-    for draw in &scene.opaque {
-        let mut push = [0f32; DRAW_CONSTANTS as usize / 4];
-        push[..16].copy_from_slice(&draw.transform.to_cols_array());
-        // SAFETY: the push range matches the layout; indices lie in the buffer.
-        unsafe {
-            d.cmd_push_constants(
-                pc.cmd,
-                layout,
-                vk::ShaderStageFlags::VERTEX,
-                0,
-                bytemuck::cast_slice(&push),
-            );
-            d.cmd_draw_indexed(
-                pc.cmd,
-                draw.index_count,
-                1,
-                draw.first_index,
-                draw.vertex_offset,
-                0,
-            );
-        }
-    }
+    draw_opaque_depth(pc, layout, scene, 0.0);
     Ok(())
 }

@@ -140,6 +140,27 @@ impl ShaderPipelines {
         Ok((set_layout, layout))
     }
 
+    /// Names a new pipeline after its shader and keeps it under `key`.
+    fn keep(
+        &mut self,
+        gpu: &Gpu,
+        key: Key,
+        pipeline: vk::Pipeline,
+        (set_layout, layout): (vk::DescriptorSetLayout, vk::PipelineLayout),
+        stages: vk::ShaderStageFlags,
+    ) -> ShaderPipeline {
+        gpu.name(pipeline, key.shader);
+        let p = ShaderPipeline {
+            pipeline,
+            layout,
+            set_layout,
+            stages,
+        };
+        self.pipelines.insert(key, p);
+        self.created += 1;
+        p
+    }
+
     /// The compute pipeline of `shader` (a `.comp` file of `shaders/render/`) with set 0 of
     /// `bindings` and `push` bytes of push constants.
     pub fn compute(
@@ -175,16 +196,7 @@ impl ShaderPipelines {
                 .create_compute_pipelines(vk::PipelineCache::null(), &[info], None)
         }
         .map_err(|(_, e)| RenderError::Vk(e))?[0];
-        gpu.name(pipeline, shader);
-        let p = ShaderPipeline {
-            pipeline,
-            layout,
-            set_layout,
-            stages,
-        };
-        self.pipelines.insert(key, p);
-        self.created += 1;
-        Ok(p)
+        Ok(self.keep(gpu, key, pipeline, (set_layout, layout), stages))
     }
 
     /// The full-screen pipeline of the fragment shader `shader` for the subpass `sp` of
@@ -262,16 +274,7 @@ impl ShaderPipelines {
                 .create_graphics_pipelines(vk::PipelineCache::null(), &[info], None)
         }
         .map_err(|(_, e)| RenderError::Vk(e))?[0];
-        gpu.name(pipeline, shader);
-        let p = ShaderPipeline {
-            pipeline,
-            layout,
-            set_layout,
-            stages,
-        };
-        self.pipelines.insert(key, p);
-        self.created += 1;
-        Ok(p)
+        Ok(self.keep(gpu, key, pipeline, (set_layout, layout), stages))
     }
 
     /// Destroys everything (device idle).

@@ -63,7 +63,8 @@ pub fn render(gpu: &Arc<Gpu>, scene: Scene, s: Settings, frames: u64) -> Picture
     p
 }
 
-fn golden_path(name: &str) -> PathBuf {
+/// Where the golden image `name` lives.
+pub fn golden_path(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/golden")
         .join(format!("{name}.png"))
