@@ -565,6 +565,16 @@ impl Renderer {
         let rebuilt = self
             .exec
             .prepare(&graph, &self.settings.options, &mut bodies)?;
+        let view = self.settings.features.debug_view;
+        if rebuilt
+            && view != crate::features::DebugView::None
+            && !graph.passes.iter().any(|p| p.name.as_str() == "debug view")
+        {
+            log::warn!(
+                "debug view '{}' has nothing to show in this frame (its feature is off): the output is the frame",
+                view.name()
+            );
+        }
         let t2 = Instant::now();
         let images = [(
             imports.output.0,
