@@ -10,6 +10,11 @@
 //! entry points are loaded from their `KHR` aliases, so the rest of the executor calls the
 //! same functions either way.
 //!
+//! With a window ([`GpuOptions::surface`]) the instance also enables `VK_KHR_surface` and
+//! the platform's surface extensions (ash-window, from the display handle), creates the
+//! window's `VkSurfaceKHR`, picks a graphics family that can present to it and enables
+//! `VK_KHR_swapchain`; headless (no surface) enables none of them.
+//!
 //! Every `unsafe` block here calls Vulkan through ash with handles this module created and
 //! owns; destruction happens once, in `Drop`, after the device is idle.
 
@@ -85,12 +90,36 @@ unsafe extern "system" fn on_message(
     vk::FALSE
 }
 
+/// The window a device is opened for: its display and window handles.
+#[derive(Clone, Copy, Debug)]
+pub struct SurfaceRequest {
+    display: raw_window_handle::RawDisplayHandle,
+    window: raw_window_handle::RawWindowHandle,
+}
+
+impl SurfaceRequest {
+    /// A request for the window of these handles.
+    ///
+    /// # Safety
+    /// The handles must be valid, and the window and its display must outlive the [`Gpu`]
+    /// opened with this request (the `Gpu` owns a `VkSurfaceKHR` of the window).
+    pub unsafe fn new(
+        display: raw_window_handle::RawDisplayHandle,
+        window: raw_window_handle::RawWindowHandle,
+    ) -> SurfaceRequest {
+        SurfaceRequest { display, window }
+    }
+}
+
 /// How to open the device.
 #[derive(Clone, Debug)]
 pub struct GpuOptions {
     /// Enable `VK_LAYER_KHRONOS_validation` with synchronization validation (an error when
     /// the layer is missing).
     pub validation: bool,
+    /// Open the device for presenting to this window (surface and swapchain extensions, a
+    /// graphics family that can present); `None` is headless.
+    pub surface: Option<SurfaceRequest>,
 }
 
 // Not derivable: the default follows the build profile (validation on in debug builds).
@@ -99,6 +128,7 @@ impl Default for GpuOptions {
     fn default() -> Self {
         GpuOptions {
             validation: cfg!(debug_assertions),
+            surface: None,
         }
     }
 }
@@ -110,6 +140,22 @@ pub struct Queue {
     pub family: u32,
     /// The queue.
     pub queue: vk::Queue,
+}
+
+/// The window surface of a device opened for presenting.
+pub struct Surface {
+    /// `VK_KHR_surface` instance functions.
+    pub loader: ash::khr::surface::Instance,
+    /// The surface.
+    pub surface: vk::SurfaceKHR,
+}
+
+impl std::fmt::Debug for Surface {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Surface")
+            .field("surface", &self.surface)
+            .finish_non_exhaustive()
+    }
 }
 
 /// An open device with everything the executor needs.
@@ -142,6 +188,9 @@ pub struct Gpu {
     wait_idles: AtomicU64,
     /// Whether validation is on.
     pub validation: bool,
+    /// The window surface, when opened with [`GpuOptions::surface`] (`VK_KHR_swapchain` is
+    /// then enabled and the graphics family presents to it).
+    pub surface: Option<Surface>,
 }
 
 impl std::fmt::Debug for Gpu {
@@ -188,6 +237,22 @@ impl Gpu {
             ext_names.push(ash::ext::debug_utils::NAME.as_ptr());
         }
         let mut layer_names = Vec::new();
+        if let Some(req) = &options.surface {
+            let needed = ash_window::enumerate_required_extensions(req.display).map_err(|e| {
+                VkError::Setup(format!("this display has no Vulkan surface extension: {e}"))
+            })?;
+            for &n in needed {
+                // SAFETY: ash-window returns pointers to NUL-terminated static names.
+                let name = unsafe { CStr::from_ptr(n) };
+                if !has_ext(name) {
+                    return Err(VkError::Setup(format!(
+                        "the Vulkan loader lacks the surface extension {}",
+                        name.to_string_lossy()
+                    )));
+                }
+                ext_names.push(n);
+            }
+        }
         if options.validation {
             layer_names.push(VALIDATION.as_ptr());
             ext_names.push(ash::ext::validation_features::NAME.as_ptr());
@@ -236,12 +301,36 @@ impl Gpu {
         } else {
             None
         };
-        let opened = Self::open_device(&instance);
+        let surface = match &options.surface {
+            None => Ok(None),
+            Some(req) => {
+                // SAFETY: the request's contract keeps the window alive while the Gpu is;
+                // the instance enabled the extensions ash-window asked for.
+                unsafe {
+                    ash_window::create_surface(&entry, &instance, req.display, req.window, None)
+                }
+                .map(|s| {
+                    Some(Surface {
+                        loader: ash::khr::surface::Instance::new(&entry, &instance),
+                        surface: s,
+                    })
+                })
+                .map_err(|e| VkError::Setup(format!("cannot create the window surface: {e}")))
+            }
+        };
+        let opened = surface
+            .as_ref()
+            .map_err(|e| VkError::Setup(e.to_string()))
+            .and_then(|s| Self::open_device(&instance, s.as_ref()));
         let (physical, properties, device, graphics, compute, memory, allocator) = match opened {
             Ok(parts) => parts,
             Err(e) => {
-                // SAFETY: nothing created from the instance is alive when opening failed.
+                // SAFETY: nothing created from the instance is alive when opening failed
+                // but the surface and the messenger, destroyed here before it.
                 unsafe {
+                    if let Ok(Some(s)) = &surface {
+                        s.loader.destroy_surface(s.surface, None);
+                    }
                     if let Some((d, m)) = &debug_instance {
                         d.destroy_debug_utils_messenger(*m, None);
                     }
@@ -269,12 +358,14 @@ impl Gpu {
             direct_allocations: AtomicU64::new(0),
             wait_idles: AtomicU64::new(0),
             validation: options.validation,
+            surface: surface.ok().flatten(),
         })
     }
 
     #[allow(clippy::type_complexity)]
     fn open_device(
         instance: &ash::Instance,
+        surface: Option<&Surface>,
     ) -> Result<
         (
             vk::PhysicalDevice,
@@ -315,12 +406,26 @@ impl Gpu {
             }
             // SAFETY: as above.
             let families = unsafe { instance.get_physical_device_queue_family_properties(p) };
-            let Some(g) = families.iter().position(|f| {
+            let presents = |i: usize| {
+                surface.is_none_or(|s| {
+                    // SAFETY: a support query of a family of `p` and our surface.
+                    unsafe {
+                        s.loader
+                            .get_physical_device_surface_support(p, i as u32, s.surface)
+                    }
+                    .unwrap_or(false)
+                })
+            };
+            let Some(g) = families.iter().enumerate().position(|(i, f)| {
                 f.queue_flags
                     .contains(vk::QueueFlags::GRAPHICS | vk::QueueFlags::COMPUTE)
+                    && presents(i)
             }) else {
                 continue;
             };
+            if surface.is_some() && !has_extensions(instance, p, &[ash::khr::swapchain::NAME]) {
+                continue;
+            }
             let c = compute_only_family(&families);
             let rank = match props.device_type {
                 vk::PhysicalDeviceType::DISCRETE_GPU => 0,
@@ -335,7 +440,8 @@ impl Gpu {
             return Err(VkError::NoDevice(
                 "none is Vulkan 1.3 (or 1.2 with VK_KHR_synchronization2, \
                  VK_KHR_maintenance4 and VK_EXT_load_store_op_none or \
-                 VK_KHR_dynamic_rendering) with a graphics queue"
+                 VK_KHR_dynamic_rendering) with a graphics queue (that presents to the \
+                 window, with VK_KHR_swapchain, when a window is used)"
                     .into(),
             ));
         };
@@ -369,12 +475,18 @@ impl Gpu {
         let mut maint4 = vk::PhysicalDeviceMaintenance4Features::default().maintenance4(true);
         let mut ext_names: Vec<_> = EXTS_1_2.iter().map(|e| e.as_ptr()).collect();
         ext_names.extend(store_op_none(instance, physical).map(CStr::as_ptr));
+        let mut core_ext_names = Vec::new();
+        if surface.is_some() {
+            ext_names.push(ash::khr::swapchain::NAME.as_ptr());
+            core_ext_names.push(ash::khr::swapchain::NAME.as_ptr());
+        }
         let mut info = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queue_infos)
             .enabled_features(&features)
             .push_next(&mut f12);
         info = if core_1_3 {
-            info.push_next(&mut f13)
+            info.enabled_extension_names(&core_ext_names)
+                .push_next(&mut f13)
         } else {
             // Vulkan 1.2 (RenderDoc attached, older drivers): the same features as extensions.
             info.enabled_extension_names(&ext_names)
@@ -653,6 +765,9 @@ impl Drop for Gpu {
             let _ = self.device.device_wait_idle();
             self.allocator.take();
             self.device.destroy_device(None);
+            if let Some(s) = self.surface.take() {
+                s.loader.destroy_surface(s.surface, None);
+            }
             if let Some((d, m)) = self.debug_instance.take() {
                 d.destroy_debug_utils_messenger(m, None);
             }

@@ -21,10 +21,11 @@
 //! - [`shader`]: GLSL to SPIR-V with shaderc (`#include`, defines, file:line errors).
 //! - [`synth`]: synthetic pass bodies and the CPU model behind `tessera exec`, a client of
 //!   the executor.
+//! - [`swapchain`]: the window's swapchain (create, recreate, acquire, present).
 //! - [`capture`]: RenderDoc frame capture through its in-app API, loaded at run time.
 //!
 //! All `unsafe` of the project lives in this crate, in `device`, `resources`, `render`,
-//! `executor`, `shader`, `capture` and `synth::gpu`; each block says why it is sound.
+//! `executor`, `shader`, `swapchain`, `capture` and `synth::gpu`; each block says why it is sound.
 
 #![warn(missing_docs)]
 
@@ -38,9 +39,10 @@ pub mod render;
 pub mod resources;
 pub mod shader;
 pub mod submit;
+pub mod swapchain;
 pub mod synth;
 
-pub use device::{Gpu, GpuOptions};
+pub use device::{Gpu, GpuOptions, Surface, SurfaceRequest};
 
 /// What can go wrong in the executor.
 #[derive(Debug, thiserror::Error)]

@@ -24,8 +24,11 @@ use tessera_vk::{Gpu, GpuOptions};
 
 fn gpu() -> Arc<Gpu> {
     Arc::new(
-        Gpu::new(&GpuOptions { validation: true })
-            .expect("a Vulkan 1.3 device with validation layers"),
+        Gpu::new(&GpuOptions {
+            validation: true,
+            surface: None,
+        })
+        .expect("a Vulkan 1.3 device with validation layers"),
     )
 }
 

@@ -90,6 +90,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
     let gpu = Arc::new(
         Gpu::new(&GpuOptions {
             validation: !args.no_validation,
+            surface: None,
         })
         .map_err(|e| match e {
             VkError::NoDevice(_) => anyhow::anyhow!("{e}"),

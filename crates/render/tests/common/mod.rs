@@ -20,8 +20,11 @@ pub const H: u32 = 180;
 /// lavapipe with validation and synchronization validation.
 pub fn gpu() -> Arc<Gpu> {
     Arc::new(
-        Gpu::new(&GpuOptions { validation: true })
-            .expect("a Vulkan device (lavapipe) with validation"),
+        Gpu::new(&GpuOptions {
+            validation: true,
+            surface: None,
+        })
+        .expect("a Vulkan device (lavapipe) with validation"),
     )
 }
 

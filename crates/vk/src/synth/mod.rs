@@ -301,6 +301,7 @@ pub(crate) fn poison_dont_care(graph: &Graph, plan: &Plan) -> Plan {
 pub fn run(graph: &Graph, config: &ExecConfig) -> Result<ExecReport, VkError> {
     let gpu = Arc::new(Gpu::new(&GpuOptions {
         validation: config.validation,
+        surface: None,
     })?);
     run_on(&gpu, graph, config)
 }
@@ -316,6 +317,7 @@ pub fn run_with_capture(
     let mut capture = Capture::load(out)?;
     let gpu = Arc::new(Gpu::new(&GpuOptions {
         validation: config.validation,
+        surface: None,
     })?);
     run_inner(&gpu, graph, config, Some(&mut capture))
 }

@@ -1,0 +1,413 @@
+//! The window's swapchain: creation and re-creation on the [`Gpu`]'s surface, one view per
+//! image, acquire and present.
+//!
+//! - Extent: the surface's current extent, or the window's size clamped to the surface's
+//!   limits when the surface leaves it to the swapchain (`0xFFFFFFFF`). A 0×0 extent (a
+//!   minimised window) creates nothing: [`Swapchain::create`] returns `Ok(None)`.
+//! - Present mode: the one asked for when the surface offers it, else FIFO (always there).
+//! - Images: one more than the surface's minimum (at most its maximum), usage
+//!   `COLOR_ATTACHMENT | TRANSFER_DST`, an sRGB BGRA/RGBA format when offered.
+//! - Semaphores: `images + frames in flight` acquire semaphores used round robin (frame `n`
+//!   reuses frame `n - k`'s, `k > frames in flight`, and the executor has waited for frame
+//!   `n - 1 - frames in flight`'s fence before frame `n` acquires, so its wait is complete),
+//!   and one
+//!   render-finished semaphore per swapchain image (waited by that image's present; reused
+//!   only when the image is acquired again, after its present).
+//! - `ERROR_OUT_OF_DATE_KHR` and `SUBOPTIMAL_KHR` are values ([`Acquired::OutOfDate`],
+//!   [`Presented::Suboptimal`]), not errors: the caller recreates.
+//!
+//! Cost: create allocates `images` views and `2 × images + frames in flight` semaphores; acquire and present
+//! are one Vulkan call each.
+
+use crate::device::Gpu;
+use crate::executor::FRAMES_IN_FLIGHT;
+use crate::VkError;
+use ash::vk;
+use std::sync::Arc;
+
+/// How frames are presented.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PresentMode {
+    /// Vertical sync, no tearing (always available).
+    #[default]
+    Fifo,
+    /// Newest frame replaces the queued one, no tearing (falls back to FIFO).
+    Mailbox,
+    /// No vertical sync, may tear (falls back to FIFO).
+    Immediate,
+}
+
+impl PresentMode {
+    /// The Vulkan mode.
+    pub fn vk(self) -> vk::PresentModeKHR {
+        match self {
+            PresentMode::Fifo => vk::PresentModeKHR::FIFO,
+            PresentMode::Mailbox => vk::PresentModeKHR::MAILBOX,
+            PresentMode::Immediate => vk::PresentModeKHR::IMMEDIATE,
+        }
+    }
+}
+
+/// The mode used when `wanted` is asked for and the surface offers `available` (FIFO when
+/// the wanted one is missing: the only mode every surface has).
+pub fn choose_present_mode(
+    wanted: PresentMode,
+    available: &[vk::PresentModeKHR],
+) -> vk::PresentModeKHR {
+    if available.contains(&wanted.vk()) {
+        wanted.vk()
+    } else {
+        vk::PresentModeKHR::FIFO
+    }
+}
+
+/// The swapchain extent for a window of `window` pixels: the surface's current extent when it
+/// sets one, else the window's size clamped to the surface's limits.
+pub fn choose_extent(caps: &vk::SurfaceCapabilitiesKHR, window: vk::Extent2D) -> vk::Extent2D {
+    if caps.current_extent.width != u32::MAX {
+        return caps.current_extent;
+    }
+    vk::Extent2D {
+        width: window
+            .width
+            .clamp(caps.min_image_extent.width, caps.max_image_extent.width),
+        height: window
+            .height
+            .clamp(caps.min_image_extent.height, caps.max_image_extent.height),
+    }
+}
+
+/// Images to ask for: one more than the minimum, within the maximum (0: no maximum).
+pub fn choose_image_count(caps: &vk::SurfaceCapabilitiesKHR) -> u32 {
+    let n = caps.min_image_count + 1;
+    if caps.max_image_count > 0 {
+        n.min(caps.max_image_count)
+    } else {
+        n
+    }
+}
+
+/// The surface format: sRGB BGRA8 or RGBA8 when offered, else the first.
+pub fn choose_format(formats: &[vk::SurfaceFormatKHR]) -> Option<vk::SurfaceFormatKHR> {
+    let srgb = [vk::Format::B8G8R8A8_SRGB, vk::Format::R8G8B8A8_SRGB];
+    formats
+        .iter()
+        .find(|f| srgb.contains(&f.format) && f.color_space == vk::ColorSpaceKHR::SRGB_NONLINEAR)
+        .or(formats.first())
+        .copied()
+}
+
+/// What an acquire got.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Acquired {
+    /// Image `index` is ready once `acquire` is signalled; `render_finished` is the
+    /// semaphore to signal and hand to [`Swapchain::present`]. `suboptimal`: it still
+    /// presents, but the swapchain should be recreated.
+    Image {
+        /// The swapchain image index.
+        index: u32,
+        /// Signalled when the image may be written.
+        acquire: vk::Semaphore,
+        /// To be signalled after the image's last use and waited by the present.
+        render_finished: vk::Semaphore,
+        /// The swapchain no longer matches the surface exactly.
+        suboptimal: bool,
+    },
+    /// The swapchain no longer matches the surface: recreate it.
+    OutOfDate,
+}
+
+/// What a present did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Presented {
+    /// Presented.
+    Ok,
+    /// Presented, but the swapchain should be recreated.
+    Suboptimal,
+    /// Not presented: recreate the swapchain.
+    OutOfDate,
+}
+
+/// A swapchain with its images, views and semaphores.
+pub struct Swapchain {
+    gpu: Arc<Gpu>,
+    loader: ash::khr::swapchain::Device,
+    swapchain: vk::SwapchainKHR,
+    /// The images.
+    pub images: Vec<vk::Image>,
+    /// A colour view of each image.
+    pub views: Vec<vk::ImageView>,
+    /// Their format.
+    pub format: vk::Format,
+    /// Their extent.
+    pub extent: vk::Extent2D,
+    /// The present mode in use.
+    pub present_mode: vk::PresentModeKHR,
+    acquire: Vec<vk::Semaphore>,
+    render_finished: Vec<vk::Semaphore>,
+    next_acquire: usize,
+}
+
+impl std::fmt::Debug for Swapchain {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Swapchain")
+            .field("images", &self.images.len())
+            .field("format", &self.format)
+            .field("extent", &self.extent)
+            .field("present_mode", &self.present_mode)
+            .finish_non_exhaustive()
+    }
+}
+
+fn no_surface() -> VkError {
+    VkError::Setup("the device was opened without a window surface".into())
+}
+
+impl Swapchain {
+    /// Creates the swapchain for a window of `window` pixels (replacing `old`, which is
+    /// destroyed: the caller has waited for the frames that used it). `Ok(None)` when the
+    /// extent is 0×0 (minimised).
+    pub fn create(
+        gpu: &Arc<Gpu>,
+        window: vk::Extent2D,
+        mode: PresentMode,
+        old: Option<Swapchain>,
+    ) -> Result<Option<Swapchain>, VkError> {
+        let s = gpu.surface.as_ref().ok_or_else(no_surface)?;
+        // SAFETY: queries on our physical device and the Gpu's live surface.
+        let (caps, formats, modes) = unsafe {
+            (
+                s.loader
+                    .get_physical_device_surface_capabilities(gpu.physical, s.surface)?,
+                s.loader
+                    .get_physical_device_surface_formats(gpu.physical, s.surface)?,
+                s.loader
+                    .get_physical_device_surface_present_modes(gpu.physical, s.surface)?,
+            )
+        };
+        let extent = choose_extent(&caps, window);
+        let loader = ash::khr::swapchain::Device::new(&gpu.instance, &gpu.device);
+        let old_handle = old
+            .as_ref()
+            .map_or(vk::SwapchainKHR::null(), |o| o.swapchain);
+        if extent.width == 0 || extent.height == 0 {
+            drop(old);
+            return Ok(None);
+        }
+        let format = choose_format(&formats)
+            .ok_or_else(|| VkError::Setup("the surface offers no format".into()))?;
+        let present_mode = choose_present_mode(mode, &modes);
+        if present_mode != mode.vk() {
+            log::warn!("present mode {mode:?} is not available here; using FIFO");
+        }
+        let alpha = if caps
+            .supported_composite_alpha
+            .contains(vk::CompositeAlphaFlagsKHR::OPAQUE)
+        {
+            vk::CompositeAlphaFlagsKHR::OPAQUE
+        } else {
+            vk::CompositeAlphaFlagsKHR::INHERIT
+        };
+        let info = vk::SwapchainCreateInfoKHR::default()
+            .surface(s.surface)
+            .min_image_count(choose_image_count(&caps))
+            .image_format(format.format)
+            .image_color_space(format.color_space)
+            .image_extent(extent)
+            .image_array_layers(1)
+            .image_usage(vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_DST)
+            .image_sharing_mode(vk::SharingMode::EXCLUSIVE)
+            .pre_transform(caps.current_transform)
+            .composite_alpha(alpha)
+            .present_mode(present_mode)
+            .clipped(true)
+            .old_swapchain(old_handle);
+        // SAFETY: `info` refers to the Gpu's surface and locals alive across the call; the
+        // old swapchain (if any) is live and retired by this call.
+        let swapchain = unsafe { loader.create_swapchain(&info, None) };
+        drop(old);
+        let swapchain = swapchain?;
+        let mut sc = Swapchain {
+            gpu: gpu.clone(),
+            loader,
+            swapchain,
+            images: Vec::new(),
+            views: Vec::new(),
+            format: format.format,
+            extent,
+            present_mode,
+            acquire: Vec::new(),
+            render_finished: Vec::new(),
+            next_acquire: 0,
+        };
+        // On error below, dropping `sc` destroys what was made so far.
+        // SAFETY: the swapchain was just created.
+        sc.images = unsafe { sc.loader.get_swapchain_images(sc.swapchain) }?;
+        for (i, &image) in sc.images.clone().iter().enumerate() {
+            let view_info = vk::ImageViewCreateInfo::default()
+                .image(image)
+                .view_type(vk::ImageViewType::TYPE_2D)
+                .format(sc.format)
+                .subresource_range(vk::ImageSubresourceRange {
+                    aspect_mask: vk::ImageAspectFlags::COLOR,
+                    base_mip_level: 0,
+                    level_count: 1,
+                    base_array_layer: 0,
+                    layer_count: 1,
+                });
+            // SAFETY: `image` is an image of this swapchain; the view is destroyed in Drop.
+            let view = unsafe { gpu.device.create_image_view(&view_info, None) }?;
+            sc.views.push(view);
+            gpu.name(image, &format!("swapchain image {i}"));
+            let info = vk::SemaphoreCreateInfo::default();
+            // SAFETY: plain semaphore creation on our device; destroyed in Drop.
+            let r = unsafe { gpu.device.create_semaphore(&info, None) }?;
+            sc.render_finished.push(r);
+        }
+        for _ in 0..sc.images.len() + FRAMES_IN_FLIGHT {
+            let info = vk::SemaphoreCreateInfo::default();
+            // SAFETY: plain semaphore creation on our device; destroyed in Drop.
+            let a = unsafe { gpu.device.create_semaphore(&info, None) }?;
+            sc.acquire.push(a);
+        }
+        log::info!(
+            "swapchain {}x{}, {} images, {:?}, {:?}",
+            extent.width,
+            extent.height,
+            sc.images.len(),
+            sc.format,
+            present_mode
+        );
+        Ok(Some(sc))
+    }
+
+    /// Acquires the next image (waits without timeout for one to be available).
+    pub fn acquire(&mut self) -> Result<Acquired, VkError> {
+        let sem = self.acquire[self.next_acquire];
+        // SAFETY: our live swapchain; `sem` is unsignalled with no pending wait: its last
+        // acquire was waited by a submit whose frame's fence is retired (module docs).
+        let r = unsafe {
+            self.loader
+                .acquire_next_image(self.swapchain, u64::MAX, sem, vk::Fence::null())
+        };
+        match r {
+            Ok((index, suboptimal)) => {
+                self.next_acquire = (self.next_acquire + 1) % self.acquire.len();
+                Ok(Acquired::Image {
+                    index,
+                    acquire: sem,
+                    render_finished: self.render_finished[index as usize],
+                    suboptimal,
+                })
+            }
+            Err(vk::Result::ERROR_OUT_OF_DATE_KHR) => Ok(Acquired::OutOfDate),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Presents image `index` once `render_finished` is signalled, on `queue`.
+    pub fn present(
+        &self,
+        queue: vk::Queue,
+        index: u32,
+        render_finished: vk::Semaphore,
+    ) -> Result<Presented, VkError> {
+        let waits = [render_finished];
+        let chains = [self.swapchain];
+        let indices = [index];
+        let info = vk::PresentInfoKHR::default()
+            .wait_semaphores(&waits)
+            .swapchains(&chains)
+            .image_indices(&indices);
+        // SAFETY: `queue` is the Gpu's graphics queue, which presents to the surface; the
+        // arrays outlive the call; `index` was acquired from this swapchain.
+        match unsafe { self.loader.queue_present(queue, &info) } {
+            Ok(false) => Ok(Presented::Ok),
+            Ok(true) => Ok(Presented::Suboptimal),
+            Err(vk::Result::ERROR_OUT_OF_DATE_KHR) => Ok(Presented::OutOfDate),
+            Err(e) => Err(e.into()),
+        }
+    }
+}
+
+impl Drop for Swapchain {
+    fn drop(&mut self) {
+        // SAFETY: the owner waited for every frame that used these objects (documented on
+        // `create`); each handle is destroyed once.
+        unsafe {
+            for &v in &self.views {
+                self.gpu.device.destroy_image_view(v, None);
+            }
+            for &s in self.acquire.iter().chain(&self.render_finished) {
+                self.gpu.device.destroy_semaphore(s, None);
+            }
+            self.loader.destroy_swapchain(self.swapchain, None);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn present_mode_falls_back_to_fifo() {
+        let only_fifo = [vk::PresentModeKHR::FIFO];
+        assert_eq!(
+            choose_present_mode(PresentMode::Mailbox, &only_fifo),
+            vk::PresentModeKHR::FIFO
+        );
+        let all = [
+            vk::PresentModeKHR::FIFO,
+            vk::PresentModeKHR::MAILBOX,
+            vk::PresentModeKHR::IMMEDIATE,
+        ];
+        assert_eq!(
+            choose_present_mode(PresentMode::Immediate, &all),
+            vk::PresentModeKHR::IMMEDIATE
+        );
+        assert_eq!(
+            choose_present_mode(PresentMode::Mailbox, &all),
+            vk::PresentModeKHR::MAILBOX
+        );
+    }
+
+    #[test]
+    fn extent_follows_the_surface_or_clamps_the_window() {
+        let mut caps = vk::SurfaceCapabilitiesKHR {
+            current_extent: vk::Extent2D {
+                width: 640,
+                height: 480,
+            },
+            min_image_extent: vk::Extent2D {
+                width: 1,
+                height: 1,
+            },
+            max_image_extent: vk::Extent2D {
+                width: 1000,
+                height: 1000,
+            },
+            min_image_count: 2,
+            max_image_count: 3,
+            ..Default::default()
+        };
+        let win = vk::Extent2D {
+            width: 5000,
+            height: 7,
+        };
+        assert_eq!(choose_extent(&caps, win), caps.current_extent);
+        caps.current_extent.width = u32::MAX;
+        assert_eq!(
+            choose_extent(&caps, win),
+            vk::Extent2D {
+                width: 1000,
+                height: 7
+            }
+        );
+        assert_eq!(choose_image_count(&caps), 3);
+        caps.max_image_count = 2;
+        assert_eq!(choose_image_count(&caps), 2);
+        caps.max_image_count = 0;
+        assert_eq!(choose_image_count(&caps), 3);
+    }
+}
