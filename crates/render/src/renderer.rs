@@ -118,8 +118,21 @@ pub fn frame_graph(scene: &Scene, settings: &Settings) -> Graph {
         .read_back
         .then(|| u64::from(settings.width.max(1)) * u64::from(settings.height.max(1)) * 4);
     FrameSource { scene, settings }
-        .declare(0.0, sizes, &[], readback)
+        .declare(0.0, sizes, &[], readback, None)
         .0
+}
+
+/// The graph format of a presentable 8-bit swapchain format, if it is one.
+fn present_format(f: vk::Format) -> Option<tessera_graph::Format> {
+    use tessera_graph::Format as F;
+    [
+        F::B8G8R8A8_SRGB,
+        F::B8G8R8A8_UNORM,
+        F::R8G8B8A8_SRGB,
+        F::R8G8B8A8_UNORM,
+    ]
+    .into_iter()
+    .find(|&g| tessera_vk::conv::format(g) == f)
 }
 
 /// The name of the output image in the graph.
@@ -498,13 +511,15 @@ impl<'a> FrameSource<'a> {
     /// Declares the frame at `time` seconds: the graph, its bodies and its imports.
     /// `buffers` are the bytes of the scene's vertex and index buffers, `transparent` the
     /// transparent draws (sorted back to front here), `readback` the bytes of the read-back
-    /// buffer if the output is copied into one.
+    /// buffer if the output is copied into one, `present` the swapchain format when the
+    /// output is a presented swapchain image ([`FrameInputs::present`]).
     pub fn declare(
         &self,
         time: f32,
         (vertex_bytes, index_bytes): (u64, u64),
         transparent: &[Draw],
         readback: Option<u64>,
+        present: Option<tessera_graph::Format>,
     ) -> (Graph, FrameBodies<'a>, frame::Imports) {
         let (data, lights, view) = self.frame_data(time);
         let mut transparent = transparent.to_vec();
@@ -536,6 +551,7 @@ impl<'a> FrameSource<'a> {
                     0
                 },
                 output_name: OUTPUT,
+                present,
                 readback,
             },
         );
@@ -547,15 +563,64 @@ impl<'a> FrameSource<'a> {
 impl Renderer {
     /// Renders one frame of the scene at `time` seconds (light motion).
     pub fn render(&mut self, time: f32) -> Result<FrameStats, RenderError> {
+        self.render_frame(time, None)
+    }
+
+    /// Renders one frame at `time` seconds into `target`, a swapchain image handed in for
+    /// this frame: the output is declared `per_frame` with `exit: present`, its first use
+    /// waits for `wait` (the acquire semaphore) and its last signals `signal` (render
+    /// finished, for the present); nothing is read back. `target` must have the settings'
+    /// size ([`Renderer::reconfigure`] first on a resize) and an 8-bit BGRA/RGBA format.
+    pub fn render_to(
+        &mut self,
+        time: f32,
+        target: ImportedImage,
+        wait: vk::Semaphore,
+        signal: vk::Semaphore,
+    ) -> Result<FrameStats, RenderError> {
+        let want = (self.settings.width.max(1), self.settings.height.max(1));
+        if (target.extent.width, target.extent.height) != want {
+            return Err(RenderError::Output(format!(
+                "the presented image is {}x{}, the renderer is set to {}x{} (reconfigure first)",
+                target.extent.width, target.extent.height, want.0, want.1
+            )));
+        }
+        let format = present_format(target.format).ok_or_else(|| {
+            RenderError::Output(format!(
+                "the renderer cannot present to a {:?} image (8-bit BGRA/RGBA only)",
+                target.format
+            ))
+        })?;
+        self.render_frame(time, Some((target, format, wait, signal)))
+    }
+
+    fn render_frame(
+        &mut self,
+        time: f32,
+        present: Option<(
+            ImportedImage,
+            tessera_graph::Format,
+            vk::Semaphore,
+            vk::Semaphore,
+        )>,
+    ) -> Result<FrameStats, RenderError> {
         let t0 = Instant::now();
-        let readback_bytes = self.readback.as_ref().map(|b| b.size);
+        let readback_bytes = match present {
+            Some(_) => None,
+            None => self.readback.as_ref().map(|b| b.size),
+        };
         let source = FrameSource {
             scene: &self.scene,
             settings: &self.settings,
         };
         let sizes = (self.scene_gpu.vertices.size, self.scene_gpu.indices.size);
-        let (graph, mut bodies, imports) =
-            source.declare(time, sizes, &self.scene_gpu.transparent, readback_bytes);
+        let (graph, mut bodies, imports) = source.declare(
+            time,
+            sizes,
+            &self.scene_gpu.transparent,
+            readback_bytes,
+            present.map(|p| p.1),
+        );
         bodies.skip = self.settings.skip_pass.clone();
         bodies.shared = Some(Shared {
             scene: &self.scene_gpu,
@@ -576,15 +641,18 @@ impl Renderer {
             );
         }
         let t2 = Instant::now();
-        let images = [(
-            imports.output.0,
+        let output = present.map_or(
             ImportedImage {
                 image: self.output.image,
                 view: self.output.view,
                 format: self.output.format,
                 extent: self.output.extent,
             },
-        )];
+            |p| p.0,
+        );
+        let images = [(imports.output.0, output)];
+        let wait = present.map(|p| p.2);
+        let signal = present.map(|p| p.3);
         let mut buffers = vec![
             (imports.vertices.0, self.scene_gpu.vertices.buffer),
             (imports.indices.0, self.scene_gpu.indices.buffer),
@@ -600,8 +668,8 @@ impl Renderer {
             &FrameImports {
                 images: &images,
                 buffers: &buffers,
-                wait: &[],
-                signal: &[],
+                wait: wait.as_slice(),
+                signal: signal.as_slice(),
             },
         )?;
         let cpu = self.exec.last_frame_cpu();

@@ -71,6 +71,10 @@ pub struct FrameInputs<'a> {
     pub shadow_size: u32,
     /// The output's name in the graph.
     pub output_name: &'a str,
+    /// `Some(format)`: the output is a swapchain image of this format, a different one every
+    /// frame (`per_frame`), left for presentation (`exit: present`); `None`: the renderer's
+    /// own [`OUTPUT_FORMAT`] image.
+    pub present: Option<Format>,
     /// Copy the output into the read-back buffer, declared as the imported buffer
     /// `readback` of this size.
     pub readback: Option<u64>,
@@ -140,11 +144,12 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
     );
     let output = fb.import_image(
         inputs.output_name,
-        OUTPUT_FORMAT,
+        inputs.present.unwrap_or(OUTPUT_FORMAT),
         Size::Output,
         ImportFlags {
             clear_on_first_use: true,
-            ..Default::default()
+            per_frame: inputs.present.is_some(),
+            present: inputs.present.is_some(),
         },
     );
     let mut lights = inputs.lights;
