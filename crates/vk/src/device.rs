@@ -90,24 +90,52 @@ unsafe extern "system" fn on_message(
     vk::FALSE
 }
 
-/// The window a device is opened for: its display and window handles.
-#[derive(Clone, Copy, Debug)]
+/// A window a surface can be made for (a winit `Window` is one).
+pub trait WindowSource:
+    raw_window_handle::HasDisplayHandle + raw_window_handle::HasWindowHandle + Send + Sync
+{
+}
+
+impl<W> WindowSource for W where
+    W: raw_window_handle::HasDisplayHandle + raw_window_handle::HasWindowHandle + Send + Sync
+{
+}
+
+/// The window a device is opened for. The [`Gpu`] keeps it alive (a share of it) until its
+/// surface is destroyed, so the surface never outlives the window.
+#[derive(Clone)]
 pub struct SurfaceRequest {
-    display: raw_window_handle::RawDisplayHandle,
-    window: raw_window_handle::RawWindowHandle,
+    window: Arc<dyn WindowSource>,
+}
+
+impl std::fmt::Debug for SurfaceRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SurfaceRequest").finish_non_exhaustive()
+    }
 }
 
 impl SurfaceRequest {
-    /// A request for the window of these handles.
-    ///
-    /// # Safety
-    /// The handles must be valid, and the window and its display must outlive the [`Gpu`]
-    /// opened with this request (the `Gpu` owns a `VkSurfaceKHR` of the window).
-    pub unsafe fn new(
-        display: raw_window_handle::RawDisplayHandle,
-        window: raw_window_handle::RawWindowHandle,
-    ) -> SurfaceRequest {
-        SurfaceRequest { display, window }
+    /// A request for `window`.
+    pub fn new(window: Arc<dyn WindowSource>) -> SurfaceRequest {
+        SurfaceRequest { window }
+    }
+
+    fn handles(
+        &self,
+    ) -> Result<
+        (
+            raw_window_handle::RawDisplayHandle,
+            raw_window_handle::RawWindowHandle,
+        ),
+        VkError,
+    > {
+        let bad = |e: raw_window_handle::HandleError| {
+            VkError::Setup(format!("the window has no usable handle: {e}"))
+        };
+        Ok((
+            self.window.display_handle().map_err(bad)?.as_raw(),
+            self.window.window_handle().map_err(bad)?.as_raw(),
+        ))
     }
 }
 
@@ -191,6 +219,9 @@ pub struct Gpu {
     /// The window surface, when opened with [`GpuOptions::surface`] (`VK_KHR_swapchain` is
     /// then enabled and the graphics family presents to it).
     pub surface: Option<Surface>,
+    /// The window of the surface, kept alive until the surface is destroyed (fields drop
+    /// after `Drop::drop`, which destroys the surface).
+    _window: Option<Arc<dyn WindowSource>>,
 }
 
 impl std::fmt::Debug for Gpu {
@@ -237,8 +268,9 @@ impl Gpu {
             ext_names.push(ash::ext::debug_utils::NAME.as_ptr());
         }
         let mut layer_names = Vec::new();
-        if let Some(req) = &options.surface {
-            let needed = ash_window::enumerate_required_extensions(req.display).map_err(|e| {
+        let handles = options.surface.as_ref().map(|r| r.handles()).transpose()?;
+        if let Some((display, _)) = handles {
+            let needed = ash_window::enumerate_required_extensions(display).map_err(|e| {
                 VkError::Setup(format!("this display has no Vulkan surface extension: {e}"))
             })?;
             for &n in needed {
@@ -301,21 +333,20 @@ impl Gpu {
         } else {
             None
         };
-        let surface = match &options.surface {
+        let surface = match handles {
             None => Ok(None),
-            Some(req) => {
-                // SAFETY: the request's contract keeps the window alive while the Gpu is;
-                // the instance enabled the extensions ash-window asked for.
-                unsafe {
-                    ash_window::create_surface(&entry, &instance, req.display, req.window, None)
-                }
-                .map(|s| {
-                    Some(Surface {
-                        loader: ash::khr::surface::Instance::new(&entry, &instance),
-                        surface: s,
+            Some((display, window)) => {
+                // SAFETY: the handles are the live window's; the Gpu keeps the window (its
+                // `window` field) until the surface is destroyed in Drop; the instance
+                // enabled the extensions ash-window asked for.
+                unsafe { ash_window::create_surface(&entry, &instance, display, window, None) }
+                    .map(|s| {
+                        Some(Surface {
+                            loader: ash::khr::surface::Instance::new(&entry, &instance),
+                            surface: s,
+                        })
                     })
-                })
-                .map_err(|e| VkError::Setup(format!("cannot create the window surface: {e}")))
+                    .map_err(|e| VkError::Setup(format!("cannot create the window surface: {e}")))
             }
         };
         let opened = surface
@@ -359,6 +390,7 @@ impl Gpu {
             wait_idles: AtomicU64::new(0),
             validation: options.validation,
             surface: surface.ok().flatten(),
+            _window: options.surface.as_ref().map(|r| r.window.clone()),
         })
     }
 

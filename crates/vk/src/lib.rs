@@ -42,7 +42,7 @@ pub mod submit;
 pub mod swapchain;
 pub mod synth;
 
-pub use device::{Gpu, GpuOptions, Surface, SurfaceRequest};
+pub use device::{Gpu, GpuOptions, Surface, SurfaceRequest, WindowSource};
 
 /// What can go wrong in the executor.
 #[derive(Debug, thiserror::Error)]
