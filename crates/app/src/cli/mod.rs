@@ -7,6 +7,7 @@ mod graph;
 pub mod out;
 mod plan;
 mod render;
+mod run;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -30,6 +31,9 @@ enum Command {
     Exec(exec::ExecArgs),
     /// Render frames of a scene (or glTF model) through the graph and write the last as PNG.
     Render(render::RenderArgs),
+    /// Open the desktop window: the frame rendered through the graph into the swapchain
+    /// (Escape quits).
+    Run(run::RunArgs),
     /// Write the render graph viewer (one self-contained HTML page) or Graphviz of a frame.
     Graph(graph::GraphArgs),
 }
@@ -42,6 +46,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Check(args) => check::run(&args),
         Command::Exec(args) => exec::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Render(args) => render::run(&args),
+        Command::Run(args) => run::run(&args),
         Command::Graph(args) => graph::run(&args).map(|()| ExitCode::SUCCESS),
     }
 }
