@@ -99,3 +99,30 @@ fn a_bad_present_mode_is_one_clear_error() {
     assert!(stderr.contains("--present-mode"), "{stderr}");
     assert!(stderr.contains("fifo"), "{stderr}");
 }
+
+#[test]
+fn a_resize_mid_run_recreates_the_swapchain_and_stays_clean() {
+    let Some(o) = run_windowed(&[
+        "--frames",
+        "6",
+        "--width",
+        "160",
+        "--height",
+        "90",
+        "--test-resize",
+        "200x120",
+    ]) else {
+        return;
+    };
+    let (stdout, stderr) = (text(&o.stdout), text(&o.stderr));
+    assert!(o.status.success(), "{stdout}{stderr}");
+    assert!(stdout.contains("presented 6 frames"), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("swapchains created: 2 (last 200x120)"),
+        "{stdout}{stderr}"
+    );
+    assert!(
+        stdout.contains("validation messages: 0"),
+        "{stdout}{stderr}"
+    );
+}

@@ -77,6 +77,16 @@ pub struct RunArgs {
     /// Run without the validation layers.
     #[arg(long)]
     no_validation: bool,
+    /// A test aid: after the second presented frame, ask for this window size (`WxH`).
+    #[arg(long, hide = true, value_name = "WxH", value_parser = size_arg)]
+    test_resize: Option<(u32, u32)>,
+}
+
+fn size_arg(s: &str) -> Result<(u32, u32), String> {
+    s.split_once('x')
+        .and_then(|(w, h)| Some((w.parse::<u32>().ok()?, h.parse::<u32>().ok()?)))
+        .filter(|&(w, h)| (1..=16384).contains(&w) && (1..=16384).contains(&h))
+        .ok_or_else(|| "expected WIDTHxHEIGHT, each 1-16384".to_string())
 }
 
 /// The open window and everything drawn into it. Field order is drop order: the renderer
@@ -103,6 +113,11 @@ struct App {
     error: Option<anyhow::Error>,
     started: Instant,
     messages: (u64, Vec<String>),
+    test_resize: Option<(u32, u32)>,
+    /// Swapchains created (the first one included).
+    swapchains: u64,
+    /// The last swapchain's extent.
+    extent: (u32, u32),
 }
 
 /// One message for a Vulkan error, saying plainly when the device or the surface is lost.
@@ -183,6 +198,8 @@ impl App {
             .map_err(explain_vk)
             .context("creating the swapchain")?;
         if let Some(sc) = &live.swapchain {
+            self.swapchains += 1;
+            self.extent = (sc.extent.width, sc.extent.height);
             let s = live.renderer.settings();
             if (sc.extent.width, sc.extent.height) != (s.width, s.height) {
                 live.renderer
@@ -237,6 +254,14 @@ impl App {
         }
         if presented != Presented::OutOfDate {
             self.presented += 1;
+        }
+        if self.presented == 2 {
+            if let Some((w, h)) = self.test_resize.take() {
+                log::info!("test: asking for a {w}x{h} window");
+                let _ = live
+                    .window
+                    .request_inner_size(winit::dpi::PhysicalSize::new(w, h));
+            }
         }
         Ok(self.frames.is_none_or(|n| self.presented < n))
     }
@@ -350,6 +375,9 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         error: None,
         started: Instant::now(),
         messages: (0, Vec::new()),
+        test_resize: args.test_resize,
+        swapchains: 0,
+        extent: (0, 0),
     };
     let ran = event_loop.run_app(&mut app);
     app.close();
@@ -363,6 +391,10 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         app.presented,
         secs,
         app.presented as f64 / secs.max(1e-9)
+    );
+    println!(
+        "swapchains created: {} (last {}x{})",
+        app.swapchains, app.extent.0, app.extent.1
     );
     let (count, texts) = &app.messages;
     if app.validation {
