@@ -12,8 +12,9 @@ run_packages=(mesa-vulkan-drivers vulkan-validationlayers)
 # test_packages: what the tests need besides: headless Chromium for the
 # viewer's page tests (crates/viewer/tests/browser.rs), and RenderDoc (librenderdoc.so and
 # renderdoccmd) for the capture tests (crates/vk/tests/capture_gpu.rs), and Khronos' glTF sample
-# models, valid and broken (assimp-testmodels), for the scene and renderer corpus tests.
-test_packages=(chromium librenderdoc renderdoccmd assimp-testmodels)
+# models, valid and broken (assimp-testmodels), for the scene and renderer corpus tests, and
+# an X server (xvfb) for the window tests (crates/app/tests/run_cli.rs).
+test_packages=(chromium librenderdoc renderdoccmd assimp-testmodels xvfb)
 
 # install_missing PACKAGE...: installs those of the packages that are not installed
 # (apt-get, through sudo when not root); does nothing when all are.
