@@ -13,8 +13,10 @@ run_packages=(mesa-vulkan-drivers vulkan-validationlayers)
 # viewer's page tests (crates/viewer/tests/browser.rs), and RenderDoc (librenderdoc.so and
 # renderdoccmd) for the capture tests (crates/vk/tests/capture_gpu.rs), and Khronos' glTF sample
 # models, valid and broken (assimp-testmodels), for the scene and renderer corpus tests, and
-# an X server (xvfb) for the window tests (crates/app/tests/run_cli.rs).
-test_packages=(chromium librenderdoc renderdoccmd assimp-testmodels xvfb)
+# an X server (xvfb) and the X11 libraries winit opens at run time (libX11-xcb, libXcursor,
+# libXrandr, libXi, libxkbcommon-x11) for the window tests (crates/app/tests/run_cli.rs).
+test_packages=(chromium librenderdoc renderdoccmd assimp-testmodels xvfb
+    libx11-xcb1 libxcursor1 libxrandr2 libxi6 libxkbcommon-x11-0)
 
 # install_missing PACKAGE...: installs those of the packages that are not installed
 # (apt-get, through sudo when not root); does nothing when all are.
