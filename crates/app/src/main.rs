@@ -16,6 +16,11 @@ fn main() -> std::process::ExitCode {
         Ok(code) => code,
         // The reader closed the pipe (`tessera plan ... | head`): it has what it wanted.
         Err(e) if cli::out::is_broken_pipe(&e) => std::process::ExitCode::SUCCESS,
+        Err(e) if e.downcast_ref::<cli::UsageError>().is_some() => {
+            use std::io::Write as _;
+            let _ = writeln!(std::io::stderr(), "error: {e:#}");
+            std::process::ExitCode::from(2)
+        }
         Err(e) => {
             // Not eprintln!: it panics when standard error is closed too.
             use std::io::Write as _;

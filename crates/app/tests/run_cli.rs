@@ -1,11 +1,14 @@
 //! `tessera run`: the window presents frames through the graph under an X server (Xvfb),
-//! with validation and synchronization validation, and says so plainly when there is no
-//! display. The window tests print why and return when neither `xvfb-run` nor a `DISPLAY`
-//! is available (they cannot run there); they are not `#[ignore]`d.
+//! with validation and synchronization validation (zero messages asserted); `--script`
+//! drives the same actions as the keys (toggles, screenshots, plan dumps), resizes and
+//! minimises it. The window tests print why and return when neither `xvfb-run` nor a
+//! `DISPLAY` is available (they cannot run there); they are not `#[ignore]`d.
 
 mod common;
-use common::{repo, text};
+use common::{repo, scratch, tessera, text};
+use std::path::Path;
 use std::process::{Command, Output};
+use tessera_render::png_out::Picture;
 
 /// `tessera run ARGS` under `xvfb-run -a` (or the `DISPLAY` there is); `None` with the
 /// reason printed when neither exists.
@@ -17,7 +20,8 @@ fn run_windowed(args: &[&str]) -> Option<Output> {
         .is_ok_and(|o| o.status.success() || !o.stdout.is_empty());
     let mut cmd = if xvfb {
         let mut c = Command::new("xvfb-run");
-        c.arg("-a").arg(bin);
+        // A 24-bit screen large enough for the resize steps.
+        c.args(["-a", "-s", "-screen 0 1280x800x24"]).arg(bin);
         c
     } else if std::env::var_os("DISPLAY").is_some() {
         Command::new(bin)
@@ -35,18 +39,73 @@ fn run_windowed(args: &[&str]) -> Option<Output> {
     )
 }
 
-#[test]
-fn the_window_presents_five_frames_with_no_validation_message() {
-    let Some(o) = run_windowed(&["--frames", "5", "--width", "320", "--height", "180"]) else {
-        return;
-    };
+/// Asserts a clean run: exit 0, `frames` presented, zero validation messages, no panic.
+fn assert_clean(o: &Output, frames: u64) -> String {
     let (stdout, stderr) = (text(&o.stdout), text(&o.stderr));
     assert!(o.status.success(), "{stdout}{stderr}");
-    assert!(stdout.contains("presented 5 frames"), "{stdout}{stderr}");
+    assert!(
+        stdout.contains(&format!("presented {frames} frames")),
+        "{stdout}{stderr}"
+    );
     assert!(
         stdout.contains("validation messages: 0"),
         "{stdout}{stderr}"
     );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    stdout
+}
+
+fn picture(path: &Path) -> Picture {
+    Picture::read_png(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn sixty_frames_in_the_window_match_tessera_render_of_the_same_camera() {
+    let dir = scratch("sixty");
+    let shot = dir.join("window.png");
+    let script = format!("60:screenshot={}", shot.display());
+    let Some(o) = run_windowed(&[
+        "--frames",
+        "60",
+        "--width",
+        "320",
+        "--height",
+        "180",
+        "--no-overlay",
+        "--script",
+        &script,
+    ]) else {
+        return;
+    };
+    assert_clean(&o, 60);
+    let window = picture(&shot);
+    assert_eq!((window.width, window.height), (320, 180));
+    // Not blank: the frame has light and dark parts.
+    let lum: Vec<u32> = window
+        .rgba
+        .chunks_exact(4)
+        .map(|p| u32::from(p[0]) + u32::from(p[1]) + u32::from(p[2]))
+        .collect();
+    let (lo, hi) = (lum.iter().min().unwrap(), lum.iter().max().unwrap());
+    assert!(hi - lo > 200, "a flat picture: {lo}..{hi}");
+    // `tessera render` of the same 60 frames (same camera, same light motion).
+    let offscreen = dir.join("render.png");
+    let r = tessera(&[
+        "render",
+        "--frames",
+        "60",
+        "--width",
+        "320",
+        "--height",
+        "180",
+        "--out",
+        offscreen.to_str().unwrap(),
+    ]);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    let d = window
+        .difference(&picture(&offscreen))
+        .expect("the same size");
+    assert!(d.within_tolerance(320 * 180), "{d:?}");
 }
 
 #[test]
@@ -63,45 +122,11 @@ fn mailbox_presents_cleanly_or_falls_back_to_fifo() {
     ]) else {
         return;
     };
-    let (stdout, stderr) = (text(&o.stdout), text(&o.stderr));
-    assert!(o.status.success(), "{stdout}{stderr}");
-    assert!(stdout.contains("presented 2 frames"), "{stdout}{stderr}");
-    assert!(
-        stdout.contains("validation messages: 0"),
-        "{stdout}{stderr}"
-    );
+    assert_clean(&o, 2);
 }
 
 #[test]
-fn without_a_display_it_says_so_and_fails() {
-    let o = Command::new(env!("CARGO_BIN_EXE_tessera"))
-        .args(["run", "--frames", "1"])
-        .env_remove("DISPLAY")
-        .env_remove("WAYLAND_DISPLAY")
-        .current_dir(repo())
-        .output()
-        .expect("tessera runs");
-    let stderr = text(&o.stderr);
-    assert!(!o.status.success(), "{stderr}");
-    assert!(stderr.contains("no display"), "{stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
-}
-
-#[test]
-fn a_bad_present_mode_is_one_clear_error() {
-    let o = Command::new(env!("CARGO_BIN_EXE_tessera"))
-        .args(["run", "--present-mode", "vsync"])
-        .current_dir(repo())
-        .output()
-        .expect("tessera runs");
-    let stderr = text(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("--present-mode"), "{stderr}");
-    assert!(stderr.contains("fifo"), "{stderr}");
-}
-
-#[test]
-fn a_resize_mid_run_recreates_the_swapchain_and_stays_clean() {
+fn a_resize_mid_run_recreates_the_swapchain_re_plans_and_stays_clean() {
     let Some(o) = run_windowed(&[
         "--frames",
         "6",
@@ -109,20 +134,262 @@ fn a_resize_mid_run_recreates_the_swapchain_and_stays_clean() {
         "160",
         "--height",
         "90",
-        "--test-resize",
-        "200x120",
+        "--script",
+        "2:resize=200x120",
     ]) else {
         return;
     };
-    let (stdout, stderr) = (text(&o.stdout), text(&o.stderr));
-    assert!(o.status.success(), "{stdout}{stderr}");
-    assert!(stdout.contains("presented 6 frames"), "{stdout}{stderr}");
+    let stdout = assert_clean(&o, 6);
     assert!(
         stdout.contains("swapchains created: 2 (last 200x120)"),
-        "{stdout}{stderr}"
+        "{stdout}"
     );
+    assert!(stdout.contains("re-plan: resize to 200x120:"), "{stdout}");
+}
+
+#[test]
+fn a_minimised_window_draws_nothing_and_sleeps_until_restored() {
+    let Some(o) = run_windowed(&[
+        "--frames",
+        "6",
+        "--width",
+        "160",
+        "--height",
+        "90",
+        "--script",
+        "3:minimise=800",
+    ]) else {
+        return;
+    };
+    let stdout = assert_clean(&o, 6);
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("minimised for "))
+        .unwrap_or_else(|| panic!("no minimise line: {stdout}"));
+    assert!(line.contains(" 0 frames drawn"), "{line}");
+    // Asleep in the event wait: a fraction of the time on the CPU (the clock ticks at
+    // 10 ms; a busy loop would use all 800 ms).
+    let cpu: f64 = line
+        .rsplit_once("CPU ")
+        .and_then(|(_, c)| c.trim_end_matches(" ms").parse().ok())
+        .unwrap_or_else(|| panic!("{line}"));
+    assert!(cpu <= 100.0, "{line}");
+    // Restoring recreates the swapchain.
+    assert!(stdout.contains("swapchains created: 2"), "{stdout}");
+}
+
+#[test]
+fn every_toggle_once_stays_clean_and_optimisations_never_change_the_picture() {
+    let dir = scratch("toggles");
+    let shot = |name: &str| dir.join(format!("{name}.png")).display().to_string();
+    // Lights paused after frame 1 and a fixed exposure: every frame after is the same
+    // picture unless a switch changes it.
+    let mut steps = vec![
+        "1:pause".to_string(),
+        format!("2:screenshot={}", shot("base")),
+    ];
+    let optimisations = ["merge", "memoryless", "alias", "async", "reorder"];
+    for (i, o) in optimisations.iter().enumerate() {
+        let f = 3 + 2 * i;
+        steps.push(format!("{f}:{o}"));
+        steps.push(format!("{}:screenshot={}", f + 1, shot(o)));
+    }
+    steps.push("13:optimisations".into());
+    steps.push("14:shadows".into());
+    steps.push(format!("15:screenshot={}", shot("no-shadows")));
+    for (i, f) in [
+        "ssao",
+        "bloom",
+        "exposure",
+        "aa",
+        "clustering",
+        "debug-view",
+        "camera",
+        "overlay",
+    ]
+    .iter()
+    .enumerate()
+    {
+        steps.push(format!("{}:{f}", 16 + i));
+    }
+    let script = steps.join(",");
+    let Some(o) = run_windowed(&[
+        "--frames",
+        "26",
+        "--width",
+        "160",
+        "--height",
+        "90",
+        "--exposure",
+        "1",
+        "--emulate-async",
+        "--no-overlay",
+        "--script",
+        &script,
+    ]) else {
+        return;
+    };
+    let stdout = assert_clean(&o, 26);
+    let base = picture(&dir.join("base.png"));
+    for o in optimisations {
+        let p = picture(&dir.join(format!("{o}.png")));
+        assert!(p.rgba == base.rgba, "{o} off changed the picture");
+        assert!(
+            stdout.contains(&format!("{o} off: re-planned in")),
+            "{o}: {stdout}"
+        );
+    }
     assert!(
-        stdout.contains("validation messages: 0"),
-        "{stdout}{stderr}"
+        stdout.contains("every optimisation on: re-planned in"),
+        "{stdout}"
     );
+    // A feature does change it.
+    assert!(
+        picture(&dir.join("no-shadows.png")).rgba != base.rgba,
+        "shadows off left the picture as it was"
+    );
+    for said in [
+        "shadows off:",
+        "ssao prepass:",
+        "bloom tonemap:",
+        "exposure auto:",
+        "aa off:",
+        "clustering off:",
+        "debug view albedo:",
+        "overlay on:",
+    ] {
+        assert!(stdout.contains(said), "{said}: {stdout}");
+    }
+}
+
+#[test]
+fn the_plan_key_writes_the_plan_json_and_the_viewer_page() {
+    let dir = scratch("plan");
+    let base = dir.join("now.json");
+    let script = format!("2:plan={}", base.display());
+    let Some(o) = run_windowed(&[
+        "--frames", "3", "--width", "160", "--height", "90", "--script", &script,
+    ]) else {
+        return;
+    };
+    assert_clean(&o, 3);
+    let plan: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&base).expect("the plan was written"))
+            .expect("plan JSON");
+    assert!(
+        plan["render_passes"]
+            .as_array()
+            .is_some_and(|r| !r.is_empty()),
+        "{plan}"
+    );
+    let html = std::fs::read_to_string(dir.join("now.html")).expect("the page was written");
+    assert!(
+        html.starts_with("<!DOCTYPE html>"),
+        "{}",
+        &html[..80.min(html.len())]
+    );
+    assert!(html.contains("lighting"));
+}
+
+#[test]
+fn without_a_display_it_says_so_and_renders_headless() {
+    let dir = scratch("headless");
+    let o = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(["run", "--frames", "2", "--width", "160", "--height", "90"])
+        .arg("--out-dir")
+        .arg(&dir)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .current_dir(repo())
+        .output()
+        .expect("tessera runs");
+    let (stdout, stderr) = (text(&o.stdout), text(&o.stderr));
+    assert!(o.status.success(), "{stdout}{stderr}");
+    assert!(stdout.contains("no display"), "{stdout}");
+    assert!(stdout.contains("frame.png"), "{stdout}");
+    assert!(stdout.contains("render passes"), "{stdout}");
+    assert!(stdout.contains("validation messages: 0"), "{stdout}");
+    let p = picture(&dir.join("frame.png"));
+    assert_eq!((p.width, p.height), (160, 90));
+}
+
+#[test]
+fn config_and_flag_errors_exit_2_with_one_message() {
+    let dir = scratch("errors");
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, "[window]\npresent_mode = \"vsync\"\n").unwrap();
+    let bad_feature = dir.join("feature.toml");
+    std::fs::write(&bad_feature, "[features]\nssao = 3\n").unwrap();
+    let missing = dir.join("nope");
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            vec!["--config".into(), bad.display().to_string()],
+            "bad.toml:2:",
+        ),
+        (
+            vec!["--config".into(), bad_feature.display().to_string()],
+            "feature.toml:2:",
+        ),
+        (
+            vec!["--present-mode".into(), "vsync".into()],
+            "--present-mode",
+        ),
+        (vec!["--width".into(), "0".into()], "--width"),
+        (vec!["--frames".into(), "0".into()], "--frames"),
+        (
+            vec!["--script".into(), "3:merg".into()],
+            "unknown step 'merg'",
+        ),
+        (
+            vec!["--out-dir".into(), missing.display().to_string()],
+            "--out-dir",
+        ),
+        (
+            vec![
+                "--debug-view".into(),
+                "shadow3".into(),
+                "--cascades".into(),
+                "2".into(),
+            ],
+            "--debug-view shadow3",
+        ),
+    ];
+    for (args, needle) in cases {
+        let o = Command::new(env!("CARGO_BIN_EXE_tessera"))
+            .arg("run")
+            .args(&args)
+            .current_dir(repo())
+            .output()
+            .expect("tessera runs");
+        let stderr = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn help_documents_every_key_and_flag() {
+    let o = tessera(&["run", "--help"]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{out}");
+    for needle in [
+        "--frames",
+        "--present-mode",
+        "--script",
+        "--renderdoc",
+        "--no-overlay",
+        "--config",
+        "--scene",
+        "--width",
+        "subpass merging on/off (merge)",
+        "screenshot of the window to PNG (screenshot)",
+        "RenderDoc capture of the next frame",
+        "reload shaders",
+        "W/S forward/back",
+        "Esc",
+        "F12",
+    ] {
+        assert!(out.contains(needle), "{needle}: {out}");
+    }
 }

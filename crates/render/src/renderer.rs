@@ -328,6 +328,12 @@ impl Renderer {
         Ok(())
     }
 
+    /// Changes the frame's features (the next frame declares them, and re-plans if the
+    /// graph changed).
+    pub fn set_features(&mut self, features: Features) {
+        self.settings.features = features;
+    }
+
     /// Replaces the scene (uploads the new one once the GPU is done with the old one).
     pub fn set_scene(&mut self, scene: Scene) -> Result<(), RenderError> {
         self.wait()?;

@@ -106,6 +106,11 @@ impl Capture {
         })
     }
 
+    /// Where the next capture goes (an app capturing many frames names each).
+    pub fn set_out(&mut self, out: &Path) {
+        self.out = out.to_path_buf();
+    }
+
     /// Starts capturing every Vulkan call of the (only) device.
     pub fn start(&mut self) {
         self.api

@@ -33,7 +33,7 @@ fn resolution_scale(s: &str) -> Result<f32, String> {
 
 /// The frame flags; the profile and `--no-optimize` belong to each command (a frame file
 /// has its own device).
-#[derive(Debug, Default, PartialEq, clap::Args)]
+#[derive(Clone, Debug, Default, PartialEq, clap::Args)]
 pub struct FrameArgs {
     /// Configuration file (see config/README.md); the embedded config/default.toml when absent.
     #[arg(long, value_name = "FILE")]
@@ -187,6 +187,18 @@ pub struct Chosen {
 }
 
 impl FrameArgs {
+    /// The size flags given (`--width`, `--height`).
+    pub fn size(&self) -> (Option<u32>, Option<u32>) {
+        (self.width, self.height)
+    }
+
+    /// These flags with `--width`/`--height` set where they were not given.
+    pub fn with_default_size(mut self, width: u32, height: u32) -> FrameArgs {
+        self.width.get_or_insert(width);
+        self.height.get_or_insert(height);
+        self
+    }
+
     /// Whether any frame flag was given (a frame file takes none).
     pub fn any_given(&self) -> bool {
         *self != FrameArgs::default()
@@ -196,10 +208,10 @@ impl FrameArgs {
     /// needed); `no_optimize` turns every optimisation off.
     pub fn choose(&self, profile: &str, no_optimize: bool) -> anyhow::Result<Chosen> {
         let config = match &self.config {
-            Some(path) => Config::load(path)?,
+            Some(path) => Config::load(path).map_err(|e| super::usage(e.into()))?,
             None => Config::builtin(),
         };
-        let features = self.features(&config, profile)?;
+        let features = self.features(&config, profile).map_err(super::usage)?;
         let options = self.options(&config, no_optimize);
         let scene_choice = match &self.scene {
             Some(p) if p.as_os_str() == "builtin" => SceneChoice::Builtin,

@@ -16,8 +16,34 @@ use std::process::ExitCode;
 #[derive(Debug, Parser)]
 #[command(name = "tessera", version, about)]
 struct Cli {
+    /// What to do [default: `run`, the desktop window].
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
+}
+
+/// `tessera run`'s flags, all defaulted.
+#[derive(Debug, Parser)]
+struct RunDefaults {
+    #[command(flatten)]
+    args: run::RunArgs,
+}
+
+/// An error in what the user asked for (a flag, the configuration file): the program exits
+/// with status 2, as for clap's own usage errors.
+#[derive(Debug)]
+pub struct UsageError(anyhow::Error);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:#}", self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+/// Marks `e` as a usage error (exit status 2).
+pub fn usage(e: anyhow::Error) -> anyhow::Error {
+    anyhow::Error::new(UsageError(e))
 }
 
 #[derive(Debug, Subcommand)]
@@ -31,8 +57,10 @@ enum Command {
     Exec(exec::ExecArgs),
     /// Render frames of a scene (or glTF model) through the graph and write the last as PNG.
     Render(render::RenderArgs),
-    /// Open the desktop window: the frame rendered through the graph into the swapchain
-    /// (Escape quits).
+    /// Open the desktop window: the frame rendered through the graph into the swapchain,
+    /// with live toggles and the overlay (the default; without a display it renders
+    /// headless to a PNG instead).
+    #[command(after_help = run::keys_help())]
     Run(run::RunArgs),
     /// Write the render graph viewer (one self-contained HTML page) or Graphviz of a frame.
     Graph(graph::GraphArgs),
@@ -41,7 +69,11 @@ enum Command {
 /// Parses the command line and runs the subcommand; the exit status on success (`check`
 /// and `plan --check` end with 1 when the plan breaks a rule).
 pub fn run() -> anyhow::Result<ExitCode> {
-    match Cli::parse().command {
+    // `tessera` alone (`cargo run --release`) opens the window with every default.
+    let command = Cli::parse()
+        .command
+        .unwrap_or_else(|| Command::Run(RunDefaults::parse_from(["tessera"]).args));
+    match command {
         Command::Plan(args) => plan::run(&args),
         Command::Check(args) => check::run(&args),
         Command::Exec(args) => exec::run(&args).map(|()| ExitCode::SUCCESS),

@@ -48,6 +48,30 @@ pub struct RenderArgs {
     json: bool,
 }
 
+impl RenderArgs {
+    /// `tessera render` of `frame` to `out` (the window's headless fallback).
+    pub fn headless(
+        frame: FrameArgs,
+        profile: String,
+        no_optimize: bool,
+        frames: Option<u64>,
+        out: PathBuf,
+        emulate_async: bool,
+        no_validation: bool,
+    ) -> RenderArgs {
+        RenderArgs {
+            frame,
+            profile,
+            no_optimize,
+            frames,
+            out,
+            emulate_async,
+            no_validation,
+            json: false,
+        }
+    }
+}
+
 /// What a run measured.
 struct Report {
     device: String,

@@ -1,0 +1,892 @@
+//! The window application: a winit 0.30 [`ApplicationHandler`] that opens the window, the
+//! device for its surface, the renderer and the swapchain, then on each redraw moves the
+//! camera, hands the overlay its text, acquires a swapchain image, renders the frame into
+//! it through the graph ([`Renderer::render_to`]: the image is the graph's per-frame
+//! imported output with `exit: present`) and presents it.
+//!
+//! - Resize, `ERROR_OUT_OF_DATE_KHR` and `SUBOPTIMAL_KHR` recreate the swapchain (after the
+//!   device is idle) and reconfigure the renderer to the new extent: the next frame
+//!   re-plans. A minimised window (0×0, or occluded) renders nothing and asks for no redraw:
+//!   the loop sleeps in the event wait until it is restored.
+//! - A toggle changes the renderer's features or options; the next frame re-plans and the
+//!   overlay and the log say what the plan diff changed, and how long the re-plan took.
+//! - Any error (a lost device or surface among them) ends the loop and the program with one
+//!   message; validation messages make the exit status 1.
+
+use super::actions::{self, Action};
+use super::hud::{self, Notes, Stats};
+#[allow(unused_imports)]
+use super::pending::{
+    CameraController, CameraInput, CameraMode, OverlayLine, OverlayText, RendererExt,
+};
+use super::script::{Script, Step};
+use super::toggles::{changes, Figures, Switches};
+use crate::cli::frame_args::Chosen;
+use anyhow::Context;
+use ash::vk;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tessera_graph::Plan;
+use tessera_render::camera::View;
+use tessera_render::{Renderer, Settings};
+use tessera_vk::capture::Capture;
+use tessera_vk::executor::ImportedImage;
+use tessera_vk::swapchain::{Acquired, PresentMode, Presented, Swapchain};
+use tessera_vk::{Gpu, GpuOptions, SurfaceRequest, VkError};
+use winit::application::ApplicationHandler;
+use winit::event::{ElementState, MouseButton, MouseScrollDelta, StartCause, WindowEvent};
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
+use winit::keyboard::{KeyCode, PhysicalKey};
+use winit::window::{Window, WindowId};
+
+/// What `tessera run` opens.
+pub struct Launch {
+    pub chosen: Chosen,
+    pub width: u32,
+    pub height: u32,
+    pub present_mode: PresentMode,
+    pub validation: bool,
+    pub emulate_async: bool,
+    pub frames: Option<u64>,
+    pub overlay: bool,
+    pub renderdoc: bool,
+    pub out_dir: PathBuf,
+    pub shader_dir: PathBuf,
+    pub script: Script,
+}
+
+/// The open window and everything drawn into it. Field order is drop order: the renderer
+/// and the swapchain go before the device, the device (which destroys the surface) before
+/// the window.
+struct Live {
+    renderer: Renderer,
+    swapchain: Option<Swapchain>,
+    gpu: Arc<Gpu>,
+    window: Arc<Window>,
+    /// The swapchain must be recreated before the next frame.
+    stale: bool,
+}
+
+/// Held movement keys and mouse state, turned into a [`CameraInput`] each frame.
+#[derive(Debug, Default)]
+struct Input {
+    keys: std::collections::HashSet<KeyCode>,
+    look_button: bool,
+    orbit_button: bool,
+    cursor: Option<(f64, f64)>,
+    look: (f32, f32),
+    wheel: f32,
+}
+
+impl Input {
+    fn axis(&self, plus: KeyCode, minus: KeyCode) -> f32 {
+        f32::from(u8::from(self.keys.contains(&plus)))
+            - f32::from(u8::from(self.keys.contains(&minus)))
+    }
+
+    /// This frame's input; the mouse motion and wheel are consumed.
+    fn take(&mut self) -> CameraInput {
+        CameraInput {
+            forward: self.axis(KeyCode::KeyW, KeyCode::KeyS),
+            right: self.axis(KeyCode::KeyD, KeyCode::KeyA),
+            up: self.axis(KeyCode::KeyE, KeyCode::KeyQ),
+            look: std::mem::take(&mut self.look),
+            wheel: std::mem::take(&mut self.wheel),
+            fast: self.keys.contains(&KeyCode::ShiftLeft)
+                || self.keys.contains(&KeyCode::ShiftRight),
+        }
+    }
+}
+
+/// A minimised (or occluded) window: nothing is drawn until it is restored.
+#[derive(Debug)]
+struct Minimised {
+    since: Instant,
+    /// A scripted minimise restores itself at this time.
+    until: Option<Instant>,
+    /// Process CPU time when it began.
+    cpu: Option<Duration>,
+    /// Redraws that came while minimised (none is drawn).
+    redraws: u64,
+    /// Frames presented when it began.
+    presented: u64,
+}
+
+/// A re-plan the next frame will make, and what caused it.
+struct Replan {
+    reason: String,
+    before: Option<Plan>,
+}
+
+struct App {
+    /// What to open, taken when the window opens.
+    setup: Option<(Settings, tessera_scene::Scene, Option<View>)>,
+    present_mode: PresentMode,
+    validation: bool,
+    frames: Option<u64>,
+    out_dir: PathBuf,
+    shader_dir: PathBuf,
+    script: Script,
+    renderdoc: bool,
+    live: Option<Live>,
+    capture: Option<Capture>,
+    switches: Switches,
+    camera: Option<CameraController>,
+    input: Input,
+    stats: Stats,
+    notes: Notes,
+    /// Scene and device, the overlay's first words.
+    title: String,
+    figures: Figures,
+    overlay: bool,
+    paused: bool,
+    /// The lights move 1/60 s per frame (as in `tessera render`) instead of with the clock.
+    fixed_step: bool,
+    time: f32,
+    last_frame: Option<Instant>,
+    first_presented: Option<Instant>,
+    presented: u64,
+    screenshot: Option<PathBuf>,
+    capture_next: Option<PathBuf>,
+    replan: Option<Replan>,
+    minimised: Option<Minimised>,
+    /// Re-plans made: (reason, ms).
+    replans: Vec<(String, f64)>,
+    /// Minimised periods: (ms, redraws, frames drawn, CPU ms).
+    minimise_log: Vec<(f64, u64, u64, Option<f64>)>,
+    /// CPU ms of each presented frame.
+    cpu_ms: Vec<f64>,
+    files: u64,
+    error: Option<anyhow::Error>,
+    messages: (u64, Vec<String>),
+    /// Swapchains created (the first one included).
+    swapchains: u64,
+    /// The last swapchain's extent.
+    extent: (u32, u32),
+    quit: bool,
+}
+
+/// One message for a Vulkan error, saying plainly when the device or the surface is lost.
+fn explain(e: tessera_render::RenderError) -> anyhow::Error {
+    let text = e.to_string();
+    if text.contains("ERROR_DEVICE_LOST") {
+        anyhow::anyhow!("the GPU device was lost ({text})")
+    } else if text.contains("ERROR_SURFACE_LOST_KHR") {
+        anyhow::anyhow!("the window surface was lost ({text})")
+    } else {
+        anyhow::Error::new(e)
+    }
+}
+
+fn explain_vk(e: VkError) -> anyhow::Error {
+    explain(e.into())
+}
+
+/// This process's CPU time (user + system) from `/proc/self/stat`, where there is one.
+fn process_cpu() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command name, which is in parentheses and may contain spaces.
+    let rest = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // utime and stime are fields 14 and 15 of the line (11 and 12 after the name), in
+    // clock ticks of USER_HZ (100 on Linux).
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
+}
+
+impl App {
+    fn open(&mut self, event_loop: &ActiveEventLoop) -> anyhow::Result<()> {
+        let Some((settings, scene, start)) = self.setup.take() else {
+            return Ok(());
+        };
+        if self.renderdoc {
+            // Before the instance: RenderDoc hooks Vulkan as it loads.
+            let first = self.out_dir.join("capture.rdc");
+            self.capture =
+                Some(Capture::load(&first).map_err(|e| anyhow::anyhow!("--renderdoc: {e}"))?);
+            log::info!("RenderDoc loaded: F9 captures the next frame");
+        }
+        let attrs = Window::default_attributes()
+            .with_title("tessera")
+            .with_inner_size(winit::dpi::PhysicalSize::new(
+                settings.width,
+                settings.height,
+            ));
+        let window = Arc::new(
+            event_loop
+                .create_window(attrs)
+                .context("opening the window")?,
+        );
+        let gpu = Arc::new(
+            Gpu::new(&GpuOptions {
+                validation: self.validation,
+                surface: Some(SurfaceRequest::new(window.clone())),
+            })
+            .map_err(|e| match e {
+                VkError::NoDevice(_) => anyhow::anyhow!("{e}"),
+                e => anyhow::anyhow!("opening the device for the window: {e}"),
+            })?,
+        );
+        log::info!("device: {}", gpu.device_name());
+        let start = start.unwrap_or_else(|| View::of(&scene));
+        self.camera = Some(CameraController::new(start, &scene.bounds));
+        self.title = format!("tessera: {} on {}", scene.name, gpu.device_name());
+        let renderer = Renderer::new(gpu.clone(), scene, settings)?;
+        self.live = Some(Live {
+            renderer,
+            swapchain: None,
+            gpu,
+            window,
+            stale: true,
+        });
+        self.recreate()?;
+        if let Some(l) = &self.live {
+            l.window.request_redraw();
+        }
+        Ok(())
+    }
+
+    /// Recreates the swapchain for the window's size (none while it is 0×0) and sets the
+    /// renderer to its extent.
+    fn recreate(&mut self) -> anyhow::Result<()> {
+        let Some(live) = &mut self.live else {
+            return Ok(());
+        };
+        live.stale = false;
+        let size = live.window.inner_size();
+        // Every frame that used the old swapchain (rendering and presenting) is done.
+        live.renderer.wait()?;
+        live.gpu.wait_idle().map_err(explain_vk)?;
+        let extent = vk::Extent2D {
+            width: size.width,
+            height: size.height,
+        };
+        let old = live.swapchain.take();
+        live.swapchain = Swapchain::create(&live.gpu, extent, self.present_mode, old)
+            .map_err(explain_vk)
+            .context("creating the swapchain")?;
+        if let Some(sc) = &live.swapchain {
+            self.swapchains += 1;
+            self.extent = (sc.extent.width, sc.extent.height);
+            let s = live.renderer.settings();
+            if (sc.extent.width, sc.extent.height) != (s.width, s.height) {
+                let before = live.renderer.executor().plan().cloned();
+                live.renderer.reconfigure(
+                    sc.extent.width,
+                    sc.extent.height,
+                    self.switches.options,
+                )?;
+                if self.replan.is_none() {
+                    self.replan = Some(Replan {
+                        reason: format!("resize to {}x{}", sc.extent.width, sc.extent.height),
+                        before,
+                    });
+                }
+            }
+            self.notes.title = format!(
+                "{}  {}x{}  {:?}",
+                self.title, sc.extent.width, sc.extent.height, self.present_mode
+            );
+        }
+        Ok(())
+    }
+
+    /// Marks the next frame's re-plan with `reason` (keeping the plan to diff against).
+    fn expect_replan(&mut self, reason: String) {
+        let before = self
+            .live
+            .as_ref()
+            .and_then(|l| l.renderer.executor().plan().cloned());
+        self.replan = Some(Replan { reason, before });
+    }
+
+    fn file(&mut self, given: Option<PathBuf>, stem: &str, ext: &str) -> PathBuf {
+        given.unwrap_or_else(|| {
+            self.files += 1;
+            self.out_dir.join(format!("{stem}-{:04}.{ext}", self.files))
+        })
+    }
+
+    /// Does what a key (or a script step) asks.
+    fn act(&mut self, action: Action, path: Option<PathBuf>) -> anyhow::Result<()> {
+        log::info!("action: {}", actions::binding(action).name);
+        match action {
+            Action::Optimisation(o) => {
+                let said = self.switches.optimisation(o);
+                self.apply_switches(said)?;
+            }
+            Action::AllOptimisations => {
+                let said = self.switches.all_optimisations();
+                self.apply_switches(said)?;
+            }
+            Action::Feature(f) => {
+                let said = self.switches.feature(f);
+                self.apply_switches(said)?;
+            }
+            Action::CameraMode => {
+                if let Some(c) = &mut self.camera {
+                    c.toggle_mode();
+                }
+            }
+            Action::Pause => self.paused = !self.paused,
+            Action::Overlay => {
+                self.overlay = !self.overlay;
+                self.expect_replan(format!(
+                    "overlay {}",
+                    if self.overlay { "on" } else { "off" }
+                ));
+            }
+            Action::Screenshot => self.screenshot = Some(self.file(path, "screenshot", "png")),
+            Action::Capture => {
+                if self.capture.is_some() {
+                    self.capture_next = Some(self.file(path, "capture", "rdc"));
+                } else {
+                    self.notes.error =
+                        Some("capture: RenderDoc is not loaded (start with --renderdoc)".into());
+                    log::warn!("capture: RenderDoc is not loaded (start with --renderdoc)");
+                }
+            }
+            Action::ReloadShaders => self.reload_shaders(),
+            Action::DumpPlan => {
+                let base = self.file(path, "plan", "json");
+                self.dump_plan(&base)?;
+            }
+            Action::Quit => self.quit = true,
+        }
+        Ok(())
+    }
+
+    /// Hands the switches to the renderer; the next frame re-plans.
+    fn apply_switches(&mut self, said: String) -> anyhow::Result<()> {
+        self.expect_replan(said);
+        if let Some(l) = &mut self.live {
+            let s = l.renderer.settings();
+            let (w, h) = (s.width, s.height);
+            l.renderer.set_features(self.switches.features.clone());
+            l.renderer.reconfigure(w, h, self.switches.options)?;
+        }
+        Ok(())
+    }
+
+    fn reload_shaders(&mut self) {
+        let Some(l) = &mut self.live else { return };
+        match l.renderer.reload_shaders(&self.shader_dir) {
+            Ok(report) => {
+                log::info!(
+                    "shaders reloaded from {}: {report:?}",
+                    self.shader_dir.display()
+                );
+                self.notes.error = None;
+                self.notes.change = vec![format!(
+                    "shaders reloaded from {}",
+                    self.shader_dir.display()
+                )];
+            }
+            Err(e) => {
+                // The old pipelines stay; the overlay shows why.
+                log::error!("shader reload failed, keeping the old pipelines: {e}");
+                self.notes.error = Some(format!("shader reload: {e}"));
+            }
+        }
+    }
+
+    /// Writes the running plan as JSON (`path`) and as the viewer page beside it (`.html`).
+    fn dump_plan(&mut self, path: &Path) -> anyhow::Result<()> {
+        let Some(l) = &self.live else { return Ok(()) };
+        let exec = l.renderer.executor();
+        let (Some(plan), Some(graph)) = (exec.plan(), exec.graph()) else {
+            return Ok(());
+        };
+        let json = serde_json::to_string_pretty(plan)? + "\n";
+        std::fs::write(path, json).with_context(|| format!("writing {}", path.display()))?;
+        let html_path = path.with_extension("html");
+        let page = tessera_viewer::Page::build(graph, plan);
+        std::fs::write(&html_path, tessera_viewer::html::html(&page, None))
+            .with_context(|| format!("writing {}", html_path.display()))?;
+        let said = format!("{} and {}", path.display(), html_path.display());
+        println!("wrote the plan: {said}");
+        self.notes.wrote = Some(said);
+        Ok(())
+    }
+
+    fn minimise(&mut self, until: Option<Instant>) {
+        if self.minimised.is_none() {
+            log::info!("minimised: drawing nothing until restored");
+            self.minimised = Some(Minimised {
+                since: Instant::now(),
+                until,
+                cpu: process_cpu(),
+                redraws: 0,
+                presented: self.presented,
+            });
+        }
+    }
+
+    fn restore(&mut self) {
+        if let Some(m) = self.minimised.take() {
+            let ms = m.since.elapsed().as_secs_f64() * 1e3;
+            let cpu = match (m.cpu, process_cpu()) {
+                (Some(a), Some(b)) => Some(b.saturating_sub(a).as_secs_f64() * 1e3),
+                _ => None,
+            };
+            log::info!("restored after {ms:.0} ms minimised");
+            let drawn = self.presented - m.presented;
+            self.minimise_log.push((ms, m.redraws, drawn, cpu));
+            self.last_frame = None;
+            if let Some(l) = &mut self.live {
+                l.stale = true;
+                l.window.request_redraw();
+            }
+        }
+    }
+
+    /// Renders and presents one frame; `Ok(false)` when the loop should end.
+    fn draw(&mut self) -> anyhow::Result<bool> {
+        if let Some(m) = &mut self.minimised {
+            m.redraws += 1;
+            return Ok(true);
+        }
+        if self.live.as_ref().is_some_and(|l| l.stale) {
+            self.recreate()?;
+        }
+        let now = Instant::now();
+        let dt = self.last_frame.map_or(0.0, |t| (now - t).as_secs_f64());
+        let Some(live) = &mut self.live else {
+            return Ok(true);
+        };
+        let Some(sc) = &mut live.swapchain else {
+            // 0×0: nothing to draw into.
+            return Ok(true);
+        };
+        if let Some(c) = &mut self.camera {
+            c.update(&self.input.take(), dt.min(0.1) as f32);
+            live.renderer.set_camera(Some(c.view()));
+            self.notes.camera = format!(
+                "camera: {:?} (C), speed {:.2}; lights {} (Space)",
+                c.mode(),
+                c.speed(),
+                if self.paused { "paused" } else { "moving" }
+            );
+        }
+        live.renderer.set_overlay(self.overlay.then(|| {
+            OverlayText {
+                lines: hud::lines(&self.stats, &self.figures, &self.switches, &self.notes)
+                    .into_iter()
+                    .map(|(text, color)| OverlayLine { text, color })
+                    .collect(),
+            }
+        }));
+        if self.screenshot.is_some() {
+            live.renderer.capture_next();
+        }
+        let (index, acquire, render_finished, suboptimal) =
+            match sc.acquire().map_err(explain_vk)? {
+                Acquired::OutOfDate => {
+                    live.stale = true;
+                    live.window.request_redraw();
+                    return Ok(true);
+                }
+                Acquired::Image {
+                    index,
+                    acquire,
+                    render_finished,
+                    suboptimal,
+                } => (index, acquire, render_finished, suboptimal),
+            };
+        let i = index as usize;
+        let target = ImportedImage {
+            image: sc.images[i],
+            view: sc.views[i],
+            format: sc.format,
+            extent: sc.extent,
+        };
+        let capturing = self.capture_next.take();
+        if let (Some(_), Some(c)) = (&capturing, &mut self.capture) {
+            c.start();
+        }
+        let stats = live
+            .renderer
+            .render_to(self.time, target, acquire, render_finished)
+            .map_err(explain)?;
+        let presented = sc
+            .present(live.gpu.graphics.queue, index, render_finished)
+            .map_err(explain_vk)?;
+        if let (Some(path), Some(c)) = (capturing, &mut self.capture) {
+            c.set_out(&path);
+            let written = c
+                .end()
+                .map_err(|e| anyhow::anyhow!("RenderDoc capture: {e}"))?;
+            println!("wrote the RenderDoc capture {}", written.display());
+            self.notes.wrote = Some(written.display().to_string());
+        }
+        if suboptimal || presented != Presented::Ok {
+            live.stale = true;
+        }
+        if presented == Presented::OutOfDate {
+            return Ok(true);
+        }
+        self.presented += 1;
+        self.first_presented.get_or_insert(now);
+        self.last_frame = Some(now);
+        let cpu_ms = (stats.declare_us + stats.prepare_us + stats.record_us) / 1e3;
+        self.cpu_ms.push(cpu_ms);
+        self.stats.frame(dt, &stats, &live.renderer.timings());
+        if stats.rebuilt {
+            if let Some(plan) = live.renderer.executor().plan() {
+                self.figures = Figures::of(plan);
+                let replan = self.replan.take();
+                let reason = replan
+                    .as_ref()
+                    .map_or("start".to_string(), |r| r.reason.clone());
+                let ms = stats.prepare_us / 1e3;
+                let changed = replan
+                    .and_then(|r| r.before)
+                    .map(|old| {
+                        log::info!(
+                            "{reason}: re-planned in {ms:.2} ms; the plan diff:\n{}",
+                            tessera_viewer::diff::diff(&old, plan)
+                        );
+                        changes(&old, plan)
+                    })
+                    .unwrap_or_default();
+                if self.presented > 1 {
+                    let summary = if changed.is_empty() {
+                        "the plan is the same".to_string()
+                    } else {
+                        changed.join(", ")
+                    };
+                    println!("{reason}: re-planned in {ms:.2} ms: {summary}");
+                    self.replans.push((reason.clone(), ms));
+                    self.notes.change = std::iter::once(format!("{reason} ({ms:.2} ms)"))
+                        .chain(changed)
+                        .collect();
+                }
+            }
+        } else if self.replan.as_ref().is_some_and(|_| self.presented > 1) {
+            // A switch that did not change the graph (a feature the frame does not use).
+            if let Some(r) = self.replan.take() {
+                println!("{}: the graph did not change, no re-plan", r.reason);
+                self.notes.change = vec![format!("{}: the same graph", r.reason)];
+            }
+        }
+        if let Some(path) = self.screenshot.take() {
+            let picture = live
+                .renderer
+                .picture()?
+                .ok_or_else(|| anyhow::anyhow!("screenshot: nothing was read back"))?;
+            picture
+                .write_png(&path)
+                .with_context(|| format!("writing the screenshot {}", path.display()))?;
+            println!("wrote the screenshot {}", path.display());
+            self.notes.wrote = Some(path.display().to_string());
+        }
+        if !self.paused {
+            self.time += if self.fixed_step {
+                1.0 / 60.0
+            } else {
+                dt.min(0.1) as f32
+            };
+        }
+        for step in self.script.due(self.presented) {
+            match step {
+                Step::Action(a, path) => self.act(a, path)?,
+                Step::Resize(w, h) => {
+                    if let Some(l) = &self.live {
+                        log::info!("script: asking for a {w}x{h} window");
+                        let _ = l
+                            .window
+                            .request_inner_size(winit::dpi::PhysicalSize::new(w, h));
+                    }
+                }
+                Step::Minimise(ms) => {
+                    self.minimise(Some(Instant::now() + Duration::from_millis(ms)));
+                }
+            }
+        }
+        Ok(!self.quit && self.frames.is_none_or(|n| self.presented < n))
+    }
+
+    fn fail(&mut self, event_loop: &ActiveEventLoop, e: anyhow::Error) {
+        if self.error.is_none() {
+            self.error = Some(e);
+        }
+        event_loop.exit();
+    }
+
+    /// Waits for the GPU, keeps the validation count and closes everything.
+    fn close(&mut self) {
+        if let Some(mut live) = self.live.take() {
+            if let Err(e) = live.renderer.wait() {
+                log::error!("waiting for the last frames: {e}");
+            }
+            let _ = live.gpu.wait_idle();
+            // The renderer and the swapchain are freed before the messages are counted:
+            // destruction is validated too.
+            let gpu = live.gpu.clone();
+            drop(live);
+            self.messages = (gpu.messages.count(), gpu.messages.texts());
+        }
+    }
+
+    fn on_key(&mut self, event: &winit::event::KeyEvent) -> anyhow::Result<()> {
+        if let PhysicalKey::Code(code) = event.physical_key {
+            match event.state {
+                ElementState::Pressed => self.input.keys.insert(code),
+                ElementState::Released => self.input.keys.remove(&code),
+            };
+        }
+        if event.state == ElementState::Pressed && !event.repeat {
+            if let Some(a) = actions::action_for(&event.logical_key) {
+                self.act(a, None)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl ApplicationHandler for App {
+    fn new_events(&mut self, _event_loop: &ActiveEventLoop, cause: StartCause) {
+        if let StartCause::ResumeTimeReached { .. } = cause {
+            if self
+                .minimised
+                .as_ref()
+                .and_then(|m| m.until)
+                .is_some_and(|t| Instant::now() >= t)
+            {
+                self.restore();
+            }
+        }
+    }
+
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if let Err(e) = self.open(event_loop) {
+            self.fail(event_loop, e);
+        }
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        let result = match event {
+            WindowEvent::CloseRequested => {
+                event_loop.exit();
+                Ok(())
+            }
+            WindowEvent::KeyboardInput { event, .. } => self.on_key(&event),
+            WindowEvent::MouseInput { state, button, .. } => {
+                let down = state == ElementState::Pressed;
+                match button {
+                    MouseButton::Right => self.input.look_button = down,
+                    MouseButton::Left => self.input.orbit_button = down,
+                    _ => {}
+                }
+                Ok(())
+            }
+            WindowEvent::CursorMoved { position, .. } => {
+                let p = (position.x, position.y);
+                if let Some(last) = self.input.cursor {
+                    let orbit = self
+                        .camera
+                        .as_ref()
+                        .is_some_and(|c| c.mode() == CameraMode::Orbit);
+                    if self.input.look_button || (orbit && self.input.orbit_button) {
+                        self.input.look.0 += (p.0 - last.0) as f32;
+                        self.input.look.1 += (p.1 - last.1) as f32;
+                    }
+                }
+                self.input.cursor = Some(p);
+                Ok(())
+            }
+            WindowEvent::MouseWheel { delta, .. } => {
+                self.input.wheel += match delta {
+                    MouseScrollDelta::LineDelta(_, y) => y,
+                    MouseScrollDelta::PixelDelta(p) => (p.y / 40.0) as f32,
+                };
+                Ok(())
+            }
+            WindowEvent::Focused(false) => {
+                // Keys released while the window is not focused never arrive.
+                self.input.keys.clear();
+                Ok(())
+            }
+            WindowEvent::Occluded(hidden) => {
+                if hidden {
+                    self.minimise(None);
+                } else if self.minimised.as_ref().is_some_and(|m| m.until.is_none()) {
+                    self.restore();
+                }
+                Ok(())
+            }
+            WindowEvent::Resized(size) => {
+                log::info!("resized to {}x{}", size.width, size.height);
+                if size.width == 0 || size.height == 0 {
+                    self.minimise(None);
+                } else if self.minimised.as_ref().is_some_and(|m| m.until.is_none()) {
+                    self.restore();
+                }
+                if let Some(l) = &mut self.live {
+                    l.stale = true;
+                    l.window.request_redraw();
+                }
+                Ok(())
+            }
+            WindowEvent::RedrawRequested => match self.draw() {
+                Ok(true) => Ok(()),
+                Ok(false) => {
+                    event_loop.exit();
+                    Ok(())
+                }
+                Err(e) => Err(e),
+            },
+            _ => Ok(()),
+        };
+        if let Err(e) = result {
+            self.fail(event_loop, e);
+        }
+    }
+
+    fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        if let Some(m) = &self.minimised {
+            // Minimised: sleep in the event wait (until a scripted restore is due).
+            event_loop.set_control_flow(match m.until {
+                Some(t) => ControlFlow::WaitUntil(t),
+                None => ControlFlow::Wait,
+            });
+            return;
+        }
+        // Continuous redraws while there is a swapchain (or one to recreate); a 0×0 window
+        // waits for events.
+        match &self.live {
+            Some(l) if l.swapchain.is_some() || l.stale => {
+                event_loop.set_control_flow(ControlFlow::Poll);
+                l.window.request_redraw();
+            }
+            _ => event_loop.set_control_flow(ControlFlow::Wait),
+        }
+    }
+
+    fn exiting(&mut self, _event_loop: &ActiveEventLoop) {
+        self.close();
+    }
+}
+
+fn median(v: &[f64]) -> f64 {
+    let mut v = v.to_vec();
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(0.0)
+}
+
+/// Opens the window and runs until it closes, Escape, `--frames` or an error.
+pub fn run(launch: Launch) -> anyhow::Result<ExitCode> {
+    let Launch {
+        chosen,
+        width,
+        height,
+        present_mode,
+        validation,
+        emulate_async,
+        frames,
+        overlay,
+        renderdoc,
+        out_dir,
+        shader_dir,
+        script,
+    } = launch;
+    let settings = Settings {
+        width,
+        height,
+        options: chosen.options,
+        emulate_async,
+        read_back: false,
+        features: chosen.features.clone(),
+        profile: chosen.profile.clone(),
+        ..Settings::default()
+    };
+    let switches = Switches {
+        features: chosen.features.clone(),
+        options: chosen.options,
+    };
+    let fixed_step = frames.is_some() || !script.is_empty();
+    let event_loop = EventLoop::new().context("opening the display's event loop")?;
+    let mut app = App {
+        // MERGE: chosen.camera
+        setup: Some((settings, chosen.scene, None)),
+        present_mode,
+        validation,
+        frames,
+        out_dir,
+        shader_dir,
+        script,
+        renderdoc,
+        live: None,
+        capture: None,
+        switches,
+        camera: None,
+        input: Input::default(),
+        stats: Stats::default(),
+        notes: Notes::default(),
+        title: String::new(),
+        figures: Figures::default(),
+        overlay,
+        paused: false,
+        fixed_step,
+        time: 0.0,
+        last_frame: None,
+        first_presented: None,
+        presented: 0,
+        screenshot: None,
+        capture_next: None,
+        replan: None,
+        minimised: None,
+        replans: Vec::new(),
+        minimise_log: Vec::new(),
+        cpu_ms: Vec::new(),
+        files: 0,
+        error: None,
+        messages: (0, Vec::new()),
+        swapchains: 0,
+        extent: (0, 0),
+        quit: false,
+    };
+    let ran = event_loop.run_app(&mut app);
+    app.close();
+    if let Some(e) = app.error.take() {
+        return Err(e);
+    }
+    ran.context("the window's event loop")?;
+    // FPS after the first frame (which opens everything and compiles the first plan).
+    let secs = app
+        .first_presented
+        .map_or(0.0, |t| t.elapsed().as_secs_f64());
+    let after_first = app.presented.saturating_sub(1);
+    println!(
+        "presented {} frames; {:.1} FPS after the first frame; CPU {:.2} ms per frame (median: declare + prepare + record)",
+        app.presented,
+        after_first as f64 / secs.max(1e-9),
+        median(app.cpu_ms.get(1..).unwrap_or_default())
+    );
+    for (reason, ms) in &app.replans {
+        println!("re-plan: {reason}: {ms:.2} ms");
+    }
+    for (ms, redraws, drawn, cpu) in &app.minimise_log {
+        println!(
+            "minimised for {ms:.0} ms: {redraws} redraws, {drawn} frames drawn, CPU {}",
+            cpu.map_or("unknown".to_string(), |c| format!("{c:.0} ms"))
+        );
+    }
+    println!(
+        "swapchains created: {} (last {}x{})",
+        app.swapchains, app.extent.0, app.extent.1
+    );
+    let (count, texts) = &app.messages;
+    if validation {
+        println!("validation messages: {count}");
+        for t in texts {
+            println!("  {t}");
+        }
+        if *count > 0 {
+            return Ok(ExitCode::FAILURE);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

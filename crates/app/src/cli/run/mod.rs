@@ -1,0 +1,167 @@
+//! `tessera run`: the desktop demo. A winit 0.30 window presents the frame rendered through
+//! the graph into the swapchain ([`app`]); keys move the camera and switch every graph
+//! optimisation and frame feature live ([`actions`], [`toggles`]), and an overlay drawn as a
+//! pass of the graph shows the figures ([`hud`]). `--script` drives the same actions at
+//! given frames ([`script`]).
+//!
+//! What to open comes from the configuration (`[window]` size and present mode, `[render]`
+//! scene, `[camera]` start, `[features]`, `[graph]`), with the flags overriding it. Where no
+//! display exists (neither `DISPLAY` nor `WAYLAND_DISPLAY`), it says so and renders a few
+//! frames headless to `frame.png` instead (`tessera render`'s path), so the first command
+//! works on any machine.
+
+mod actions;
+mod app;
+mod hud;
+mod pending;
+mod script;
+mod toggles;
+
+use super::frame_args::{profile_parser, FrameArgs};
+use super::render::RenderArgs;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use tessera_render::config::PresentMode as ConfigPresentMode;
+use tessera_vk::swapchain::PresentMode;
+
+/// `--present-mode`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PresentModeArg {
+    /// Vertical sync (always available).
+    Fifo,
+    /// Newest frame wins, no tearing (FIFO where unavailable).
+    Mailbox,
+    /// No vertical sync (FIFO where unavailable).
+    Immediate,
+}
+
+impl From<PresentModeArg> for PresentMode {
+    fn from(m: PresentModeArg) -> PresentMode {
+        match m {
+            PresentModeArg::Fifo => PresentMode::Fifo,
+            PresentModeArg::Mailbox => PresentMode::Mailbox,
+            PresentModeArg::Immediate => PresentMode::Immediate,
+        }
+    }
+}
+
+fn from_config(m: ConfigPresentMode) -> PresentMode {
+    match m {
+        ConfigPresentMode::Fifo => PresentMode::Fifo,
+        ConfigPresentMode::Mailbox => PresentMode::Mailbox,
+        ConfigPresentMode::Immediate => PresentMode::Immediate,
+    }
+}
+
+/// The key table, for `tessera run --help`.
+pub fn keys_help() -> String {
+    actions::help()
+}
+
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub frame: FrameArgs,
+    /// Device profile: mali and adreno get the configuration's [mobile] preset.
+    #[arg(long, default_value = "desktop", value_parser = profile_parser())]
+    profile: String,
+    /// Every graph optimisation off (whatever [graph] says).
+    #[arg(long)]
+    no_optimize: bool,
+    /// Quit after N presented frames; the lights then move 1/60 s per frame, as in
+    /// `tessera render` [default: run until Escape or the window closes].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    frames: Option<u64>,
+    /// How frames are presented [default: the config's [window] present_mode].
+    #[arg(long, value_enum)]
+    present_mode: Option<PresentModeArg>,
+    /// Run the async-compute queue's work as separate submits on the graphics queue.
+    #[arg(long)]
+    emulate_async: bool,
+    /// Run without the validation layers.
+    #[arg(long)]
+    no_validation: bool,
+    /// Start with the overlay hidden (Tab shows it).
+    #[arg(long)]
+    no_overlay: bool,
+    /// Load RenderDoc (librenderdoc.so) at start so that F9 captures the next frame.
+    #[arg(long)]
+    renderdoc: bool,
+    /// Where screenshots, captures and plan dumps go.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    out_dir: PathBuf,
+    /// The shader sources F5 reloads [default: shaders/render of the working directory, else
+    /// of the source tree tessera was built from].
+    #[arg(long, value_name = "DIR")]
+    shader_dir: Option<PathBuf>,
+    /// Actions at given frames: FRAME:STEP[,FRAME:STEP...], STEP a key's action name
+    /// (`merge`, `ssao`, `screenshot=PATH`, `plan=PATH`, `capture=PATH`, ...), `resize=WxH`
+    /// or `minimise=MS`.
+    #[arg(long, value_name = "STEPS", value_parser = script::Script::parse)]
+    script: Option<script::Script>,
+}
+
+/// Whether a window can be opened: an X11 or Wayland display is named.
+fn has_display() -> bool {
+    ["DISPLAY", "WAYLAND_DISPLAY"]
+        .iter()
+        .any(|v| std::env::var_os(v).is_some_and(|d| !d.is_empty()))
+}
+
+pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
+    if !args.out_dir.is_dir() {
+        return Err(super::usage(anyhow::anyhow!(
+            "--out-dir: directory {} does not exist",
+            args.out_dir.display()
+        )));
+    }
+    let chosen = args.frame.choose(&args.profile, args.no_optimize)?;
+    // `--width`/`--height` override [window]'s size (not [render]'s: that is `tessera render`'s).
+    let window = &chosen.config.window;
+    let (w, h) = args.frame.size();
+    let (width, height) = (w.unwrap_or(window.width), h.unwrap_or(window.height));
+    if !has_display() {
+        let out = args.out_dir.join("frame.png");
+        println!(
+            "no display (neither DISPLAY nor WAYLAND_DISPLAY is set): rendering {} frames \
+             headless to {} instead of opening the window",
+            args.frames.unwrap_or(chosen.config.render.frames),
+            out.display()
+        );
+        let render = RenderArgs::headless(
+            args.frame.clone().with_default_size(width, height),
+            args.profile.clone(),
+            args.no_optimize,
+            args.frames,
+            out,
+            args.emulate_async,
+            args.no_validation,
+        );
+        return super::render::run(&render);
+    }
+    let present_mode = args
+        .present_mode
+        .map_or(from_config(window.present_mode), PresentMode::from);
+    let shader_dir = args.shader_dir.clone().unwrap_or_else(|| {
+        let here = PathBuf::from("shaders/render");
+        if here.is_dir() {
+            here
+        } else {
+            PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shaders/render"))
+        }
+    });
+    app::run(app::Launch {
+        chosen,
+        width,
+        height,
+        present_mode,
+        validation: !args.no_validation,
+        emulate_async: args.emulate_async,
+        frames: args.frames,
+        overlay: !args.no_overlay,
+        renderdoc: args.renderdoc,
+        out_dir: args.out_dir.clone(),
+        shader_dir,
+        script: args.script.clone().unwrap_or_default(),
+    })
+}

@@ -1,0 +1,154 @@
+//! `--script`: key actions (and window events) at given frames, for tests and scripted
+//! demos. `FRAME:STEP[,FRAME:STEP...]`, where STEP is an action's name from the key table
+//! (`merge`, `ssao`, `screenshot`, ...), optionally `=PATH` for the ones that write a file
+//! (`screenshot=shot.png`, `plan=out/plan`, `capture=frame.rdc`), or one of
+//! `resize=WxH` (ask the window for that size) and `minimise=MS` (behave as a minimised
+//! window for MS milliseconds, then restore). A step runs after the frame of that number
+//! has been presented (frames count from 1).
+
+use super::actions::{self, Action};
+use std::path::PathBuf;
+
+/// What a step does.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step {
+    /// A key's action, with a file path for the ones that write one.
+    Action(Action, Option<PathBuf>),
+    /// Ask the window for this inner size.
+    Resize(u32, u32),
+    /// Minimised for this many milliseconds.
+    Minimise(u64),
+}
+
+/// The steps, in frame order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Script {
+    steps: Vec<(u64, Step)>,
+}
+
+fn size(s: &str) -> Option<(u32, u32)> {
+    let (w, h) = s.split_once('x')?;
+    let (w, h) = (w.parse::<u32>().ok()?, h.parse::<u32>().ok()?);
+    ((1..=16384).contains(&w) && (1..=16384).contains(&h)).then_some((w, h))
+}
+
+fn step(text: &str) -> Result<Step, String> {
+    let (name, arg) = match text.split_once('=') {
+        Some((n, a)) => (n, Some(a)),
+        None => (text, None),
+    };
+    match (name, arg) {
+        ("resize", Some(a)) => size(a)
+            .map(|(w, h)| Step::Resize(w, h))
+            .ok_or_else(|| format!("'{text}': expected resize=WIDTHxHEIGHT, each 1-16384")),
+        ("minimise", Some(a)) => a
+            .parse::<u64>()
+            .ok()
+            .filter(|ms| (1..=60_000).contains(ms))
+            .map(Step::Minimise)
+            .ok_or_else(|| format!("'{text}': expected minimise=MILLISECONDS (1-60000)")),
+        ("resize" | "minimise", None) => Err(format!("'{text}': {name} needs =VALUE")),
+        _ => {
+            let action = actions::by_name(name).ok_or_else(|| {
+                let names: Vec<&str> = actions::BINDINGS.iter().map(|b| b.name).collect();
+                format!(
+                    "'{text}': unknown step '{name}'; expected one of {}, resize=WxH, minimise=MS",
+                    names.join(", ")
+                )
+            })?;
+            let takes_path = matches!(
+                action,
+                Action::Screenshot | Action::DumpPlan | Action::Capture
+            );
+            match arg {
+                Some(_) if !takes_path => Err(format!("'{text}': {name} takes no value")),
+                Some("") => Err(format!("'{text}': the path is empty")),
+                a => Ok(Step::Action(action, a.map(PathBuf::from))),
+            }
+        }
+    }
+}
+
+impl Script {
+    /// Parses `FRAME:STEP,...` (the `--script` flag's value parser).
+    pub fn parse(text: &str) -> Result<Script, String> {
+        let mut steps = Vec::new();
+        for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let (frame, rest) = item
+                .split_once(':')
+                .ok_or_else(|| format!("'{item}': expected FRAME:STEP"))?;
+            let frame = frame
+                .parse::<u64>()
+                .ok()
+                .filter(|&f| f >= 1)
+                .ok_or_else(|| format!("'{item}': the frame must be a number from 1"))?;
+            steps.push((frame, step(rest)?));
+        }
+        if steps.is_empty() {
+            return Err("expected FRAME:STEP[,FRAME:STEP...]".into());
+        }
+        steps.sort_by_key(|(f, _)| *f);
+        Ok(Script { steps })
+    }
+
+    /// The steps due after `frame` was presented (removed from the script).
+    pub fn due(&mut self, frame: u64) -> Vec<Step> {
+        let n = self.steps.iter().take_while(|(f, _)| *f <= frame).count();
+        self.steps.drain(..n).map(|(_, s)| s).collect()
+    }
+
+    /// Whether steps remain.
+    pub fn is_empty(&self) -> bool {
+        self.steps.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::run::actions::{Feature, Optimisation};
+
+    #[test]
+    fn steps_parse_sort_and_come_due() {
+        let mut s =
+            Script::parse("10:screenshot=a.png, 3:merge,3:resize=200x120,5:minimise=300,4:ssao")
+                .unwrap();
+        assert_eq!(
+            s.due(3),
+            vec![
+                Step::Action(Action::Optimisation(Optimisation::Merge), None),
+                Step::Resize(200, 120)
+            ]
+        );
+        assert_eq!(s.due(3), vec![]);
+        assert_eq!(
+            s.due(5),
+            vec![
+                Step::Action(Action::Feature(Feature::Ssao), None),
+                Step::Minimise(300)
+            ]
+        );
+        assert_eq!(
+            s.due(100),
+            vec![Step::Action(Action::Screenshot, Some("a.png".into()))]
+        );
+        assert!(s.is_empty());
+    }
+
+    #[test]
+    fn bad_steps_say_what_was_expected() {
+        for (text, needle) in [
+            ("merge", "expected FRAME:STEP"),
+            ("0:merge", "from 1"),
+            ("3:merg", "unknown step 'merg'"),
+            ("3:resize=0x5", "resize=WIDTHxHEIGHT"),
+            ("3:minimise=x", "minimise=MILLISECONDS"),
+            ("3:merge=x", "takes no value"),
+            ("3:screenshot=", "empty"),
+            ("", "expected FRAME:STEP"),
+        ] {
+            let e = Script::parse(text).unwrap_err();
+            assert!(e.contains(needle), "{text}: {e}");
+        }
+    }
+}
