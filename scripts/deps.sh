@@ -6,17 +6,18 @@
 # shaderc/glslang/SPIRV-Tools archives that tessera-vk links statically
 # (.cargo/config.toml, crates/vk/build.rs).
 build_packages=(gcc libvulkan-dev libshaderc-dev glslang-tools spirv-tools)
-# run_packages: what rendering needs on a machine without a GPU: lavapipe (Vulkan on the CPU)
-# and the validation layers (`tessera render` validates by default).
-run_packages=(mesa-vulkan-drivers vulkan-validationlayers)
+# run_packages: what the demo needs: lavapipe (Vulkan on the CPU, for a machine without a
+# GPU), the validation layers (`tessera run` and `tessera render` validate by default), and
+# the X11 libraries winit opens at run time for the window (libX11-xcb, libXcursor,
+# libXrandr, libXi, libxkbcommon-x11).
+run_packages=(mesa-vulkan-drivers vulkan-validationlayers
+    libx11-xcb1 libxcursor1 libxrandr2 libxi6 libxkbcommon-x11-0)
 # test_packages: what the tests need besides: headless Chromium for the
 # viewer's page tests (crates/viewer/tests/browser.rs), and RenderDoc (librenderdoc.so and
 # renderdoccmd) for the capture tests (crates/vk/tests/capture_gpu.rs), and Khronos' glTF sample
 # models, valid and broken (assimp-testmodels), for the scene and renderer corpus tests, and
-# an X server (xvfb) and the X11 libraries winit opens at run time (libX11-xcb, libXcursor,
-# libXrandr, libXi, libxkbcommon-x11) for the window tests (crates/app/tests/run_cli.rs).
-test_packages=(chromium librenderdoc renderdoccmd assimp-testmodels xvfb
-    libx11-xcb1 libxcursor1 libxrandr2 libxi6 libxkbcommon-x11-0)
+# an X server (xvfb) for the window tests (crates/app/tests/run_cli.rs).
+test_packages=(chromium librenderdoc renderdoccmd assimp-testmodels xvfb)
 
 # install_missing PACKAGE...: installs those of the packages that are not installed
 # (apt-get, through sudo when not root); does nothing when all are.
