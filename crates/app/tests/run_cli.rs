@@ -393,3 +393,22 @@ fn help_documents_every_key_and_flag() {
         assert!(out.contains(needle), "{needle}: {out}");
     }
 }
+
+#[test]
+fn tessera_alone_is_tessera_run() {
+    // `cargo run --release` runs the binary without arguments: the demo, here without a
+    // display (so headless, into the working directory).
+    let dir = scratch("alone");
+    let o = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .current_dir(&dir)
+        .output()
+        .expect("tessera runs");
+    let (stdout, stderr) = (text(&o.stdout), text(&o.stderr));
+    assert!(o.status.success(), "{stdout}{stderr}");
+    assert!(stdout.contains("no display"), "{stdout}");
+    let p = picture(&dir.join("frame.png"));
+    // [window]'s size of the embedded config/default.toml.
+    assert_eq!((p.width, p.height), (1280, 720));
+}
