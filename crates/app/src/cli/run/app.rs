@@ -100,12 +100,25 @@ impl Input {
     }
 }
 
+/// Why nothing is drawn, and so what restores it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Hidden {
+    /// The window is 0×0: a non-zero resize restores it.
+    ZeroSize,
+    /// The platform says it is occluded: `Occluded(false)` restores it.
+    Occluded,
+    /// The window manager iconified it (X11 reports neither of the above): any event
+    /// after which it is no longer minimised restores it.
+    Iconified,
+    /// `--script minimise=MS`: restores itself at that time.
+    Until(Instant),
+}
+
 /// A minimised (or occluded) window: nothing is drawn until it is restored.
 #[derive(Debug)]
 struct Minimised {
     since: Instant,
-    /// A scripted minimise restores itself at this time.
-    until: Option<Instant>,
+    why: Hidden,
     /// Process CPU time when it began.
     cpu: Option<Duration>,
     /// Redraws that came while minimised (none is drawn).
@@ -411,17 +424,21 @@ impl App {
         Ok(())
     }
 
-    fn minimise(&mut self, until: Option<Instant>) {
+    fn minimise(&mut self, why: Hidden) {
         if self.minimised.is_none() {
-            log::info!("minimised: drawing nothing until restored");
+            log::info!("minimised ({why:?}): drawing nothing until restored");
             self.minimised = Some(Minimised {
                 since: Instant::now(),
-                until,
+                why,
                 cpu: process_cpu(),
                 redraws: 0,
                 presented: self.presented,
             });
         }
+    }
+
+    fn hidden(&self) -> Option<Hidden> {
+        self.minimised.as_ref().map(|m| m.why)
     }
 
     fn restore(&mut self) {
@@ -446,6 +463,16 @@ impl App {
     fn draw(&mut self) -> anyhow::Result<bool> {
         if let Some(m) = &mut self.minimised {
             m.redraws += 1;
+            return Ok(true);
+        }
+        // X11 reports an iconified window neither as 0×0 nor (always) as occluded; the
+        // window manager's state says it.
+        if self
+            .live
+            .as_ref()
+            .is_some_and(|l| l.window.is_minimized() == Some(true))
+        {
+            self.minimise(Hidden::Iconified);
             return Ok(true);
         }
         if self.live.as_ref().is_some_and(|l| l.stale) {
@@ -601,7 +628,7 @@ impl App {
                     }
                 }
                 Step::Minimise(ms) => {
-                    self.minimise(Some(Instant::now() + Duration::from_millis(ms)));
+                    self.minimise(Hidden::Until(Instant::now() + Duration::from_millis(ms)));
                 }
             }
         }
@@ -649,12 +676,7 @@ impl App {
 impl ApplicationHandler for App {
     fn new_events(&mut self, _event_loop: &ActiveEventLoop, cause: StartCause) {
         if let StartCause::ResumeTimeReached { .. } = cause {
-            if self
-                .minimised
-                .as_ref()
-                .and_then(|m| m.until)
-                .is_some_and(|t| Instant::now() >= t)
-            {
+            if matches!(self.hidden(), Some(Hidden::Until(t)) if Instant::now() >= t) {
                 self.restore();
             }
         }
@@ -667,6 +689,15 @@ impl ApplicationHandler for App {
     }
 
     fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        // Any event may be the one that follows a restore from the window manager.
+        let restored = self.hidden() == Some(Hidden::Iconified)
+            && self
+                .live
+                .as_ref()
+                .is_some_and(|l| l.window.is_minimized() == Some(false));
+        if restored {
+            self.restore();
+        }
         let result = match event {
             WindowEvent::CloseRequested => {
                 event_loop.exit();
@@ -711,8 +742,8 @@ impl ApplicationHandler for App {
             }
             WindowEvent::Occluded(hidden) => {
                 if hidden {
-                    self.minimise(None);
-                } else if self.minimised.as_ref().is_some_and(|m| m.until.is_none()) {
+                    self.minimise(Hidden::Occluded);
+                } else if self.hidden() == Some(Hidden::Occluded) {
                     self.restore();
                 }
                 Ok(())
@@ -720,8 +751,8 @@ impl ApplicationHandler for App {
             WindowEvent::Resized(size) => {
                 log::info!("resized to {}x{}", size.width, size.height);
                 if size.width == 0 || size.height == 0 {
-                    self.minimise(None);
-                } else if self.minimised.as_ref().is_some_and(|m| m.until.is_none()) {
+                    self.minimise(Hidden::ZeroSize);
+                } else if self.hidden() == Some(Hidden::ZeroSize) {
                     self.restore();
                 }
                 if let Some(l) = &mut self.live {
@@ -748,9 +779,9 @@ impl ApplicationHandler for App {
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
         if let Some(m) = &self.minimised {
             // Minimised: sleep in the event wait (until a scripted restore is due).
-            event_loop.set_control_flow(match m.until {
-                Some(t) => ControlFlow::WaitUntil(t),
-                None => ControlFlow::Wait,
+            event_loop.set_control_flow(match m.why {
+                Hidden::Until(t) => ControlFlow::WaitUntil(t),
+                _ => ControlFlow::Wait,
             });
             return;
         }
