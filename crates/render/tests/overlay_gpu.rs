@@ -89,6 +89,11 @@ fn the_overlay_draws_only_its_panel_and_new_text_never_replans() {
         "{order:?}"
     );
     let with = picture(&mut r);
+    // `tessera plan --frame` declares the same frame from the same settings.
+    let live = r.executor().graph().expect("a graph").clone();
+    assert!(r.settings().overlay);
+    let offline = tessera_render::frame_graph(r.scene(), r.settings());
+    assert_eq!(offline.passes, live.passes);
 
     let panel = text(60).panel(W, H).expect("a panel");
     let (mut inside, mut changed, mut white) = (0u32, 0u32, 0u32);
@@ -239,6 +244,20 @@ fn the_planned_frame_has_the_overlay_last() {
                 Some("readback"),
                 "{order:?}"
             );
+            let last: Vec<String> = plan
+                .render_passes
+                .last()
+                .expect("render passes")
+                .subpasses
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+            eprintln!("{profile} merge {}: last render pass {last:?}", o.merge);
+            if o.merge {
+                assert_eq!(last, ["fxaa", "overlay"], "{profile} {o:?}");
+            } else {
+                assert_eq!(last, ["overlay"], "{profile} {o:?}");
+            }
         }
     }
 }
