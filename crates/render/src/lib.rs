@@ -9,7 +9,7 @@
 //! - [`builder`]: how a pass is written (declaration and recording together, typed and
 //!   output-relative resources).
 //! - [`frame`]: the frame's passes (G-buffer, lighting through input attachments,
-//!   transparents, tone mapping).
+//!   transparents, tone mapping, the text overlay).
 //! - [`renderer`]: the [`Renderer`]: device-lifetime state (pipelines, the uploaded scene),
 //!   the output image, one call per frame.
 //! - [`gpu`]: what the renderer owns on the GPU; [`shaders`]: the embedded GLSL;
@@ -30,6 +30,7 @@ pub mod renderer;
 pub mod shaders;
 pub mod shadows;
 
+pub use frame::overlay::{OverlayLine, OverlayText};
 pub use renderer::{frame_graph, FrameStats, Renderer, Settings};
 
 /// What can go wrong while rendering.

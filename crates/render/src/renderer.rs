@@ -8,6 +8,7 @@
 use crate::builder::{FrameBodies, FrameBuilder, Shared};
 use crate::camera::View;
 use crate::features::Features;
+use crate::frame::overlay::{OverlayGrid, OverlayText};
 use crate::frame::{self, FrameInputs, OUTPUT_FORMAT};
 use crate::gpu::frame_data::{light_range, FrameData, PointLightData};
 use crate::gpu::pipelines::Pipelines;
@@ -48,6 +49,9 @@ pub struct Settings {
     /// The device profile whose presets chose `features` (`desktop`, `mali`, `adreno`, or
     /// the device's name); reported, never used to change the graph behind its back.
     pub profile: String,
+    /// Declare the `overlay` pass (text over the output, [`Renderer::set_overlay`]); the
+    /// text itself is data, so only this switch changes the graph.
+    pub overlay: bool,
 }
 
 impl Default for Settings {
@@ -62,6 +66,7 @@ impl Default for Settings {
             skip_pass: None,
             features: Features::default(),
             profile: "desktop".into(),
+            overlay: false,
         }
     }
 }
@@ -95,6 +100,26 @@ pub struct Renderer {
     settings: Settings,
     frames: u64,
     rebuilds: u64,
+    /// The overlay's text (`settings.overlay`); `None`: no lines.
+    overlay: Option<OverlayText>,
+    /// The next `render_to` copies the presented image into `capture`.
+    capture_next: bool,
+    /// Whether the images handed to `render_to` allow `TRANSFER_SRC`.
+    targets_readable: bool,
+    /// The presented frame's read-back buffer, allocated on the first capture and kept
+    /// while the size stays.
+    capture: Option<OwnedBuffer>,
+    /// Which buffer holds the last picture read back.
+    last_read: LastRead,
+}
+
+/// Where [`Renderer::picture`] finds the last frame read back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LastRead {
+    /// `readback`, the renderer's own output (RGBA).
+    Output,
+    /// `capture`, a presented image; `bgra`: its bytes are BGRA.
+    Capture { bgra: bool },
 }
 
 impl std::fmt::Debug for Renderer {
@@ -118,7 +143,7 @@ pub fn frame_graph(scene: &Scene, settings: &Settings) -> Graph {
         .read_back
         .then(|| u64::from(settings.width.max(1)) * u64::from(settings.height.max(1)) * 4);
     FrameSource { scene, settings }
-        .declare(0.0, sizes, &[], readback, None)
+        .declare(0.0, sizes, &[], readback, None, None)
         .0
 }
 
@@ -263,6 +288,11 @@ impl Renderer {
             settings,
             frames: 0,
             rebuilds: 0,
+            overlay: None,
+            capture_next: false,
+            targets_readable: false,
+            capture: None,
+            last_read: LastRead::Output,
         })
     }
 
@@ -323,6 +353,11 @@ impl Renderer {
             self.output = output;
             self.readback = readback;
             self.settings = next;
+            // A capture of the old size is of no use any more.
+            if let Some(mut b) = self.capture.take() {
+                b.destroy(&gpu);
+            }
+            self.last_read = LastRead::Output;
         }
         self.settings.options = options;
         Ok(())
@@ -347,6 +382,58 @@ impl Renderer {
         let mut old = std::mem::replace(&mut self.scene_gpu, next);
         old.destroy(&gpu);
         self.scene = scene;
+        Ok(())
+    }
+
+    /// `Some`: every following frame declares the `overlay` pass drawing this text (changing
+    /// only the text never re-plans); `None`: no overlay pass (the next frame re-plans).
+    pub fn set_overlay(&mut self, text: Option<OverlayText>) {
+        self.settings.overlay = text.is_some();
+        self.overlay = text;
+    }
+
+    /// The overlay's text, when the overlay is on.
+    pub fn overlay(&self) -> Option<&OverlayText> {
+        self.overlay.as_ref().filter(|_| self.settings.overlay)
+    }
+
+    /// The next [`Renderer::render_to`] also copies the presented image (overlay included)
+    /// into a host-visible buffer, and [`Renderer::picture`] afterwards returns that frame.
+    /// The graph gains the `readback` pass for that frame only (it re-plans, and the frame
+    /// after re-plans back). The images must allow the copy
+    /// ([`Renderer::set_targets_readable`]), else that `render_to` fails.
+    pub fn capture_next(&mut self) {
+        self.capture_next = true;
+    }
+
+    /// Whether the images handed to [`Renderer::render_to`] were created with
+    /// `TRANSFER_SRC` usage (`tessera_vk::swapchain::Swapchain::can_read_back`); false until
+    /// said, so that a capture fails with a clear error rather than copying from an image
+    /// that forbids it. Say it again after every swapchain re-creation.
+    pub fn set_targets_readable(&mut self, readable: bool) {
+        self.targets_readable = readable;
+    }
+
+    /// The capture buffer for `bytes`, allocated or re-allocated (after the frames in
+    /// flight) when missing or of another size.
+    fn capture_buffer(&mut self, bytes: u64) -> Result<(), RenderError> {
+        if self.capture.as_ref().is_some_and(|b| b.size != bytes) {
+            self.wait()?;
+            let gpu = self.exec.gpu().clone();
+            if let Some(mut b) = self.capture.take() {
+                b.destroy(&gpu);
+            }
+        }
+        if self.capture.is_none() {
+            let gpu = self.exec.gpu().clone();
+            self.capture = Some(OwnedBuffer::new(
+                &gpu,
+                bytes,
+                vk::BufferUsageFlags::TRANSFER_DST,
+                true,
+                "capture",
+            )?);
+        }
         Ok(())
     }
 
@@ -518,7 +605,9 @@ impl<'a> FrameSource<'a> {
     /// `buffers` are the bytes of the scene's vertex and index buffers, `transparent` the
     /// transparent draws (sorted back to front here), `readback` the bytes of the read-back
     /// buffer if the output is copied into one, `present` the swapchain format when the
-    /// output is a presented swapchain image ([`FrameInputs::present`]).
+    /// output is a presented swapchain image ([`FrameInputs::present`]), `overlay` the
+    /// overlay's text when `settings.overlay` (`None`: no lines; the pass is declared all
+    /// the same, the graph depends on the switch only).
     pub fn declare(
         &self,
         time: f32,
@@ -526,6 +615,7 @@ impl<'a> FrameSource<'a> {
         transparent: &[Draw],
         readback: Option<u64>,
         present: Option<tessera_graph::Format>,
+        overlay: Option<&OverlayText>,
     ) -> (Graph, FrameBodies<'a>, frame::Imports) {
         let (data, lights, view) = self.frame_data(time);
         let mut transparent = transparent.to_vec();
@@ -539,6 +629,10 @@ impl<'a> FrameSource<'a> {
             width: self.settings.width.max(1),
             height: self.settings.height.max(1),
         };
+        let overlay = self.settings.overlay.then(|| {
+            let none = OverlayText::default();
+            OverlayGrid::pack(overlay.unwrap_or(&none), extent.width, extent.height)
+        });
         let mut fb = FrameBuilder::new("tessera deferred", extent)
             .with_scale(self.settings.features.resolution_scale);
         let imports = frame::declare(
@@ -559,6 +653,7 @@ impl<'a> FrameSource<'a> {
                 output_name: OUTPUT,
                 present,
                 readback,
+                overlay,
             },
         );
         let (graph, bodies) = fb.finish();
@@ -569,14 +664,20 @@ impl<'a> FrameSource<'a> {
 impl Renderer {
     /// Renders one frame of the scene at `time` seconds (light motion).
     pub fn render(&mut self, time: f32) -> Result<FrameStats, RenderError> {
-        self.render_frame(time, None)
+        let stats = self.render_frame(time, None, false)?;
+        self.last_read = LastRead::Output;
+        Ok(stats)
     }
 
     /// Renders one frame at `time` seconds into `target`, a swapchain image handed in for
     /// this frame: the output is declared `per_frame` with `exit: present`, its first use
     /// waits for `wait` (the acquire semaphore) and its last signals `signal` (render
-    /// finished, for the present); nothing is read back. `target` must have the settings'
-    /// size ([`Renderer::reconfigure`] first on a resize) and an 8-bit BGRA/RGBA format.
+    /// finished, for the present). Nothing is read back unless [`Renderer::capture_next`]
+    /// asked for this frame. `target` must have the settings' size
+    /// ([`Renderer::reconfigure`] first on a resize) and an 8-bit BGRA/RGBA format.
+    ///
+    /// On an error about `target` or the capture, nothing was submitted: `wait` is still
+    /// pending and `signal` will not be signalled (do not present the image).
     pub fn render_to(
         &mut self,
         time: f32,
@@ -597,7 +698,28 @@ impl Renderer {
                 target.format
             ))
         })?;
-        self.render_frame(time, Some((target, format, wait, signal)))
+        let capture = std::mem::take(&mut self.capture_next);
+        if capture {
+            if !self.targets_readable {
+                return Err(RenderError::Output(
+                    "cannot capture the presented frame: its images were not created with \
+                     TRANSFER_SRC usage (the surface does not offer it, or \
+                     set_targets_readable was not called)"
+                        .into(),
+                ));
+            }
+            let bytes = u64::from(want.0) * u64::from(want.1) * 4;
+            self.capture_buffer(bytes)?;
+        }
+        let stats = self.render_frame(time, Some((target, format, wait, signal)), capture)?;
+        if capture {
+            let bgra = matches!(
+                format,
+                tessera_graph::Format::B8G8R8A8_SRGB | tessera_graph::Format::B8G8R8A8_UNORM
+            );
+            self.last_read = LastRead::Capture { bgra };
+        }
+        Ok(stats)
     }
 
     fn render_frame(
@@ -609,12 +731,16 @@ impl Renderer {
             vk::Semaphore,
             vk::Semaphore,
         )>,
+        capture: bool,
     ) -> Result<FrameStats, RenderError> {
         let t0 = Instant::now();
-        let readback_bytes = match present {
+        // The buffer the output is copied into this frame, if any.
+        let readback = match present {
+            Some(_) if capture => self.capture.as_ref(),
             Some(_) => None,
-            None => self.readback.as_ref().map(|b| b.size),
-        };
+            None => self.readback.as_ref(),
+        }
+        .map(|b| (b.buffer, b.size));
         let source = FrameSource {
             scene: &self.scene,
             settings: &self.settings,
@@ -624,8 +750,9 @@ impl Renderer {
             time,
             sizes,
             &self.scene_gpu.transparent,
-            readback_bytes,
+            readback.map(|r| r.1),
             present.map(|p| p.1),
+            self.overlay.as_ref(),
         );
         bodies.skip = self.settings.skip_pass.clone();
         bodies.shared = Some(Shared {
@@ -663,8 +790,8 @@ impl Renderer {
             (imports.vertices.0, self.scene_gpu.vertices.buffer),
             (imports.indices.0, self.scene_gpu.indices.buffer),
         ];
-        if let (Some(r), Some(b)) = (imports.readback, &self.readback) {
-            buffers.push((r.0, b.buffer));
+        if let (Some(r), Some((b, _))) = (imports.readback, readback) {
+            buffers.push((r.0, b));
         }
         if let Some(e) = imports.post.exposure {
             buffers.push((e.0, self.exposure.buffer));
@@ -691,20 +818,34 @@ impl Renderer {
         })
     }
 
-    /// The last frame's picture (waits for it). `None` when read-back is off.
+    /// The last picture read back (waits for it), as RGBA8 rows top to bottom: the last
+    /// [`Renderer::render`] frame's output (`None` when read-back is off), or the last
+    /// captured [`Renderer::render_to`] frame ([`Renderer::capture_next`]), whichever came
+    /// later. A captured BGRA image is swizzled to RGBA; the bytes are the image's encoded
+    /// values either way: for an sRGB swapchain format the same bytes as `render`'s sRGB
+    /// output, for a UNORM one what the shaders wrote, unencoded (what the window shows).
     pub fn picture(&mut self) -> Result<Option<Picture>, RenderError> {
         self.wait()?;
         let (w, h) = (self.output.extent.width, self.output.extent.height);
-        let Some(bytes) = self.readback.as_ref().and_then(|b| b.mapped()) else {
+        let (buffer, bgra) = match self.last_read {
+            LastRead::Output => (self.readback.as_ref(), false),
+            LastRead::Capture { bgra } => (self.capture.as_ref(), bgra),
+        };
+        let Some(bytes) = buffer.and_then(|b| b.mapped()) else {
             return Ok(None);
         };
         let n = (w as usize) * (h as usize) * 4;
         // Row 0 of the image is the picture's top (the Y-up viewport maps clip-space +Y
         // there), as PNG wants it: no flip.
-        let rgba = bytes
+        let mut rgba = bytes
             .get(..n)
             .ok_or_else(|| RenderError::Output("read-back buffer too small".into()))?
             .to_vec();
+        if bgra {
+            for px in rgba.chunks_exact_mut(4) {
+                px.swap(0, 2);
+            }
+        }
         Ok(Some(Picture {
             width: w,
             height: h,
@@ -725,6 +866,9 @@ impl Drop for Renderer {
         self.scene_gpu.destroy(&gpu);
         self.output.destroy(&gpu);
         if let Some(b) = &mut self.readback {
+            b.destroy(&gpu);
+        }
+        if let Some(b) = &mut self.capture {
             b.destroy(&gpu);
         }
         self.exposure.destroy(&gpu);

@@ -103,6 +103,10 @@ const SOURCES: &[(&str, &str)] = &[
         "debug_exposure.frag",
         include_str!("../../../shaders/render/debug_exposure.frag"),
     ),
+    (
+        "overlay.frag",
+        include_str!("../../../shaders/render/overlay.frag"),
+    ),
 ];
 
 /// The source of an embedded shader file.

@@ -6,7 +6,9 @@
 //!   minimised window) creates nothing: [`Swapchain::create`] returns `Ok(None)`.
 //! - Present mode: the one asked for when the surface offers it, else FIFO (always there).
 //! - Images: one more than the surface's minimum (at most its maximum), usage
-//!   `COLOR_ATTACHMENT | TRANSFER_DST`, an sRGB BGRA/RGBA format when offered.
+//!   `COLOR_ATTACHMENT | TRANSFER_DST`, plus `TRANSFER_SRC` when the surface supports it
+//!   (a screenshot copies the presented image: [`Swapchain::can_read_back`]), an sRGB
+//!   BGRA/RGBA format when offered.
 //! - Semaphores: `images + frames in flight` acquire semaphores used round robin (frame `n`
 //!   reuses frame `n - k`'s, `k > frames in flight`, and the executor has waited for frame
 //!   `n - 1 - frames in flight`'s fence before frame `n` acquires, so its wait is complete),
@@ -97,6 +99,13 @@ pub fn choose_format(formats: &[vk::SurfaceFormatKHR]) -> Option<vk::SurfaceForm
         .copied()
 }
 
+/// The swapchain images' usage on a surface that supports `supported`: colour attachment
+/// and transfer destination, plus transfer source when offered (for read-back).
+pub fn choose_usage(supported: vk::ImageUsageFlags) -> vk::ImageUsageFlags {
+    let base = vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_DST;
+    base | (supported & vk::ImageUsageFlags::TRANSFER_SRC)
+}
+
 /// What an acquire got.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Acquired {
@@ -143,6 +152,8 @@ pub struct Swapchain {
     pub extent: vk::Extent2D,
     /// The present mode in use.
     pub present_mode: vk::PresentModeKHR,
+    /// The images' usage.
+    pub usage: vk::ImageUsageFlags,
     acquire: Vec<vk::Semaphore>,
     render_finished: Vec<vk::Semaphore>,
     next_acquire: usize,
@@ -155,6 +166,7 @@ impl std::fmt::Debug for Swapchain {
             .field("format", &self.format)
             .field("extent", &self.extent)
             .field("present_mode", &self.present_mode)
+            .field("usage", &self.usage)
             .finish_non_exhaustive()
     }
 }
@@ -197,6 +209,7 @@ impl Swapchain {
         let format = choose_format(&formats)
             .ok_or_else(|| VkError::Setup("the surface offers no format".into()))?;
         let present_mode = choose_present_mode(mode, &modes);
+        let usage = choose_usage(caps.supported_usage_flags);
         if present_mode != mode.vk() {
             log::warn!("present mode {mode:?} is not available here; using FIFO");
         }
@@ -215,7 +228,7 @@ impl Swapchain {
             .image_color_space(format.color_space)
             .image_extent(extent)
             .image_array_layers(1)
-            .image_usage(vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_DST)
+            .image_usage(usage)
             .image_sharing_mode(vk::SharingMode::EXCLUSIVE)
             .pre_transform(caps.current_transform)
             .composite_alpha(alpha)
@@ -236,6 +249,7 @@ impl Swapchain {
             format: format.format,
             extent,
             present_mode,
+            usage,
             acquire: Vec::new(),
             render_finished: Vec::new(),
             next_acquire: 0,
@@ -271,14 +285,21 @@ impl Swapchain {
             sc.acquire.push(a);
         }
         log::info!(
-            "swapchain {}x{}, {} images, {:?}, {:?}",
+            "swapchain {}x{}, {} images, {:?}, {:?}, read-back {}",
             extent.width,
             extent.height,
             sc.images.len(),
             sc.format,
-            present_mode
+            present_mode,
+            if sc.can_read_back() { "yes" } else { "no" }
         );
         Ok(Some(sc))
+    }
+
+    /// Whether the images allow copies from them (`TRANSFER_SRC`), which a screenshot of the
+    /// presented frame needs (`Renderer::capture_next` in `tessera-render`).
+    pub fn can_read_back(&self) -> bool {
+        self.usage.contains(vk::ImageUsageFlags::TRANSFER_SRC)
     }
 
     /// Acquires the next image (waits without timeout for one to be available).
@@ -349,6 +370,19 @@ impl Drop for Swapchain {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn transfer_src_is_asked_for_only_when_supported() {
+        use vk::ImageUsageFlags as U;
+        let base = U::COLOR_ATTACHMENT | U::TRANSFER_DST;
+        assert_eq!(choose_usage(base), base);
+        assert_eq!(choose_usage(base | U::TRANSFER_SRC), base | U::TRANSFER_SRC);
+        // Other offered usages are not asked for.
+        assert_eq!(
+            choose_usage(base | U::TRANSFER_SRC | U::STORAGE | U::SAMPLED),
+            base | U::TRANSFER_SRC
+        );
+    }
 
     #[test]
     fn present_mode_falls_back_to_fifo() {

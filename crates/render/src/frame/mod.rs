@@ -23,6 +23,9 @@
 //!    when asked).
 //! 6. [`debug`] (`features.debug_view`): one intermediate shown as the output in place of
 //!    the post chain.
+//! 7. [`overlay`] (`Settings::overlay`): lines of text blended over the output, the last
+//!    raster pass (before `readback`); its fixed-size text grid is written by
+//!    `frame constants`, so changing the text never changes the graph.
 //!
 //! On a tiler the deferred raster passes merge into one render pass with the G-buffer and
 //! depth memoryless (the shadow pass stays apart: its atlas is sampled at any pixel);
@@ -37,6 +40,7 @@ pub mod debug;
 pub mod exposure;
 pub mod geometry;
 pub mod lighting;
+pub mod overlay;
 pub mod post;
 pub mod sets;
 pub mod ssao;
@@ -78,6 +82,8 @@ pub struct FrameInputs<'a> {
     /// Copy the output into the read-back buffer, declared as the imported buffer
     /// `readback` of this size.
     pub readback: Option<u64>,
+    /// Declare the `overlay` pass drawing this grid over the output.
+    pub overlay: Option<overlay::OverlayGrid>,
 }
 
 /// The graph handles of the frame's imported resources, which the renderer hands to the
@@ -167,12 +173,22 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
     let async_ubo = (features.clustering || features.ssao != Ssao::Off)
         .then(|| fb.buffer("async constants", std::mem::size_of::<FrameData>() as u64));
     let data = inputs.data;
+    let overlay_text = inputs
+        .overlay
+        .map(|grid| (overlay::declare_buffer(fb), grid));
+    let overlay_buffer = overlay_text.as_ref().map(|(b, _)| *b);
     fb.pass("frame constants", PassKind::Transfer, |p| {
         p.copy_to(ubo).copy_to(light_buffer);
         if let Some(a) = async_ubo {
             p.copy_to(a);
         }
+        if let Some(b) = overlay_buffer {
+            p.copy_to(b);
+        }
         move |pc| {
+            if let Some((b, grid)) = &overlay_text {
+                overlay::upload(pc, *b, grid)?;
+            }
             update_buffer(pc.gpu, pc.cmd, pc.buffer(ubo)?, bytemuck::bytes_of(&data));
             if let Some(a) = async_ubo {
                 update_buffer(pc.gpu, pc.cmd, pc.buffer(a)?, bytemuck::bytes_of(&data));
@@ -253,6 +269,9 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
     };
     if view == DebugView::Exposure {
         debug::declare_exposure(fb, &t, &post);
+    }
+    if let Some(text) = overlay_buffer {
+        overlay::declare(fb, t.output, text);
     }
     let readback = inputs
         .readback

@@ -60,6 +60,7 @@ struct Key {
     bindings: Vec<vk::DescriptorType>,
     push: u32,
     target: Option<(vk::RenderPass, u32, u32)>,
+    blend: bool,
 }
 
 /// Compute and full-screen pipelines by shader (device lifetime).
@@ -175,6 +176,7 @@ impl ShaderPipelines {
             bindings: bindings.to_vec(),
             push,
             target: None,
+            blend: false,
         };
         if let Some(&p) = self.pipelines.get(&key) {
             return Ok(p);
@@ -212,11 +214,40 @@ impl ShaderPipelines {
         (rp, sp): (vk::RenderPass, u32),
         colors: u32,
     ) -> Result<ShaderPipeline, RenderError> {
+        self.screen_with(gpu, shader, bindings, push, (rp, sp), colors, false)
+    }
+
+    /// [`ShaderPipelines::screen`] for one colour attachment that the shader's colour is
+    /// blended over by its alpha (`src × a + dst × (1 − a)`; the attachment is loaded): the
+    /// overlay's translucent panel.
+    pub fn screen_over(
+        &mut self,
+        gpu: &Gpu,
+        shader: &'static str,
+        bindings: &[vk::DescriptorType],
+        push: u32,
+        (rp, sp): (vk::RenderPass, u32),
+    ) -> Result<ShaderPipeline, RenderError> {
+        self.screen_with(gpu, shader, bindings, push, (rp, sp), 1, true)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn screen_with(
+        &mut self,
+        gpu: &Gpu,
+        shader: &'static str,
+        bindings: &[vk::DescriptorType],
+        push: u32,
+        (rp, sp): (vk::RenderPass, u32),
+        colors: u32,
+        blend: bool,
+    ) -> Result<ShaderPipeline, RenderError> {
         let key = Key {
             shader,
             bindings: bindings.to_vec(),
             push,
             target: Some((rp, sp, colors)),
+            blend,
         };
         if let Some(&p) = self.pipelines.get(&key) {
             return Ok(p);
@@ -247,9 +278,19 @@ impl ShaderPipelines {
             .line_width(1.0);
         let multisample = vk::PipelineMultisampleStateCreateInfo::default()
             .rasterization_samples(vk::SampleCountFlags::TYPE_1);
-        let opaque = vk::PipelineColorBlendAttachmentState::default()
+        let mut state = vk::PipelineColorBlendAttachmentState::default()
             .color_write_mask(vk::ColorComponentFlags::RGBA);
-        let attachments = vec![opaque; colors as usize];
+        if blend {
+            state = state
+                .blend_enable(true)
+                .src_color_blend_factor(vk::BlendFactor::SRC_ALPHA)
+                .dst_color_blend_factor(vk::BlendFactor::ONE_MINUS_SRC_ALPHA)
+                .color_blend_op(vk::BlendOp::ADD)
+                .src_alpha_blend_factor(vk::BlendFactor::ONE)
+                .dst_alpha_blend_factor(vk::BlendFactor::ONE_MINUS_SRC_ALPHA)
+                .alpha_blend_op(vk::BlendOp::ADD);
+        }
+        let attachments = vec![state; colors as usize];
         let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&attachments);
         let depth = vk::PipelineDepthStencilStateCreateInfo::default();
         let dynamic_states = [vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
