@@ -82,6 +82,8 @@ pub struct FrameStats {
     pub wait_us: f64,
     /// Recording and submitting (µs).
     pub record_us: f64,
+    /// Of `record_us`, the time in `vkQueueSubmit2` (µs; lavapipe may block there).
+    pub submit_us: f64,
     /// Whether this frame re-planned.
     pub rebuilt: bool,
 }
@@ -814,6 +816,7 @@ impl Renderer {
             prepare_us: us(t1, t2),
             wait_us: cpu.wait_us,
             record_us: cpu.record_us,
+            submit_us: cpu.submit_us,
             rebuilt,
         })
     }

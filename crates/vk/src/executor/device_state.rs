@@ -197,6 +197,9 @@ pub(crate) struct DeviceState {
     pub(crate) pipeline_cache: vk::PipelineCache,
     /// The device's capabilities (queried once).
     pub(crate) caps: tessera_graph::Capabilities,
+    /// Host time spent in the last frame's `vkQueueSubmit2` calls: a driver that runs work
+    /// on the submitting thread (lavapipe, waiting for an acquired image) blocks there.
+    pub(crate) submit_time: std::time::Duration,
 }
 
 impl DeviceState {
@@ -235,6 +238,7 @@ impl DeviceState {
             emulate_async,
             pipeline_cache: vk::PipelineCache::null(),
             caps,
+            submit_time: std::time::Duration::ZERO,
         };
         // On error, the caller drops `me` half-built: destroy what exists.
         match me.create(gpu) {

@@ -267,6 +267,9 @@ pub struct FrameCpu {
     pub wait_us: f64,
     /// Recording the command buffers and submitting them (µs).
     pub record_us: f64,
+    /// Of `record_us`, the time in `vkQueueSubmit2` (µs): near zero on a GPU, but a driver
+    /// that executes on the submitting thread blocks there.
+    pub submit_us: f64,
 }
 
 pub(crate) const FRAMES_IN_FLIGHT: usize = 2;
@@ -497,10 +500,12 @@ impl Executor {
             ));
         };
         let frame = self.frame;
+        self.dev.submit_time = std::time::Duration::ZERO;
         let outcome = plan.run_frame(&self.gpu, &mut self.dev, slot_i, frame, bodies, imports);
         self.last_cpu = FrameCpu {
             wait_us: (waited - started).as_secs_f64() * 1e6,
             record_us: waited.elapsed().as_secs_f64() * 1e6,
+            submit_us: self.dev.submit_time.as_secs_f64() * 1e6,
         };
         match outcome {
             Ok(()) => {

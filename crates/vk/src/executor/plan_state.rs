@@ -765,10 +765,12 @@ impl PlanState {
             } else {
                 vk::Fence::null()
             };
+            let submitting = std::time::Instant::now();
             // SAFETY: everything referenced is alive; every timeline wait names a value
             // signalled by a submit made earlier (checked when the layout was built); the
             // fence was reset when the slot was last waited for.
             unsafe { d.queue_submit2(dev.queues[sub.queue].queue, &[info], fence) }?;
+            dev.submit_time += submitting.elapsed();
         }
         if first_graphics.is_some() {
             dev.ring.submitted_with_frame(frame);

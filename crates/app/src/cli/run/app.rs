@@ -16,9 +16,7 @@
 use super::actions::{self, Action};
 use super::hud::{self, Notes, Stats};
 #[allow(unused_imports)]
-use super::pending::{
-    CameraController, CameraInput, CameraMode, OverlayLine, OverlayText, RendererExt,
-};
+use super::pending::{CameraController, CameraInput, CameraMode, RendererExt};
 use super::script::{Script, Step};
 use super::toggles::{changes, Figures, Switches};
 use crate::cli::frame_args::Chosen;
@@ -30,7 +28,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tessera_graph::Plan;
 use tessera_render::camera::View;
-use tessera_render::{Renderer, Settings};
+use tessera_render::{OverlayLine, OverlayText, Renderer, Settings};
 use tessera_vk::capture::Capture;
 use tessera_vk::executor::ImportedImage;
 use tessera_vk::swapchain::{Acquired, PresentMode, Presented, Swapchain};
@@ -169,8 +167,9 @@ struct App {
     replans: Vec<(String, f64)>,
     /// Minimised periods: (ms, redraws, frames drawn, CPU ms).
     minimise_log: Vec<(f64, u64, u64, Option<f64>)>,
-    /// CPU ms of each presented frame.
+    /// CPU ms of each presented frame ([`hud::cpu_ms`]), and the ms blocked in submit.
     cpu_ms: Vec<f64>,
+    submit_ms: Vec<f64>,
     files: u64,
     error: Option<anyhow::Error>,
     messages: (u64, Vec<String>),
@@ -281,6 +280,7 @@ impl App {
             .map_err(explain_vk)
             .context("creating the swapchain")?;
         if let Some(sc) = &live.swapchain {
+            live.renderer.set_targets_readable(sc.can_read_back());
             self.swapchains += 1;
             self.extent = (sc.extent.width, sc.extent.height);
             let s = live.renderer.settings();
@@ -501,7 +501,7 @@ impl App {
             OverlayText {
                 lines: hud::lines(&self.stats, &self.figures, &self.switches, &self.notes)
                     .into_iter()
-                    .map(|(text, color)| OverlayLine { text, color })
+                    .map(|(text, color)| OverlayLine::new(text, color))
                     .collect(),
             }
         }));
@@ -557,48 +557,24 @@ impl App {
         self.presented += 1;
         self.first_presented.get_or_insert(now);
         self.last_frame = Some(now);
-        let cpu_ms = (stats.declare_us + stats.prepare_us + stats.record_us) / 1e3;
-        self.cpu_ms.push(cpu_ms);
+        self.cpu_ms.push(hud::cpu_ms(&stats));
+        self.submit_ms.push(stats.submit_us / 1e3);
         self.stats.frame(dt, &stats, &live.renderer.timings());
         if stats.rebuilt {
             if let Some(plan) = live.renderer.executor().plan() {
                 self.figures = Figures::of(plan);
-                let replan = self.replan.take();
-                let reason = replan
-                    .as_ref()
-                    .map_or("start".to_string(), |r| r.reason.clone());
-                let ms = stats.prepare_us / 1e3;
-                let changed = replan
-                    .and_then(|r| r.before)
-                    .map(|old| {
-                        log::info!(
-                            "{reason}: re-planned in {ms:.2} ms; the plan diff:\n{}",
-                            tessera_viewer::diff::diff(&old, plan)
-                        );
-                        changes(&old, plan)
-                    })
-                    .unwrap_or_default();
-                if self.presented > 1 {
-                    let summary = if changed.is_empty() {
-                        "the plan is the same".to_string()
-                    } else {
-                        changed.join(", ")
-                    };
-                    println!("{reason}: re-planned in {ms:.2} ms: {summary}");
-                    self.replans.push((reason.clone(), ms));
-                    self.notes.change = std::iter::once(format!("{reason} ({ms:.2} ms)"))
-                        .chain(changed)
-                        .collect();
-                }
             }
-        } else if self.replan.as_ref().is_some_and(|_| self.presented > 1) {
+            // Re-plans nobody asked for (the first frame, a screenshot's copy and the
+            // frame after it) are not reported.
+            if let Some(replan) = self.replan.take() {
+                self.report_replan(replan, stats.prepare_us / 1e3);
+            }
+        } else if let Some(r) = self.replan.take() {
             // A switch that did not change the graph (a feature the frame does not use).
-            if let Some(r) = self.replan.take() {
-                println!("{}: the graph did not change, no re-plan", r.reason);
-                self.notes.change = vec![format!("{}: the same graph", r.reason)];
-            }
+            println!("{}: the graph did not change, no re-plan", r.reason);
+            self.notes.change = vec![format!("{}: the same graph", r.reason)];
         }
-        if let Some(path) = self.screenshot.take() {
+        if let (Some(path), Some(live)) = (self.screenshot.take(), &mut self.live) {
             let picture = live
                 .renderer
                 .picture()?
@@ -633,6 +609,38 @@ impl App {
             }
         }
         Ok(!self.quit && self.frames.is_none_or(|n| self.presented < n))
+    }
+
+    /// Says what a re-plan a switch (or a resize) caused changed, and how long it took.
+    fn report_replan(&mut self, replan: Replan, ms: f64) {
+        let Some(plan) = self
+            .live
+            .as_ref()
+            .and_then(|l| l.renderer.executor().plan())
+        else {
+            return;
+        };
+        let reason = replan.reason;
+        let changed = match &replan.before {
+            Some(old) => {
+                log::info!(
+                    "{reason}: re-planned in {ms:.2} ms; the plan diff:\n{}",
+                    tessera_viewer::diff::diff(old, plan)
+                );
+                changes(old, plan)
+            }
+            None => Vec::new(),
+        };
+        let summary = if changed.is_empty() {
+            "the plan is the same".to_string()
+        } else {
+            changed.join(", ")
+        };
+        println!("{reason}: re-planned in {ms:.2} ms: {summary}");
+        self.notes.change = std::iter::once(format!("{reason} ({ms:.2} ms)"))
+            .chain(changed)
+            .collect();
+        self.replans.push((reason, ms));
     }
 
     fn fail(&mut self, event_loop: &ActiveEventLoop, e: anyhow::Error) {
@@ -872,6 +880,7 @@ pub fn run(launch: Launch) -> anyhow::Result<ExitCode> {
         replans: Vec::new(),
         minimise_log: Vec::new(),
         cpu_ms: Vec::new(),
+        submit_ms: Vec::new(),
         files: 0,
         error: None,
         messages: (0, Vec::new()),
@@ -891,10 +900,12 @@ pub fn run(launch: Launch) -> anyhow::Result<ExitCode> {
         .map_or(0.0, |t| t.elapsed().as_secs_f64());
     let after_first = app.presented.saturating_sub(1);
     println!(
-        "presented {} frames; {:.1} FPS after the first frame; CPU {:.2} ms per frame (median: declare + prepare + record)",
+        "presented {} frames; {:.1} FPS after the first frame; CPU {:.2} ms per frame \
+         (median of declare + prepare + record; {:.2} ms more blocked in vkQueueSubmit2)",
         app.presented,
         after_first as f64 / secs.max(1e-9),
-        median(app.cpu_ms.get(1..).unwrap_or_default())
+        median(app.cpu_ms.get(1..).unwrap_or_default()),
+        median(app.submit_ms.get(1..).unwrap_or_default())
     );
     for (reason, ms) in &app.replans {
         println!("re-plan: {reason}: {ms:.2} ms");

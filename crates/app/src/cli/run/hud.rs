@@ -7,6 +7,7 @@
 use super::actions::{binding, Action, BINDINGS, MOVEMENT_HELP};
 use super::toggles::{mib, Figures, Switches};
 use std::collections::HashMap;
+use tessera_render::frame::overlay::COLUMNS;
 use tessera_render::FrameStats;
 use tessera_vk::executor::PassTiming;
 
@@ -20,6 +21,12 @@ const YELLOW: [u8; 3] = [255, 220, 90];
 const RED: [u8; 3] = [255, 90, 80];
 const CYAN: [u8; 3] = [120, 210, 255];
 
+/// The CPU work of a frame in ms: declaring, preparing and recording it; the time blocked
+/// in `vkQueueSubmit2` is left out (lavapipe runs the frame's work there).
+pub fn cpu_ms(cpu: &FrameStats) -> f64 {
+    (cpu.declare_us + cpu.prepare_us + cpu.record_us - cpu.submit_us) / 1000.0
+}
+
 fn ema(old: &mut Option<f64>, new: f64) {
     *old = Some(match *old {
         Some(o) => o + (new - o) * SMOOTHING,
@@ -32,11 +39,12 @@ fn ema(old: &mut Option<f64>, new: f64) {
 pub struct Stats {
     /// Seconds between presented frames.
     interval: Option<f64>,
-    /// CPU work per frame (declare + prepare + record), ms.
+    /// CPU work per frame (declare + prepare + record, without blocking in submit), ms.
     cpu_ms: Option<f64>,
     declare_us: Option<f64>,
     prepare_us: Option<f64>,
     record_us: Option<f64>,
+    submit_us: Option<f64>,
     /// Per pass: the executor's running (sum µs, frames), and the smoothed ms.
     gpu: HashMap<String, ((f64, u64), Option<f64>)>,
     /// Passes in execution order (the last timings').
@@ -49,13 +57,11 @@ impl Stats {
         if dt > 0.0 {
             ema(&mut self.interval, dt);
         }
-        ema(
-            &mut self.cpu_ms,
-            (cpu.declare_us + cpu.prepare_us + cpu.record_us) / 1000.0,
-        );
+        ema(&mut self.cpu_ms, cpu_ms(cpu));
         ema(&mut self.declare_us, cpu.declare_us);
         ema(&mut self.prepare_us, cpu.prepare_us);
-        ema(&mut self.record_us, cpu.record_us);
+        ema(&mut self.record_us, cpu.record_us - cpu.submit_us);
+        ema(&mut self.submit_us, cpu.submit_us);
         self.order.clear();
         for t in timings {
             self.order.push(t.pass.clone());
@@ -119,12 +125,14 @@ pub fn lines(
     let mut l = vec![(notes.title.clone(), CYAN)];
     l.push((
         format!(
-            "{:.1} FPS  CPU {:.2} ms/frame (declare {:.0} us, prepare {:.0} us, record {:.0} us)",
+            "{:.1} FPS  CPU {:.2} ms/frame (declare {:.0} us, prepare {:.0} us, record {:.0} us; \
+             blocked in submit {:.1} ms)",
             stats.fps(),
             stats.cpu_ms(),
             stats.declare_us.unwrap_or(0.0),
             stats.prepare_us.unwrap_or(0.0),
-            stats.record_us.unwrap_or(0.0)
+            stats.record_us.unwrap_or(0.0),
+            stats.submit_us.unwrap_or(0.0) / 1000.0
         ),
         WHITE,
     ));
@@ -218,7 +226,35 @@ pub fn lines(
     .collect();
     l.push((keys.join("  "), GREY));
     l.push((MOVEMENT_HELP.into(), GREY));
-    l
+    l.into_iter()
+        .flat_map(|(text, color)| wrap(&text, COLUMNS).into_iter().map(move |t| (t, color)))
+        .collect()
+}
+
+/// `text` broken at spaces into lines of at most `width` (> 2) characters, continuation
+/// lines indented by two; a word longer than a line is cut.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text.to_string();
+    while rest.chars().count() > width {
+        let head: String = rest.chars().take(width + 1).collect();
+        let indent = head.len() - head.trim_start().len();
+        // The last space that fits, past the indent (`head` is a prefix of `rest`).
+        let (line, tail) = match head.trim_start().rfind(' ') {
+            Some(i) => (
+                rest[..indent + i].to_string(),
+                rest[indent + i + 1..].to_string(),
+            ),
+            None => (
+                rest.chars().take(width).collect(),
+                rest.chars().skip(width).collect(),
+            ),
+        };
+        out.push(line.trim_end().to_string());
+        rest = format!("  {}", tail.trim_start());
+    }
+    out.push(rest);
+    out
 }
 
 #[cfg(test)]
@@ -231,6 +267,17 @@ mod tests {
             mean_us,
             frames,
         }
+    }
+
+    #[test]
+    fn long_lines_wrap_at_spaces_within_the_overlay_width() {
+        let w = wrap("aaa bbb ccc ddd", 8);
+        assert_eq!(w, ["aaa bbb", "  ccc", "  ddd"]);
+        assert!(w.iter().all(|l| l.chars().count() <= 8));
+        assert_eq!(wrap("short", 8), ["short"]);
+        // Leading spaces (the pass table's indent) are kept.
+        assert_eq!(wrap("  lighting   1.0", 40), ["  lighting   1.0"]);
+        assert_eq!(wrap("abcdefghijkl", 8), ["abcdefgh", "  ijkl"]);
     }
 
     #[test]

@@ -2,15 +2,6 @@
 #![allow(dead_code, missing_docs)]
 use tessera_render::camera::View;
 use tessera_render::{RenderError, Renderer};
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct OverlayText {
-    pub lines: Vec<OverlayLine>,
-}
-#[derive(Clone, Debug, PartialEq)]
-pub struct OverlayLine {
-    pub text: String,
-    pub color: [u8; 3],
-}
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CameraMode {
     Fly,
@@ -56,14 +47,10 @@ impl CameraController {
     }
 }
 pub trait RendererExt {
-    fn set_overlay(&mut self, t: Option<OverlayText>);
-    fn capture_next(&mut self);
     fn reload_shaders(&mut self, dir: &std::path::Path) -> Result<usize, RenderError>;
     fn set_camera(&mut self, v: Option<View>);
 }
 impl RendererExt for Renderer {
-    fn set_overlay(&mut self, _t: Option<OverlayText>) {}
-    fn capture_next(&mut self) {}
     fn reload_shaders(&mut self, _dir: &std::path::Path) -> Result<usize, RenderError> {
         Err(RenderError::Shader("not yet".into()))
     }
