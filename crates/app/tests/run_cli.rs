@@ -63,7 +63,8 @@ fn picture(path: &Path) -> Picture {
 fn sixty_frames_in_the_window_match_tessera_render_of_the_same_camera() {
     let dir = scratch("sixty");
     let shot = dir.join("window.png");
-    let script = format!("60:screenshot={}", shot.display());
+    // Asked for after frame 59: frame 60 is read back.
+    let script = format!("59:screenshot={}", shot.display());
     let Some(o) = run_windowed(&[
         "--frames",
         "60",

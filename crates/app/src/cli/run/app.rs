@@ -890,6 +890,12 @@ pub fn run(launch: Launch) -> anyhow::Result<ExitCode> {
     };
     let ran = event_loop.run_app(&mut app);
     app.close();
+    if let Some(p) = &app.screenshot {
+        log::warn!(
+            "the run ended before the screenshot {} was taken (a step after frame N shows in frame N+1)",
+            p.display()
+        );
+    }
     if let Some(e) = app.error.take() {
         return Err(e);
     }

@@ -4,7 +4,8 @@
 //! (`screenshot=shot.png`, `plan=out/plan`, `capture=frame.rdc`), or one of
 //! `resize=WxH` (ask the window for that size) and `minimise=MS` (behave as a minimised
 //! window for MS milliseconds, then restore). A step runs after the frame of that number
-//! has been presented (frames count from 1).
+//! has been presented (frames count from 1), so what it changes shows from the next frame
+//! on: `59:screenshot=a.png` writes frame 60.
 
 use super::actions::{self, Action};
 use std::path::PathBuf;
