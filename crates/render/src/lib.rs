@@ -31,6 +31,7 @@ pub mod shaders;
 pub mod shadows;
 
 pub use renderer::{frame_graph, FrameStats, Renderer, Settings};
+pub use shaders::ReloadReport;
 
 /// What can go wrong while rendering.
 #[derive(Debug, thiserror::Error)]
