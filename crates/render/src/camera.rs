@@ -90,27 +90,23 @@ impl View {
 /// the picture's top points where the eye would be facing before it tilted.
 pub fn start_view(section: &CameraSection, scene: &Scene) -> Result<View, String> {
     let mut view = View::of(scene);
-    let p = section.position.map(Vec3::from_array);
-    let t = section.target.map(Vec3::from_array);
-    if let Some(p) = p {
-        view.position = p;
+    if let Some(p) = section.position {
+        view.position = Vec3::from_array(p);
     }
-    if let Some(t) = t {
-        view.target = t;
+    if let Some(t) = section.target {
+        view.target = Vec3::from_array(t);
     }
     if !view.position.is_finite() || !view.target.is_finite() {
-        return Err("the camera's position and target must be finite numbers".into());
+        return Err("the position and the target must be finite numbers".into());
     }
     if view.position == view.target {
-        let (what, p) = match (p, t) {
-            (Some(_), None) => ("position", view.position),
-            (None, Some(_)) => ("target", view.target),
-            _ => ("position and target", view.position),
+        let p = view.position;
+        let what = match (section.position, section.target) {
+            (Some(_), None) => "the position is the point the scene's view looks at",
+            (None, Some(_)) => "the target is the scene view's eye",
+            _ => "the position and the target are the same point",
         };
-        return Err(format!(
-            "the camera's {what} puts the eye on the point it looks at ({}, {}, {})",
-            p.x, p.y, p.z
-        ));
+        return Err(format!("{what} ({}, {}, {})", p.x, p.y, p.z));
     }
     let dir = (view.target - view.position).normalize();
     if dir.cross(view.up).length_squared() <= 1e-12 {
