@@ -32,6 +32,7 @@ pub mod shadows;
 
 pub use frame::overlay::{OverlayLine, OverlayText};
 pub use renderer::{frame_graph, FrameStats, Renderer, Settings};
+pub use shaders::ReloadReport;
 
 /// What can go wrong while rendering.
 #[derive(Debug, thiserror::Error)]

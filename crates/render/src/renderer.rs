@@ -14,6 +14,7 @@ use crate::gpu::frame_data::{light_range, FrameData, PointLightData};
 use crate::gpu::pipelines::Pipelines;
 use crate::gpu::scene::{Draw, SceneGpu};
 use crate::png_out::Picture;
+use crate::shaders::ReloadReport;
 use crate::RenderError;
 use ash::vk;
 use std::cell::RefCell;
@@ -52,6 +53,9 @@ pub struct Settings {
     /// Declare the `overlay` pass (text over the output, [`Renderer::set_overlay`]); the
     /// text itself is data, so only this switch changes the graph.
     pub overlay: bool,
+    /// The view; `None`: the scene's ([`View::of`]). Only frame data depends on it, so
+    /// [`Renderer::set_camera`] changes it between frames without a re-plan.
+    pub camera: Option<View>,
 }
 
 impl Default for Settings {
@@ -67,6 +71,7 @@ impl Default for Settings {
             features: Features::default(),
             profile: "desktop".into(),
             overlay: false,
+            camera: None,
         }
     }
 }
@@ -439,6 +444,47 @@ impl Renderer {
         Ok(())
     }
 
+    /// The view of the next frames (`None`: the scene's). The graph does not depend on it:
+    /// no re-plan. An unusable view ([`View::is_usable`]) renders the scene's, with a warning.
+    pub fn set_camera(&mut self, view: Option<View>) {
+        if let Some(v) = view.filter(|v| !v.is_usable()) {
+            log::warn!("unusable camera {v:?}: the scene's view is drawn instead");
+        }
+        self.settings.camera = view;
+    }
+
+    /// Replaces the shaders by those of `dir` (the repository's `shaders/render/`): see
+    /// [`crate::shaders::ShaderSources::with_dir`] for which files count. Every module in use
+    /// is compiled from the new sources first; if one fails, that is the error (its file and
+    /// line) and nothing changes. Otherwise, once the GPU is idle, the pipelines are dropped
+    /// and the next frame creates them from the new code (the plan stays).
+    pub fn reload_shaders(&mut self, dir: &std::path::Path) -> Result<ReloadReport, RenderError> {
+        let (sources, read) = self.pipelines.borrow().sources().with_dir(dir)?;
+        let mut report = ReloadReport {
+            files: read.files,
+            changed: read.changed,
+            compiled: 0,
+        };
+        if report.changed.is_empty() {
+            return Ok(report);
+        }
+        let gpu = self.exec.gpu().clone();
+        let next = self.pipelines.borrow().compile_all(&gpu, &sources)?;
+        report.compiled = next.compiled;
+        if let Err(e) = self.wait() {
+            next.destroy(&gpu);
+            return Err(e);
+        }
+        self.pipelines.borrow_mut().install(&gpu, next);
+        log::info!(
+            "shaders reloaded from {}: {} changed, {} modules compiled",
+            dir.display(),
+            report.changed.join(", "),
+            report.compiled
+        );
+        Ok(report)
+    }
+
     /// Waits for every frame in flight.
     pub fn wait(&mut self) -> Result<(), RenderError> {
         // The frames' own bodies are gone; completed frames are reported to no body.
@@ -458,9 +504,17 @@ pub struct FrameSource<'a> {
 }
 
 impl<'a> FrameSource<'a> {
+    /// The view drawn: the settings' camera when usable, else the scene's.
+    pub fn view(&self) -> View {
+        self.settings
+            .camera
+            .filter(View::is_usable)
+            .unwrap_or_else(|| View::of(self.scene))
+    }
+
     /// The frame constants, point lights and view of the frame at `time` seconds.
     pub fn frame_data(&self, time: f32) -> (FrameData, Vec<PointLightData>, View) {
-        let view = View::of(self.scene);
+        let view = self.view();
         let aspect = self.settings.width.max(1) as f32 / self.settings.height.max(1) as f32;
         // The frame's passes draw at the render size (the resolution scale's).
         let render = crate::builder::render_extent(

@@ -2,8 +2,13 @@
 //! at start: `#include` resolves among the embedded files, and a compile error names the
 //! file and line. A shader *variant* is named `file#DEFINE#DEFINE` (`tonemap.frag#BLOOM_ADD`):
 //! the file compiled with those macros defined (to 1).
+//!
+//! [`ShaderSources`] is the set a renderer compiles from: the embedded files, some of them
+//! replaced by a directory's (shader hot reload, [`crate::Renderer::reload_shaders`]).
 
 use crate::RenderError;
+use std::collections::HashMap;
+use std::path::Path;
 
 /// Every file of `shaders/render/`, by name.
 const SOURCES: &[(&str, &str)] = &[
@@ -172,11 +177,16 @@ pub fn compile_defined_with(
     )
 }
 
-/// Compiles an embedded shader file, or a variant of one (`file#DEFINE#...`).
-pub fn compile(name: &str, stage: Stage) -> Result<Vec<u32>, RenderError> {
+/// Splits a variant name (`file#DEFINE#...`) into the file and its defines.
+fn split_variant(name: &str) -> (&str, Vec<(&str, &str)>) {
     let mut parts = name.split('#');
     let file = parts.next().unwrap_or(name);
-    let defines: Vec<(&str, &str)> = parts.map(|d| (d, "1")).collect();
+    (file, parts.map(|d| (d, "1")).collect())
+}
+
+/// Compiles an embedded shader file, or a variant of one (`file#DEFINE#...`).
+pub fn compile(name: &str, stage: Stage) -> Result<Vec<u32>, RenderError> {
+    let (file, defines) = split_variant(name);
     compile_defined(file, stage, &defines)
 }
 
@@ -191,6 +201,141 @@ pub fn compile_defined(
     compile_defined_with(name, text, stage, defines, &|n| {
         source(n).map(str::to_string)
     })
+}
+
+/// The shader files a renderer compiles from, by name: the embedded ones, any of them
+/// replaced ([`ShaderSources::with_dir`], [`ShaderSources::set`]). `#include` resolves among
+/// these same files, so an edited include reaches every shader that includes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShaderSources {
+    files: HashMap<String, String>,
+}
+
+impl Default for ShaderSources {
+    fn default() -> Self {
+        ShaderSources::embedded()
+    }
+}
+
+/// What [`ShaderSources::with_dir`] found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DirRead {
+    /// Files of the set read from the directory.
+    pub files: usize,
+    /// Those whose text differs from the set's, sorted.
+    pub changed: Vec<String>,
+}
+
+/// What a shader reload did ([`crate::Renderer::reload_shaders`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReloadReport {
+    /// Shader files read from the directory.
+    pub files: usize,
+    /// Those that differ from the sources in use, sorted.
+    pub changed: Vec<String>,
+    /// Modules compiled from the new sources (0 when nothing changed).
+    pub compiled: usize,
+}
+
+impl ShaderSources {
+    /// The files embedded in the binary (`shaders/render/` at build time).
+    pub fn embedded() -> ShaderSources {
+        ShaderSources {
+            files: SOURCES
+                .iter()
+                .map(|(n, s)| (n.to_string(), s.to_string()))
+                .collect(),
+        }
+    }
+
+    /// The text of `name`, if the set has it.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.files.get(name).map(String::as_str)
+    }
+
+    /// The files' names, sorted.
+    pub fn names(&self) -> Vec<&str> {
+        let mut n: Vec<&str> = self.files.keys().map(String::as_str).collect();
+        n.sort_unstable();
+        n
+    }
+
+    /// Replaces the text of `name`, a file the set has; whether the text changed. A name
+    /// outside the set is an error (the renderer would never compile it).
+    pub fn set(&mut self, name: &str, text: impl Into<String>) -> Result<bool, RenderError> {
+        let slot = self
+            .files
+            .get_mut(name)
+            .ok_or_else(|| RenderError::Shader(format!("no shader file '{name}'")))?;
+        let text = text.into();
+        let changed = *slot != text;
+        *slot = text;
+        Ok(changed)
+    }
+
+    /// This set with each of its files that `dir` has replaced by the directory's text. A
+    /// file missing from `dir` keeps its current text; a file of `dir` outside the set is
+    /// ignored (logged at debug level). Unreadable `dir` or file: an error naming it.
+    pub fn with_dir(&self, dir: &Path) -> Result<(ShaderSources, DirRead), RenderError> {
+        let entries = std::fs::read_dir(dir).map_err(|e| {
+            RenderError::Shader(format!("reading the directory {}: {e}", dir.display()))
+        })?;
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let known = name.to_str().is_some_and(|n| self.files.contains_key(n));
+            if !known {
+                log::debug!(
+                    "{}: not one of the renderer's shader files, ignored",
+                    entry.path().display()
+                );
+            }
+        }
+        let mut next = self.clone();
+        let mut read = DirRead::default();
+        for name in self.names() {
+            let path = dir.join(name);
+            let text = match std::fs::read_to_string(&path) {
+                Ok(t) => t,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    log::debug!("{}: missing, its current source stays", path.display());
+                    continue;
+                }
+                Err(e) => {
+                    return Err(RenderError::Shader(format!(
+                        "reading {}: {e}",
+                        path.display()
+                    )))
+                }
+            };
+            read.files += 1;
+            if next.set(name, text)? {
+                read.changed.push(name.to_string());
+            }
+        }
+        Ok((next, read))
+    }
+
+    /// Compiles `name` (a file of the set or a variant `file#DEFINE#...`), its includes
+    /// resolved among the set's files.
+    pub fn compile(&self, name: &str, stage: Stage) -> Result<Vec<u32>, RenderError> {
+        let (file, defines) = split_variant(name);
+        self.compile_defined(file, stage, &defines)
+    }
+
+    /// Compiles the set's file `name` with preprocessor `defines`.
+    pub fn compile_defined(
+        &self,
+        name: &str,
+        stage: Stage,
+        defines: &[(&str, &str)],
+    ) -> Result<Vec<u32>, RenderError> {
+        let text = self
+            .get(name)
+            .ok_or_else(|| RenderError::Shader(format!("no shader file '{name}'")))?;
+        compile_defined_with(name, text, stage, defines, &|n| {
+            self.get(n).map(str::to_string)
+        })
+    }
 }
 
 #[cfg(test)]
@@ -257,5 +402,102 @@ mod tests {
         let lookup = |n: &str| (n == "inc.glsl").then(|| "\n\nint x = ;\n".to_string());
         let e = compile_with("top.frag", text, Stage::Fragment, &lookup).unwrap_err();
         assert!(e.to_string().contains("inc.glsl:3"), "{e}");
+    }
+
+    /// A temporary directory, removed on drop.
+    struct TempDir(std::path::PathBuf);
+
+    impl TempDir {
+        fn new(tag: &str) -> TempDir {
+            let p =
+                std::env::temp_dir().join(format!("tessera-shaders-{tag}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&p);
+            std::fs::create_dir_all(&p).unwrap();
+            TempDir(p)
+        }
+    }
+
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    #[test]
+    fn the_embedded_set_compiles_as_the_free_functions_do() {
+        let s = ShaderSources::embedded();
+        assert_eq!(s.names().len(), SOURCES.len());
+        assert_eq!(s.get("post.frag"), source("post.frag"));
+        for name in [
+            "post.frag#BLOOM#AUTO_EXPOSURE",
+            "lighting.frag#CLUSTERED#SSAO",
+        ] {
+            assert_eq!(
+                s.compile(name, Stage::Fragment).unwrap(),
+                compile(name, Stage::Fragment).unwrap(),
+                "{name}"
+            );
+        }
+        assert!(s.compile("nope.frag", Stage::Fragment).is_err());
+    }
+
+    #[test]
+    fn a_directory_overrides_its_files_and_a_missing_file_keeps_the_old() {
+        let dir = TempDir::new("override");
+        let post = "#version 450\nlayout(location = 0) out vec4 c;\nvoid main() { c = vec4(1); }\n";
+        std::fs::write(dir.0.join("post.frag"), post).unwrap();
+        // The same text as embedded: read, not changed.
+        std::fs::write(
+            dir.0.join("fullscreen.vert"),
+            source("fullscreen.vert").unwrap(),
+        )
+        .unwrap();
+        std::fs::write(dir.0.join("notes.txt"), "not a shader").unwrap();
+        let base = ShaderSources::embedded();
+        let (next, read) = base.with_dir(&dir.0).unwrap();
+        assert_eq!(read.files, 2);
+        assert_eq!(read.changed, vec!["post.frag".to_string()]);
+        assert_eq!(next.get("post.frag"), Some(post));
+        assert_eq!(
+            next.get("tonemap.frag"),
+            base.get("tonemap.frag"),
+            "missing: kept"
+        );
+        assert_eq!(next.get("notes.txt"), None, "unknown files are ignored");
+        assert_eq!(next.names().len(), base.names().len());
+        assert_ne!(
+            next.compile("post.frag", Stage::Fragment).unwrap(),
+            base.compile("post.frag", Stage::Fragment).unwrap()
+        );
+        // A second read over the new set changes nothing.
+        let (_, again) = next.with_dir(&dir.0).unwrap();
+        assert!(again.changed.is_empty());
+        let e = base.with_dir(&dir.0.join("absent")).unwrap_err();
+        assert!(e.to_string().contains("absent"), "{e}");
+    }
+
+    #[test]
+    fn includes_resolve_among_the_new_sources() {
+        let mut s = ShaderSources::embedded();
+        let before = s.compile("post.frag", Stage::Fragment).unwrap();
+        // An include file edited to define something a shader uses...
+        let mut common = s.get("common.glsl").unwrap().to_string();
+        common.push_str("\nconst float TESSERA_TEST_CONST = 2.0;\n");
+        assert!(s.set("common.glsl", common).unwrap());
+        let post = "#version 450\n#include \"common.glsl\"\nlayout(location = 0) out vec4 c;\nvoid main() { c = vec4(TESSERA_TEST_CONST); }\n";
+        s.set("post.frag", post).unwrap();
+        let words = s.compile("post.frag", Stage::Fragment).unwrap();
+        assert_ne!(words, before);
+        // ...compiles only with the edited include: the embedded one lacks it.
+        let e = compile_with("post.frag", post, Stage::Fragment, &|n| {
+            source(n).map(str::to_string)
+        })
+        .unwrap_err();
+        assert!(e.to_string().contains("TESSERA_TEST_CONST"), "{e}");
+        // A broken include names itself and its line.
+        s.set("common.glsl", "\n\nint x = ;\n").unwrap();
+        let e = s.compile("post.frag", Stage::Fragment).unwrap_err();
+        assert!(e.to_string().contains("common.glsl:3"), "{e}");
+        assert!(s.set("nope.glsl", "").is_err());
     }
 }

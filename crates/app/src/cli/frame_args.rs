@@ -4,7 +4,8 @@
 
 use std::path::PathBuf;
 use tessera_graph::CompileOptions;
-use tessera_render::config::{self, Config, SceneChoice};
+use tessera_render::camera::{start_view, View};
+use tessera_render::config::{self, CameraSection, Config, SceneChoice};
 use tessera_render::features::{DebugView, Exposure, Features};
 use tessera_scene::Scene;
 
@@ -21,6 +22,17 @@ fn positive(s: &str) -> Result<f32, String> {
         .ok()
         .filter(|x| x.is_finite() && *x > 0.0)
         .ok_or_else(|| "expected a number greater than 0".to_string())
+}
+
+/// `X,Y,Z`: three finite numbers.
+fn vec3(s: &str) -> Result<[f32; 3], String> {
+    let n: Vec<f32> = s
+        .split(',')
+        .map(|p| p.trim().parse::<f32>().ok().filter(|x| x.is_finite()))
+        .collect::<Option<_>>()
+        .unwrap_or_default();
+    n.try_into()
+        .map_err(|_| "expected three comma-separated numbers X,Y,Z (e.g. 0,2,8)".to_string())
 }
 
 fn resolution_scale(s: &str) -> Result<f32, String> {
@@ -98,6 +110,13 @@ pub struct FrameArgs {
     /// What the output shows.
     #[arg(long, value_name = "NAME", value_parser = clap::builder::PossibleValuesParser::new(DebugView::NAMES))]
     debug_view: Option<String>,
+    /// Where the eye starts [default: the config's [camera], else the scene's camera].
+    #[arg(long, value_name = "X,Y,Z", value_parser = vec3, allow_hyphen_values = true)]
+    camera_position: Option<[f32; 3]>,
+    /// The point the camera starts looking at [default: the config's [camera], else the
+    /// scene's camera].
+    #[arg(long, value_name = "X,Y,Z", value_parser = vec3, allow_hyphen_values = true)]
+    camera_target: Option<[f32; 3]>,
 }
 
 impl FrameArgs {
@@ -166,6 +185,26 @@ impl FrameArgs {
         }
         Ok(f)
     }
+
+    /// The start view: `[camera]` with the flags given over it, on the scene's view; `None`
+    /// when neither sets anything (the scene's view).
+    pub fn camera(&self, config: &Config, scene: &Scene) -> anyhow::Result<Option<View>> {
+        let mut section = config.camera.clone();
+        section.position = self.camera_position.or(section.position);
+        section.target = self.camera_target.or(section.target);
+        if section == CameraSection::default() {
+            return Ok(None);
+        }
+        let whence = match (self.camera_position, self.camera_target) {
+            (Some(_), Some(_)) => "--camera-position and --camera-target".to_string(),
+            (Some(_), None) => "--camera-position".to_string(),
+            (None, Some(_)) => "--camera-target".to_string(),
+            (None, None) => format!("[camera] of {}", config.source),
+        };
+        start_view(&section, scene)
+            .map(Some)
+            .map_err(|e| anyhow::anyhow!("{whence}: {e}"))
+    }
 }
 
 /// A frame chosen by the flags and the configuration.
@@ -184,6 +223,8 @@ pub struct Chosen {
     pub height: u32,
     /// The scene, loaded.
     pub scene: Scene,
+    /// The start view (`[camera]` and the camera flags); `None`: the scene's.
+    pub camera: Option<View>,
 }
 
 impl FrameArgs {
@@ -228,7 +269,9 @@ impl FrameArgs {
             scene.instances.len(),
             scene.lights.len()
         );
+        let camera = self.camera(&config, &scene)?;
         Ok(Chosen {
+            camera,
             width: self.width.unwrap_or(config.render.width),
             height: self.height.unwrap_or(config.render.height),
             profile: profile.to_string(),

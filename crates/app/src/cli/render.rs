@@ -8,7 +8,8 @@
 //! `config/default.toml`): `[render]` for the size, scene and frame count, `[features]` (with
 //! the `[mobile]` preset on `--profile mali`/`adreno`) for the frame's features, `[graph]` for
 //! the optimisations. Each flag given overrides the file. `--scene` takes a scene file
-//! (`.toml`) or a glTF model (`.gltf`, `.glb`); `builtin` is the courtyard. The configuration
+//! (`.toml`) or a glTF model (`.gltf`, `.glb`); `builtin` is the courtyard. The view is the
+//! scene's, moved by `[camera]` and `--camera-position` / `--camera-target`. The configuration
 //! and the scene are loaded, and the flags checked, before a device is opened.
 
 use super::frame_args::{profile_parser, Chosen, FrameArgs};
@@ -109,6 +110,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
         width,
         height,
         scene,
+        camera,
     } = args.frame.choose(&args.profile, args.no_optimize)?;
     let frames = args.frames.unwrap_or(config.render.frames);
     let gpu = Arc::new(
@@ -129,6 +131,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
         emulate_async: args.emulate_async,
         features: features.clone(),
         profile: profile.clone(),
+        camera,
         ..Settings::default()
     };
     let scene_name = scene.name.clone();

@@ -8,8 +8,8 @@
 //! stay valid). [`write_set`] fills a frame-slot descriptor set from a [`Bind`] list.
 
 use crate::builder::PassContext;
-use crate::gpu::pipelines::set_viewport;
-use crate::shaders::{self, Stage};
+use crate::gpu::pipelines::{destroy_modules, set_viewport};
+use crate::shaders::{ShaderSources, Stage};
 use crate::RenderError;
 use ash::vk;
 use std::collections::HashMap;
@@ -67,7 +67,8 @@ struct Key {
 #[derive(Debug, Default)]
 pub struct ShaderPipelines {
     pipelines: HashMap<Key, ShaderPipeline>,
-    modules: HashMap<&'static str, vk::ShaderModule>,
+    modules: HashMap<&'static str, (vk::ShaderModule, Stage)>,
+    sources: ShaderSources,
     set_layouts: HashMap<(Vec<vk::DescriptorType>, vk::ShaderStageFlags), vk::DescriptorSetLayout>,
     layouts: Vec<vk::PipelineLayout>,
     /// Pipelines created so far.
@@ -85,13 +86,70 @@ impl ShaderPipelines {
         shader: &'static str,
         stage: Stage,
     ) -> Result<vk::ShaderModule, RenderError> {
-        if let Some(&m) = self.modules.get(shader) {
+        if let Some(&(m, _)) = self.modules.get(shader) {
             return Ok(m);
         }
-        let words = shaders::compile(shader, stage)?;
+        let words = self.sources.compile(shader, stage)?;
         let m = tessera_vk::shader::module(gpu, &words, shader)?;
-        self.modules.insert(shader, m);
+        self.modules.insert(shader, (m, stage));
         Ok(m)
+    }
+
+    /// The sources the shaders compile from.
+    pub fn sources(&self) -> &ShaderSources {
+        &self.sources
+    }
+
+    /// Compiles every module made so far again, from `sources`, into new modules (the
+    /// current ones stay in use). The first failure is the error, and nothing is left
+    /// behind.
+    pub fn compile_all(
+        &self,
+        gpu: &Gpu,
+        sources: &ShaderSources,
+    ) -> Result<Vec<(&'static str, vk::ShaderModule, Stage)>, RenderError> {
+        let mut names: Vec<(&'static str, Stage)> =
+            self.modules.iter().map(|(&n, &(_, s))| (n, s)).collect();
+        names.sort_unstable_by_key(|&(n, _)| n);
+        let words = names
+            .iter()
+            .map(|&(n, stage)| sources.compile(n, stage))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut made = Vec::with_capacity(names.len());
+        for (&(name, stage), w) in names.iter().zip(&words) {
+            match tessera_vk::shader::module(gpu, w, name) {
+                Ok(m) => made.push((name, m, stage)),
+                Err(e) => {
+                    destroy_modules(gpu, made.into_iter().map(|(_, m, _)| m));
+                    return Err(e.into());
+                }
+            }
+        }
+        Ok(made)
+    }
+
+    /// Destroys every pipeline (and its layout) and module, and takes `modules` (compiled
+    /// from `sources`) and `sources` in their place: the next use creates its pipeline from
+    /// the new code. The descriptor-set layouts stay (they do not depend on the code). The
+    /// device must be idle.
+    pub fn install(
+        &mut self,
+        gpu: &Gpu,
+        modules: Vec<(&'static str, vk::ShaderModule, Stage)>,
+        sources: ShaderSources,
+    ) {
+        // SAFETY: the device is idle (the caller waited); nothing uses these objects.
+        unsafe {
+            for (_, p) in self.pipelines.drain() {
+                gpu.device.destroy_pipeline(p.pipeline, None);
+            }
+            for l in self.layouts.drain(..) {
+                gpu.device.destroy_pipeline_layout(l, None);
+            }
+        }
+        destroy_modules(gpu, self.modules.drain().map(|(_, (m, _))| m));
+        self.modules = modules.into_iter().map(|(n, m, s)| (n, (m, s))).collect();
+        self.sources = sources;
     }
 
     fn layouts(
@@ -331,7 +389,7 @@ impl ShaderPipelines {
             for (_, l) in self.set_layouts.drain() {
                 gpu.device.destroy_descriptor_set_layout(l, None);
             }
-            for (_, m) in self.modules.drain() {
+            for (_, (m, _)) in self.modules.drain() {
                 gpu.device.destroy_shader_module(m, None);
             }
         }

@@ -7,7 +7,7 @@
 //! resize creates no pipeline.
 
 use crate::gpu::generic::ShaderPipelines;
-use crate::shaders::{self, Stage};
+use crate::shaders::{ShaderSources, Stage};
 use crate::RenderError;
 use ash::vk;
 use std::collections::HashMap;
@@ -230,7 +230,8 @@ impl Layouts {
     }
 }
 
-/// Shader modules compiled once per device.
+/// The mesh and lighting pipelines' shader modules, compiled when the pipelines are made
+/// and again on a shader reload.
 #[derive(Debug)]
 struct Modules {
     mesh_vert: vk::ShaderModule,
@@ -245,27 +246,91 @@ struct Modules {
     shadow_vert: vk::ShaderModule,
 }
 
-fn module(gpu: &Gpu, name: &str, stage: Stage) -> Result<vk::ShaderModule, RenderError> {
-    variant(gpu, name, stage, false, false)
-}
+/// Every module [`Modules`] holds, in its field order: variant name and stage.
+const MODULES: [(&str, Stage); 12] = [
+    ("mesh.vert", Stage::Vertex),
+    ("gbuffer.frag", Stage::Fragment),
+    ("forward.frag", Stage::Fragment),
+    ("forward.frag#CLUSTERED", Stage::Fragment),
+    ("fullscreen.vert", Stage::Vertex),
+    ("lighting.frag", Stage::Fragment),
+    ("lighting.frag#SSAO", Stage::Fragment),
+    ("lighting.frag#CLUSTERED", Stage::Fragment),
+    ("lighting.frag#CLUSTERED#SSAO", Stage::Fragment),
+    ("depth.vert", Stage::Vertex),
+    ("tonemap.frag", Stage::Fragment),
+    ("shadow.vert", Stage::Vertex),
+];
 
-/// The module of `name` with `CLUSTERED` and `SSAO` defined as asked.
-fn variant(
-    gpu: &Gpu,
-    name: &str,
-    stage: Stage,
-    clustered: bool,
-    ao: bool,
-) -> Result<vk::ShaderModule, RenderError> {
-    let mut defines = Vec::new();
-    if clustered {
-        defines.push(("CLUSTERED", "1"));
+impl Modules {
+    /// Compiles every module from `sources`; on an error nothing is left behind.
+    fn compile(gpu: &Gpu, sources: &ShaderSources) -> Result<Modules, RenderError> {
+        let words: Vec<Vec<u32>> = MODULES
+            .iter()
+            .map(|&(n, stage)| sources.compile(n, stage))
+            .collect::<Result<_, _>>()?;
+        Modules::create(gpu, &words)
     }
-    if ao {
-        defines.push(("SSAO", "1"));
+
+    /// Creates the modules from SPIR-V in [`MODULES`] order (one entry each); on an error
+    /// nothing is left behind.
+    fn create(gpu: &Gpu, words: &[Vec<u32>]) -> Result<Modules, RenderError> {
+        if words.len() != MODULES.len() {
+            return Err(RenderError::Shader(format!(
+                "{} modules for the mesh and lighting pipelines, {} expected",
+                words.len(),
+                MODULES.len()
+            )));
+        }
+        let mut made = Vec::with_capacity(words.len());
+        for (w, (name, _)) in words.iter().zip(MODULES) {
+            match tessera_vk::shader::module(gpu, w, name) {
+                Ok(m) => made.push(m),
+                Err(e) => {
+                    // SAFETY: modules just created, used by nothing yet.
+                    unsafe {
+                        for m in made {
+                            gpu.device.destroy_shader_module(m, None);
+                        }
+                    }
+                    return Err(e.into());
+                }
+            }
+        }
+        let m = |i: usize| made[i];
+        Ok(Modules {
+            mesh_vert: m(0),
+            gbuffer_frag: m(1),
+            forward_frag: [m(2), m(3)],
+            fullscreen_vert: m(4),
+            lighting_frag: [m(5), m(6), m(7), m(8)],
+            depth_vert: m(9),
+            tonemap_frag: m(10),
+            shadow_vert: m(11),
+        })
     }
-    let words = shaders::compile_defined(name, stage, &defines)?;
-    Ok(tessera_vk::shader::module(gpu, &words, name)?)
+
+    /// Destroys the modules (nothing uses them any more).
+    fn destroy(&self, gpu: &Gpu) {
+        let single = [
+            self.mesh_vert,
+            self.gbuffer_frag,
+            self.fullscreen_vert,
+            self.depth_vert,
+            self.tonemap_frag,
+            self.shadow_vert,
+        ];
+        // SAFETY: the caller guarantees no pipeline creation or recording uses them.
+        unsafe {
+            for &s in single
+                .iter()
+                .chain(&self.forward_frag)
+                .chain(&self.lighting_frag)
+            {
+                gpu.device.destroy_shader_module(s, None);
+            }
+        }
+    }
 }
 
 /// The pipelines, created on first use per (kind, render pass, subpass).
@@ -285,27 +350,16 @@ pub struct Pipelines {
 }
 
 impl Pipelines {
-    /// Compiles the shaders and creates the layouts.
+    /// Compiles the embedded shaders and creates the layouts.
     pub fn new(gpu: &Gpu) -> Result<Pipelines, RenderError> {
         let layouts = Layouts::new(gpu)?;
-        let m = |name, stage| module(gpu, name, stage);
-        let modules = Modules {
-            mesh_vert: m("mesh.vert", Stage::Vertex)?,
-            gbuffer_frag: m("gbuffer.frag", Stage::Fragment)?,
-            forward_frag: [
-                variant(gpu, "forward.frag", Stage::Fragment, false, false)?,
-                variant(gpu, "forward.frag", Stage::Fragment, true, false)?,
-            ],
-            fullscreen_vert: m("fullscreen.vert", Stage::Vertex)?,
-            lighting_frag: [
-                variant(gpu, "lighting.frag", Stage::Fragment, false, false)?,
-                variant(gpu, "lighting.frag", Stage::Fragment, false, true)?,
-                variant(gpu, "lighting.frag", Stage::Fragment, true, false)?,
-                variant(gpu, "lighting.frag", Stage::Fragment, true, true)?,
-            ],
-            depth_vert: m("depth.vert", Stage::Vertex)?,
-            tonemap_frag: m("tonemap.frag", Stage::Fragment)?,
-            shadow_vert: m("shadow.vert", Stage::Vertex)?,
+        let shaders = ShaderPipelines::default();
+        let modules = match Modules::compile(gpu, shaders.sources()) {
+            Ok(m) => m,
+            Err(e) => {
+                layouts.destroy(gpu);
+                return Err(e);
+            }
         };
         // SAFETY: an empty pipeline cache; destroyed in `destroy`.
         let cache = unsafe {
@@ -329,8 +383,54 @@ impl Pipelines {
             shadow_sampler,
             pipelines: HashMap::new(),
             created: 0,
-            shaders: ShaderPipelines::default(),
+            shaders,
         })
+    }
+
+    /// Compiles, from `sources`, every module the pipelines have now (the mesh and lighting
+    /// ones, and each compute and full-screen shader used so far). Nothing changes: the
+    /// result goes to [`Pipelines::install`], or is dropped with [`Reloaded::destroy`].
+    /// The first shader that fails is the error (shaderc's message: file and line).
+    pub fn compile_all(&self, gpu: &Gpu, sources: &ShaderSources) -> Result<Reloaded, RenderError> {
+        let shaders = self.shaders.compile_all(gpu, sources)?;
+        match Modules::compile(gpu, sources) {
+            Ok(modules) => Ok(Reloaded {
+                compiled: MODULES.len() + shaders.len(),
+                modules,
+                shaders,
+                sources: sources.clone(),
+            }),
+            Err(e) => {
+                destroy_modules(gpu, shaders.into_iter().map(|(_, m, _)| m));
+                Err(e)
+            }
+        }
+    }
+
+    /// Switches to freshly compiled modules and their sources: every pipeline and old
+    /// module is destroyed, so each pass's next recording creates its pipeline from the new
+    /// code. The GPU must be idle (nothing in flight uses the old pipelines).
+    pub fn install(&mut self, gpu: &Gpu, next: Reloaded) {
+        let Reloaded {
+            modules,
+            shaders,
+            sources,
+            ..
+        } = next;
+        // SAFETY: the device is idle (the caller waited); nothing uses the pipelines.
+        unsafe {
+            for (_, p) in self.pipelines.drain() {
+                gpu.device.destroy_pipeline(p, None);
+            }
+        }
+        let old = std::mem::replace(&mut self.modules, modules);
+        old.destroy(gpu);
+        self.shaders.install(gpu, shaders, sources);
+    }
+
+    /// The sources the pipelines compile from.
+    pub fn sources(&self) -> &ShaderSources {
+        self.shaders.sources()
     }
 
     /// Pipelines alive.
@@ -539,27 +639,39 @@ impl Pipelines {
             for (_, p) in self.pipelines.drain() {
                 gpu.device.destroy_pipeline(p, None);
             }
-            let m = &self.modules;
-            let modules = [
-                m.mesh_vert,
-                m.gbuffer_frag,
-                m.fullscreen_vert,
-                m.tonemap_frag,
-                m.shadow_vert,
-                m.depth_vert,
-            ];
-            for &s in modules
-                .iter()
-                .chain(&m.forward_frag)
-                .chain(&m.lighting_frag)
-            {
-                gpu.device.destroy_shader_module(s, None);
-            }
             gpu.device.destroy_pipeline_cache(self.cache, None);
             gpu.device.destroy_sampler(self.shadow_sampler, None);
         }
+        self.modules.destroy(gpu);
         self.shaders.destroy(gpu);
         self.layouts.destroy(gpu);
+    }
+}
+
+/// Modules compiled for a shader reload, not yet in use ([`Pipelines::compile_all`]):
+/// handed to [`Pipelines::install`] or freed with [`Reloaded::destroy`].
+#[derive(Debug)]
+pub struct Reloaded {
+    /// Modules compiled.
+    pub compiled: usize,
+    modules: Modules,
+    shaders: Vec<(&'static str, vk::ShaderModule, Stage)>,
+    sources: ShaderSources,
+}
+
+impl Reloaded {
+    /// Destroys the modules (a reload abandoned: nothing uses them).
+    pub fn destroy(self, gpu: &Gpu) {
+        self.modules.destroy(gpu);
+        destroy_modules(gpu, self.shaders.into_iter().map(|(_, m, _)| m));
+    }
+}
+
+/// Destroys shader modules nothing uses.
+pub(crate) fn destroy_modules(gpu: &Gpu, modules: impl Iterator<Item = vk::ShaderModule>) {
+    for m in modules {
+        // SAFETY: the caller guarantees no pipeline creation or recording uses `m`.
+        unsafe { gpu.device.destroy_shader_module(m, None) };
     }
 }
 

@@ -16,7 +16,6 @@
 use super::actions::{self, Action};
 use super::hud::{self, Notes, Stats};
 #[allow(unused_imports)]
-use super::pending::{CameraController, CameraInput, CameraMode, RendererExt};
 use super::script::{Script, Step};
 use super::toggles::{changes, Figures, Switches};
 use crate::cli::frame_args::Chosen;
@@ -27,7 +26,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tessera_graph::Plan;
-use tessera_render::camera::View;
+use tessera_render::camera::{CameraController, CameraInput, CameraMode, View};
 use tessera_render::{OverlayLine, OverlayText, Renderer, Settings};
 use tessera_vk::capture::Capture;
 use tessera_vk::executor::ImportedImage;
@@ -243,7 +242,7 @@ impl App {
         );
         log::info!("device: {}", gpu.device_name());
         let start = start.unwrap_or_else(|| View::of(&scene));
-        self.camera = Some(CameraController::new(start, &scene.bounds));
+        self.camera = Some(CameraController::new(start, scene.bounds));
         self.title = format!("tessera: {} on {}", scene.name, gpu.device_name());
         let renderer = Renderer::new(gpu.clone(), scene, settings)?;
         self.live = Some(Live {
@@ -848,8 +847,7 @@ pub fn run(launch: Launch) -> anyhow::Result<ExitCode> {
     let fixed_step = frames.is_some() || !script.is_empty();
     let event_loop = EventLoop::new().context("opening the display's event loop")?;
     let mut app = App {
-        // MERGE: chosen.camera
-        setup: Some((settings, chosen.scene, None)),
+        setup: Some((settings, chosen.scene, chosen.camera)),
         present_mode,
         validation,
         frames,

@@ -13,7 +13,6 @@
 mod actions;
 mod app;
 mod hud;
-mod pending;
 mod script;
 mod toggles;
 
