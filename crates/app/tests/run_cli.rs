@@ -413,3 +413,87 @@ fn tessera_alone_is_tessera_run() {
     // [window]'s size of the embedded config/default.toml.
     assert_eq!((p.width, p.height), (1280, 720));
 }
+
+#[test]
+fn a_shader_that_fails_to_reload_keeps_the_old_pipelines_and_says_why() {
+    let dir = scratch("reload");
+    let shaders = dir.join("shaders");
+    std::fs::create_dir_all(&shaders).unwrap();
+    for e in std::fs::read_dir(repo().join("shaders/render")).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), shaders.join(e.file_name())).unwrap();
+    }
+    let post = shaders.join("post.frag");
+    let text_of = std::fs::read_to_string(&post).unwrap();
+    std::fs::write(
+        &post,
+        text_of.replacen("void main()", "void main() { oops; }\nvoid unused()", 1),
+    )
+    .unwrap();
+    let (a, b) = (dir.join("before.png"), dir.join("after.png"));
+    let script = format!(
+        "1:pause,2:screenshot={},3:reload,4:screenshot={}",
+        a.display(),
+        b.display()
+    );
+    let Some(o) = run_windowed(&[
+        "--frames",
+        "6",
+        "--width",
+        "160",
+        "--height",
+        "90",
+        "--exposure",
+        "1",
+        "--no-overlay",
+        "--shader-dir",
+        shaders.to_str().unwrap(),
+        "--script",
+        &script,
+    ]) else {
+        return;
+    };
+    assert_clean(&o, 6);
+    let stderr = text(&o.stderr);
+    assert!(stderr.contains("shader reload failed"), "{stderr}");
+    assert!(stderr.contains("post.frag:"), "{stderr}");
+    // The old pipelines drew the same picture.
+    assert!(picture(&a).rgba == picture(&b).rgba);
+}
+
+#[test]
+fn the_overlay_is_a_pass_that_draws_over_the_frame() {
+    let dir = scratch("overlay");
+    let (a, b) = (dir.join("off.png"), dir.join("on.png"));
+    let script = format!(
+        "1:pause,2:screenshot={},3:overlay,5:screenshot={}",
+        a.display(),
+        b.display()
+    );
+    let Some(o) = run_windowed(&[
+        "--frames",
+        "6",
+        "--width",
+        "320",
+        "--height",
+        "180",
+        "--exposure",
+        "1",
+        "--no-overlay",
+        "--script",
+        &script,
+    ]) else {
+        return;
+    };
+    let stdout = assert_clean(&o, 6);
+    // Showing it adds the `overlay` pass: the plan changes.
+    assert!(stdout.contains("overlay on: re-planned in"), "{stdout}");
+    assert!(
+        stdout.contains("passes 25 -> 26") || stdout.contains("passes"),
+        "{stdout}"
+    );
+    assert!(
+        picture(&a).rgba != picture(&b).rgba,
+        "the overlay drew nothing"
+    );
+}
