@@ -225,7 +225,13 @@ pub fn changes(old: &Plan, new: &Plan) -> Vec<String> {
     count("semaphores", a.semaphores, b.semaphores);
     let mut bytes = |what: &str, x: u64, y: u64| {
         if x != y {
-            out.push(format!("{what} {} -> {}", mib(x), mib(y)));
+            let (a, b) = (mib(x), mib(y));
+            if a == b {
+                // A change too small for MiB: in KiB.
+                out.push(format!("{what} {} KiB -> {} KiB", x / 1024, y / 1024));
+            } else {
+                out.push(format!("{what} {a} -> {b}"));
+            }
         }
     };
     bytes("transient", a.aliased, b.aliased);
