@@ -162,6 +162,9 @@ struct App {
     capture_next: Option<PathBuf>,
     replan: Option<Replan>,
     minimised: Option<Minimised>,
+    /// The plan of the last frame that re-planned, screenshot frames aside: what a switch's
+    /// plan is compared with.
+    steady_plan: Option<Plan>,
     /// Re-plans made: (reason, ms).
     replans: Vec<(String, f64)>,
     /// Minimised periods: (ms, redraws, frames drawn, CPU ms).
@@ -284,7 +287,7 @@ impl App {
             self.extent = (sc.extent.width, sc.extent.height);
             let s = live.renderer.settings();
             if (sc.extent.width, sc.extent.height) != (s.width, s.height) {
-                let before = live.renderer.executor().plan().cloned();
+                let before = self.steady_plan.clone();
                 live.renderer.reconfigure(
                     sc.extent.width,
                     sc.extent.height,
@@ -307,10 +310,7 @@ impl App {
 
     /// Marks the next frame's re-plan with `reason` (keeping the plan to diff against).
     fn expect_replan(&mut self, reason: String) {
-        let before = self
-            .live
-            .as_ref()
-            .and_then(|l| l.renderer.executor().plan().cloned());
+        let before = self.steady_plan.clone();
         self.replan = Some(Replan { reason, before });
     }
 
@@ -504,7 +504,8 @@ impl App {
                     .collect(),
             }
         }));
-        if self.screenshot.is_some() {
+        let capture_frame = self.screenshot.is_some();
+        if capture_frame {
             live.renderer.capture_next();
         }
         let (index, acquire, render_finished, suboptimal) =
@@ -561,7 +562,12 @@ impl App {
         self.stats.frame(dt, &stats, &live.renderer.timings());
         if stats.rebuilt {
             if let Some(plan) = live.renderer.executor().plan() {
-                self.figures = Figures::of(plan);
+                // A screenshot's frame has the read-back copy in its plan: not the plan a
+                // switch changes.
+                if !capture_frame {
+                    self.figures = Figures::of(plan);
+                    self.steady_plan = Some(plan.clone());
+                }
             }
             // Re-plans nobody asked for (the first frame, a screenshot's copy and the
             // frame after it) are not reported.
@@ -875,6 +881,7 @@ pub fn run(launch: Launch) -> anyhow::Result<ExitCode> {
         capture_next: None,
         replan: None,
         minimised: None,
+        steady_plan: None,
         replans: Vec::new(),
         minimise_log: Vec::new(),
         cpu_ms: Vec::new(),
