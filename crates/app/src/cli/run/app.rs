@@ -498,10 +498,16 @@ impl App {
         }
         live.renderer.set_overlay(self.overlay.then(|| {
             OverlayText {
-                lines: hud::lines(&self.stats, &self.figures, &self.switches, &self.notes)
-                    .into_iter()
-                    .map(|(text, color)| OverlayLine::new(text, color))
-                    .collect(),
+                lines: hud::lines(
+                    &self.stats,
+                    &self.figures,
+                    &self.switches,
+                    &self.notes,
+                    hud::columns(sc.extent.width, sc.extent.height),
+                )
+                .into_iter()
+                .map(|(text, color)| OverlayLine::new(text, color))
+                .collect(),
             }
         }));
         let capture_frame = self.screenshot.is_some();

@@ -7,7 +7,7 @@
 use super::actions::{binding, Action, BINDINGS, MOVEMENT_HELP};
 use super::toggles::{mib, Figures, Switches};
 use std::collections::HashMap;
-use tessera_render::frame::overlay::COLUMNS;
+use tessera_render::frame::overlay::{scale_for, COLUMNS};
 use tessera_render::FrameStats;
 use tessera_vk::executor::PassTiming;
 
@@ -115,12 +115,20 @@ pub struct Notes {
     pub error: Option<String>,
 }
 
-/// The overlay's lines.
+/// The characters of an overlay line that fit an output `width` × `height` pixels wide
+/// (8-pixel glyphs at the overlay's scale), at most the grid's.
+pub fn columns(width: u32, height: u32) -> usize {
+    let glyph = 8 * scale_for(height).max(1);
+    ((width / glyph) as usize).clamp(16, COLUMNS)
+}
+
+/// The overlay's lines, wrapped to `columns` characters.
 pub fn lines(
     stats: &Stats,
     figures: &Figures,
     switches: &Switches,
     notes: &Notes,
+    columns: usize,
 ) -> Vec<(String, [u8; 3])> {
     let mut l = vec![(notes.title.clone(), CYAN)];
     l.push((
@@ -227,7 +235,7 @@ pub fn lines(
     l.push((keys.join("  "), GREY));
     l.push((MOVEMENT_HELP.into(), GREY));
     l.into_iter()
-        .flat_map(|(text, color)| wrap(&text, COLUMNS).into_iter().map(move |t| (t, color)))
+        .flat_map(|(text, color)| wrap(&text, columns).into_iter().map(move |t| (t, color)))
         .collect()
 }
 
@@ -281,6 +289,13 @@ mod tests {
     }
 
     #[test]
+    fn lines_fit_the_window() {
+        assert_eq!(columns(1280, 720), 120);
+        assert_eq!(columns(1600, 900), 100);
+        assert_eq!(columns(320, 180), 40);
+    }
+
+    #[test]
     fn gpu_times_are_the_last_frames_smoothed() {
         let mut s = Stats::default();
         let cpu = FrameStats::default();
@@ -324,7 +339,7 @@ mod tests {
             change: vec!["render passes 5 -> 7".into()],
             ..Notes::default()
         };
-        let text: Vec<String> = lines(&s, &f, &sw, &notes)
+        let text: Vec<String> = lines(&s, &f, &sw, &notes, COLUMNS)
             .into_iter()
             .map(|(t, _)| t)
             .collect();
