@@ -76,7 +76,7 @@ fn a_bad_camera_flag_is_one_error_naming_it() {
         (
             &["--camera-position", "0,1,0", "--camera-target", "0,1,0"],
             "--camera-position and --camera-target: the position and the target are the same point",
-            1,
+            2,
         ),
     ] {
         let mut all = vec!["render", "--width", "8", "--height", "8", "--frames", "1"];

@@ -269,7 +269,8 @@ impl FrameArgs {
             scene.instances.len(),
             scene.lights.len()
         );
-        let camera = self.camera(&config, &scene)?;
+        // The camera of the flags and the file is the user's input: a usage error.
+        let camera = self.camera(&config, &scene).map_err(super::usage)?;
         Ok(Chosen {
             camera,
             width: self.width.unwrap_or(config.render.width),
