@@ -816,9 +816,9 @@ pub fn parse_aa(name: &str) -> Aa {
 /// The configuration names of features' values, for summaries: `(key, value)` in
 /// [`FEATURE_KEYS`] order.
 pub fn feature_names(f: &Features) -> Vec<(&'static str, String)> {
-    let (mode, value) = match f.exposure {
-        Exposure::Fixed(v) => ("fixed", v),
-        Exposure::Auto { compensation } => ("auto", compensation),
+    let value = match f.exposure {
+        Exposure::Fixed(v) => v,
+        Exposure::Auto { compensation } => compensation,
     };
     vec![
         ("shadows", f.shadows.to_string()),
@@ -826,34 +826,11 @@ pub fn feature_names(f: &Features) -> Vec<(&'static str, String)> {
         ("shadow_size", f.shadow_size.to_string()),
         ("lights", f.lights.to_string()),
         ("clustering", f.clustering.to_string()),
-        (
-            "ssao",
-            match f.ssao {
-                Ssao::GBuffer => "gbuffer",
-                Ssao::Prepass => "prepass",
-                Ssao::Off => "off",
-            }
-            .into(),
-        ),
-        (
-            "bloom",
-            match f.bloom {
-                Bloom::Hdr => "hdr",
-                Bloom::Tonemap => "tonemap",
-                Bloom::Off => "off",
-            }
-            .into(),
-        ),
-        ("exposure", mode.into()),
+        ("ssao", f.ssao.name().into()),
+        ("bloom", f.bloom.name().into()),
+        ("exposure", f.exposure.name().into()),
         ("exposure_value", value.to_string()),
-        (
-            "aa",
-            match f.aa {
-                Aa::Fxaa => "fxaa",
-                Aa::Off => "off",
-            }
-            .into(),
-        ),
+        ("aa", f.aa.name().into()),
         ("resolution_scale", f.resolution_scale.to_string()),
         ("debug_view", f.debug_view.name()),
     ]
@@ -862,6 +839,19 @@ pub fn feature_names(f: &Features) -> Vec<(&'static str, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn feature_value_names_round_trip_through_their_parsers() {
+        for &v in SSAO_VALUES {
+            assert_eq!(parse_ssao(v).name(), v);
+        }
+        for &v in BLOOM_VALUES {
+            assert_eq!(parse_bloom(v).name(), v);
+        }
+        for &v in AA_VALUES {
+            assert_eq!(parse_aa(v).name(), v);
+        }
+    }
 
     fn err(text: &str) -> String {
         Config::parse(text, "config/x.toml")

@@ -20,6 +20,17 @@ pub enum Ssao {
     Prepass,
 }
 
+impl Ssao {
+    /// The configuration name (one of `config::SSAO_VALUES`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Ssao::GBuffer => "gbuffer",
+            Ssao::Prepass => "prepass",
+            Ssao::Off => "off",
+        }
+    }
+}
+
 /// What bloom (and the exposure histogram) read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Bloom {
@@ -31,6 +42,17 @@ pub enum Bloom {
     /// A copy of the HDR colour that the tone-mapping subpass writes as a second attachment:
     /// HDR stays in tile memory (the tile-friendly variant); bloom is added after tone mapping.
     Tonemap,
+}
+
+impl Bloom {
+    /// The configuration name (one of `config::BLOOM_VALUES`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Bloom::Hdr => "hdr",
+            Bloom::Tonemap => "tonemap",
+            Bloom::Off => "off",
+        }
+    }
 }
 
 /// How exposure is chosen.
@@ -46,6 +68,16 @@ pub enum Exposure {
     },
 }
 
+impl Exposure {
+    /// The configuration name of the mode: `auto` or `fixed`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Exposure::Auto { .. } => "auto",
+            Exposure::Fixed(_) => "fixed",
+        }
+    }
+}
+
 /// Post-process anti-aliasing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Aa {
@@ -53,6 +85,16 @@ pub enum Aa {
     Off,
     /// FXAA on the tone-mapped image.
     Fxaa,
+}
+
+impl Aa {
+    /// The configuration name (one of `config::AA_VALUES`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Aa::Fxaa => "fxaa",
+            Aa::Off => "off",
+        }
+    }
 }
 
 /// What the output shows.

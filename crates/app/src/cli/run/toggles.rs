@@ -62,7 +62,7 @@ impl Switches {
                     Ssao::GBuffer => Ssao::Prepass,
                     Ssao::Prepass => Ssao::Off,
                 };
-                format!("ssao {}", ssao_name(fs.ssao))
+                format!("ssao {}", fs.ssao.name())
             }
             Feature::Bloom => {
                 fs.bloom = match fs.bloom {
@@ -70,21 +70,21 @@ impl Switches {
                     Bloom::Hdr => Bloom::Tonemap,
                     Bloom::Tonemap => Bloom::Off,
                 };
-                format!("bloom {}", bloom_name(fs.bloom))
+                format!("bloom {}", fs.bloom.name())
             }
             Feature::Exposure => {
                 fs.exposure = match fs.exposure {
                     Exposure::Auto { compensation } => Exposure::Fixed(compensation),
                     Exposure::Fixed(v) => Exposure::Auto { compensation: v },
                 };
-                format!("exposure {}", exposure_name(fs.exposure))
+                format!("exposure {}", fs.exposure.name())
             }
             Feature::Aa => {
                 fs.aa = match fs.aa {
                     Aa::Off => Aa::Fxaa,
                     Aa::Fxaa => Aa::Off,
                 };
-                format!("aa {}", aa_name(fs.aa))
+                format!("aa {}", fs.aa.name())
             }
             Feature::Clustering => {
                 fs.clustering = !fs.clustering;
@@ -108,43 +108,13 @@ impl Switches {
             ("async", on_off(o.async_compute).into()),
             ("reorder", on_off(o.reorder).into()),
             ("shadows", on_off(f.shadows).into()),
-            ("ssao", ssao_name(f.ssao).into()),
-            ("bloom", bloom_name(f.bloom).into()),
-            ("exposure", exposure_name(f.exposure).into()),
-            ("aa", aa_name(f.aa).into()),
+            ("ssao", f.ssao.name().into()),
+            ("bloom", f.bloom.name().into()),
+            ("exposure", f.exposure.name().into()),
+            ("aa", f.aa.name().into()),
             ("clustering", on_off(f.clustering).into()),
             ("debug-view", f.debug_view.name()),
         ]
-    }
-}
-
-fn ssao_name(s: Ssao) -> &'static str {
-    match s {
-        Ssao::Off => "off",
-        Ssao::GBuffer => "gbuffer",
-        Ssao::Prepass => "prepass",
-    }
-}
-
-fn bloom_name(b: Bloom) -> &'static str {
-    match b {
-        Bloom::Off => "off",
-        Bloom::Hdr => "hdr",
-        Bloom::Tonemap => "tonemap",
-    }
-}
-
-fn exposure_name(e: Exposure) -> &'static str {
-    match e {
-        Exposure::Auto { .. } => "auto",
-        Exposure::Fixed(_) => "fixed",
-    }
-}
-
-fn aa_name(a: Aa) -> &'static str {
-    match a {
-        Aa::Off => "off",
-        Aa::Fxaa => "fxaa",
     }
 }
 
