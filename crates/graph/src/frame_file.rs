@@ -416,6 +416,88 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
 }
 
 impl FrameFile {
+    /// The frame file that describes `graph` on `caps`, every device field spelled out (a
+    /// device that is not a named profile, such as the executor's real device, is written
+    /// as `desktop` with its fields; `memory_classes` are not part of the format). Loading it
+    /// gives `graph` back.
+    pub fn describe(graph: &Graph, caps: &Capabilities) -> FrameFile {
+        let resources = graph
+            .resources
+            .iter()
+            .map(|r| {
+                let d = r.image_desc();
+                ResourceSpec {
+                    name: r.name.to_string(),
+                    kind: if d.is_some() {
+                        ResourceKindSpec::Image
+                    } else {
+                        ResourceKindSpec::Buffer
+                    },
+                    format: d.map(|d| d.format.name().to_string()),
+                    width: d.map(|d| d.width),
+                    height: d.map(|d| d.height),
+                    samples: d.map(|d| d.samples),
+                    mips: d.map(|d| d.mips),
+                    layers: d.map(|d| d.layers),
+                    size: match r.kind {
+                        ResourceKind::Buffer { size } => Some(size),
+                        ResourceKind::Image(_) => r.size,
+                    },
+                    imported: r.imported,
+                    output: r.output,
+                    clear_on_first_use: r.clear_on_first_use,
+                    discard_on_last_use: r.discard_on_last_use,
+                    memoryless: r.memoryless,
+                    exit: r.exit,
+                    per_frame: r.per_frame,
+                }
+            })
+            .collect();
+        let passes = graph
+            .passes
+            .iter()
+            .map(|p| PassSpec {
+                name: p.name.to_string(),
+                kind: p.kind,
+                queue: p.queue,
+                side_effects: p.side_effects,
+                uses: p
+                    .uses
+                    .iter()
+                    .map(|u| UseSpec {
+                        resource: graph.resource(u.resource).name.to_string(),
+                        access: u.access,
+                        clear: u.clear,
+                        from: u.from.map(|f| graph.resource(f).name.to_string()),
+                        clear_value: u.clear_value,
+                    })
+                    .collect(),
+            })
+            .collect();
+        // A device name (the executor's facts) is not a profile: its fields go over desktop's.
+        let base = if Capabilities::profile(&caps.profile).is_some() {
+            caps.profile.as_str()
+        } else {
+            "desktop"
+        };
+        let device = DeviceSpec::Custom(DeviceOverrides {
+            profile: Some(base.to_string()),
+            async_compute: Some(caps.async_compute),
+            lazily_allocated: Some(caps.lazily_allocated),
+            max_color_attachments: Some(caps.max_color_attachments),
+            max_input_attachments: Some(caps.max_input_attachments),
+            tile_bits_per_pixel: Some(caps.tile_bits_per_pixel),
+            placement_alignment: Some(caps.placement_alignment),
+            buffer_image_granularity: Some(caps.buffer_image_granularity),
+        });
+        FrameFile {
+            name: graph.name.to_string(),
+            device: Some(device),
+            resources,
+            passes,
+        }
+    }
+
     /// The device the file asks for (default `desktop`).
     pub fn device_capabilities(&self) -> Result<Capabilities, String> {
         let unknown = |p: &str| {

@@ -56,6 +56,9 @@ pub struct Settings {
     /// The view; `None`: the scene's ([`View::of`]). Only frame data depends on it, so
     /// [`Renderer::set_camera`] changes it between frames without a re-plan.
     pub camera: Option<View>,
+    /// Plan with a tiler's tile facts over the device's own
+    /// ([`tessera_vk::executor::TileRules`]); `None`: the device's.
+    pub tile_rules: Option<tessera_vk::executor::TileRules>,
 }
 
 impl Default for Settings {
@@ -72,6 +75,7 @@ impl Default for Settings {
             profile: "desktop".into(),
             overlay: false,
             camera: None,
+            tile_rules: None,
         }
     }
 }
@@ -238,6 +242,7 @@ impl Renderer {
                 emulate_async: settings.emulate_async,
                 // The output, the scene's buffers and the read-back are the renderer's.
                 imports_handed_in: true,
+                tile_rules: settings.tile_rules,
                 ..Default::default()
             },
         )?;

@@ -219,6 +219,9 @@ pub struct Gpu {
     /// The window surface, when opened with [`GpuOptions::surface`] (`VK_KHR_swapchain` is
     /// then enabled and the graphics family presents to it).
     pub surface: Option<Surface>,
+    /// Tools attached to the device, as they name themselves
+    /// (`vkGetPhysicalDeviceToolProperties`): `RenderDoc` while RenderDoc can capture.
+    pub tools: Vec<String>,
     /// The window of the surface, kept alive until the surface is destroyed (fields drop
     /// after `Drop::drop`, which destroys the surface).
     _window: Option<Arc<dyn WindowSource>>,
@@ -373,6 +376,10 @@ impl Gpu {
         let debug = debug_instance
             .as_ref()
             .map(|_| ash::ext::debug_utils::Device::new(&instance, &device));
+        let tools = attached_tools(&entry, &instance, physical, &properties);
+        if !tools.is_empty() {
+            log::info!("tools attached to the device: {}", tools.join(", "));
+        }
         Ok(Gpu {
             _entry: entry,
             instance,
@@ -390,6 +397,7 @@ impl Gpu {
             wait_idles: AtomicU64::new(0),
             validation: options.validation,
             surface: surface.ok().flatten(),
+            tools,
             _window: options.surface.as_ref().map(|r| r.window.clone()),
         })
     }
@@ -567,6 +575,12 @@ impl Gpu {
         Ok((
             physical, properties, device, graphics, compute, memory, allocator,
         ))
+    }
+
+    /// True when RenderDoc is attached: it captures images with other usage than asked
+    /// (no `TRANSIENT_ATTACHMENT`, transfer usage added), which changes memory requirements.
+    pub fn renderdoc_attached(&self) -> bool {
+        self.tools.iter().any(|t| t.contains("RenderDoc"))
     }
 
     /// The device name.
@@ -879,6 +893,49 @@ pub fn compute_only_family(families: &[vk::QueueFamilyProperties]) -> Option<u32
                 && !f.queue_flags.contains(vk::QueueFlags::GRAPHICS)
         })
         .map(|i| i as u32)
+}
+
+/// The names of the tools attached to `physical` (RenderDoc, validation, profilers), through
+/// `VK_EXT_tooling_info` where the device lists it, else core Vulkan 1.3; empty when the
+/// device has neither or the query fails (only a log line depends on it).
+fn attached_tools(
+    entry: &ash::Entry,
+    instance: &ash::Instance,
+    physical: vk::PhysicalDevice,
+    properties: &vk::PhysicalDeviceProperties,
+) -> Vec<String> {
+    // SAFETY: an enumeration on a valid physical device.
+    let exts =
+        unsafe { instance.enumerate_device_extension_properties(physical) }.unwrap_or_default();
+    let has_ext = exts
+        .iter()
+        .any(|e| e.extension_name_as_c_str().ok() == Some(ash::ext::tooling_info::NAME));
+    let name = |t: &vk::PhysicalDeviceToolProperties<'_>| {
+        t.name_as_c_str()
+            .map(|c| c.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    if has_ext {
+        let ext = ash::ext::tooling_info::Instance::new(entry, instance);
+        // SAFETY: the device lists VK_EXT_tooling_info, so the function is there.
+        return unsafe { ext.get_physical_device_tool_properties(physical) }
+            .map(|v| v.iter().map(name).collect())
+            .unwrap_or_default();
+    }
+    if properties.api_version < vk::API_VERSION_1_3 {
+        return Vec::new();
+    }
+    // SAFETY: a Vulkan 1.3 device has the core query; `out` is default-initialised.
+    unsafe {
+        let Ok(n) = instance.get_physical_device_tool_properties_len(physical) else {
+            return Vec::new();
+        };
+        let mut out = vec![vk::PhysicalDeviceToolProperties::default(); n];
+        match instance.get_physical_device_tool_properties(physical, &mut out) {
+            Ok(()) => out.iter().map(name).collect(),
+            Err(_) => Vec::new(),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -77,6 +77,11 @@ pub enum Res {
 }
 
 impl Res {
+    /// An image the plan keeps in tile memory.
+    pub fn memoryless(&self) -> bool {
+        matches!(self, Res::Image(i) if i.memoryless)
+    }
+
     /// A placeholder with null handles: an import the renderer hands in every frame (the
     /// executor creates nothing for it).
     pub fn is_null(&self) -> bool {
@@ -99,6 +104,9 @@ pub struct Resources {
     memory: Vec<Memory>,
     /// Number of plan blocks allocated.
     pub blocks: usize,
+    /// Memoryless attachments bound to ordinary memory: no lazily allocated memory type
+    /// allows them (none on the device, or RenderDoc changed their requirements).
+    pub memoryless_fallbacks: Vec<String>,
 }
 
 impl std::fmt::Debug for Resources {
@@ -386,6 +394,7 @@ impl Resources {
             res: u.res,
             memory: Vec::new(),
             blocks: 0,
+            memoryless_fallbacks: Vec::new(),
         }
     }
 
@@ -400,6 +409,7 @@ impl Resources {
             res: unbound.res,
             memory: Vec::new(),
             blocks: 0,
+            memoryless_fallbacks: Vec::new(),
         };
         match me.bind_inner(gpu, graph, plan, &unbound.requirements) {
             Ok(()) => Ok(me),
@@ -479,6 +489,9 @@ impl Resources {
                 }
                 _ => MemorylessBacking::Ordinary,
             };
+            if matches!(lazy, MemorylessBacking::Ordinary) && self.res[i].memoryless() {
+                self.note_fallback(gpu, &name, reqs[i].memory_type_bits);
+            }
             let (memory, offset) = match lazy {
                 MemorylessBacking::Lazy { type_index } => {
                     let info = vk::MemoryAllocateInfo::default()
@@ -538,6 +551,28 @@ impl Resources {
             }
         }
         Ok(())
+    }
+
+    /// Says why the memoryless attachment `name` is bound to ordinary memory.
+    fn note_fallback(&mut self, gpu: &Gpu, name: &str, type_bits: u32) {
+        if !memtype::has_lazily_allocated(gpu.memory_types()) {
+            log::info!(
+                "'{name}' is planned memoryless but the device has no lazily allocated memory: \
+                 bound to ordinary memory (its load/store ops still keep it in tile memory)"
+            );
+        } else if gpu.renderdoc_attached() {
+            log::warn!(
+                "RenderDoc is attached and captures '{name}' as an ordinary image (no \
+                 TRANSIENT_ATTACHMENT, memory type bits {type_bits:#x} allow no lazily \
+                 allocated type): bound to ordinary memory for this run"
+            );
+        } else {
+            log::warn!(
+                "'{name}' is planned memoryless but its memory type bits {type_bits:#x} allow \
+                 no lazily allocated type: bound to ordinary memory"
+            );
+        }
+        self.memoryless_fallbacks.push(name.to_string());
     }
 
     fn allocate(

@@ -8,20 +8,20 @@
 //! the plan names it, and debug names on every image, buffer, render pass and framebuffer.
 //! Zero validation messages and zero mismatches are asserted as in `exec_gpu`.
 //!
-//! The comparison is shown to fail: a plan changed in one place (a load op, a store op, a
-//! subpass order, a dependency) against a real capture must give the matching difference.
+//! The comparison (`tessera_verify`) is shown to fail: a plan changed in one place (a load
+//! op, a store op, a subpass order, a dependency) against a real capture must give the
+//! matching difference.
 //!
 //! RenderDoc (librenderdoc.so and renderdoccmd) must be installed — `scripts/test.sh`
 //! installs it; without it these tests fail saying so, they never skip. Every test of this
 //! binary captures, one at a time (RenderDoc captures "the" device of the process).
-
-mod capture;
 
 use std::path::PathBuf;
 use std::sync::Mutex;
 use tessera_graph::access::Access;
 use tessera_graph::plan::{LoadOp, StoreOp};
 use tessera_graph::{frame_file, CompileOptions, Format, Graph, ImageDesc};
+use tessera_verify::{facts, CaptureFacts};
 use tessera_vk::synth::{run_with_capture, ExecConfig, ExecReport};
 
 /// One capture at a time in this process.
@@ -43,11 +43,7 @@ fn frame(name: &str) -> Graph {
 
 /// Runs `g` for two frames capturing the last one, checks the run is clean and returns the
 /// report with the capture's facts.
-fn captured(
-    label: &str,
-    g: &Graph,
-    options: CompileOptions,
-) -> (ExecReport, capture::CaptureFacts) {
+fn captured(label: &str, g: &Graph, options: CompileOptions) -> (ExecReport, CaptureFacts) {
     let _one = CAPTURING.lock().unwrap_or_else(|e| e.into_inner());
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("capture_{label}.rdc"));
     let _ = std::fs::remove_file(&out);
@@ -65,13 +61,18 @@ fn captured(
         r.mismatch_notes
     );
     assert_eq!(r.capture.as_deref(), Some(out.as_path()), "{label}");
-    let xml = capture::convert(&out);
-    let facts = capture::parse(&xml).unwrap_or_else(|e| panic!("{label}: {e}"));
+    let xml = tessera_verify::rdc::convert(&out).unwrap_or_else(|e| panic!("{label}: {e}"));
+    let facts = facts::parse(&xml).unwrap_or_else(|e| panic!("{label}: {e}"));
     (r, facts)
 }
 
-fn assert_matches(label: &str, g: &Graph, r: &ExecReport, f: &capture::CaptureFacts) {
-    let diff = capture::compare(g, &r.plan, f);
+/// The differences between `plan` and the capture.
+fn compare(g: &Graph, plan: &tessera_graph::Plan, f: &CaptureFacts) -> Vec<String> {
+    tessera_verify::verify(g, plan, f).differences
+}
+
+fn assert_matches(label: &str, g: &Graph, r: &ExecReport, f: &CaptureFacts) {
+    let diff = compare(g, &r.plan, f);
     assert!(
         diff.is_empty(),
         "{label}: the capture differs from the plan:\n  {}",
@@ -81,7 +82,7 @@ fn assert_matches(label: &str, g: &Graph, r: &ExecReport, f: &capture::CaptureFa
 
 /// The captured render passes in words: subpasses and each attachment's load/store ops,
 /// with the planned store ops the executor recorded as NONE (attachments no subpass writes).
-fn summary(r: &ExecReport, f: &capture::CaptureFacts) -> String {
+fn summary(r: &ExecReport, f: &CaptureFacts) -> String {
     let mut s = format!("{} render passes", f.begins.len());
     let mut none = 0;
     for (b, rp) in f.begins.iter().zip(&r.plan.render_passes) {
@@ -230,7 +231,7 @@ fn comparison_reports_every_departure_from_the_plan() {
     for (field, mutate) in mutations {
         let mut plan = r.plan.clone();
         mutate(&mut plan.render_passes[rp]);
-        let diff = capture::compare(&g, &plan, &f);
+        let diff = compare(&g, &plan, &f);
         assert!(
             diff.iter().any(|d| d.contains(field)),
             "changing the plan's {field} went unnoticed: {diff:#?}"
@@ -239,87 +240,9 @@ fn comparison_reports_every_departure_from_the_plan() {
     let mut fewer = r.plan.clone();
     fewer.render_passes.push(fewer.render_passes[rp].clone());
     assert!(
-        capture::compare(&g, &fewer, &f)
+        compare(&g, &fewer, &f)
             .iter()
             .any(|d| d.contains("render passes begun")),
         "an extra planned render pass went unnoticed"
     );
-}
-
-/// The parser on a hand-written excerpt of RenderDoc's XML (no GPU, no RenderDoc).
-#[test]
-fn parser_reads_render_passes_names_and_labels() {
-    let xml = r#"<rdc><chunks>
-      <chunk name="vkCreateRenderPass2">
-        <struct name="CreateInfo">
-          <uint name="attachmentCount">1</uint>
-          <array name="pAttachments"><struct>
-            <enum name="format" string="VK_FORMAT_R8G8B8A8_UNORM">37</enum>
-            <enum name="loadOp" string="VK_ATTACHMENT_LOAD_OP_CLEAR">1</enum>
-            <enum name="storeOp" string="VK_ATTACHMENT_STORE_OP_STORE">0</enum>
-          </struct></array>
-          <uint name="subpassCount">2</uint>
-          <array name="pSubpasses">
-            <struct><array name="pInputAttachments" />
-              <array name="pColorAttachments"><struct><uint name="attachment">0</uint></struct></array>
-              <array name="pResolveAttachments"><struct><uint name="attachment">4294967295</uint></struct></array>
-              <null name="pDepthStencilAttachment" /></struct>
-            <struct><array name="pInputAttachments"><struct><uint name="attachment">0</uint></struct></array>
-              <array name="pColorAttachments" />
-              <struct name="pDepthStencilAttachment"><uint name="attachment">1</uint></struct></struct>
-          </array>
-          <uint name="dependencyCount">1</uint>
-          <array name="pDependencies"><struct>
-            <uint name="srcSubpass">0</uint><uint name="dstSubpass">1</uint>
-            <enum name="dependencyFlags" string="VK_DEPENDENCY_BY_REGION_BIT">1</enum>
-          </struct></array>
-        </struct>
-        <ResourceId name="RenderPass">7</ResourceId>
-      </chunk>
-      <chunk name="vkSetDebugUtilsObjectNameEXT">
-        <ResourceId name="Object">7</ResourceId><string name="ObjectName">render pass [a, b]</string>
-      </chunk>
-      <chunk name="vkCmdBeginRenderPass2"><ResourceId name="commandBuffer">3</ResourceId>
-        <struct name="RenderPassBegin"><ResourceId name="renderPass">7</ResourceId>
-        <ResourceId name="framebuffer">8</ResourceId></struct></chunk>
-      <chunk name="vkCmdBeginDebugUtilsLabelEXT"><ResourceId name="commandBuffer">3</ResourceId>
-        <struct name="Label"><string name="pLabelName">a</string></struct></chunk>
-      <chunk name="vkCmdNextSubpass2"/>
-      <chunk name="vkCmdBeginDebugUtilsLabelEXT"><ResourceId name="commandBuffer">3</ResourceId>
-        <struct name="Label"><string name="pLabelName">b</string></struct></chunk>
-      <chunk name="vkCmdEndRenderPass2"/>
-      <chunk name="vkCmdBeginDebugUtilsLabelEXT"><ResourceId name="commandBuffer">3</ResourceId>
-        <struct name="Label"><string name="pLabelName">c</string></struct></chunk>
-    </chunks></rdc>"#;
-    let f = capture::parse(xml).unwrap();
-    let rp = &f.render_passes[&7];
-    assert_eq!(
-        (rp.attachment_count, rp.subpass_count, rp.dependency_count),
-        (1, 2, 1)
-    );
-    assert_eq!(rp.attachments[0].load_op, "VK_ATTACHMENT_LOAD_OP_CLEAR");
-    assert_eq!(rp.attachments[0].store_op, "VK_ATTACHMENT_STORE_OP_STORE");
-    assert_eq!(rp.dependencies, vec![(0, 1, true)]);
-    assert_eq!(rp.subpasses.len(), 2);
-    assert_eq!(
-        (
-            &rp.subpasses[0].color,
-            &rp.subpasses[0].resolve,
-            rp.subpasses[0].depth
-        ),
-        (&vec![0], &vec![], None)
-    );
-    assert_eq!(
-        (&rp.subpasses[1].input, rp.subpasses[1].depth),
-        (&vec![0], Some(1))
-    );
-    assert_eq!(f.names[&7], "render pass [a, b]");
-    assert_eq!(f.begins.len(), 1);
-    assert_eq!((f.begins[0].render_pass, f.begins[0].framebuffer), (7, 8));
-    assert_eq!(
-        f.begins[0].labels,
-        vec![vec!["a".to_string()], vec!["b".to_string()]]
-    );
-    assert_eq!(f.labels.len(), 3);
-    assert!(capture::parse("<rdc><chunk").is_err());
 }

@@ -76,6 +76,7 @@ pub fn run(args: &ExecArgs) -> anyhow::Result<()> {
             emulate_async: args.emulate_async,
             // The synthetic run lets the executor create the imports it does not hand in.
             imports_handed_in: false,
+            tile_rules: None,
             hooks: TestHooks {
                 drop_waits_before: args.drop_waits_before.clone(),
                 drop_barriers_on: args.drop_barriers_on.clone(),

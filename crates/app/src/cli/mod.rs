@@ -1,5 +1,6 @@
 //! Command-line interface: one module per subcommand.
 
+mod capture;
 mod check;
 mod exec;
 mod frame_args;
@@ -8,6 +9,7 @@ pub mod out;
 mod plan;
 mod render;
 mod run;
+mod verify;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -62,6 +64,9 @@ enum Command {
     /// headless to a PNG instead).
     #[command(after_help = run::keys_help())]
     Run(run::RunArgs),
+    /// Check a RenderDoc capture against the plan of the frame it captured (the files
+    /// `render --capture` writes beside it); exit 1 on any difference.
+    VerifyCapture(verify::VerifyArgs),
     /// Write the render graph viewer (one self-contained HTML page) or Graphviz of a frame.
     Graph(graph::GraphArgs),
 }
@@ -79,6 +84,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Exec(args) => exec::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Render(args) => render::run(&args),
         Command::Run(args) => run::run(&args),
+        Command::VerifyCapture(args) => verify::run(&args),
         Command::Graph(args) => graph::run(&args).map(|()| ExitCode::SUCCESS),
     }
 }

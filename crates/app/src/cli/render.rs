@@ -1,8 +1,15 @@
 //! `tessera render [--config FILE] [--profile desktop|mali|adreno] [--scene FILE] [--width W]
-//! [--height H] [--frames N] [--out FRAME.png] [graph and feature flags] [--json]`: renders N
-//! frames of a scene offscreen through the graph into an imported output image, writes the
-//! last as PNG and prints the features, the plan summary, the GPU time per pass and the
-//! validation message count (exit 1 on any validation message).
+//! [--height H] [--frames N] [--out FRAME.png] [--capture OUT.rdc] [--tile-rules mali|adreno]
+//! [graph and feature flags] [--json]`: renders N frames of a scene offscreen through the
+//! graph into an imported output image, writes the last as PNG and prints the features, the
+//! plan summary, the GPU time per pass and the validation message count (exit 1 on any
+//! validation message).
+//!
+//! `--capture OUT.rdc` loads RenderDoc before the device, captures the last frame with its
+//! in-app API and writes beside the capture what `tessera verify-capture` holds it against
+//! (`OUT.plan.json`, `OUT.frame.json`, `OUT.device.json`; see `capture`). `--tile-rules`
+//! plans with a tiler's lazily allocated memory and tile budget over this device's facts,
+//! so a desktop GPU runs (and RenderDoc shows) the render passes a phone would get.
 //!
 //! What to render and how comes from the configuration file (`--config`, else the embedded
 //! `config/default.toml`): `[render]` for the size, scene and frame count, `[features]` (with
@@ -20,6 +27,9 @@ use tessera_graph::{CompileOptions, Plan};
 use tessera_render::config;
 use tessera_render::features::Features;
 use tessera_render::{Renderer, Settings};
+use tessera_verify::SideFiles;
+use tessera_vk::capture::Capture;
+use tessera_vk::executor::TileRules;
 use tessera_vk::{Gpu, GpuOptions, VkError};
 
 #[derive(Debug, clap::Args)]
@@ -47,6 +57,15 @@ pub struct RenderArgs {
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
+    /// Capture the last frame with RenderDoc into OUT.rdc, with the plan, frame and device
+    /// facts beside it (OUT.plan.json, OUT.frame.json, OUT.device.json) for
+    /// `tessera verify-capture`.
+    #[arg(long, value_name = "OUT.rdc")]
+    capture: Option<PathBuf>,
+    /// Plan with this tiler profile's tile facts (lazily allocated memory, tile budget) over
+    /// the device's own.
+    #[arg(long, value_name = "PROFILE", value_parser = ["mali", "adreno"])]
+    tile_rules: Option<String>,
 }
 
 impl RenderArgs {
@@ -69,6 +88,8 @@ impl RenderArgs {
             emulate_async,
             no_validation,
             json: false,
+            capture: None,
+            tile_rules: None,
         }
     }
 }
@@ -94,6 +115,10 @@ struct Report {
     messages: u64,
     message_texts: Vec<String>,
     out: PathBuf,
+    /// The capture and its side files, when `--capture` was given.
+    capture: Option<(PathBuf, SideFiles)>,
+    /// Memoryless attachments bound to ordinary memory.
+    memoryless_fallbacks: Vec<String>,
 }
 
 pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
@@ -113,6 +138,20 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
         camera,
     } = args.frame.choose(&args.profile, args.no_optimize)?;
     let frames = args.frames.unwrap_or(config.render.frames);
+    let tile_rules = args
+        .tile_rules
+        .as_deref()
+        .map(|p| {
+            TileRules::of_profile(p)
+                .ok_or_else(|| anyhow::anyhow!("--tile-rules: unknown profile '{p}'"))
+        })
+        .transpose()?;
+    // Before the instance: RenderDoc hooks Vulkan as it loads.
+    let mut capture = args
+        .capture
+        .as_deref()
+        .map(|out| Capture::load(out).map_err(|e| anyhow::anyhow!("--capture: {e}")))
+        .transpose()?;
     let gpu = Arc::new(
         Gpu::new(&GpuOptions {
             validation: !args.no_validation,
@@ -132,6 +171,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
         features: features.clone(),
         profile: profile.clone(),
         camera,
+        tile_rules,
         ..Settings::default()
     };
     let scene_name = scene.name.clone();
@@ -140,8 +180,23 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
     let mut peak_allocations = gpu.allocation_count();
     let started = Instant::now();
     let mut last_note = Instant::now();
+    let mut captured = None;
     for f in 0..frames {
-        cpu.push(renderer.render(f as f32 / 60.0)?);
+        let time = f as f32 / 60.0;
+        match &mut capture {
+            // The last frame is captured: every resource and cache is warm by then.
+            Some(c) if f + 1 == frames => {
+                c.start();
+                let frame = renderer.render(time);
+                // A started capture always ends, even when the frame failed.
+                let end = c.end();
+                cpu.push(frame?);
+                let rdc = end.map_err(|e| anyhow::anyhow!("--capture: {e}"))?;
+                let files = super::capture::write_beside(&rdc, &renderer)?;
+                captured = Some((rdc, files));
+            }
+            _ => cpu.push(renderer.render(time)?),
+        }
         peak_allocations = peak_allocations.max(gpu.allocation_count());
         if last_note.elapsed().as_secs_f32() > 2.0 {
             log::warn!(
@@ -165,6 +220,11 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
     let timings = renderer.timings();
     let allocations = peak_allocations.max(gpu.allocation_count());
     let pipelines = renderer.pipelines_created();
+    let memoryless_fallbacks = renderer
+        .executor()
+        .resources()
+        .map(|r| r.memoryless_fallbacks.clone())
+        .unwrap_or_default();
     // Freed before the messages are counted: destruction is validated too.
     renderer.destroy();
     let report = Report {
@@ -184,6 +244,8 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
         messages: gpu.messages.count() - before,
         message_texts: gpu.messages.texts(),
         out: args.out.clone(),
+        capture: captured,
+        memoryless_fallbacks,
     };
     let text = if args.json {
         serde_json::to_string_pretty(&to_json(&report))? + "\n"
@@ -287,6 +349,25 @@ fn summary(r: &Report) -> String {
     for t in &r.timings {
         let _ = writeln!(s, "  {:<24} {:>10.1} us", t.pass, t.mean_us);
     }
+    if !r.memoryless_fallbacks.is_empty() {
+        let _ = writeln!(
+            s,
+            "memoryless attachments in ordinary memory (no lazily allocated type allows them): {}",
+            r.memoryless_fallbacks.join(", ")
+        );
+    }
+    if let Some((rdc, files)) = &r.capture {
+        let _ = writeln!(
+            s,
+            "RenderDoc capture of the last frame: {} (beside it {}, {}, {}); check it with \
+             `tessera verify-capture {}`",
+            rdc.display(),
+            files.plan.display(),
+            files.frame.display(),
+            files.device.display(),
+            rdc.display()
+        );
+    }
     for m in &r.message_texts {
         let _ = writeln!(s, "  validation: {m}");
     }
@@ -342,6 +423,13 @@ fn to_json(r: &Report) -> serde_json::Value {
         "allocations": r.allocations,
         "pipelines": r.pipelines,
         "timings_us": r.timings.iter().map(|t| serde_json::json!({"pass": t.pass, "mean_us": t.mean_us, "frames": t.frames})).collect::<Vec<_>>(),
+        "memoryless_in_ordinary_memory": r.memoryless_fallbacks,
+        "capture": r.capture.as_ref().map(|(rdc, files)| serde_json::json!({
+            "rdc": rdc.display().to_string(),
+            "plan": files.plan.display().to_string(),
+            "frame": files.frame.display().to_string(),
+            "device": files.device.display().to_string(),
+        })),
         "validation": r.validation,
         "validation_messages": r.validation.then_some(r.messages),
         "messages": r.message_texts,

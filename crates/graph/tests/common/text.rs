@@ -4,84 +4,13 @@
 use super::devices::capabilities;
 use super::graphs::valid_graph;
 use proptest::prelude::*;
-use tessera_graph::frame_file::{
-    DeviceOverrides, DeviceSpec, FrameFile, PassSpec, ResourceKindSpec, ResourceSpec, Syntax,
-    UseSpec,
-};
-use tessera_graph::graph::{Graph, ResourceKind};
+use tessera_graph::frame_file::{FrameFile, Syntax};
+use tessera_graph::graph::Graph;
 use tessera_graph::Capabilities;
 
 /// The frame file that describes `graph` on `caps` (every device field spelled out).
 pub fn frame_file_of(graph: &Graph, caps: &Capabilities) -> FrameFile {
-    let resources = graph
-        .resources
-        .iter()
-        .map(|r| {
-            let d = r.image_desc();
-            ResourceSpec {
-                name: r.name.to_string(),
-                kind: if d.is_some() {
-                    ResourceKindSpec::Image
-                } else {
-                    ResourceKindSpec::Buffer
-                },
-                format: d.map(|d| d.format.name().to_string()),
-                width: d.map(|d| d.width),
-                height: d.map(|d| d.height),
-                samples: d.map(|d| d.samples),
-                mips: d.map(|d| d.mips),
-                layers: d.map(|d| d.layers),
-                size: match r.kind {
-                    ResourceKind::Buffer { size } => Some(size),
-                    ResourceKind::Image(_) => r.size,
-                },
-                imported: r.imported,
-                output: r.output,
-                clear_on_first_use: r.clear_on_first_use,
-                discard_on_last_use: r.discard_on_last_use,
-                memoryless: r.memoryless,
-                exit: r.exit,
-                per_frame: r.per_frame,
-            }
-        })
-        .collect();
-    let passes = graph
-        .passes
-        .iter()
-        .map(|p| PassSpec {
-            name: p.name.to_string(),
-            kind: p.kind,
-            queue: p.queue,
-            side_effects: p.side_effects,
-            uses: p
-                .uses
-                .iter()
-                .map(|u| UseSpec {
-                    resource: graph.resource(u.resource).name.to_string(),
-                    access: u.access,
-                    clear: u.clear,
-                    from: u.from.map(|f| graph.resource(f).name.to_string()),
-                    clear_value: u.clear_value,
-                })
-                .collect(),
-        })
-        .collect();
-    let device = DeviceSpec::Custom(DeviceOverrides {
-        profile: Some(caps.profile.clone()),
-        async_compute: Some(caps.async_compute),
-        lazily_allocated: Some(caps.lazily_allocated),
-        max_color_attachments: Some(caps.max_color_attachments),
-        max_input_attachments: Some(caps.max_input_attachments),
-        tile_bits_per_pixel: Some(caps.tile_bits_per_pixel),
-        placement_alignment: Some(caps.placement_alignment),
-        buffer_image_granularity: Some(caps.buffer_image_granularity),
-    });
-    FrameFile {
-        name: graph.name.to_string(),
-        device: Some(device),
-        resources,
-        passes,
-    }
+    FrameFile::describe(graph, caps)
 }
 
 /// `file` as text in `syntax`.

@@ -203,7 +203,11 @@ pub(crate) struct DeviceState {
 }
 
 impl DeviceState {
-    pub(crate) fn new(gpu: &Gpu, emulate_async: bool) -> Result<DeviceState, VkError> {
+    pub(crate) fn new(
+        gpu: &Gpu,
+        emulate_async: bool,
+        tile_rules: Option<super::TileRules>,
+    ) -> Result<DeviceState, VkError> {
         let queues = [
             gpu.graphics,
             match gpu.compute {
@@ -223,6 +227,17 @@ impl DeviceState {
         let mut caps = gpu.capabilities();
         if emulate_async {
             caps.async_compute = true;
+        }
+        if let Some(rules) = tile_rules {
+            caps.lazily_allocated = rules.lazily_allocated;
+            caps.tile_bits_per_pixel = rules.tile_bits_per_pixel;
+            log::info!(
+                "planning with tile rules over {}'s facts: lazily allocated memory {}, tile \
+                 budget {} bits per pixel",
+                caps.profile,
+                rules.lazily_allocated,
+                rules.tile_bits_per_pixel
+            );
         }
         let mut me = DeviceState {
             families: [queues[0].family, queues[1].family],

@@ -171,7 +171,15 @@ pub(crate) fn framebuffers(
             out.push(f);
             continue;
         }
-        let name = format!("framebuffer {k} (imported views)");
+        // Named as the plan's own framebuffers: RenderDoc users (and `tessera
+        // verify-capture`) find the render pass by its subpasses, whoever made the views.
+        let subpasses = plan
+            .run
+            .render_passes
+            .get(k)
+            .map(|rp| rp.subpasses.join(", "))
+            .unwrap_or_default();
+        let name = format!("framebuffer [{subpasses}]");
         let f = render::framebuffer(gpu, b.render_pass, &key.1, b.extent, &name)?;
         dev.framebuffers_created += 1;
         plan.fb_cache.insert(key, f);

@@ -202,9 +202,35 @@ pub struct ExecOptions {
     /// ([`FrameImports`]): the executor creates none (by default it creates those not marked
     /// `per_frame`, which is what `tessera exec` relies on).
     pub imports_handed_in: bool,
+    /// Plan with a tiler's memory and tile facts over the device's own (see [`TileRules`]):
+    /// a desktop GPU then runs the render passes and memoryless attachments a tiler gets.
+    pub tile_rules: Option<TileRules>,
     /// Test only.
     #[doc(hidden)]
     pub hooks: TestHooks,
+}
+
+/// The facts of a tile-based GPU that decide merging and memoryless attachments: a
+/// lazily allocated memory type and the tile budget. Planning with them on a device that
+/// lacks them is sound (memoryless attachments then get ordinary memory, with their
+/// tile-memory load/store ops unchanged), which lets a desktop GPU and RenderDoc show the
+/// plan a phone gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TileRules {
+    /// Plan memoryless attachments.
+    pub lazily_allocated: bool,
+    /// Colour bits per pixel the tile holds (0: no budget).
+    pub tile_bits_per_pixel: u32,
+}
+
+impl TileRules {
+    /// The tile facts of a named profile (`mali`, `adreno`), `None` for an unknown name.
+    pub fn of_profile(name: &str) -> Option<TileRules> {
+        tessera_graph::Capabilities::profile(name).map(|c| TileRules {
+            lazily_allocated: c.lazily_allocated,
+            tile_bits_per_pixel: c.tile_bits_per_pixel,
+        })
+    }
 }
 
 /// The queue family of each logical queue (graphics, async compute) the executor will use:
@@ -300,7 +326,7 @@ impl std::fmt::Debug for Executor {
 impl Executor {
     /// The device-lifetime objects; no plan yet ([`Executor::prepare`]).
     pub fn new(gpu: Arc<Gpu>, options: ExecOptions) -> Result<Executor, VkError> {
-        let dev = DeviceState::new(&gpu, options.emulate_async)?;
+        let dev = DeviceState::new(&gpu, options.emulate_async, options.tile_rules)?;
         Ok(Executor {
             gpu,
             options,

@@ -112,6 +112,16 @@ impl PlanState {
             Some(f) => f(&graph, &plan),
             None => plan.clone(),
         };
+        if gpu.renderdoc_attached() && !plan.memory.blocks.is_empty() {
+            // The sizes the plan placed are RenderDoc's (measured on the images it
+            // created), and binding checks every placement against them again.
+            log::warn!(
+                "RenderDoc is attached: images are created with its usage (transfer added, \
+                 TRANSIENT_ATTACHMENT removed), so its memory requirements place the plan's \
+                 memory blocks ({})",
+                plan.memory.blocks.len()
+            );
+        }
         let resources = Resources::bind(gpu, &graph, &plan, unbound)?;
         let mut me = PlanState {
             declared: declared.clone(),

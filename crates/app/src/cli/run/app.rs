@@ -551,7 +551,14 @@ impl App {
             let written = c
                 .end()
                 .map_err(|e| anyhow::anyhow!("RenderDoc capture: {e}"))?;
-            println!("wrote the RenderDoc capture {}", written.display());
+            let files = crate::cli::capture::write_beside(&written, &live.renderer)?;
+            println!(
+                "wrote the RenderDoc capture {} (its plan {}; check it with `tessera \
+                 verify-capture {}`)",
+                written.display(),
+                files.plan.display(),
+                written.display()
+            );
             self.notes.wrote = Some(written.display().to_string());
         }
         if suboptimal || presented != Presented::Ok {

@@ -1,0 +1,371 @@
+//! `tessera render --capture` and `tessera verify-capture` on the renderer's real frame
+//! (lavapipe, RenderDoc's in-app API, validation and synchronization validation on): the
+//! desktop compile and a compile that merges the whole deferred frame into one render pass
+//! with memoryless attachments (lavapipe's facts with the mali profile's tile rules), each
+//! with every optimisation on and off, must verify clean; a plan altered in one place (a
+//! load op, a subpass removed, a pass renamed) must fail, naming the render pass and the
+//! attachment or pass. Bad input gets one error naming the file.
+//!
+//! RenderDoc (librenderdoc.so, renderdoccmd) must be installed (`scripts/test.sh` does):
+//! without it these tests fail saying so.
+
+mod common;
+use common::{scratch, tessera, text};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// A capture of the last of three 320x180 frames, with its side files.
+struct Captured {
+    rdc: PathBuf,
+    plan: serde_json::Value,
+    device: serde_json::Value,
+    render_stdout: String,
+}
+
+fn capture(name: &str, extra: &[&str]) -> Captured {
+    let dir = scratch(name);
+    let rdc = dir.join(format!("{name}.rdc"));
+    let png = dir.join(format!("{name}.png"));
+    let mut args = vec![
+        "render",
+        "--width",
+        "320",
+        "--height",
+        "180",
+        "--frames",
+        "3",
+        "--out",
+        png.to_str().unwrap(),
+        "--capture",
+        rdc.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let o = tessera(&args);
+    let stdout = text(&o.stdout);
+    assert!(o.status.success(), "{name}: {stdout}{}", text(&o.stderr));
+    assert!(stdout.contains("validation messages: 0"), "{stdout}");
+    assert!(
+        stdout.contains("RenderDoc capture of the last frame"),
+        "{stdout}"
+    );
+    let json = |suffix: &str| -> serde_json::Value {
+        let p = dir.join(format!("{name}.{suffix}.json"));
+        let t = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        serde_json::from_str(&t).unwrap()
+    };
+    assert!(
+        dir.join(format!("{name}.frame.json")).is_file(),
+        "no frame description beside the capture"
+    );
+    Captured {
+        rdc,
+        plan: json("plan"),
+        device: json("device"),
+        render_stdout: stdout,
+    }
+}
+
+/// `tessera verify-capture ARGS`: (exit code, stdout + stderr).
+fn verify(args: &[&str]) -> (i32, String) {
+    let mut all = vec!["verify-capture"];
+    all.extend_from_slice(args);
+    let o = tessera(&all);
+    (
+        o.status.code().unwrap_or(-1),
+        text(&o.stdout) + &text(&o.stderr),
+    )
+}
+
+/// Subpass lists of the plan's render passes.
+fn render_passes(plan: &serde_json::Value) -> Vec<Vec<String>> {
+    plan["render_passes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|rp| {
+            rp["subpasses"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s.as_str().unwrap().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+/// Verifies `c` clean and checks the table has a row for every planned render pass.
+fn assert_verifies(label: &str, c: &Captured) {
+    let (code, out) = verify(&[c.rdc.to_str().unwrap()]);
+    assert_eq!(code, 0, "{label}: {out}");
+    assert!(
+        out.contains("result: the capture matches the plan"),
+        "{label}: {out}"
+    );
+    let rps = render_passes(&c.plan);
+    assert!(!rps.is_empty(), "{label}: no render pass planned");
+    for (k, rp) in rps.iter().enumerate() {
+        let row = format!("{k}  {}", rp.join(" | "));
+        assert!(
+            out.lines()
+                .any(|l| l.starts_with(&row) && l.ends_with("ok")),
+            "{label}: no clean row for render pass {k} ({row}): {out}"
+        );
+    }
+    let passes = c.plan["order"].as_array().unwrap().len();
+    assert!(
+        out.contains(&format!(
+            "debug labels: {passes} of {passes} planned passes"
+        )),
+        "{label}: {out}"
+    );
+    assert_eq!(c.device["renderdoc_attached"], true, "{label}");
+}
+
+#[test]
+fn desktop_frame_verifies_with_every_optimisation_on_and_off() {
+    let all = capture("desktop", &[]);
+    let none = capture("desktop-naive", &["--no-optimize"]);
+    assert_verifies("desktop", &all);
+    assert_verifies("desktop --no-optimize", &none);
+    // Off really is off: the naive plan merges nothing.
+    let merged = |c: &Captured| {
+        render_passes(&c.plan)
+            .iter()
+            .filter(|r| r.len() > 1)
+            .count()
+    };
+    assert!(merged(&all) > 0, "{:?}", render_passes(&all.plan));
+    assert_eq!(merged(&none), 0, "{:?}", render_passes(&none.plan));
+}
+
+/// The deferred frame merged into one render pass with memoryless G-buffer, depth and HDR.
+fn merged() -> &'static Captured {
+    static MERGED: OnceLock<Captured> = OnceLock::new();
+    MERGED.get_or_init(|| capture("tiler", &["--profile", "mali", "--tile-rules", "mali"]))
+}
+
+/// The merged render pass of `c`'s plan (index, subpasses) and its memoryless attachments.
+fn merged_pass(c: &Captured) -> (usize, Vec<String>, Vec<String>) {
+    let (k, rp) = render_passes(&c.plan)
+        .into_iter()
+        .enumerate()
+        .max_by_key(|(_, rp)| rp.len())
+        .unwrap();
+    let memoryless = c.plan["render_passes"][k]["attachments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["memoryless"] == true)
+        .map(|a| a["resource"].as_str().unwrap().to_string())
+        .collect();
+    (k, rp, memoryless)
+}
+
+#[test]
+fn merged_tiler_frame_verifies_with_every_optimisation_on_and_off() {
+    let all = merged();
+    let (_, rp, memoryless) = merged_pass(all);
+    assert!(
+        ["gbuffer", "lighting", "transparents"]
+            .iter()
+            .all(|p| rp.iter().any(|s| s == p)),
+        "the tile rules do not merge the deferred frame: {rp:?}"
+    );
+    assert!(
+        memoryless.iter().any(|m| m == "gbuffer albedo"),
+        "{memoryless:?}"
+    );
+    // lavapipe has no lazily allocated memory: the executor says where they went.
+    let fallbacks = all.device["memoryless_in_ordinary_memory"]
+        .as_array()
+        .unwrap();
+    assert_eq!(fallbacks.len(), memoryless.len(), "{fallbacks:?}");
+    assert!(
+        all.render_stdout
+            .contains("memoryless attachments in ordinary memory"),
+        "{}",
+        all.render_stdout
+    );
+    assert_verifies("tiler", all);
+    let (_, out) = verify(&[all.rdc.to_str().unwrap()]);
+    assert!(out.contains("gbuffer albedo (memoryless)"), "{out}");
+    assert!(
+        out.contains("note: memoryless") && out.contains("no lazily allocated memory type"),
+        "{out}"
+    );
+    let none = capture(
+        "tiler-naive",
+        &["--profile", "mali", "--tile-rules", "mali", "--no-optimize"],
+    );
+    assert_verifies("tiler --no-optimize", &none);
+    assert!(render_passes(&none.plan).iter().all(|r| r.len() == 1));
+}
+
+/// `plan` altered by `change`, written beside the capture as `name`.
+fn altered(c: &Captured, name: &str, change: impl FnOnce(&mut serde_json::Value)) -> PathBuf {
+    let mut plan = c.plan.clone();
+    change(&mut plan);
+    let p = c.rdc.with_file_name(name);
+    std::fs::write(&p, serde_json::to_string_pretty(&plan).unwrap()).unwrap();
+    p
+}
+
+fn verify_with_plan(c: &Captured, plan: &Path) -> (i32, String) {
+    let frame = c.rdc.with_extension("frame.json");
+    verify(&[
+        c.rdc.to_str().unwrap(),
+        "--plan",
+        plan.to_str().unwrap(),
+        "--frame",
+        frame.to_str().unwrap(),
+    ])
+}
+
+#[test]
+fn verifier_fails_on_an_altered_load_op_a_removed_subpass_and_a_renamed_pass() {
+    let c = merged();
+    let (k, rp, memoryless) = merged_pass(c);
+    let place = format!("render pass {k} [{}]", rp.join(", "));
+
+    // A memoryless attachment's clear becomes a load.
+    let target = memoryless[0].clone();
+    let p = altered(c, "load.plan.json", |plan| {
+        for a in plan["render_passes"][k]["attachments"]
+            .as_array_mut()
+            .unwrap()
+        {
+            if a["resource"] == target.as_str() {
+                a["load_op"] = "load".into();
+            }
+        }
+    });
+    let (code, out) = verify_with_plan(c, &p);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(&format!("{place}, attachment '{target}': loadOp")),
+        "{out}"
+    );
+
+    // The last subpass of the merged render pass is gone.
+    let removed = rp.last().unwrap().clone();
+    let p = altered(c, "subpass.plan.json", |plan| {
+        plan["render_passes"][k]["subpasses"]
+            .as_array_mut()
+            .unwrap()
+            .pop();
+    });
+    let (code, out) = verify_with_plan(c, &p);
+    assert_eq!(code, 1, "{out}");
+    let short = format!("render pass {k} [{}]", rp[..rp.len() - 1].join(", "));
+    assert!(
+        out.contains(&format!("{short}: (subpasses, attachments, dependencies)")),
+        "{out}"
+    );
+    assert!(out.contains(&format!("\"{removed}\"")), "{out}");
+
+    // A pass renamed in the plan: its label in the capture no longer matches.
+    let old = rp[1].clone();
+    let new = format!("{old} (renamed)");
+    let p = altered(c, "label.plan.json", |plan| {
+        let rename = |v: &mut serde_json::Value| {
+            for s in v.as_array_mut().unwrap() {
+                if s == old.as_str() {
+                    *s = new.as_str().into();
+                }
+            }
+        };
+        rename(&mut plan["order"]);
+        rename(&mut plan["render_passes"][k]["subpasses"]);
+    });
+    let (code, out) = verify_with_plan(c, &p);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(&format!("pass '{new}' of the plan has no debug label")),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("the capture labels '{old}'")),
+        "{out}"
+    );
+}
+
+/// The memoryless rules are checked against the capture's own facts (the usage each image
+/// was created with, the ops recorded), not only against the plan's ops.
+#[test]
+fn verifier_checks_memoryless_attachments_against_their_images() {
+    let c = merged();
+    let (k, _, memoryless) = merged_pass(c);
+    let stored = c.plan["render_passes"][k]["attachments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["memoryless"] == false && a["store_op"] == "store")
+        .map(|a| a["resource"].as_str().unwrap().to_string())
+        .expect("the merged render pass stores an attachment");
+    let kept = memoryless[0].clone();
+    let p = altered(c, "memoryless.plan.json", |plan| {
+        for a in plan["render_passes"][k]["attachments"]
+            .as_array_mut()
+            .unwrap()
+        {
+            if a["resource"] == stored.as_str() {
+                a["memoryless"] = true.into();
+            }
+            if a["resource"] == kept.as_str() {
+                a["memoryless"] = false.into();
+            }
+        }
+    });
+    let (code, out) = verify_with_plan(c, &p);
+    assert_eq!(code, 1, "{out}");
+    for expected in [
+        format!("attachment '{stored}': memoryless but stored"),
+        format!("attachment '{stored}': memoryless but its image was created without TRANSIENT_ATTACHMENT"),
+        format!("attachment '{kept}': created with TRANSIENT_ATTACHMENT usage, but the plan keeps it in memory"),
+    ] {
+        assert!(out.contains(&expected), "missing {expected:?}: {out}");
+    }
+}
+
+#[test]
+fn bad_input_gets_one_error_naming_the_file() {
+    let dir = scratch("bad");
+    // No side files beside the capture.
+    let rdc = dir.join("lonely.rdc");
+    std::fs::write(&rdc, b"not a capture").unwrap();
+    let (code, out) = verify(&[rdc.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("lonely.plan.json") && out.contains("missing"),
+        "{out}"
+    );
+    // Side files present, but the capture is not one.
+    let c = merged();
+    let plan = c.rdc.with_extension("plan.json");
+    let frame = c.rdc.with_extension("frame.json");
+    let (code, out) = verify(&[
+        rdc.to_str().unwrap(),
+        "--plan",
+        plan.to_str().unwrap(),
+        "--frame",
+        frame.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("lonely.rdc") && out.contains("renderdoccmd convert failed"),
+        "{out}"
+    );
+    // A plan that is not JSON names its line.
+    let broken = dir.join("broken.plan.json");
+    std::fs::write(&broken, "{\n  \"order\": [,\n").unwrap();
+    let (code, out) = verify(&[
+        c.rdc.to_str().unwrap(),
+        "--plan",
+        broken.to_str().unwrap(),
+        "--frame",
+        frame.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("broken.plan.json:2:"), "{out}");
+    assert!(!out.contains("panicked"), "{out}");
+}
