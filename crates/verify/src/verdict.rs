@@ -268,11 +268,14 @@ fn object_names(
         ("framebuffer", begin.framebuffer),
     ] {
         let expected = format!("{kind} [{list}]");
-        if facts.names.get(&id) != Some(&expected) {
-            v.differences.push(format!(
-                "{what}: {kind} debug name {:?}, expected {expected:?}",
-                facts.names.get(&id)
-            ));
+        match facts.names.get(&id) {
+            Some(name) if *name == expected => {}
+            Some(name) => v.differences.push(format!(
+                "{what}: {kind} debug name {name:?}, expected {expected:?}"
+            )),
+            None => v.differences.push(format!(
+                "{what}: the {kind} has no debug name, expected {expected:?}"
+            )),
         }
     }
     if facts.framebuffers.get(&begin.framebuffer) != Some(&begin.render_pass) {

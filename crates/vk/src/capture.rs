@@ -9,8 +9,9 @@
 //! presents, so only the in-app API can mark a frame); `end` moves the file RenderDoc wrote
 //! (named from a path template, with a frame suffix) to the path the user asked for.
 //!
-//! With RenderDoc attached the device reports Vulkan 1.2: [`crate::device`] then enables
-//! the 1.3 features the executor needs as extensions.
+//! RenderDoc's own capture keys and overlay are turned off: Tessera decides which frame is
+//! captured. With RenderDoc attached the device reports Vulkan 1.2: [`crate::device`] then
+//! enables the 1.3 features the executor needs as extensions.
 
 use crate::VkError;
 use renderdoc::{RenderDoc, V141};
@@ -98,6 +99,14 @@ impl Capture {
             .unwrap_or_else(|| "tessera".into());
         let template = dir.join(format!(".{stem}.renderdoc"));
         api.set_capture_file_path_template(template.clone());
+        // Tessera picks the frame (F9 in the window, the last frame headless): RenderDoc's
+        // own capture keys (F12, Print Screen) would clash with the window's F12 screenshot
+        // and write files nobody moves, and its overlay would cover Tessera's.
+        api.set_capture_keys::<renderdoc::InputButton>(&[]);
+        api.mask_overlay_bits(
+            renderdoc::OverlayBits::empty(),
+            renderdoc::OverlayBits::empty(),
+        );
         Ok(Capture {
             api,
             out: out.to_path_buf(),
