@@ -323,6 +323,12 @@ impl Renderer {
         &self.scene
     }
 
+    /// The pass spans of the frames timed since the last call
+    /// ([`Executor::take_frame_times`]).
+    pub fn take_frame_times(&mut self) -> Vec<tessera_vk::executor::FrameTimes> {
+        self.exec.take_frame_times()
+    }
+
     /// The executor (its plan, timings and counters).
     pub fn executor(&self) -> &Executor {
         &self.exec

@@ -94,7 +94,9 @@ impl Res {
 
 enum Memory {
     Managed(Allocation),
-    Direct(vk::DeviceMemory),
+    /// A lazily allocated `vkAllocateMemory` of its own: the memory, its bytes and the
+    /// property flags of its type.
+    Direct(vk::DeviceMemory, u64, vk::MemoryPropertyFlags),
 }
 
 /// Every resource of a frame with its memory.
@@ -500,7 +502,8 @@ impl Resources {
                     // SAFETY: a plain allocation of a type the image allows.
                     let m = unsafe { d.allocate_memory(&info, None) }?;
                     gpu.direct_allocations.fetch_add(1, Ordering::SeqCst);
-                    self.memory.push(Memory::Direct(m));
+                    let flags = gpu.memory_types()[type_index as usize].property_flags;
+                    self.memory.push(Memory::Direct(m, reqs[i].size, flags));
                     (m, 0)
                 }
                 MemorylessBacking::Ordinary => {
@@ -551,6 +554,24 @@ impl Resources {
             }
         }
         Ok(())
+    }
+
+    /// The allocations made for the frame's resources, and their bytes per memory type
+    /// (the type's property flags, e.g. `DEVICE_LOCAL | LAZILY_ALLOCATED`).
+    pub fn allocation_summary(&self) -> (u64, Vec<(String, u64)>) {
+        let mut bytes: Vec<(String, u64)> = Vec::new();
+        for m in &self.memory {
+            let (flags, size) = match m {
+                Memory::Managed(a) => (a.memory_properties(), a.size()),
+                Memory::Direct(_, size, flags) => (*flags, *size),
+            };
+            let key = format!("{flags:?}");
+            match bytes.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, b)) => *b += size,
+                None => bytes.push((key, size)),
+            }
+        }
+        (self.memory.len() as u64, bytes)
     }
 
     /// Says why the memoryless attachment `name` is bound to ordinary memory.
@@ -630,7 +651,7 @@ impl Resources {
                         }
                     }
                 }
-                Memory::Direct(m) => {
+                Memory::Direct(m, _, _) => {
                     // SAFETY: nothing bound to it is alive any more.
                     unsafe { gpu.device.free_memory(m, None) };
                     gpu.direct_allocations.fetch_sub(1, Ordering::SeqCst);

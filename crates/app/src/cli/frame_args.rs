@@ -245,6 +245,11 @@ impl FrameArgs {
         *self != FrameArgs::default()
     }
 
+    /// Whether `--width` or `--height` was given.
+    pub fn size_given(&self) -> bool {
+        self.width.is_some() || self.height.is_some()
+    }
+
     /// Reads the configuration and the scene and applies the flags for `profile` (no device
     /// needed); `no_optimize` turns every optimisation off.
     pub fn choose(&self, profile: &str, no_optimize: bool) -> anyhow::Result<Chosen> {

@@ -1,5 +1,6 @@
 //! Command-line interface: one module per subcommand.
 
+mod bench;
 mod capture;
 mod check;
 mod exec;
@@ -67,6 +68,9 @@ enum Command {
     /// Check a RenderDoc capture against the plan of the frame it captured (the files
     /// `render --capture` writes beside it); exit 1 on any difference.
     VerifyCapture(verify::VerifyArgs),
+    /// Measure what each graph optimisation buys on the real frame: GPU, CPU, memory and
+    /// plan figures per size and mode, side by side in one run.
+    Bench(bench::BenchArgs),
     /// Write the render graph viewer (one self-contained HTML page) or Graphviz of a frame.
     Graph(graph::GraphArgs),
 }
@@ -85,6 +89,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Render(args) => render::run(&args),
         Command::Run(args) => run::run(&args),
         Command::VerifyCapture(args) => verify::run(&args),
+        Command::Bench(args) => bench::run(&args),
         Command::Graph(args) => graph::run(&args).map(|()| ExitCode::SUCCESS),
     }
 }

@@ -244,6 +244,26 @@ pub fn queue_families(gpu: &Gpu, emulate_async: bool) -> [u32; 2] {
     }
 }
 
+/// One pass's GPU span in one frame (device timestamps, nanoseconds).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PassSpan {
+    /// Pass name.
+    pub pass: String,
+    /// The logical queue it ran on.
+    pub queue: QueueKind,
+    /// Timestamp before its first command.
+    pub start_ns: f64,
+    /// Timestamp after its last command.
+    pub end_ns: f64,
+}
+
+/// The pass spans of one frame, in execution order (passes without valid timestamps left out).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FrameTimes {
+    /// The spans.
+    pub passes: Vec<PassSpan>,
+}
+
 /// Per-pass GPU time.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PassTiming {
@@ -458,6 +478,35 @@ impl Executor {
                     0.0
                 },
                 frames: p.ns_count[i],
+            })
+            .collect()
+    }
+
+    /// The pass spans of every frame whose timestamps were read since the last call, oldest
+    /// first (a frame's are read when its slot is reused, or by [`Executor::finish`]). The
+    /// times are the device's timestamps in nanoseconds: comparable across the two queues of
+    /// one device, which share its timestamp clock.
+    pub fn take_frame_times(&mut self) -> Vec<FrameTimes> {
+        let Some(p) = &mut self.plan else {
+            return Vec::new();
+        };
+        let passes: Vec<(String, QueueKind)> =
+            p.setups.iter().map(|s| (s.name.clone(), s.queue)).collect();
+        p.frame_times
+            .drain(..)
+            .map(|spans| FrameTimes {
+                passes: passes
+                    .iter()
+                    .zip(spans)
+                    .filter_map(|((name, queue), span)| {
+                        span.map(|(start_ns, end_ns)| PassSpan {
+                            pass: name.clone(),
+                            queue: *queue,
+                            start_ns,
+                            end_ns,
+                        })
+                    })
+                    .collect(),
             })
             .collect()
     }

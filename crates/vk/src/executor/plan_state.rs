@@ -87,6 +87,8 @@ pub(crate) struct PlanState {
     pub(crate) last_queue: Vec<Option<QueueKind>>,
     pub(crate) ns_sum: Vec<f64>,
     pub(crate) ns_count: Vec<u64>,
+    /// Each read frame's pass spans, oldest first (at most [`FRAME_TIMES_KEPT`]).
+    pub(crate) frame_times: std::collections::VecDeque<Vec<Option<(f64, f64)>>>,
     /// The executor's frame number of this plan's first frame (timeline values restart).
     pub(crate) first_frame: u64,
     /// Queue family of each logical queue.
@@ -96,6 +98,10 @@ pub(crate) struct PlanState {
     pub(crate) external_wait: Option<(usize, vk::PipelineStageFlags2)>,
     pub(crate) external_signal: Option<usize>,
 }
+
+/// Frames of pass spans kept for [`crate::executor::Executor::take_frame_times`]: a
+/// benchmark drains them every frame, a window that never does keeps only the latest.
+pub(crate) const FRAME_TIMES_KEPT: usize = 64;
 
 impl PlanState {
     pub(crate) fn build(
@@ -148,6 +154,7 @@ impl PlanState {
             last_queue: Vec::new(),
             ns_sum: Vec::new(),
             ns_count: Vec::new(),
+            frame_times: std::collections::VecDeque::new(),
             first_frame,
             families: dev.families,
             external_wait: None,
@@ -808,13 +815,19 @@ impl PlanState {
         };
         if r.is_ok() || r == Err(vk::Result::NOT_READY) {
             let period = gpu.timestamp_period();
+            let mut spans = vec![None; n];
             for p in 0..n {
                 let (a, b) = (data[2 * p], data[2 * p + 1]);
                 if a[1] != 0 && b[1] != 0 && b[0] >= a[0] {
                     self.ns_sum[p] += (b[0] - a[0]) as f64 * period;
                     self.ns_count[p] += 1;
+                    spans[p] = Some((a[0] as f64 * period, b[0] as f64 * period));
                 }
             }
+            if self.frame_times.len() == FRAME_TIMES_KEPT {
+                self.frame_times.pop_front();
+            }
+            self.frame_times.push_back(spans);
         }
         // SAFETY: the queries are not in use (frame complete).
         unsafe { d.reset_query_pool(q, 0, 2 * n as u32) };

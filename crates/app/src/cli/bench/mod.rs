@@ -1,0 +1,490 @@
+//! `tessera bench [--sizes WxH,...] [--modes none,merge,...] [--frames N] [--warmup N]
+//! [--json OUT.json] [--html OUT.html] [frame flags]`: what each graph optimisation buys, on
+//! the real frame, measured side by side in one run.
+//!
+//! For each size, one renderer per mode renders the frame headless (no read-back); the
+//! modes take turns frame by frame (warm-up rounds first), so drift on a shared machine hits
+//! every mode alike. Each cell reports the GPU time per frame and per pass from timestamps
+//! (median, p10, p90), each queue's busy time and the async work that overlapped graphics
+//! work, the CPU split (declaration, cached and uncached compile, recording, submit, one full
+//! re-plan after a resize), memory (transient bytes aliased vs unaliased, memoryless, the
+//! executor's allocations per memory type), the plan's figures, and every figure's ratio
+//! against mode `none` ([`report`]). The text table goes to standard output; `--json` and
+//! `--html` write the report and a self-contained page ([`html`]).
+//!
+//! A mode is one optimisation alone over none (`merge`, `memoryless`, `alias`, `async`),
+//! none, or all of them (`all`, with reordering and sync reduction too).
+
+mod html;
+mod measure;
+pub mod report;
+mod table;
+
+use super::frame_args::{profile_parser, FrameArgs};
+use report::{
+    BenchReport, Cell, CpuFigures, GpuFigures, MemoryFigures, PassFigure, PlanFigures, Span,
+};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
+use tessera_graph::{CompileOptions, QueueKind};
+use tessera_render::{FrameStats, Renderer, Settings};
+use tessera_vk::executor::{FrameTimes, TileRules};
+use tessera_vk::{Gpu, GpuOptions};
+
+/// The modes, in the order they take turns.
+pub const MODES: [&str; 6] = ["none", "merge", "memoryless", "alias", "async", "all"];
+
+#[derive(Debug, clap::Args)]
+pub struct BenchArgs {
+    #[command(flatten)]
+    frame: FrameArgs,
+    /// Device profile: mali and adreno get the configuration's [mobile] preset.
+    #[arg(long, default_value = "desktop", value_parser = profile_parser())]
+    profile: String,
+    /// Plan with this tiler profile's tile facts over the device's own.
+    #[arg(long, value_name = "PROFILE", value_parser = ["mali", "adreno"])]
+    tile_rules: Option<String>,
+    /// Output sizes [default: 1280x720,1920x1080,3840x2160; on a CPU device 640x360].
+    #[arg(long, value_name = "WxH,...", value_delimiter = ',', value_parser = parse_size)]
+    sizes: Vec<(u32, u32)>,
+    /// Modes to compare (none, merge, memoryless, alias, async, all) [default: all six].
+    #[arg(long, value_name = "MODE,...", value_delimiter = ',', value_parser = clap::builder::PossibleValuesParser::new(MODES))]
+    modes: Vec<String>,
+    /// Measured frames per cell [default: 60; on a CPU device 5].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    frames: Option<u32>,
+    /// Frames rendered before measuring, per cell [default: 10; on a CPU device 2].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    warmup: Option<u32>,
+    /// Write the report as JSON.
+    #[arg(long, value_name = "OUT.json")]
+    json: Option<PathBuf>,
+    /// Write the report as one self-contained HTML page.
+    #[arg(long, value_name = "OUT.html")]
+    html: Option<PathBuf>,
+    /// Run the async-compute queue's work as separate submits on the graphics queue.
+    #[arg(long)]
+    emulate_async: bool,
+    /// Run with the validation layers (slower: for checking, not for timing).
+    #[arg(long)]
+    validation: bool,
+}
+
+/// `WxH`, each from 16 to 16384.
+fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("'{s}': expected WIDTHxHEIGHT (e.g. 1920x1080), each 16 to 16384");
+    let (w, h) = s.trim().split_once(['x', 'X']).ok_or_else(bad)?;
+    let n = |t: &str| {
+        t.parse::<u32>()
+            .ok()
+            .filter(|v| (16..=16384).contains(v))
+            .ok_or_else(bad)
+    };
+    Ok((n(w)?, n(h)?))
+}
+
+/// The compile options of a mode.
+pub fn mode_options(mode: &str) -> CompileOptions {
+    let none = CompileOptions::NONE;
+    match mode {
+        "merge" => CompileOptions {
+            merge: true,
+            ..none
+        },
+        "memoryless" => CompileOptions {
+            memoryless: true,
+            ..none
+        },
+        "alias" => CompileOptions {
+            alias: true,
+            ..none
+        },
+        "async" => CompileOptions {
+            async_compute: true,
+            ..none
+        },
+        "all" => CompileOptions::ALL,
+        _ => none,
+    }
+}
+
+pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
+    if args.frame.size_given() {
+        return Err(super::usage(anyhow::anyhow!(
+            "--width/--height: tessera bench takes its sizes from --sizes WxH,..."
+        )));
+    }
+    for out in [&args.json, &args.html].into_iter().flatten() {
+        if let Some(dir) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
+            if !dir.is_dir() {
+                return Err(super::usage(anyhow::anyhow!(
+                    "{}: directory {} does not exist",
+                    out.display(),
+                    dir.display()
+                )));
+            }
+        }
+    }
+    let chosen = args.frame.choose(&args.profile, false)?;
+    let tile_rules = args.tile_rules.as_deref().and_then(TileRules::of_profile);
+    let modes: Vec<String> = if args.modes.is_empty() {
+        MODES.iter().map(|m| m.to_string()).collect()
+    } else {
+        args.modes.clone()
+    };
+    let gpu = Arc::new(Gpu::new(&GpuOptions {
+        validation: args.validation,
+        surface: None,
+    })?);
+    let cpu_device = gpu.properties.device_type == ash::vk::PhysicalDeviceType::CPU;
+    let sizes = if !args.sizes.is_empty() {
+        args.sizes.clone()
+    } else if cpu_device {
+        vec![(640, 360)]
+    } else {
+        vec![(1280, 720), (1920, 1080), (3840, 2160)]
+    };
+    let frames = args.frames.unwrap_or(if cpu_device { 5 } else { 60 });
+    let warmup = args.warmup.unwrap_or(if cpu_device { 2 } else { 10 });
+    let messages_before = gpu.messages.count();
+    let note = if cpu_device {
+        format!(
+            "{} is a CPU rasteriser: its GPU times are its own cost model (shaders run on the \
+             host's cores), not what a GPU would take",
+            gpu.device_name()
+        )
+    } else {
+        String::new()
+    };
+    let mut cells = Vec::new();
+    for &(width, height) in &sizes {
+        let settings = Settings {
+            width,
+            height,
+            emulate_async: args.emulate_async,
+            read_back: false,
+            features: chosen.features.clone(),
+            profile: chosen.profile.clone(),
+            camera: chosen.camera,
+            tile_rules,
+            ..Settings::default()
+        };
+        cells.extend(bench_size(
+            &gpu,
+            &chosen.scene,
+            &settings,
+            &modes,
+            frames,
+            warmup,
+        )?);
+    }
+    report::fill_ratios(&mut cells);
+    let version = gpu.properties.api_version;
+    let report = BenchReport {
+        date: utc_now(),
+        device: gpu.device_name(),
+        api_version: format!(
+            "{}.{}.{}",
+            ash::vk::api_version_major(version),
+            ash::vk::api_version_minor(version),
+            ash::vk::api_version_patch(version)
+        ),
+        note,
+        scene: chosen.scene.name.clone(),
+        frames,
+        warmup,
+        emulate_async: args.emulate_async,
+        validation: args.validation,
+        validation_messages: gpu.messages.count() - messages_before,
+        modes,
+        cells,
+    };
+    if let Some(path) = &args.json {
+        std::fs::write(path, serde_json::to_string_pretty(&report)? + "\n")
+            .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
+    }
+    if let Some(path) = &args.html {
+        std::fs::write(path, html::page(&report))
+            .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
+    }
+    let text = table::render(&report);
+    super::out::print(|o| o.write_all(text.as_bytes()))?;
+    if report.validation_messages > 0 {
+        for m in gpu.messages.texts() {
+            log::error!("validation: {m}");
+        }
+        anyhow::bail!("{} validation messages", report.validation_messages);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What one mode collected over its measured frames.
+#[derive(Default)]
+struct Samples {
+    cpu: Vec<FrameStats>,
+    times: Vec<FrameTimes>,
+}
+
+/// Every mode at one size: renderers side by side, taking turns.
+fn bench_size(
+    gpu: &Arc<Gpu>,
+    scene: &tessera_scene::Scene,
+    settings: &Settings,
+    modes: &[String],
+    frames: u32,
+    warmup: u32,
+) -> anyhow::Result<Vec<Cell>> {
+    let (width, height) = (settings.width, settings.height);
+    let mut renderers = Vec::new();
+    for mode in modes {
+        let s = Settings {
+            options: mode_options(mode),
+            ..settings.clone()
+        };
+        renderers.push(Renderer::new(gpu.clone(), scene.clone(), s)?);
+    }
+    let mut samples: Vec<Samples> = modes.iter().map(|_| Samples::default()).collect();
+    let started = Instant::now();
+    let mut last_note = Instant::now();
+    let rounds = warmup + frames;
+    for round in 0..rounds {
+        // The lights move as in `tessera render`; every mode draws the same frame.
+        let time = round as f32 / 60.0;
+        for (r, s) in renderers.iter_mut().zip(&mut samples) {
+            let stats = r.render(time)?;
+            let times = r.take_frame_times();
+            if round >= warmup {
+                s.cpu.push(stats);
+            }
+            // Frames are timed when their slot comes round again: keep those of measured
+            // frames only (the first `warmup` timed frames are dropped below).
+            s.times.extend(times);
+        }
+        if last_note.elapsed().as_secs_f32() > 2.0 || round + 1 == rounds {
+            log::warn!(
+                "bench {width}x{height}: round {}/{rounds} ({} modes, {:.1} s)",
+                round + 1,
+                modes.len(),
+                started.elapsed().as_secs_f32()
+            );
+            last_note = Instant::now();
+        }
+    }
+    let mut cells = Vec::new();
+    for ((mode, mut r), mut s) in modes.iter().zip(renderers).zip(samples) {
+        r.wait()?;
+        s.times.extend(r.take_frame_times());
+        let skip = s.times.len().saturating_sub(frames as usize);
+        s.times.drain(..skip);
+        cells.push(cell(mode, &mut r, &s)?);
+        r.destroy();
+    }
+    Ok(cells)
+}
+
+/// The figures of one mode's renderer after its measured frames.
+fn cell(mode: &str, r: &mut Renderer, s: &Samples) -> anyhow::Result<Cell> {
+    let (width, height) = (r.settings().width, r.settings().height);
+    let plan = r
+        .executor()
+        .plan()
+        .cloned()
+        .ok_or_else(|| anyhow::anyhow!("{mode}: no plan ran"))?;
+    let frames: Vec<measure::FrameFigures> = s.times.iter().map(measure::figures).collect();
+    let pick = |f: fn(&measure::FrameFigures) -> f64| {
+        report::spread(&frames.iter().map(f).collect::<Vec<_>>())
+    };
+    let gpu = GpuFigures {
+        frame_us: pick(|f| f.frame_us),
+        graphics_busy_us: pick(|f| f.graphics_busy_us),
+        async_busy_us: pick(|f| f.async_busy_us),
+        overlap_us: pick(|f| f.overlap_us),
+    };
+    let median_cpu = |f: fn(&FrameStats) -> f64| {
+        report::percentile(&s.cpu.iter().map(f).collect::<Vec<_>>(), 50.0)
+    };
+    let uncached = uncached_compile_us(r)?;
+    let mut cpu = CpuFigures {
+        declare_us: median_cpu(|c| c.declare_us),
+        compile_cached_us: median_cpu(|c| c.prepare_us),
+        compile_uncached_us: uncached,
+        record_us: median_cpu(|c| c.record_us - c.submit_us),
+        submit_us: median_cpu(|c| c.submit_us),
+        replan_us: 0.0,
+    };
+    let passes = per_pass(&s.times);
+    let timeline = median_frame(&s.times, &frames);
+    let (allocations, by_type) = r
+        .executor()
+        .resources()
+        .map(|res| res.allocation_summary())
+        .unwrap_or_default();
+    let m = &plan.memory;
+    let memory = MemoryFigures {
+        aliased_bytes: m.aliased_bytes,
+        unaliased_bytes: m.unaliased_bytes,
+        memoryless_bytes: m.memoryless_bytes,
+        allocations,
+        bytes_by_type: by_type.into_iter().collect(),
+    };
+    let b = &plan.bandwidth;
+    let plan_figures = PlanFigures {
+        passes: plan.order.len() as u64,
+        render_passes: plan.render_passes.len() as u64,
+        subpasses: plan
+            .render_passes
+            .iter()
+            .map(|p| p.subpasses.len() as u64)
+            .sum(),
+        barriers: plan.barriers.len() as u64,
+        semaphores: plan.syncs.len() as u64,
+        semaphore_candidates: u64::from(plan.sync_stats.candidate_waits),
+        tile_bytes: b.load_bytes + b.store_bytes,
+        tile_bytes_naive: b.naive_load_bytes + b.naive_store_bytes,
+    };
+    cpu.replan_us = replan_us(r)?;
+    Ok(Cell {
+        width,
+        height,
+        mode: mode.to_string(),
+        gpu,
+        cpu,
+        memory,
+        plan: plan_figures,
+        passes,
+        timeline,
+        ratios: Default::default(),
+    })
+}
+
+/// Median of 20 compiles of the running plan's graph from scratch (no cache).
+fn uncached_compile_us(r: &Renderer) -> anyhow::Result<f64> {
+    let exec = r.executor();
+    let (Some(graph), Some(plan)) = (exec.graph(), exec.plan()) else {
+        anyhow::bail!("no plan ran");
+    };
+    let caps = plan.device.clone().unwrap_or_default();
+    let options = plan.options.unwrap_or(CompileOptions::ALL);
+    let mut times = Vec::new();
+    for _ in 0..20 {
+        let t = Instant::now();
+        let p = tessera_graph::compile(graph, &caps, &options)?;
+        times.push(t.elapsed().as_secs_f64() * 1e6);
+        std::hint::black_box(p);
+    }
+    Ok(report::percentile(&times, 50.0))
+}
+
+/// The prepare time of the frame after a resize (8 px narrower): a full re-plan, compile
+/// and resources included.
+fn replan_us(r: &mut Renderer) -> anyhow::Result<f64> {
+    let (w, h) = (r.settings().width, r.settings().height);
+    let options = r.settings().options;
+    r.reconfigure(w.saturating_sub(8).max(16), h, options)?;
+    let stats = r.render(0.0)?;
+    r.wait()?;
+    Ok(stats.prepare_us)
+}
+
+fn queue_name(q: QueueKind) -> &'static str {
+    match q {
+        QueueKind::Graphics => "graphics",
+        QueueKind::AsyncCompute => "async_compute",
+    }
+}
+
+/// Median GPU time of each pass over the frames, in the order of the last frame.
+fn per_pass(times: &[FrameTimes]) -> Vec<PassFigure> {
+    let Some(last) = times.last() else {
+        return Vec::new();
+    };
+    last.passes
+        .iter()
+        .map(|p| {
+            let samples: Vec<f64> = times
+                .iter()
+                .flat_map(|f| f.passes.iter().filter(|q| q.pass == p.pass))
+                .map(|q| (q.end_ns - q.start_ns) / 1000.0)
+                .collect();
+            PassFigure {
+                pass: p.pass.clone(),
+                queue: queue_name(p.queue).into(),
+                median_us: report::percentile(&samples, 50.0),
+            }
+        })
+        .collect()
+}
+
+/// The spans of the frame whose length is the median, from its first timestamp.
+fn median_frame(times: &[FrameTimes], figures: &[measure::FrameFigures]) -> Vec<Span> {
+    let mut order: Vec<usize> = (0..times.len()).collect();
+    order.sort_by(|&a, &b| figures[a].frame_us.total_cmp(&figures[b].frame_us));
+    let Some(&i) = order.get(order.len() / 2) else {
+        return Vec::new();
+    };
+    let frame = &times[i];
+    let start = frame
+        .passes
+        .iter()
+        .map(|p| p.start_ns)
+        .fold(f64::MAX, f64::min);
+    frame
+        .passes
+        .iter()
+        .map(|p| Span {
+            pass: p.pass.clone(),
+            queue: queue_name(p.queue).into(),
+            start_us: (p.start_ns - start) / 1000.0,
+            end_us: (p.end_ns - start) / 1000.0,
+        })
+        .collect()
+}
+
+/// Now, UTC, as `YYYY-MM-DDTHH:MM:SSZ` (civil date from the Unix day count).
+fn utc_now() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm, era of 400 years).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_and_modes_parse() {
+        assert_eq!(parse_size("1920x1080"), Ok((1920, 1080)));
+        assert!(parse_size("1920").is_err());
+        assert!(parse_size("0x10").is_err());
+        assert_eq!(mode_options("none"), CompileOptions::NONE);
+        assert_eq!(mode_options("all"), CompileOptions::ALL);
+        let merge = mode_options("merge");
+        assert!(merge.merge && !merge.alias && !merge.async_compute && !merge.memoryless);
+    }
+
+    #[test]
+    fn dates_are_civil() {
+        let d = utc_now();
+        assert_eq!(d.len(), 20, "{d}");
+        assert!(d.starts_with("20") && d.ends_with('Z'), "{d}");
+    }
+}

@@ -1,0 +1,137 @@
+//! `tessera bench`: a short smoke run (one small size, two modes, a few frames, validation
+//! on) whose JSON has every figure for every cell, finite, with ratios against `none`, and
+//! whose HTML page is written; bad flags are usage errors. The bench's numbers themselves
+//! are measurements (docs/perf.md), not test assertions.
+
+mod common;
+use common::{scratch, tessera, text};
+
+/// Every figure of `report::Cell::figures`, by the paths the JSON holds them at.
+const FIGURES: &[&str] = &[
+    "gpu.frame_us.median",
+    "gpu.frame_us.p10",
+    "gpu.frame_us.p90",
+    "gpu.graphics_busy_us.median",
+    "gpu.async_busy_us.median",
+    "gpu.overlap_us.median",
+    "cpu.declare_us",
+    "cpu.compile_cached_us",
+    "cpu.compile_uncached_us",
+    "cpu.record_us",
+    "cpu.submit_us",
+    "cpu.replan_us",
+    "memory.aliased_bytes",
+    "memory.unaliased_bytes",
+    "memory.memoryless_bytes",
+    "memory.allocations",
+    "plan.passes",
+    "plan.render_passes",
+    "plan.subpasses",
+    "plan.barriers",
+    "plan.semaphores",
+    "plan.semaphore_candidates",
+    "plan.tile_bytes",
+    "plan.tile_bytes_naive",
+];
+
+fn at<'a>(v: &'a serde_json::Value, path: &str) -> &'a serde_json::Value {
+    path.split('.').fold(v, |v, k| &v[k])
+}
+
+#[test]
+fn a_smoke_run_reports_every_figure_for_every_cell() {
+    let dir = scratch("smoke");
+    let json = dir.join("bench.json");
+    let html = dir.join("bench.html");
+    let o = tessera(&[
+        "bench",
+        "--sizes",
+        "160x96",
+        "--modes",
+        "none,all",
+        "--frames",
+        "3",
+        "--warmup",
+        "1",
+        "--emulate-async",
+        "--validation",
+        "--json",
+        json.to_str().unwrap(),
+        "--html",
+        html.to_str().unwrap(),
+    ]);
+    let stdout = text(&o.stdout);
+    assert!(o.status.success(), "{stdout}{}", text(&o.stderr));
+    assert!(stdout.contains("160x96"), "{stdout}");
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(r["validation"], true);
+    assert_eq!(
+        r["validation_messages"], 0,
+        "validation messages in the run"
+    );
+    assert!(
+        r["note"].as_str().unwrap().contains("CPU rasteriser"),
+        "{}",
+        r["note"]
+    );
+    let cells = r["cells"].as_array().unwrap();
+    let modes: Vec<&str> = cells.iter().map(|c| c["mode"].as_str().unwrap()).collect();
+    assert_eq!(modes, ["none", "all"]);
+    for c in cells {
+        let mode = c["mode"].as_str().unwrap();
+        assert_eq!(
+            (c["width"].as_u64(), c["height"].as_u64()),
+            (Some(160), Some(96))
+        );
+        for f in FIGURES {
+            let v = at(c, f)
+                .as_f64()
+                .unwrap_or_else(|| panic!("{mode}: {f} missing: {c:#}"));
+            assert!(v.is_finite() && v >= 0.0, "{mode}: {f} = {v}");
+        }
+        // Timestamps ran: the frame took time, every kept pass has one, and the timeline
+        // of the median frame has a span per pass.
+        assert!(
+            at(c, "gpu.frame_us.median").as_f64().unwrap() > 0.0,
+            "{mode}"
+        );
+        let passes = at(c, "plan.passes").as_u64().unwrap() as usize;
+        assert_eq!(c["passes"].as_array().unwrap().len(), passes, "{mode}");
+        assert_eq!(c["timeline"].as_array().unwrap().len(), passes, "{mode}");
+        let ratios = c["ratios"].as_object().unwrap();
+        assert!(ratios.contains_key("gpu_frame_us"), "{mode}: {ratios:?}");
+        for (k, v) in ratios {
+            let v = v.as_f64().unwrap();
+            assert!(v.is_finite(), "{mode}: ratio {k} = {v}");
+            if mode == "none" {
+                assert_eq!(v, 1.0, "none against itself: {k}");
+            }
+        }
+    }
+    // All on merges and aliases: fewer render passes and bytes bound than none.
+    let fig = |i: usize, f: &str| at(&cells[i], f).as_f64().unwrap();
+    assert!(fig(1, "plan.render_passes") < fig(0, "plan.render_passes"));
+    assert!(fig(1, "memory.aliased_bytes") < fig(0, "memory.aliased_bytes"));
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(
+        page.contains("<svg") && page.contains("all"),
+        "{}",
+        &page[..page.len().min(400)]
+    );
+    assert!(!page.contains("<script"), "the page runs no script");
+}
+
+#[test]
+fn bad_flags_are_usage_errors() {
+    for args in [
+        &["bench", "--sizes", "1920"][..],
+        &["bench", "--modes", "fast"],
+        &["bench", "--width", "100"],
+        &["bench", "--frames", "0"],
+    ] {
+        let o = tessera(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o.stderr));
+        assert!(!text(&o.stderr).contains("panicked"), "{args:?}");
+    }
+}
