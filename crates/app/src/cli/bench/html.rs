@@ -41,7 +41,7 @@ fn write_page(out: &mut String, r: &BenchReport) -> fmt::Result {
     for c in [main_chart(&v), cpu_chart(&v), plan_chart(&v)] {
         chart(out, &c)?;
     }
-    out.push_str("</section>\n<section>\n<h2>GPU time per pass</h2>\n");
+    out.push_str("</section>\n<section>\n<h2>Passes</h2>\n");
     chart(out, &pass_chart(&v))?;
     out.push_str("</section>\n<section>\n<h2>Queue timelines</h2>\n");
     out.push_str(
@@ -163,7 +163,7 @@ impl PassColours {
         PassColours(map)
     }
 
-    fn get(&self, name: &str) -> String {
+    fn get(&self, name: &str) -> Swatch {
         pass_colour(self.0.get(name).copied().unwrap_or(0))
     }
 
@@ -175,12 +175,55 @@ impl PassColours {
     }
 }
 
+/// A fill and the text colour legible on it.
+#[derive(Clone, Debug, PartialEq)]
+struct Swatch {
+    fill: String,
+    ink: &'static str,
+}
+
 /// The `i`th pass colour. Golden-angle hue steps keep consecutive colours far apart for any
 /// number of passes; three lightness levels separate the hues that come close after many steps.
-fn pass_colour(i: usize) -> String {
+fn pass_colour(i: usize) -> Swatch {
     let hue = (i as f64 * 137.508) % 360.0;
-    let light = [60, 74, 48][i % 3];
-    format!("hsl({hue:.0}, 58%, {light}%)")
+    let light = [0.62, 0.76, 0.48][i % 3];
+    let sat = 0.58;
+    // Black and white text contrast equally at a luminance of about 0.18.
+    let ink = if luminance(hue, sat, light) < 0.18 {
+        "#fff"
+    } else {
+        "#111"
+    };
+    Swatch {
+        fill: format!("hsl({hue:.0}, {:.0}%, {:.0}%)", sat * 100.0, light * 100.0),
+        ink,
+    }
+}
+
+/// The relative luminance (sRGB, 0 black to 1 white) of hue `h` in degrees, saturation `s`
+/// and lightness `l` in 0..=1.
+fn luminance(h: f64, s: f64, l: f64) -> f64 {
+    let c = (1.0 - (2.0 * l - 1.0).abs()) * s;
+    let hp = h.rem_euclid(360.0) / 60.0;
+    let x = c * (1.0 - (hp % 2.0 - 1.0).abs());
+    let (r, g, b) = match hp as u32 {
+        0 => (c, x, 0.0),
+        1 => (x, c, 0.0),
+        2 => (0.0, c, x),
+        3 => (0.0, x, c),
+        4 => (x, 0.0, c),
+        _ => (c, 0.0, x),
+    };
+    let m = l - c / 2.0;
+    let linear = |v: f64| {
+        let v = v + m;
+        if v <= 0.04045 {
+            v / 12.92
+        } else {
+            ((v + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
 }
 
 /// A mode's colour in single-series charts; modes outside the known six cycle a spare set.
@@ -363,7 +406,7 @@ fn esc(s: &str) -> String {
 
 /// Average glyph width of the sans-serif labels, as a fraction of the font size; a guess that
 /// errs wide so that a label said to fit does fit.
-const GLYPH: f64 = 0.6;
+const GLYPH: f64 = 0.62;
 
 /// `text` if it fits in `width` px at `font` px, else its longest prefix with an ellipsis
 /// that does (at least three characters), else nothing.
@@ -388,23 +431,22 @@ fn header(out: &mut String, r: &BenchReport, v: &View) -> fmt::Result {
         esc(&r.device)
     )?;
     if !r.note.is_empty() {
-        write!(
+        writeln!(
             out,
-            "<p class=\"note\"><strong>Note</strong> {}</p>\n",
+            "<p class=\"note\"><strong>Note</strong> {}</p>",
             esc(&r.note)
         )?;
     }
     if r.validation {
-        write!(
+        writeln!(
             out,
-            "<p class=\"note warn\"><strong>Validation on</strong> {} message{}; timings are \
-             not representative.</p>\n",
-            r.validation_messages,
-            if r.validation_messages == 1 { "" } else { "s" }
+            "<p class=\"note warn\"><strong>Validation on</strong> {}; timings are not \
+             representative.</p>",
+            messages(r.validation_messages)
         )?;
     }
     let validation = if r.validation {
-        format!("on, {} messages", r.validation_messages)
+        format!("on, {}", messages(r.validation_messages))
     } else {
         "off".to_string()
     };
@@ -433,16 +475,20 @@ fn header(out: &mut String, r: &BenchReport, v: &View) -> fmt::Result {
     ];
     out.push_str("<dl class=\"meta\">\n");
     for (k, val) in items {
-        write!(out, "<div><dt>{k}</dt><dd>{val}</dd></div>\n")?;
+        writeln!(out, "<div><dt>{k}</dt><dd>{val}</dd></div>")?;
     }
     out.push_str("</dl>\n<dl class=\"modes\">\n");
     for m in &v.modes {
         if let Some(what) = mode_meaning(m) {
-            write!(out, "<div><dt>{}</dt><dd>{what}</dd></div>\n", esc(m))?;
+            writeln!(out, "<div><dt>{}</dt><dd>{what}</dd></div>", esc(m))?;
         }
     }
     out.push_str("</dl>\n</header>\n");
     Ok(())
+}
+
+fn messages(n: u64) -> String {
+    format!("{n} message{}", if n == 1 { "" } else { "s" })
 }
 
 /// What each known mode switches on.
@@ -480,9 +526,9 @@ fn table(out: &mut String, v: &View, s: &Size) -> fmt::Result {
         let meta = meta(name);
         if meta.group != group {
             group = meta.group;
-            write!(
+            writeln!(
                 out,
-                "<tr class=\"grp\"><th colspan=\"{}\">{}</th></tr>\n",
+                "<tr class=\"grp\"><th colspan=\"{}\">{}</th></tr>",
                 v.modes.len() + 1,
                 esc(group)
             )?;
@@ -524,7 +570,7 @@ fn table(out: &mut String, v: &View, s: &Size) -> fmt::Result {
 // ---------------------------------------------------------------------------------------------
 // Bar charts.
 
-/// A linear axis from 0 with round ticks, printed in one unit chosen from its top.
+/// A linear axis from 0 to the data's maximum with round ticks, printed in one unit.
 #[derive(Debug)]
 struct Scale {
     top: f64,
@@ -535,7 +581,8 @@ struct Scale {
 }
 
 impl Scale {
-    /// About `ticks` steps up to at least `max`, in the unit that prints `max` best.
+    /// About `ticks` round steps up to `max`, in the unit that prints `max` best. The axis
+    /// ends at `max` itself rather than at the next round step, so the longest bar fills it.
     fn new(max: f64, unit: Unit, ticks: usize) -> Self {
         let m = if max.is_finite() && max > 0.0 {
             max
@@ -565,7 +612,6 @@ impl Scale {
         if whole {
             step = step.max(1.0);
         }
-        let top = (m / div / step).ceil() * step;
         // The fewest decimals that print every multiple of the step exactly.
         let decimals = (0..4)
             .find(|d| {
@@ -574,7 +620,7 @@ impl Scale {
             })
             .unwrap_or(3) as usize;
         Scale {
-            top: top * div,
+            top: m,
             step: step * div,
             div,
             suffix: suffix.to_string(),
@@ -583,7 +629,7 @@ impl Scale {
     }
 
     fn ticks(&self) -> impl Iterator<Item = f64> + '_ {
-        let n = (self.top / self.step).round() as usize;
+        let n = (self.top / self.step + 1e-9).floor() as usize;
         (0..=n).map(move |i| i as f64 * self.step)
     }
 
@@ -617,8 +663,8 @@ struct Seg {
     colour: String,
     /// Tooltip.
     title: String,
-    /// Drawn inside the segment where it fits.
-    label: Option<String>,
+    /// Drawn inside the segment where it fits, in the given text colour.
+    label: Option<(String, &'static str)>,
 }
 
 /// One horizontal bar: stacked segments, an optional p10–p90 whisker and the text at its end.
@@ -696,32 +742,33 @@ const VALUE_W: f64 = 132.0;
 
 fn chart(out: &mut String, c: &Chart) -> fmt::Result {
     match c.id {
-        Some(id) => write!(out, "<figure class=\"chart\" id=\"{id}\">\n")?,
+        Some(id) => writeln!(out, "<figure class=\"chart\" id=\"{id}\">")?,
         None => out.push_str("<figure class=\"chart\">\n"),
     }
-    write!(
+    writeln!(
         out,
-        "<figcaption><strong>{}</strong> {}</figcaption>\n",
+        "<figcaption><strong>{}</strong> {}</figcaption>",
         esc(&c.title),
         esc(&c.caption)
     )?;
     legend(out, &c.legend)?;
     let n = c.columns.len().max(1) as f64;
     let pw = (W - COL_GAP * (n - 1.0)) / n;
-    let mut body = String::new();
-    let mut y = 0.0;
-    for (i, col) in c.columns.iter().enumerate() {
-        let x = i as f64 * (pw + COL_GAP);
-        write!(
-            body,
-            "<text class=\"col\" x=\"{x:.1}\" y=\"14\">{}</text>",
-            esc(col)
-        )?;
-    }
-    if !c.columns.is_empty() {
-        y += 26.0;
-    }
-    for (label, panels) in &c.sizes {
+    // An SVG per size, so that a printed page can break between sizes and not through bars.
+    for (k, (label, panels)) in c.sizes.iter().enumerate() {
+        let mut body = String::new();
+        let mut y = 0.0;
+        if k == 0 && !c.columns.is_empty() {
+            for (i, col) in c.columns.iter().enumerate() {
+                let x = i as f64 * (pw + COL_GAP);
+                write!(
+                    body,
+                    "<text class=\"col\" x=\"{x:.1}\" y=\"14\">{}</text>",
+                    esc(col)
+                )?;
+            }
+            y += 26.0;
+        }
         write!(
             body,
             "<text class=\"size\" x=\"0\" y=\"{:.1}\">{}</text>\
@@ -743,13 +790,17 @@ fn chart(out: &mut String, c: &Chart) -> fmt::Result {
             let x = i as f64 * (pw + COL_GAP);
             h = h.max(panel(&mut body, x, y, pw, row_h, p)?);
         }
-        y += h + 18.0;
+        y += h + 16.0;
+        writeln!(
+            out,
+            "<svg viewBox=\"0 0 {W} {y:.0}\" width=\"100%\" role=\"img\" \
+             aria-label=\"{}, {}\">{body}</svg>",
+            esc(&c.title),
+            esc(label)
+        )?;
     }
-    write!(
-        out,
-        "<svg viewBox=\"0 0 {W} {y:.0}\" width=\"100%\" role=\"img\" aria-label=\"{}\">{body}</svg>\n</figure>\n",
-        esc(&c.title)
-    )
+    out.push_str("</figure>\n");
+    Ok(())
 }
 
 /// Draws one panel with its top left at (`x`, `y`); returns its height.
@@ -825,10 +876,15 @@ fn bar_svg(out: &mut String, px: f64, y: f64, th: f64, k: f64, bar: &Bar) -> fmt
             esc(&s.title)
         )?;
         let font = (th - 5.0).clamp(8.0, 10.0);
-        if let Some(l) = s.label.as_deref().and_then(|l| fit_label(l, sw, font)) {
+        let label = s
+            .label
+            .as_ref()
+            .and_then(|(l, ink)| Some((fit_label(l, sw, font)?, ink)));
+        if let Some((l, ink)) = label {
             write!(
                 out,
-                "<text class=\"inlabel\" x=\"{:.2}\" y=\"{:.2}\" font-size=\"{font:.1}\">{}</text>",
+                "<text class=\"inlabel\" x=\"{:.2}\" y=\"{:.2}\" font-size=\"{font:.1}\" \
+                 fill=\"{ink}\">{}</text>",
                 sx + 2.5,
                 y + th / 2.0 + font * 0.36,
                 esc(&l)
@@ -1124,16 +1180,19 @@ fn pass_chart(v: &View) -> Chart {
         let segs = c
             .passes
             .iter()
-            .map(|p| Seg {
-                value: p.median_us,
-                colour: colours.get(&p.pass),
-                title: format!(
-                    "{} ({}): {}",
-                    p.pass,
-                    p.queue.replace('_', " "),
-                    fmt_us(p.median_us)
-                ),
-                label: Some(p.pass.clone()),
+            .map(|p| {
+                let sw = colours.get(&p.pass);
+                Seg {
+                    value: p.median_us,
+                    colour: sw.fill,
+                    title: format!(
+                        "{} ({}): {}",
+                        p.pass,
+                        p.queue.replace('_', " "),
+                        fmt_us(p.median_us)
+                    ),
+                    label: Some((p.pass.clone(), sw.ink)),
+                }
             })
             .collect();
         vec![Bar {
@@ -1162,7 +1221,7 @@ fn pass_chart(v: &View) -> Chart {
             } else {
                 ""
             };
-            (format!("{n}{mark}"), colours.get(n))
+            (format!("{n}{mark}"), colours.get(n).fill)
         })
         .collect();
     Chart {
@@ -1250,11 +1309,12 @@ fn timeline(out: &mut String, v: &View, s: &Size) -> fmt::Result {
             let ly = y0 + j as f64 * (LANE_H + LANE_GAP);
             let x = TL_LEFT + sp.start_us.max(0.0) * k;
             let w = ((sp.end_us - sp.start_us) * k).max(0.8);
+            let sw = v.colours.get(&sp.pass);
             write!(
                 b,
                 "<rect class=\"seg\" x=\"{x:.2}\" y=\"{ly:.1}\" width=\"{w:.2}\" height=\"{LANE_H}\" fill=\"{}\">\
                  <title>{} ({}): {} → {}, {}</title></rect>",
-                v.colours.get(&sp.pass),
+                sw.fill,
                 esc(&sp.pass),
                 esc(&sp.queue.replace('_', " ")),
                 fmt_us(sp.start_us),
@@ -1264,9 +1324,11 @@ fn timeline(out: &mut String, v: &View, s: &Size) -> fmt::Result {
             if let Some(l) = fit_label(&sp.pass, w, 9.5) {
                 write!(
                     b,
-                    "<text class=\"inlabel\" x=\"{:.2}\" y=\"{:.1}\" font-size=\"9.5\">{}</text>",
+                    "<text class=\"inlabel\" x=\"{:.2}\" y=\"{:.1}\" font-size=\"9.5\" \
+                     fill=\"{}\">{}</text>",
                     x + 2.5,
                     ly + LANE_H / 2.0 + 3.4,
+                    sw.ink,
                     esc(&l)
                 )?;
             }
@@ -1365,8 +1427,7 @@ figcaption strong { color: var(--fg); font-size: 16px; margin-right: 4px; }
 .legend li { display: flex; align-items: center; gap: 5px; }
 .legend i { display: inline-block; width: 12px; height: 12px; border-radius: 2px; }
 svg { display: block; font-family: system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif;
-  overflow: visible; }
-svg text { fill: var(--fg); font-size: 11px; }
+  font-size: 11px; fill: var(--fg); overflow: visible; }
 svg .col { font-size: 13px; font-weight: 700; }
 svg .size { font-size: 14px; font-weight: 700; }
 svg .rule { stroke: var(--line); }
@@ -1375,8 +1436,7 @@ svg .axis { stroke: #8c959f; }
 svg .tick { fill: var(--muted); font-size: 10px; text-anchor: middle; }
 svg .rowlabel { text-anchor: end; font-size: 12px; }
 svg .seg { stroke: #fff; stroke-width: 0.6; }
-svg .inlabel { fill: #111; paint-order: stroke; stroke: rgba(255,255,255,0.55); stroke-width: 2px;
-  pointer-events: none; }
+svg .inlabel { pointer-events: none; }
 svg .whisker { stroke: #24292f; stroke-width: 1.3; fill: none; }
 svg .val { font-variant-numeric: tabular-nums; }
 svg .good { fill: var(--good); font-weight: 700; }
@@ -1391,7 +1451,8 @@ svg .end { stroke: #24292f; stroke-width: 1; stroke-dasharray: 3 2; }
   body { font-size: 11px; }
   main { max-width: none; padding: 0; }
   h2 { break-after: avoid; }
-  table.figs, figure.chart, header { break-inside: avoid; }
+  table.figs, svg, header { break-inside: avoid; }
+  figcaption, .legend { break-after: avoid; }
   table.figs { font-size: 10px; }
 }
 "#;
@@ -1513,9 +1574,11 @@ mod tests {
         }
         assert!(p.contains("a &lt;&amp;&gt; &quot;pass&quot; &#39;x&#39;"));
         assert!(!p.contains("<&>"));
-        // Three group charts, the per-pass chart and a timeline per size.
-        assert_eq!(p.matches("<svg").count(), 4 + 2);
-        assert_eq!(p.matches("<figure").count(), p.matches("<svg").count());
+        // Three group charts and the per-pass chart with an SVG per size, and a timeline
+        // per size.
+        assert_eq!(p.matches("<figure").count(), 4 + 2);
+        assert_eq!(p.matches("<svg").count(), 4 * 2 + 2);
+        assert_eq!(p.matches("<svg").count(), p.matches("</svg>").count());
         assert_eq!(p.matches("id=\"main-chart\"").count(), 1);
         let main = p.find("id=\"main-chart\"").unwrap_or(usize::MAX);
         assert_eq!(
@@ -1540,12 +1603,34 @@ mod tests {
     }
 
     #[test]
+    fn charts_find_every_ratio_they_show() {
+        // Per non-baseline cell: frame, unaliased, aliased; CPU per frame, uncached, re-plan;
+        // render passes, barriers, semaphores, tile planned; the pass sum. A renamed figure
+        // would drop its badge.
+        let p = page(&report());
+        assert_eq!(p.matches("dx=\"5\">×").count(), 2 * 11);
+    }
+
+    #[test]
+    fn pass_labels_get_legible_ink() {
+        assert!((luminance(0.0, 0.0, 1.0) - 1.0).abs() < 1e-9);
+        assert!(luminance(0.0, 0.0, 0.0).abs() < 1e-9);
+        // Dark blue takes white text, light yellow black.
+        assert!(luminance(240.0, 0.6, 0.45) < 0.18);
+        assert!(luminance(60.0, 0.6, 0.75) > 0.18);
+        for i in 0..30 {
+            let sw = pass_colour(i);
+            assert!(sw.ink == "#fff" || sw.ink == "#111");
+        }
+    }
+
+    #[test]
     fn same_pass_same_colour_in_every_mode() {
         let r = report();
         let c = PassColours::new(&r.cells);
         assert_eq!(c.names(), vec!["gbuffer", ODD, "tonemap"]);
         let p = page(&r);
-        let fill = format!("fill=\"{}\"><title>tonemap", c.get("tonemap"));
+        let fill = format!("fill=\"{}\"><title>tonemap", c.get("tonemap").fill);
         // Per-pass bars (4 cells) and timelines (4 cells).
         assert_eq!(p.matches(&fill).count(), 8);
         assert_ne!(pass_colour(0), pass_colour(1));
@@ -1610,7 +1695,8 @@ mod tests {
         assert_eq!(nice_step(2.2), 2.5);
         assert_eq!(nice_step(340.0), 500.0);
         let s = Scale::new(3_700.0, Unit::Micros, 4);
-        assert_eq!((s.top, s.step), (4000.0, 1000.0));
+        assert_eq!((s.top, s.step), (3700.0, 1000.0));
+        assert_eq!(s.ticks().count(), 4);
         assert_eq!(s.label(2000.0), "2 ms");
         let s = Scale::new(3.0 * 1048576.0, Unit::Bytes, 4);
         assert_eq!(s.label(s.step), "1 MiB");

@@ -70,6 +70,10 @@ pub struct BenchArgs {
     /// Run with the validation layers (slower: for checking, not for timing).
     #[arg(long)]
     validation: bool,
+    /// Measure nothing: print (and write with --html) the report an earlier `--json` run
+    /// saved, e.g. one made on another machine.
+    #[arg(long, value_name = "REPORT.json", conflicts_with_all = ["sizes", "modes", "frames", "warmup", "emulate_async", "validation", "tile_rules"])]
+    from: Option<PathBuf>,
 }
 
 /// `WxH`, each from 16 to 16384.
@@ -126,6 +130,19 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
                 )));
             }
         }
+    }
+    if let Some(path) = &args.from {
+        let text = tessera_graph::frame_file::read_text(path)?;
+        let report: BenchReport = serde_json::from_str(&text).map_err(|e| {
+            anyhow::anyhow!(
+                "{}:{}:{}: not a `tessera bench --json` report: {e}",
+                path.display(),
+                e.line(),
+                e.column()
+            )
+        })?;
+        write_outputs(args, &report)?;
+        return Ok(ExitCode::SUCCESS);
     }
     let chosen = args.frame.choose(&args.profile, false)?;
     let tile_rules = args.tile_rules.as_deref().and_then(TileRules::of_profile);
@@ -201,16 +218,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         modes,
         cells,
     };
-    if let Some(path) = &args.json {
-        std::fs::write(path, serde_json::to_string_pretty(&report)? + "\n")
-            .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
-    }
-    if let Some(path) = &args.html {
-        std::fs::write(path, html::page(&report))
-            .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
-    }
-    let text = table::render(&report);
-    super::out::print(|o| o.write_all(text.as_bytes()))?;
+    write_outputs(args, &report)?;
     if report.validation_messages > 0 {
         for m in gpu.messages.texts() {
             log::error!("validation: {m}");
@@ -218,6 +226,20 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         anyhow::bail!("{} validation messages", report.validation_messages);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Writes `--json` and `--html` and prints the table.
+fn write_outputs(args: &BenchArgs, report: &BenchReport) -> anyhow::Result<()> {
+    if let Some(path) = &args.json {
+        std::fs::write(path, serde_json::to_string_pretty(report)? + "\n")
+            .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
+    }
+    if let Some(path) = &args.html {
+        std::fs::write(path, html::page(report))
+            .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
+    }
+    let text = table::render(report);
+    super::out::print(|o| o.write_all(text.as_bytes()))
 }
 
 /// What one mode collected over its measured frames.

@@ -192,9 +192,12 @@ impl Cell {
     }
 }
 
+/// A cell's figures by name ([`Cell::figures`]).
+type Figures = Vec<(&'static str, f64)>;
+
 /// Fills every cell's ratios against mode `none` of the same size.
 pub fn fill_ratios(cells: &mut [Cell]) {
-    let bases: Vec<(u32, u32, Vec<(&'static str, f64)>)> = cells
+    let bases: Vec<(u32, u32, Figures)> = cells
         .iter()
         .filter(|c| c.mode == "none")
         .map(|c| (c.width, c.height, c.figures()))
@@ -233,5 +236,64 @@ pub fn spread(values: &[f64]) -> Spread {
         median: percentile(values, 50.0),
         p10: percentile(values, 10.0),
         p90: percentile(values, 90.0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cell(mode: &str, width: u32, barriers: u64, frame_us: f64) -> Cell {
+        Cell {
+            width,
+            height: 10,
+            mode: mode.into(),
+            gpu: GpuFigures {
+                frame_us: Spread {
+                    median: frame_us,
+                    ..Spread::default()
+                },
+                ..GpuFigures::default()
+            },
+            cpu: CpuFigures::default(),
+            memory: MemoryFigures::default(),
+            plan: PlanFigures {
+                barriers,
+                ..PlanFigures::default()
+            },
+            passes: Vec::new(),
+            timeline: Vec::new(),
+            ratios: BTreeMap::new(),
+        }
+    }
+
+    #[test]
+    fn ratios_are_against_none_of_the_same_size_and_skip_zero_bases() {
+        let mut cells = vec![
+            cell("none", 10, 40, 8.0),
+            cell("all", 10, 30, 6.0),
+            cell("all", 20, 30, 6.0), // no `none` at this size
+        ];
+        fill_ratios(&mut cells);
+        assert_eq!(cells[0].ratios["barriers"], 1.0);
+        assert_eq!(cells[1].ratios["barriers"], 0.75);
+        assert_eq!(cells[1].ratios["gpu_frame_us"], 0.75);
+        // none's semaphores are 0: no ratio rather than infinity.
+        assert!(!cells[1].ratios.contains_key("semaphores"));
+        assert!(cells[2].ratios.is_empty());
+    }
+
+    #[test]
+    fn percentiles_take_the_nearest_rank() {
+        let v = [5.0, 1.0, 3.0, 2.0, 4.0];
+        assert_eq!(
+            spread(&v),
+            Spread {
+                median: 3.0,
+                p10: 1.0,
+                p90: 5.0
+            }
+        );
+        assert_eq!(percentile(&[], 50.0), 0.0);
     }
 }
