@@ -292,6 +292,44 @@ fn the_plan_key_writes_the_plan_json_and_the_viewer_page() {
     assert!(html.contains("lighting"));
 }
 
+/// F9 (here its script step) captures a presented frame with RenderDoc and writes the plan
+/// beside it: the capture, swapchain image and overlay included, verifies against it.
+#[test]
+fn the_capture_key_writes_a_capture_that_verifies_against_its_plan() {
+    let dir = scratch("capture");
+    let rdc = dir.join("window.rdc");
+    let script = format!("2:capture={}", rdc.display());
+    let Some(o) = run_windowed(&[
+        "--renderdoc",
+        "--frames",
+        "3",
+        "--width",
+        "160",
+        "--height",
+        "96",
+        "--script",
+        &script,
+    ]) else {
+        return;
+    };
+    let stdout = assert_clean(&o, 3);
+    assert!(stdout.contains("wrote the RenderDoc capture"), "{stdout}");
+    for side in ["plan", "frame", "device"] {
+        assert!(
+            dir.join(format!("window.{side}.json")).is_file(),
+            "no {side} file"
+        );
+    }
+    let v = tessera(&["verify-capture", rdc.to_str().unwrap()]);
+    let out = text(&v.stdout) + &text(&v.stderr);
+    assert_eq!(v.status.code(), Some(0), "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l.contains("fxaa | overlay") && l.contains("output") && l.ends_with("ok")),
+        "the presented render pass is not verified: {out}"
+    );
+}
+
 #[test]
 fn without_a_display_it_says_so_and_renders_headless() {
     let dir = scratch("headless");
