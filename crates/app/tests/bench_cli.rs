@@ -120,6 +120,27 @@ fn a_smoke_run_reports_every_figure_for_every_cell() {
         &page[..page.len().min(400)]
     );
     assert!(!page.contains("<script"), "the page runs no script");
+    // A saved report gives the same table and page again, without measuring.
+    let again = dir.join("again.html");
+    let o = tessera(&[
+        "bench",
+        "--from",
+        json.to_str().unwrap(),
+        "--html",
+        again.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(text(&o.stdout), stdout, "the table of the saved report");
+    assert_eq!(std::fs::read_to_string(&again).unwrap(), page);
+    let broken = dir.join("broken.json");
+    std::fs::write(&broken, "{\n  \"cells\": [\n").unwrap();
+    let o = tessera(&["bench", "--from", broken.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o.stderr).contains("broken.json:"),
+        "{}",
+        text(&o.stderr)
+    );
 }
 
 #[test]
