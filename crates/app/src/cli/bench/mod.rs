@@ -399,12 +399,13 @@ fn uncached_compile_us(r: &Renderer) -> anyhow::Result<f64> {
     Ok(report::percentile(&times, 50.0))
 }
 
-/// The prepare time of the frame after a resize (8 px narrower): a full re-plan, compile
-/// and resources included.
+/// The prepare time of the frame after a resize (8 px narrower, or wider where that would
+/// go under 16 px): a full re-plan, compile and resources included.
 fn replan_us(r: &mut Renderer) -> anyhow::Result<f64> {
     let (w, h) = (r.settings().width, r.settings().height);
     let options = r.settings().options;
-    r.reconfigure(w.saturating_sub(8).max(16), h, options)?;
+    let resized = if w >= 24 { w - 8 } else { w + 8 };
+    r.reconfigure(resized, h, options)?;
     let stats = r.render(0.0)?;
     r.wait()?;
     Ok(stats.prepare_us)
