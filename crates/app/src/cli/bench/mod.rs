@@ -4,7 +4,8 @@
 //!
 //! For each size, one renderer per mode renders the frame headless (no read-back); the
 //! modes take turns frame by frame (warm-up rounds first), so drift on a shared machine hits
-//! every mode alike. Each cell reports the GPU time per frame and per pass from timestamps
+//! every mode alike, and each frame runs alone on the device (the next mode's frame starts
+//! once it is done), so no mode's frame waits behind another's on the shared queues. Each cell reports the GPU time per frame and per pass from timestamps
 //! (median, p10, p90), each queue's busy time and the async work that overlapped graphics
 //! work, the CPU split (declaration, cached and uncached compile, recording, submit, one full
 //! re-plan after a resize), memory (transient bytes aliased vs unaliased, memoryless, the
@@ -276,13 +277,15 @@ fn bench_size(
         let time = round as f32 / 60.0;
         for (r, s) in renderers.iter_mut().zip(&mut samples) {
             let stats = r.render(time)?;
+            // Each mode's frame runs on an idle device: the renderers share the device's
+            // queues, and a frame queued behind another mode's would count that frame's time
+            // as its own (its async work may start at once while its graphics work waits).
+            r.wait()?;
             let times = r.take_frame_times();
             if round >= warmup {
                 s.cpu.push(stats);
+                s.times.extend(times);
             }
-            // Frames are timed when their slot comes round again: keep those of measured
-            // frames only (the first `warmup` timed frames are dropped below).
-            s.times.extend(times);
         }
         if last_note.elapsed().as_secs_f32() > 2.0 || round + 1 == rounds {
             log::warn!(
@@ -295,11 +298,7 @@ fn bench_size(
         }
     }
     let mut cells = Vec::new();
-    for ((mode, mut r), mut s) in modes.iter().zip(renderers).zip(samples) {
-        r.wait()?;
-        s.times.extend(r.take_frame_times());
-        let skip = s.times.len().saturating_sub(frames as usize);
-        s.times.drain(..skip);
+    for ((mode, mut r), s) in modes.iter().zip(renderers).zip(samples) {
         cells.push(cell(mode, &mut r, &s)?);
         r.destroy();
     }
