@@ -147,21 +147,9 @@ pub(super) fn ratio_class(r: f64, better: Better) -> &'static str {
     }
 }
 
-/// Escapes text for HTML and SVG text and attribute values.
-pub(super) fn esc(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for ch in s.chars() {
-        match ch {
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&#39;"),
-            c => o.push(c),
-        }
-    }
-    o
-}
+/// Escapes text for HTML and SVG text and attribute values (the viewer's escaping: the
+/// same five characters).
+pub(super) use tessera_viewer::html::escape as esc;
 
 /// Average glyph width of the sans-serif labels, as a fraction of the font size; a guess that
 /// errs wide so that a label said to fit does fit.
