@@ -385,7 +385,7 @@ fn memoryless(
 ) {
     let image = facts
         .framebuffer_image(begin.framebuffer, index)
-        .or_else(|| named_image(&a.resource, facts));
+        .or_else(|| named_object(&facts.images, &a.resource, facts));
     let usage = image.and_then(|i| facts.image_usage.get(&i));
     let transient = usage.map(|u| u.contains(TRANSIENT));
     if a.memoryless {
@@ -417,13 +417,11 @@ fn memoryless(
     }
 }
 
-/// The image the capture names `resource`.
-fn named_image(resource: &str, facts: &CaptureFacts) -> Option<u64> {
-    facts
-        .images
-        .iter()
+/// The object among `ids` (the capture's images or buffers) that the capture names `name`.
+fn named_object(ids: &[u64], name: &str, facts: &CaptureFacts) -> Option<u64> {
+    ids.iter()
         .copied()
-        .find(|i| facts.names.get(i).is_some_and(|n| n == resource))
+        .find(|i| facts.names.get(i).is_some_and(|n| n == name))
 }
 
 /// Each subpass references the attachments its pass uses, in the right role.
@@ -575,10 +573,7 @@ fn names(graph: &Graph, plan: &Plan, facts: &CaptureFacts, v: &mut Verdict) {
         } else {
             ("image", &facts.images)
         };
-        if list
-            .iter()
-            .any(|i| facts.names.get(i).is_some_and(|n| n == name))
-        {
+        if named_object(list, name, facts).is_some() {
             named += 1;
         } else {
             v.differences.push(format!(

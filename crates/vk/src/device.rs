@@ -583,6 +583,17 @@ impl Gpu {
         self.tools.iter().any(|t| t.contains("RenderDoc"))
     }
 
+    /// The device's Vulkan version, `major.minor.patch`.
+    pub fn api_version(&self) -> String {
+        let v = self.properties.api_version;
+        format!(
+            "{}.{}.{}",
+            vk::api_version_major(v),
+            vk::api_version_minor(v),
+            vk::api_version_patch(v)
+        )
+    }
+
     /// The device name.
     pub fn device_name(&self) -> String {
         self.properties

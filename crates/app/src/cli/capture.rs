@@ -41,20 +41,12 @@ fn device_facts(
     renderer: &Renderer,
 ) -> serde_json::Value {
     let p = &gpu.properties;
-    let version = |v: u32| {
-        format!(
-            "{}.{}.{}",
-            ash::vk::api_version_major(v),
-            ash::vk::api_version_minor(v),
-            ash::vk::api_version_patch(v)
-        )
-    };
     let heaps = &gpu.memory.memory_heaps[..gpu.memory.memory_heap_count as usize];
     serde_json::json!({
         "device": gpu.device_name(),
         "vendor_id": p.vendor_id,
         "device_id": p.device_id,
-        "api_version": version(p.api_version),
+        "api_version": gpu.api_version(),
         "driver_version": p.driver_version,
         "tools": gpu.tools,
         "renderdoc_attached": gpu.renderdoc_attached(),

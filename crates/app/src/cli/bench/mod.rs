@@ -199,16 +199,10 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         )?);
     }
     report::fill_ratios(&mut cells);
-    let version = gpu.properties.api_version;
     let report = BenchReport {
         date: utc_now(),
         device: gpu.device_name(),
-        api_version: format!(
-            "{}.{}.{}",
-            ash::vk::api_version_major(version),
-            ash::vk::api_version_minor(version),
-            ash::vk::api_version_patch(version)
-        ),
+        api_version: gpu.api_version(),
         note,
         scene: chosen.scene.name.clone(),
         frames,
