@@ -18,7 +18,8 @@
 //!   rebuilt only when the graph or options change) and frame (barriers, render passes with
 //!   clear values, one submit per plan batch with timeline semaphores, imports handed in with
 //!   binary semaphores, GPU timestamps); each pass records through [`executor::PassBodies`].
-//! - [`shader`]: GLSL to SPIR-V with shaderc (`#include`, defines, file:line errors).
+//! - [`shader`]: shader modules, and GLSL to SPIR-V at run time with the `glsl` feature
+//!   (`tessera-glsl`: `#include`, defines, file:line errors; the Android build has none).
 //! - [`synth`]: synthetic pass bodies and the CPU model behind `tessera exec`, a client of
 //!   the executor.
 //! - [`swapchain`]: the window's swapchain (create, recreate, acquire, present).

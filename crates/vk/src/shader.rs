@@ -1,10 +1,12 @@
-//! GLSL to SPIR-V with shaderc, shared by the synthetic bodies and the renderer.
+//! GLSL to SPIR-V at run time (`tessera-glsl`, shaderc), for the synthetic bodies and the
+//! renderer's shader hot reload; shader modules from SPIR-V. Without the `glsl` feature
+//! (Android) compiling is an error saying so, and only precompiled SPIR-V is used.
 //!
 //! [`compile_glsl`] compiles one stage with `#define`s and `#include "file"` resolved against
 //! the including file's directory first, then the include directory (`#include <file>`: the
 //! include directory only). Errors are [`VkError::Shader`] with shaderc's text, which names
 //! the file and line of each error (`lighting.frag:12: error: ...`), and the file name first.
-//! Targets Vulkan 1.2 SPIR-V; optimisation for performance.
+//! The options (Vulkan 1.2 SPIR-V, optimised, with debug information) are `tessera-glsl`'s.
 
 use crate::VkError;
 use ash::vk;
@@ -63,6 +65,9 @@ pub fn compile_glsl(
 pub type IncludeLookup<'a> = dyn Fn(&str, &str, bool) -> Result<(String, String), String> + 'a;
 
 /// [`compile_glsl`] with includes resolved by `lookup` (embedded sources, an asset manager).
+/// The options are [`tessera_glsl::compile`]'s, the same as the renderer's build-time
+/// precompilation uses.
+#[cfg(feature = "glsl")]
 pub fn compile_glsl_with(
     source: &str,
     file_name: &str,
@@ -70,48 +75,41 @@ pub fn compile_glsl_with(
     defines: &[(&str, &str)],
     lookup: &IncludeLookup<'_>,
 ) -> Result<Vec<u32>, VkError> {
-    let kind = match stage {
-        vk::ShaderStageFlags::VERTEX => shaderc::ShaderKind::Vertex,
-        vk::ShaderStageFlags::FRAGMENT => shaderc::ShaderKind::Fragment,
-        vk::ShaderStageFlags::COMPUTE => shaderc::ShaderKind::Compute,
-        vk::ShaderStageFlags::GEOMETRY => shaderc::ShaderKind::Geometry,
-        vk::ShaderStageFlags::TESSELLATION_CONTROL => shaderc::ShaderKind::TessControl,
-        vk::ShaderStageFlags::TESSELLATION_EVALUATION => shaderc::ShaderKind::TessEvaluation,
+    use tessera_glsl::Stage;
+    let stage = match stage {
+        vk::ShaderStageFlags::VERTEX => Stage::Vertex,
+        vk::ShaderStageFlags::FRAGMENT => Stage::Fragment,
+        vk::ShaderStageFlags::COMPUTE => Stage::Compute,
+        vk::ShaderStageFlags::GEOMETRY => Stage::Geometry,
+        vk::ShaderStageFlags::TESSELLATION_CONTROL => Stage::TessControl,
+        vk::ShaderStageFlags::TESSELLATION_EVALUATION => Stage::TessEvaluation,
         other => {
             return Err(VkError::Shader(format!(
                 "{file_name}: cannot compile for stage {other:?} (one stage at a time)"
             )))
         }
     };
-    let compiler =
-        shaderc::Compiler::new().map_err(|e| VkError::Shader(format!("shaderc: {e}")))?;
-    let mut options = shaderc::CompileOptions::new()
-        .map_err(|e| VkError::Shader(format!("shaderc options: {e}")))?;
-    options.set_target_env(
-        shaderc::TargetEnv::Vulkan,
-        shaderc::EnvVersion::Vulkan1_2 as u32,
-    );
-    options.set_optimization_level(shaderc::OptimizationLevel::Performance);
-    options.set_generate_debug_info();
-    for (name, value) in defines {
-        options.add_macro_definition(name, (!value.is_empty()).then_some(*value));
-    }
-    options.set_include_callback(|requested, ty, requesting, _depth| {
-        lookup(requested, requesting, ty == shaderc::IncludeType::Relative).map(
-            |(resolved_name, content)| shaderc::ResolvedInclude {
-                resolved_name,
-                content,
-            },
-        )
-    });
-    let out = compiler
-        .compile_into_spirv(source, kind, file_name, "main", Some(&options))
-        .map_err(|e| VkError::Shader(format!("{file_name}: {e}")))?;
-    if out.get_num_warnings() > 0 {
-        log::debug!("{file_name}: {}", out.get_warning_messages());
-    }
-    Ok(out.as_binary().to_vec())
+    tessera_glsl::compile(source, file_name, stage, defines, lookup).map_err(VkError::Shader)
 }
+
+/// Without the `glsl` feature (the Android build) there is no compiler at run time: shaders
+/// come precompiled, and this says so naming the file.
+#[cfg(not(feature = "glsl"))]
+pub fn compile_glsl_with(
+    _source: &str,
+    file_name: &str,
+    _stage: vk::ShaderStageFlags,
+    _defines: &[(&str, &str)],
+    _lookup: &IncludeLookup<'_>,
+) -> Result<Vec<u32>, VkError> {
+    Err(VkError::Shader(format!(
+        "{file_name}: this build has no run-time GLSL compiler (tessera-vk without the \
+         `glsl` feature): only precompiled SPIR-V can be used"
+    )))
+}
+
+/// Whether this build compiles GLSL at run time (the `glsl` feature: desktop builds).
+pub const RUNTIME_GLSL: bool = cfg!(feature = "glsl");
 
 /// A shader module from SPIR-V words, named `name` for debuggers.
 pub fn module(gpu: &crate::Gpu, words: &[u32], name: &str) -> Result<vk::ShaderModule, VkError> {
@@ -122,7 +120,7 @@ pub fn module(gpu: &crate::Gpu, words: &[u32], name: &str) -> Result<vk::ShaderM
     Ok(m)
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "glsl"))]
 mod tests {
     use super::*;
 

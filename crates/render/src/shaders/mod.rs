@@ -1,116 +1,152 @@
-//! The renderer's GLSL (`shaders/render/`), embedded in the binary and compiled with shaderc
-//! at start: `#include` resolves among the embedded files, and a compile error names the
-//! file and line. A shader *variant* is named `file#DEFINE#DEFINE` (`tonemap.frag#BLOOM_ADD`):
-//! the file compiled with those macros defined (to 1).
+//! The renderer's GLSL (`shaders/render/`) and its SPIR-V. A shader *variant* is named
+//! `file#DEFINE#DEFINE` (`tonemap.frag#BLOOM_ADD`): the file compiled with those macros
+//! defined (to 1), for the stage its extension names.
 //!
-//! [`ShaderSources`] is the set a renderer compiles from: the embedded files, some of them
-//! replaced by a directory's (shader hot reload, [`crate::Renderer::reload_shaders`]).
+//! - Every variant of [`VARIANTS`] is compiled at build time on the host (`build.rs`,
+//!   `tessera-glsl`) and embedded as SPIR-V ([`precompiled`]): that is what a renderer
+//!   starts with, and all a build without a run-time compiler (Android) has.
+//! - The GLSL files are embedded too. [`ShaderSources`] is the set a renderer compiles
+//!   from: the embedded files, some of them replaced by a directory's (shader hot reload,
+//!   [`crate::Renderer::reload_shaders`]). While the set is the embedded one its variants
+//!   come from the build-time SPIR-V; once a file differs they are compiled at run time
+//!   (desktop), with `#include` resolved among the set's files and errors naming the file
+//!   and line. Both paths compile the same text with the same options, so the words are the
+//!   same (a test compares every variant).
 
 use crate::RenderError;
 use std::collections::HashMap;
 use std::path::Path;
 
+mod variants;
+pub use variants::VARIANTS;
+
+/// The build script's output: `SPIRV`, each variant of [`VARIANTS`] with its words.
+mod build_time {
+    include!(concat!(env!("OUT_DIR"), "/spirv.rs"));
+}
+
+/// The build-time SPIR-V of `variant` (`file#DEFINE#...`), if it is one of [`VARIANTS`].
+pub fn precompiled(variant: &str) -> Option<Vec<u32>> {
+    build_time::SPIRV
+        .iter()
+        .find(|(v, _)| *v == variant)
+        .and_then(|(_, bytes)| words_of(bytes))
+}
+
+/// SPIR-V words from the little-endian bytes the build script wrote.
+fn words_of(bytes: &[u8]) -> Option<Vec<u32>> {
+    (bytes.len() % 4 == 0).then(|| {
+        bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
+    })
+}
+
+/// Whether this build can compile GLSL at run time (desktop; not Android).
+pub const RUNTIME_COMPILER: bool = tessera_vk::shader::RUNTIME_GLSL;
+
 /// Every file of `shaders/render/`, by name.
 const SOURCES: &[(&str, &str)] = &[
     (
         "frame_data.glsl",
-        include_str!("../../../shaders/render/frame_data.glsl"),
+        include_str!("../../../../shaders/render/frame_data.glsl"),
     ),
     (
         "shadow.glsl",
-        include_str!("../../../shaders/render/shadow.glsl"),
+        include_str!("../../../../shaders/render/shadow.glsl"),
     ),
     (
         "shadow.vert",
-        include_str!("../../../shaders/render/shadow.vert"),
+        include_str!("../../../../shaders/render/shadow.vert"),
     ),
     (
         "common.glsl",
-        include_str!("../../../shaders/render/common.glsl"),
+        include_str!("../../../../shaders/render/common.glsl"),
     ),
     (
         "material.glsl",
-        include_str!("../../../shaders/render/material.glsl"),
+        include_str!("../../../../shaders/render/material.glsl"),
     ),
     (
         "mesh.vert",
-        include_str!("../../../shaders/render/mesh.vert"),
+        include_str!("../../../../shaders/render/mesh.vert"),
     ),
     (
         "gbuffer.frag",
-        include_str!("../../../shaders/render/gbuffer.frag"),
+        include_str!("../../../../shaders/render/gbuffer.frag"),
     ),
     (
         "forward.frag",
-        include_str!("../../../shaders/render/forward.frag"),
+        include_str!("../../../../shaders/render/forward.frag"),
     ),
     (
         "fullscreen.vert",
-        include_str!("../../../shaders/render/fullscreen.vert"),
+        include_str!("../../../../shaders/render/fullscreen.vert"),
     ),
     (
         "lighting.frag",
-        include_str!("../../../shaders/render/lighting.frag"),
+        include_str!("../../../../shaders/render/lighting.frag"),
     ),
     (
         "light_clustering.comp",
-        include_str!("../../../shaders/render/light_clustering.comp"),
+        include_str!("../../../../shaders/render/light_clustering.comp"),
     ),
     (
         "ssao.comp",
-        include_str!("../../../shaders/render/ssao.comp"),
+        include_str!("../../../../shaders/render/ssao.comp"),
     ),
     (
         "ssao_blur.comp",
-        include_str!("../../../shaders/render/ssao_blur.comp"),
+        include_str!("../../../../shaders/render/ssao_blur.comp"),
     ),
     (
         "depth.vert",
-        include_str!("../../../shaders/render/depth.vert"),
+        include_str!("../../../../shaders/render/depth.vert"),
     ),
     (
         "tonemap.frag",
-        include_str!("../../../shaders/render/tonemap.frag"),
+        include_str!("../../../../shaders/render/tonemap.frag"),
     ),
     (
         "bloom_down.comp",
-        include_str!("../../../shaders/render/bloom_down.comp"),
+        include_str!("../../../../shaders/render/bloom_down.comp"),
     ),
     (
         "bloom_up.comp",
-        include_str!("../../../shaders/render/bloom_up.comp"),
+        include_str!("../../../../shaders/render/bloom_up.comp"),
     ),
     (
         "exposure.glsl",
-        include_str!("../../../shaders/render/exposure.glsl"),
+        include_str!("../../../../shaders/render/exposure.glsl"),
     ),
     (
         "histogram.comp",
-        include_str!("../../../shaders/render/histogram.comp"),
+        include_str!("../../../../shaders/render/histogram.comp"),
     ),
     (
         "exposure.comp",
-        include_str!("../../../shaders/render/exposure.comp"),
+        include_str!("../../../../shaders/render/exposure.comp"),
     ),
     (
         "post.frag",
-        include_str!("../../../shaders/render/post.frag"),
+        include_str!("../../../../shaders/render/post.frag"),
     ),
     (
         "debug_image.frag",
-        include_str!("../../../shaders/render/debug_image.frag"),
+        include_str!("../../../../shaders/render/debug_image.frag"),
     ),
     (
         "debug_clusters.frag",
-        include_str!("../../../shaders/render/debug_clusters.frag"),
+        include_str!("../../../../shaders/render/debug_clusters.frag"),
     ),
     (
         "debug_exposure.frag",
-        include_str!("../../../shaders/render/debug_exposure.frag"),
+        include_str!("../../../../shaders/render/debug_exposure.frag"),
     ),
     (
         "overlay.frag",
-        include_str!("../../../shaders/render/overlay.frag"),
+        include_str!("../../../../shaders/render/overlay.frag"),
     ),
 ];
 
@@ -131,6 +167,16 @@ pub enum Stage {
 }
 
 impl Stage {
+    /// The stage a shader file's extension names (`.vert`, `.frag`, `.comp`), if any.
+    pub fn of_file(name: &str) -> Option<Stage> {
+        match name.split('#').next()?.rsplit_once('.')?.1 {
+            "vert" => Some(Stage::Vertex),
+            "frag" => Some(Stage::Fragment),
+            "comp" => Some(Stage::Compute),
+            _ => None,
+        }
+    }
+
     fn flags(self) -> ash::vk::ShaderStageFlags {
         match self {
             Stage::Vertex => ash::vk::ShaderStageFlags::VERTEX,
@@ -209,6 +255,8 @@ pub fn compile_defined(
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ShaderSources {
     files: HashMap<String, String>,
+    /// Every file's text is the embedded one: variants come from the build-time SPIR-V.
+    embedded: bool,
 }
 
 impl Default for ShaderSources {
@@ -245,7 +293,13 @@ impl ShaderSources {
                 .iter()
                 .map(|(n, s)| (n.to_string(), s.to_string()))
                 .collect(),
+            embedded: true,
         }
+    }
+
+    /// Whether every file is the embedded one (so compiling uses the build-time SPIR-V).
+    pub fn is_embedded(&self) -> bool {
+        self.embedded
     }
 
     /// The text of `name`, if the set has it.
@@ -270,6 +324,12 @@ impl ShaderSources {
         let text = text.into();
         let changed = *slot != text;
         *slot = text;
+        if changed {
+            self.embedded = self
+                .files
+                .iter()
+                .all(|(n, t)| source(n) == Some(t.as_str()));
+        }
         Ok(changed)
     }
 
@@ -315,9 +375,24 @@ impl ShaderSources {
         Ok((next, read))
     }
 
-    /// Compiles `name` (a file of the set or a variant `file#DEFINE#...`), its includes
-    /// resolved among the set's files.
+    /// The SPIR-V of `name` (a file of the set or a variant `file#DEFINE#...`): the
+    /// build-time words while the set is the embedded one, else compiled now with its
+    /// includes resolved among the set's files. Without a run-time compiler a variant that
+    /// was not precompiled is an error naming it.
     pub fn compile(&self, name: &str, stage: Stage) -> Result<Vec<u32>, RenderError> {
+        if self.embedded && Stage::of_file(name) == Some(stage) {
+            if let Some(words) = precompiled(name) {
+                return Ok(words);
+            }
+            if !RUNTIME_COMPILER {
+                return Err(RenderError::Shader(format!(
+                    "{name}: not a precompiled shader variant (list it in \
+                     crates/render/src/shaders/variants.rs), and this build has no \
+                     run-time compiler"
+                )));
+            }
+            log::warn!("{name}: not precompiled (variants.rs), compiling it at run time");
+        }
         let (file, defines) = split_variant(name);
         self.compile_defined(file, stage, &defines)
     }
@@ -338,9 +413,108 @@ impl ShaderSources {
     }
 }
 
-#[cfg(test)]
+/// Tests that compile at run time (desktop builds, the `glsl` feature).
+#[cfg(all(test, feature = "glsl"))]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_build_time_spirv_is_what_run_time_compilation_gives() {
+        let table: Vec<&str> = build_time::SPIRV.iter().map(|(v, _)| *v).collect();
+        assert_eq!(
+            table, VARIANTS,
+            "the build script compiled every variant, in order"
+        );
+        for &variant in VARIANTS {
+            let stage = Stage::of_file(variant).expect("a stage extension");
+            let built = precompiled(variant).unwrap_or_else(|| panic!("{variant}: missing"));
+            assert_eq!(built[0], 0x0723_0203, "{variant}: SPIR-V magic");
+            let now = compile(variant, stage).unwrap_or_else(|e| panic!("{variant}: {e}"));
+            assert!(
+                built == now,
+                "{variant}: build-time and run-time SPIR-V differ"
+            );
+        }
+        assert_eq!(precompiled("nope.frag"), None);
+    }
+
+    #[test]
+    fn the_embedded_set_uses_the_build_time_spirv_until_a_file_changes() {
+        let mut s = ShaderSources::embedded();
+        assert!(s.is_embedded());
+        let words = s.compile("lighting.frag#SSAO", Stage::Fragment).unwrap();
+        assert_eq!(Some(words), precompiled("lighting.frag#SSAO"));
+        let original = s.get("common.glsl").unwrap().to_string();
+        assert!(s
+            .set("common.glsl", format!("{original}\n// edited\n"))
+            .unwrap());
+        assert!(!s.is_embedded(), "an edited include: compiled at run time");
+        assert!(s.set("common.glsl", original).unwrap());
+        assert!(s.is_embedded(), "the embedded text again");
+        // A name outside VARIANTS still compiles at run time here.
+        let words = s.compile("lighting.frag#CLUSTERED#SSAO#SHADOWLESS", Stage::Fragment);
+        assert!(words.is_ok());
+    }
+
+    /// Every variant name the renderer's code writes (`"file.ext#DEFINE..."` literals
+    /// outside this module) is precompiled: Android has nothing else.
+    #[test]
+    fn every_variant_the_renderer_names_is_precompiled() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut found = std::collections::BTreeSet::new();
+        let mut stack = vec![root.clone()];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    if path != root.join("shaders") {
+                        stack.push(path);
+                    }
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    found.extend(variant_literals(&text));
+                }
+            }
+        }
+        assert!(
+            found.len() >= 20,
+            "the scan finds the renderer's names: {found:?}"
+        );
+        let missing: Vec<&String> = found
+            .iter()
+            .filter(|v| !VARIANTS.contains(&v.as_str()))
+            .collect();
+        assert!(missing.is_empty(), "not in variants.rs: {missing:?}");
+        for v in VARIANTS {
+            assert!(source(split_variant(v).0).is_some(), "{v}: no such file");
+        }
+    }
+
+    /// Texts between quotes that look like shader variants: `name.vert|frag|comp` and `#DEFINE`s.
+    fn variant_literals(text: &str) -> Vec<String> {
+        // Every text between two quotes, not only every other: a `'"'` elsewhere cannot
+        // shift which ones are literals.
+        text.split('"')
+            .filter(|lit| {
+                let mut parts = lit.split('#');
+                let file = parts.next().unwrap_or("");
+                Stage::of_file(file).is_some()
+                    && file
+                        .chars()
+                        .all(|c| c.is_ascii_lowercase() || c == '_' || c == '.')
+                    && parts.all(|d| {
+                        !d.is_empty() && d.chars().all(|c| c.is_ascii_uppercase() || c == '_')
+                    })
+            })
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn the_scan_finds_literals() {
+        let text = r#"let a = "post.frag#BLOOM"; let b = "x"; f("ssao.comp", "nope"); "Not.frag""#;
+        assert_eq!(variant_literals(text), ["post.frag#BLOOM", "ssao.comp"]);
+    }
 
     #[test]
     fn every_embedded_stage_compiles() {
