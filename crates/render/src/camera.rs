@@ -141,7 +141,20 @@ pub struct CameraInput {
     pub wheel: f32,
     /// Shift held: four times the speed.
     pub fast: bool,
+    /// Drag in pixels (x right, y down) that moves eye and target together in the view
+    /// plane, so the point at the target distance follows the finger (two-finger drag).
+    pub pan: (f32, f32),
+    /// Output height in pixels, the scale of `pan`; 0 (or not a positive number) stands
+    /// for [`DEFAULT_VIEWPORT_HEIGHT`].
+    pub viewport_height: f32,
+    /// Magnification as a natural log (pinch: ln of the finger distance's ratio): the
+    /// target distance is divided by e^zoom in either mode, the eye moving along the view
+    /// direction; positive is closer, 0 nothing.
+    pub zoom: f32,
 }
+
+/// The output height `pan` is scaled by when [`CameraInput::viewport_height`] is unset.
+pub const DEFAULT_VIEWPORT_HEIGHT: f32 = 720.0;
 
 /// Radians turned per pixel of mouse motion.
 pub const LOOK_RADIANS_PER_PIXEL: f32 = 0.003;
@@ -277,6 +290,32 @@ impl CameraController {
                         .clamp(self.distance_range.0, self.distance_range.1);
                     self.eye = self.target - self.direction() * self.distance;
                 }
+            }
+        }
+        let zoom = finite_or_zero(input.zoom);
+        if zoom != 0.0 {
+            self.distance = (self.distance / zoom.clamp(-20.0, 20.0).exp())
+                .clamp(self.distance_range.0, self.distance_range.1);
+            self.eye = self.target - self.direction() * self.distance;
+        }
+        let (px, py) = (finite_or_zero(input.pan.0), finite_or_zero(input.pan.1));
+        if px != 0.0 || py != 0.0 {
+            let h = input.viewport_height;
+            let h = if h.is_finite() && h > 0.0 {
+                h
+            } else {
+                DEFAULT_VIEWPORT_HEIGHT
+            };
+            // World size of one pixel at the target distance.
+            let pixel = 2.0 * self.distance * (self.yfov * 0.5).tan() / h;
+            let dir = self.direction();
+            let right = Vec3::new(self.yaw.cos(), 0.0, self.yaw.sin());
+            let up = right.cross(dir);
+            // The scene follows the finger: the camera moves the other way.
+            let step = (up * py - right * px) * pixel;
+            if step.is_finite() {
+                self.eye += step;
+                self.target += step;
             }
         }
         let axis = |x: f32| finite_or_zero(x).clamp(-1.0, 1.0);
@@ -670,6 +709,123 @@ mod tests {
             0.016,
         );
         assert!(c.view().is_usable() && c.speed().is_finite());
+    }
+
+    #[test]
+    fn pan_moves_eye_and_target_together_in_the_view_plane() {
+        let oblique = View {
+            position: Vec3::new(3.0, 4.0, -2.0),
+            target: Vec3::new(-1.0, 0.5, 6.0),
+            ..start()
+        };
+        for mode_toggles in [0, 1] {
+            let mut c = CameraController::new(oblique, bounds());
+            for _ in 0..mode_toggles {
+                c.toggle_mode();
+            }
+            let before = c.view();
+            c.update(
+                &CameraInput {
+                    pan: (30.0, -20.0),
+                    viewport_height: 600.0,
+                    ..Default::default()
+                },
+                0.016,
+            );
+            let after = c.view();
+            let de = after.position - before.position;
+            let dt = after.target - before.target;
+            assert!(close(de, dt, 1e-4), "{de:?} {dt:?}");
+            assert!(de.length() > 1e-3);
+            assert!(de.dot(dir(&before)).abs() < 1e-4, "in the view plane");
+            // One pixel is 2 d tan(yfov / 2) / height of world at the target distance.
+            let pixel = 2.0 * c.distance() * (start().yfov * 0.5).tan() / 600.0;
+            assert!((de.length() - pixel * 30f32.hypot(20.0)).abs() < 1e-4);
+        }
+        // Looking down -Z: finger right moves the camera left, finger up (-y) moves it down.
+        let mut c = CameraController::new(start(), bounds());
+        c.update(
+            &CameraInput {
+                pan: (10.0, -10.0),
+                ..Default::default()
+            },
+            0.016,
+        );
+        let d = c.view().position - start().position;
+        assert!(d.x < 0.0 && d.y < 0.0 && d.z.abs() < 1e-5, "{d:?}");
+    }
+
+    #[test]
+    fn the_pan_scale_follows_the_distance_and_the_viewport() {
+        let moved = |view: View, h: f32| {
+            let mut c = CameraController::new(view, bounds());
+            c.update(
+                &CameraInput {
+                    pan: (10.0, 0.0),
+                    viewport_height: h,
+                    ..Default::default()
+                },
+                0.016,
+            );
+            (c.view().position - view.position).length()
+        };
+        let near = View {
+            position: Vec3::new(0.0, 1.0, 5.0),
+            ..start()
+        };
+        let ratio = moved(start(), 720.0) / moved(near, 720.0);
+        assert!((ratio - 2.0).abs() < 1e-4, "{ratio}");
+        let ratio = moved(start(), 360.0) / moved(start(), 720.0);
+        assert!((ratio - 2.0).abs() < 1e-4, "{ratio}");
+        assert_eq!(moved(start(), 0.0), moved(start(), DEFAULT_VIEWPORT_HEIGHT));
+        assert_eq!(moved(start(), f32::NAN), moved(start(), 720.0));
+    }
+
+    #[test]
+    fn zoom_changes_the_distance_within_its_range() {
+        for toggles in [0, 1] {
+            let mut c = CameraController::new(start(), bounds());
+            for _ in 0..toggles {
+                c.toggle_mode();
+            }
+            let zoom = |z| CameraInput {
+                zoom: z,
+                ..Default::default()
+            };
+            c.update(&zoom(2f32.ln()), 0.016);
+            let v = c.view();
+            assert!((c.distance() - 5.0).abs() < 1e-4, "{}", c.distance());
+            assert!(close(v.target, start().target, EPS), "the pivot stays");
+            assert!(close(dir(&v), Vec3::NEG_Z, EPS));
+            c.update(&zoom(1e3), 0.016);
+            assert!(c.distance() > start().znear && c.distance().is_finite());
+            c.update(&zoom(-1e3), 0.016);
+            assert!(c.distance().is_finite() && c.view().is_usable());
+            assert!(c.distance() <= 10.0 * 100.0 * 3f32.sqrt() * 1.0001);
+        }
+    }
+
+    #[test]
+    fn non_finite_pan_and_zoom_are_ignored() {
+        let mut c = CameraController::new(start(), bounds());
+        c.update(
+            &CameraInput {
+                pan: (f32::NAN, f32::INFINITY),
+                zoom: f32::NAN,
+                viewport_height: f32::INFINITY,
+                ..Default::default()
+            },
+            0.016,
+        );
+        assert_eq!(c.view(), start());
+        c.update(
+            &CameraInput {
+                zoom: f32::INFINITY,
+                ..Default::default()
+            },
+            0.016,
+        );
+        assert_eq!(c.view(), start());
     }
 
     fn scene_with_camera() -> Scene {

@@ -93,6 +93,7 @@ impl Input {
             wheel: std::mem::take(&mut self.wheel),
             fast: self.keys.contains(&KeyCode::ShiftLeft)
                 || self.keys.contains(&KeyCode::ShiftRight),
+            ..CameraInput::default()
         }
     }
 }
