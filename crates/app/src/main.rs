@@ -2,11 +2,12 @@
 
 #![forbid(unsafe_code)]
 
-mod cli;
+use tessera::cli;
 
 /// mimalloc keeps freed pages for reuse: glibc's malloc may hand the ~1.5 MB a large graph
 /// compile frees back to the kernel and fault it in again on the next compile, ~0.3 ms of
 /// a 1,000-pass compile (docs/perf.md).
+#[cfg(not(target_os = "android"))]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

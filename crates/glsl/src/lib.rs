@@ -115,7 +115,7 @@ pub fn to_bytes(words: &[u32]) -> Vec<u8> {
 /// The words of a `.spv` file's little-endian bytes; `None` when the length is not a whole
 /// number of words or the first word is not SPIR-V's magic number.
 pub fn from_bytes(bytes: &[u8]) -> Option<Vec<u32>> {
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return None;
     }
     let words: Vec<u32> = bytes

@@ -208,6 +208,7 @@ impl FrameArgs {
 }
 
 /// A frame chosen by the flags and the configuration.
+#[derive(Debug)]
 pub struct Chosen {
     /// The configuration read.
     pub config: Config,

@@ -9,7 +9,7 @@ mod graph;
 pub mod out;
 mod plan;
 mod render;
-mod run;
+pub mod run;
 mod verify;
 
 use clap::{Parser, Subcommand};

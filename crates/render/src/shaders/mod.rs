@@ -35,7 +35,7 @@ pub fn precompiled(variant: &str) -> Option<Vec<u32>> {
 
 /// SPIR-V words from the little-endian bytes the build script wrote.
 fn words_of(bytes: &[u8]) -> Option<Vec<u32>> {
-    (bytes.len() % 4 == 0).then(|| {
+    bytes.len().is_multiple_of(4).then(|| {
         bytes
             .chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))

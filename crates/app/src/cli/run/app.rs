@@ -836,6 +836,12 @@ fn median(v: &[f64]) -> f64 {
 
 /// Opens the window and runs until it closes, Escape, `--frames` or an error.
 pub fn run(launch: Launch) -> anyhow::Result<ExitCode> {
+    let event_loop = EventLoop::new().context("opening the display's event loop")?;
+    run_on(event_loop, launch)
+}
+
+/// [`run`] on an event loop made by the caller (Android's comes from its `AndroidApp`).
+pub fn run_on(event_loop: EventLoop<()>, launch: Launch) -> anyhow::Result<ExitCode> {
     let Launch {
         chosen,
         width,
@@ -865,7 +871,6 @@ pub fn run(launch: Launch) -> anyhow::Result<ExitCode> {
         options: chosen.options,
     };
     let fixed_step = frames.is_some() || !script.is_empty();
-    let event_loop = EventLoop::new().context("opening the display's event loop")?;
     let mut app = App {
         setup: Some((settings, chosen.scene, chosen.camera)),
         present_mode,

@@ -100,6 +100,46 @@ pub struct RunArgs {
     script: Option<script::Script>,
 }
 
+/// What the phone's window loop opens: the built-in configuration with its `[mobile]`
+/// preset and the built-in scene, validation as the build profile says (on in debug builds),
+/// files written under `out_dir` (the app's internal data directory).
+#[derive(Debug, Clone)]
+pub struct PhoneLaunch {
+    /// Where screenshots and plan dumps go.
+    pub out_dir: PathBuf,
+    /// The device profile whose preset applies (`mali` or `adreno`).
+    pub profile: String,
+}
+
+/// Runs the window loop of a phone on `event_loop` (made from the `AndroidApp`) until the
+/// activity ends or an error; the window (and so the surface) comes with `resumed`.
+pub fn run_window(
+    event_loop: winit::event_loop::EventLoop<()>,
+    phone: PhoneLaunch,
+) -> anyhow::Result<ExitCode> {
+    let chosen = FrameArgs::default().choose(&phone.profile, false)?;
+    let window = &chosen.config.window;
+    let (width, height) = (window.width, window.height);
+    let present_mode = from_config(window.present_mode);
+    app::run_on(
+        event_loop,
+        app::Launch {
+            chosen,
+            width,
+            height,
+            present_mode,
+            validation: cfg!(debug_assertions),
+            emulate_async: false,
+            frames: None,
+            overlay: true,
+            renderdoc: false,
+            out_dir: phone.out_dir.clone(),
+            shader_dir: phone.out_dir.join("shaders"),
+            script: script::Script::default(),
+        },
+    )
+}
+
 /// Whether a window can be opened: an X11 or Wayland display is named.
 fn has_display() -> bool {
     ["DISPLAY", "WAYLAND_DISPLAY"]

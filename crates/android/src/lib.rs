@@ -1,0 +1,43 @@
+//! Tessera on Android: `android_main`, which the NativeActivity glue (winit's
+//! `android-native-activity` backend) calls on its own thread when the activity starts. It
+//! routes `log` to logcat (tag `tessera`), makes the event loop from the `AndroidApp` and
+//! runs the app library's window loop, the same one as on desktop: the window, the surface
+//! and the swapchain come with `resumed`. Packaging: `docs/android.md`.
+//!
+//! On other targets this crate is empty (the workspace still builds it).
+
+#![cfg(target_os = "android")]
+
+use winit::platform::android::activity::AndroidApp;
+use winit::platform::android::EventLoopBuilderExtAndroid;
+
+/// The entry the NativeActivity glue looks up by name, so its symbol is not mangled.
+#[no_mangle]
+fn android_main(app: AndroidApp) {
+    android_logger::init_once(
+        android_logger::Config::default()
+            .with_max_level(log::LevelFilter::Info)
+            .with_tag("tessera"),
+    );
+    let out_dir = app
+        .internal_data_path()
+        .unwrap_or_else(std::env::temp_dir);
+    let event_loop = match winit::event_loop::EventLoop::builder()
+        .with_android_app(app)
+        .build()
+    {
+        Ok(l) => l,
+        Err(e) => {
+            log::error!("cannot make the event loop: {e}");
+            return;
+        }
+    };
+    let phone = tessera::PhoneLaunch {
+        out_dir,
+        profile: "mali".into(),
+    };
+    match tessera::run_window(event_loop, phone) {
+        Ok(code) => log::info!("the window loop ended: {code:?}"),
+        Err(e) => log::error!("{e:#}"),
+    }
+}
