@@ -7,16 +7,17 @@
 //! [`SceneError`] naming the object, never a panic.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use glam::{Mat4, Vec3};
 use gltf::accessor::{DataType, Dimensions};
 use gltf::mesh::{Mode, Semantic};
 
+use crate::assets::Assets;
 use crate::geometry::{generate_normals, generate_tangents};
 use crate::{
     AlphaMode, Camera, Instance, Light, LightKind, Material, Mesh, Scene, SceneError, Texture,
-    Vertex, MAX_FILE_BYTES, MAX_INDICES, MAX_TEXELS, MAX_VERTICES,
+    Vertex, MAX_INDICES, MAX_TEXELS, MAX_VERTICES,
 };
 
 /// Deepest node hierarchy accepted (a sane file is a few tens deep).
@@ -40,34 +41,18 @@ const SHADING_ONLY: &[&str] = &[
     "KHR_materials_volume",
 ];
 
-/// Reads a whole file with the size cap.
-pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>, SceneError> {
-    let io = |source| SceneError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let len = std::fs::metadata(path).map_err(io)?.len();
-    if len > MAX_FILE_BYTES {
-        return Err(SceneError::TooLarge {
-            path: path.to_path_buf(),
-            object: "file".into(),
-            message: format!("{len} bytes, the limit is {MAX_FILE_BYTES}"),
-        });
-    }
-    std::fs::read(path).map_err(io)
-}
-
 /// Loads a `.gltf` or `.glb` file.
-pub(crate) fn load(path: &Path) -> Result<Scene, SceneError> {
-    let bytes = read_file(path)?;
+pub(crate) fn load(assets: &dyn Assets, path: &Path) -> Result<Scene, SceneError> {
+    let bytes = crate::assets::read(assets, path)?;
     let name = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "gltf".into());
-    Loader::new(path, &bytes)?.build(name)
+    Loader::new(assets, path, &bytes)?.build(name)
 }
 
 struct Loader<'a> {
+    assets: &'a dyn Assets,
     path: &'a Path,
     doc: gltf::Document,
     buffers: Vec<Vec<u8>>,
@@ -85,7 +70,7 @@ fn invalid(path: &Path, object: impl Into<String>, message: impl Into<String>) -
 }
 
 impl<'a> Loader<'a> {
-    fn new(path: &'a Path, bytes: &[u8]) -> Result<Self, SceneError> {
+    fn new(assets: &'a dyn Assets, path: &'a Path, bytes: &[u8]) -> Result<Self, SceneError> {
         let parse = |message: String| SceneError::Parse {
             path: path.to_path_buf(),
             message,
@@ -209,6 +194,7 @@ impl<'a> Loader<'a> {
             Err(e) => return Err(parse(e.to_string())),
         };
         let mut loader = Loader {
+            assets,
             path,
             doc,
             buffers: Vec::new(),
@@ -217,13 +203,6 @@ impl<'a> Loader<'a> {
         };
         loader.buffers = loader.load_buffers(blob)?;
         Ok(loader)
-    }
-
-    fn base(&self) -> PathBuf {
-        self.path
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_default()
     }
 
     fn load_buffers(&self, mut blob: Option<Vec<u8>>) -> Result<Vec<Vec<u8>>, SceneError> {
@@ -282,8 +261,8 @@ impl<'a> Loader<'a> {
                 format!("URI '{uri}' has invalid percent-encoding"),
             )
         })?;
-        let file = self.base().join(rel);
-        read_file(&file)
+        let file = crate::assets::beside(self.path, rel);
+        crate::assets::read(self.assets, &file)
             .map_err(|e| invalid(self.path, object, format!("cannot read '{uri}': {e}")))
     }
 

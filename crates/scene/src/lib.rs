@@ -7,12 +7,16 @@
 //! [`scene_file`]) that place procedural shapes, glTF models and moving lights. [`builtin`]
 //! is the default courtyard scene, compiled into the crate so it needs no file.
 //!
+//! Files are read through [`assets::Assets`] ([`load_from`]): [`assets::Files`] on the
+//! desktop, the APK's asset manager on Android, [`assets::Memory`] in tests.
+//!
 //! Loading never panics on input: every malformed file is a [`SceneError`] naming the file
 //! and, where known, the glTF object or the scene-file key.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod assets;
 mod error;
 mod geometry;
 mod gltf_load;
@@ -499,15 +503,23 @@ impl Scene {
     }
 }
 
-/// Loads a scene file by extension: `.gltf` / `.glb` as glTF 2.0, `.toml` as a scene file.
+/// Loads a scene file from disk by extension: `.gltf` / `.glb` as glTF 2.0, `.toml` as a
+/// scene file. [`load_from`] with [`assets::Files`].
 pub fn load(path: &Path) -> Result<Scene, SceneError> {
+    load_from(&assets::Files::new(), path)
+}
+
+/// Loads a scene file by extension, reading it and every file it references (buffers,
+/// images, models) from `assets`. References are resolved beside the referring file and
+/// normalised ([`assets::normalize`]).
+pub fn load_from(assets: &dyn assets::Assets, path: &Path) -> Result<Scene, SceneError> {
     let ext = path
         .extension()
         .and_then(|e| e.to_str())
         .map(|e| e.to_ascii_lowercase());
     match ext.as_deref() {
-        Some("gltf") | Some("glb") => gltf_load::load(path),
-        Some("toml") => scene_file::load(path),
+        Some("gltf") | Some("glb") => gltf_load::load(assets, path),
+        Some("toml") => scene_file::load(assets, path),
         _ => Err(SceneError::UnknownFormat {
             path: path.to_path_buf(),
         }),

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use glam::{Mat4, Quat, Vec3};
 use serde::Deserialize;
 
+use crate::assets::{Assets, Files};
 use crate::procedural::{self, MeshData};
 use crate::{
     AlphaMode, Camera, Instance, Light, LightKind, Material, Mesh, Motion, Primitive, Scene,
@@ -340,15 +341,15 @@ fn sphere() -> String {
     "sphere".into()
 }
 
-/// Loads a scene file from disk.
-pub(crate) fn load(path: &Path) -> Result<Scene, SceneError> {
-    let bytes = crate::gltf_load::read_file(path)?;
+/// Loads a scene file from `assets`.
+pub(crate) fn load(assets: &dyn Assets, path: &Path) -> Result<Scene, SceneError> {
+    let bytes = crate::assets::read(assets, path)?;
     let text = String::from_utf8(bytes).map_err(|_| SceneError::SceneFile {
         path: path.to_path_buf(),
         key: "file".into(),
         message: "is not UTF-8 text".into(),
     })?;
-    parse(&text, path)
+    parse_from(assets, &text, path)
 }
 
 /// The built-in courtyard.
@@ -356,8 +357,14 @@ pub(crate) fn builtin() -> Result<Scene, SceneError> {
     parse(COURTYARD, Path::new(COURTYARD_PATH))
 }
 
-/// Parses scene-file text; `path` names the file in errors and anchors relative model paths.
+/// Parses scene-file text; `path` names the file in errors and anchors relative model paths,
+/// which are read from disk ([`Files`]).
 pub fn parse(text: &str, path: &Path) -> Result<Scene, SceneError> {
+    parse_from(&Files::new(), text, path)
+}
+
+/// [`parse`] with models read from `assets` (relative to `path`, normalised).
+pub fn parse_from(assets: &dyn Assets, text: &str, path: &Path) -> Result<Scene, SceneError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let file: SceneFile = toml::from_str(text).map_err(|e| {
         let key = e
@@ -376,7 +383,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Scene, SceneError> {
             },
         }
     })?;
-    Builder::new(path).build(file)
+    Builder::new(assets, path).build(file)
 }
 
 /// The dotted key at byte `pos` of a TOML text: the table header above it (with the index of
@@ -451,6 +458,7 @@ fn key_at(text: &str, pos: usize) -> String {
 }
 
 struct Builder<'a> {
+    assets: &'a dyn Assets,
     path: &'a Path,
     scene: Scene,
     /// Shared geometry: shape key → a primitive (material 0) over its vertex/index range.
@@ -460,12 +468,13 @@ struct Builder<'a> {
 }
 
 impl<'a> Builder<'a> {
-    fn new(path: &'a Path) -> Self {
+    fn new(assets: &'a dyn Assets, path: &'a Path) -> Self {
         let name = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "scene".into());
         Builder {
+            assets,
             path,
             scene: Scene::empty(name),
             shapes: HashMap::new(),
@@ -948,7 +957,7 @@ impl<'a> Builder<'a> {
                         self.err(format!("{key}.material"), "a model keeps its own materials")
                     );
                 }
-                let file = self.path.parent().unwrap_or(Path::new("")).join(model);
+                let file = crate::assets::beside(self.path, model);
                 let is_gltf = matches!(
                     file.extension()
                         .and_then(|e| e.to_str())
@@ -963,10 +972,12 @@ impl<'a> Builder<'a> {
                     ));
                 }
                 if !self.models.contains_key(&file) {
-                    let scene = crate::gltf_load::load(&file).map_err(|e| SceneError::Model {
-                        path: self.path.to_path_buf(),
-                        key: format!("{key}.model"),
-                        source: Box::new(e),
+                    let scene = crate::gltf_load::load(self.assets, &file).map_err(|e| {
+                        SceneError::Model {
+                            path: self.path.to_path_buf(),
+                            key: format!("{key}.model"),
+                            source: Box::new(e),
+                        }
                     })?;
                     self.models.insert(file.clone(), scene);
                 }
