@@ -15,6 +15,12 @@ echo "== cargo fmt"
 cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+echo "== Android: cargo check + clippy of the NativeActivity library"
+# No NDK here: nothing links, but every Android code path must compile (docs/android.md).
+rustup target add aarch64-linux-android armv7-linux-androideabi >/dev/null
+for target in aarch64-linux-android armv7-linux-androideabi; do
+    cargo clippy -p tessera-android --target "$target" --locked -- -D warnings
+done
 echo "== cargo test"
 # Release mode: the GPU tests (tessera-vk, lavapipe with validation) are slow in debug.
 cargo test --workspace --locked --release

@@ -19,9 +19,7 @@ fn android_main(app: AndroidApp) {
             .with_max_level(log::LevelFilter::Info)
             .with_tag("tessera"),
     );
-    let out_dir = app
-        .internal_data_path()
-        .unwrap_or_else(std::env::temp_dir);
+    let out_dir = app.internal_data_path().unwrap_or_else(std::env::temp_dir);
     let event_loop = match winit::event_loop::EventLoop::builder()
         .with_android_app(app)
         .build()
