@@ -258,6 +258,23 @@ impl FrameArgs {
             Some(path) => Config::load(path).map_err(|e| super::usage(e.into()))?,
             None => Config::builtin(),
         };
+        self.choose_with(
+            config,
+            &tessera_scene::assets::Files::new(),
+            profile,
+            no_optimize,
+        )
+    }
+
+    /// [`FrameArgs::choose`] with the configuration given and the scene read from `assets`
+    /// (the APK's on Android).
+    pub fn choose_with(
+        &self,
+        config: Config,
+        assets: &dyn tessera_scene::assets::Assets,
+        profile: &str,
+        no_optimize: bool,
+    ) -> anyhow::Result<Chosen> {
         let features = self.features(&config, profile).map_err(super::usage)?;
         let options = self.options(&config, no_optimize);
         let scene_choice = match &self.scene {
@@ -266,7 +283,7 @@ impl FrameArgs {
             None => config.render.scene.clone(),
         };
         let scene = match &scene_choice {
-            SceneChoice::File(path) => tessera_scene::load(path)?,
+            SceneChoice::File(path) => tessera_scene::load_from(assets, path)?,
             SceneChoice::Builtin => tessera_scene::builtin(),
         };
         log::info!(

@@ -100,11 +100,14 @@ pub struct RunArgs {
     script: Option<script::Script>,
 }
 
-/// What the phone's window loop opens: the built-in configuration with its `[mobile]`
-/// preset and the built-in scene, validation as the build profile says (on in debug builds),
-/// files written under `out_dir` (the app's internal data directory).
+/// What the phone's window loop opens: the configuration `config/default.toml` of `assets`
+/// (the built-in one where the store has none) with its `[mobile]` preset and its scene read
+/// from `assets`, validation as the build profile says (on in debug builds), files written
+/// under `out_dir` (the app's internal data directory).
 #[derive(Debug, Clone)]
 pub struct PhoneLaunch {
+    /// The APK's assets (scene files, models, textures, `config/default.toml`).
+    pub assets: std::sync::Arc<dyn tessera_scene::assets::Assets>,
     /// Where screenshots and plan dumps go.
     pub out_dir: PathBuf,
     /// The device profile whose preset applies (`mali` or `adreno`).
@@ -117,7 +120,9 @@ pub fn run_window(
     event_loop: winit::event_loop::EventLoop<()>,
     phone: PhoneLaunch,
 ) -> anyhow::Result<ExitCode> {
-    let chosen = FrameArgs::default().choose(&phone.profile, false)?;
+    let config = phone_config(phone.assets.as_ref())?;
+    let chosen =
+        FrameArgs::default().choose_with(config, phone.assets.as_ref(), &phone.profile, false)?;
     let window = &chosen.config.window;
     let (width, height) = (window.width, window.height);
     let present_mode = from_config(window.present_mode);
@@ -138,6 +143,23 @@ pub fn run_window(
             script: script::Script::default(),
         },
     )
+}
+
+/// The store's `config/default.toml`, or the built-in configuration where it has none.
+fn phone_config(
+    assets: &dyn tessera_scene::assets::Assets,
+) -> anyhow::Result<tessera_render::config::Config> {
+    use tessera_scene::assets::AssetError;
+    const NAME: &str = "config/default.toml";
+    match assets.read(std::path::Path::new(NAME), 1 << 20) {
+        Ok(bytes) => {
+            let text =
+                String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("{NAME}: not UTF-8 text"))?;
+            Ok(tessera_render::config::Config::parse(&text, NAME)?)
+        }
+        Err(AssetError::NotFound) => Ok(tessera_render::config::Config::builtin()),
+        Err(e) => Err(anyhow::anyhow!("{NAME}: {e}")),
+    }
 }
 
 /// Whether a window can be opened: an X11 or Wayland display is named.
@@ -203,4 +225,61 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         shader_dir,
         script: args.script.clone().unwrap_or_default(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tessera_scene::assets::Memory;
+
+    const COURTYARD: &str = include_str!("../../../../../assets/scenes/courtyard.toml");
+
+    #[test]
+    fn a_store_without_a_configuration_gives_the_built_in_one() {
+        let config = phone_config(&Memory::new()).unwrap();
+        assert_eq!(
+            config.render.scene,
+            tessera_render::config::SceneChoice::Builtin
+        );
+    }
+
+    /// The phone's path on desktop: the configuration and the scene it names come from the
+    /// store (relative to `config/`, normalised as the AssetManager needs).
+    #[test]
+    fn the_phone_reads_its_configuration_and_scene_from_the_store() {
+        let renamed = COURTYARD.replacen("name = \"courtyard\"", "name = \"from the store\"", 1);
+        assert_ne!(renamed, COURTYARD, "the scene file names itself");
+        let store = Memory::new()
+            .with(
+                "config/default.toml",
+                "[render]\nscene = \"../scenes/yard.toml\"\n",
+            )
+            .with("scenes/yard.toml", renamed);
+        let config = phone_config(&store).unwrap();
+        let chosen = FrameArgs::default()
+            .choose_with(config, &store, "mali", false)
+            .unwrap();
+        assert_eq!(chosen.scene.name, "from the store");
+        assert_eq!(chosen.profile, "mali");
+        // A scene the store lacks is an error naming the normalised path.
+        let store = Memory::new().with(
+            "config/default.toml",
+            "[render]\nscene = \"../scenes/none.toml\"\n",
+        );
+        let config = phone_config(&store).unwrap();
+        let e = FrameArgs::default()
+            .choose_with(config, &store, "mali", false)
+            .unwrap_err();
+        assert!(format!("{e:#}").contains("scenes/none.toml"), "{e:#}");
+    }
+
+    #[test]
+    fn a_broken_configuration_in_the_store_names_the_file() {
+        let store = Memory::new().with("config/default.toml", "[render]\nscene = 3\n");
+        let e = phone_config(&store).unwrap_err();
+        assert!(format!("{e:#}").contains("config/default.toml"), "{e:#}");
+        let store = Memory::new().with("config/default.toml", vec![0xff, 0xfe]);
+        let e = phone_config(&store).unwrap_err();
+        assert!(format!("{e:#}").contains("UTF-8"), "{e:#}");
+    }
 }
