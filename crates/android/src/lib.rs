@@ -2,7 +2,8 @@
 //! `android-native-activity` backend) calls on its own thread when the activity starts. It
 //! routes `log` to logcat (tag `tessera`), makes the event loop from the `AndroidApp` and
 //! runs the app library's window loop, the same one as on desktop: the window, the surface
-//! and the swapchain come with `resumed`. Packaging: `docs/android.md`.
+//! and the swapchain come with the first `resumed` (releasing them on `suspended` and making
+//! them again is not built yet: docs/android.md). Packaging: `docs/android.md`.
 //!
 //! On other targets this crate is empty (the workspace still builds it).
 
