@@ -1,9 +1,11 @@
 //! Tessera on Android: `android_main`, which the NativeActivity glue (winit's
 //! `android-native-activity` backend) calls on its own thread when the activity starts. It
 //! routes `log` to logcat (tag `tessera`), makes the event loop from the `AndroidApp` and
-//! runs the app library's window loop, the same one as on desktop: the window, the surface
-//! and the swapchain come with the first `resumed` (releasing them on `suspended` and making
-//! them again is not built yet: docs/android.md). Packaging: `docs/android.md`.
+//! runs the app library's window loop, the same one as on desktop: the window, the device,
+//! the surface and the swapchain come with the first `resumed`; `suspended` drops the
+//! swapchain and the surface before it returns (the native window goes away then), and
+//! each later `resumed` makes a new surface while the device, pipelines, scene and
+//! plan-lifetime resources stay. Packaging: `docs/android.md`.
 //!
 //! On other targets this crate is empty (the workspace still builds it).
 

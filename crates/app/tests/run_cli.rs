@@ -179,6 +179,67 @@ fn a_minimised_window_draws_nothing_and_sleeps_until_restored() {
     assert!(stdout.contains("swapchains created: 2"), "{stdout}");
 }
 
+/// `tessera run` of 13 frames at 320×180 with the lights paused after frame 1, `steps`
+/// added to the script and a screenshot of frame 13; its stdout and the picture.
+fn paused_run(dir: &Path, name: &str, steps: &str) -> Option<(String, Picture)> {
+    let shot = dir.join(format!("{name}.png"));
+    let script = format!("1:pause,{steps}12:screenshot={}", shot.display());
+    let o = run_windowed(&[
+        "--frames",
+        "13",
+        "--width",
+        "320",
+        "--height",
+        "180",
+        "--no-overlay",
+        "--script",
+        &script,
+    ])?;
+    Some((assert_clean(&o, 13), picture(&shot)))
+}
+
+#[test]
+fn suspend_resume_and_rotation_drop_and_remake_the_surface_and_restore_the_picture() {
+    let dir = scratch("suspend");
+    // Android's lifecycle twice: the swapchain and the surface dropped, a new surface on
+    // resume; then a rotation-like resize there and back. Each run is compared with the
+    // same run without the suspends: a resize restarts the frame's temporal state
+    // (exposure, history), so the rotation's reference has the same resizes.
+    let suspends = "4:suspend=200,5:suspend=150,";
+    let rotation = "6:resize=180x320,9:resize=320x180,";
+    let Some((plain_out, plain)) = paused_run(&dir, "plain", "") else {
+        return;
+    };
+    assert!(
+        plain_out.contains("window surfaces created: 1;"),
+        "{plain_out}"
+    );
+    let (out, suspended) = paused_run(&dir, "suspended", suspends).expect("a window");
+    let lines = out.lines().filter(|l| l.starts_with("suspended for "));
+    assert_eq!(lines.count(), 2, "{out}");
+    assert!(
+        out.contains("window surfaces created: 3;"),
+        "one surface at open and one per resume: {out}"
+    );
+    let d = plain.difference(&suspended).expect("the same size");
+    assert_eq!(d.max, 0, "the picture after suspend and resume: {d:?}");
+    let (_, rotated) = paused_run(&dir, "rotated", rotation).expect("a window");
+    let both = format!("{suspends}{rotation}");
+    let (out, suspended_rotated) = paused_run(&dir, "both", &both).expect("a window");
+    assert!(
+        out.contains("window surfaces created: 3; swapchains created: 5 (last 320x180)"),
+        "{out}"
+    );
+    assert!(out.contains("re-plan: resize to 180x320:"), "{out}");
+    let d = rotated
+        .difference(&suspended_rotated)
+        .expect("the same size");
+    assert_eq!(
+        d.max, 0,
+        "the picture after suspend, resume and rotation: {d:?}"
+    );
+}
+
 #[test]
 fn every_toggle_once_stays_clean_and_optimisations_never_change_the_picture() {
     let dir = scratch("toggles");

@@ -11,14 +11,16 @@
 //! same functions either way.
 //!
 //! With a window ([`GpuOptions::surface`]) the instance also enables `VK_KHR_surface` and
-//! the platform's surface extensions (ash-window, from the display handle), creates the
-//! window's `VkSurfaceKHR`, picks a graphics family that can present to it and enables
-//! `VK_KHR_swapchain`; headless (no surface) enables none of them.
+//! the platform's surface extensions (ash-window, from the display handle), picks a
+//! graphics family that presents to a probe surface of the window and enables
+//! `VK_KHR_swapchain`; headless (no surface) enables none of them. The device owns no
+//! surface: the app makes one per life of the native window ([`crate::surface`]).
 //!
 //! Every `unsafe` block here calls Vulkan through ash with handles this module created and
 //! owns; destruction happens once, in `Drop`, after the device is idle.
 
 use crate::memtype;
+use crate::surface::{self, SurfaceRequest};
 use crate::VkError;
 use ash::vk;
 use std::ffi::{c_void, CStr, CString};
@@ -90,55 +92,6 @@ unsafe extern "system" fn on_message(
     vk::FALSE
 }
 
-/// A window a surface can be made for (a winit `Window` is one).
-pub trait WindowSource:
-    raw_window_handle::HasDisplayHandle + raw_window_handle::HasWindowHandle + Send + Sync
-{
-}
-
-impl<W> WindowSource for W where
-    W: raw_window_handle::HasDisplayHandle + raw_window_handle::HasWindowHandle + Send + Sync
-{
-}
-
-/// The window a device is opened for. The [`Gpu`] keeps it alive (a share of it) until its
-/// surface is destroyed, so the surface never outlives the window.
-#[derive(Clone)]
-pub struct SurfaceRequest {
-    window: Arc<dyn WindowSource>,
-}
-
-impl std::fmt::Debug for SurfaceRequest {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SurfaceRequest").finish_non_exhaustive()
-    }
-}
-
-impl SurfaceRequest {
-    /// A request for `window`.
-    pub fn new(window: Arc<dyn WindowSource>) -> SurfaceRequest {
-        SurfaceRequest { window }
-    }
-
-    fn handles(
-        &self,
-    ) -> Result<
-        (
-            raw_window_handle::RawDisplayHandle,
-            raw_window_handle::RawWindowHandle,
-        ),
-        VkError,
-    > {
-        let bad = |e: raw_window_handle::HandleError| {
-            VkError::Setup(format!("the window has no usable handle: {e}"))
-        };
-        Ok((
-            self.window.display_handle().map_err(bad)?.as_raw(),
-            self.window.window_handle().map_err(bad)?.as_raw(),
-        ))
-    }
-}
-
 /// How to open the device.
 #[derive(Clone, Debug)]
 pub struct GpuOptions {
@@ -170,25 +123,9 @@ pub struct Queue {
     pub queue: vk::Queue,
 }
 
-/// The window surface of a device opened for presenting.
-pub struct Surface {
-    /// `VK_KHR_surface` instance functions.
-    pub loader: ash::khr::surface::Instance,
-    /// The surface.
-    pub surface: vk::SurfaceKHR,
-}
-
-impl std::fmt::Debug for Surface {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Surface")
-            .field("surface", &self.surface)
-            .finish_non_exhaustive()
-    }
-}
-
 /// An open device with everything the executor needs.
 pub struct Gpu {
-    _entry: ash::Entry,
+    pub(crate) entry: ash::Entry,
     /// The instance.
     pub instance: ash::Instance,
     debug_instance: Option<(ash::ext::debug_utils::Instance, vk::DebugUtilsMessengerEXT)>,
@@ -216,15 +153,12 @@ pub struct Gpu {
     wait_idles: AtomicU64,
     /// Whether validation is on.
     pub validation: bool,
-    /// The window surface, when opened with [`GpuOptions::surface`] (`VK_KHR_swapchain` is
-    /// then enabled and the graphics family presents to it).
-    pub surface: Option<Surface>,
+    /// `VK_KHR_surface`'s instance functions, when opened for a window
+    /// ([`GpuOptions::surface`]; `VK_KHR_swapchain` is then enabled too).
+    pub(crate) surface_loader: Option<ash::khr::surface::Instance>,
     /// Tools attached to the device, as they name themselves
     /// (`vkGetPhysicalDeviceToolProperties`): `RenderDoc` while RenderDoc can capture.
     pub tools: Vec<String>,
-    /// The window of the surface, kept alive until the surface is destroyed (fields drop
-    /// after `Drop::drop`, which destroys the surface).
-    _window: Option<Arc<dyn WindowSource>>,
 }
 
 impl std::fmt::Debug for Gpu {
@@ -336,35 +270,34 @@ impl Gpu {
         } else {
             None
         };
-        let surface = match handles {
+        let surface_loader = handles.map(|_| ash::khr::surface::Instance::new(&entry, &instance));
+        // A probe surface of the window picks a family that presents to it; the app makes
+        // its own surfaces afterwards (`WindowSurface`), as many as the window's lives.
+        let probe = match handles {
             None => Ok(None),
-            Some((display, window)) => {
-                // SAFETY: the handles are the live window's; the Gpu keeps the window (its
-                // `window` field) until the surface is destroyed in Drop; the instance
-                // enabled the extensions ash-window asked for.
-                unsafe { ash_window::create_surface(&entry, &instance, display, window, None) }
-                    .map(|s| {
-                        Some(Surface {
-                            loader: ash::khr::surface::Instance::new(&entry, &instance),
-                            surface: s,
-                        })
-                    })
-                    .map_err(|e| VkError::Setup(format!("cannot create the window surface: {e}")))
-            }
+            // SAFETY: the handles are the live window's (the request holds it) and the
+            // probe is destroyed below, before this function returns; the instance enabled
+            // the extensions ash-window asked for.
+            Some(h) => unsafe { surface::create_raw(&entry, &instance, h) }.map(Some),
         };
-        let opened = surface
-            .as_ref()
-            .map_err(|e| VkError::Setup(e.to_string()))
-            .and_then(|s| Self::open_device(&instance, s.as_ref()));
+        let probe_with_loader = match (&probe, &surface_loader) {
+            (Ok(Some(p)), Some(l)) => Some((l, *p)),
+            _ => None,
+        };
+        let opened = match &probe {
+            Ok(_) => Self::open_device(&instance, probe_with_loader),
+            Err(e) => Err(VkError::Setup(e.to_string())),
+        };
+        if let Some((l, p)) = probe_with_loader {
+            // SAFETY: no swapchain was made on the probe; only the support queries used it.
+            unsafe { l.destroy_surface(p, None) };
+        }
         let (physical, properties, device, graphics, compute, memory, allocator) = match opened {
             Ok(parts) => parts,
             Err(e) => {
                 // SAFETY: nothing created from the instance is alive when opening failed
-                // but the surface and the messenger, destroyed here before it.
+                // but the messenger, destroyed here before it.
                 unsafe {
-                    if let Ok(Some(s)) = &surface {
-                        s.loader.destroy_surface(s.surface, None);
-                    }
                     if let Some((d, m)) = &debug_instance {
                         d.destroy_debug_utils_messenger(*m, None);
                     }
@@ -381,7 +314,7 @@ impl Gpu {
             log::info!("tools attached to the device: {}", tools.join(", "));
         }
         Ok(Gpu {
-            _entry: entry,
+            entry,
             instance,
             debug_instance,
             debug,
@@ -396,16 +329,15 @@ impl Gpu {
             direct_allocations: AtomicU64::new(0),
             wait_idles: AtomicU64::new(0),
             validation: options.validation,
-            surface: surface.ok().flatten(),
+            surface_loader,
             tools,
-            _window: options.surface.as_ref().map(|r| r.window.clone()),
         })
     }
 
     #[allow(clippy::type_complexity)]
     fn open_device(
         instance: &ash::Instance,
-        surface: Option<&Surface>,
+        surface: Option<(&ash::khr::surface::Instance, vk::SurfaceKHR)>,
     ) -> Result<
         (
             vk::PhysicalDevice,
@@ -447,13 +379,10 @@ impl Gpu {
             // SAFETY: as above.
             let families = unsafe { instance.get_physical_device_queue_family_properties(p) };
             let presents = |i: usize| {
-                surface.is_none_or(|s| {
-                    // SAFETY: a support query of a family of `p` and our surface.
-                    unsafe {
-                        s.loader
-                            .get_physical_device_surface_support(p, i as u32, s.surface)
-                    }
-                    .unwrap_or(false)
+                surface.is_none_or(|(loader, s)| {
+                    // SAFETY: a support query of a family of `p` and our probe surface.
+                    unsafe { loader.get_physical_device_surface_support(p, i as u32, s) }
+                        .unwrap_or(false)
                 })
             };
             let Some(g) = families.iter().enumerate().position(|(i, f)| {
@@ -822,9 +751,6 @@ impl Drop for Gpu {
             let _ = self.device.device_wait_idle();
             self.allocator.take();
             self.device.destroy_device(None);
-            if let Some(s) = self.surface.take() {
-                s.loader.destroy_surface(s.surface, None);
-            }
             if let Some((d, m)) = self.debug_instance.take() {
                 d.destroy_debug_utils_messenger(m, None);
             }

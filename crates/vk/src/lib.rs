@@ -22,11 +22,13 @@
 //!   (`tessera-glsl`: `#include`, defines, file:line errors; the Android build has none).
 //! - [`synth`]: synthetic pass bodies and the CPU model behind `tessera exec`, a client of
 //!   the executor.
+//! - [`surface`]: window surfaces, one per life of the native window (Android takes it
+//!   away on suspend); the device outlives them.
 //! - [`swapchain`]: the window's swapchain (create, recreate, acquire, present).
 //! - [`capture`]: RenderDoc frame capture through its in-app API, loaded at run time.
 //!
 //! All `unsafe` of the project lives in this crate, in `device`, `resources`, `render`,
-//! `executor`, `shader`, `swapchain`, `capture` and `synth::gpu`; each block says why it is sound.
+//! `executor`, `shader`, `surface`, `swapchain`, `capture` and `synth::gpu`; each block says why it is sound.
 
 #![warn(missing_docs)]
 
@@ -40,10 +42,12 @@ pub mod render;
 pub mod resources;
 pub mod shader;
 pub mod submit;
+pub mod surface;
 pub mod swapchain;
 pub mod synth;
 
-pub use device::{Gpu, GpuOptions, Surface, SurfaceRequest, WindowSource};
+pub use device::{Gpu, GpuOptions};
+pub use surface::{SurfaceRequest, WindowSource, WindowSurface};
 
 /// What can go wrong in the executor.
 #[derive(Debug, thiserror::Error)]

@@ -1,5 +1,6 @@
-//! The window's swapchain: creation and re-creation on the [`Gpu`]'s surface, one view per
-//! image, acquire and present.
+//! The window's swapchain: creation and re-creation on a [`WindowSurface`], one view per
+//! image, acquire and present. Each swapchain holds a share of its surface, so the surface
+//! is destroyed only after the last swapchain made on it.
 //!
 //! - Extent: the surface's current extent, or the window's size clamped to the surface's
 //!   limits when the surface leaves it to the swapchain (`0xFFFFFFFF`). A 0×0 extent (a
@@ -23,6 +24,7 @@
 
 use crate::device::Gpu;
 use crate::executor::FRAMES_IN_FLIGHT;
+use crate::surface::WindowSurface;
 use crate::VkError;
 use ash::vk;
 use std::sync::Arc;
@@ -140,6 +142,8 @@ pub enum Presented {
 /// A swapchain with its images, views and semaphores.
 pub struct Swapchain {
     gpu: Arc<Gpu>,
+    /// Destroyed (its last share) only after this swapchain (fields drop after `Drop::drop`).
+    surface: Arc<WindowSurface>,
     loader: ash::khr::swapchain::Device,
     swapchain: vk::SwapchainKHR,
     /// The images.
@@ -171,30 +175,24 @@ impl std::fmt::Debug for Swapchain {
     }
 }
 
-fn no_surface() -> VkError {
-    VkError::Setup("the device was opened without a window surface".into())
-}
-
 impl Swapchain {
-    /// Creates the swapchain for a window of `window` pixels (replacing `old`, which is
-    /// destroyed: the caller has waited for the frames that used it). `Ok(None)` when the
-    /// extent is 0×0 (minimised).
+    /// Creates the swapchain on `surface` for a window of `window` pixels (replacing `old`,
+    /// which is destroyed: the caller has waited for the frames that used it; it must be
+    /// of the same surface). `Ok(None)` when the extent is 0×0 (minimised).
     pub fn create(
-        gpu: &Arc<Gpu>,
+        surface: &Arc<WindowSurface>,
         window: vk::Extent2D,
         mode: PresentMode,
         old: Option<Swapchain>,
     ) -> Result<Option<Swapchain>, VkError> {
-        let s = gpu.surface.as_ref().ok_or_else(no_surface)?;
-        // SAFETY: queries on our physical device and the Gpu's live surface.
+        let gpu = surface.gpu();
+        let (loader, s) = (surface.loader(), surface.handle());
+        // SAFETY: queries on our physical device and the live surface.
         let (caps, formats, modes) = unsafe {
             (
-                s.loader
-                    .get_physical_device_surface_capabilities(gpu.physical, s.surface)?,
-                s.loader
-                    .get_physical_device_surface_formats(gpu.physical, s.surface)?,
-                s.loader
-                    .get_physical_device_surface_present_modes(gpu.physical, s.surface)?,
+                loader.get_physical_device_surface_capabilities(gpu.physical, s)?,
+                loader.get_physical_device_surface_formats(gpu.physical, s)?,
+                loader.get_physical_device_surface_present_modes(gpu.physical, s)?,
             )
         };
         let extent = choose_extent(&caps, window);
@@ -222,7 +220,7 @@ impl Swapchain {
             vk::CompositeAlphaFlagsKHR::INHERIT
         };
         let info = vk::SwapchainCreateInfoKHR::default()
-            .surface(s.surface)
+            .surface(s)
             .min_image_count(choose_image_count(&caps))
             .image_format(format.format)
             .image_color_space(format.color_space)
@@ -235,13 +233,14 @@ impl Swapchain {
             .present_mode(present_mode)
             .clipped(true)
             .old_swapchain(old_handle);
-        // SAFETY: `info` refers to the Gpu's surface and locals alive across the call; the
+        // SAFETY: `info` refers to the live surface and locals alive across the call; the
         // old swapchain (if any) is live and retired by this call.
         let swapchain = unsafe { loader.create_swapchain(&info, None) };
         drop(old);
         let swapchain = swapchain?;
         let mut sc = Swapchain {
             gpu: gpu.clone(),
+            surface: surface.clone(),
             loader,
             swapchain,
             images: Vec::new(),
@@ -294,6 +293,11 @@ impl Swapchain {
             if sc.can_read_back() { "yes" } else { "no" }
         );
         Ok(Some(sc))
+    }
+
+    /// The surface it presents to.
+    pub fn surface(&self) -> &Arc<WindowSurface> {
+        &self.surface
     }
 
     /// Whether the images allow copies from them (`TRANSFER_SRC`), which a screenshot of the

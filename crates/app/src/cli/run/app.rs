@@ -31,7 +31,7 @@ use tessera_render::{OverlayLine, OverlayText, Renderer, Settings};
 use tessera_vk::capture::Capture;
 use tessera_vk::executor::ImportedImage;
 use tessera_vk::swapchain::{Acquired, PresentMode, Presented, Swapchain};
-use tessera_vk::{Gpu, GpuOptions, SurfaceRequest, VkError};
+use tessera_vk::{Gpu, GpuOptions, SurfaceRequest, VkError, WindowSurface};
 use winit::application::ApplicationHandler;
 use winit::event::{ElementState, MouseButton, MouseScrollDelta, StartCause, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
@@ -55,11 +55,13 @@ pub struct Launch {
 }
 
 /// The open window and everything drawn into it. Field order is drop order: the renderer
-/// and the swapchain go before the device, the device (which destroys the surface) before
-/// the window.
+/// and the swapchain go before the surface, the surface before the device, the device
+/// before the window.
 struct Live {
     renderer: Renderer,
     swapchain: Option<Swapchain>,
+    /// The window's surface; `None` while suspended (the platform took the window away).
+    surface: Option<Arc<WindowSurface>>,
     gpu: Arc<Gpu>,
     window: Arc<Window>,
     /// The swapchain must be recreated before the next frame.
@@ -125,6 +127,17 @@ struct Minimised {
     presented: u64,
 }
 
+/// The app is suspended: the platform took the native window away (Android's `Suspended`,
+/// or `--script suspend=MS`), so the swapchain and the surface are gone and nothing is
+/// drawn until `resumed` makes a new surface. The device, the pipelines, the scene and the
+/// plan-lifetime resources stay.
+#[derive(Debug)]
+struct Suspension {
+    since: Instant,
+    /// `--script suspend=MS`: resumes itself at that time; `None`: when the platform says.
+    until: Option<Instant>,
+}
+
 /// A re-plan the next frame will make, and what caused it.
 struct Replan {
     reason: String,
@@ -163,6 +176,11 @@ struct App {
     capture_next: Option<PathBuf>,
     replan: Option<Replan>,
     minimised: Option<Minimised>,
+    suspension: Option<Suspension>,
+    /// Suspended periods, ms.
+    suspend_log: Vec<f64>,
+    /// Window surfaces made (the first one included).
+    surfaces: u64,
     /// The plan of the last frame that re-planned, screenshot frames aside: what a switch's
     /// plan is compared with.
     steady_plan: Option<Plan>,
@@ -245,6 +263,7 @@ impl App {
             })?,
         );
         log::info!("device: {}", gpu.device_name());
+        let surface = self.make_surface(&gpu, &window)?;
         let start = start.unwrap_or_else(|| View::of(&scene));
         self.camera = Some(CameraController::new(start, scene.bounds));
         self.title = format!("tessera: {} on {}", scene.name, gpu.device_name());
@@ -252,6 +271,7 @@ impl App {
         self.live = Some(Live {
             renderer,
             swapchain: None,
+            surface: Some(surface),
             gpu,
             window,
             stale: true,
@@ -263,13 +283,79 @@ impl App {
         Ok(())
     }
 
-    /// Recreates the swapchain for the window's size (none while it is 0×0) and sets the
-    /// renderer to its extent.
+    /// A new surface for the window (at open and on each resume).
+    fn make_surface(
+        &mut self,
+        gpu: &Arc<Gpu>,
+        window: &Arc<Window>,
+    ) -> anyhow::Result<Arc<WindowSurface>> {
+        let surface = WindowSurface::new(gpu, window.clone())
+            .map_err(explain_vk)
+            .context("creating the window surface")?;
+        self.surfaces += 1;
+        Ok(Arc::new(surface))
+    }
+
+    /// The platform takes the window away: waits for the frames in flight, then drops the
+    /// swapchain and the surface before returning (Android destroys the native window once
+    /// the `Suspended` handler returns). Everything else stays for the resume.
+    fn suspend(&mut self, until: Option<Instant>) -> anyhow::Result<()> {
+        if self.suspension.is_some() {
+            return Ok(());
+        }
+        log::info!("suspended: dropping the swapchain and the window surface");
+        self.suspension = Some(Suspension {
+            since: Instant::now(),
+            until,
+        });
+        // Keys and fingers released while suspended never arrive.
+        self.input.keys.clear();
+        let Some(live) = &mut self.live else {
+            return Ok(());
+        };
+        live.renderer.wait()?;
+        live.gpu.wait_idle().map_err(explain_vk)?;
+        live.swapchain = None;
+        live.surface = None;
+        Ok(())
+    }
+
+    /// The platform gives the window back: a new surface, and the next frame makes the
+    /// swapchain for the window's size (which may have changed: a rotation).
+    fn resume(&mut self) -> anyhow::Result<()> {
+        let Some(s) = self.suspension.take() else {
+            return Ok(());
+        };
+        let ms = s.since.elapsed().as_secs_f64() * 1e3;
+        log::info!("resumed after {ms:.0} ms suspended: making a new window surface");
+        self.suspend_log.push(ms);
+        self.last_frame = None;
+        let Some((gpu, window)) = self
+            .live
+            .as_ref()
+            .map(|l| (l.gpu.clone(), l.window.clone()))
+        else {
+            return Ok(());
+        };
+        let surface = self.make_surface(&gpu, &window)?;
+        if let Some(l) = &mut self.live {
+            l.surface = Some(surface);
+            l.stale = true;
+            l.window.request_redraw();
+        }
+        Ok(())
+    }
+
+    /// Recreates the swapchain for the window's size (none while it is 0×0 or suspended)
+    /// and sets the renderer to its extent.
     fn recreate(&mut self) -> anyhow::Result<()> {
         let Some(live) = &mut self.live else {
             return Ok(());
         };
         live.stale = false;
+        let Some(surface) = live.surface.clone() else {
+            return Ok(());
+        };
         let size = live.window.inner_size();
         // Every frame that used the old swapchain (rendering and presenting) is done.
         live.renderer.wait()?;
@@ -279,7 +365,7 @@ impl App {
             height: size.height,
         };
         let old = live.swapchain.take();
-        live.swapchain = Swapchain::create(&live.gpu, extent, self.present_mode, old)
+        live.swapchain = Swapchain::create(&surface, extent, self.present_mode, old)
             .map_err(explain_vk)
             .context("creating the swapchain")?;
         if let Some(sc) = &live.swapchain {
@@ -461,6 +547,9 @@ impl App {
 
     /// Renders and presents one frame; `Ok(false)` when the loop should end.
     fn draw(&mut self) -> anyhow::Result<bool> {
+        if self.suspension.is_some() {
+            return Ok(true);
+        }
         if let Some(m) = &mut self.minimised {
             m.redraws += 1;
             return Ok(true);
@@ -625,6 +714,9 @@ impl App {
                 Step::Minimise(ms) => {
                     self.minimise(Hidden::Until(Instant::now() + Duration::from_millis(ms)));
                 }
+                Step::Suspend(ms) => {
+                    self.suspend(Some(Instant::now() + Duration::from_millis(ms)))?;
+                }
             }
         }
         Ok(!self.quit && self.frames.is_none_or(|n| self.presented < n))
@@ -701,16 +793,35 @@ impl App {
 }
 
 impl ApplicationHandler for App {
-    fn new_events(&mut self, _event_loop: &ActiveEventLoop, cause: StartCause) {
+    fn new_events(&mut self, event_loop: &ActiveEventLoop, cause: StartCause) {
         if let StartCause::ResumeTimeReached { .. } = cause {
             if matches!(self.hidden(), Some(Hidden::Until(t)) if Instant::now() >= t) {
                 self.restore();
             }
+            let due = |s: &Suspension| s.until.is_some_and(|t| Instant::now() >= t);
+            if self.suspension.as_ref().is_some_and(due) {
+                if let Err(e) = self.resume() {
+                    self.fail(event_loop, e);
+                }
+            }
         }
     }
 
+    /// The first time: opens the window, device, renderer and surface. After a suspend
+    /// (Android): a new surface for the same window.
     fn resumed(&mut self, event_loop: &ActiveEventLoop) {
-        if let Err(e) = self.open(event_loop) {
+        let r = if self.live.is_some() {
+            self.resume()
+        } else {
+            self.open(event_loop)
+        };
+        if let Err(e) = r {
+            self.fail(event_loop, e);
+        }
+    }
+
+    fn suspended(&mut self, event_loop: &ActiveEventLoop) {
+        if let Err(e) = self.suspend(None) {
             self.fail(event_loop, e);
         }
     }
@@ -804,6 +915,14 @@ impl ApplicationHandler for App {
     }
 
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        if let Some(s) = &self.suspension {
+            // No surface: sleep in the event wait until resumed.
+            event_loop.set_control_flow(match s.until {
+                Some(t) => ControlFlow::WaitUntil(t),
+                None => ControlFlow::Wait,
+            });
+            return;
+        }
         if let Some(m) = &self.minimised {
             // Minimised: sleep in the event wait (until a scripted restore is due).
             event_loop.set_control_flow(match m.why {
@@ -900,6 +1019,9 @@ pub fn run_on(event_loop: EventLoop<()>, launch: Launch) -> anyhow::Result<ExitC
         capture_next: None,
         replan: None,
         minimised: None,
+        suspension: None,
+        suspend_log: Vec::new(),
+        surfaces: 0,
         steady_plan: None,
         replans: Vec::new(),
         minimise_log: Vec::new(),
@@ -946,9 +1068,12 @@ pub fn run_on(event_loop: EventLoop<()>, launch: Launch) -> anyhow::Result<ExitC
             cpu.map_or("unknown".to_string(), |c| format!("{c:.0} ms"))
         );
     }
+    for ms in &app.suspend_log {
+        println!("suspended for {ms:.0} ms: swapchain and surface dropped, made again on resume");
+    }
     println!(
-        "swapchains created: {} (last {}x{})",
-        app.swapchains, app.extent.0, app.extent.1
+        "window surfaces created: {}; swapchains created: {} (last {}x{})",
+        app.surfaces, app.swapchains, app.extent.0, app.extent.1
     );
     let (count, texts) = &app.messages;
     if validation {

@@ -94,8 +94,9 @@ pub struct RunArgs {
     #[arg(long, value_name = "DIR")]
     shader_dir: Option<PathBuf>,
     /// Actions at given frames: FRAME:STEP[,FRAME:STEP...], STEP a key's action name
-    /// (`merge`, `ssao`, `screenshot=PATH`, `plan=PATH`, `capture=PATH`, ...), `resize=WxH`
-    /// or `minimise=MS`.
+    /// (`merge`, `ssao`, `screenshot=PATH`, `plan=PATH`, `capture=PATH`, ...), `resize=WxH`,
+    /// `minimise=MS` or `suspend=MS` (drop the swapchain and surface as Android's
+    /// `Suspended` does, resume after MS).
     #[arg(long, value_name = "STEPS", value_parser = script::Script::parse)]
     script: Option<script::Script>,
 }

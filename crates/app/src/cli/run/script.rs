@@ -2,8 +2,10 @@
 //! demos. `FRAME:STEP[,FRAME:STEP...]`, where STEP is an action's name from the key table
 //! (`merge`, `ssao`, `screenshot`, ...), optionally `=PATH` for the ones that write a file
 //! (`screenshot=shot.png`, `plan=out/plan`, `capture=frame.rdc`), or one of
-//! `resize=WxH` (ask the window for that size) and `minimise=MS` (behave as a minimised
-//! window for MS milliseconds, then restore). A step runs after the frame of that number
+//! `resize=WxH` (ask the window for that size), `minimise=MS` (behave as a minimised
+//! window for MS milliseconds, then restore) and `suspend=MS` (what Android's `Suspended`
+//! does: drop the swapchain and the window surface, then resume with a new surface after
+//! MS milliseconds). A step runs after the frame of that number
 //! has been presented (frames count from 1), so what it changes shows from the next frame
 //! on: `59:screenshot=a.png` writes frame 60.
 
@@ -19,6 +21,8 @@ pub enum Step {
     Resize(u32, u32),
     /// Minimised for this many milliseconds.
     Minimise(u64),
+    /// Suspended (swapchain and surface dropped, as on Android) for this many milliseconds.
+    Suspend(u64),
 }
 
 /// The steps, in frame order.
@@ -42,18 +46,22 @@ fn step(text: &str) -> Result<Step, String> {
         ("resize", Some(a)) => size(a)
             .map(|(w, h)| Step::Resize(w, h))
             .ok_or_else(|| format!("'{text}': expected resize=WIDTHxHEIGHT, each 1-16384")),
-        ("minimise", Some(a)) => a
+        ("minimise" | "suspend", Some(a)) => a
             .parse::<u64>()
             .ok()
             .filter(|ms| (1..=60_000).contains(ms))
-            .map(Step::Minimise)
-            .ok_or_else(|| format!("'{text}': expected minimise=MILLISECONDS (1-60000)")),
-        ("resize" | "minimise", None) => Err(format!("'{text}': {name} needs =VALUE")),
+            .map(if name == "suspend" {
+                Step::Suspend
+            } else {
+                Step::Minimise
+            })
+            .ok_or_else(|| format!("'{text}': expected {name}=MILLISECONDS (1-60000)")),
+        ("resize" | "minimise" | "suspend", None) => Err(format!("'{text}': {name} needs =VALUE")),
         _ => {
             let action = actions::by_name(name).ok_or_else(|| {
                 let names: Vec<&str> = actions::BINDINGS.iter().map(|b| b.name).collect();
                 format!(
-                    "'{text}': unknown step '{name}'; expected one of {}, resize=WxH, minimise=MS",
+                    "'{text}': unknown step '{name}'; expected one of {}, resize=WxH, minimise=MS, suspend=MS",
                     names.join(", ")
                 )
             })?;
@@ -111,9 +119,10 @@ mod tests {
 
     #[test]
     fn steps_parse_sort_and_come_due() {
-        let mut s =
-            Script::parse("10:screenshot=a.png, 3:merge,3:resize=200x120,5:minimise=300,4:ssao")
-                .unwrap();
+        let mut s = Script::parse(
+            "10:screenshot=a.png, 3:merge,3:resize=200x120,5:minimise=300,4:ssao,7:suspend=250",
+        )
+        .unwrap();
         assert_eq!(
             s.due(3),
             vec![
@@ -129,6 +138,7 @@ mod tests {
                 Step::Minimise(300)
             ]
         );
+        assert_eq!(s.due(7), vec![Step::Suspend(250)]);
         assert_eq!(
             s.due(100),
             vec![Step::Action(Action::Screenshot, Some("a.png".into()))]
@@ -144,6 +154,8 @@ mod tests {
             ("3:merg", "unknown step 'merg'"),
             ("3:resize=0x5", "resize=WIDTHxHEIGHT"),
             ("3:minimise=x", "minimise=MILLISECONDS"),
+            ("3:suspend=0", "suspend=MILLISECONDS"),
+            ("3:suspend", "suspend needs =VALUE"),
             ("3:merge=x", "takes no value"),
             ("3:screenshot=", "empty"),
             ("", "expected FRAME:STEP"),
