@@ -63,7 +63,8 @@ fn android_main(app: AndroidApp) {
     let phone = tessera::PhoneLaunch {
         assets: store,
         out_dir,
-        profile: "mali".into(),
+        // The device chooses: Mali (its architecture's tile budget), Adreno or desktop.
+        profile: "auto".into(),
     };
     match tessera::run_window(event_loop, phone) {
         Ok(code) => log::info!("the window loop ended: {code:?}"),

@@ -604,3 +604,48 @@ fn the_overlay_is_a_pass_that_draws_over_the_frame() {
         "the overlay drew nothing"
     );
 }
+
+#[test]
+fn a_tap_on_an_overlay_switch_toggles_it_and_auto_takes_the_devices_profile() {
+    // The phone's path on desktop: the profile comes from the device (lavapipe: desktop,
+    // not a tiler), and a finger's tap on a switch's cell in the overlay (through the
+    // gesture recogniser and the overlay's hit test) toggles it as its key does.
+    let Some(o) = run_windowed(&[
+        "--frames",
+        "6",
+        "--width",
+        "800",
+        "--height",
+        "600",
+        "--profile",
+        "auto",
+        "--script",
+        "3:tap=merge,4:tap=ssao",
+    ]) else {
+        return;
+    };
+    let stdout = assert_clean(&o, 6);
+    assert!(
+        stdout.contains("profile desktop chosen by the device:")
+            && stdout.contains("not a tiler"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("merge off: re-planned in"), "{stdout}");
+    assert!(stdout.contains("ssao prepass: re-planned in"), "{stdout}");
+    // A switch the overlay does not show cannot be tapped: one clear error, exit 1.
+    let o = run_windowed(&[
+        "--frames",
+        "4",
+        "--width",
+        "320",
+        "--height",
+        "180",
+        "--no-overlay",
+        "--script",
+        "2:tap=merge",
+    ])
+    .expect("a window");
+    let stderr = text(&o.stderr);
+    assert!(!o.status.success(), "{stderr}");
+    assert!(stderr.contains("tap=merge: the overlay is hidden"), "{stderr}");
+}

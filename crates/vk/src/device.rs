@@ -587,7 +587,17 @@ impl Gpu {
         }
     }
 
-    /// The device facts as the compiler's capabilities.
+    /// What kind of GPU this is: the profile whose preset applies and its tile budget
+    /// ([`crate::device_class`]).
+    pub fn class(&self) -> crate::device_class::DeviceClass {
+        crate::device_class::classify(
+            self.properties.vendor_id,
+            &self.device_name(),
+            memtype::has_lazily_allocated(self.memory_types()),
+        )
+    }
+
+    /// The device facts as the compiler's capabilities (the tile budget from [`Gpu::class`]).
     pub fn capabilities(&self) -> Capabilities {
         let limits = &self.properties.limits;
         Capabilities {
@@ -596,7 +606,7 @@ impl Gpu {
             lazily_allocated: memtype::has_lazily_allocated(self.memory_types()),
             max_color_attachments: limits.max_color_attachments,
             max_input_attachments: limits.max_per_stage_descriptor_input_attachments.min(64),
-            tile_bits_per_pixel: 0,
+            tile_bits_per_pixel: self.class().tile_bits_per_pixel,
             // Covers every image alignment seen on desktop and mobile drivers; the executor
             // still checks each placement against the real requirement.
             placement_alignment: 65536,

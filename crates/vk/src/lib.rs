@@ -22,6 +22,8 @@
 //!   (`tessera-glsl`: `#include`, defines, file:line errors; the Android build has none).
 //! - [`synth`]: synthetic pass bodies and the CPU model behind `tessera exec`, a client of
 //!   the executor.
+//! - [`device_class`]: what kind of GPU the device is (desktop, Mali and its architecture,
+//!   Adreno): the profile whose preset applies and the tile budget, from its identity.
 //! - [`surface`]: window surfaces, one per life of the native window (Android takes it
 //!   away on suspend); the device outlives them.
 //! - [`swapchain`]: the window's swapchain (create, recreate, acquire, present).
@@ -36,6 +38,7 @@ pub mod barrier;
 pub mod capture;
 pub mod conv;
 pub mod device;
+pub mod device_class;
 pub mod executor;
 pub mod memtype;
 pub mod render;

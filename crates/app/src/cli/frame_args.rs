@@ -311,3 +311,35 @@ impl FrameArgs {
 pub fn profile_parser() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(config::PROFILES)
 }
+
+/// `--profile auto`: the profile is the device's ([`tessera_vk::Gpu::class`]), chosen once
+/// the device is open.
+pub const AUTO: &str = "auto";
+
+/// The profiles a frame on a device may be chosen for: [`profile_parser`]'s and `auto`.
+pub fn device_profile_parser() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(config::PROFILES.iter().copied().chain([AUTO]))
+}
+
+/// The profile for `requested` on `gpu` (the device's own for `auto`, with why) and its
+/// features: `chosen`'s unless `auto` picked a profile whose preset differs.
+pub fn resolve_profile(
+    args: &FrameArgs,
+    config: &Config,
+    requested: &str,
+    chosen: Features,
+    gpu: &tessera_vk::Gpu,
+) -> anyhow::Result<(String, Features, Option<String>)> {
+    if requested != AUTO {
+        return Ok((requested.to_string(), chosen, None));
+    }
+    let class = gpu.class();
+    log::info!(
+        "profile {} for {}: {}",
+        class.profile,
+        gpu.device_name(),
+        class.reason
+    );
+    let features = args.features(config, class.profile).map_err(super::usage)?;
+    Ok((class.profile.to_string(), features, Some(class.reason)))
+}

@@ -19,7 +19,7 @@
 //! scene's, moved by `[camera]` and `--camera-position` / `--camera-target`. The configuration
 //! and the scene are loaded, and the flags checked, before a device is opened.
 
-use super::frame_args::{profile_parser, Chosen, FrameArgs};
+use super::frame_args::{device_profile_parser, resolve_profile, Chosen, FrameArgs};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
@@ -36,8 +36,9 @@ use tessera_vk::{Gpu, GpuOptions, VkError};
 pub struct RenderArgs {
     #[command(flatten)]
     pub frame: FrameArgs,
-    /// Device profile: mali and adreno get the configuration's [mobile] preset.
-    #[arg(long, default_value = "desktop", value_parser = profile_parser())]
+    /// Device profile: mali and adreno get the configuration's [mobile] preset; auto takes
+    /// the device's (its vendor, Mali architecture and lazily allocated memory).
+    #[arg(long, default_value = "desktop", value_parser = device_profile_parser())]
     profile: String,
     /// Every graph optimisation off (whatever [graph] says).
     #[arg(long)]
@@ -102,6 +103,8 @@ struct Report {
     /// The configuration file, as given.
     config: String,
     profile: String,
+    /// Why `--profile auto` chose `profile` (`None`: the profile was given).
+    profile_reason: Option<String>,
     features: Features,
     options: CompileOptions,
     plan: Plan,
@@ -163,6 +166,8 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
         })?,
     );
     let before = gpu.messages.count();
+    let (profile, features, profile_reason) =
+        resolve_profile(&args.frame, &config, &profile, features, &gpu)?;
     let settings = Settings {
         width,
         height,
@@ -233,6 +238,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
         frames,
         config: config.source.clone(),
         profile,
+        profile_reason,
         features,
         options,
         plan,
@@ -292,6 +298,9 @@ fn summary(r: &Report) -> String {
             .collect::<Vec<_>>()
             .join(" ")
     );
+    if let Some(why) = &r.profile_reason {
+        let _ = writeln!(s, "profile {} chosen by the device: {why}", r.profile);
+    }
     let subpasses: usize = p.render_passes.iter().map(|rp| rp.subpasses.len()).sum();
     let _ = writeln!(
         s,
@@ -387,6 +396,7 @@ fn to_json(r: &Report) -> serde_json::Value {
         "frames": r.frames,
         "config": r.config,
         "profile": r.profile,
+        "profile_reason": r.profile_reason,
         "features": config::feature_names(&r.features)
             .into_iter()
             .map(|(k, v)| {

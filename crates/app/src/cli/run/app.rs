@@ -18,7 +18,8 @@ use super::hud::{self, Notes, Stats};
 #[allow(unused_imports)]
 use super::script::{Script, Step};
 use super::toggles::{changes, Figures, Switches};
-use crate::cli::frame_args::Chosen;
+use super::touch::{Phase, Touches};
+use crate::cli::frame_args::{resolve_profile, Chosen, FrameArgs, AUTO};
 use anyhow::Context;
 use ash::vk;
 use std::path::{Path, PathBuf};
@@ -27,7 +28,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tessera_graph::Plan;
 use tessera_render::camera::{CameraController, CameraInput, CameraMode, View};
-use tessera_render::{OverlayLine, OverlayText, Renderer, Settings};
+use tessera_render::{Renderer, Settings};
 use tessera_vk::capture::Capture;
 use tessera_vk::executor::ImportedImage;
 use tessera_vk::swapchain::{Acquired, PresentMode, Presented, Swapchain};
@@ -52,6 +53,9 @@ pub struct Launch {
     pub out_dir: PathBuf,
     pub shader_dir: PathBuf,
     pub script: Script,
+    /// `--profile auto` (the phone's): the profile and its preset come from the device once
+    /// it is open; these flags then apply to the preset's features.
+    pub auto_profile: Option<FrameArgs>,
 }
 
 /// The open window and everything drawn into it. Field order is drop order: the renderer
@@ -77,6 +81,8 @@ struct Input {
     cursor: Option<(f64, f64)>,
     look: (f32, f32),
     wheel: f32,
+    /// The fingers on a touch screen (Android): orbit, pinch zoom, pan and taps.
+    touches: Touches,
 }
 
 impl Input {
@@ -181,6 +187,11 @@ struct App {
     suspend_log: Vec<f64>,
     /// Window surfaces made (the first one included).
     surfaces: u64,
+    /// The overlay last drawn and the output size it was laid out for: what a tap hits.
+    hud: Option<(hud::Hud, (u32, u32))>,
+    /// `--profile auto`: the flags and configuration the device's preset is chosen from
+    /// when the device opens.
+    auto_profile: Option<(FrameArgs, tessera_render::config::Config)>,
     /// The plan of the last frame that re-planned, screenshot frames aside: what a switch's
     /// plan is compared with.
     steady_plan: Option<Plan>,
@@ -231,7 +242,7 @@ fn process_cpu() -> Option<Duration> {
 
 impl App {
     fn open(&mut self, event_loop: &ActiveEventLoop) -> anyhow::Result<()> {
-        let Some((settings, scene, start)) = self.setup.take() else {
+        let Some((mut settings, scene, start)) = self.setup.take() else {
             return Ok(());
         };
         if self.renderdoc {
@@ -263,6 +274,18 @@ impl App {
             })?,
         );
         log::info!("device: {}", gpu.device_name());
+        self.input.touches = Touches::new(window.scale_factor());
+        if let Some((args, config)) = self.auto_profile.take() {
+            let features = settings.features.clone();
+            let (profile, features, why) = resolve_profile(&args, &config, AUTO, features, &gpu)?;
+            println!(
+                "profile {profile} chosen by the device: {}",
+                why.unwrap_or_default()
+            );
+            settings.profile = profile;
+            settings.features = features.clone();
+            self.switches.features = features;
+        }
         let surface = self.make_surface(&gpu, &window)?;
         let start = start.unwrap_or_else(|| View::of(&scene));
         self.camera = Some(CameraController::new(start, scene.bounds));
@@ -310,6 +333,7 @@ impl App {
         });
         // Keys and fingers released while suspended never arrive.
         self.input.keys.clear();
+        self.input.touches.clear();
         let Some(live) = &mut self.live else {
             return Ok(());
         };
@@ -457,6 +481,44 @@ impl App {
         Ok(())
     }
 
+    /// A tap at window pixel (`x`, `y`): the switch whose cell it hits in the overlay last
+    /// drawn toggles; with the overlay hidden, any tap shows it (a phone has no Tab key).
+    fn tap(&mut self, x: f64, y: f64) -> anyhow::Result<()> {
+        let Some((drawn, (width, height))) = &self.hud else {
+            return self.act(Action::Overlay, None);
+        };
+        match drawn.switch_at(*width, *height, x, y) {
+            Some(action) => {
+                log::info!("tap at ({x:.0}, {y:.0}): {}", actions::binding(action).name);
+                self.act(action, None)
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// `--script N:tap=NAME`: a finger down and up at the centre of the switch `action`'s
+    /// cell in the overlay last drawn, through the gesture recogniser like a real one.
+    fn scripted_tap(&mut self, action: Action) -> anyhow::Result<()> {
+        let name = actions::binding(action).name;
+        let Some((drawn, (width, height))) = &self.hud else {
+            anyhow::bail!("--script tap={name}: the overlay is hidden, nothing to tap");
+        };
+        let (x, y) = drawn.cell_centre(*width, *height, action).ok_or_else(|| {
+            anyhow::anyhow!("--script tap={name}: the overlay shows no switch '{name}'")
+        })?;
+        let now = Instant::now();
+        let touches = &mut self.input.touches;
+        touches.touch(u64::MAX, Phase::Started, x, y, now);
+        touches.touch(
+            u64::MAX,
+            Phase::Ended,
+            x,
+            y,
+            now + Duration::from_millis(50),
+        );
+        Ok(())
+    }
+
     /// Hands the switches to the renderer; the next frame re-plans.
     fn apply_switches(&mut self, said: String) -> anyhow::Result<()> {
         self.expect_replan(said);
@@ -564,6 +626,10 @@ impl App {
             self.minimise(Hidden::Iconified);
             return Ok(true);
         }
+        let gestures = self.input.touches.take();
+        for &(x, y) in &gestures.taps {
+            self.tap(x, y)?;
+        }
         if self.live.as_ref().is_some_and(|l| l.stale) {
             self.recreate()?;
         }
@@ -576,8 +642,20 @@ impl App {
             // 0×0: nothing to draw into.
             return Ok(true);
         };
+        let mut input = self.input.take();
+        let moved = gestures.orbit != (0.0, 0.0) || gestures.pan != (0.0, 0.0);
+        input.look.0 += gestures.orbit.0;
+        input.look.1 += gestures.orbit.1;
+        input.pan = gestures.pan;
+        input.zoom = gestures.zoom;
+        input.viewport_height = sc.extent.height as f32;
+        let extent = (sc.extent.width, sc.extent.height);
         if let Some(c) = &mut self.camera {
-            c.update(&self.input.take(), dt.min(0.1) as f32);
+            if (moved || gestures.zoom != 0.0) && c.mode() == CameraMode::Fly {
+                // A finger drags the scene around its centre: touch orbits.
+                c.toggle_mode();
+            }
+            c.update(&input, dt.min(0.1) as f32);
             live.renderer.set_camera(Some(c.view()));
             self.notes.camera = format!(
                 "camera: {:?} (C), speed {:.2}; lights {} (Space)",
@@ -586,20 +664,19 @@ impl App {
                 if self.paused { "paused" } else { "moving" }
             );
         }
-        live.renderer.set_overlay(self.overlay.then(|| {
-            OverlayText {
-                lines: hud::lines(
-                    &self.stats,
-                    &self.figures,
-                    &self.switches,
-                    &self.notes,
-                    hud::columns(sc.extent.width, sc.extent.height),
-                )
-                .into_iter()
-                .map(|(text, color)| OverlayLine::new(text, color))
-                .collect(),
-            }
-        }));
+        self.hud = self.overlay.then(|| {
+            let columns = hud::columns(extent.0, extent.1);
+            let drawn = hud::layout(
+                &self.stats,
+                &self.figures,
+                &self.switches,
+                &self.notes,
+                columns,
+            );
+            (drawn, extent)
+        });
+        live.renderer
+            .set_overlay(self.hud.as_ref().map(|(drawn, _)| drawn.overlay()));
         let capture_frame = self.screenshot.is_some();
         if capture_frame {
             live.renderer.capture_next();
@@ -717,6 +794,7 @@ impl App {
                 Step::Suspend(ms) => {
                     self.suspend(Some(Instant::now() + Duration::from_millis(ms)))?;
                 }
+                Step::Tap(action) => self.scripted_tap(action)?,
             }
         }
         Ok(!self.quit && self.frames.is_none_or(|n| self.presented < n))
@@ -873,9 +951,16 @@ impl ApplicationHandler for App {
                 };
                 Ok(())
             }
+            WindowEvent::Touch(t) => {
+                let (x, y) = (t.location.x, t.location.y);
+                let phase = Phase::from(t.phase);
+                self.input.touches.touch(t.id, phase, x, y, Instant::now());
+                Ok(())
+            }
             WindowEvent::Focused(false) => {
-                // Keys released while the window is not focused never arrive.
+                // Keys and fingers released while the window is not focused never arrive.
                 self.input.keys.clear();
+                self.input.touches.clear();
                 Ok(())
             }
             WindowEvent::Occluded(hidden) => {
@@ -974,6 +1059,7 @@ pub fn run_on(event_loop: EventLoop<()>, launch: Launch) -> anyhow::Result<ExitC
         out_dir,
         shader_dir,
         script,
+        auto_profile,
     } = launch;
     let settings = Settings {
         width,
@@ -1022,6 +1108,8 @@ pub fn run_on(event_loop: EventLoop<()>, launch: Launch) -> anyhow::Result<ExitC
         suspension: None,
         suspend_log: Vec::new(),
         surfaces: 0,
+        hud: None,
+        auto_profile: auto_profile.map(|a| (a, chosen.config.clone())),
         steady_plan: None,
         replans: Vec::new(),
         minimise_log: Vec::new(),

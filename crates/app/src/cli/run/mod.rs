@@ -15,8 +15,9 @@ mod app;
 mod hud;
 mod script;
 mod toggles;
+mod touch;
 
-use super::frame_args::{profile_parser, FrameArgs};
+use super::frame_args::{device_profile_parser, FrameArgs, AUTO};
 use super::render::RenderArgs;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -61,8 +62,9 @@ pub fn keys_help() -> String {
 pub struct RunArgs {
     #[command(flatten)]
     pub frame: FrameArgs,
-    /// Device profile: mali and adreno get the configuration's [mobile] preset.
-    #[arg(long, default_value = "desktop", value_parser = profile_parser())]
+    /// Device profile: mali and adreno get the configuration's [mobile] preset; auto takes
+    /// the device's (its vendor, Mali architecture and lazily allocated memory).
+    #[arg(long, default_value = "desktop", value_parser = device_profile_parser())]
     profile: String,
     /// Every graph optimisation off (whatever [graph] says).
     #[arg(long)]
@@ -95,8 +97,9 @@ pub struct RunArgs {
     shader_dir: Option<PathBuf>,
     /// Actions at given frames: FRAME:STEP[,FRAME:STEP...], STEP a key's action name
     /// (`merge`, `ssao`, `screenshot=PATH`, `plan=PATH`, `capture=PATH`, ...), `resize=WxH`,
-    /// `minimise=MS` or `suspend=MS` (drop the swapchain and surface as Android's
-    /// `Suspended` does, resume after MS).
+    /// `minimise=MS`, `suspend=MS` (drop the swapchain and surface as Android's
+    /// `Suspended` does, resume after MS) or `tap=SWITCH` (a finger taps that switch in the
+    /// overlay).
     #[arg(long, value_name = "STEPS", value_parser = script::Script::parse)]
     script: Option<script::Script>,
 }
@@ -111,7 +114,8 @@ pub struct PhoneLaunch {
     pub assets: std::sync::Arc<dyn tessera_scene::assets::Assets>,
     /// Where screenshots and plan dumps go.
     pub out_dir: PathBuf,
-    /// The device profile whose preset applies (`mali` or `adreno`).
+    /// The device profile whose preset applies: `mali`, `adreno`, `desktop`, or `auto`
+    /// (the device's own, [`tessera_vk::Gpu::class`]).
     pub profile: String,
 }
 
@@ -142,6 +146,7 @@ pub fn run_window(
             out_dir: phone.out_dir.clone(),
             shader_dir: phone.out_dir.join("shaders"),
             script: script::Script::default(),
+            auto_profile: (phone.profile == AUTO).then(FrameArgs::default),
         },
     )
 }
@@ -225,6 +230,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         out_dir: args.out_dir.clone(),
         shader_dir,
         script: args.script.clone().unwrap_or_default(),
+        auto_profile: (args.profile == AUTO).then(|| args.frame.clone()),
     })
 }
 

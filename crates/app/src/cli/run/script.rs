@@ -5,7 +5,8 @@
 //! `resize=WxH` (ask the window for that size), `minimise=MS` (behave as a minimised
 //! window for MS milliseconds, then restore) and `suspend=MS` (what Android's `Suspended`
 //! does: drop the swapchain and the window surface, then resume with a new surface after
-//! MS milliseconds). A step runs after the frame of that number
+//! MS milliseconds) and `tap=NAME` (a finger taps the switch `NAME`'s cell in the overlay,
+//! through the gesture recogniser, as on a phone). A step runs after the frame of that number
 //! has been presented (frames count from 1), so what it changes shows from the next frame
 //! on: `59:screenshot=a.png` writes frame 60.
 
@@ -23,6 +24,8 @@ pub enum Step {
     Minimise(u64),
     /// Suspended (swapchain and surface dropped, as on Android) for this many milliseconds.
     Suspend(u64),
+    /// A finger's tap on this switch's cell in the overlay (through the gesture recogniser).
+    Tap(Action),
 }
 
 /// The steps, in frame order.
@@ -56,12 +59,17 @@ fn step(text: &str) -> Result<Step, String> {
                 Step::Minimise
             })
             .ok_or_else(|| format!("'{text}': expected {name}=MILLISECONDS (1-60000)")),
-        ("resize" | "minimise" | "suspend", None) => Err(format!("'{text}': {name} needs =VALUE")),
+        ("tap", Some(a)) => actions::by_name(a)
+            .map(Step::Tap)
+            .ok_or_else(|| format!("'{text}': tap=SWITCH needs a switch's action name")),
+        ("resize" | "minimise" | "suspend" | "tap", None) => {
+            Err(format!("'{text}': {name} needs =VALUE"))
+        }
         _ => {
             let action = actions::by_name(name).ok_or_else(|| {
                 let names: Vec<&str> = actions::BINDINGS.iter().map(|b| b.name).collect();
                 format!(
-                    "'{text}': unknown step '{name}'; expected one of {}, resize=WxH, minimise=MS, suspend=MS",
+                    "'{text}': unknown step '{name}'; expected one of {}, resize=WxH, minimise=MS, suspend=MS, tap=SWITCH",
                     names.join(", ")
                 )
             })?;
@@ -139,6 +147,11 @@ mod tests {
             ]
         );
         assert_eq!(s.due(7), vec![Step::Suspend(250)]);
+        let mut t = Script::parse("2:tap=merge").unwrap();
+        assert_eq!(
+            t.due(2),
+            vec![Step::Tap(Action::Optimisation(Optimisation::Merge))]
+        );
         assert_eq!(
             s.due(100),
             vec![Step::Action(Action::Screenshot, Some("a.png".into()))]
@@ -156,6 +169,8 @@ mod tests {
             ("3:minimise=x", "minimise=MILLISECONDS"),
             ("3:suspend=0", "suspend=MILLISECONDS"),
             ("3:suspend", "suspend needs =VALUE"),
+            ("3:tap", "tap needs =VALUE"),
+            ("3:tap=nothing", "tap=SWITCH"),
             ("3:merge=x", "takes no value"),
             ("3:screenshot=", "empty"),
             ("", "expected FRAME:STEP"),
