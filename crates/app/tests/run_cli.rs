@@ -626,8 +626,7 @@ fn a_tap_on_an_overlay_switch_toggles_it_and_auto_takes_the_devices_profile() {
     };
     let stdout = assert_clean(&o, 6);
     assert!(
-        stdout.contains("profile desktop chosen by the device:")
-            && stdout.contains("not a tiler"),
+        stdout.contains("profile desktop chosen by the device:") && stdout.contains("not a tiler"),
         "{stdout}"
     );
     assert!(stdout.contains("merge off: re-planned in"), "{stdout}");
@@ -647,5 +646,8 @@ fn a_tap_on_an_overlay_switch_toggles_it_and_auto_takes_the_devices_profile() {
     .expect("a window");
     let stderr = text(&o.stderr);
     assert!(!o.status.success(), "{stderr}");
-    assert!(stderr.contains("tap=merge: the overlay is hidden"), "{stderr}");
+    assert!(
+        stderr.contains("tap=merge: the overlay is hidden"),
+        "{stderr}"
+    );
 }

@@ -91,7 +91,7 @@ pub const AA_VALUES: &[&str] = &["fxaa", "off"];
 /// `present_mode` values.
 pub const PRESENT_MODES: &[&str] = &["fifo", "mailbox", "immediate"];
 
-const MAX_FILE_BYTES: usize = 1 << 20;
+pub const MAX_FILE_BYTES: usize = 1 << 20;
 
 /// One problem with a configuration file: what and where.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -222,20 +222,30 @@ impl Config {
 
     /// Reads and parses the file at `path`; relative scene paths resolve against its directory.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
-        let file = path.display().to_string();
-        let whole = |message: String| ConfigError {
-            file: file.clone(),
+        let bytes = std::fs::read(path).map_err(|e| ConfigError {
+            file: path.display().to_string(),
             at: None,
-            message,
-        };
-        let bytes = std::fs::read(path).map_err(|e| whole(format!("cannot read: {e}")))?;
+            message: format!("cannot read: {e}"),
+        })?;
+        Config::from_bytes(&bytes, path)
+    }
+
+    /// Parses a file's bytes (read from disk, or from the APK's assets on Android): at most
+    /// [`MAX_FILE_BYTES`], UTF-8 with an optional byte-order mark; `path` names it in errors,
+    /// and its directory is where relative scene paths resolve.
+    pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Config, ConfigError> {
+        let file = path.display().to_string();
         if bytes.len() > MAX_FILE_BYTES {
-            return Err(whole(format!(
-                "{} bytes; configuration files are at most {MAX_FILE_BYTES}",
-                bytes.len()
-            )));
+            return Err(ConfigError {
+                file,
+                at: None,
+                message: format!(
+                    "{} bytes; configuration files are at most {MAX_FILE_BYTES}",
+                    bytes.len()
+                ),
+            });
         }
-        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
         let text = std::str::from_utf8(bytes).map_err(|e| {
             let valid = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default();
             ConfigError {

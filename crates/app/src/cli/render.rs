@@ -65,7 +65,7 @@ pub struct RenderArgs {
     capture: Option<PathBuf>,
     /// Plan with this tiler profile's tile facts (lazily allocated memory, tile budget) over
     /// the device's own.
-    #[arg(long, value_name = "PROFILE", value_parser = ["mali", "adreno"])]
+    #[arg(long, value_name = "PROFILE", value_parser = clap::builder::PossibleValuesParser::new(TileRules::NAMES))]
     tile_rules: Option<String>,
 }
 
@@ -145,7 +145,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
         .tile_rules
         .as_deref()
         .map(|p| {
-            TileRules::of_profile(p)
+            TileRules::named(p)
                 .ok_or_else(|| anyhow::anyhow!("--tile-rules: unknown profile '{p}'"))
         })
         .transpose()?;

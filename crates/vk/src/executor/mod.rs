@@ -224,12 +224,28 @@ pub struct TileRules {
 }
 
 impl TileRules {
+    /// The names [`TileRules::named`] knows: the tiler profiles, and `mali-bifrost` for a
+    /// Bifrost or Midgard Mali (128 bits per pixel instead of Valhall's 256).
+    pub const NAMES: &'static [&'static str] = &["mali", "mali-bifrost", "adreno"];
+
     /// The tile facts of a named profile (`mali`, `adreno`), `None` for an unknown name.
     pub fn of_profile(name: &str) -> Option<TileRules> {
         tessera_graph::Capabilities::profile(name).map(|c| TileRules {
             lazily_allocated: c.lazily_allocated,
             tile_bits_per_pixel: c.tile_bits_per_pixel,
         })
+    }
+
+    /// [`TileRules::of_profile`], and `mali-bifrost`: the older Mali's smaller tile budget
+    /// ([`crate::device_class::BIFROST_TILE_BITS`]).
+    pub fn named(name: &str) -> Option<TileRules> {
+        match name {
+            "mali-bifrost" => Some(TileRules {
+                lazily_allocated: true,
+                tile_bits_per_pixel: crate::device_class::BIFROST_TILE_BITS,
+            }),
+            _ => TileRules::of_profile(name),
+        }
     }
 }
 

@@ -45,7 +45,7 @@ pub struct BenchArgs {
     #[arg(long, default_value = "desktop", value_parser = profile_parser())]
     profile: String,
     /// Plan with this tiler profile's tile facts over the device's own.
-    #[arg(long, value_name = "PROFILE", value_parser = ["mali", "adreno"])]
+    #[arg(long, value_name = "PROFILE", value_parser = clap::builder::PossibleValuesParser::new(TileRules::NAMES))]
     tile_rules: Option<String>,
     /// Output sizes [default: 1280x720,1920x1080,3840x2160; on a CPU device 640x360].
     #[arg(long, value_name = "WxH,...", value_delimiter = ',', value_parser = parse_size)]
@@ -146,7 +146,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let chosen = args.frame.choose(&args.profile, false)?;
-    let tile_rules = args.tile_rules.as_deref().and_then(TileRules::of_profile);
+    let tile_rules = args.tile_rules.as_deref().and_then(TileRules::named);
     let modes: Vec<String> = if args.modes.is_empty() {
         MODES.iter().map(|m| m.to_string()).collect()
     } else {

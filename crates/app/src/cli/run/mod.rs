@@ -155,16 +155,13 @@ pub fn run_window(
 fn phone_config(
     assets: &dyn tessera_scene::assets::Assets,
 ) -> anyhow::Result<tessera_render::config::Config> {
+    use tessera_render::config::{Config, MAX_FILE_BYTES};
     use tessera_scene::assets::AssetError;
-    const NAME: &str = "config/default.toml";
-    match assets.read(std::path::Path::new(NAME), 1 << 20) {
-        Ok(bytes) => {
-            let text =
-                String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("{NAME}: not UTF-8 text"))?;
-            Ok(tessera_render::config::Config::parse(&text, NAME)?)
-        }
-        Err(AssetError::NotFound) => Ok(tessera_render::config::Config::builtin()),
-        Err(e) => Err(anyhow::anyhow!("{NAME}: {e}")),
+    let name = std::path::Path::new("config/default.toml");
+    match assets.read(name, MAX_FILE_BYTES as u64) {
+        Ok(bytes) => Ok(Config::from_bytes(&bytes, name)?),
+        Err(AssetError::NotFound) => Ok(Config::builtin()),
+        Err(e) => Err(anyhow::anyhow!("{}: {e}", name.display())),
     }
 }
 
@@ -285,8 +282,16 @@ mod tests {
         let store = Memory::new().with("config/default.toml", "[render]\nscene = 3\n");
         let e = phone_config(&store).unwrap_err();
         assert!(format!("{e:#}").contains("config/default.toml"), "{e:#}");
-        let store = Memory::new().with("config/default.toml", vec![0xff, 0xfe]);
-        let e = phone_config(&store).unwrap_err();
-        assert!(format!("{e:#}").contains("UTF-8"), "{e:#}");
+        let store = Memory::new().with("config/default.toml", vec![b'#', b'\n', 0xff, 0xfe]);
+        let e = format!("{:#}", phone_config(&store).unwrap_err());
+        assert!(
+            e.contains("UTF-8") && e.contains("config/default.toml:2:1"),
+            "{e}"
+        );
+        // A byte-order mark is not an error (as in files read from disk).
+        let mut bom = b"\xEF\xBB\xBF".to_vec();
+        bom.extend_from_slice(b"[render]\nscene = \"builtin\"\n");
+        let store = Memory::new().with("config/default.toml", bom);
+        assert!(phone_config(&store).is_ok());
     }
 }
