@@ -91,6 +91,7 @@ pub const AA_VALUES: &[&str] = &["fxaa", "off"];
 /// `present_mode` values.
 pub const PRESENT_MODES: &[&str] = &["fifo", "mailbox", "immediate"];
 
+/// The largest configuration file read, in bytes.
 pub const MAX_FILE_BYTES: usize = 1 << 20;
 
 /// One problem with a configuration file: what and where.
