@@ -6,6 +6,8 @@
 //!   limits when the surface leaves it to the swapchain (`0xFFFFFFFF`). A 0×0 extent (a
 //!   minimised window) creates nothing: [`Swapchain::create`] returns `Ok(None)`.
 //! - Present mode: the one asked for when the surface offers it, else FIFO (always there).
+//! - Transform: the identity where supported ([`choose_transform`]): frames are drawn
+//!   upright, and on a rotated surface the compositor rotates them.
 //! - Images: one more than the surface's minimum (at most its maximum), usage
 //!   `COLOR_ATTACHMENT | TRANSFER_DST`, plus `TRANSFER_SRC` when the surface supports it
 //!   (a screenshot copies the presented image: [`Swapchain::can_read_back`]), an sRGB
@@ -108,6 +110,22 @@ pub fn choose_usage(supported: vk::ImageUsageFlags) -> vk::ImageUsageFlags {
     base | (supported & vk::ImageUsageFlags::TRANSFER_SRC)
 }
 
+/// The pre-transform to create the swapchain with, and whether the compositor then rotates
+/// its images: the identity where the surface supports it, since the frame is drawn upright
+/// in the window's orientation (the surface's current transform would ask the frame to be
+/// drawn pre-rotated, which it is not). Rotated surfaces (Android in a non-native
+/// orientation) then cost a compositor rotation, and Android 10 and later report
+/// `SUBOPTIMAL_KHR` for that alone, which the caller must not answer by recreating.
+pub fn choose_transform(caps: &vk::SurfaceCapabilitiesKHR) -> (vk::SurfaceTransformFlagsKHR, bool) {
+    let identity = vk::SurfaceTransformFlagsKHR::IDENTITY;
+    let chosen = if caps.supported_transforms.contains(identity) {
+        identity
+    } else {
+        caps.current_transform
+    };
+    (chosen, chosen != caps.current_transform)
+}
+
 /// What an acquire got.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Acquired {
@@ -158,6 +176,9 @@ pub struct Swapchain {
     pub present_mode: vk::PresentModeKHR,
     /// The images' usage.
     pub usage: vk::ImageUsageFlags,
+    /// Presented upright while the surface is rotated ([`choose_transform`]): the compositor
+    /// rotates, and a `SUBOPTIMAL_KHR` is expected rather than a reason to recreate.
+    pub compositor_rotates: bool,
     acquire: Vec<vk::Semaphore>,
     render_finished: Vec<vk::Semaphore>,
     next_acquire: usize,
@@ -208,6 +229,13 @@ impl Swapchain {
             .ok_or_else(|| VkError::Setup("the surface offers no format".into()))?;
         let present_mode = choose_present_mode(mode, &modes);
         let usage = choose_usage(caps.supported_usage_flags);
+        let (transform, compositor_rotates) = choose_transform(&caps);
+        if compositor_rotates {
+            log::info!(
+                "the surface is rotated ({:?}): presenting upright, the compositor rotates",
+                caps.current_transform
+            );
+        }
         if present_mode != mode.vk() {
             log::warn!("present mode {mode:?} is not available here; using FIFO");
         }
@@ -228,7 +256,7 @@ impl Swapchain {
             .image_array_layers(1)
             .image_usage(usage)
             .image_sharing_mode(vk::SharingMode::EXCLUSIVE)
-            .pre_transform(caps.current_transform)
+            .pre_transform(transform)
             .composite_alpha(alpha)
             .present_mode(present_mode)
             .clipped(true)
@@ -249,6 +277,7 @@ impl Swapchain {
             extent,
             present_mode,
             usage,
+            compositor_rotates,
             acquire: Vec::new(),
             render_finished: Vec::new(),
             next_acquire: 0,
@@ -374,6 +403,32 @@ impl Drop for Swapchain {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn frames_are_presented_upright_where_the_surface_allows() {
+        use vk::SurfaceTransformFlagsKHR as T;
+        let caps = |supported, current| vk::SurfaceCapabilitiesKHR {
+            supported_transforms: supported,
+            current_transform: current,
+            ..Default::default()
+        };
+        // A desktop window: identity, nothing rotates.
+        assert_eq!(
+            choose_transform(&caps(T::IDENTITY, T::IDENTITY)),
+            (T::IDENTITY, false)
+        );
+        // A phone in landscape: upright, the compositor rotates.
+        let all = T::IDENTITY | T::ROTATE_90 | T::ROTATE_180 | T::ROTATE_270;
+        assert_eq!(
+            choose_transform(&caps(all, T::ROTATE_90)),
+            (T::IDENTITY, true)
+        );
+        // A surface without identity: its own transform (the only valid choice).
+        assert_eq!(
+            choose_transform(&caps(T::ROTATE_270, T::ROTATE_270)),
+            (T::ROTATE_270, false)
+        );
+    }
 
     #[test]
     fn transfer_src_is_asked_for_only_when_supported() {

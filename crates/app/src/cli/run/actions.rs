@@ -244,6 +244,10 @@ pub const MOVEMENT_HELP: &str = "fly: W/S forward/back, A/D left/right, Q/E down
 button + move to look, wheel speed, Shift faster; orbit: left or right button + move to turn, \
 wheel distance";
 
+/// What fingers do on a touch screen (`touch`), for `--help`.
+pub const TOUCH_HELP: &str = "touch: one finger orbits, two fingers pinch to zoom and drag to \
+pan, a tap on a switch in the overlay toggles it (any tap shows a hidden overlay)";
+
 /// The action bound to `key`, if any.
 pub fn action_for(key: &Key) -> Option<Action> {
     BINDINGS
@@ -272,6 +276,7 @@ pub fn help() -> String {
         s.push_str(&format!("  {:<6} {} ({})\n", b.key.label(), b.help, b.name));
     }
     s.push_str(&format!("  {MOVEMENT_HELP}\n"));
+    s.push_str(&format!("  {TOUCH_HELP}\n"));
     s
 }
 

@@ -728,7 +728,10 @@ impl App {
             );
             self.notes.wrote = Some(written.display().to_string());
         }
-        if suboptimal || presented != Presented::Ok {
+        // A rotated surface presented upright is suboptimal by choice (`compositor_rotates`);
+        // a real change comes as out-of-date or a resize.
+        let suboptimal = suboptimal || presented == Presented::Suboptimal;
+        if presented == Presented::OutOfDate || (suboptimal && !sc.compositor_rotates) {
             live.stale = true;
         }
         if presented == Presented::OutOfDate {
