@@ -105,8 +105,8 @@ pub struct RunArgs {
 }
 
 /// What the phone's window loop opens: the configuration `config/default.toml` of `assets`
-/// (the built-in one where the store has none) with its `[mobile]` preset and its scene read
-/// from `assets`, validation as the build profile says (on in debug builds), files written
+/// (the built-in one where the store has none) with the preset of `profile` (`auto`: the
+/// device's, chosen once it is open) and its scene read from `assets`, validation as the build profile says (on in debug builds), files written
 /// under `out_dir` (the app's internal data directory).
 #[derive(Debug, Clone)]
 pub struct PhoneLaunch {
