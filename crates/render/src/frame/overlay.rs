@@ -12,7 +12,7 @@
 //!
 //! The pass (`overlay.frag`, a full-screen triangle) loads the output and blends over it: a
 //! translucent dark panel behind the lines, the glyphs opaque in their line's colour,
-//! scaled by an integer factor of the output's height ([`scale_for`]). Outside the panel it
+//! scaled by an integer factor of the output's shorter side ([`scale_for`]). Outside the panel it
 //! discards, so those pixels keep their bytes exactly. The panel's rectangle is part of the
 //! grid (data, not declaration): [`OverlayText::panel`] says where it is.
 
@@ -97,9 +97,11 @@ impl Rect {
     }
 }
 
-/// The glyph scale for an output `height` pixels tall: 1 up to 720 px, 2 above.
-pub fn scale_for(height: u32) -> u32 {
-    if height <= 720 {
+/// The glyph scale for an output of `width` × `height` pixels: 2 when its shorter side is
+/// over 720 px, else 1. The shorter side, so that a portrait phone screen keeps enough
+/// columns for the overlay's lines.
+pub fn scale_for(width: u32, height: u32) -> u32 {
+    if width.min(height) <= 720 {
         1
     } else {
         2
@@ -133,7 +135,7 @@ impl OverlayText {
         if lines == 0 {
             return None;
         }
-        let s = scale_for(height);
+        let s = scale_for(width, height);
         let (x, y) = (MARGIN * s, MARGIN * s);
         let w = (longest * GLYPH + 2 * PADDING) * s;
         let h = (lines * LINE_HEIGHT + 2 * PADDING) * s;
@@ -170,7 +172,7 @@ impl OverlayGrid {
                 words[TEXT_AT + i / 4] |= u32::from(code(c)) << (8 * (i % 4));
             }
         }
-        words[..4].copy_from_slice(&[lines, longest as u32, scale_for(height), 0]);
+        words[..4].copy_from_slice(&[lines, longest as u32, scale_for(width, height), 0]);
         words[4..8].copy_from_slice(&[panel.x, panel.y, panel.width, panel.height]);
         for (g, rows) in font8x8::legacy::BASIC_LEGACY.iter().enumerate() {
             let at = FONT_AT + 2 * g;
@@ -288,6 +290,19 @@ mod tests {
                 .enumerate()
                 .map(|(i, t)| OverlayLine::new(*t, [i as u8, 2, 3]))
                 .collect(),
+        }
+    }
+
+    #[test]
+    fn the_scale_follows_the_shorter_side() {
+        for ((w, h), scale) in [
+            ((1280, 720), 1),
+            ((1920, 1080), 2),
+            ((1080, 2400), 2),
+            ((540, 960), 1),
+            ((720, 1280), 1),
+        ] {
+            assert_eq!(scale_for(w, h), scale, "{w}x{h}");
         }
     }
 

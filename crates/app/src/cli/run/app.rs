@@ -289,7 +289,12 @@ impl App {
         let surface = self.make_surface(&gpu, &window)?;
         let start = start.unwrap_or_else(|| View::of(&scene));
         self.camera = Some(CameraController::new(start, scene.bounds));
-        self.title = format!("tessera: {} on {}", scene.name, gpu.device_name());
+        self.title = format!(
+            "tessera: {} on {} ({} profile)",
+            scene.name,
+            gpu.device_name(),
+            settings.profile
+        );
         let renderer = Renderer::new(gpu.clone(), scene, settings)?;
         self.live = Some(Live {
             renderer,

@@ -14,7 +14,7 @@ use super::toggles::{mib, Figures, Switches};
 use std::collections::HashMap;
 use std::ops::Range;
 use tessera_render::frame::overlay::{
-    scale_for, OverlayLine, OverlayText, COLUMNS, GLYPH, LINE_HEIGHT, PADDING, ROWS,
+    scale_for, OverlayLine, OverlayText, COLUMNS, GLYPH, LINE_HEIGHT, MARGIN, PADDING, ROWS,
 };
 use tessera_render::FrameStats;
 use tessera_vk::executor::PassTiming;
@@ -124,10 +124,12 @@ pub struct Notes {
 }
 
 /// The characters of an overlay line that fit an output `width` × `height` pixels wide
-/// (8-pixel glyphs at the overlay's scale), at most the grid's.
+/// (glyphs at the overlay's scale, inside the panel's margin and padding on both sides),
+/// at most the grid's.
 pub fn columns(width: u32, height: u32) -> usize {
-    let glyph = 8 * scale_for(height).max(1);
-    ((width / glyph) as usize).clamp(16, COLUMNS)
+    let s = scale_for(width, height).max(1);
+    let inside = width.saturating_sub(2 * (MARGIN + PADDING) * s);
+    ((inside / (GLYPH * s)) as usize).clamp(16, COLUMNS)
 }
 
 /// Characters of a switch row at most (a narrower overlay packs fewer cells to a row).
@@ -183,7 +185,7 @@ impl Hud {
         if !panel.contains(px, py) {
             return None;
         }
-        let s = scale_for(height).max(1);
+        let s = scale_for(width, height).max(1);
         let qx = ((px - panel.x) / s).checked_sub(PADDING)?;
         let qy = ((py - panel.y) / s).checked_sub(PADDING)?;
         let (row, col) = ((qy / LINE_HEIGHT) as usize, (qx / GLYPH) as usize);
@@ -201,7 +203,7 @@ impl Hud {
     pub fn cell_centre(&self, width: u32, height: u32, action: Action) -> Option<(f64, f64)> {
         let cell = self.cells.iter().find(|c| c.action == action)?;
         let panel = self.overlay().panel(width, height)?;
-        let s = f64::from(scale_for(height).max(1));
+        let s = f64::from(scale_for(width, height).max(1));
         let col = (cell.columns.start + cell.columns.end) as f64 / 2.0;
         let x = f64::from(panel.x) + s * (f64::from(PADDING) + col * f64::from(GLYPH));
         let y = f64::from(panel.y)
@@ -279,13 +281,6 @@ pub fn layout(
             l.push((format!("{prefix}{line}"), RED));
         }
     }
-    l.push(("GPU ms per pass (smoothed):".into(), GREY));
-    let gpu = stats.gpu_ms();
-    let total: f64 = gpu.iter().map(|(_, ms)| ms).sum();
-    for (pass, ms) in gpu {
-        l.push((format!("  {pass:<28} {ms:>7.3}"), WHITE));
-    }
-    l.push((format!("  {:<28} {total:>7.3}", "total"), WHITE));
     // Lines before the switch rows, which record their cells: (text, colour, cells).
     let mut l: Vec<_> = l.into_iter().map(|(t, c)| (t, c, Vec::new())).collect();
     // The switches with their keys, as many to a row as fit.
@@ -331,6 +326,20 @@ pub fn layout(
     .collect();
     l.push((keys.join("  "), GREY, Vec::new()));
     l.push((MOVEMENT_HELP.into(), GREY, Vec::new()));
+    // The per-pass times last: the longest part, the first the bottom of a small output
+    // cuts off, so the switches (which a tap reaches) stay in view. Pass names are cut to
+    // keep each time on its line on a narrow overlay.
+    l.push(("GPU ms per pass (smoothed):".into(), GREY, Vec::new()));
+    let gpu = stats.gpu_ms();
+    let total: f64 = gpu.iter().map(|(_, ms)| ms).sum();
+    let name = columns.saturating_sub(11).clamp(8, 28);
+    for (pass, ms) in gpu.into_iter().chain([("total", total)]) {
+        l.push((
+            format!("  {pass:<name$.name$} {ms:>7.3}"),
+            WHITE,
+            Vec::new(),
+        ));
+    }
     let mut hud = Hud::default();
     for (text, color, cells) in l {
         let wrapped = wrap(&text, columns);
@@ -378,7 +387,6 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tessera_render::frame::overlay::MARGIN;
 
     fn timing(pass: &str, mean_us: f64, frames: u64) -> PassTiming {
         PassTiming {
@@ -402,8 +410,33 @@ mod tests {
     #[test]
     fn lines_fit_the_window() {
         assert_eq!(columns(1280, 720), 120);
-        assert_eq!(columns(1600, 900), 100);
-        assert_eq!(columns(320, 180), 40);
+        assert_eq!(columns(1600, 900), 97);
+        assert_eq!(columns(320, 180), 37);
+        assert_eq!(columns(540, 960), 64);
+        // A line of that many characters keeps its panel (margin, padding and all) inside
+        // the output, unclipped, and one more character would not.
+        for (w, h) in [
+            (320, 180),
+            (540, 960),
+            (1080, 2400),
+            (1600, 900),
+            (2560, 1440),
+        ] {
+            let n = columns(w, h);
+            let text = |n: usize| OverlayText {
+                lines: vec![OverlayLine::new("x".repeat(n), WHITE)],
+            };
+            let s = scale_for(w, h);
+            let panel = text(n).panel(w, h).expect("a panel");
+            assert!(
+                panel.x + panel.width + MARGIN * s <= w,
+                "{w}x{h}: {panel:?}"
+            );
+            if n < COLUMNS {
+                let wider = text(n + 1).panel(w, h).expect("a panel");
+                assert!(wider.x + wider.width + MARGIN * s > w, "{w}x{h}");
+            }
+        }
     }
 
     #[test]
@@ -448,8 +481,8 @@ mod tests {
 
     /// The centre of character (`row`, `col`) on a `height`-tall output, straight from the
     /// overlay's constants: margin, padding, 8-pixel glyphs, 10-pixel lines, all × scale.
-    fn centre(row: usize, col: usize, height: u32) -> (f64, f64) {
-        let s = f64::from(scale_for(height));
+    fn centre(row: usize, col: usize, width: u32, height: u32) -> (f64, f64) {
+        let s = f64::from(scale_for(width, height));
         let x = f64::from(MARGIN + PADDING) * s + (col as f64 * 8.0 + 4.0) * s;
         let y = f64::from(MARGIN + PADDING) * s + (row as f64 * 10.0 + 5.0) * s;
         (x, y)
@@ -470,7 +503,7 @@ mod tests {
         for (width, height) in [(1280, 720), (1920, 1080), (1080, 2400)] {
             let hud = hud(columns(width, height));
             let at = |row, col| {
-                let (x, y) = centre(row, col, height);
+                let (x, y) = centre(row, col, width, height);
                 hud.switch_at(width, height, x, y)
             };
             // The middle of "[7] ssao gbuffer", its first and last characters.
@@ -500,12 +533,12 @@ mod tests {
             assert_eq!(at(row - 1, col + 4), None, "the line above");
             let (keys, kc) = find(&hud, "[0] optimisations");
             assert_eq!(at(keys, kc + 4), None);
-            let (x, y) = centre(row, col + 4, height);
-            let s = f64::from(scale_for(height));
+            let (x, y) = centre(row, col + 4, width, height);
+            let s = f64::from(scale_for(width, height));
             let left = f64::from(MARGIN) * s + 1.0;
             assert_eq!(hud.switch_at(width, height, left, y), None, "padding");
             assert_eq!(hud.switch_at(width, height, 2.0, y), None, "margin");
-            let below = centre(hud.lines.len().min(ROWS) + 1, col + 4, height).1;
+            let below = centre(hud.lines.len().min(ROWS) + 1, col + 4, width, height).1;
             assert_eq!(hud.switch_at(width, height, x, below), None, "below");
             assert_eq!(hud.switch_at(width, height, f64::NAN, y), None);
             assert_eq!(hud.switch_at(width, height, x, f64::INFINITY), None);
@@ -528,7 +561,7 @@ mod tests {
         // Rows the output cuts off (the panel is clipped to it) cannot be tapped.
         let small = hud(columns(320, 180));
         let last = small.cells.last().expect("cells");
-        assert!(centre(last.row, last.columns.start, 180).1 > 180.0);
+        assert!(centre(last.row, last.columns.start, 320, 180).1 > 180.0);
         assert_eq!(small.cell_centre(320, 180, last.action), None);
         // A switch the overlay does not show has no centre.
         let empty = Hud::default();
@@ -541,14 +574,14 @@ mod tests {
         // Same lines, two outputs: the pixel of "[6] shadows" at 1× is elsewhere at 2×.
         let hud = hud(COLUMNS);
         let (row, col) = find(&hud, "[6] shadows on");
-        let small = centre(row, col + 6, 720);
-        let big = centre(row, col + 6, 1080);
+        let small = centre(row, col + 6, 1280, 720);
+        let big = centre(row, col + 6, 1920, 1080);
         let shadows = Some(Action::Feature(Feature::Shadows));
         assert_eq!(hud.switch_at(1280, 720, small.0, small.1), shadows);
         assert_eq!(hud.switch_at(1920, 1080, big.0, big.1), shadows);
         assert_ne!(hud.switch_at(1920, 1080, small.0, small.1), shadows);
         // A pixel's character is its floor: the cell's last pixel hits, the next misses.
-        let (x, y) = centre(row, col + "[6] shadows on".len(), 720);
+        let (x, y) = centre(row, col + "[6] shadows on".len(), 1280, 720);
         assert_eq!(hud.switch_at(1280, 720, x - 4.01, y), shadows);
         assert_eq!(hud.switch_at(1280, 720, x - 4.0, y), None);
     }
