@@ -502,6 +502,14 @@ impl Renderer {
         self.exec.finish(&mut FrameBodies::empty())?;
         Ok(())
     }
+
+    /// Waits for the frames in flight and forgets what was made for the images handed to
+    /// [`Renderer::render_to`] (their framebuffers): call it before those images' views are
+    /// destroyed (a swapchain replaced or dropped).
+    pub fn forget_targets(&mut self) -> Result<(), RenderError> {
+        self.exec.forget_imported_views(&mut FrameBodies::empty())?;
+        Ok(())
+    }
 }
 
 /// What a frame's data is computed from: the scene and the settings (no device), so the

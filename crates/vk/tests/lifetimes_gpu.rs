@@ -638,6 +638,36 @@ fn images_handed_in_per_frame_with_binary_semaphores() {
         fbs_before + 2,
         "one framebuffer per handed-in view, cached"
     );
+    // A swapchain replaced: the framebuffers of its views are forgotten (a new view may
+    // get a destroyed one's handle), and the next frames make them anew.
+    exec.forget_imported_views(&mut bodies).unwrap();
+    for image in images.iter().take(2) {
+        let acquire = signalled_semaphore(&gpu);
+        // SAFETY: a complete create info; destroyed at the end.
+        let done = unsafe {
+            gpu.device
+                .create_semaphore(&vk::SemaphoreCreateInfo::default(), None)
+        }
+        .unwrap();
+        exec.frame(
+            &mut bodies,
+            &FrameImports {
+                images: &[(swap, image.imported())],
+                wait: &[acquire],
+                signal: &[done],
+                ..FrameImports::NONE
+            },
+        )
+        .unwrap();
+        wait_semaphore(&gpu, done);
+        semaphores.extend([acquire, done]);
+    }
+    exec.finish(&mut bodies).unwrap();
+    assert_eq!(
+        exec.stats().framebuffers_created,
+        fbs_before + 4,
+        "the forgotten framebuffers are made again"
+    );
     assert_eq!(gpu.wait_idle_count(), idle_before);
     let layout = exec.end_layouts()[swap.index()];
     assert_eq!(

@@ -430,6 +430,19 @@ impl Executor {
         Ok(())
     }
 
+    /// Waits for the frames in flight and destroys the framebuffers made for handed-in
+    /// views. Call it before destroying views that were handed in (a swapchain replaced,
+    /// or dropped when the window goes away): the cache is keyed by view handle, and a new
+    /// view may be given a destroyed one's handle.
+    pub fn forget_imported_views(&mut self, bodies: &mut dyn PassBodies) -> Result<(), VkError> {
+        self.wait_all()?;
+        self.report_done(bodies);
+        if let Some(p) = &mut self.plan {
+            p.forget_imported_framebuffers(&self.gpu);
+        }
+        Ok(())
+    }
+
     /// The plan that runs (compiled with the real sizes), if any.
     pub fn plan(&self) -> Option<&Plan> {
         self.plan.as_ref().map(|p| &p.plan)

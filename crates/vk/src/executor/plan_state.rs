@@ -846,6 +846,16 @@ impl PlanState {
     }
 
     /// Destroys the plan's objects (no frame of the plan in flight).
+    /// Destroys the framebuffers made for handed-in views (the caller has waited for the
+    /// frames that used them).
+    pub(crate) fn forget_imported_framebuffers(&mut self, gpu: &Gpu) {
+        for (_, f) in self.fb_cache.drain() {
+            // SAFETY: made by `imports::framebuffers` on this device; every frame that
+            // used it is complete (the caller waited).
+            unsafe { gpu.device.destroy_framebuffer(f, None) };
+        }
+    }
+
     pub(crate) fn destroy(&mut self, gpu: &Gpu, dev: &mut DeviceState) {
         let d = &gpu.device;
         // SAFETY: no work of this plan is in flight (the executor waited for its frames);

@@ -342,7 +342,8 @@ impl App {
         let Some(live) = &mut self.live else {
             return Ok(());
         };
-        live.renderer.wait()?;
+        // The swapchain's views go: nothing made for them may outlive them.
+        live.renderer.forget_targets()?;
         live.gpu.wait_idle().map_err(explain_vk)?;
         live.swapchain = None;
         live.surface = None;
@@ -386,8 +387,9 @@ impl App {
             return Ok(());
         };
         let size = live.window.inner_size();
-        // Every frame that used the old swapchain (rendering and presenting) is done.
-        live.renderer.wait()?;
+        // Every frame that used the old swapchain (rendering and presenting) is done, and
+        // nothing made for its views outlives them.
+        live.renderer.forget_targets()?;
         live.gpu.wait_idle().map_err(explain_vk)?;
         let extent = vk::Extent2D {
             width: size.width,
