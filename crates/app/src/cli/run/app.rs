@@ -491,8 +491,12 @@ impl App {
     /// A tap at window pixel (`x`, `y`): the switch whose cell it hits in the overlay last
     /// drawn toggles; with the overlay hidden, any tap shows it (a phone has no Tab key).
     fn tap(&mut self, x: f64, y: f64) -> anyhow::Result<()> {
-        let Some((drawn, (width, height))) = &self.hud else {
+        if !self.overlay {
             return self.act(Action::Overlay, None);
+        }
+        let Some((drawn, (width, height))) = &self.hud else {
+            // Not drawn yet: nothing to hit.
+            return Ok(());
         };
         match drawn.switch_at(*width, *height, x, y) {
             Some(action) => {
