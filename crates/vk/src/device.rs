@@ -280,18 +280,16 @@ impl Gpu {
             // the extensions ash-window asked for.
             Some(h) => unsafe { surface::create_raw(&entry, &instance, h) }.map(Some),
         };
-        let probe_with_loader = match (&probe, &surface_loader) {
-            (Ok(Some(p)), Some(l)) => Some((l, *p)),
-            _ => None,
-        };
-        let opened = match &probe {
-            Ok(_) => Self::open_device(&instance, probe_with_loader),
-            Err(e) => Err(VkError::Setup(e.to_string())),
-        };
-        if let Some((l, p)) = probe_with_loader {
-            // SAFETY: no swapchain was made on the probe; only the support queries used it.
-            unsafe { l.destroy_surface(p, None) };
-        }
+        let opened = probe.and_then(|probe| {
+            let probe = surface_loader.as_ref().zip(probe);
+            let opened = Self::open_device(&instance, probe);
+            if let Some((loader, p)) = probe {
+                // SAFETY: no swapchain was made on the probe; only the support queries
+                // used it.
+                unsafe { loader.destroy_surface(p, None) };
+            }
+            opened
+        });
         let (physical, properties, device, graphics, compute, memory, allocator) = match opened {
             Ok(parts) => parts,
             Err(e) => {

@@ -559,6 +559,38 @@ fn wait_semaphore(gpu: &Gpu, s: vk::Semaphore) {
     }
 }
 
+/// One frame into `image` handed in as `swap`, as a window's: it waits for a signalled
+/// acquire semaphore and signals one the host then waits for (the present). Both are
+/// pushed to `semaphores`, to destroy once every frame is done.
+fn present_frame(
+    gpu: &Gpu,
+    exec: &mut Executor,
+    bodies: &mut Bodies,
+    swap: ResourceId,
+    image: ImportedImage,
+    semaphores: &mut Vec<vk::Semaphore>,
+) {
+    let acquire = signalled_semaphore(gpu);
+    // SAFETY: a complete create info; destroyed by the caller.
+    let done = unsafe {
+        gpu.device
+            .create_semaphore(&vk::SemaphoreCreateInfo::default(), None)
+    }
+    .unwrap();
+    exec.frame(
+        bodies,
+        &FrameImports {
+            images: &[(swap, image)],
+            wait: &[acquire],
+            signal: &[done],
+            ..FrameImports::NONE
+        },
+    )
+    .unwrap();
+    wait_semaphore(gpu, done);
+    semaphores.extend([acquire, done]);
+}
+
 #[test]
 fn images_handed_in_per_frame_with_binary_semaphores() {
     let gpu = gpu();
@@ -611,26 +643,14 @@ fn images_handed_in_per_frame_with_binary_semaphores() {
     let idle_before = gpu.wait_idle_count();
     let mut semaphores = Vec::new();
     for f in 0..6usize {
-        let acquire = signalled_semaphore(&gpu);
-        // SAFETY: a complete create info; destroyed at the end.
-        let done = unsafe {
-            gpu.device
-                .create_semaphore(&vk::SemaphoreCreateInfo::default(), None)
-        }
-        .unwrap();
-        let img = images[f % 2].imported();
-        exec.frame(
+        present_frame(
+            &gpu,
+            &mut exec,
             &mut bodies,
-            &FrameImports {
-                images: &[(swap, img)],
-                wait: &[acquire],
-                signal: &[done],
-                ..FrameImports::NONE
-            },
-        )
-        .unwrap();
-        wait_semaphore(&gpu, done);
-        semaphores.extend([acquire, done]);
+            swap,
+            images[f % 2].imported(),
+            &mut semaphores,
+        );
     }
     exec.finish(&mut bodies).unwrap();
     assert_eq!(
@@ -642,25 +662,14 @@ fn images_handed_in_per_frame_with_binary_semaphores() {
     // get a destroyed one's handle), and the next frames make them anew.
     exec.forget_imported_views(&mut bodies).unwrap();
     for image in images.iter().take(2) {
-        let acquire = signalled_semaphore(&gpu);
-        // SAFETY: a complete create info; destroyed at the end.
-        let done = unsafe {
-            gpu.device
-                .create_semaphore(&vk::SemaphoreCreateInfo::default(), None)
-        }
-        .unwrap();
-        exec.frame(
+        present_frame(
+            &gpu,
+            &mut exec,
             &mut bodies,
-            &FrameImports {
-                images: &[(swap, image.imported())],
-                wait: &[acquire],
-                signal: &[done],
-                ..FrameImports::NONE
-            },
-        )
-        .unwrap();
-        wait_semaphore(&gpu, done);
-        semaphores.extend([acquire, done]);
+            swap,
+            image.imported(),
+            &mut semaphores,
+        );
     }
     exec.finish(&mut bodies).unwrap();
     assert_eq!(
