@@ -10,8 +10,9 @@
 //! names the same asset on every store; `AAssetManager` in particular rejects `..`.
 
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::path::{Component, Path, PathBuf};
+
+use tessera_fsio::ReadError;
 
 /// Why a store could not hand over a file's bytes.
 #[derive(Debug, thiserror::Error)]
@@ -30,6 +31,13 @@ pub enum AssetError {
     /// The file exists but reading it failed.
     #[error(transparent)]
     Io(std::io::Error),
+    /// The path names a directory, a FIFO, a device or a socket, which could block or never
+    /// end; only regular files are read.
+    #[error("not a regular file ({0}); only regular files are read")]
+    NotRegular(&'static str),
+    /// The path resolves (through a symbolic link) to a file outside the folder it must stay in.
+    #[error("resolves to a file outside {}", .0.display())]
+    Outside(PathBuf),
 }
 
 /// A read-only store of files addressed by path. Implementations must not read more than
@@ -37,6 +45,14 @@ pub enum AssetError {
 pub trait Assets: Send + Sync + std::fmt::Debug {
     /// The whole content of the file at `path`, or why not.
     fn read(&self, path: &Path, limit: u64) -> Result<Vec<u8>, AssetError>;
+
+    /// [`Assets::read`] of `path`, which lies lexically inside `folder` (the caller checks
+    /// that), refused with [`AssetError::Outside`] where the store can follow links out of
+    /// it. A store without links (an APK, [`Memory`]) needs nothing more than `read`.
+    fn read_inside(&self, folder: &Path, path: &Path, limit: u64) -> Result<Vec<u8>, AssetError> {
+        let _ = folder;
+        self.read(path, limit)
+    }
 }
 
 /// Resolves `.` and `name/..` lexically (no file-system access): `a/./b/../c` → `a/c`.
@@ -87,33 +103,57 @@ impl Files {
     }
 }
 
-impl Assets for Files {
-    fn read(&self, path: &Path, limit: u64) -> Result<Vec<u8>, AssetError> {
-        let full = match &self.root {
+impl Files {
+    fn full(&self, path: &Path) -> PathBuf {
+        match &self.root {
             Some(r) => r.join(path),
             None => path.to_path_buf(),
-        };
+        }
+    }
+}
+
+/// [`tessera_fsio`]'s refusal as the store's.
+fn asset_error(e: ReadError) -> AssetError {
+    match e {
+        ReadError::NotFound { .. } => AssetError::NotFound,
+        ReadError::NotRegular { kind, .. } => AssetError::NotRegular(kind),
+        ReadError::TooLarge { path, limit, .. } => AssetError::TooLarge {
+            // Only for the message: the file was not read past the limit.
+            len: std::fs::metadata(&path).map_or(limit.saturating_add(1), |m| m.len()),
+            limit,
+        },
+        ReadError::NotUtf8 { path, .. } => AssetError::Io(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("{}: not UTF-8", path.display()),
+        )),
+        ReadError::Io { error, .. } => AssetError::Io(error),
+    }
+}
+
+impl Assets for Files {
+    fn read(&self, path: &Path, limit: u64) -> Result<Vec<u8>, AssetError> {
+        tessera_fsio::read_limited(&self.full(path), limit, "scene inputs").map_err(asset_error)
+    }
+
+    /// Both paths are canonicalised (every symbolic link resolved) and the file must stay
+    /// inside the folder; the resolved file is what is read.
+    fn read_inside(&self, folder: &Path, path: &Path, limit: u64) -> Result<Vec<u8>, AssetError> {
         let io = |e: std::io::Error| match e.kind() {
             std::io::ErrorKind::NotFound => AssetError::NotFound,
             _ => AssetError::Io(e),
         };
-        let file = std::fs::File::open(&full).map_err(io)?;
-        let len = file.metadata().map_err(io)?.len();
-        if len > limit {
-            return Err(AssetError::TooLarge { len, limit });
+        let folder = self.full(folder);
+        let real_folder = std::fs::canonicalize(if folder.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            &folder
+        })
+        .map_err(io)?;
+        let real = std::fs::canonicalize(self.full(path)).map_err(io)?;
+        if !real.starts_with(&real_folder) {
+            return Err(AssetError::Outside(folder));
         }
-        // `take` guards against a file that grows between the length check and the read.
-        let mut bytes = Vec::with_capacity(len as usize);
-        file.take(limit.saturating_add(1))
-            .read_to_end(&mut bytes)
-            .map_err(io)?;
-        if bytes.len() as u64 > limit {
-            return Err(AssetError::TooLarge {
-                len: bytes.len() as u64,
-                limit,
-            });
-        }
-        Ok(bytes)
+        tessera_fsio::read_limited(&real, limit, "scene inputs").map_err(asset_error)
     }
 }
 
@@ -165,27 +205,42 @@ impl Assets for Memory {
     }
 }
 
-/// Reads `path` from `assets` with the crate's file cap, as a [`crate::SceneError`] naming
-/// the path.
-pub(crate) fn read(assets: &dyn Assets, path: &Path) -> Result<Vec<u8>, crate::SceneError> {
-    use crate::SceneError;
+/// Reads `path` from `assets`, at most `limit` bytes, as a [`crate::SceneError`] naming the
+/// path once.
+pub(crate) fn read(
+    assets: &dyn Assets,
+    path: &Path,
+    limit: u64,
+) -> Result<Vec<u8>, crate::SceneError> {
+    assets.read(path, limit).map_err(|e| scene_error(path, e))
+}
+
+/// [`read`] of a file that must stay inside `folder` ([`Assets::read_inside`]).
+pub(crate) fn read_inside(
+    assets: &dyn Assets,
+    folder: &Path,
+    path: &Path,
+    limit: u64,
+) -> Result<Vec<u8>, crate::SceneError> {
     assets
-        .read(path, crate::MAX_FILE_BYTES)
-        .map_err(|e| match e {
-            AssetError::NotFound => SceneError::Io {
-                path: path.to_path_buf(),
-                source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"),
-            },
-            AssetError::TooLarge { len, limit } => SceneError::TooLarge {
-                path: path.to_path_buf(),
-                object: "file".into(),
-                message: format!("{len} bytes, the limit is {limit}"),
-            },
-            AssetError::Io(source) => SceneError::Io {
-                path: path.to_path_buf(),
-                source,
-            },
-        })
+        .read_inside(folder, path, limit)
+        .map_err(|e| scene_error(path, e))
+}
+
+fn scene_error(path: &Path, e: AssetError) -> crate::SceneError {
+    use crate::SceneError;
+    let path = path.to_path_buf();
+    match e {
+        AssetError::NotFound => SceneError::NotFound { path },
+        AssetError::TooLarge { len, limit } => SceneError::TooLarge {
+            path,
+            object: "file".into(),
+            message: format!("{len} bytes, the limit is {limit}"),
+        },
+        AssetError::NotRegular(kind) => SceneError::NotRegular { path, kind },
+        AssetError::Outside(folder) => SceneError::Outside { path, folder },
+        AssetError::Io(source) => SceneError::Io { path, source },
+    }
 }
 
 /// `rel` resolved against the directory of the file `from`, normalised.

@@ -15,6 +15,29 @@ pub enum SceneError {
         /// The OS error.
         source: std::io::Error,
     },
+    /// Nothing is at the path.
+    #[error("{}: no such file", path.display())]
+    NotFound {
+        /// The path as named.
+        path: PathBuf,
+    },
+    /// The path names a directory, a FIFO, a device or a socket: refused before it is
+    /// opened, since reading it could block forever or never end.
+    #[error("{}: not a regular file ({kind}); only regular files are read", path.display())]
+    NotRegular {
+        /// The path as named.
+        path: PathBuf,
+        /// What it is instead ("a FIFO").
+        kind: &'static str,
+    },
+    /// A file a glTF model names resolves, through a symbolic link, outside the model's folder.
+    #[error("{}: refused: resolves to a file outside the model's folder {}", path.display(), folder.display())]
+    Outside {
+        /// The path as named.
+        path: PathBuf,
+        /// The folder it must stay in.
+        folder: PathBuf,
+    },
     /// The extension is none the loader knows.
     #[error("{}: unknown scene format (expected .gltf, .glb or .toml)", path.display())]
     UnknownFormat {

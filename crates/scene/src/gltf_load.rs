@@ -15,15 +15,16 @@ use gltf::mesh::{Mode, Semantic};
 
 use crate::assets::Assets;
 use crate::geometry::{generate_normals, generate_tangents};
+use crate::gltf_uri::Source;
+use crate::limits::Totals;
 use crate::{
     AlphaMode, Camera, Instance, Light, LightKind, Material, Mesh, Scene, SceneError, Texture,
-    Vertex, MAX_INDICES, MAX_TEXELS, MAX_VERTICES,
+    Vertex, MAX_FILE_BYTES, MAX_INDICES, MAX_INSTANCES, MAX_TEXELS, MAX_TEXTURE_TEXELS,
+    MAX_VERTICES,
 };
 
 /// Deepest node hierarchy accepted (a sane file is a few tens deep).
 const MAX_DEPTH: usize = 256;
-/// Most instances the hierarchy may expand to (a DAG reusing nodes can grow exponentially).
-const MAX_INSTANCES: usize = 1 << 20;
 /// Extensions whose absence changes nothing we load, so a file requiring them still loads.
 const HARMLESS_REQUIRED: &[&str] = &["KHR_materials_emissive_strength", "KHR_lights_punctual"];
 /// Required extensions that only change shading: the file still loads, drawn with its core
@@ -43,7 +44,7 @@ const SHADING_ONLY: &[&str] = &[
 
 /// Loads a `.gltf` or `.glb` file.
 pub(crate) fn load(assets: &dyn Assets, path: &Path) -> Result<Scene, SceneError> {
-    let bytes = crate::assets::read(assets, path)?;
+    let bytes = crate::assets::read(assets, path, MAX_FILE_BYTES)?;
     let name = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -56,9 +57,13 @@ struct Loader<'a> {
     path: &'a Path,
     doc: gltf::Document,
     buffers: Vec<Vec<u8>>,
-    /// Decoded images (RGBA8, width, height), filled on first use.
-    images: HashMap<usize, (Vec<u8>, u32, u32)>,
+    /// Image index → the first texture made from it, whose level 0 a second use (the same
+    /// image as sRGB and linear) copies instead of decoding again.
+    images: HashMap<usize, usize>,
+    /// Level-0 texels of all textures made so far.
     texels: u64,
+    /// Bytes this model may still read (its file, buffers and images share [`MAX_FILE_BYTES`]).
+    bytes_left: u64,
 }
 
 fn invalid(path: &Path, object: impl Into<String>, message: impl Into<String>) -> SceneError {
@@ -75,10 +80,19 @@ impl<'a> Loader<'a> {
             path: path.to_path_buf(),
             message,
         };
-        check_glb_header(bytes).map_err(parse)?;
+        check_container(path, bytes)?;
         let gltf = match gltf::Gltf::from_slice_without_validation(bytes) {
             Ok(g) => g,
             Err(e) => {
+                if let Some(version) = json_asset_version(bytes).filter(|v| !v.starts_with("2.")) {
+                    return Err(SceneError::Unsupported {
+                        path: path.to_path_buf(),
+                        object: "asset.version".into(),
+                        message: format!(
+                            "glTF {version} is not supported; only glTF 2.0 is read (convert the file)"
+                        ),
+                    });
+                }
                 // glTF makes `scene.nodes` optional; the `gltf` crate requires it. Retry with
                 // the missing arrays filled in before giving up.
                 let patched = add_missing_scene_nodes(bytes)
@@ -168,31 +182,42 @@ impl<'a> Loader<'a> {
                 }
             }
         }
-        let doc = match gltf::Document::from_json(json.clone()) {
-            Ok(doc) => doc,
-            Err(gltf::Error::Validation(errors)) => {
-                // POSITION min/max are required by the spec but only describe the data, which
-                // is read and checked here anyway (exporters often omit them). Every other
-                // schema failure stands.
-                let (bounds, rest): (Vec<_>, Vec<_>) = errors.into_iter().partition(|(p, e)| {
-                    let p = p.to_string();
-                    matches!(e, gltf::json::validation::Error::Missing)
-                        && p.contains("attributes[\"POSITION\"]")
-                        && (p.ends_with(".min") || p.ends_with(".max"))
-                });
-                if !rest.is_empty() {
-                    let list: Vec<String> = rest.iter().map(|(p, e)| format!("{p}: {e}")).collect();
-                    return Err(parse(format!("schema violations: {}", list.join("; "))));
-                }
-                log::warn!(
-                    "{}: {} POSITION accessors lack the min/max the spec requires; bounds computed from the data",
-                    path.display(),
-                    bounds.len() / 2
-                );
-                gltf::Document::from_json_without_validation(json)
-            }
-            Err(e) => return Err(parse(e.to_string())),
-        };
+        let mut errors = Vec::new();
+        {
+            use gltf::json::validation::Validate as _;
+            json.validate(&json, gltf::json::Path::new, &mut |p, e| {
+                errors.push((p(), e))
+            });
+        }
+        // POSITION min/max are required by the spec but only describe the data, which is
+        // read and checked here anyway (exporters often omit them). An accessor without a
+        // bufferView and without sparse values is allowed by the spec (it reads as zeros);
+        // the `gltf` crate's validation wrongly demands one. Every other failure stands.
+        let (tolerated, rest): (Vec<_>, Vec<_>) = errors.into_iter().partition(|(p, e)| {
+            let p = p.to_string();
+            let missing = matches!(e, gltf::json::validation::Error::Missing);
+            let bounds = p.contains("attributes[\"POSITION\"]")
+                && (p.ends_with(".min") || p.ends_with(".max"));
+            let view = p.starts_with("accessors[") && p.ends_with("].bufferView");
+            missing && (bounds || view)
+        });
+        if !rest.is_empty() {
+            let list: Vec<String> = rest.iter().map(|(p, e)| format!("{p}: {e}")).collect();
+            return Err(parse(format!("schema violations: {}", list.join("; "))));
+        }
+        let bounds = tolerated
+            .iter()
+            .filter(|(p, _)| p.to_string().contains("POSITION"))
+            .count();
+        if bounds > 0 {
+            log::warn!(
+                "{}: {} POSITION accessors lack the min/max the spec requires; bounds computed from the data",
+                path.display(),
+                bounds / 2
+            );
+        }
+        crate::gltf_values::check(&json, path)?;
+        let doc = gltf::Document::from_json_without_validation(json);
         let mut loader = Loader {
             assets,
             path,
@@ -200,34 +225,43 @@ impl<'a> Loader<'a> {
             buffers: Vec::new(),
             images: HashMap::new(),
             texels: 0,
+            bytes_left: MAX_FILE_BYTES.saturating_sub(bytes.len() as u64),
         };
         loader.buffers = loader.load_buffers(blob)?;
         Ok(loader)
     }
 
-    fn load_buffers(&self, mut blob: Option<Vec<u8>>) -> Result<Vec<Vec<u8>>, SceneError> {
+    fn load_buffers(&mut self, mut blob: Option<Vec<u8>>) -> Result<Vec<Vec<u8>>, SceneError> {
         let mut out = Vec::new();
-        for buffer in self.doc.buffers() {
-            let object = format!("buffer {}", buffer.index());
-            let data = match buffer.source() {
-                gltf::buffer::Source::Bin => blob.take().ok_or_else(|| {
+        // Owned, so reading (which counts the bytes read) can borrow `self` mutably.
+        let buffers: Vec<(usize, usize, Option<String>)> = self
+            .doc
+            .buffers()
+            .map(|b| {
+                let uri = match b.source() {
+                    gltf::buffer::Source::Bin => None,
+                    gltf::buffer::Source::Uri(uri) => Some(uri.to_string()),
+                };
+                (b.index(), b.length(), uri)
+            })
+            .collect();
+        for (index, length, uri) in buffers {
+            let object = format!("buffer {index}");
+            let data = match uri {
+                None => blob.take().ok_or_else(|| {
                     invalid(
                         self.path,
                         &object,
                         "refers to the GLB binary chunk, which the file does not have",
                     )
                 })?,
-                gltf::buffer::Source::Uri(uri) => self.read_uri(uri, &object)?,
+                Some(uri) => self.read_uri(&uri, &object)?,
             };
-            if data.len() < buffer.length() {
+            if data.len() < length {
                 return Err(invalid(
                     self.path,
                     &object,
-                    format!(
-                        "has {} bytes, byteLength says {}",
-                        data.len(),
-                        buffer.length()
-                    ),
+                    format!("has {} bytes, byteLength says {length}", data.len()),
                 ));
             }
             out.push(data);
@@ -235,39 +269,38 @@ impl<'a> Loader<'a> {
         Ok(out)
     }
 
-    /// Reads a data URI or a file relative to the glTF file.
-    fn read_uri(&self, uri: &str, object: &str) -> Result<Vec<u8>, SceneError> {
-        if let Some(rest) = uri.strip_prefix("data:") {
-            let Some((_, b64)) = rest.split_once(";base64,") else {
-                return Err(invalid(self.path, object, "data URI is not base64"));
-            };
-            return base64_decode(b64)
-                .ok_or_else(|| invalid(self.path, object, "data URI has invalid base64"));
-        }
-        if uri.contains("://") && !uri.starts_with("file://") {
-            return Err(SceneError::Unsupported {
-                path: self.path.to_path_buf(),
-                object: object.into(),
-                message: format!(
-                    "URI scheme of '{uri}' (only data URIs and relative files are read)"
-                ),
-            });
-        }
-        let rel = uri.strip_prefix("file://").unwrap_or(uri);
-        let rel = percent_decode(rel).ok_or_else(|| {
-            invalid(
-                self.path,
-                object,
-                format!("URI '{uri}' has invalid percent-encoding"),
-            )
-        })?;
-        let file = crate::assets::beside(self.path, rel);
-        crate::assets::read(self.assets, &file)
-            .map_err(|e| invalid(self.path, object, format!("cannot read '{uri}': {e}")))
+    /// Reads a data URI or a file inside the model's folder ([`crate::gltf_uri`]); the
+    /// model's files together stay within [`MAX_FILE_BYTES`].
+    fn read_uri(&mut self, uri: &str, object: &str) -> Result<Vec<u8>, SceneError> {
+        let (folder, file) = match crate::gltf_uri::resolve(self.path, uri) {
+            Ok(Source::Data(bytes)) => return Ok(bytes),
+            Ok(Source::File { folder, path }) => (folder, path),
+            Err(message) => return Err(invalid(self.path, object, message)),
+        };
+        let bytes = crate::assets::read_inside(self.assets, &folder, &file, self.bytes_left)
+            .map_err(|e| match e {
+                SceneError::TooLarge { .. } => SceneError::TooLarge {
+                    path: self.path.to_path_buf(),
+                    object: object.into(),
+                    message: format!(
+                        "{} passes what is left of the model's limit of {MAX_FILE_BYTES} bytes \
+                         for its file, buffers and images together",
+                        file.display()
+                    ),
+                },
+                // The error names the file; the model and object say who named it.
+                e => invalid(self.path, object, e.to_string()),
+            })?;
+        self.bytes_left = self.bytes_left.saturating_sub(bytes.len() as u64);
+        Ok(bytes)
     }
 
     fn build(mut self, name: String) -> Result<Scene, SceneError> {
         let mut scene = Scene::empty(name);
+        let (vertices, indices) = self.geometry_totals()?;
+        // Exactly the vertex buffer's size: growing by doubling could take twice the cap.
+        scene.vertices.reserve_exact(vertices);
+        scene.indices.reserve(indices);
         // Material 0 is glTF's default material; file material i is i + 1.
         scene.materials.push(Material::default());
         let mut texture_map = HashMap::new();
@@ -283,8 +316,56 @@ impl<'a> Loader<'a> {
             scene.meshes.push(m);
         }
         self.nodes(&mut scene)?;
+        Totals::of(&scene)
+            .check()
+            .map_err(|message| SceneError::TooLarge {
+                path: self.path.to_path_buf(),
+                object: "scene".into(),
+                message,
+            })?;
         scene.update_bounds();
         Ok(scene)
+    }
+
+    /// Vertices and indices all drawn primitives declare, checked against the caps before
+    /// any accessor is read (a 1 KB file may declare millions of zero-filled vertices).
+    fn geometry_totals(&self) -> Result<(usize, usize), SceneError> {
+        let (mut vertices, mut indices) = (0usize, 0usize);
+        for mesh in self.doc.meshes() {
+            for prim in mesh.primitives() {
+                let drawn = matches!(
+                    prim.mode(),
+                    Mode::Triangles | Mode::TriangleStrip | Mode::TriangleFan
+                );
+                let Some(pos) = prim.get(&Semantic::Positions).filter(|_| drawn) else {
+                    continue;
+                };
+                vertices = vertices.saturating_add(pos.count());
+                // A strip or fan of n indices becomes up to 3n list indices.
+                let n = prim.indices().map_or(pos.count(), |a| a.count());
+                let n = if prim.mode() == Mode::Triangles {
+                    n
+                } else {
+                    n.saturating_mul(3)
+                };
+                indices = indices.saturating_add(n);
+                let over = if vertices > MAX_VERTICES {
+                    Some(format!("{vertices} vertices, the limit is {MAX_VERTICES}"))
+                } else if indices > MAX_INDICES {
+                    Some(format!("{indices} indices, the limit is {MAX_INDICES}"))
+                } else {
+                    None
+                };
+                if let Some(message) = over {
+                    return Err(SceneError::TooLarge {
+                        path: self.path.to_path_buf(),
+                        object: format!("mesh {} primitive {}", mesh.index(), prim.index()),
+                        message: format!("the meshes declare at least {message}"),
+                    });
+                }
+            }
+        }
+        Ok((vertices, indices))
     }
 
     fn material(
@@ -313,18 +394,38 @@ impl<'a> Loader<'a> {
             if let Some(&i) = map.get(&(image, srgb)) {
                 return Ok(Some(i));
             }
-            let (rgba, w, h) = self.image(image)?;
+            let (rgba, w, h) = match self.images.get(&image) {
+                Some(&first) => {
+                    let t = &scene.textures[first];
+                    (t.mips[0].clone(), t.width, t.height)
+                }
+                None => self.image(image)?,
+            };
+            // Counted per texture: one image as sRGB and linear is two textures in memory.
+            self.texels += w as u64 * h as u64;
+            if self.texels > MAX_TEXELS {
+                return Err(SceneError::TooLarge {
+                    path: self.path.to_path_buf(),
+                    object: format!("image {image}"),
+                    message: format!(
+                        "textures reach {} texels, the limit is {MAX_TEXELS}",
+                        self.texels
+                    ),
+                });
+            }
             let json = &self.doc.as_json().images[image];
             let name = json
                 .name
-                .clone()
-                .or_else(|| json.uri.clone().filter(|u| !u.starts_with("data:")))
-                .unwrap_or_else(|| format!("image {image}"));
+                .as_deref()
+                .or_else(|| json.uri.as_deref().filter(|u| !u.starts_with("data:")))
+                .map_or_else(|| format!("image {image}"), short_name);
             scene
                 .textures
                 .push(Texture::from_rgba8(name, w, h, srgb, rgba));
-            map.insert((image, srgb), scene.textures.len() - 1);
-            Ok(Some(scene.textures.len() - 1))
+            let index = scene.textures.len() - 1;
+            map.insert((image, srgb), index);
+            self.images.entry(image).or_insert(index);
+            Ok(Some(index))
         };
         let base_color_texture = tex(
             pbr.base_color_texture()
@@ -365,10 +466,7 @@ impl<'a> Loader<'a> {
             gltf::material::AlphaMode::Blend => AlphaMode::Blend,
         };
         let mat = Material {
-            name: m
-                .name()
-                .map(str::to_owned)
-                .unwrap_or_else(|| object.clone()),
+            name: m.name().map_or_else(|| object.clone(), short_name),
             base_color: pbr.base_color_factor(),
             metallic: pbr.metallic_factor(),
             roughness: pbr.roughness_factor(),
@@ -402,11 +500,10 @@ impl<'a> Loader<'a> {
         Ok(mat)
     }
 
-    /// Decodes image `index` to RGBA8 (cached, so one image used as sRGB and linear decodes once).
+    /// Decodes image `index` to RGBA8. The header's dimensions are checked against the
+    /// texel caps before anything is decoded, so a small file claiming a huge image costs
+    /// nothing; decoder messages are not passed on, since they may quote the file's bytes.
     fn image(&mut self, index: usize) -> Result<(Vec<u8>, u32, u32), SceneError> {
-        if let Some(img) = self.images.get(&index) {
-            return Ok(img.clone());
-        }
         let object = format!("image {index}");
         // Read from the JSON rather than `Image::source`, which unwraps a missing URI or
         // mimeType.
@@ -414,7 +511,8 @@ impl<'a> Loader<'a> {
             return Err(invalid(self.path, object, "does not exist"));
         };
         let mime = image.mime_type.as_ref().map(|m| m.0.clone());
-        let bytes = match (&image.buffer_view, &image.uri) {
+        let (view, uri) = (image.buffer_view, image.uri.clone());
+        let bytes = match (view, uri) {
             (Some(v), _) => {
                 let view = self.doc.views().nth(v.value()).ok_or_else(|| {
                     invalid(
@@ -425,7 +523,7 @@ impl<'a> Loader<'a> {
                 })?;
                 self.view_bytes(&view, &object)?.to_vec()
             }
-            (None, Some(uri)) => self.read_uri(uri, &object)?,
+            (None, Some(uri)) => self.read_uri(&uri, &object)?,
             (None, None) => {
                 return Err(invalid(
                     self.path,
@@ -435,43 +533,51 @@ impl<'a> Loader<'a> {
             }
         };
         let format = match mime.as_deref() {
-            Some("image/png") => Some(image::ImageFormat::Png),
-            Some("image/jpeg") => Some(image::ImageFormat::Jpeg),
-            _ => None,
+            Some("image/png") => image::ImageFormat::Png,
+            Some("image/jpeg") => image::ImageFormat::Jpeg,
+            _ => image::guess_format(&bytes)
+                .map_err(|_| invalid(self.path, &object, "is neither PNG nor JPEG data"))?,
         };
-        let mut reader = image::ImageReader::new(std::io::Cursor::new(&bytes));
-        match format {
-            Some(f) => reader.set_format(f),
-            None => {
-                reader = reader
-                    .with_guessed_format()
-                    .map_err(|e| invalid(self.path, &object, format!("cannot read: {e}")))?
+        let reader = || {
+            let mut r = image::ImageReader::new(std::io::Cursor::new(&bytes[..]));
+            r.set_format(format);
+            r
+        };
+        let undecodable = |e: image::ImageError| match e {
+            image::ImageError::Unsupported(e) => {
+                invalid(self.path, &object, format!("cannot be decoded: {e}"))
             }
-        }
-        let mut limits = image::Limits::default();
-        limits.max_image_width = Some(16384);
-        limits.max_image_height = Some(16384);
-        limits.max_alloc = Some(1 << 30);
-        reader.limits(limits);
-        let decoded = reader
-            .decode()
-            .map_err(|e| invalid(self.path, &object, format!("cannot be decoded: {e}")))?;
-        let rgba = decoded.to_rgba8();
-        let (w, h) = rgba.dimensions();
-        self.texels += w as u64 * h as u64;
-        if self.texels > MAX_TEXELS {
+            _ => invalid(
+                self.path,
+                &object,
+                format!("cannot be decoded: corrupt or truncated {format:?} data"),
+            ),
+        };
+        let (w, h) = reader().into_dimensions().map_err(undecodable)?;
+        let texels = w as u64 * h as u64;
+        if texels > MAX_TEXTURE_TEXELS || self.texels.saturating_add(texels) > MAX_TEXELS {
             return Err(SceneError::TooLarge {
                 path: self.path.to_path_buf(),
                 object,
                 message: format!(
-                    "textures reach {} texels, the limit is {MAX_TEXELS}",
+                    "{w}×{h} texels; the limit is {MAX_TEXTURE_TEXELS} per texture and \
+                     {MAX_TEXELS} for all textures together ({} used)",
                     self.texels
                 ),
             });
         }
-        let img = (rgba.into_raw(), w, h);
-        self.images.insert(index, img.clone());
-        Ok(img)
+        let mut reader = reader();
+        let mut limits = image::Limits::default();
+        limits.max_image_width = Some(w);
+        limits.max_image_height = Some(h);
+        // 16-bit RGBA is the widest decoded pixel; a little more for the decoder's own state.
+        limits.max_alloc = Some(texels * 8 + (16 << 20));
+        reader.limits(limits);
+        let decoded = reader.decode().map_err(undecodable)?;
+        // No copy when the image is RGBA8 already.
+        let rgba = decoded.into_rgba8();
+        let (w, h) = rgba.dimensions();
+        Ok((rgba.into_raw(), w, h))
     }
 
     /// The bytes of a buffer view, range-checked against its buffer.
@@ -597,10 +703,13 @@ impl<'a> Loader<'a> {
                         as usize,
                 };
                 if target >= count {
+                    // The value itself is not shown: it is a byte of a buffer file.
                     return Err(invalid(
                         self.path,
                         object,
-                        format!("sparse index {target} is out of range of {count} elements"),
+                        format!(
+                            "sparse index {k} is out of range: it must be below the {count} elements"
+                        ),
                     ));
                 }
                 for c in 0..dims {
@@ -615,8 +724,7 @@ impl<'a> Loader<'a> {
     fn mesh(&mut self, mesh: &gltf::Mesh, scene: &mut Scene) -> Result<Mesh, SceneError> {
         let name = mesh
             .name()
-            .map(str::to_owned)
-            .unwrap_or_else(|| format!("mesh {}", mesh.index()));
+            .map_or_else(|| format!("mesh {}", mesh.index()), short_name);
         let mut out = Mesh {
             name,
             primitives: Vec::new(),
@@ -758,11 +866,18 @@ impl<'a> Loader<'a> {
             }
             None => (0..count as u32).collect(),
         };
-        if let Some((at, &i)) = raw.iter().enumerate().find(|(_, &i)| i as usize >= count) {
+        if let Some(at) = raw.iter().position(|&i| i as usize >= count) {
+            // The value itself is not shown: it is a byte of a buffer file, and echoing it
+            // would let a model read out any file it can name.
+            let of = prim.indices().map_or("the implicit indices".into(), |a| {
+                format!("indices accessor {}", a.index())
+            });
             return Err(invalid(
                 self.path,
                 object,
-                format!("index {i} at position {at} is out of range of the {count} vertices"),
+                format!(
+                    "element {at} of {of} is out of range: every index must be below the {count} vertices"
+                ),
             ));
         }
         let indices = to_triangle_list(mode, &raw);
@@ -1090,6 +1205,16 @@ fn component_f32(b: &[u8], ty: DataType, normalized: bool) -> f32 {
     }
 }
 
+/// A name from the file, cut to [`crate::MAX_NAME_BYTES`] (at a character boundary): names
+/// are copied with every placed copy of a model, so their length must not multiply.
+fn short_name(name: &str) -> String {
+    let mut end = name.len().min(crate::MAX_NAME_BYTES);
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    name[..end].to_string()
+}
+
 /// Converts strips and fans to lists (alternating the strip's winding back to consistent);
 /// lists lose a trailing partial triangle.
 fn to_triangle_list(mode: Mode, idx: &[u32]) -> Vec<u32> {
@@ -1134,93 +1259,79 @@ fn add_missing_scene_nodes(bytes: &[u8]) -> Option<Vec<u8>> {
     }
 }
 
-/// The GLB container's length fields, checked before the `gltf` crate reads them (it
-/// subtracts without checking).
-fn check_glb_header(bytes: &[u8]) -> Result<(), String> {
+/// The container before the `gltf` crate reads it: a `.glb` must start with the binary
+/// magic, its version must be 2, and its length fields must fit (the crate subtracts
+/// without checking).
+fn check_container(path: &Path, bytes: &[u8]) -> Result<(), SceneError> {
+    let parse = |message: String| SceneError::Parse {
+        path: path.to_path_buf(),
+        message,
+    };
+    let is_glb_name = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("glb"));
     if !bytes.starts_with(b"glTF") {
+        if is_glb_name && !bytes.trim_ascii_start().starts_with(b"{") {
+            return Err(parse(
+                "not a glTF binary: bad magic (a .glb file starts with 'glTF')".into(),
+            ));
+        }
         return Ok(());
     }
+    if bytes.len() < 12 {
+        return Err(parse(format!(
+            "GLB file truncated: {} bytes, the header alone is 12",
+            bytes.len()
+        )));
+    }
+    let word = |o: usize| u32::from_le_bytes([bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]]);
+    let version = word(4);
+    if version != 2 {
+        return Err(SceneError::Unsupported {
+            path: path.to_path_buf(),
+            object: "GLB header".into(),
+            message: if version == 1 {
+                "glTF 1.0 is not supported; only glTF 2.0 is read (convert the file)".into()
+            } else {
+                format!("GLB version {version} is not supported; only glTF 2.0 is read")
+            },
+        });
+    }
     if bytes.len() < 20 {
-        return Err(format!(
+        return Err(parse(format!(
             "GLB file truncated: {} bytes, the header alone is 20",
             bytes.len()
-        ));
+        )));
     }
-    let word = |o: usize| {
-        u32::from_le_bytes([bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]]) as usize
-    };
-    let total = word(8);
+    let total = word(8) as usize;
     if total < 12 || total > bytes.len() {
-        return Err(format!(
+        return Err(parse(format!(
             "GLB header says {total} bytes, the file has {}",
             bytes.len()
-        ));
+        )));
     }
     Ok(())
 }
 
-/// Standard base64 (with or without padding); `None` on a character outside the alphabet.
-fn base64_decode(s: &str) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(s.len() / 4 * 3);
-    let (mut acc, mut bits) = (0u32, 0u32);
-    for c in s.bytes() {
-        let v = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' | b'-' => 62,
-            b'/' | b'_' => 63,
-            b'=' => break,
-            b' ' | b'\n' | b'\r' | b'\t' => continue,
-            _ => return None,
-        };
-        acc = (acc << 6) | v as u32;
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
-        }
+/// `asset.version` of a JSON glTF that the parser refused, to tell a glTF 1.0 file from a
+/// broken one; `None` when there is none to read.
+fn json_asset_version(bytes: &[u8]) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Root {
+        asset: Asset,
     }
-    Some(out)
-}
-
-/// Decodes `%XX` escapes of a relative URI; `None` when malformed or not UTF-8.
-fn percent_decode(s: &str) -> Option<String> {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' {
-            let hex = std::str::from_utf8(b.get(i + 1..i + 3)?).ok()?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
+    #[derive(serde::Deserialize)]
+    struct Asset {
+        version: String,
     }
-    String::from_utf8(out).ok()
+    serde_json::from_slice::<Root>(bytes)
+        .ok()
+        .map(|r| r.asset.version)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn base64_round_trip() {
-        assert_eq!(base64_decode("aGVsbG8=").unwrap(), b"hello");
-        assert_eq!(base64_decode("aGVsbG8").unwrap(), b"hello");
-        assert_eq!(base64_decode("AAECAw==").unwrap(), [0, 1, 2, 3]);
-        assert!(base64_decode("a*b").is_none());
-    }
-
-    #[test]
-    fn percent_decoding() {
-        assert_eq!(percent_decode("a%20b.bin").unwrap(), "a b.bin");
-        assert!(percent_decode("a%2").is_none());
-        assert!(percent_decode("a%ff").is_none());
-    }
 
     #[test]
     fn strips_and_fans() {

@@ -12,6 +12,14 @@
 //!
 //! Loading never panics on input: every malformed file is a [`SceneError`] naming the file
 //! and, where known, the glTF object or the scene-file key.
+//!
+//! Hostile input is bounded: files are read only if they are regular files, with their
+//! size limit enforced while reading ([`tessera_fsio::read_limited`]); a glTF model reads
+//! only data URIs and files inside its own folder; and every count is checked against the
+//! caps ([`MAX_VERTICES`], [`MAX_TEXELS`], [`MAX_INSTANCES`], ...) before the memory it
+//! implies is allocated, so peak memory stays within the bound stated in [`limits`]
+//! (about 5 GiB with every cap reached), and assembling a scene is linear in
+//! its output.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -20,6 +28,9 @@ pub mod assets;
 mod error;
 mod geometry;
 mod gltf_load;
+mod gltf_uri;
+mod gltf_values;
+pub mod limits;
 pub mod procedural;
 pub mod scene_file;
 pub mod texture;
@@ -30,17 +41,12 @@ use glam::{Mat4, Vec3};
 
 pub use error::SceneError;
 pub use geometry::{generate_normals, generate_tangents};
+pub use limits::{
+    MAX_DRAWN_TRIANGLES, MAX_FILE_BYTES, MAX_INDICES, MAX_INSTANCES, MAX_LIGHTS, MAX_MATERIALS,
+    MAX_NAME_BYTES, MAX_PRIMITIVES, MAX_SCENE_FILE_BYTES, MAX_TEXELS, MAX_TEXTURE_TEXELS,
+    MAX_VERTICES,
+};
 pub use texture::{mip_chain, mip_count};
-
-/// Most vertices one scene may hold: a cap far above anything the renderer draws in real time,
-/// so a file that declares absurd counts is an error rather than an allocation failure.
-pub const MAX_VERTICES: usize = 1 << 24;
-/// Most indices one scene may hold (see [`MAX_VERTICES`]).
-pub const MAX_INDICES: usize = 3 << 24;
-/// Most texels (level 0, all textures together) one scene may hold: 1 GiB of RGBA8.
-pub const MAX_TEXELS: u64 = 1 << 28;
-/// Largest file the loader reads into memory.
-pub const MAX_FILE_BYTES: u64 = 1 << 30;
 
 /// One vertex of the shared vertex buffer, laid out for direct upload (48 bytes).
 #[repr(C)]
@@ -460,6 +466,7 @@ impl Scene {
         let (vbase, ibase) = (self.vertices.len() as i32, self.indices.len() as u32);
         let (mbase, matbase, tbase) =
             (self.meshes.len(), self.materials.len(), self.textures.len());
+        let ibase_instances = self.instances.len();
         self.vertices.extend(other.vertices);
         self.indices.extend(other.indices);
         self.meshes.extend(other.meshes.into_iter().map(|mut m| {
@@ -499,7 +506,12 @@ impl Scene {
                 ..l
             }
         }));
-        self.update_bounds();
+        // Only the new instances' bounds: recomputing all of them would make a scene of n
+        // appended copies cost n² (the result is the same union).
+        let added = self.instances[ibase_instances..]
+            .iter()
+            .fold(Aabb::EMPTY, |b, i| b.union(self.instance_bounds(i)));
+        self.bounds = self.bounds.union(added);
     }
 }
 

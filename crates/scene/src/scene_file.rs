@@ -12,6 +12,7 @@ use glam::{Mat4, Quat, Vec3};
 use serde::Deserialize;
 
 use crate::assets::{Assets, Files};
+use crate::limits::Totals;
 use crate::procedural::{self, MeshData};
 use crate::{
     AlphaMode, Camera, Instance, Light, LightKind, Material, Mesh, Motion, Primitive, Scene,
@@ -343,7 +344,7 @@ fn sphere() -> String {
 
 /// Loads a scene file from `assets`.
 pub(crate) fn load(assets: &dyn Assets, path: &Path) -> Result<Scene, SceneError> {
-    let bytes = crate::assets::read(assets, path)?;
+    let bytes = crate::assets::read(assets, path, crate::MAX_SCENE_FILE_BYTES)?;
     let text = String::from_utf8(bytes).map_err(|_| SceneError::SceneFile {
         path: path.to_path_buf(),
         key: "file".into(),
@@ -464,7 +465,64 @@ struct Builder<'a> {
     /// Shared geometry: shape key → a primitive (material 0) over its vertex/index range.
     shapes: HashMap<String, Primitive>,
     textures: HashMap<(String, u32), usize>,
-    models: HashMap<PathBuf, Scene>,
+    /// Each model file, loaded once, with what one copy of it adds.
+    models: HashMap<PathBuf, (Scene, Totals)>,
+    /// Every material of the scene → its first index, so identical materials are shared
+    /// without a linear search.
+    materials: HashMap<MaterialKey, usize>,
+    /// What the scene holds so far, checked against the caps before anything is added.
+    totals: Totals,
+}
+
+/// A [`Material`] as a hashable key: floats by their bits (`-0.0` as `0.0`).
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct MaterialKey {
+    name: String,
+    floats: [u32; 14],
+    textures: [Option<usize>; 5],
+    alpha_mode: u8,
+    double_sided: bool,
+}
+
+impl MaterialKey {
+    fn of(m: &Material) -> MaterialKey {
+        let (alpha_mode, cutoff) = match m.alpha_mode {
+            AlphaMode::Opaque => (0, 0.0),
+            AlphaMode::Mask { cutoff } => (1, cutoff),
+            AlphaMode::Blend => (2, 0.0),
+        };
+        let [r, g, b, a] = m.base_color;
+        let [er, eg, eb] = m.emissive;
+        let f = [
+            r,
+            g,
+            b,
+            a,
+            m.metallic,
+            m.roughness,
+            er,
+            eg,
+            eb,
+            m.normal_scale,
+            m.occlusion_strength,
+            cutoff,
+            0.0,
+            0.0,
+        ];
+        MaterialKey {
+            name: m.name.clone(),
+            floats: f.map(|x| (x + 0.0).to_bits()),
+            textures: [
+                m.base_color_texture,
+                m.metallic_roughness_texture,
+                m.normal_texture,
+                m.occlusion_texture,
+                m.emissive_texture,
+            ],
+            alpha_mode,
+            double_sided: m.double_sided,
+        }
+    }
 }
 
 impl<'a> Builder<'a> {
@@ -480,7 +538,19 @@ impl<'a> Builder<'a> {
             shapes: HashMap::new(),
             textures: HashMap::new(),
             models: HashMap::new(),
+            materials: HashMap::new(),
+            totals: Totals::default(),
         }
+    }
+
+    /// Counts `copies` × `more` into the scene's totals, or refuses at `key` before anything
+    /// is added when a cap would be passed.
+    fn grow(&mut self, key: &str, more: Totals, copies: u64) -> Result<(), SceneError> {
+        self.totals = self
+            .totals
+            .plus(&more, copies)
+            .map_err(|m| self.err(key, m))?;
+        Ok(())
     }
 
     fn err(&self, key: impl Into<String>, message: impl Into<String>) -> SceneError {
@@ -507,7 +577,13 @@ impl<'a> Builder<'a> {
             self.camera(c)?;
         }
         for (i, l) in file.lights.iter().enumerate() {
-            let light = self.light(l, &format!("lights[{i}]"))?;
+            let key = format!("lights[{i}]");
+            let light = self.light(l, &key)?;
+            let one = Totals {
+                lights: 1,
+                ..Totals::default()
+            };
+            self.grow(&key, one, 1)?;
             self.scene.lights.push(light);
         }
         for (i, r) in file.light_rings.iter().enumerate() {
@@ -693,6 +769,11 @@ impl<'a> Builder<'a> {
                 return Err(self.err(format!("{key}.range"), "must be positive"));
             }
         }
+        let one = Totals {
+            lights: 1,
+            ..Totals::default()
+        };
+        self.grow(&format!("{key}.count"), one, r.count as u64)?;
         for i in 0..r.count {
             let phase = r.phase.to_radians() + TAU * i as f32 / r.count as f32;
             let motion = Motion {
@@ -820,16 +901,24 @@ impl<'a> Builder<'a> {
             double_sided: m.double_sided,
             ..Material::default()
         };
-        Ok(self.push_material(mat))
+        self.push_material(mat, key)
     }
 
     /// Adds a material, reusing an identical one (repeated objects share one entry).
-    fn push_material(&mut self, mat: Material) -> usize {
-        if let Some(i) = self.scene.materials.iter().position(|m| *m == mat) {
-            return i;
+    fn push_material(&mut self, mat: Material, key: &str) -> Result<usize, SceneError> {
+        let k = MaterialKey::of(&mat);
+        if let Some(&i) = self.materials.get(&k) {
+            return Ok(i);
         }
+        let one = Totals {
+            materials: 1,
+            ..Totals::default()
+        };
+        self.grow(key, one, 1)?;
         self.scene.materials.push(mat);
-        self.scene.materials.len() - 1
+        let i = self.scene.materials.len() - 1;
+        self.materials.insert(k, i);
+        Ok(i)
     }
 
     fn texture(&mut self, name: &str, size: u32, key: &str) -> Result<usize, SceneError> {
@@ -842,6 +931,11 @@ impl<'a> Builder<'a> {
         if let Some(&i) = self.textures.get(&(name.to_string(), size)) {
             return Ok(i);
         }
+        let texels = Totals {
+            texels: size as u64 * size as u64,
+            ..Totals::default()
+        };
+        self.grow(&format!("{key}.texture_size"), texels, 1)?;
         let tex = crate::texture::pattern(name, size).ok_or_else(|| {
             self.err(
                 format!("{key}.texture"),
@@ -894,17 +988,43 @@ impl<'a> Builder<'a> {
                 ))
             }
         };
+        let geometry = Totals {
+            vertices: data.vertices.len() as u64,
+            indices: data.indices.len() as u64,
+            ..Totals::default()
+        };
+        self.grow(key, geometry, 1)?;
         let p = self.scene.push_primitive(&data.vertices, &data.indices, 0);
         self.shapes.insert(cache, p.clone());
         Ok(p)
     }
 
-    fn add_mesh(&mut self, name: String, prim: Primitive, material: usize) -> usize {
+    /// Adds a one-primitive mesh placed `copies` times (the caller pushes the instances),
+    /// refused at `key` before anything is added when a cap would be passed.
+    fn add_mesh(
+        &mut self,
+        name: String,
+        prim: Primitive,
+        material: usize,
+        copies: u64,
+        key: &str,
+    ) -> Result<usize, SceneError> {
+        let mesh = Totals {
+            primitives: 1,
+            ..Totals::default()
+        };
+        self.grow(key, mesh, 1)?;
+        let placed = Totals {
+            instances: 1,
+            drawn_triangles: prim.index_count as u64 / 3,
+            ..Totals::default()
+        };
+        self.grow(key, placed, copies)?;
         self.scene.meshes.push(Mesh {
             name,
             primitives: vec![Primitive { material, ..prim }],
         });
-        self.scene.meshes.len() - 1
+        Ok(self.scene.meshes.len() - 1)
     }
 
     fn object(&mut self, o: &ObjectDef, key: &str) -> Result<(), SceneError> {
@@ -945,7 +1065,9 @@ impl<'a> Builder<'a> {
                     key,
                 )?;
                 let material = self.material(&o.material, &format!("{key}.material"), &name)?;
-                let mesh = self.add_mesh(name, prim, material);
+                let count_key = format!("{key}.repeat.count");
+                let mesh =
+                    self.add_mesh(name, prim, material, placements.len() as u64, &count_key)?;
                 for t in placements {
                     self.scene.instances.push(Instance { mesh, transform: t });
                 }
@@ -979,11 +1101,24 @@ impl<'a> Builder<'a> {
                             source: Box::new(e),
                         }
                     })?;
-                    self.models.insert(file.clone(), scene);
+                    let totals = Totals::of(&scene);
+                    self.models.insert(file.clone(), (scene, totals));
                 }
-                let model_scene = self.models[&file].clone();
+                let (model_scene, one_copy) = &self.models[&file];
+                let (model_scene, one_copy) = (model_scene.clone(), *one_copy);
+                // Every copy is counted before the first is made.
+                let count_key = if placements.len() > 1 {
+                    format!("{key}.repeat.count")
+                } else {
+                    format!("{key}.model")
+                };
+                self.grow(&count_key, one_copy, placements.len() as u64)?;
                 for t in placements {
+                    let first = self.scene.materials.len();
                     self.scene.append(model_scene.clone(), t);
+                    for (i, m) in self.scene.materials.iter().enumerate().skip(first) {
+                        self.materials.entry(MaterialKey::of(m)).or_insert(i);
+                    }
                 }
                 Ok(())
             }
@@ -1029,7 +1164,7 @@ impl<'a> Builder<'a> {
                 };
                 let name = format!("{} m{metallic:.2} r{roughness:.2}", g.shape);
                 let material = self.material(&def, key, &name)?;
-                let mesh = self.add_mesh(name, prim.clone(), material);
+                let mesh = self.add_mesh(name, prim.clone(), material, 1, key)?;
                 let pos = Vec3::from(g.origin) + Vec3::new(col as f32, row as f32, 0.0) * g.spacing;
                 self.scene.instances.push(Instance {
                     mesh,
