@@ -81,8 +81,9 @@ pub fn normalize(path: &Path) -> PathBuf {
     out.iter().collect()
 }
 
-/// The desktop store: files through `std::fs`, at paths as given (relative to the working
-/// directory, or absolute), or below a root directory with [`Files::under`].
+/// The desktop store: regular files read through [`tessera_fsio::read_limited`] (a FIFO or
+/// device is refused before it is opened; the limit holds while reading), at paths as given
+/// (relative to the working directory, or absolute), or below a root with [`Files::under`].
 #[derive(Clone, Debug, Default)]
 pub struct Files {
     root: Option<PathBuf>,
