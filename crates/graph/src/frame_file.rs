@@ -254,38 +254,15 @@ struct FrameFileIn {
     passes: Option<Vec<PassSpec>>,
 }
 
-/// Reads a frame or plan file as text: at most [`MAX_FILE_BYTES`], UTF-8 (an error names
-/// the line and column of the first bad byte), a leading byte-order mark dropped.
+/// Reads a frame or plan file as text through `tessera-fsio`: a regular file only (a FIFO,
+/// a device such as `/dev/zero` or a directory is refused before it is opened, so nothing
+/// blocks or fills memory), at most [`MAX_FILE_BYTES`] (enforced while reading, so a file
+/// that grows is caught too), UTF-8 (an error names the line and column of the first bad
+/// byte), a leading byte-order mark dropped.
 pub fn read_text(path: &Path) -> Result<String, FrameFileError> {
-    use std::io::Read as _;
     let shown = path.display().to_string();
-    let io = |error| FrameFileError::Io {
-        path: shown.clone(),
-        error,
-    };
-    let too_large = || {
-        io(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!(
-                "larger than the {} MiB limit of frame and plan files",
-                MAX_FILE_BYTES >> 20
-            ),
-        ))
-    };
-    let file = std::fs::File::open(path).map_err(io)?;
-    if file
-        .metadata()
-        .is_ok_and(|m| m.is_file() && m.len() > MAX_FILE_BYTES)
-    {
-        return Err(too_large());
-    }
-    let mut bytes = Vec::new();
-    file.take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(io)?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(too_large());
-    }
+    let bytes = tessera_fsio::read_limited(path, MAX_FILE_BYTES, "frame and plan files")
+        .map_err(|e| read_error(path, &shown, e))?;
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
     match std::str::from_utf8(bytes) {
         Ok(text) => Ok(text.to_string()),
@@ -299,6 +276,35 @@ pub fn read_text(path: &Path) -> Result<String, FrameFileError> {
                 message: "invalid UTF-8 (frame and plan files are UTF-8 text)".to_string(),
             })
         }
+    }
+}
+
+/// A read error as a [`FrameFileError::Io`] whose message says what is wrong after the path
+/// (the fsio message starts with the path too; it is not repeated). A missing file keeps the
+/// operating system's own words, as before.
+fn read_error(path: &Path, shown: &str, e: tessera_fsio::ReadError) -> FrameFileError {
+    use tessera_fsio::ReadError;
+    let error = match e {
+        ReadError::Io { error, .. } => error,
+        ReadError::NotFound { .. } => std::fs::metadata(path).err().unwrap_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::NotFound, "no such file")
+        }),
+        ReadError::NotRegular { kind, .. } => std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("not a regular file ({kind}); frame and plan files are read from regular files only"),
+        ),
+        ReadError::TooLarge { .. } => std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "larger than the {} MiB limit of frame and plan files",
+                MAX_FILE_BYTES >> 20
+            ),
+        ),
+        other => std::io::Error::new(std::io::ErrorKind::InvalidData, other.to_string()),
+    };
+    FrameFileError::Io {
+        path: shown.to_string(),
+        error,
     }
 }
 
@@ -814,7 +820,10 @@ mod tests {
     #[test]
     fn reads_are_bounded_and_utf8_errors_have_a_position() {
         let e = read_text(Path::new("/dev/zero")).unwrap_err().to_string();
-        assert!(e.contains("/dev/zero") && e.contains("64 MiB limit"), "{e}");
+        assert_eq!(
+            e,
+            "/dev/zero: not a regular file (a character device); frame and plan files are read from regular files only"
+        );
         let dir = std::env::temp_dir().join(format!("tessera-frame-file-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let bad = dir.join("latin1.json");
@@ -827,6 +836,36 @@ mod tests {
         let bom = dir.join("bom.json");
         std::fs::write(&bom, b"\xEF\xBB\xBF{}").unwrap();
         assert_eq!(read_text(&bom).unwrap(), "{}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn fifos_directories_and_large_files_are_refused_with_a_clear_error() {
+        let dir =
+            std::env::temp_dir().join(format!("tessera-frame-file-fifo-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let e = read_text(&dir).unwrap_err().to_string();
+        assert!(e.contains("not a regular file (a directory)"), "{e}");
+        let fifo = dir.join("frame.json");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            // Opening a FIFO for reading would block forever: refused before opening.
+            let e = read_text(&fifo).unwrap_err().to_string();
+            assert!(
+                e.ends_with("frame.json: not a regular file (a FIFO); frame and plan files are read from regular files only"),
+                "{e}"
+            );
+            assert!(load(&fifo).is_err());
+        }
+        let big = dir.join("big.json");
+        let file = std::fs::File::create(&big).unwrap();
+        file.set_len(MAX_FILE_BYTES + 1).unwrap();
+        let e = read_text(&big).unwrap_err().to_string();
+        assert!(e.contains("larger than the 64 MiB limit"), "{e}");
+        let e = read_text(&dir.join("missing.json"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("missing.json: "), "{e}");
         std::fs::remove_dir_all(&dir).ok();
     }
 }
