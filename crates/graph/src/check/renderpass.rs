@@ -28,8 +28,8 @@
 //!   `discard_on_last_use`). Load: `CLEAR` when the first use in the render pass clears;
 //!   `LOAD` when earlier content exists (an earlier write, or imported without
 //!   `clear_on_first_use` or `per_frame`) and the first use looks at it, or keeps it without looking (a
-//!   partial write) while it is live after that use (later subpasses included); else
-//!   `DONT_CARE`. Store: `STORE` when the content is live after the render pass, else
+//!   partial write, or a blend: it reads earlier content only into its own result) while it is
+//!   live after that use (later subpasses included); else `DONT_CARE`. Store: `STORE` when the content is live after the render pass, else
 //!   `DONT_CARE`.
 //! - `rp.memoryless`: memoryless attachments are never loaded, stored, sampled or alive
 //!   outside their render pass, take no block bytes, and every attachment that qualifies is
@@ -821,10 +821,15 @@ fn check_load_store(cx: &mut Ctx<'_>, i: usize, rp: &RenderPass, passes: &[PassI
             } else {
                 LoadOp::DontCare
             };
+            let how = if table::blends(first.access, first.clear) {
+                "blends into earlier content (read only for its own result)"
+            } else {
+                "keeps earlier content"
+            };
             (
                 op,
                 format!(
-                    "its first use ({}) keeps earlier content and {}",
+                    "its first use ({}) {how} and after it {}",
                     first.access,
                     cx.explain(live)
                 ),

@@ -279,16 +279,24 @@ pub(crate) fn observes(access: Access, clear: bool) -> bool {
 }
 
 /// True when use `u` of pass `p` looks at the content it finds: it observes it (a read, a
-/// blend, a depth test), or it keeps it and `p` resolves the attachment (the resolve reads
-/// every sample, the kept ones included).
+/// depth test), or it keeps it and `p` resolves the attachment (the resolve reads every
+/// sample, the kept ones included). A blend looks at earlier content only to compute its own
+/// result, so for liveness it keeps the content without looking (see [`blends`]): the
+/// content is needed exactly when the blend's result is.
 pub(crate) fn looks_at(graph: &Graph, p: PassId, u: &Use) -> bool {
-    observes(u.access, u.clear)
+    (observes(u.access, u.clear) && !blends(u.access, u.clear))
         || (!replaces(u.access, u.clear)
             && graph
                 .pass(p)
                 .uses
                 .iter()
                 .any(|v| v.access == Access::Resolve && v.from == Some(u.resource)))
+}
+
+/// True for a blend without a clear: it reads earlier content into what it writes to the same
+/// attachment, and nowhere else.
+pub(crate) fn blends(access: Access, clear: bool) -> bool {
+    access == Access::ColorReadWrite && !clear
 }
 
 /// True when the use replaces all earlier content (a clear, or a write of every pixel).

@@ -95,7 +95,8 @@ pub fn walk(graph: &Graph, plan: &Plan) -> Walk {
 }
 
 /// True when use `u`, at position `pos` of the order, reads the content it finds: its access
-/// reads, or it keeps the content and tests it (a depth write) or its pass resolves it.
+/// reads (but a blend only reads into its own result: it keeps the content and passes the
+/// question on), or it keeps the content and tests it (a depth write) or its pass resolves it.
 fn reads(graph: &Graph, plan: &Plan, pos: usize, u: &Use) -> bool {
     let resolved = graph.find_pass(&plan.order[pos]).is_some_and(|p| {
         graph
@@ -104,7 +105,7 @@ fn reads(graph: &Graph, plan: &Plan, pos: usize, u: &Use) -> bool {
             .iter()
             .any(|v| v.access == Access::Resolve && v.from == Some(u.resource))
     });
-    u.access.reads(u.clear)
+    (u.access.reads(u.clear) && u.access != Access::ColorReadWrite)
         || (u.access.keeps_content(u.clear) && (u.access == Access::DepthWrite || resolved))
 }
 

@@ -12,7 +12,10 @@
 //! its pass resolves the attachment (the resolve reads every pixel, kept ones included). It
 //! *replaces* the content with a clear, `color_write_all` or `resolve`. Any other use (a
 //! `color_write` without a clear, ...) keeps earlier content without reading it: it passes
-//! the question on to the uses after it.
+//! the question on to the uses after it. So does a blend (`color_read_write` whose pass does
+//! not resolve it): it reads earlier content only into its own result, so that content is
+//! needed only when the result is live; a blend whose result nothing reads is no reason to
+//! load (or to store before it).
 //! - load: `CLEAR` when the first use in the render pass clears. Otherwise, without earlier
 //!   content (no write earlier in the frame, and not an imported resource kept from outside:
 //!   `clear_on_first_use` discards it) or when the first use replaces the content,
@@ -224,8 +227,14 @@ struct Waiting {
 /// True when use `u` reads the content it finds (the liveness walk's "reads"): its access
 /// reads, or it keeps the content and either tests against it (a depth write without a
 /// clear) or its pass resolves it (`resolved_here`: the resolve reads every sample).
+///
+/// A blend (`color_read_write`) is the exception: it reads earlier content only to compute
+/// what it writes into the same attachment, so it keeps the content like a `color_write`
+/// and passes the question on; its earlier content is needed exactly when its result is
+/// live (loaded, and stored by an earlier render pass, only then). A depth test is no such
+/// exception: it decides which fragments reach the other attachments.
 fn reads_earlier(u: &Use, resolved_here: bool) -> bool {
-    u.access.reads(u.clear)
+    (u.access.reads(u.clear) && u.access != Access::ColorReadWrite)
         || (u.access.keeps_content(u.clear) && (u.access == Access::DepthWrite || resolved_here))
 }
 
