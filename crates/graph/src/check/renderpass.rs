@@ -686,11 +686,12 @@ fn check_dependencies(cx: &mut Ctx<'_>, i: usize, rp: &RenderPass, passes: &[Pas
             }
         }
     }
-    // by_region only where every use shared by the two subpasses is an attachment use.
+    // by_region only where every use shared by the two subpasses is an attachment use (a
+    // dependency out of range was reported above; both its ends are needed here).
     for d in rp
         .dependencies
         .iter()
-        .filter(|d| d.by_region && d.dst_subpass < n)
+        .filter(|d| d.by_region && d.src_subpass < d.dst_subpass && d.dst_subpass < n)
     {
         let (a, b) = (
             g.pass(passes[d.src_subpass as usize]),
