@@ -5,7 +5,6 @@
 //! out of every range, every name to an unknown one or another kept pass, every string to
 //! each enum value, every boolean flipped, every list element dropped or repeated.
 
-#[allow(dead_code)]
 mod frames;
 
 use serde_json::Value;

@@ -8,7 +8,9 @@
 //! each of which must be covered by a barrier chain, a subpass dependency chain or a
 //! semaphore path. The plan is untrusted input: unknown names, duplicates and malformed
 //! entries become violations, never panics. Cost: O(passes² · uses) for the structure and
-//! O(events² · barriers²/64) per resource for hazards, fine for graphs of hundreds of passes.
+//! O(events² · barriers²/64) per resource for hazards, fine for graphs of hundreds of passes;
+//! repeated barriers are dropped up front (`barrier.duplicate`), and `check/limits.rs` bounds
+//! what a plan may hold before any of this runs.
 
 mod aliasing;
 mod chains;
@@ -25,7 +27,7 @@ use crate::caps::{Capabilities, CompileOptions};
 use crate::graph::{Graph, PassKind, QueueKind, Use};
 use crate::plan::{BarrierPosition, Plan, TransferHalf};
 use crate::sync::Layout;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Pushes every violated core invariant onto `out`.
 pub(super) fn check(
@@ -87,8 +89,13 @@ pub(crate) struct Ctx<'a> {
     pub slot: Vec<usize>,
     /// (render pass index, subpass index) of each pass that is a subpass.
     pub subpass: Vec<Option<(usize, usize)>>,
-    /// Barriers whose pass and resource resolve.
+    /// Barriers whose pass and resource resolve, one per (pass, resource, transfer half or
+    /// not, position): a repeat is a `barrier.duplicate` and takes no further part.
     pub barriers: Vec<BarrierRef>,
+    /// Barriers (indices into `barriers`) recorded before each pass.
+    pub before: Vec<Vec<usize>>,
+    /// Barriers recorded after each pass (after the last subpass of its render pass).
+    pub after: Vec<Vec<usize>>,
     /// The render passes' load and store operations, as accesses of their subpasses.
     pub ops: Ops,
 }
@@ -142,6 +149,8 @@ impl<'a> Ctx<'a> {
             slot: vec![0; n],
             subpass: vec![None; n],
             barriers: Vec::new(),
+            before: vec![Vec::new(); n],
+            after: vec![Vec::new(); n],
             ops: Ops::new(graph, plan),
         };
         for &p in &ctx.order {
@@ -173,7 +182,24 @@ impl<'a> Ctx<'a> {
         ctx
     }
 
+    /// Resolves the plan's barriers. A repeat of an earlier barrier's (pass, resource,
+    /// transfer or not, position) is reported once and left out: a compiled plan has none,
+    /// and a plan of thousands of copies of one barrier would otherwise make every later
+    /// rule quadratic in them (its verdict, rejected, stays).
     fn resolve_barriers(&mut self, out: &mut Vec<Violation>) {
+        // (resource, old, new) of every release half: its acquire twin does not transition.
+        let releases: HashSet<(&str, Option<Layout>, Option<Layout>)> = self
+            .plan
+            .barriers
+            .iter()
+            .filter(|x| {
+                x.queue_transfer
+                    .as_ref()
+                    .is_some_and(|t| t.half == TransferHalf::Release)
+            })
+            .map(|x| (x.resource.as_str(), x.old_layout, x.new_layout))
+            .collect();
+        let mut seen: HashMap<(usize, usize, bool, bool), u32> = HashMap::new();
         for (index, b) in self.plan.barriers.iter().enumerate() {
             let before = self
                 .pass_index
@@ -194,6 +220,23 @@ impl<'a> Ctx<'a> {
                 });
                 continue;
             };
+            let after = b.position == BarrierPosition::After;
+            let copies = seen
+                .entry((before, resource, b.queue_transfer.is_some(), after))
+                .or_insert(0);
+            *copies += 1;
+            if *copies > 1 {
+                if *copies == 2 {
+                    out.push(Violation {
+                        rule: "barrier.duplicate",
+                        detail: format!(
+                            "more than one barrier on '{}' before '{}'",
+                            b.resource, b.before
+                        ),
+                    });
+                }
+                continue;
+            }
             let is_image = self.graph.resources[resource].image_desc().is_some();
             let transition = match (b.old_layout, b.new_layout) {
                 (None, None) => None,
@@ -207,7 +250,6 @@ impl<'a> Ctx<'a> {
                 }
             };
             let queue = self.queue[before];
-            let after = b.position == BarrierPosition::After;
             let time = if after {
                 4 * self.slot[self.end_of(before)] + 2
             } else {
@@ -217,13 +259,14 @@ impl<'a> Ctx<'a> {
                 .queue_transfer
                 .as_ref()
                 .is_some_and(|t| t.half == TransferHalf::Acquire)
-                && self.plan.barriers.iter().any(|x| {
-                    x.resource == b.resource
-                        && (x.old_layout, x.new_layout) == (b.old_layout, b.new_layout)
-                        && x.queue_transfer
-                            .as_ref()
-                            .is_some_and(|t| t.half == TransferHalf::Release)
-                });
+                && releases.contains(&(b.resource.as_str(), b.old_layout, b.new_layout));
+            let i = self.barriers.len();
+            if after {
+                let end = self.end_of(before);
+                self.after[end].push(i);
+            } else {
+                self.before[before].push(i);
+            }
             self.barriers.push(BarrierRef {
                 index,
                 before,

@@ -16,6 +16,9 @@
 //! (`hazard.*`, `rp.dependency`, `memory.alias_*`, `syncs.uncovered`) treats them like uses;
 //! accesses of one subpass are ordered by the render pass itself.
 //!
+//! Size: a frame or plan over one of the [`limits`] (passes, resources, entries of a list,
+//! entries in all) gets the one violation `plan.too_large` and is not checked further.
+//!
 //! Rule ids of the core module (short and stable; tests match on them):
 //! - `order.unknown`, `order.duplicate`, `order.missing`: `order` ∪ `culled` is not every
 //!   pass exactly once; `order.edge`: two kept passes that use one resource, one of them
@@ -56,6 +59,7 @@
 //!   `batches.*`.
 
 mod core;
+pub mod limits;
 mod memory;
 mod ops;
 mod renderpass;
@@ -82,13 +86,17 @@ impl fmt::Display for Violation {
     }
 }
 
-/// Checks `plan` against `graph`; `Ok` when every invariant holds.
+/// Checks `plan` against `graph`; `Ok` when every invariant holds. A frame or plan over one of
+/// the [`limits`] is not checked: its one violation, `plan.too_large`, says which.
 pub fn check(
     graph: &Graph,
     caps: &Capabilities,
     options: &CompileOptions,
     plan: &Plan,
 ) -> Result<(), Vec<Violation>> {
+    if let Some(too_large) = limits::over(graph, plan) {
+        return Err(vec![too_large]);
+    }
     let mut v = Vec::new();
     core::check(graph, caps, options, plan, &mut v);
     renderpass::check(graph, caps, options, plan, &mut v);

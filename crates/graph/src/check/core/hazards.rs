@@ -33,7 +33,6 @@ use crate::check::table;
 use crate::check::Violation;
 use crate::plan::{Barrier, LoadOp, StoreOp, SubpassDependency};
 use crate::sync::{AccessMask, StageMask};
-use std::collections::HashMap;
 
 /// One access to a resource: a pass's use, or a layout transition in a barrier.
 #[derive(Clone, Copy, Debug)]
@@ -90,30 +89,19 @@ struct Checker<'c, 'a> {
     /// `sync_reach[p]`: passes reachable from p through queue order and at least one sync.
     sync_reach: Vec<Vec<bool>>,
     /// Barriers (indices into `Ctx::barriers`) recorded before each pass.
-    before: Vec<Vec<usize>>,
+    before: &'c [Vec<usize>],
     /// Barriers recorded after each pass (at the end of its render pass).
-    after: Vec<Vec<usize>>,
+    after: &'c [Vec<usize>],
 }
 
 /// Runs every hazard and barrier check.
 pub(super) fn check(ctx: &Ctx, out: &mut Vec<Violation>) {
-    duplicates(ctx, out);
-    let n = ctx.graph.passes.len();
-    let mut before = vec![Vec::new(); n];
-    let mut after = vec![Vec::new(); n];
-    for (i, b) in ctx.barriers.iter().enumerate() {
-        if b.after {
-            after[ctx.end_of(b.before)].push(i);
-        } else {
-            before[b.before].push(i);
-        }
-    }
     let c = Checker {
         ctx,
         chains: [Chains::new(ctx, 0), Chains::new(ctx, 1)],
         sync_reach: sync_reach(ctx),
-        before,
-        after,
+        before: &ctx.before,
+        after: &ctx.after,
     };
     let mut justified = vec![false; ctx.barriers.len()];
     for r in 0..ctx.graph.resources.len() {
@@ -151,26 +139,6 @@ fn aliased(ctx: &Ctx) -> Vec<bool> {
         }
     }
     out
-}
-
-fn duplicates(ctx: &Ctx, out: &mut Vec<Violation>) {
-    let mut seen: HashMap<(usize, usize, bool, bool), usize> = HashMap::new();
-    for b in &ctx.barriers {
-        let n = seen
-            .entry((b.before, b.resource, b.queue_transfer, b.after))
-            .or_insert(0);
-        *n += 1;
-        if *n == 2 {
-            out.push(Violation {
-                rule: "barrier.duplicate",
-                detail: format!(
-                    "more than one barrier on '{}' before '{}'",
-                    ctx.rname(b.resource),
-                    ctx.pname(b.before)
-                ),
-            });
-        }
-    }
 }
 
 /// Reachability through same-queue order and sync edges, requiring at least one sync edge.

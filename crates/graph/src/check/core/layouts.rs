@@ -110,10 +110,10 @@ fn replay(
         Some(from) == current || (from == Layout::UNDEFINED && !used && discardable)
     };
     for &p in &ctx.order {
-        let before = ctx
-            .barriers
+        let before = ctx.before[p]
             .iter()
-            .filter(|b| !b.after && b.before == p && b.resource == r);
+            .map(|&b| &ctx.barriers[b])
+            .filter(|b| b.resource == r);
         for b in before {
             let x = &ctx.plan.barriers[b.index];
             if let (Some(old), Some(new)) = (x.old_layout, x.new_layout) {
@@ -165,10 +165,10 @@ fn replay(
                 current = Some(a.final_layout);
             }
         }
-        let after = ctx
-            .barriers
+        let after = ctx.after[p]
             .iter()
-            .filter(|b| b.after && ctx.end_of(b.before) == p && b.resource == r);
+            .map(|&b| &ctx.barriers[b])
+            .filter(|b| b.resource == r);
         for b in after {
             let x = &ctx.plan.barriers[b.index];
             if let (Some(old), Some(new)) = (x.old_layout, x.new_layout) {
