@@ -23,7 +23,9 @@ for target in aarch64-linux-android armv7-linux-androideabi; do
 done
 echo "== cargo test"
 # Release mode: the GPU tests (tessera-vk, lavapipe with validation) are slow in debug.
-cargo test --workspace --locked --release
+# --no-fail-fast: every failing test binary is reported in one run (the exit status is
+# still non-zero when any fails).
+cargo test --workspace --locked --release --no-fail-fast
 echo "== benches compile"
 cargo bench --workspace --locked --no-run
 echo "all tests passed"

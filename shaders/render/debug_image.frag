@@ -1,12 +1,14 @@
 #version 450
 // Debug views of one image of the frame, drawn over the whole output: a G-buffer target,
-// depth, ambient occlusion or one cascade of the shadow atlas. The output is sRGB, so values
+// depth, ambient occlusion or one cascade of the shadow atlas (depth across its slice in
+// greys, empty texels dark blue). The output is sRGB, so values
 // meant to be seen as stored (normals, material channels, depth) are decoded first.
 layout(set = 0, binding = 0) uniform sampler2D source;
 
 layout(push_constant) uniform Debug {
     vec4 rect;  // xy: offset, zw: scale of the source's uv (a cascade of the atlas)
     uint mode;  // 0 colour, 1 as stored, 2 reversed-Z depth, 3 one channel, 4 shadow depth
+    vec2 range; // shadow depth: the cascade's depths [x, y] where its slice lies
 } pc;
 
 layout(location = 0) in vec2 in_uv;
@@ -31,9 +33,16 @@ void main() {
         c = as_stored(vec3(clamp(1.0 + log(max(s.r, 1e-8)) / log(10.0) / 4.0, 0.0, 1.0)));
     } else if (pc.mode == 3u) {
         c = as_stored(s.rrr);
+    } else if (s.r >= 1.0) {
+        // Shadow depth where nothing was drawn: dark blue, apart from every depth (an empty
+        // cascade, such as the nearest one when the camera looks from afar, shows as such).
+        c = vec3(0.01, 0.02, 0.12);
     } else {
-        // Shadow depth, linear: 0 at the sun (dark), 1 where nothing was drawn (white).
-        c = as_stored(s.rrr);
+        // Shadow depth across the cascade's slice: dark near the sun, light grey far. The
+        // cascade reaches far back towards the sun for casters, so its raw depths all lie
+        // close to 1 and would show white.
+        float t = clamp((s.r - pc.range.x) / max(pc.range.y - pc.range.x, 1e-6), 0.0, 1.0);
+        c = as_stored(vec3(0.85 * t));
     }
     out_color = vec4(c, 1.0);
 }

@@ -25,6 +25,7 @@ pub mod config;
 pub mod features;
 pub mod frame;
 pub mod gpu;
+pub mod picture_diff;
 pub mod png_out;
 pub mod renderer;
 pub mod shaders;

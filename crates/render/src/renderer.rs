@@ -236,6 +236,8 @@ fn exposure_buffer(
 impl Renderer {
     /// Opens the renderer on `gpu` with `scene`.
     pub fn new(gpu: Arc<Gpu>, scene: Scene, settings: Settings) -> Result<Renderer, RenderError> {
+        // Every image of the frame within the device's limits, before any is created.
+        gpu.check_extents(&frame_graph(&scene, &settings))?;
         let mut exec = Executor::new(
             gpu.clone(),
             ExecOptions {
@@ -358,11 +360,13 @@ impl Renderer {
         options: CompileOptions,
     ) -> Result<(), RenderError> {
         if (width, height) != (self.settings.width, self.settings.height) {
-            self.wait()?;
             let gpu = self.exec.gpu().clone();
             let mut next = self.settings.clone();
             next.width = width;
             next.height = height;
+            // The new size's images within the device's limits, before any is made.
+            gpu.check_extents(&frame_graph(&self.scene, &next))?;
+            self.wait()?;
             let (output, readback) = output_targets(&gpu, &next)?;
             self.output.destroy(&gpu);
             if let Some(b) = &mut self.readback {

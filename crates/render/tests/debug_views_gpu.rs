@@ -20,6 +20,23 @@ fn view(gpu: &std::sync::Arc<tessera_vk::Gpu>, v: DebugView) -> tessera_render::
     )
 }
 
+/// A shadow view shows the cascade's depth: texels drawn in greys (red = green = blue), in
+/// many levels across the slice (not one washed-out shade), empty ones apart in dark blue.
+/// `min_drawn` is the share of the picture the cascade's casters cover and `min_levels` the
+/// grey levels they span (the nearest cascade of the courtyard's view holds little: its
+/// slice is the air before the camera).
+fn shows_depth(name: &str, p: &tessera_render::png_out::Picture, min_drawn: f64, min_levels: u8) {
+    let pixels = p.rgba.chunks_exact(4);
+    let total = pixels.len() as f64;
+    let empty = pixels.clone().filter(|c| c[2] > c[0] + 20).count() as f64;
+    let drawn: Vec<u8> = pixels.filter(|c| c[0] == c[2]).map(|c| c[0]).collect();
+    assert!(empty > 0.0, "{name}: empty texels are told apart");
+    let share = drawn.len() as f64 / total;
+    assert!(share >= min_drawn, "{name}: {:.1}% drawn", share * 100.0);
+    let (lo, hi) = (drawn.iter().min().unwrap(), drawn.iter().max().unwrap());
+    assert!(hi - lo >= min_levels, "{name}: grey levels {lo}..{hi} only");
+}
+
 #[test]
 fn each_debug_view_shows_its_own_picture() {
     let gpu = gpu();
@@ -38,6 +55,11 @@ fn each_debug_view_shows_its_own_picture() {
     ] {
         let p = view(&gpu, v);
         let name = v.name();
+        match v {
+            DebugView::Shadow(0) => shows_depth(&name, &p, 0.002, 8),
+            DebugView::Shadow(_) => shows_depth(&name, &p, 0.05, 64),
+            _ => {}
+        }
         check_golden(&format!("debug_{name}"), &p);
         for (other, rgba) in &seen {
             assert_ne!(&p.rgba, rgba, "debug view '{name}' looks like '{other}'");

@@ -40,6 +40,7 @@ pub mod conv;
 pub mod device;
 pub mod device_class;
 pub mod executor;
+pub mod limits;
 pub mod memtype;
 pub mod render;
 pub mod resources;

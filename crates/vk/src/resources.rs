@@ -582,7 +582,8 @@ impl Resources {
                  bound to ordinary memory (its load/store ops still keep it in tile memory)"
             );
         } else if gpu.renderdoc_attached() {
-            log::warn!(
+            // Expected under RenderDoc (verify-capture notes it): not a fault.
+            log::info!(
                 "RenderDoc is attached and captures '{name}' as an ordinary image (no \
                  TRANSIENT_ATTACHMENT, memory type bits {type_bits:#x} allow no lazily \
                  allocated type): bound to ordinary memory for this run"

@@ -24,6 +24,20 @@ enum Mode {
     ShadowDepth = 4,
 }
 
+/// The depths of a cascade's slice in its own clip space: from the near side of the slice's
+/// bounding sphere to the far plane. Its projection is orthographic, `2r` wide and `back + r`
+/// deep behind a rigid view, so the lengths of its clip matrix's x and z rows are `1/r` and
+/// `1/(back + r)`, and the sphere's near side is at depth `1 - 2r/(back + r)`
+/// (`crate::shadows::fit`).
+pub fn cascade_slice_depths(view_proj: &[f32; 16]) -> [f32; 2] {
+    let m = glam::Mat4::from_cols_array(view_proj);
+    let (x, z) = (m.row(0).truncate().length(), m.row(2).truncate().length());
+    if x <= 0.0 || !x.is_finite() || !z.is_finite() {
+        return [0.0, 1.0];
+    }
+    [(1.0 - 2.0 * z / x).clamp(0.0, 0.999), 1.0]
+}
+
 /// The image a view shows, with its uv rectangle and mode; `None` for views of buffers,
 /// which other modules draw.
 fn source(t: &Targets, view: DebugView, cascades: u32) -> Option<(ImageRef, [f32; 4], Mode)> {
@@ -49,7 +63,15 @@ fn source(t: &Targets, view: DebugView, cascades: u32) -> Option<(ImageRef, [f32
 
 /// Declares the `debug view` pass writing `view` into the output, if this frame has what
 /// `view` shows (SSAO and clustering may be off); returns whether it did.
-pub fn declare(fb: &mut FrameBuilder<'_>, t: &Targets, view: DebugView, cascades: u32) -> bool {
+/// `cascade_view_proj` are the frame's cascades (`FrameData`), whose depth a shadow view
+/// spreads over its grey levels.
+pub fn declare(
+    fb: &mut FrameBuilder<'_>,
+    t: &Targets,
+    view: DebugView,
+    cascades: u32,
+    cascade_view_proj: &[[f32; 16]],
+) -> bool {
     if view == DebugView::Clusters {
         return t.clusters.is_some_and(|c| {
             declare_clusters(fb, t, c);
@@ -58,6 +80,12 @@ pub fn declare(fb: &mut FrameBuilder<'_>, t: &Targets, view: DebugView, cascades
     }
     let Some((image, rect, mode)) = source(t, view, cascades) else {
         return false;
+    };
+    let range = match view {
+        DebugView::Shadow(c) => cascade_view_proj
+            .get(c.min(cascades.max(1) - 1) as usize)
+            .map_or([0.0, 1.0], cascade_slice_depths),
+        _ => [0.0, 1.0],
     };
     let output = t.output;
     fb.pass("debug view", PassKind::Raster, |p| {
@@ -74,14 +102,17 @@ pub fn declare(fb: &mut FrameBuilder<'_>, t: &Targets, view: DebugView, cascades
             let binds = [Bind::Sampled(src.shader_view, p.shaders.nearest, layout)];
             let pipeline =
                 p.shaders
-                    .screen(pc.gpu, "debug_image.frag", &types(&binds), 20, (rp, sp), 1)?;
+                    .screen(pc.gpu, "debug_image.frag", &types(&binds), 32, (rp, sp), 1)?;
             drop(p);
             let set = write_set(pc, pipeline.set_layout, &binds)?;
-            let mut push = [0u8; 20];
+            // std430: vec4 rect, uint mode, (4 bytes of padding), vec2 range.
+            let mut push = [0u8; 32];
             for (i, v) in rect.iter().enumerate() {
                 push[i * 4..i * 4 + 4].copy_from_slice(&v.to_le_bytes());
             }
-            push[16..].copy_from_slice(&(mode as u32).to_le_bytes());
+            push[16..20].copy_from_slice(&(mode as u32).to_le_bytes());
+            push[24..28].copy_from_slice(&range[0].to_le_bytes());
+            push[28..32].copy_from_slice(&range[1].to_le_bytes());
             pipeline.draw_fullscreen(pc, extent, set, &push);
             Ok(())
         }
@@ -166,4 +197,58 @@ pub fn declare_exposure(fb: &mut FrameBuilder<'_>, t: &Targets, post: &PostTarge
             Ok(())
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cascade_slice_depths;
+    use crate::camera::View;
+    use glam::{Mat4, Vec3};
+
+    /// The shadow views spread the slice's depths over their grey levels: every corner of
+    /// each cascade's slice lies within the range, and the range is a small part of the
+    /// cascade's depth (which reaches back to the scene's far side for casters).
+    #[test]
+    fn a_shadow_view_spans_its_slice_not_the_whole_cascade() {
+        let v = View {
+            position: Vec3::new(0.0, 2.0, 10.0),
+            target: Vec3::ZERO,
+            up: Vec3::Y,
+            yfov: 1.0,
+            znear: 0.1,
+        };
+        let aspect = 16.0 / 9.0;
+        let c = crate::shadows::fit(
+            &v,
+            aspect,
+            Vec3::new(-0.3, -1.0, -0.2),
+            40.0,
+            (512, 3),
+            Vec3::ZERO,
+            30.0,
+        );
+        let inv = Mat4::look_at_rh(v.position, v.target, v.up).inverse();
+        let (tan_y, mut start) = ((v.yfov * 0.5).tan(), v.znear);
+        for (i, &end) in c.splits.iter().enumerate().take(c.count as usize) {
+            let [lo, hi] = cascade_slice_depths(&c.view_proj[i].to_cols_array());
+            for z in [start, end] {
+                for (sx, sy) in [(-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)] {
+                    let p = Vec3::new(sx * tan_y * aspect * z, sy * tan_y * z, -z);
+                    let q = c.view_proj[i].project_point3(inv.transform_point3(p));
+                    assert!(
+                        q.z >= lo - 1e-4 && q.z <= hi,
+                        "cascade {i}: {} in {lo}..{hi}",
+                        q.z
+                    );
+                }
+            }
+            // The nearest cascade's slice is a thin layer near 1 (which showed white).
+            assert!(lo > if i == 0 { 0.75 } else { 0.0 }, "cascade {i}: {lo}");
+            start = end;
+        }
+        assert_eq!(
+            cascade_slice_depths(&Mat4::IDENTITY.to_cols_array()),
+            [0.0, 1.0]
+        );
+    }
 }

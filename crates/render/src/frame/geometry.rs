@@ -227,8 +227,10 @@ fn draw_meshes(
     Ok(())
 }
 
-/// `shadows`: the opaque draws into each of the `cascades` of the atlas (only a clear when
-/// `shadow_size` is 0: the frame casts no shadows).
+/// `shadows`: the opaque draws into each of the `cascades` of the atlas. When `shadow_size`
+/// is 0 the frame casts no shadows and the pass is `shadow atlas clear`: lighting still
+/// samples the atlas, so its one texel is cleared to "lit", and the plan's summary says so
+/// instead of listing a shadow pass.
 pub fn declare_shadows(fb: &mut FrameBuilder<'_>, t: &Targets, shadow_size: u32, cascades: u32) {
     let Targets {
         atlas,
@@ -237,7 +239,12 @@ pub fn declare_shadows(fb: &mut FrameBuilder<'_>, t: &Targets, shadow_size: u32,
         indices,
         ..
     } = *t;
-    fb.pass("shadows", PassKind::Raster, |p| {
+    let name = if shadow_size == 0 {
+        "shadow atlas clear"
+    } else {
+        "shadows"
+    };
+    fb.pass(name, PassKind::Raster, |p| {
         p.depth_cleared(atlas, 1.0)
             .uniform(ubo)
             .vertices(vertices)

@@ -260,7 +260,13 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
     geometry::declare_transparents(fb, &t, inputs.transparent);
     let view = features.debug_view;
     let debug = !matches!(view, DebugView::None | DebugView::Exposure)
-        && debug::declare(fb, &t, view, features.cascades);
+        && debug::declare(
+            fb,
+            &t,
+            view,
+            features.cascades,
+            &inputs.data.cascade_view_proj,
+        );
     // A debug view of an image replaces the post chain; the exposure view draws over it.
     let post = if debug {
         post::PostTargets::default()

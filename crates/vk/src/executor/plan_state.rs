@@ -121,7 +121,7 @@ impl PlanState {
         if gpu.renderdoc_attached() && !plan.memory.blocks.is_empty() {
             // The sizes the plan placed are RenderDoc's (measured on the images it
             // created), and binding checks every placement against them again.
-            log::warn!(
+            log::info!(
                 "RenderDoc is attached: images are created with its usage (transfer added, \
                  TRANSIENT_ATTACHMENT removed), so its memory requirements place the plan's \
                  memory blocks ({})",

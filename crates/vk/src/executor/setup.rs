@@ -28,6 +28,8 @@ pub(crate) fn compile_for_device(
     declared: &Graph,
     compile_options: &CompileOptions,
 ) -> Result<(Graph, Plan, Unbound), VkError> {
+    // Before anything is created: an image beyond the device's limits is one error.
+    gpu.check_extents(declared)?;
     let mut g = declared.clone();
     let caps = &dev.caps;
     let plan0 = compile(&g, caps, compile_options).map_err(VkError::Compile)?;
