@@ -15,8 +15,6 @@ fn main() -> std::process::ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     match cli::run() {
         Ok(code) => code,
-        // The reader closed the pipe (`tessera plan ... | head`): it has what it wanted.
-        Err(e) if cli::out::is_broken_pipe(&e) => std::process::ExitCode::SUCCESS,
         Err(e) if e.downcast_ref::<cli::UsageError>().is_some() => {
             use std::io::Write as _;
             let _ = writeln!(std::io::stderr(), "error: {e:#}");

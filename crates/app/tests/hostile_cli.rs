@@ -87,7 +87,7 @@ fn a_closed_pipe_ends_the_program_quietly() {
         vec!["plan", a],
         vec!["plan", a, "--json"],
         vec!["plan", "--diff", a, b],
-        vec!["graph", a, "--dot", "/dev/stdout"],
+        vec!["graph", a, "--dot", "-"],
     ] {
         let (out, full) = closed_after_one_line(&args);
         // More than any pipe buffer: the writer must have met the closed pipe.
@@ -105,18 +105,29 @@ fn a_closed_pipe_ends_the_program_quietly() {
 
 #[test]
 fn reads_are_bounded() {
+    // Devices are refused before they are opened, whatever their size.
     fails_with(
         &tessera(&["plan", "/dev/zero"]),
-        "/dev/zero: larger than the 64 MiB limit",
+        "/dev/zero: not a regular file",
     );
     fails_with(
         &tessera(&["check", "assets/graphs/deferred.json", "/dev/zero"]),
-        "64 MiB limit",
+        "/dev/zero: not a regular file",
     );
     fails_with(
         &tessera(&["plan", "--diff", "/dev/zero", "assets/graphs/deferred.json"]),
-        "64 MiB limit",
+        "/dev/zero: not a regular file",
     );
+    // A regular file past the limit is refused while it is read.
+    let dir = scratch("limit");
+    let big = dir.join("big.json");
+    let file = std::fs::File::create(&big).unwrap();
+    file.set_len((64 << 20) + 1).unwrap();
+    fails_with(
+        &tessera(&["plan", big.to_str().unwrap()]),
+        "larger than the 64 MiB limit",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -196,25 +207,32 @@ fn outputs_are_replaced_whole() {
     let dir = scratch("whole");
     let target = dir.join("real.dot");
     std::fs::write(&target, "old content").unwrap();
-    let link = dir.join("link.dot");
-    std::os::unix::fs::symlink(&target, &link).unwrap();
     let out = tessera(&[
         "graph",
         "assets/graphs/deferred.json",
         "--dot",
-        link.to_str().unwrap(),
+        target.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    // The link still names the file, whose content is the whole new graph.
-    assert!(std::fs::symlink_metadata(&link)
-        .unwrap()
-        .file_type()
-        .is_symlink());
     let dot = std::fs::read_to_string(&target).unwrap();
     let golden =
         std::fs::read_to_string(repo().join("crates/viewer/tests/golden/deferred.dot")).unwrap();
     assert_eq!(dot, golden);
-    // No temporary file is left beside it.
+    // A symbolic link is refused (outputs are regular files), and what it names is kept.
+    let link = dir.join("link.dot");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    std::fs::write(&target, "old content").unwrap();
+    fails_with(
+        &tessera(&[
+            "graph",
+            "assets/graphs/deferred.json",
+            "--dot",
+            link.to_str().unwrap(),
+        ]),
+        "link.dot: exists and is a symbolic link",
+    );
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "old content");
+    // No temporary file is left beside them.
     let names: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -296,5 +314,350 @@ fn a_diff_input_that_is_neither_says_why_once() {
         "{}",
         text(&out.stderr)
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs `tessera ARGS` with `dir` as the working directory (nothing lands in the source tree).
+fn tessera_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("tessera runs")
+}
+
+/// Runs `tessera ARGS` in `dir` with standard output already closed by its reader, as
+/// `tessera check ... | true` does: every write to it fails with a broken pipe.
+fn with_stdout_closed(dir: &Path, args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    child.wait_with_output().unwrap()
+}
+
+/// Runs `tessera ARGS` in `dir`, killing it after 60 s (a read that blocks on a FIFO would
+/// otherwise hang the test); `None` when it had to be killed.
+fn within_a_minute(dir: &Path, args: &[&str]) -> Option<Output> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(60) {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    Some(child.wait_with_output().unwrap())
+}
+
+/// A FIFO at `path` (made with mkfifo(1)).
+fn fifo(path: &Path) {
+    let made = Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(made.success(), "mkfifo {}", path.display());
+}
+
+fn is_fifo(path: &Path) -> bool {
+    use std::os::unix::fs::FileTypeExt as _;
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_fifo())
+}
+
+/// Asserts exit `code` with one clear line containing `needle`, nothing on standard output
+/// (so no work was reported) and no panic.
+fn refused(out: &Output, code: i32, needle: &str) {
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "{err}");
+    assert!(err.contains(needle), "expected '{needle}' in: {err}");
+    assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(out.stdout.is_empty(), "{}", text(&out.stdout));
+}
+
+fn deferred() -> String {
+    repo()
+        .join("assets/graphs/deferred.json")
+        .display()
+        .to_string()
+}
+
+#[test]
+fn every_file_read_is_bounded_and_regular() {
+    let dir = scratch("bounded");
+    // A configuration of /dev/zero was read until memory ran out.
+    refused(
+        &tessera_in(&dir, &["plan", "--frame", "--config", "/dev/zero"]),
+        2,
+        "/dev/zero: not a regular file (a character device)",
+    );
+    let big = dir.join("big.toml");
+    std::fs::write(&big, vec![b'#'; (1 << 20) + 1]).unwrap();
+    refused(
+        &tessera_in(&dir, &["plan", "--frame", "--config", "big.toml"]),
+        2,
+        "big.toml: larger than the 1 MiB limit of configuration files",
+    );
+    refused(
+        &tessera_in(&dir, &["bench", "--from", "/dev/zero"]),
+        1,
+        "/dev/zero: not a regular file",
+    );
+    // A FIFO would block the read forever: refused before it is opened.
+    let pipe = dir.join("pipe");
+    fifo(&pipe);
+    for args in [
+        &["plan", "--frame", "--config", "pipe"][..],
+        &["bench", "--from", "pipe"],
+    ] {
+        let out = within_a_minute(&dir, args).unwrap_or_else(|| panic!("{args:?} blocked"));
+        assert!(!out.status.success(), "{args:?}");
+        let err = text(&out.stderr);
+        assert!(
+            err.contains("pipe: not a regular file (a FIFO)"),
+            "{args:?}: {err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn no_command_writes_over_its_inputs_or_one_output_over_another() {
+    let dir = scratch("overwrite");
+    let config = dir.join("c.toml");
+    std::fs::write(&config, "[render]\nscene = \"s.toml\"\nframes = 1\n").unwrap();
+    let courtyard = std::fs::read(repo().join("assets/scenes/courtyard.toml")).unwrap();
+    std::fs::write(dir.join("s.toml"), &courtyard).unwrap();
+    std::fs::write(dir.join("f.json"), std::fs::read(deferred()).unwrap()).unwrap();
+    std::fs::write(dir.join("r.json"), "{}").unwrap();
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["render", "--config", "c.toml", "--out", "c.toml"],
+            "--out c.toml: is the input --config",
+        ),
+        (
+            &["render", "--scene", "s.toml", "--out", "./s.toml"],
+            "is the input --scene",
+        ),
+        (
+            &["render", "--config", "c.toml", "--out", "s.toml"],
+            "is the input the scene of --config",
+        ),
+        (
+            &["render", "--capture", "c.png", "--out", "c.png"],
+            "--out and --capture both write",
+        ),
+        (
+            &["render", "--capture", "x.rdc", "--out", "x.plan.json"],
+            "--out and --capture's plan both write",
+        ),
+        (
+            &["render", "--scene", "s.toml", "--capture", "s.toml"],
+            "--capture s.toml: is the input --scene",
+        ),
+        (
+            &["exec", "f.json", "--capture", "f.json"],
+            "--capture f.json: is the input FILE",
+        ),
+        (
+            &["bench", "--from", "r.json", "--html", "r.json"],
+            "--html r.json: is the input --from",
+        ),
+        (
+            &["bench", "--from", "r.json", "--json", "x", "--html", "x"],
+            "--json and --html both write",
+        ),
+        (
+            &["bench", "--config", "c.toml", "--json", "c.toml"],
+            "is the input --config",
+        ),
+        (
+            &["graph", "--frame", "--config", "c.toml", "--html", "c.toml"],
+            "is the input --config",
+        ),
+    ];
+    for (args, needle) in cases {
+        refused(&tessera_in(&dir, args), 1, needle);
+    }
+    assert_eq!(
+        std::fs::read_to_string(&config).unwrap(),
+        "[render]\nscene = \"s.toml\"\nframes = 1\n"
+    );
+    assert_eq!(std::fs::read(dir.join("s.toml")).unwrap(), courtyard);
+    assert_eq!(std::fs::read_to_string(dir.join("r.json")).unwrap(), "{}");
+    assert!(!dir.join("x").exists() && !dir.join("c.png").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn outputs_are_only_ever_regular_files() {
+    let dir = scratch("special");
+    let pipe = dir.join("pipe");
+    fifo(&pipe);
+    let target = dir.join("target.png");
+    std::fs::write(&target, "keep").unwrap();
+    std::os::unix::fs::symlink(&target, dir.join("link.png")).unwrap();
+    std::os::unix::fs::symlink(&target, dir.join("link.plan.json")).unwrap();
+    std::fs::create_dir(dir.join("d")).unwrap();
+    std::fs::write(dir.join("f.json"), std::fs::read(deferred()).unwrap()).unwrap();
+    std::fs::write(dir.join("afile"), "").unwrap();
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["render", "--out", "pipe"],
+            "--out pipe: exists and is a FIFO",
+        ),
+        (
+            &["render", "--out", "link.png"],
+            "--out link.png: exists and is a symbolic link",
+        ),
+        (&["render", "--out", "d"], "--out d: exists and is a folder"),
+        (
+            &["render", "--out", "d/"],
+            "--out d/: names a folder; give a file name",
+        ),
+        (
+            &["render", "--out", "afile/x.png"],
+            "--out afile/x.png: afile is not a folder",
+        ),
+        (
+            &["render", "--out", "f.png", "--capture", "pipe"],
+            "--capture pipe: exists and is a FIFO",
+        ),
+        (
+            &["render", "--out", "f.png", "--capture", "link.rdc"],
+            "--capture's plan link.plan.json: exists and is a symbolic link",
+        ),
+        (
+            &["exec", "f.json", "--capture", "pipe"],
+            "--capture pipe: exists and is a FIFO",
+        ),
+        (
+            &["graph", "f.json", "--dot", "pipe"],
+            "--dot pipe: exists and is a FIFO",
+        ),
+        (
+            &["graph", "f.json", "--html", "link.png"],
+            "exists and is a symbolic link",
+        ),
+    ];
+    for (args, needle) in cases {
+        let out = within_a_minute(&dir, args).unwrap_or_else(|| panic!("{args:?} blocked"));
+        refused(&out, 1, needle);
+    }
+    // /dev/null is refused by the check made before any work, and stays a device.
+    let out = tessera_in(
+        &dir,
+        &["render", "--out", "f.png", "--capture", "/dev/null"],
+    );
+    refused(&out, 1, "--capture /dev/null: exists and is a device");
+    use std::os::unix::fs::FileTypeExt as _;
+    assert!(std::fs::symlink_metadata("/dev/null")
+        .unwrap()
+        .file_type()
+        .is_char_device());
+    assert!(is_fifo(&pipe));
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep");
+    // Nothing was left behind: no picture, no temporary or partial file.
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "afile",
+            "d",
+            "f.json",
+            "link.plan.json",
+            "link.png",
+            "pipe",
+            "target.png"
+        ],
+    );
+    assert_eq!(std::fs::read_dir(dir.join("d")).unwrap().count(), 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_closed_pipe_never_turns_a_failing_verdict_into_success() {
+    let dir = scratch("verdict");
+    let plan = tessera(&["plan", &deferred(), "--json"]);
+    assert!(plan.status.success());
+    let mut cut: serde_json::Value = serde_json::from_slice(&plan.stdout).unwrap();
+    cut["barriers"] = serde_json::json!([]);
+    std::fs::write(dir.join("cut.json"), cut.to_string()).unwrap();
+    let d = deferred();
+    let out = with_stdout_closed(&dir, &["check", &d, "cut.json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    // A passing verdict stays a success, quietly.
+    std::fs::write(dir.join("plan.json"), &plan.stdout).unwrap();
+    let out = with_stdout_closed(&dir, &["check", &d, "plan.json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+    // And with the verdict on standard error, as `plan --check` prints it.
+    let out = with_stdout_closed(&dir, &["plan", &d, "--check"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn messages_a_newcomer_meets_say_what_is_wrong() {
+    let dir = scratch("newcomer");
+    std::fs::write(dir.join("afile"), "").unwrap();
+    // A missing file is named once, with what is missing.
+    for (args, needle) in [
+        (
+            &["plan", "--frame", "--config", "missing.toml"][..],
+            "missing.toml: no such file",
+        ),
+        (
+            &["bench", "--from", "missing.json"],
+            "missing.json: no such file",
+        ),
+        (
+            &["render", "--scene", "missing.glb"],
+            "missing.glb: no such file",
+        ),
+    ] {
+        let out = tessera_in(&dir, args);
+        let err = text(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert_eq!(err.matches("no such file").count(), 1, "{args:?}: {err}");
+    }
+    // A scene the configuration names says which configuration named it.
+    std::fs::write(dir.join("c.toml"), "[render]\nscene = \"gone.toml\"\n").unwrap();
+    let out = tessera_in(&dir, &["plan", "--frame", "--config", "c.toml"]);
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("scene gone.toml named by c.toml: no such file"),
+        "{err}"
+    );
+    // --out-dir naming a file says it is not a folder.
+    refused(
+        &tessera_in(&dir, &["run", "--out-dir", "afile"]),
+        2,
+        "--out-dir afile: is not a folder",
+    );
+    // A scripted capture without RenderDoc is refused up front.
+    refused(
+        &tessera_in(&dir, &["run", "--frames", "2", "--script", "1:capture"]),
+        2,
+        "a capture step needs --renderdoc",
+    );
+    // verify-capture speaks of the capture before its side files.
+    let out = tessera_in(&dir, &["verify-capture", "missing.rdc"]);
+    refused(&out, 1, "missing.rdc: no such capture file");
+    assert!(!text(&out.stderr).contains("plan"), "{}", text(&out.stderr));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -223,11 +223,13 @@ impl Config {
 
     /// Reads and parses the file at `path`; relative scene paths resolve against its directory.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
-        let bytes = std::fs::read(path).map_err(|e| ConfigError {
-            file: path.display().to_string(),
-            at: None,
-            message: format!("cannot read: {e}"),
-        })?;
+        // Bounded while reading: `--config /dev/zero` or a FIFO is refused, never read on.
+        let bytes = tessera_fsio::read_limited(path, MAX_FILE_BYTES as u64, "configuration files")
+            .map_err(|e| ConfigError {
+                file: path.display().to_string(),
+                at: None,
+                message: read_error_message(&e, path),
+            })?;
         Config::from_bytes(&bytes, path)
     }
 
@@ -344,6 +346,13 @@ impl Config {
 }
 
 /// 1-based line and column (in characters) of a byte offset.
+/// What a read error says after the file's name (which [`ConfigError`] puts first).
+fn read_error_message(e: &tessera_fsio::ReadError, path: &Path) -> String {
+    let text = e.to_string();
+    let shown = format!("{}: ", path.display());
+    text.strip_prefix(&shown).unwrap_or(&text).to_string()
+}
+
 fn line_column(text: &str, offset: usize) -> (usize, usize) {
     let mut offset = offset.min(text.len());
     while !text.is_char_boundary(offset) {
@@ -507,8 +516,9 @@ impl Cx<'_> {
         lo: f32,
         hi: f32,
     ) -> Result<f32, ConfigError> {
+        // Unbounded above still means finite as an `f32`: 1e308 parses but is out of range.
         let expected = if hi == f32::MAX {
-            format!("a number greater than {lo}")
+            format!("a number greater than {lo} and at most 3.4e38")
         } else {
             format!("a number from {lo} to {hi}")
         };
@@ -1095,10 +1105,16 @@ minimize_syncs = false
             ),
             "{e}"
         );
-        let e = err("[features]\nexposure_value = 0\n");
-        assert!(e.ends_with("expected a number greater than 0"), "{e}");
-        let e = err("[features]\nexposure_value = nan\n");
-        assert!(e.ends_with("expected a number greater than 0"), "{e}");
+        for value in ["0", "nan", "inf", "1e308", "-1e308"] {
+            let e = err(&format!("[features]\nexposure_value = {value}\n"));
+            assert!(
+                e.ends_with(&format!(
+                    "exposure_value = {value}: expected a number greater than 0 and at most 3.4e38"
+                )),
+                "{e}"
+            );
+        }
+        assert!(Config::parse("[features]\nexposure_value = 3e38\n", "x.toml").is_ok());
         let e = err("[render]\nframes = 99999999999999999999999\n");
         assert!(
             e.contains("[render] frames = 99999999999999999999999: expected an integer from 1 to"),
@@ -1188,7 +1204,20 @@ minimize_syncs = false
         let e = Config::load(&dir.join("missing.toml"))
             .unwrap_err()
             .to_string();
-        assert!(e.contains("missing.toml: cannot read"), "{e}");
+        assert!(e.ends_with("missing.toml: no such file"), "{e}");
+        // Bounded while reading: an endless device or a folder is refused, not read.
+        let e = Config::load(Path::new("/dev/zero"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("/dev/zero: not a regular file"), "{e}");
+        let e = Config::load(&dir).unwrap_err().to_string();
+        assert!(e.contains("not a regular file (a directory)"), "{e}");
+        std::fs::write(&path, vec![b'#'; MAX_FILE_BYTES + 1]).unwrap();
+        let e = Config::load(&path).unwrap_err().to_string();
+        assert!(
+            e.ends_with("larger than the 1 MiB limit of configuration files"),
+            "{e}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -4,6 +4,7 @@
 //! `tessera verify-capture OUT.rdc` can hold the capture against them anywhere, later.
 
 use std::path::Path;
+use tessera_fsio::Output;
 use tessera_graph::frame_file::FrameFile;
 use tessera_render::Renderer;
 use tessera_verify::SideFiles;
@@ -23,14 +24,24 @@ pub fn write_beside(rdc: &Path, renderer: &Renderer) -> anyhow::Result<SideFiles
         .map(|r| r.memoryless_fallbacks.clone())
         .unwrap_or_default();
     let device = device_facts(renderer.gpu(), &caps, &fallbacks, renderer);
-    let write = |path: &Path, text: String| {
-        std::fs::write(path, text + "\n")
-            .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))
-    };
-    write(&files.plan, serde_json::to_string_pretty(plan)?)?;
-    write(&files.frame, serde_json::to_string_pretty(&frame)?)?;
-    write(&files.device, serde_json::to_string_pretty(&device)?)?;
+    let [plan_out, frame_out, device_out] = side_outputs(rdc)?;
+    let write = |out: &Output, text: String| super::out::write(out, (text + "\n").as_bytes());
+    write(&plan_out, serde_json::to_string_pretty(plan)?)?;
+    write(&frame_out, serde_json::to_string_pretty(&frame)?)?;
+    write(&device_out, serde_json::to_string_pretty(&device)?)?;
     Ok(files)
+}
+
+/// The side files of `rdc` (plan, frame, device facts) checked as outputs, so that `render
+/// --capture` refuses a bad one before rendering.
+pub fn side_outputs(rdc: &Path) -> anyhow::Result<[Output; 3]> {
+    let files = SideFiles::beside(rdc);
+    let output = super::out::output;
+    Ok([
+        output("--capture's plan", &files.plan)?,
+        output("--capture's frame", &files.frame)?,
+        output("--capture's device facts", &files.device)?,
+    ])
 }
 
 /// The device as the capture saw it.

@@ -7,7 +7,8 @@
 //!
 //! Before any device is opened the frame is compiled as written, as `tessera plan` does
 //! (same errors, naming the file), and the flags are checked: a `--capture` path that is a
-//! directory means `DIR/<frame file stem>.rdc`, and the capture file must be creatable.
+//! directory means `DIR/<frame file stem>.rdc`, and the capture file must be writable as
+//! an output (`tessera_fsio::Output`: a regular file or none, not the frame file).
 //! Only then is the frame scaled down and run. Exit status 1 on a mismatch, a validation
 //! message, or a resource of which no value could be compared.
 
@@ -55,14 +56,14 @@ pub struct ExecArgs {
 }
 
 pub fn run(args: &ExecArgs) -> anyhow::Result<()> {
-    // The frame as written must be valid, exactly as for `tessera plan`, before the
-    // synthetic run scales it (scaling clamps mips and sizes) and before a device is opened.
-    let graph = super::plan::compile_file(&args.file, None, args.no_optimize)?.graph;
     let capture = args
         .capture
         .as_deref()
         .map(|c| capture_path(&args.file, c))
         .transpose()?;
+    // The frame as written must be valid, exactly as for `tessera plan`, before the
+    // synthetic run scales it (scaling clamps mips and sizes) and before a device is opened.
+    let graph = super::plan::compile_file(&args.file, None, args.no_optimize)?.graph;
     let config = ExecConfig {
         frames: args.frames,
         options: if args.no_optimize {
@@ -123,8 +124,8 @@ pub fn run(args: &ExecArgs) -> anyhow::Result<()> {
 }
 
 /// Where the capture goes: `path`, or `path/<frame file stem>.rdc` when `path` is a
-/// directory. Checked by creating the file (and removing it again), so a bad path fails
-/// before the run, not after it.
+/// directory; checked as an output (a regular file or none, in an existing folder, not the
+/// frame file) before the run, not after it.
 fn capture_path(frame: &Path, path: &Path) -> anyhow::Result<PathBuf> {
     let out = if path.is_dir() {
         let stem = frame
@@ -135,15 +136,8 @@ fn capture_path(frame: &Path, path: &Path) -> anyhow::Result<PathBuf> {
     } else {
         path.to_path_buf()
     };
-    let existed = out.exists();
-    std::fs::OpenOptions::new()
-        .append(true)
-        .create(true)
-        .open(&out)
-        .map_err(|e| anyhow::anyhow!("--capture: cannot write {}: {e}", out.display()))?;
-    if !existed {
-        let _ = std::fs::remove_file(&out);
-    }
+    let output = super::out::output("--capture", &out)?;
+    super::out::distinct(&[&output], &[("FILE", frame)])?;
     Ok(out)
 }
 

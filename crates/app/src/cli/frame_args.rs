@@ -246,6 +246,35 @@ impl FrameArgs {
         *self != FrameArgs::default()
     }
 
+    /// The files these flags name (`--config`, `--scene`), as (option, path): inputs no
+    /// output may overwrite.
+    pub fn inputs(&self) -> Vec<(&'static str, &std::path::Path)> {
+        let mut inputs = Vec::new();
+        if let Some(c) = &self.config {
+            inputs.push(("--config", c.as_path()));
+        }
+        if let Some(s) = self.scene_given() {
+            inputs.push(("--scene", s));
+        }
+        inputs
+    }
+
+    /// The scene file `--scene` names (`None` for none or `builtin`).
+    fn scene_given(&self) -> Option<&std::path::Path> {
+        self.scene.as_deref().filter(|p| p.as_os_str() != "builtin")
+    }
+
+    /// The scene file `config` names, when it is the one used (no `--scene`), as an input.
+    pub fn config_scene<'c>(
+        &self,
+        config: &'c Config,
+    ) -> Option<(&'static str, &'c std::path::Path)> {
+        match (&self.scene, &config.render.scene) {
+            (None, SceneChoice::File(path)) => Some(("the scene of --config", path.as_path())),
+            _ => None,
+        }
+    }
+
     /// Whether `--width` or `--height` was given.
     pub fn size_given(&self) -> bool {
         self.width.is_some() || self.height.is_some()
@@ -277,13 +306,24 @@ impl FrameArgs {
     ) -> anyhow::Result<Chosen> {
         let features = self.features(&config, profile).map_err(super::usage)?;
         let options = self.options(&config, no_optimize);
-        let scene_choice = match &self.scene {
-            Some(p) if p.as_os_str() == "builtin" => SceneChoice::Builtin,
-            Some(p) => SceneChoice::File(p.clone()),
-            None => config.render.scene.clone(),
+        let (scene_choice, named_by) = match &self.scene {
+            Some(p) if p.as_os_str() == "builtin" => (SceneChoice::Builtin, None),
+            Some(p) => (SceneChoice::File(p.clone()), None),
+            None => (config.render.scene.clone(), Some(&config.source)),
         };
         let scene = match &scene_choice {
-            SceneChoice::File(path) => tessera_scene::load_from(assets, path)?,
+            // A scene the configuration names is missing: say which configuration, since
+            // its path resolves against the configuration's folder, not the working one.
+            SceneChoice::File(path) => {
+                tessera_scene::load_from(assets, path).map_err(|e| match (e, named_by) {
+                    (tessera_scene::SceneError::NotFound { path: missing }, Some(config))
+                        if missing == *path =>
+                    {
+                        anyhow::anyhow!("scene {} named by {config}: no such file", path.display())
+                    }
+                    (e, _) => e.into(),
+                })?
+            }
             SceneChoice::Builtin => tessera_scene::builtin(),
         };
         log::info!(

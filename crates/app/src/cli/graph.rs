@@ -21,10 +21,10 @@ pub struct GraphArgs {
     frame: bool,
     #[command(flatten)]
     frame_args: FrameArgs,
-    /// Write the viewer page (self-contained HTML: no network) here.
+    /// Write the viewer page (self-contained HTML: no network) here (`-`: standard output).
     #[arg(long, value_name = "OUT.html")]
     html: Option<PathBuf>,
-    /// Write a Graphviz digraph here.
+    /// Write a Graphviz digraph here (`-`: standard output).
     #[arg(long, value_name = "OUT.dot")]
     dot: Option<PathBuf>,
     /// Show what changed against this plan (`tessera plan --json` output, or a frame file).
@@ -38,16 +38,70 @@ pub struct GraphArgs {
     no_optimize: bool,
 }
 
+/// Where one output goes: standard output for `-`, else a file checked before any work.
+enum Target {
+    Stdout,
+    File(tessera_fsio::Output),
+}
+
+impl Target {
+    fn new(option: &str, path: &Path) -> anyhow::Result<Target> {
+        if path.as_os_str() == out::STDOUT {
+            return Ok(Target::Stdout);
+        }
+        Ok(Target::File(out::output(option, path)?))
+    }
+
+    fn file(&self) -> Option<&tessera_fsio::Output> {
+        match self {
+            Target::File(o) => Some(o),
+            Target::Stdout => None,
+        }
+    }
+
+    fn write(&self, text: &str) -> anyhow::Result<()> {
+        match self {
+            Target::Stdout => out::print(|w| w.write_all(text.as_bytes())),
+            Target::File(o) => {
+                out::write(o, text.as_bytes())?;
+                log::info!("wrote {}", o.path().display());
+                Ok(())
+            }
+        }
+    }
+}
+
 pub fn run(args: &GraphArgs) -> anyhow::Result<()> {
     let mut inputs: Vec<(&str, &Path)> = args.file.iter().map(|f| ("FILE", f.as_path())).collect();
     if let Some(old) = &args.diff_against {
         inputs.push(("--diff-against", old.as_path()));
     }
-    let outputs: Vec<(&str, &Path)> = [("--html", &args.html), ("--dot", &args.dot)]
-        .into_iter()
-        .filter_map(|(what, p)| Some((what, p.as_deref()?)))
+    inputs.extend(args.frame_args.inputs());
+    let html_out = args
+        .html
+        .as_deref()
+        .map(|p| Target::new("--html", p))
+        .transpose()?;
+    let dot_out = args
+        .dot
+        .as_deref()
+        .map(|p| Target::new("--dot", p))
+        .transpose()?;
+    if html_out.is_none() && args.diff_against.is_some() {
+        anyhow::bail!("--diff-against is shown in the HTML page: add --html OUT.html");
+    }
+    if matches!(
+        (&html_out, &dot_out),
+        (Some(Target::Stdout), Some(Target::Stdout))
+    ) {
+        anyhow::bail!("--html and --dot both write standard output: give one of them a file");
+    }
+    let files: Vec<&tessera_fsio::Output> = html_out
+        .iter()
+        .chain(&dot_out)
+        .filter_map(Target::file)
         .collect();
-    out::distinct_paths(&inputs, &outputs)?;
+    out::distinct(&files, &inputs)?;
     let c = compile_choice(
         args.file.as_deref(),
         (args.frame, &args.frame_args),
@@ -56,7 +110,7 @@ pub fn run(args: &GraphArgs) -> anyhow::Result<()> {
     )?;
     let (graph, plan) = (&c.graph, &c.plan);
     let page = Page::build(graph, plan);
-    if let Some(out) = &args.html {
+    if let Some(target) = &html_out {
         let old = match &args.diff_against {
             Some(path) => Some((path.display().to_string(), load_plan(path)?)),
             None => None,
@@ -64,15 +118,10 @@ pub fn run(args: &GraphArgs) -> anyhow::Result<()> {
         let d = old
             .as_ref()
             .map(|(name, old)| (name.as_str(), diff::diff(old, plan)));
-        let text = html::html(&page, d.as_ref().map(|(n, d)| (*n, d)));
-        out::write_file(out, text.as_bytes())?;
-        log::info!("wrote {}", out.display());
-    } else if args.diff_against.is_some() {
-        anyhow::bail!("--diff-against is shown in the HTML page: add --html OUT.html");
+        target.write(&html::html(&page, d.as_ref().map(|(n, d)| (*n, d))))?;
     }
-    if let Some(out) = &args.dot {
-        out::write_file(out, dot::dot(&page).as_bytes())?;
-        log::info!("wrote {}", out.display());
+    if let Some(target) = &dot_out {
+        target.write(&dot::dot(&page))?;
     }
     Ok(())
 }

@@ -16,19 +16,23 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 /// Tessera: a Vulkan renderer whose whole frame runs through a render graph.
+///
+/// Without a subcommand it is `tessera run`, and takes `run`'s flags
+/// (`tessera --width 320 --height 180`).
 #[derive(Debug, Parser)]
-#[command(name = "tessera", version, about)]
+#[command(
+    name = "tessera",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
 struct Cli {
     /// What to do [default: `run`, the desktop window].
     #[command(subcommand)]
     command: Option<Command>,
-}
-
-/// `tessera run`'s flags, all defaulted.
-#[derive(Debug, Parser)]
-struct RunDefaults {
-    #[command(flatten)]
-    args: run::RunArgs,
+    /// `tessera run`'s flags, for `tessera` alone.
+    #[command(flatten, next_help_heading = "Options of `tessera run` (the default)")]
+    run: run::RunArgs,
 }
 
 /// An error in what the user asked for (a flag, the configuration file): the program exits
@@ -78,10 +82,9 @@ enum Command {
 /// Parses the command line and runs the subcommand; the exit status on success (`check`
 /// and `plan --check` end with 1 when the plan breaks a rule).
 pub fn run() -> anyhow::Result<ExitCode> {
-    // `tessera` alone (`cargo run --release`) opens the window with every default.
-    let command = Cli::parse()
-        .command
-        .unwrap_or_else(|| Command::Run(RunDefaults::parse_from(["tessera"]).args));
+    // `tessera` alone (`cargo run --release`) opens the window, with `run`'s flags if given.
+    let cli = Cli::parse();
+    let command = cli.command.unwrap_or(Command::Run(cli.run));
     match command {
         Command::Plan(args) => plan::run(&args),
         Command::Check(args) => check::run(&args),

@@ -1,105 +1,56 @@
-//! Output: standard output through a writer whose errors are returned (a closed pipe ends
-//! the program quietly: [`is_broken_pipe`], used by `main`), and files written whole or not
-//! at all ([`write_file`]), never over one of the command's own inputs ([`distinct_paths`]).
+//! Output: standard output through a writer whose errors are returned, except a closed pipe,
+//! which ends the output quietly ([`print`]) and leaves the exit status to the command's
+//! verdict; files through [`tessera_fsio::Output`], checked before any work ([`output`]),
+//! never over one of the command's own inputs ([`distinct`]) and written whole or not at all
+//! ([`write`]).
 
 use anyhow::Context as _;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use tessera_fsio::Output;
 
-/// Runs `f` on buffered standard output and flushes it; an error (a closed pipe included)
-/// is returned with the context "writing to standard output".
+/// The path that names standard output for outputs that allow it (`tessera graph --dot -`).
+pub const STDOUT: &str = "-";
+
+/// Runs `f` on buffered standard output and flushes it; an error is returned with the
+/// context "writing to standard output". A closed pipe (`tessera check ... | head -1`) is
+/// not an error: the reader has what it wanted, and the command goes on to its verdict, so
+/// a failing check still exits 1.
 pub fn print(f: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> anyhow::Result<()> {
     let mut out = io::BufWriter::new(io::stdout().lock());
-    f(&mut out)
-        .and_then(|()| out.flush())
-        .context("writing to standard output")
-}
-
-/// True when `e` comes from writing to a closed pipe (`tessera plan ... | head -1`): the
-/// reader has all it wanted, so the program ends quietly with success, as Unix tools do.
-pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
-    e.chain().any(|c| {
-        c.downcast_ref::<io::Error>()
-            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
-    })
-}
-
-/// Writes `bytes` to `path` so that a failure never leaves a truncated file: into a new
-/// file beside it, renamed over it once complete (a symbolic link is followed, so the file
-/// it names is replaced). A path that exists and is not a regular file (`/dev/stdout`, a
-/// FIFO) is written directly.
-pub fn write_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let shown = path.display();
-    let target = match std::fs::metadata(path) {
-        Ok(m) if !m.is_file() => {
-            return std::fs::write(path, bytes).with_context(|| format!("writing {shown}"));
+    match f(&mut out).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+            // Whatever is still buffered cannot go anywhere: drop it without a second error.
+            let _ = out.into_parts();
+            Ok(())
         }
-        Ok(_) => std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()),
-        Err(_) => path.to_path_buf(),
-    };
-    let name = target
-        .file_name()
-        .with_context(|| format!("writing {shown}: not a file name"))?;
-    let dir = match target.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let temp = dir.join(format!(
-        ".{}.{}.tmp",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let written = (|| -> io::Result<()> {
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&temp)?;
-        f.write_all(bytes)?;
-        if let Ok(m) = std::fs::metadata(&target) {
-            f.set_permissions(m.permissions())?;
-        }
-        drop(f);
-        std::fs::rename(&temp, &target)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    written.with_context(|| format!("writing {shown}"))
-}
-
-/// The file a path names, for comparing paths: canonical when it (or its directory) exists.
-fn identity(path: &Path) -> PathBuf {
-    if let Ok(p) = std::fs::canonicalize(path) {
-        return p;
-    }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    match (std::fs::canonicalize(dir), path.file_name()) {
-        (Ok(d), Some(n)) => d.join(n),
-        _ => path.to_path_buf(),
+        result => result.context("writing to standard output"),
     }
 }
 
-/// Refuses outputs that would overwrite an input or each other: each entry is the option
-/// that names the path (`FILE`, `--html`, ...) and the path.
-pub fn distinct_paths(inputs: &[(&str, &Path)], outputs: &[(&str, &Path)]) -> anyhow::Result<()> {
-    let ids: Vec<PathBuf> = outputs.iter().map(|(_, p)| identity(p)).collect();
-    for (i, (what, path)) in outputs.iter().enumerate() {
-        if let Some((input, _)) = inputs.iter().find(|(_, p)| identity(p) == ids[i]) {
+/// Checks `path`, named by `option`, as an output before any work is done: a special file,
+/// a link, a folder or a missing folder is refused now, not after minutes of rendering.
+pub fn output(option: &str, path: &Path) -> anyhow::Result<Output> {
+    // A file where the folder should be: "Not a directory" or "does not exist" would mislead.
+    if let Some(folder) = path.parent().filter(|f| !f.as_os_str().is_empty()) {
+        if folder.exists() && !folder.is_dir() {
             anyhow::bail!(
-                "{what} {} is the input {input}: refusing to overwrite it",
-                path.display()
-            );
-        }
-        if let Some(j) = ids[..i].iter().position(|id| *id == ids[i]) {
-            anyhow::bail!(
-                "{} and {what} both write {}: give each output its own path",
-                outputs[j].0,
-                path.display()
+                "{option} {}: {} is not a folder",
+                path.display(),
+                folder.display()
             );
         }
     }
-    Ok(())
+    Ok(Output::new(option, path)?)
+}
+
+/// Refuses outputs that are one of the `inputs` (option, path) or each other, comparing
+/// resolved paths.
+pub fn distinct(outputs: &[&Output], inputs: &[(&str, &Path)]) -> anyhow::Result<()> {
+    Ok(Output::check_distinct(outputs, inputs)?)
+}
+
+/// Writes `bytes` as the whole of `out` (through a temporary file renamed over it).
+pub fn write(out: &Output, bytes: &[u8]) -> anyhow::Result<()> {
+    Ok(out.write(bytes)?)
 }

@@ -250,7 +250,13 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitCode> {
         options: (&c.options, None),
     };
     let mut err = std::io::stderr().lock();
-    check::report(&mut err, &context, &c.plan, &verdict).context("writing to standard error")?;
+    // A closed standard error loses the text, never the verdict: the exit status says it.
+    match check::report(&mut err, &context, &c.plan, &verdict) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            return Err(e).context("writing to standard error")
+        }
+        _ => {}
+    }
     Ok(if verdict.is_ok() {
         ExitCode::SUCCESS
     } else {

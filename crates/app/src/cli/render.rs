@@ -95,6 +95,14 @@ impl RenderArgs {
     }
 }
 
+impl RenderArgs {
+    /// These arguments with `--tile-rules` (`tessera run --tile-rules` without a display).
+    pub fn with_tile_rules(mut self, tile_rules: Option<String>) -> RenderArgs {
+        self.tile_rules = tile_rules;
+        self
+    }
+}
+
 /// What a run measured.
 struct Report {
     device: String,
@@ -125,11 +133,24 @@ struct Report {
 }
 
 pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
-    if let Some(dir) = args.out.parent().filter(|p| !p.as_os_str().is_empty()) {
-        if !dir.is_dir() {
-            anyhow::bail!("--out: directory {} does not exist", dir.display());
-        }
-    }
+    // Every output is checked before any work: a special file, a link or a missing folder
+    // is refused now, and no output may be an input or another output.
+    let out = super::out::output("--out", &args.out)?;
+    let capture_out = args
+        .capture
+        .as_deref()
+        .map(|rdc| super::out::output("--capture", rdc))
+        .transpose()?;
+    let side_outs = args
+        .capture
+        .as_deref()
+        .map(super::capture::side_outputs)
+        .transpose()?;
+    let outputs: Vec<&tessera_fsio::Output> = std::iter::once(&out)
+        .chain(&capture_out)
+        .chain(side_outs.iter().flatten())
+        .collect();
+    super::out::distinct(&outputs, &args.frame.inputs())?;
     let Chosen {
         config,
         profile,
@@ -140,6 +161,9 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
         scene,
         camera,
     } = args.frame.choose(&args.profile, args.no_optimize)?;
+    if let Some(scene) = args.frame.config_scene(&config) {
+        super::out::distinct(&outputs, &[scene])?;
+    }
     let frames = args.frames.unwrap_or(config.render.frames);
     let tile_rules = args
         .tile_rules
@@ -216,7 +240,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
     let picture = renderer
         .picture()?
         .ok_or_else(|| anyhow::anyhow!("no picture read back"))?;
-    picture.write_png(&args.out)?;
+    picture.write_png_to(&out)?;
     let plan = renderer
         .executor()
         .plan()

@@ -121,31 +121,36 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             "--width/--height: tessera bench takes its sizes from --sizes WxH,..."
         )));
     }
-    for out in [&args.json, &args.html].into_iter().flatten() {
-        if let Some(dir) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
-            if !dir.is_dir() {
-                return Err(super::usage(anyhow::anyhow!(
-                    "{}: directory {} does not exist",
-                    out.display(),
-                    dir.display()
-                )));
-            }
-        }
+    // The outputs are checked before anything is measured (or read): never a special
+    // file, never the report read with --from, the configuration or the scene.
+    let json_out = args
+        .json
+        .as_deref()
+        .map(|p| super::out::output("--json", p))
+        .transpose()?;
+    let html_out = args
+        .html
+        .as_deref()
+        .map(|p| super::out::output("--html", p))
+        .transpose()?;
+    let outs = Outs {
+        json: json_out,
+        html: html_out,
+    };
+    let mut inputs = args.frame.inputs();
+    if let Some(from) = &args.from {
+        inputs.push(("--from", from.as_path()));
     }
+    super::out::distinct(&outs.all(), &inputs)?;
     if let Some(path) = &args.from {
-        let text = tessera_graph::frame_file::read_text(path)?;
-        let report: BenchReport = serde_json::from_str(&text).map_err(|e| {
-            anyhow::anyhow!(
-                "{}:{}:{}: not a `tessera bench --json` report: {e}",
-                path.display(),
-                e.line(),
-                e.column()
-            )
-        })?;
-        write_outputs(args, &report)?;
+        let report = read_report(path)?;
+        write_outputs(&outs, &report)?;
         return Ok(ExitCode::SUCCESS);
     }
     let chosen = args.frame.choose(&args.profile, false)?;
+    if let Some(scene) = args.frame.config_scene(&chosen.config) {
+        super::out::distinct(&outs.all(), &[scene])?;
+    }
     let tile_rules = args.tile_rules.as_deref().and_then(TileRules::named);
     let modes: Vec<String> = if args.modes.is_empty() {
         MODES.iter().map(|m| m.to_string()).collect()
@@ -213,7 +218,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         modes,
         cells,
     };
-    write_outputs(args, &report)?;
+    write_outputs(&outs, &report)?;
     if report.validation_messages > 0 {
         for m in gpu.messages.texts() {
             log::error!("validation: {m}");
@@ -223,15 +228,77 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Writes `--json` and `--html` and prints the table.
-fn write_outputs(args: &BenchArgs, report: &BenchReport) -> anyhow::Result<()> {
-    if let Some(path) = &args.json {
-        std::fs::write(path, serde_json::to_string_pretty(report)? + "\n")
-            .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
+/// The files `--json` and `--html` write, checked before the run.
+struct Outs {
+    json: Option<tessera_fsio::Output>,
+    html: Option<tessera_fsio::Output>,
+}
+
+impl Outs {
+    fn all(&self) -> Vec<&tessera_fsio::Output> {
+        self.json.iter().chain(&self.html).collect()
     }
-    if let Some(path) = &args.html {
-        std::fs::write(path, html::page(report))
-            .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
+}
+
+/// The largest report `--from` reads (a run of every mode at many sizes is a few MiB).
+const MAX_REPORT_BYTES: u64 = 64 << 20;
+
+/// Reads a saved report: bounded while reading, and with every control character in its
+/// strings escaped (`\u{1b}`), so that a report from elsewhere cannot drive the terminal
+/// the table is printed on.
+fn read_report(path: &std::path::Path) -> anyhow::Result<BenchReport> {
+    let text = tessera_fsio::read_limited_to_string(path, MAX_REPORT_BYTES, "bench reports")?;
+    let bad = |e: serde_json::Error| {
+        anyhow::anyhow!(
+            "{}:{}:{}: not a `tessera bench --json` report: {e}",
+            path.display(),
+            e.line(),
+            e.column()
+        )
+    };
+    // Parsed as a report first for the place of an error, then as values to escape.
+    serde_json::from_str::<BenchReport>(&text).map_err(bad)?;
+    let mut value: serde_json::Value = serde_json::from_str(&text).map_err(bad)?;
+    escape_controls(&mut value);
+    serde_json::from_value(value).map_err(|e| {
+        anyhow::anyhow!(
+            "{}: not a `tessera bench --json` report: {e}",
+            path.display()
+        )
+    })
+}
+
+/// Replaces each control character in every string of `v` by its escape (`\u{7}`).
+fn escape_controls(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::String(s) if s.chars().any(char::is_control) => {
+            *s = s
+                .chars()
+                .map(|c| {
+                    if c.is_control() {
+                        c.escape_unicode().to_string()
+                    } else {
+                        c.to_string()
+                    }
+                })
+                .collect();
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(escape_controls),
+        serde_json::Value::Object(map) => map.values_mut().for_each(escape_controls),
+        _ => {}
+    }
+}
+
+/// Writes `--json` and `--html` and prints the table.
+fn write_outputs(outs: &Outs, report: &BenchReport) -> anyhow::Result<()> {
+    if let Some(out) = &outs.json {
+        super::out::write(
+            out,
+            (serde_json::to_string_pretty(report)? + "\n").as_bytes(),
+        )?;
+    }
+    if let Some(out) = &outs.html {
+        super::out::write(out, html::page(report).as_bytes())?;
     }
     let text = table::render(report);
     super::out::print(|o| o.write_all(text.as_bytes()))

@@ -56,6 +56,8 @@ pub struct Launch {
     /// `--profile auto` (the phone's): the profile and its preset come from the device once
     /// it is open; these flags then apply to the preset's features.
     pub auto_profile: Option<FrameArgs>,
+    /// `--tile-rules`: a tiler's tile facts over the device's own.
+    pub tile_rules: Option<tessera_vk::executor::TileRules>,
 }
 
 /// The open window and everything drawn into it. Field order is drop order: the renderer
@@ -1074,6 +1076,7 @@ pub fn run_on(event_loop: EventLoop<()>, launch: Launch) -> anyhow::Result<ExitC
         shader_dir,
         script,
         auto_profile,
+        tile_rules,
     } = launch;
     let settings = Settings {
         width,
@@ -1083,6 +1086,7 @@ pub fn run_on(event_loop: EventLoop<()>, launch: Launch) -> anyhow::Result<ExitC
         read_back: false,
         features: chosen.features.clone(),
         profile: chosen.profile.clone(),
+        tile_rules,
         ..Settings::default()
     };
     let switches = Switches {

@@ -22,6 +22,7 @@ use super::render::RenderArgs;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tessera_render::config::PresentMode as ConfigPresentMode;
+use tessera_vk::executor::TileRules;
 use tessera_vk::swapchain::PresentMode;
 
 /// `--present-mode`.
@@ -102,6 +103,10 @@ pub struct RunArgs {
     /// overlay).
     #[arg(long, value_name = "STEPS", value_parser = script::Script::parse)]
     script: Option<script::Script>,
+    /// Plan with this tiler profile's tile facts (lazily allocated memory, tile budget) over
+    /// the device's own, as `tessera render --tile-rules` does.
+    #[arg(long, value_name = "PROFILE", value_parser = clap::builder::PossibleValuesParser::new(TileRules::NAMES))]
+    tile_rules: Option<String>,
 }
 
 /// What the phone's window loop opens: the configuration `config/default.toml` of `assets`
@@ -147,6 +152,7 @@ pub fn run_window(
             shader_dir: phone.out_dir.join("shaders"),
             script: script::Script::default(),
             auto_profile: (phone.profile == AUTO).then(FrameArgs::default),
+            tile_rules: None,
         },
     )
 }
@@ -174,9 +180,20 @@ fn has_display() -> bool {
 
 pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     if !args.out_dir.is_dir() {
+        let why = if args.out_dir.exists() {
+            "is not a folder"
+        } else {
+            "does not exist"
+        };
         return Err(super::usage(anyhow::anyhow!(
-            "--out-dir: directory {} does not exist",
+            "--out-dir {}: {why}",
             args.out_dir.display()
+        )));
+    }
+    // Up front, not as a warning at the step's frame: the script would run without it.
+    if args.script.as_ref().is_some_and(script::Script::captures) && !args.renderdoc {
+        return Err(super::usage(anyhow::anyhow!(
+            "--script: a capture step needs --renderdoc (RenderDoc is loaded at start)"
         )));
     }
     let chosen = args.frame.choose(&args.profile, args.no_optimize)?;
@@ -200,7 +217,8 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             out,
             args.emulate_async,
             args.no_validation,
-        );
+        )
+        .with_tile_rules(args.tile_rules.clone());
         return super::render::run(&render);
     }
     let present_mode = args
@@ -228,6 +246,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         shader_dir,
         script: args.script.clone().unwrap_or_default(),
         auto_profile: (args.profile == AUTO).then(|| args.frame.clone()),
+        tile_rules: args.tile_rules.as_deref().and_then(TileRules::named),
     })
 }
 

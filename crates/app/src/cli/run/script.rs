@@ -114,6 +114,13 @@ impl Script {
         self.steps.drain(..n).map(|(_, s)| s).collect()
     }
 
+    /// Whether a step captures with RenderDoc (which needs `--renderdoc`).
+    pub fn captures(&self) -> bool {
+        self.steps
+            .iter()
+            .any(|(_, s)| matches!(s, Step::Action(Action::Capture, _)))
+    }
+
     /// Whether steps remain.
     pub fn is_empty(&self) -> bool {
         self.steps.is_empty()
