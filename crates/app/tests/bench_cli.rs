@@ -156,3 +156,30 @@ fn bad_flags_are_usage_errors() {
         assert!(!text(&o.stderr).contains("panicked"), "{args:?}");
     }
 }
+
+#[test]
+fn a_saved_report_cannot_send_control_characters_to_the_terminal() {
+    let dir = scratch("controls");
+    let report = dir.join("r.json");
+    // Strings of a report from elsewhere: an OSC title change, a bell, a clear screen.
+    std::fs::write(
+        &report,
+        r#"{"date": "d", "device": "evil\u001b]0;pwned\u0007\u001b[2J", "api_version": "1.3",
+            "note": "red\u001b[31m", "scene": "s\r", "frames": 1, "warmup": 0,
+            "emulate_async": false, "validation": false, "validation_messages": 0,
+            "modes": ["none"], "cells": []}"#,
+    )
+    .unwrap();
+    let o = tessera(&["bench", "--from", report.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let printed = text(&o.stdout);
+    assert!(
+        !printed.chars().any(|c| c.is_control() && c != '\n'),
+        "{printed:?}"
+    );
+    assert!(
+        printed.contains(r"evil\u{1b}]0;pwned\u{7}\u{1b}[2J"),
+        "{printed}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

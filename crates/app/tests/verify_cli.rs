@@ -369,3 +369,68 @@ fn bad_input_gets_one_error_naming_the_file() {
     assert!(out.contains("broken.plan.json:2:"), "{out}");
     assert!(!out.contains("panicked"), "{out}");
 }
+
+/// A stand-in `renderdoccmd` that records where it was asked to write the XML, the mode of
+/// that folder, and writes a tiny XML there.
+const FAKE_RENDERDOCCMD: &str = r#"#!/bin/sh
+# convert -f RDC -o XML -c xml
+printf '%s\n' "$5" > "$TESSERA_TEST_LOG"
+stat -c %a "$(dirname "$5")" >> "$TESSERA_TEST_LOG"
+printf '<rdc></rdc>\n' > "$5"
+"#;
+
+#[test]
+fn the_converted_xml_goes_to_a_private_folder_with_a_fixed_name() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = scratch("tmpxml");
+    let bin = dir.join("bin");
+    let tmp = dir.join("tmp");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::create_dir_all(&tmp).unwrap();
+    let fake = bin.join("renderdoccmd");
+    std::fs::write(&fake, FAKE_RENDERDOCCMD).unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    // A capture with a 240-character name: its name used to go into the XML's name, which
+    // then passed the file system's 255-byte limit.
+    let name = "c".repeat(236);
+    let rdc = dir.join(format!("{name}.rdc"));
+    std::fs::write(&rdc, b"capture").unwrap();
+    let plan = common::tessera(&["plan", "assets/graphs/deferred.json", "--json"]);
+    std::fs::write(dir.join(format!("{name}.plan.json")), &plan.stdout).unwrap();
+    std::fs::copy(
+        common::repo().join("assets/graphs/deferred.json"),
+        dir.join(format!("{name}.frame.json")),
+    )
+    .unwrap();
+    let log = dir.join("log");
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(["verify-capture", rdc.to_str().unwrap()])
+        .current_dir(&dir)
+        .env("PATH", path)
+        .env("TMPDIR", &tmp)
+        .env("TESSERA_TEST_LOG", &log)
+        .output()
+        .unwrap();
+    let out = text(&o.stdout) + &text(&o.stderr);
+    assert!(!out.contains("panicked"), "{out}");
+    let logged = std::fs::read_to_string(&log).unwrap_or_else(|e| panic!("{e}: {out}"));
+    let mut lines = logged.lines();
+    let xml = Path::new(lines.next().unwrap());
+    assert_eq!(lines.next(), Some("700"), "the folder is private: {logged}");
+    assert_eq!(xml.file_name().unwrap(), "capture.xml", "{logged}");
+    assert!(
+        !logged.contains("ccc"),
+        "no name from the capture's: {logged}"
+    );
+    let folder = xml.parent().unwrap();
+    assert_eq!(folder.parent().unwrap(), tmp, "in TMPDIR: {logged}");
+    assert!(!out.contains("File name too long"), "{out}");
+    // Read and removed: nothing is left in the temporary folder.
+    assert_eq!(std::fs::read_dir(&tmp).unwrap().count(), 0, "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

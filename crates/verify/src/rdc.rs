@@ -11,6 +11,9 @@ use std::process::Command;
 /// The program that converts captures.
 pub const RENDERDOCCMD: &str = "renderdoccmd";
 
+/// The largest XML read from a conversion (a capture of a big frame is tens of MiB).
+pub const MAX_XML_BYTES: u64 = 1 << 30;
+
 /// Converts `rdc` to XML and returns the XML text.
 pub fn convert(rdc: &Path) -> Result<String, VerifyError> {
     let meta = std::fs::metadata(rdc)
@@ -21,12 +24,23 @@ pub fn convert(rdc: &Path) -> Result<String, VerifyError> {
             rdc.display()
         )));
     }
-    let stem = rdc
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "capture".into());
-    let xml =
-        std::env::temp_dir().join(format!("tessera-verify-{}-{stem}.xml", std::process::id()));
+    // A private folder made for this conversion (mode 0700, unguessable name): nothing
+    // planted in the temporary folder can be written through, and the XML's name is fixed
+    // and short, whatever the capture's name.
+    let mut builder = tempfile::Builder::new();
+    builder.prefix("tessera-verify-");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        builder.permissions(std::fs::Permissions::from_mode(0o700));
+    }
+    let dir = builder.tempdir().map_err(|e| {
+        VerifyError::Convert(format!(
+            "making a temporary folder for {RENDERDOCCMD}'s XML in {}: {e}",
+            std::env::temp_dir().display()
+        ))
+    })?;
+    let xml = dir.path().join("capture.xml");
     let out = Command::new(RENDERDOCCMD)
         .arg("convert")
         .arg("-f")
@@ -41,8 +55,9 @@ pub fn convert(rdc: &Path) -> Result<String, VerifyError> {
                  install RenderDoc (Debian: apt-get install renderdoccmd)"
             ))
         })?;
-    let text = std::fs::read_to_string(&xml);
-    let _ = std::fs::remove_file(&xml);
+    let text = tessera_fsio::read_limited_to_string(&xml, MAX_XML_BYTES, "converted captures");
+    // Removes the folder and the XML (also when this returns early, by drop).
+    let _ = dir.close();
     if !out.status.success() {
         let said = format!(
             "{}{}",

@@ -34,6 +34,18 @@ pub struct VerifyArgs {
 }
 
 pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
+    // The capture first: a mistyped capture name is about the capture, not its side files.
+    match std::fs::metadata(&args.capture) {
+        Ok(m) if m.is_file() => {}
+        Ok(_) => anyhow::bail!(
+            "{}: not a file (a RenderDoc capture, .rdc, is expected)",
+            args.capture.display()
+        ),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            anyhow::bail!("{}: no such capture file", args.capture.display())
+        }
+        Err(e) => anyhow::bail!("{}: {e}", args.capture.display()),
+    }
     let beside = SideFiles::beside(&args.capture);
     let plan_path = args.plan.clone().unwrap_or(beside.plan);
     let frame_path = args.frame.clone().unwrap_or(beside.frame);
@@ -58,9 +70,6 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         None if beside.device.is_file() => Some(read_device(&beside.device)?),
         None => None,
     };
-    if !args.capture.is_file() {
-        anyhow::bail!("{}: no such capture file", args.capture.display());
-    }
     log::info!("converting {} with renderdoccmd", args.capture.display());
     let xml = rdc::convert(&args.capture)?;
     let captured = facts::parse(&xml)?;
