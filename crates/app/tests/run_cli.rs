@@ -13,6 +13,13 @@ use tessera_render::png_out::Picture;
 /// `tessera run ARGS` under `xvfb-run -a` (or the `DISPLAY` there is); `None` with the
 /// reason printed when neither exists.
 fn run_windowed(args: &[&str]) -> Option<Output> {
+    run_windowed_with(args, &[])
+}
+
+/// [`run_windowed`] with environment variables `env` set, in a folder of its own (what a
+/// step writes to a relative path lands there, never in the source tree).
+fn run_windowed_with(args: &[&str], env: &[(&str, &str)]) -> Option<Output> {
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let bin = env!("CARGO_BIN_EXE_tessera");
     let xvfb = Command::new("xvfb-run")
         .arg("--help")
@@ -29,11 +36,13 @@ fn run_windowed(args: &[&str]) -> Option<Output> {
         eprintln!("SKIPPED: no xvfb-run and no DISPLAY: the window test cannot open a window here");
         return None;
     };
+    let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     Some(
         cmd.arg("run")
             .args(args)
             .env_remove("WAYLAND_DISPLAY")
-            .current_dir(repo())
+            .envs(env.iter().copied())
+            .current_dir(scratch(&format!("cwd-{n}")))
             .output()
             .expect("tessera runs"),
     )
@@ -650,4 +659,58 @@ fn a_tap_on_an_overlay_switch_toggles_it_and_auto_takes_the_devices_profile() {
         stderr.contains("tap=merge: the overlay is hidden"),
         "{stderr}"
     );
+}
+
+#[test]
+fn a_scripted_screenshot_at_a_relative_path_goes_into_the_out_dir() {
+    let dir = scratch("relative-shot");
+    let Some(o) = run_windowed(&[
+        "--frames",
+        "3",
+        "--width",
+        "160",
+        "--height",
+        "90",
+        "--out-dir",
+        dir.to_str().unwrap(),
+        "--script",
+        "1:screenshot=rel.png",
+    ]) else {
+        return;
+    };
+    assert_clean(&o, 3);
+    let p = picture(&dir.join("rel.png"));
+    assert_eq!((p.width, p.height), (160, 90));
+}
+
+#[test]
+fn an_unreachable_display_and_a_missing_driver_are_named() {
+    // No X server answers on display 987: the error names it, not a line of winit's source.
+    let o = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(["run", "--frames", "2", "--width", "160", "--height", "90"])
+        .env("DISPLAY", ":987")
+        .env_remove("WAYLAND_DISPLAY")
+        .current_dir(scratch("no-display"))
+        .output()
+        .expect("tessera runs");
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("cannot open the X display DISPLAY=:987"),
+        "{err}"
+    );
+    assert!(
+        !err.contains(".cargo") && !err.contains("panicked"),
+        "{err}"
+    );
+    // A display but no Vulkan driver: the same words as `tessera render`.
+    let Some(o) = run_windowed_with(
+        &["--frames", "2", "--width", "160", "--height", "90"],
+        &[("VK_ICD_FILENAMES", "/nonexistent/icd.json")],
+    ) else {
+        return;
+    };
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("no Vulkan device"), "{err}");
 }

@@ -213,6 +213,15 @@ impl Gpu {
             for &n in needed {
                 // SAFETY: ash-window returns pointers to NUL-terminated static names.
                 let name = unsafe { CStr::from_ptr(n) };
+                if !has_ext(ash::khr::surface::NAME) {
+                    // Every driver that can present offers VK_KHR_surface: without it the
+                    // loader found no driver at all, as `tessera render` would say.
+                    return Err(VkError::NoDevice(
+                        "no Vulkan driver offers window surfaces (VK_KHR_surface): install \
+                         one (Debian: mesa-vulkan-drivers) or a GPU's driver"
+                            .into(),
+                    ));
+                }
                 if !has_ext(name) {
                     return Err(VkError::Setup(format!(
                         "the Vulkan loader lacks the surface extension {}",

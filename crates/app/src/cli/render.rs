@@ -22,7 +22,6 @@
 use super::frame_args::{device_profile_parser, resolve_profile, Chosen, FrameArgs};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
 use tessera_graph::{CompileOptions, Plan};
 use tessera_render::config;
 use tessera_render::features::Features;
@@ -204,11 +203,15 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
         ..Settings::default()
     };
     let scene_name = scene.name.clone();
+    let settings_size = (settings.width, settings.height);
     let mut renderer = Renderer::new(gpu.clone(), scene, settings)?;
     let mut cpu = Vec::new();
     let mut peak_allocations = gpu.allocation_count();
-    let started = Instant::now();
-    let mut last_note = Instant::now();
+    let mut progress = super::progress::Progress::new(
+        format!("render {}x{}", settings_size.0, settings_size.1),
+        "frame",
+        frames,
+    );
     let mut captured = None;
     for f in 0..frames {
         let time = f as f32 / 60.0;
@@ -227,15 +230,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
             _ => cpu.push(renderer.render(time)?),
         }
         peak_allocations = peak_allocations.max(gpu.allocation_count());
-        if last_note.elapsed().as_secs_f32() > 2.0 {
-            log::warn!(
-                "frame {}/{} ({:.1} s)",
-                f + 1,
-                frames,
-                started.elapsed().as_secs_f32()
-            );
-            last_note = Instant::now();
-        }
+        progress.set(f + 1);
     }
     let picture = renderer
         .picture()?

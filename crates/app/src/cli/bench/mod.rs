@@ -330,9 +330,12 @@ fn bench_size(
         renderers.push(Renderer::new(gpu.clone(), scene.clone(), s)?);
     }
     let mut samples: Vec<Samples> = modes.iter().map(|_| Samples::default()).collect();
-    let started = Instant::now();
-    let mut last_note = Instant::now();
     let rounds = warmup + frames;
+    let mut progress = super::progress::Progress::new(
+        format!("bench {width}x{height}, {} modes", modes.len()),
+        "round",
+        rounds as u64,
+    );
     for round in 0..rounds {
         // The lights move as in `tessera render`; every mode draws the same frame.
         let time = round as f32 / 60.0;
@@ -348,15 +351,7 @@ fn bench_size(
                 s.times.extend(times);
             }
         }
-        if last_note.elapsed().as_secs_f32() > 2.0 || round + 1 == rounds {
-            log::warn!(
-                "bench {width}x{height}: round {}/{rounds} ({} modes, {:.1} s)",
-                round + 1,
-                modes.len(),
-                started.elapsed().as_secs_f32()
-            );
-            last_note = Instant::now();
-        }
+        progress.set(round as u64 + 1);
     }
     let mut cells = Vec::new();
     for ((mode, mut r), s) in modes.iter().zip(renderers).zip(samples) {

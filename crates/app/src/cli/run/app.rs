@@ -135,6 +135,16 @@ struct Minimised {
     presented: u64,
 }
 
+/// How long a scripted resize waits for the window system before drawing on.
+const RESIZE_WAIT: Duration = Duration::from_secs(5);
+
+/// `--script N:resize=WxH` asked for a size the window does not have yet.
+#[derive(Debug)]
+struct ScriptedResize {
+    size: (u32, u32),
+    deadline: Instant,
+}
+
 /// The app is suspended: the platform took the native window away (Android's `Suspended`,
 /// or `--script suspend=MS`), so the swapchain and the surface are gone and nothing is
 /// drawn until `resumed` makes a new surface. The device, the pipelines, the scene and the
@@ -180,11 +190,17 @@ struct App {
     last_frame: Option<Instant>,
     first_presented: Option<Instant>,
     presented: u64,
+    /// Frames rendered: those presented and those whose presentation was dropped.
+    rendered: u64,
     screenshot: Option<PathBuf>,
     capture_next: Option<PathBuf>,
     replan: Option<Replan>,
     minimised: Option<Minimised>,
     suspension: Option<Suspension>,
+    /// A scripted resize the window system has not applied yet: no frame is drawn until it
+    /// is, so the frame a script step names sees the size it asked for however late the
+    /// window system answers (a loaded machine answers late).
+    resizing: Option<ScriptedResize>,
     /// Suspended periods, ms.
     suspend_log: Vec<f64>,
     /// Window surfaces made (the first one included).
@@ -434,8 +450,10 @@ impl App {
         self.replan = Some(Replan { reason, before });
     }
 
+    /// Where a screenshot or capture goes: a path the script names, inside `--out-dir` when
+    /// relative, else the next numbered file there.
     fn file(&mut self, given: Option<PathBuf>, stem: &str, ext: &str) -> PathBuf {
-        given.unwrap_or_else(|| {
+        given.map(|p| self.out_dir.join(p)).unwrap_or_else(|| {
             self.files += 1;
             self.out_dir.join(format!("{stem}-{:04}.{ext}", self.files))
         })
@@ -548,7 +566,7 @@ impl App {
         let Some(l) = &mut self.live else { return };
         match l.renderer.reload_shaders(&self.shader_dir) {
             Ok(report) => {
-                log::info!(
+                println!(
                     "shaders reloaded from {}: {report:?}",
                     self.shader_dir.display()
                 );
@@ -628,6 +646,23 @@ impl App {
         if let Some(m) = &mut self.minimised {
             m.redraws += 1;
             return Ok(true);
+        }
+        if let Some(r) = &self.resizing {
+            if Instant::now() < r.deadline {
+                if let Some(l) = &self.live {
+                    l.window.request_redraw();
+                }
+                std::thread::sleep(Duration::from_millis(1));
+                return Ok(true);
+            }
+            log::warn!(
+                "the window system did not resize the window to {}x{} within {} s; \
+                 drawing at the size it has",
+                r.size.0,
+                r.size.1,
+                RESIZE_WAIT.as_secs()
+            );
+            self.resizing = None;
         }
         // X11 reports an iconified window neither as 0×0 nor (always) as occluded; the
         // window manager's state says it.
@@ -747,10 +782,17 @@ impl App {
         if presented == Presented::OutOfDate || (suboptimal && !sc.compositor_rotates) {
             live.stale = true;
         }
+        // A frame whose presentation the window system dropped was still rendered: its
+        // temporal state (the exposure) advanced. The script and the light motion count
+        // rendered frames, so the picture at a step never depends on when the window system
+        // answers (a loaded machine answers late, and more presents find the swapchain out
+        // of date).
+        self.rendered += 1;
         if presented == Presented::OutOfDate {
-            return Ok(true);
+            log::info!("the window system dropped a presented frame (out of date)");
+        } else {
+            self.presented += 1;
         }
-        self.presented += 1;
         self.first_presented.get_or_insert(now);
         self.last_frame = Some(now);
         self.cpu_ms.push(hud::cpu_ms(&stats));
@@ -793,15 +835,22 @@ impl App {
                 dt.min(0.1) as f32
             };
         }
-        for step in self.script.due(self.presented) {
+        for step in self.script.due(self.rendered) {
             match step {
                 Step::Action(a, path) => self.act(a, path)?,
                 Step::Resize(w, h) => {
-                    if let Some(l) = &self.live {
+                    if let Some(l) = &mut self.live {
                         log::info!("script: asking for a {w}x{h} window");
-                        let _ = l
-                            .window
-                            .request_inner_size(winit::dpi::PhysicalSize::new(w, h));
+                        let size = winit::dpi::PhysicalSize::new(w, h);
+                        if l.window.request_inner_size(size).is_some() {
+                            // Applied at once: the next frame recreates the swapchain.
+                            l.stale = true;
+                        } else {
+                            self.resizing = Some(ScriptedResize {
+                                size: (w, h),
+                                deadline: Instant::now() + RESIZE_WAIT,
+                            });
+                        }
                     }
                 }
                 Step::Minimise(ms) => {
@@ -989,6 +1038,13 @@ impl ApplicationHandler for App {
             }
             WindowEvent::Resized(size) => {
                 log::info!("resized to {}x{}", size.width, size.height);
+                if self
+                    .resizing
+                    .as_ref()
+                    .is_some_and(|r| r.size == (size.width, size.height))
+                {
+                    self.resizing = None;
+                }
                 if size.width == 0 || size.height == 0 {
                     self.minimise(Hidden::ZeroSize);
                 } else if self.hidden() == Some(Hidden::ZeroSize) {
@@ -1056,8 +1112,32 @@ fn median(v: &[f64]) -> f64 {
 
 /// Opens the window and runs until it closes, Escape, `--frames` or an error.
 pub fn run(launch: Launch) -> anyhow::Result<ExitCode> {
-    let event_loop = EventLoop::new().context("opening the display's event loop")?;
+    let event_loop = EventLoop::new().map_err(|e| display_error(&e))?;
     run_on(event_loop, launch)
+}
+
+/// Why the display could not be opened, naming it (winit's own message names only a line
+/// of its source).
+fn display_error(e: &winit::error::EventLoopError) -> anyhow::Error {
+    let named = |var: &str| std::env::var(var).ok().filter(|v| !v.is_empty());
+    let display = match (named("WAYLAND_DISPLAY"), named("DISPLAY")) {
+        (Some(w), _) => format!("the Wayland display WAYLAND_DISPLAY={w}"),
+        (None, Some(x)) => format!("the X display DISPLAY={x}"),
+        (None, None) => "a display".to_string(),
+    };
+    let why = match e {
+        winit::error::EventLoopError::Os(os) => {
+            // "os error at <path>:<line>: <message>": keep the message.
+            let text = os.to_string();
+            text.rsplit_once(": ")
+                .map_or(text.clone(), |(_, m)| m.to_string())
+        }
+        other => other.to_string(),
+    };
+    anyhow::anyhow!(
+        "cannot open {display} ({why}): start one (xvfb-run -a tessera run), or unset \
+         DISPLAY and WAYLAND_DISPLAY to render headless"
+    )
 }
 
 /// [`run`] on an event loop made by the caller (Android's comes from its `AndroidApp`).
@@ -1114,11 +1194,13 @@ pub fn run_on(event_loop: EventLoop<()>, launch: Launch) -> anyhow::Result<ExitC
         figures: Figures::default(),
         overlay,
         paused: false,
+        resizing: None,
         fixed_step,
         time: 0.0,
         last_frame: None,
         first_presented: None,
         presented: 0,
+        rendered: 0,
         screenshot: None,
         capture_next: None,
         replan: None,

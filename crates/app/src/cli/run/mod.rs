@@ -97,10 +97,11 @@ pub struct RunArgs {
     #[arg(long, value_name = "DIR")]
     shader_dir: Option<PathBuf>,
     /// Actions at given frames: FRAME:STEP[,FRAME:STEP...], STEP a key's action name
-    /// (`merge`, `ssao`, `screenshot=PATH`, `plan=PATH`, `capture=PATH`, ...), `resize=WxH`,
-    /// `minimise=MS`, `suspend=MS` (drop the swapchain and surface as Android's
-    /// `Suspended` does, resume after MS) or `tap=SWITCH` (a finger taps that switch in the
-    /// overlay).
+    /// (`merge`, `ssao`, `screenshot=PATH`, `plan=PATH`, `capture=PATH`, ...; a relative
+    /// PATH is inside --out-dir), `resize=WxH` (the frames after it wait for the window to
+    /// take that size), `minimise=MS`, `suspend=MS` (drop the swapchain and surface as
+    /// Android's `Suspended` does, resume after MS) or `tap=SWITCH` (a finger taps that
+    /// switch in the overlay; a small window's overlay shows fewer switches).
     #[arg(long, value_name = "STEPS", value_parser = script::Script::parse)]
     script: Option<script::Script>,
     /// Plan with this tiler profile's tile facts (lazily allocated memory, tile budget) over
