@@ -661,3 +661,31 @@ fn messages_a_newcomer_meets_say_what_is_wrong() {
     assert!(!text(&out.stderr).contains("plan"), "{}", text(&out.stderr));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An output beyond the device's limits (lavapipe: 16384 texels a side) is one error before
+/// anything is created: no validation message, with or without the layers.
+#[test]
+fn sizes_beyond_the_device_are_one_error_before_anything_is_created() {
+    let dir = scratch("too-big");
+    let out = dir.join("big.png");
+    for extra in [None, Some("--no-validation")] {
+        let mut args = vec![
+            "render",
+            "--width",
+            "16384",
+            "--height",
+            "8",
+            "--resolution-scale",
+            "2",
+            "--frames",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        let o = tessera(&args);
+        fails_with(&o, "would be 32768x16 pixels");
+        fails_with(&o, "maxImageDimension2D");
+        assert!(!out.exists(), "nothing written");
+    }
+}

@@ -3,8 +3,8 @@
 //! exit 0 (a `$` transcript's commands must also print what the README quotes). To keep the
 //! run short on a CPU rasteriser, `render` and `run` get `--width 160 --height 90` and one or
 //! two frames where the example does not set them, `bench` a 64x36 size and two frames, and
-//! `run` goes under `xvfb-run -a`. Synopses (`[--flag ...]`) are not examples, and the two
-//! `run --script` examples are not run here (their steps are being reworked).
+//! `run` goes under `xvfb-run -a` (a `--script` runs to its last step). Synopses
+//! (`[--flag ...]`) are not examples.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -77,11 +77,6 @@ fn skipped(command: &str) -> Option<&'static str> {
     if command.contains("[--") || command.contains("|DIR") {
         return Some("a synopsis, not an example");
     }
-    if command.contains("--script") {
-        return Some(
-            "a scripted window session: its screenshot and suspend steps are being reworked",
-        );
-    }
     None
 }
 
@@ -99,7 +94,13 @@ fn small(command: &str) -> String {
                 out.extend(["--width", "160", "--height", "90"].map(String::from));
             }
             if !has("--frames") {
-                let n = if sub == "run" { "2" } else { "1" };
+                let n = if sub == "run" { 2 } else { 1 };
+                // A script's last step, and the frame that shows it.
+                let n = words
+                    .iter()
+                    .position(|w| *w == "--script")
+                    .and_then(|i| words.get(i + 1))
+                    .map_or(n, |steps| last_step(steps) + 2);
                 out.extend(["--frames".to_string(), n.to_string()]);
             }
             if sub == "run" && at == 0 {
@@ -120,6 +121,15 @@ fn small(command: &str) -> String {
         _ => {}
     }
     out.join(" ")
+}
+
+/// The largest FRAME of a `--script` value (`FRAME:STEP,...`).
+fn last_step(steps: &str) -> u64 {
+    steps
+        .split(',')
+        .filter_map(|s| s.split(':').next()?.trim().parse().ok())
+        .max()
+        .unwrap_or(0)
 }
 
 /// Runs `command` with `sh -c` in `dir`, `tessera` on the PATH; (exit code, stdout,
@@ -227,6 +237,19 @@ fn every_readme_example_runs_as_written() {
                 "README.md:{}: `{}` (run as `{run}`) exited {code:?}:\n{out}{err}",
                 e.line, e.command
             ));
+        }
+        // A scripted screenshot lands where the README says: in the output folder.
+        for shot in e
+            .command
+            .split([',', ' '])
+            .filter_map(|w| w.split_once("screenshot="))
+        {
+            if !dir.join(shot.1).is_file() {
+                failures.push(format!(
+                    "README.md:{}: `{}` wrote no {}",
+                    e.line, e.command, shot.1
+                ));
+            }
         }
     }
     for t in &transcripts {

@@ -262,7 +262,7 @@ struct FrameFileIn {
 pub fn read_text(path: &Path) -> Result<String, FrameFileError> {
     let shown = path.display().to_string();
     let bytes = tessera_fsio::read_limited(path, MAX_FILE_BYTES, "frame and plan files")
-        .map_err(|e| read_error(path, &shown, e))?;
+        .map_err(|e| read_error(&shown, e))?;
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
     match std::str::from_utf8(bytes) {
         Ok(text) => Ok(text.to_string()),
@@ -280,15 +280,14 @@ pub fn read_text(path: &Path) -> Result<String, FrameFileError> {
 }
 
 /// A read error as a [`FrameFileError::Io`] whose message says what is wrong after the path
-/// (the fsio message starts with the path too; it is not repeated). A missing file keeps the
-/// operating system's own words, as before.
-fn read_error(path: &Path, shown: &str, e: tessera_fsio::ReadError) -> FrameFileError {
+/// (the fsio message starts with the path too; it is not repeated): "FILE: no such file".
+fn read_error(shown: &str, e: tessera_fsio::ReadError) -> FrameFileError {
     use tessera_fsio::ReadError;
     let error = match e {
         ReadError::Io { error, .. } => error,
-        ReadError::NotFound { .. } => std::fs::metadata(path).err().unwrap_or_else(|| {
+        ReadError::NotFound { .. } => {
             std::io::Error::new(std::io::ErrorKind::NotFound, "no such file")
-        }),
+        }
         ReadError::NotRegular { kind, .. } => std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
             format!("not a regular file ({kind}); frame and plan files are read from regular files only"),

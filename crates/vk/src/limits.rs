@@ -57,7 +57,8 @@ impl ExtentLimits {
             };
             if let Some(limit) = beyond {
                 return Err(format!(
-                    "'{}' would be {}x{} pixels; this device allows at most {limit}",
+                    "'{}' would be {}x{} pixels; this device allows at most {limit}: \
+                     a smaller output or resolution scale fits",
                     r.name, d.width, d.height
                 ));
             }
