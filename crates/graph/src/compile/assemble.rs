@@ -1,4 +1,4 @@
-//! Last phase: turn the id-based phase outputs into the name-based [`Plan`].
+//! Phase 10, assemble: turn the id-based phase outputs into the name-based [`Plan`].
 //!
 //! Cost model: the plan is ~13,000 names for a 1,000-pass frame (order, levels, queues,
 //! edges, barriers, placements, ...). Names are interned pointers ([`Name`]), so each is a

@@ -76,21 +76,9 @@ impl Schedule {
     }
 }
 
-/// The phases up to the render passes: dependencies (among kept passes), culling, the
-/// schedule and the render passes.
-fn front(
-    graph: &Graph,
-    caps: &Capabilities,
-    options: &CompileOptions,
-) -> Result<
-    (
-        deps::Dependencies,
-        cull::Culling,
-        Schedule,
-        renderpass::RenderPasses,
-    ),
-    CompileError,
-> {
+/// The phases that do not depend on the options: dependencies (among kept passes) and
+/// culling. Computed once per compile and shared by the reference run of the memoryless check.
+fn kept_passes(graph: &Graph) -> (deps::Dependencies, cull::Culling) {
     let deps = deps::dependencies(graph);
     let culling = cull::cull(graph, &deps);
     // Edges among the kept passes only; when nothing was culled they are the edges above.
@@ -99,12 +87,24 @@ fn front(
     } else {
         deps::kept_dependencies(graph, &culling.kept)
     };
+    (deps, culling)
+}
+
+/// The phases after culling up to the render passes, for `options`: the schedule and the
+/// render passes.
+fn front(
+    graph: &Graph,
+    caps: &Capabilities,
+    options: &CompileOptions,
+    deps: &deps::Dependencies,
+    culling: &cull::Culling,
+) -> Result<(Schedule, renderpass::RenderPasses), CompileError> {
     let queue = levels::queues(graph, caps, options);
-    let (order, grouped) = order::order(graph, &deps, &culling, caps, options, &queue);
-    let level = levels::levels(graph, &deps, &order, &culling.kept);
+    let (order, grouped) = order::order(graph, deps, culling, caps, options, &queue);
+    let level = levels::levels(graph, deps, &order, &culling.kept);
     let schedule = Schedule::new(order, level, queue, culling.kept.clone());
     let rp = renderpass::render_passes(graph, &schedule, grouped, caps, options)?;
-    Ok((deps, culling, schedule, rp))
+    Ok((schedule, rp))
 }
 
 /// Compiles `graph` for a device into a [`Plan`].
@@ -114,15 +114,16 @@ pub fn compile(
     options: &CompileOptions,
 ) -> Result<Plan, CompileError> {
     validate::validate(graph, caps)?;
+    let (deps, culling) = kept_passes(graph);
     if !renderpass::memoryless::is_reference(options)
         && graph.resources.iter().any(|r| r.memoryless)
     {
         // Declared-memoryless resources are judged by the default compile's render passes,
         // whatever the options of this one.
         let reference = renderpass::memoryless::reference_options(options);
-        front(graph, caps, &reference)?;
+        front(graph, caps, &reference, &deps, &culling)?;
     }
-    let (deps, culling, schedule, rp) = front(graph, caps, options)?;
+    let (schedule, rp) = front(graph, caps, options, &deps, &culling)?;
     let ownership = syncs::ownership::decide(graph, &schedule);
     let mut barriers =
         barriers::barriers(graph, &schedule, &rp.grouping, &rp.ops, &ownership.sharing);

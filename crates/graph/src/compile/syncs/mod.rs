@@ -1,4 +1,4 @@
-//! Phase 8, syncs: cross-queue hazards become timeline-semaphore edges (signal after the
+//! Phase 9, syncs: cross-queue hazards become timeline-semaphore edges (signal after the
 //! producer on its queue, wait before the consumer on its queue), minimised, and the passes
 //! of each queue are grouped into submission batches.
 //!
