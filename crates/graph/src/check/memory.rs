@@ -37,17 +37,34 @@ pub(super) fn check(
 ) {
     let mut push = |rule: &'static str, detail: String| out.push(Violation { rule, detail });
     let m = &plan.memory;
-    let position = plan.positions();
-    let level: HashMap<&str, u32> = plan
-        .levels
-        .iter()
-        .enumerate()
-        .flat_map(|(l, ps)| ps.iter().map(move |n| (n.as_str(), l as u32)))
-        .collect();
+    let memoryless = memoryless_attachments(plan);
+    let (uses, kind) = kept_uses(graph, plan);
+    let units = lifetime_units(plan, &mut push);
+    if !m.alignment.is_power_of_two()
+        || m.alignment < caps.placement_alignment
+        || m.alignment < caps.buffer_image_granularity
+    {
+        push("memory.align", format!("alignment {} is not a power of two at least the placement alignment {} and granularity {}", m.alignment, caps.placement_alignment, caps.buffer_image_granularity));
+    }
+    let align = m.alignment.max(1);
+    let footprint = |size: u64| size.div_ceil(align).saturating_mul(align);
+    let placed = check_placements(
+        graph,
+        caps,
+        plan,
+        (&memoryless, &uses, &kind),
+        units,
+        align,
+        &mut push,
+    );
+    let memoryless_bytes = check_unplaced(graph, &memoryless, &uses, &placed, &mut push);
+    check_totals(m, options, &placed, memoryless_bytes, &footprint, &mut push);
+    check_overlaps(graph, plan, &uses, &mut push);
+}
 
-    // Memoryless is the render pass phase's decision, visible on the attachments.
-    let memoryless: HashSet<&str> = plan
-        .render_passes
+/// Memoryless is the render pass phase's decision, visible on the attachments.
+fn memoryless_attachments(plan: &Plan) -> HashSet<&str> {
+    plan.render_passes
         .iter()
         .flat_map(|rp| {
             rp.attachments
@@ -55,9 +72,18 @@ pub(super) fn check(
                 .filter(|a| a.memoryless)
                 .map(|a| a.resource.as_str())
         })
-        .collect();
+        .collect()
+}
 
-    // Kept uses and memory kind of every resource.
+/// Kept uses (sorted by position) and memory kind of every resource.
+fn kept_uses(graph: &Graph, plan: &Plan) -> (Vec<Vec<Seen>>, Vec<MemoryKind>) {
+    let position = plan.positions();
+    let level: HashMap<&str, u32> = plan
+        .levels
+        .iter()
+        .enumerate()
+        .flat_map(|(l, ps)| ps.iter().map(move |n| (n.as_str(), l as u32)))
+        .collect();
     let mut uses: Vec<Vec<Seen>> = vec![Vec::new(); graph.resources.len()];
     let mut kind: Vec<MemoryKind> = graph
         .resources
@@ -121,7 +147,38 @@ pub(super) fn check(
     for u in &mut uses {
         u.sort_by_key(|s| s.position);
     }
+    (uses, kind)
+}
 
+/// The unit lifetimes are counted in: positions, or levels when passes run on async compute
+/// (`memory.unit` when the plan says otherwise), and the last unit of the frame.
+#[derive(Clone, Copy)]
+struct Units {
+    by_levels: bool,
+    frame_end: u32,
+}
+
+impl Units {
+    fn lo(&self, s: &Seen) -> u32 {
+        if self.by_levels {
+            s.span.2
+        } else {
+            s.span.0
+        }
+    }
+
+    fn hi(&self, s: &Seen) -> u32 {
+        if self.by_levels {
+            s.span.3
+        } else {
+            s.span.1
+        }
+    }
+}
+
+/// Checks the plan's lifetime unit and returns the units it counts in.
+fn lifetime_units(plan: &Plan, push: &mut impl FnMut(&'static str, String)) -> Units {
+    let m = &plan.memory;
     let by_level = !plan.queues.async_compute.is_empty();
     let want_unit = if by_level {
         LifetimeUnit::Level
@@ -139,24 +196,33 @@ pub(super) fn check(
         );
     }
     let by_levels = m.lifetime_unit == LifetimeUnit::Level;
-    let unit_lo = |s: &Seen| if by_levels { s.span.2 } else { s.span.0 };
-    let unit_hi = |s: &Seen| if by_levels { s.span.3 } else { s.span.1 };
     // The last unit of the frame: its last level, or its last position.
     let frame_end = if by_levels {
         plan.levels.len().saturating_sub(1)
     } else {
         plan.order.len().saturating_sub(1)
     } as u32;
-    if !m.alignment.is_power_of_two()
-        || m.alignment < caps.placement_alignment
-        || m.alignment < caps.buffer_image_granularity
-    {
-        push("memory.align", format!("alignment {} is not a power of two at least the placement alignment {} and granularity {}", m.alignment, caps.placement_alignment, caps.buffer_image_granularity));
+    Units {
+        by_levels,
+        frame_end,
     }
-    let align = m.alignment.max(1);
-    let footprint = |size: u64| size.div_ceil(align).saturating_mul(align);
+}
 
-    // Each placement: known, transient, placed once, right size, aligned, inside its block.
+/// Each placement: known, transient, placed once, right size, aligned, inside its block.
+/// Returns the placements by resource name, with their block.
+fn check_placements<'p>(
+    graph: &Graph,
+    caps: &Capabilities,
+    plan: &'p Plan,
+    (memoryless, uses, kind): (&HashSet<&str>, &[Vec<Seen>], &[MemoryKind]),
+    units: Units,
+    align: u64,
+    push: &mut impl FnMut(&'static str, String),
+) -> HashMap<&'p str, (usize, &'p Placement)> {
+    let m = &plan.memory;
+    let unit_lo = |s: &Seen| units.lo(s);
+    let unit_hi = |s: &Seen| units.hi(s);
+    let frame_end = units.frame_end;
     let mut placed: HashMap<&str, (usize, &Placement)> = HashMap::new();
     for (b, block) in m.blocks.iter().enumerate() {
         for p in &block.placements {
@@ -253,6 +319,17 @@ pub(super) fn check(
             }
         }
     }
+    placed
+}
+
+/// Every transient used by a kept pass is placed or memoryless; returns the memoryless bytes.
+fn check_unplaced(
+    graph: &Graph,
+    memoryless: &HashSet<&str>,
+    uses: &[Vec<Seen>],
+    placed: &HashMap<&str, (usize, &Placement)>,
+    push: &mut impl FnMut(&'static str, String),
+) -> u64 {
     let mut memoryless_bytes = 0u64;
     for (i, r) in graph.resources.iter().enumerate() {
         if r.imported || uses[i].is_empty() {
@@ -270,8 +347,18 @@ pub(super) fn check(
             );
         }
     }
+    memoryless_bytes
+}
 
-    // Totals.
+/// Totals.
+fn check_totals(
+    m: &crate::plan::Memory,
+    options: &CompileOptions,
+    placed: &HashMap<&str, (usize, &Placement)>,
+    memoryless_bytes: u64,
+    footprint: &impl Fn(u64) -> u64,
+    push: &mut impl FnMut(&'static str, String),
+) {
     // Saturating: a plan read from a file may hold any sizes.
     let sum_blocks = m.blocks.iter().fold(0u64, |s, b| s.saturating_add(b.size));
     let unaliased = placed
@@ -336,9 +423,17 @@ pub(super) fn check(
             );
         }
     }
+}
 
-    // No overlap; reused images start from UNDEFINED (the order of the uses is checked
-    // with the hazards, `check/core/aliasing.rs`).
+/// No overlap; reused images start from UNDEFINED (the order of the uses is checked with the
+/// hazards, `check/core/aliasing.rs`).
+fn check_overlaps(
+    graph: &Graph,
+    plan: &Plan,
+    uses: &[Vec<Seen>],
+    push: &mut impl FnMut(&'static str, String),
+) {
+    let m = &plan.memory;
     let orderer = Orderer::new(plan);
     for block in &m.blocks {
         for (k, p) in block.placements.iter().enumerate() {
@@ -369,7 +464,7 @@ pub(super) fn check(
                     &uses[yi.index()],
                     &x.resource,
                     &y.resource,
-                    &mut push,
+                    push,
                 );
             }
         }

@@ -549,86 +549,27 @@ fn replay_on<const TWO_QUEUES: bool>(frame: &Frame, mut entering: Vec<Flags>) ->
             }
             let barrier = !src_stage.is_empty() || needs_transition;
             if barrier {
-                let layouts = needs_transition.then(|| {
-                    (
-                        s.layout.unwrap_or(Layout::UNDEFINED),
-                        scope.layout.unwrap_or(Layout::UNDEFINED),
-                    )
-                });
-                // One barrier per resource per batch: the passes of one render pass are
-                // contiguous on their queue (async-compute passes may sit between them in the
-                // order), so the resource's latest barrier on this queue is in the batch
-                // being built exactly when it is recorded before the same pass.
-                // A transition never folds into a barrier that already changes the layout
-                // otherwise (an acquire that keeps the old layout for graphics to change), and
-                // a write to make available never folds into an acquire (Vulkan ignores an
-                // acquire's source access mask).
-                let batched = out.barriers.get_mut(s.batch[slot] as usize).filter(|b| {
-                    b.before == anchor
-                        && (layouts.is_none() || b.layouts.is_none() || b.layouts == layouts)
-                        && (b.transfer.is_none() || src_access.is_empty())
-                });
-                match batched {
-                    Some(b) => {
-                        b.src_stage |= src_stage;
-                        b.src_access |= src_access;
-                        b.dst_stage |= scope.stages;
-                        b.dst_access |= scope.access;
-                        if b.layouts.is_none() {
-                            b.layouts = layouts;
-                        }
-                    }
-                    None => {
-                        let first = &mut first_barrier[resource.index()];
-                        if *first == u32::MAX
-                            && out.resource_uses[resource.index()].first_anchor() == Some(anchor)
-                        {
-                            *first = out.barriers.len() as u32;
-                        }
-                        s.batch[slot] = out.barriers.len() as u32;
-                        out.barriers.push(BarrierDraft::plain(
-                            anchor,
-                            resource,
-                            (src_stage, src_access),
-                            (scope.stages, scope.access),
-                            layouts,
-                        ));
-                    }
-                }
+                record_barrier(
+                    &mut out,
+                    &mut first_barrier,
+                    s,
+                    (anchor, slot, resource),
+                    (src_stage, src_access),
+                    scope,
+                    needs_transition,
+                );
             }
-            if writes {
-                s.last_write = Some(me);
-                s.readers = Chain::EMPTY;
-                s.layout_writer = None;
-                s.visible = Chain::EMPTY;
-            } else {
-                let transitioned = needs_transition || handover == HandOver::Transitioned;
-                if transitioned {
-                    s.readers = Chain::EMPTY;
-                    s.visible = Chain::EMPTY;
-                    // Recorded before the render pass (if any), so outside it: later
-                    // subpasses still need a barrier for it, not a subpass dependency.
-                    s.layout_writer = Some(me.with(Prior::OUTSIDE));
-                } else if let Some(by) = routed {
-                    s.layout_writer = Some(by);
-                }
-                if barrier || handover != HandOver::None {
-                    arenas
-                        .visible
-                        .push(&mut s.visible, (queue, scope.stages, scope.access));
-                }
-                arenas.readers.push(&mut s.readers, me);
-            }
-            s.last_use = Some(me);
-            // (Selects, not a branch: buffers and images are used in any mix.)
-            let sets_layout = scope.layout.is_some();
-            s.layout = if sets_layout { scope.layout } else { s.layout };
-            s.layout_group = if sets_layout { group } else { s.layout_group };
-            s.layout_prior = if sets_layout {
-                Some(me)
-            } else {
-                s.layout_prior
-            };
+            advance(
+                s,
+                &mut arenas,
+                me,
+                (queue, scope),
+                writes,
+                group,
+                needs_transition || handover == HandOver::Transitioned,
+                routed,
+                barrier || handover != HandOver::None,
+            );
         }
         if out.barriers.len() > barriers_before {
             let position = schedule.position[anchor.index()];
@@ -636,16 +577,148 @@ fn replay_on<const TWO_QUEUES: bool>(frame: &Frame, mut entering: Vec<Flags>) ->
             last_anchor_position = Some(position);
         }
     }
-    // The previous frame's uses of the resources settled at the end: their state leaving
-    // this frame is the state they enter it in, so their first barrier (a write) waits for
-    // its last write, the reads since and a transition since, as `consider` does for them
-    // (all on the same queue, none in this frame's render passes). That barrier is the one
-    // made at the first use: it always makes one.
+    settle_first_barriers(
+        &state,
+        &entering,
+        &facts,
+        &arenas.readers,
+        &first_barrier,
+        &mut out.barriers,
+    );
+    present_barriers(graph, &state, &facts, &arenas.readers, &end_of, &mut after);
+    merge_in_order(&mut out, after, schedule, sorted, first_barrier);
+    Some(out)
+}
+
+/// Records the barrier a use needs before its render pass (or pass): folded into the
+/// resource's barrier of the batch being built when there is one, else a new barrier (the
+/// resource's first-use barrier when it is the first before its first use's render pass).
+#[inline(always)] // the per-use path of the replay
+fn record_barrier(
+    out: &mut Barriers,
+    first_barrier: &mut [u32],
+    s: &mut State,
+    (anchor, slot, resource): (PassId, usize, ResourceId),
+    (src_stage, src_access): (StageMask, AccessMask),
+    scope: SyncScope,
+    needs_transition: bool,
+) {
+    let layouts = needs_transition.then(|| {
+        (
+            s.layout.unwrap_or(Layout::UNDEFINED),
+            scope.layout.unwrap_or(Layout::UNDEFINED),
+        )
+    });
+    // One barrier per resource per batch: the passes of one render pass are
+    // contiguous on their queue (async-compute passes may sit between them in the
+    // order), so the resource's latest barrier on this queue is in the batch
+    // being built exactly when it is recorded before the same pass.
+    // A transition never folds into a barrier that already changes the layout
+    // otherwise (an acquire that keeps the old layout for graphics to change), and
+    // a write to make available never folds into an acquire (Vulkan ignores an
+    // acquire's source access mask).
+    let batched = out.barriers.get_mut(s.batch[slot] as usize).filter(|b| {
+        b.before == anchor
+            && (layouts.is_none() || b.layouts.is_none() || b.layouts == layouts)
+            && (b.transfer.is_none() || src_access.is_empty())
+    });
+    match batched {
+        Some(b) => {
+            b.src_stage |= src_stage;
+            b.src_access |= src_access;
+            b.dst_stage |= scope.stages;
+            b.dst_access |= scope.access;
+            if b.layouts.is_none() {
+                b.layouts = layouts;
+            }
+        }
+        None => {
+            let first = &mut first_barrier[resource.index()];
+            if *first == u32::MAX
+                && out.resource_uses[resource.index()].first_anchor() == Some(anchor)
+            {
+                *first = out.barriers.len() as u32;
+            }
+            s.batch[slot] = out.barriers.len() as u32;
+            out.barriers.push(BarrierDraft::plain(
+                anchor,
+                resource,
+                (src_stage, src_access),
+                (scope.stages, scope.access),
+                layouts,
+            ));
+        }
+    }
+}
+
+/// The resource's state after a use: the last write (a write clears the readers, the
+/// transition and the visibility), or a reader with what its barrier made visible and the
+/// transition it made; the layout it leaves.
+#[allow(clippy::too_many_arguments)] // the use's facts, each read once
+#[inline(always)] // the per-use path of the replay
+fn advance(
+    s: &mut State,
+    arenas: &mut Arenas,
+    me: Prior,
+    (queue, scope): (QueueKind, SyncScope),
+    writes: bool,
+    group: u32,
+    transitioned: bool,
+    routed: Option<Prior>,
+    made_visible: bool,
+) {
+    if writes {
+        s.last_write = Some(me);
+        s.readers = Chain::EMPTY;
+        s.layout_writer = None;
+        s.visible = Chain::EMPTY;
+    } else {
+        if transitioned {
+            s.readers = Chain::EMPTY;
+            s.visible = Chain::EMPTY;
+            // Recorded before the render pass (if any), so outside it: later
+            // subpasses still need a barrier for it, not a subpass dependency.
+            s.layout_writer = Some(me.with(Prior::OUTSIDE));
+        } else if let Some(by) = routed {
+            s.layout_writer = Some(by);
+        }
+        if made_visible {
+            arenas
+                .visible
+                .push(&mut s.visible, (queue, scope.stages, scope.access));
+        }
+        arenas.readers.push(&mut s.readers, me);
+    }
+    s.last_use = Some(me);
+    // (Selects, not a branch: buffers and images are used in any mix.)
+    let sets_layout = scope.layout.is_some();
+    s.layout = if sets_layout { scope.layout } else { s.layout };
+    s.layout_group = if sets_layout { group } else { s.layout_group };
+    s.layout_prior = if sets_layout {
+        Some(me)
+    } else {
+        s.layout_prior
+    };
+}
+
+/// The previous frame's uses of the resources settled at the end: their state leaving
+/// this frame is the state they enter it in, so their first barrier (a write) waits for
+/// its last write, the reads since and a transition since, as `consider` does for them
+/// (all on the same queue, none in this frame's render passes). That barrier is the one
+/// made at the first use: it always makes one.
+fn settle_first_barriers(
+    state: &[State],
+    entering: &[Flags],
+    facts: &[Facts],
+    readers: &Chains<Prior>,
+    first_barrier: &[u32],
+    barriers: &mut [BarrierDraft],
+) {
     for (r, s) in state.iter().enumerate() {
         if entering[r] & SETTLED == 0 {
             continue;
         }
-        let Some(b) = out.barriers.get_mut(first_barrier[r] as usize) else {
+        let Some(b) = barriers.get_mut(first_barrier[r] as usize) else {
             continue;
         };
         if let Some(w) = s.last_write {
@@ -653,17 +726,25 @@ fn replay_on<const TWO_QUEUES: bool>(frame: &Frame, mut entering: Vec<Flags>) ->
             b.src_stage |= w.stages;
             b.src_access |= w.access & AccessMask::WRITES;
         }
-        for r in arenas.readers.iter(s.readers) {
+        for r in readers.iter(s.readers) {
             b.src_stage |= facts[r.index()].scope.stages;
         }
         if let Some(t) = s.layout_writer {
             b.src_stage |= facts[t.index()].scope.stages;
         }
     }
-    present_barriers(graph, &state, &facts, &arenas.readers, &end_of, &mut after);
-    // Barriers recorded after a pass were emitted when its consumer was replayed: merge them
-    // in by position (the before-barriers are already in order unless async passes sit
-    // between the subpasses of a render pass).
+}
+
+/// Barriers recorded after a pass were emitted when its consumer was replayed: merge them
+/// in by position (the before-barriers are already in order unless async passes sit
+/// between the subpasses of a render pass).
+fn merge_in_order(
+    out: &mut Barriers,
+    after: Vec<BarrierDraft>,
+    schedule: &Schedule,
+    sorted: bool,
+    mut first_barrier: Vec<u32>,
+) {
     let key = |b: &BarrierDraft| (schedule.position[b.before.index()], b.after);
     if !sorted {
         out.barriers = in_execution_order(&out.barriers, schedule);
@@ -696,7 +777,6 @@ fn replay_on<const TWO_QUEUES: bool>(frame: &Frame, mut entering: Vec<Flags>) ->
     if sorted {
         out.first_use_barrier = first_barrier;
     }
-    Some(out)
 }
 
 /// `barriers` sorted stably by the position of their pass, those recorded after it last.
