@@ -12,7 +12,7 @@ use crate::sync::{AccessMask, Layout, StageMask};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// How a pass uses a resource (graph-format.md "Accesses").
+/// How a pass uses a resource (docs/frame-format.md "Accesses").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Access {

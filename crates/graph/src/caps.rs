@@ -1,7 +1,7 @@
 //! Device facts as data (`Capabilities`) and optimisation switches (`CompileOptions`).
 //!
 //! The compiler never queries a device: the executor fills `Capabilities` from the real
-//! `VkPhysicalDevice`, and tests and `tessera plan` use the named profiles of graph-format.md.
+//! `VkPhysicalDevice`, and tests and `tessera plan` use the named profiles of docs/frame-format.md.
 
 use serde::{Deserialize, Serialize};
 
@@ -76,7 +76,7 @@ impl Capabilities {
     /// Known profile names.
     pub const PROFILES: &'static [&'static str] = &["desktop", "mali", "adreno"];
 
-    /// The named profile of graph-format.md, or `None` for an unknown name.
+    /// The named profile of docs/frame-format.md, or `None` for an unknown name.
     pub fn profile(name: &str) -> Option<Self> {
         let base = Capabilities {
             profile: name.to_string(),

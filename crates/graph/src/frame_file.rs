@@ -1,4 +1,4 @@
-//! Loading a frame description (graph-format.md "Input") from JSON or TOML.
+//! Loading a frame description (docs/frame-format.md "Input") from JSON or TOML.
 //!
 //! Parsing is strict (unknown fields are errors, so a typo cannot silently change a frame)
 //! and reports 1-based line and column. A file is read up to [`MAX_FILE_BYTES`] (frame and

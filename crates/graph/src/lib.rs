@@ -4,7 +4,7 @@
 //! them ([`Graph`], built in code or loaded from a frame file by [`frame_file`]); [`compile`]
 //! turns it into a [`Plan`]: execution order, culling, dependency levels, queues, render
 //! passes, barriers, cross-queue syncs and memory placement. The plan is plain data and
-//! serializes to the JSON documented in `docs/graph-format.md`. [`check`] replays any plan
+//! serializes to the JSON documented in `docs/frame-format.md`. [`check`] replays any plan
 //! against its graph and verifies every invariant independently of the compiler.
 //!
 //! No Vulkan here: device facts come in as [`Capabilities`], and the executor maps the

@@ -5,15 +5,14 @@
 //! life of the process in a global table and a [`Name`] is a `&'static str` into it, like
 //! Unreal's `FName` or Bevy's interned labels: copying one is copying a pointer, dropping a
 //! plan frees its vectors without touching a name, and two equal names share their bytes.
-//! Measured on the 1,000-pass synthetic frame, this took assembling the plan from ~65 µs to
-//! ~31 µs and dropping it from ~66 µs to ~7 µs, against shared reference-counted strings.
+//! What that saves, measured: `docs/perf.md`, "Interned names".
 //!
 //! The cost is that a name is never freed: the table holds every distinct name ever made,
 //! which a renderer's frames (a bounded set of pass and resource names) keep small; a
 //! process that makes unboundedly many distinct names (a fuzzer feeding random frame files)
 //! grows it by each new name's bytes. Making a name takes a lock and a hash lookup, which is
-//! still cheaper than the allocation of a shared string it replaces (building the synthetic
-//! 1,000-pass graph: ~634 µs → ~580 µs).
+//! still cheaper than the allocation of a shared string it replaces (`docs/perf.md`,
+//! "Interned names").
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::borrow::Borrow;

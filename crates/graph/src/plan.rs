@@ -1,7 +1,7 @@
-//! The compiled plan: plain data that serializes exactly to the JSON of graph-format.md.
+//! The compiled plan: plain data that serializes exactly to the JSON of docs/frame-format.md.
 //!
 //! Everything is addressed by name so the JSON is self-describing; the executor maps names
-//! back to ids through the graph it compiled. Fields beyond graph-format.md are additions
+//! back to ids through the graph it compiled. Fields beyond docs/frame-format.md are additions
 //! (the format allows them) and are documented where they are declared.
 
 use crate::caps::{Capabilities, CompileOptions};

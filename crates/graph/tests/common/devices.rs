@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use tessera_graph::{Capabilities, CompileOptions};
 
-/// The named profiles of graph-format.md.
+/// The named profiles of docs/frame-format.md.
 pub fn profile_caps() -> impl Strategy<Value = Capabilities> {
     prop::sample::select(Capabilities::PROFILES)
         .prop_map(|p| Capabilities::profile(p).expect("known profile"))
