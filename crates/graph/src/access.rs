@@ -7,10 +7,21 @@
 //! failure rather than being silently shared.
 
 use crate::format::Format;
-use crate::graph::PassKind;
 use crate::sync::{AccessMask, Layout, StageMask};
 use serde::{Deserialize, Serialize};
 use std::fmt;
+
+/// What a pass does on the GPU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PassKind {
+    /// Draws into attachments; may merge into a render pass with its neighbours.
+    Raster,
+    /// Dispatches compute work.
+    Compute,
+    /// Copies, blits, clears.
+    Transfer,
+}
 
 /// How a pass uses a resource (docs/frame-format.md "Accesses").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

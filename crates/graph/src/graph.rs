@@ -5,6 +5,8 @@
 //! builder and the frame-file loader share one set of rules and one set of messages.
 
 use crate::access::{Access, Target};
+// (Defined with the access rules it selects; part of the graph's vocabulary.)
+pub use crate::access::PassKind;
 use crate::format::Format;
 use crate::name::Name;
 use serde::{Deserialize, Serialize};
@@ -341,18 +343,6 @@ impl Resource {
     pub fn survives_frame(&self) -> bool {
         self.output || (self.imported && !self.discard_on_last_use)
     }
-}
-
-/// What a pass does on the GPU.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PassKind {
-    /// Draws into attachments; may merge into a render pass with its neighbours.
-    Raster,
-    /// Dispatches compute work.
-    Compute,
-    /// Copies, blits, clears.
-    Transfer,
 }
 
 /// Queue a pass asks for.

@@ -43,94 +43,11 @@
 
 use super::barriers::{BarrierDraft, Barriers, CrossQueueHazard};
 use super::memory::MemoryLayout;
+use super::resource_uses::{slot, FirstUse, Occupants, ResourceUses};
 use super::Schedule;
 use crate::access::SyncScope;
-use crate::graph::{Graph, PassId, QueueKind, ResourceId};
+use crate::graph::{Graph, PassId, ResourceId};
 use crate::sync::{AccessMask, Layout, StageMask};
-
-/// What the uses of one resource on one queue add to a later occupant's barrier.
-#[derive(Clone, Copy, Debug, Default)]
-struct QueueUses {
-    stages: StageMask,
-    writes: AccessMask,
-    /// Last use on this queue: its position in the order plus one, 0 for none (so that
-    /// the union of several is a plain maximum).
-    last: u32,
-}
-
-/// The first kept use of a resource and its per-queue summaries. The barrier phase gathers
-/// them in its walk over the uses ([`Barriers`]), so this phase walks no use.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct ResourceUses {
-    first: Option<FirstUse>,
-    per_queue: [QueueUses; 2],
-}
-
-/// The first kept use of a resource.
-#[derive(Clone, Copy, Debug)]
-struct FirstUse {
-    pass: PassId,
-    /// Where barriers before `pass` are recorded (the first subpass of its render pass).
-    anchor: PassId,
-    queue: QueueKind,
-    scope: SyncScope,
-}
-
-impl ResourceUses {
-    /// Where barriers before the first use are recorded, if the resource is used.
-    pub(crate) fn first_anchor(&self) -> Option<PassId> {
-        self.first.map(|f| f.anchor)
-    }
-
-    /// Adds a use at `position` in the order (uses come in execution order) by `pass`, whose
-    /// barriers are recorded before `anchor`.
-    pub(crate) fn note(
-        &mut self,
-        position: usize,
-        pass: PassId,
-        anchor: PassId,
-        queue: QueueKind,
-        scope: SyncScope,
-    ) {
-        if self.first.is_none() {
-            self.first = Some(FirstUse {
-                pass,
-                anchor,
-                queue,
-                scope,
-            });
-        }
-        let q = &mut self.per_queue[slot(queue)];
-        q.stages |= scope.stages;
-        q.writes |= scope.access & AccessMask::WRITES;
-        q.last = position as u32 + 1;
-    }
-}
-
-/// The union of several occupants' [`QueueUses`].
-#[derive(Clone, Copy, Debug, Default)]
-struct Occupants {
-    any: bool,
-    per_queue: [QueueUses; 2],
-}
-
-impl Occupants {
-    fn add(&mut self, r: &ResourceUses) {
-        self.any = true;
-        for (acc, q) in self.per_queue.iter_mut().zip(&r.per_queue) {
-            acc.stages |= q.stages;
-            acc.writes |= q.writes;
-            acc.last = acc.last.max(q.last);
-        }
-    }
-}
-
-fn slot(q: QueueKind) -> usize {
-    match q {
-        QueueKind::Graphics => 0,
-        QueueKind::AsyncCompute => 1,
-    }
-}
 
 /// Adds the aliasing barriers and cross-queue hazards of `layout` to `barriers`.
 pub fn add(graph: &Graph, schedule: &Schedule, layout: &MemoryLayout, barriers: &mut Barriers) {

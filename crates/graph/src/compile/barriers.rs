@@ -82,10 +82,10 @@
 //! carried through that merge (so the aliasing barriers need not search for them). Measured
 //! figures: docs/perf.md, "Barrier phases".
 
-use super::alias_barriers::ResourceUses;
 use super::chains::{Chain, Chains};
 use super::renderpass::ops::UseOps;
 use super::renderpass::RenderPassGrouping;
+use super::resource_uses::ResourceUses;
 use super::syncs::ownership::{compute_can_use, Sharing};
 use super::Schedule;
 use crate::access::{ScopeTable, SyncScope, TargetClass};

@@ -19,6 +19,7 @@ pub mod levels;
 pub mod memory;
 pub mod order;
 pub mod renderpass;
+mod resource_uses;
 pub mod syncs;
 pub mod validate;
 

@@ -23,7 +23,7 @@ pub fn pack(problem: &Problem) -> Packing {
         let items: Vec<usize> = (0..problem.items.len())
             .filter(|&i| problem.items[i].class == class)
             .collect();
-        let conflicts = super::planner::sparse_conflicts(problem, &items);
+        let conflicts = super::conflicts::sparse_conflicts(problem, &items);
         out.blocks
             .extend(pack_class(problem, class, &items, conflicts.as_ref()));
     }

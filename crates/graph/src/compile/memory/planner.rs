@@ -50,7 +50,7 @@
 
 use super::article;
 use super::bound;
-use super::conflicts::Conflicts;
+use super::conflicts::{sparse_conflicts, Conflicts};
 use super::lifetimes::{Problem, Span};
 use super::packing::{PackedBlock, Packing};
 
@@ -199,21 +199,6 @@ fn by_first_use(problem: &Problem, items: &[usize]) -> Option<Vec<u32>> {
         *c += 1;
     }
     Some(out)
-}
-
-/// Conflict lists of `items`, when they make greedy runs cheaper than walking every placed
-/// item: a run reads about d list entries and sorts the ≈ d/2 placed ones per item (d =
-/// 2·pairs / n conflicts), about 4·d·(1 + log₂ d) steps, against n/2 placed items with a
-/// conflict test each, about 3·n steps, for a walk. Building the lists stops as soon as
-/// they would be too long.
-pub fn sparse_conflicts(problem: &Problem, items: &[usize]) -> Option<Conflicts> {
-    let n = items.len();
-    let cheaper = |d: usize| 4 * d * (1 + (usize::BITS - d.leading_zeros()) as usize) < 3 * n;
-    let mut d = 1;
-    while d < n && cheaper(d + 1) {
-        d += 1;
-    }
-    Conflicts::bounded(problem, items, d * n / 2)
 }
 
 /// The best greedy run so far: height, order, placements (local item, offset in alignment
