@@ -14,7 +14,7 @@ run_packages=(mesa-vulkan-drivers vulkan-validationlayers
     libx11-xcb1 libxcursor1 libxrandr2 libxi6 libxkbcommon-x11-0)
 # test_packages: what the tests need besides: headless Chromium for the
 # viewer's page tests (crates/viewer/tests/browser.rs), and RenderDoc (librenderdoc.so and
-# renderdoccmd) for the capture tests (crates/vk/tests/capture_gpu.rs), and Khronos' glTF sample
+# renderdoccmd) for the capture tests (crates/synth/tests/capture_gpu.rs), and Khronos' glTF sample
 # models, valid and broken (assimp-testmodels), for the scene and renderer corpus tests, and
 # an X server (xvfb) for the window tests (crates/app/tests/run_cli.rs).
 test_packages=(chromium librenderdoc renderdoccmd assimp-testmodels xvfb)

@@ -22,7 +22,7 @@ for target in aarch64-linux-android armv7-linux-androideabi; do
     cargo clippy -p tessera-android --target "$target" --locked -- -D warnings
 done
 echo "== cargo test"
-# Release mode: the GPU tests (tessera-vk, lavapipe with validation) are slow in debug.
+# Release mode: the GPU tests (tessera-vk, tessera-synth, lavapipe with validation) are slow in debug.
 # --no-fail-fast: every failing test binary is reported in one run (the exit status is
 # still non-zero when any fails).
 cargo test --workspace --locked --release --no-fail-fast

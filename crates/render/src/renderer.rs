@@ -245,7 +245,6 @@ impl Renderer {
                 // The output, the scene's buffers and the read-back are the renderer's.
                 imports_handed_in: true,
                 tile_rules: settings.tile_rules,
-                ..Default::default()
             },
         )?;
         let mut pipelines = Pipelines::new(&gpu)?;

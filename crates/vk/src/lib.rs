@@ -20,8 +20,6 @@
 //!   binary semaphores, GPU timestamps); each pass records through [`executor::PassBodies`].
 //! - [`shader`]: shader modules, and GLSL to SPIR-V at run time with the `glsl` feature
 //!   (`tessera-glsl`: `#include`, defines, file:line errors; the Android build has none).
-//! - [`synth`]: synthetic pass bodies and the CPU model behind `tessera exec`, a client of
-//!   the executor.
 //! - [`device_class`]: what kind of GPU the device is (desktop, Mali and its architecture,
 //!   Adreno): the profile whose preset applies and the tile budget, from its identity.
 //! - [`surface`]: window surfaces, one per life of the native window (Android takes it
@@ -29,8 +27,13 @@
 //! - [`swapchain`]: the window's swapchain (create, recreate, acquire, present).
 //! - [`capture`]: RenderDoc frame capture through its in-app API, loaded at run time.
 //!
-//! All `unsafe` of the project lives in this crate, in `device`, `resources`, `render`,
-//! `executor`, `shader`, `surface`, `swapchain`, `capture` and `synth::gpu`; each block says why it is sound.
+//! The synthetic pass bodies behind `tessera exec` are a client of the executor in a crate
+//! of their own, `tessera-synth`; the executor's test-only switches
+//! ([`executor::TestHooks`]) exist with the `test-hooks` feature, which it enables.
+//!
+//! The project's `unsafe` lives in the Vulkan crates: here in `device`, `resources`,
+//! `render`, `executor`, `shader`, `surface`, `swapchain` and `capture`, and in
+//! `tessera-synth`; each block says why it is sound.
 
 #![warn(missing_docs)]
 
@@ -48,7 +51,6 @@ pub mod shader;
 pub mod submit;
 pub mod surface;
 pub mod swapchain;
-pub mod synth;
 
 pub use device::{Gpu, GpuOptions};
 pub use surface::{SurfaceRequest, WindowSource, WindowSurface};

@@ -122,7 +122,7 @@ impl std::fmt::Debug for Resources {
 
 /// Usage of each resource: the union over its uses, plus transfers for readback and
 /// initialisation (not for memoryless attachments).
-pub(crate) fn usages(
+pub fn usages(
     graph: &Graph,
     memoryless: &[bool],
 ) -> Vec<(vk::ImageUsageFlags, vk::BufferUsageFlags)> {

@@ -14,8 +14,8 @@
 
 use std::path::{Path, PathBuf};
 use tessera_graph::CompileOptions;
+use tessera_synth::{self as synth, ExecConfig, ExecReport};
 use tessera_vk::executor::{ExecOptions, TestHooks};
-use tessera_vk::synth::{self, ExecConfig, ExecReport};
 use tessera_vk::VkError;
 
 #[derive(Debug, clap::Args)]
@@ -78,11 +78,11 @@ pub fn run(args: &ExecArgs) -> anyhow::Result<()> {
             // The synthetic run lets the executor create the imports it does not hand in.
             imports_handed_in: false,
             tile_rules: None,
-            hooks: TestHooks {
-                drop_waits_before: args.drop_waits_before.clone(),
-                drop_barriers_on: args.drop_barriers_on.clone(),
-                ..TestHooks::default()
-            },
+        },
+        hooks: TestHooks {
+            drop_waits_before: args.drop_waits_before.clone(),
+            drop_barriers_on: args.drop_barriers_on.clone(),
+            ..TestHooks::default()
         },
         alter_plan: None,
     };

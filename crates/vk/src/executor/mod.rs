@@ -174,22 +174,31 @@ pub struct FrameEnd<'a> {
     pub queue: QueueKind,
 }
 
-/// Test-only switches (synth and the tests set them; no production path does): each proves
-/// that a test can fail.
-#[doc(hidden)]
-#[derive(Clone, Debug, Default)]
-pub struct TestHooks {
-    /// Drop every plan barrier on this resource.
-    pub drop_barriers_on: Option<String>,
-    /// Drop the planned semaphore waits of the batch that starts with this pass.
-    pub drop_waits_before: Option<String>,
-    /// Alters the plan compiled for the device before it runs ([`Executor::plan`] returns the
-    /// altered plan).
-    pub alter_plan: Option<fn(&mut Plan)>,
-    /// The plan as executed (render passes, barriers) when it differs from
-    /// [`Executor::plan`] (synth turns `DONT_CARE` loads into clears).
-    pub executed_plan: Option<fn(&Graph, &Plan) -> Plan>,
+mod hooks {
+    use tessera_graph::{Graph, Plan};
+
+    /// Test-only switches, with the `test-hooks` feature ([`super::Executor::with_test_hooks`];
+    /// tessera-synth and its tests set them, the renderer never does): each proves that a
+    /// test can fail. Without the feature every executor runs with none.
+    #[derive(Clone, Debug, Default)]
+    pub struct TestHooks {
+        /// Drop every plan barrier on this resource.
+        pub drop_barriers_on: Option<String>,
+        /// Drop the planned semaphore waits of the batch that starts with this pass.
+        pub drop_waits_before: Option<String>,
+        /// Alters the plan compiled for the device before it runs
+        /// ([`super::Executor::plan`] returns the altered plan).
+        pub alter_plan: Option<fn(&mut Plan)>,
+        /// The plan as executed (render passes, barriers) when it differs from
+        /// [`super::Executor::plan`] (synth turns `DONT_CARE` loads into clears).
+        pub executed_plan: Option<fn(&Graph, &Plan) -> Plan>,
+    }
 }
+
+#[cfg(feature = "test-hooks")]
+pub use hooks::TestHooks;
+#[cfg(not(feature = "test-hooks"))]
+use hooks::TestHooks;
 
 /// Executor switches.
 #[derive(Clone, Debug, Default)]
@@ -205,9 +214,6 @@ pub struct ExecOptions {
     /// Plan with a tiler's memory and tile facts over the device's own (see [`TileRules`]):
     /// a desktop GPU then runs the render passes and memoryless attachments a tiler gets.
     pub tile_rules: Option<TileRules>,
-    /// Test only.
-    #[doc(hidden)]
-    pub hooks: TestHooks,
 }
 
 /// The facts of a tile-based GPU that decide merging and memoryless attachments: a
@@ -340,6 +346,8 @@ pub(crate) const FRAMES_IN_FLIGHT: usize = 2;
 pub struct Executor {
     gpu: Arc<Gpu>,
     options: ExecOptions,
+    /// None unless made [`Executor::with_test_hooks`] (the `test-hooks` feature).
+    hooks: TestHooks,
     dev: DeviceState,
     plan: Option<PlanState>,
     /// Frames submitted so far (the next frame's number).
@@ -366,6 +374,7 @@ impl Executor {
         Ok(Executor {
             gpu,
             options,
+            hooks: TestHooks::default(),
             dev,
             plan: None,
             frame: 0,
@@ -373,6 +382,18 @@ impl Executor {
             stats: ExecStats::default(),
             last_cpu: FrameCpu::default(),
         })
+    }
+
+    /// [`Executor::new`] with test-only switches (the `test-hooks` feature).
+    #[cfg(feature = "test-hooks")]
+    pub fn with_test_hooks(
+        gpu: Arc<Gpu>,
+        options: ExecOptions,
+        hooks: TestHooks,
+    ) -> Result<Executor, VkError> {
+        let mut exec = Executor::new(gpu, options)?;
+        exec.hooks = hooks;
+        Ok(exec)
     }
 
     /// The device.
@@ -403,6 +424,7 @@ impl Executor {
             &self.gpu,
             &mut self.dev,
             &self.options,
+            &self.hooks,
             graph,
             options,
             self.frame,

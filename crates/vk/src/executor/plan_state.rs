@@ -108,13 +108,14 @@ impl PlanState {
         gpu: &Gpu,
         dev: &mut DeviceState,
         options: &ExecOptions,
+        hooks: &TestHooks,
         declared: &Graph,
         compile_options: &CompileOptions,
         first_frame: u64,
     ) -> Result<PlanState, VkError> {
         let (graph, plan, unbound) =
-            setup::compile_for_device(gpu, dev, options, declared, compile_options)?;
-        let run = match options.hooks.executed_plan {
+            setup::compile_for_device(gpu, dev, options, hooks, declared, compile_options)?;
+        let run = match hooks.executed_plan {
             Some(f) => f(&graph, &plan),
             None => plan.clone(),
         };
@@ -160,7 +161,7 @@ impl PlanState {
             external_wait: None,
             external_signal: None,
         };
-        match me.build_rest(gpu, dev, &options.hooks) {
+        match me.build_rest(gpu, dev, hooks) {
             Ok(()) => Ok(me),
             Err(e) => {
                 me.destroy(gpu, dev);

@@ -35,6 +35,11 @@ impl std::fmt::Debug for RecordContext<'_> {
 }
 
 impl RecordContext<'_> {
+    /// This frame's objects of every resource (indexed by resource).
+    pub fn resources(&self) -> &[Res] {
+        self.res
+    }
+
     /// This frame's object of resource `r`.
     pub fn res(&self, r: ResourceId) -> Option<&Res> {
         self.res.get(r.index())

@@ -4,7 +4,7 @@
 //! Binding follows in `plan_state`. Two compiles per rebuild; no GPU work.
 
 use super::device_state::DeviceState;
-use super::ExecOptions;
+use super::{ExecOptions, TestHooks};
 use crate::device::Gpu;
 use crate::resources::{self, concurrent_set, memoryless_set, Unbound};
 use crate::VkError;
@@ -25,6 +25,7 @@ pub(crate) fn compile_for_device(
     gpu: &Gpu,
     dev: &DeviceState,
     options: &ExecOptions,
+    hooks: &TestHooks,
     declared: &Graph,
     compile_options: &CompileOptions,
 ) -> Result<(Graph, Plan, Unbound), VkError> {
@@ -45,7 +46,7 @@ pub(crate) fn compile_for_device(
     }
     let checked = (|| {
         let mut plan = compile(&g, caps, compile_options).map_err(VkError::Compile)?;
-        if let Some(alter) = options.hooks.alter_plan {
+        if let Some(alter) = hooks.alter_plan {
             alter(&mut plan);
         }
         if memoryless_set(&g, &plan) != memoryless {

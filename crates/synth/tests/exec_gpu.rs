@@ -18,8 +18,8 @@ use tessera_graph::access::Access;
 mod coverage;
 use std::sync::Arc;
 use tessera_graph::{frame_file, CompileOptions, Format, Graph, ImageDesc, QueueKind};
+use tessera_synth::{run_on, ExecConfig, ExecReport};
 use tessera_vk::executor::{ExecOptions, TestHooks};
-use tessera_vk::synth::{run_on, ExecConfig, ExecReport};
 use tessera_vk::{Gpu, GpuOptions};
 
 fn gpu() -> Arc<Gpu> {
@@ -604,11 +604,8 @@ fn uav_overlap_without_its_barrier_is_reported() {
     let gpu = gpu();
     let config = ExecConfig {
         frames: 4,
-        exec: ExecOptions {
-            hooks: TestHooks {
-                drop_barriers_on: Some("counts".into()),
-                ..Default::default()
-            },
+        hooks: TestHooks {
+            drop_barriers_on: Some("counts".into()),
             ..Default::default()
         },
         ..Default::default()
@@ -671,10 +668,10 @@ fn cross_queue_child() {
             frames: 1,
             exec: ExecOptions {
                 emulate_async: true,
-                hooks: TestHooks {
-                    drop_waits_before: drop.map(str::to_string),
-                    ..Default::default()
-                },
+                ..Default::default()
+            },
+            hooks: TestHooks {
+                drop_waits_before: drop.map(str::to_string),
                 ..Default::default()
             },
             ..Default::default()

@@ -7,15 +7,15 @@ use super::desc::{copy_source, Shape, SynthPass};
 use super::glsl;
 use super::model::{Content, Model};
 use super::values::{self, class, key, mix, Class, HEADER};
-use crate::device::Gpu;
-use crate::executor::{FrameEnd, PassBodies, PassSetup, RecordContext};
-use crate::resources::Res;
-use crate::{conv, VkError};
 use ash::vk;
 use gpu_allocator::vulkan::Allocation;
 use std::collections::HashMap;
 use tessera_graph::access::Access;
 use tessera_graph::{PassId, PassKind, QueueKind};
+use tessera_vk::device::Gpu;
+use tessera_vk::executor::{FrameEnd, PassBodies, PassSetup, RecordContext};
+use tessera_vk::resources::Res;
+use tessera_vk::{conv, VkError};
 
 struct Prepared {
     set_layout: vk::DescriptorSetLayout,
@@ -67,11 +67,11 @@ impl std::fmt::Debug for SynthBodies {
 }
 
 fn compile(src: &str, stage: vk::ShaderStageFlags, name: &str) -> Result<Vec<u32>, VkError> {
-    crate::shader::compile_glsl(src, name, stage, &[], None)
+    tessera_vk::shader::compile_glsl(src, name, stage, &[], None)
         .map_err(|e| VkError::Shader(format!("{e}\n{src}")))
 }
 
-use crate::shader::module;
+use tessera_vk::shader::module;
 
 impl SynthBodies {
     /// Bodies for `passes` (execution order), checked against `model`; `compared` lists the
@@ -84,7 +84,7 @@ impl SynthBodies {
         compared: &[(usize, String)],
         families: [u32; 2],
     ) -> Result<SynthBodies, VkError> {
-        let vsrc = include_str!("../../../../shaders/synth_fullscreen.vert");
+        let vsrc = include_str!("../../../shaders/synth_fullscreen.vert");
         let vwords = compile(vsrc, vk::ShaderStageFlags::VERTEX, "synth_fullscreen.vert")?;
         let sampler_info = vk::SamplerCreateInfo::default()
             .mag_filter(vk::Filter::NEAREST)
@@ -152,7 +152,7 @@ impl SynthBodies {
             offset += bytes.div_ceil(16) * 16;
         }
         for k in 0..2 {
-            let (b, alloc) = crate::resources::host_buffer(
+            let (b, alloc) = tessera_vk::resources::host_buffer(
                 gpu,
                 offset.max(16),
                 vk::BufferUsageFlags::TRANSFER_DST,
@@ -170,7 +170,7 @@ impl SynthBodies {
     /// family: those are cleared on graphics and handed over.
     pub fn init_imported(
         &mut self,
-        exec: &mut crate::executor::Executor,
+        exec: &mut tessera_vk::executor::Executor,
         imported: &[(usize, String)],
     ) -> Result<(), VkError> {
         let end = exec.end_layouts().to_vec();
@@ -673,7 +673,7 @@ impl SynthBodies {
 
 impl SynthBodies {
     /// Clears the attachments of raster pass `p` that the executor marks
-    /// [`crate::executor::PassUse::mid_clear`] (no load operation can clear them), with their
+    /// [`tessera_vk::executor::PassUse::mid_clear`] (no load operation can clear them), with their
     /// clear values, over the render area.
     fn clear_in_subpass(
         &self,
@@ -889,7 +889,7 @@ impl PassBodies for SynthBodies {
             // The frame's last accesses include attachment store operations at stages the
             // uses do not name: wait for everything, and let everything after wait for the copy.
             let last = vk::PipelineStageFlags2::ALL_COMMANDS;
-            match ctx.res[c.resource] {
+            match ctx.resources()[c.resource] {
                 Res::Buffer(b) => {
                     let to = [vk::MemoryBarrier2::default()
                         .src_stage_mask(last)

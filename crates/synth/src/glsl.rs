@@ -217,7 +217,7 @@ pub fn shader(p: &SynthPass) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::synth::desc::SynthUse;
+    use crate::desc::SynthUse;
     use tessera_graph::Format;
 
     #[test]

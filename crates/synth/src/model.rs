@@ -308,7 +308,7 @@ mod tests {
     #[test]
     fn clear_then_accumulate_is_exact_and_frame_independent() {
         let g = uav_graph();
-        let mut m = Model::new(&g, crate::synth::desc::declared(&g));
+        let mut m = Model::new(&g, crate::desc::declared(&g));
         m.frame();
         let first = m.content[0].clone();
         assert_eq!(&first[..4], &HEADER.map(Some));
@@ -339,7 +339,7 @@ mod tests {
             .uses(a, Access::Sampled)
             .uses(out, Access::ColorWriteAll)
             .id();
-        let mut m = Model::new(&g, crate::synth::desc::declared(&g));
+        let mut m = Model::new(&g, crate::desc::declared(&g));
         m.frame();
         assert!(m.content[out.index()].iter().all(|v| v.is_some()));
         // Sampled reads at the same pixel here (same size): out depends on a's value.
@@ -355,7 +355,7 @@ mod tests {
         g.resource_mut(a).output = true;
         g.transfer("fill").clears(a, Access::TransferDst).id();
         g.raster("paint").uses(a, Access::ColorWrite).id();
-        let mut m = Model::new(&g, crate::synth::desc::declared(&g));
+        let mut m = Model::new(&g, crate::desc::declared(&g));
         m.frame();
         let fill = mix(key("fill"), 0) & 31;
         let (mut kept, mut painted) = (0, 0);

@@ -1,3 +1,5 @@
+//! # tessera-synth
+//!
 //! Synthetic pass bodies for `tessera exec`: run ANY frame graph on the GPU with small real
 //! shaders whose outputs are a deterministic function of their inputs and the pass name,
 //! read the results back every frame and compare them with a CPU model of the frame.
@@ -9,8 +11,9 @@
 //! prepare the plan ([`Executor::prepare`]: compile for the device, real sizes, recompile,
 //! bind), build the bodies from the plan it runs, upload the imported resources' initial
 //! content on the queue that owns them at the end of a frame, run the frames, and report.
-//! Synth is one client of the executor; its test-only switches reach it through
-//! `ExecOptions::hooks`.
+//! Synth is one client of the executor, like the renderer; its test-only switches reach it
+//! through `tessera_vk::executor::TestHooks` (tessera-vk's `test-hooks` feature, which this
+//! crate enables and the renderer does not).
 //!
 //! The oracle: the CPU [`model`] runs the graph as declared (declaration order, the frame
 //! format's content rules), never the plan. The resources compared are those whose content
@@ -25,22 +28,30 @@
 //! the render pass used, which no load operation can express, is done by the body (the
 //! executor marks it `PassUse::mid_clear`).
 
+//!
+//! All `unsafe` of this crate is Vulkan calls (in `gpu`, and a format-property query here);
+//! each block says why it is sound.
+
+#![warn(missing_docs)]
+
 pub mod desc;
 pub mod glsl;
 mod gpu;
 pub mod model;
 pub mod values;
 
-use crate::capture::Capture;
-use crate::device::{Gpu, GpuOptions};
-use crate::executor::{ExecOptions, Executor, FrameImports, ImportedImage, PassBodies, PassTiming};
-use crate::resources::{memoryless_set, OwnedBuffer, OwnedImage};
-use crate::VkError;
 use ash::vk;
 use std::sync::Arc;
 use tessera_graph::access::Access;
 use tessera_graph::graph::ResourceKind;
 use tessera_graph::{CompileOptions, Graph, Plan, ResourceId};
+use tessera_vk::capture::Capture;
+use tessera_vk::device::{Gpu, GpuOptions};
+use tessera_vk::executor::{
+    ExecOptions, Executor, FrameImports, ImportedImage, PassBodies, PassTiming, TestHooks,
+};
+use tessera_vk::resources::{memoryless_set, OwnedBuffer, OwnedImage};
+use tessera_vk::VkError;
 
 pub use gpu::SynthBodies;
 
@@ -58,9 +69,11 @@ pub struct ExecConfig {
     pub max_extent: u32,
     /// Validation with synchronization validation.
     pub validation: bool,
-    /// Executor switches (the emulated async queue; test-only barrier and wait removal in
-    /// its hooks).
+    /// Executor switches (the emulated async queue).
     pub exec: ExecOptions,
+    /// Test only: the executor's barrier and wait removal (`tessera exec`'s hidden flags).
+    #[doc(hidden)]
+    pub hooks: TestHooks,
     /// Test only (no CLI flag reaches it): alters the plan compiled for the device before it
     /// runs, so a test can show that the oracle reports a wrong plan.
     #[doc(hidden)]
@@ -75,6 +88,7 @@ impl Default for ExecConfig {
             max_extent: 64,
             validation: true,
             exec: ExecOptions::default(),
+            hooks: TestHooks::default(),
             alter_plan: None,
         }
     }
@@ -331,13 +345,13 @@ pub fn run_on(gpu: &Arc<Gpu>, graph: &Graph, config: &ExecConfig) -> Result<Exec
 struct NoBodies;
 
 impl PassBodies for NoBodies {
-    fn rebuilt(&mut self, _: &Gpu, _: &[crate::executor::PassSetup]) -> Result<(), VkError> {
+    fn rebuilt(&mut self, _: &Gpu, _: &[tessera_vk::executor::PassSetup]) -> Result<(), VkError> {
         Ok(())
     }
     fn record(
         &mut self,
-        _: &mut crate::executor::RecordContext<'_>,
-        pass: &crate::executor::PassSetup,
+        _: &mut tessera_vk::executor::RecordContext<'_>,
+        pass: &tessera_vk::executor::PassSetup,
         _: vk::CommandBuffer,
     ) -> Result<(), VkError> {
         Err(VkError::Setup(format!("no body for pass '{}'", pass.name)))
@@ -355,16 +369,17 @@ fn run_inner(
     let (g, scaled) = scale_graph(graph, config.max_extent);
     check_samples(gpu, &g)?;
     check_formats(gpu, &g)?;
-    let mut options = config.exec.clone();
-    options.hooks.alter_plan = config.alter_plan.or(options.hooks.alter_plan);
+    let options = config.exec.clone();
+    let mut hooks = config.hooks.clone();
+    hooks.alter_plan = config.alter_plan.or(hooks.alter_plan);
     // A capture records the plan's own load operations (what RenderDoc users and the
     // capture check compare against), so it runs the plan unpoisoned.
     if capture.is_some() {
         log::info!("capturing: DONT_CARE loads run as planned (not poisoned to clears)");
     } else {
-        options.hooks.executed_plan = Some(poison_dont_care);
+        hooks.executed_plan = Some(poison_dont_care);
     }
-    let mut exec = Executor::new(gpu.clone(), options)?;
+    let mut exec = Executor::with_test_hooks(gpu.clone(), options, hooks)?;
     exec.prepare(&g, &config.options, &mut NoBodies)
         .map_err(|e| match e {
             VkError::Compile(e) => VkError::Unsupported(format!(
@@ -486,12 +501,12 @@ fn check_formats(gpu: &Gpu, g: &Graph) -> Result<(), VkError> {
         for u in &p.uses {
             let r = g.resource(u.resource);
             let Some(d) = r.image_desc() else { continue };
-            let need = crate::conv::format_features(u.access);
+            let need = tessera_vk::conv::format_features(u.access);
             // SAFETY: a property query on our physical device.
             let props = unsafe {
                 gpu.instance.get_physical_device_format_properties(
                     gpu.physical,
-                    crate::conv::format(d.format),
+                    tessera_vk::conv::format(d.format),
                 )
             };
             let need = if desc::partial(&desc::SynthUse {
@@ -528,7 +543,7 @@ struct PerFrame {
 
 impl PerFrame {
     fn create(&mut self, gpu: &Gpu, g: &Graph, plan: &Plan) -> Result<(), VkError> {
-        let usage = crate::resources::usages(g, &memoryless_set(g, plan));
+        let usage = tessera_vk::resources::usages(g, &memoryless_set(g, plan));
         for (id, r) in g.resource_ids().map(|id| (id, g.resource(id))) {
             if !(r.imported && r.per_frame) {
                 continue;
@@ -548,7 +563,7 @@ impl PerFrame {
                         width: d.width.max(1),
                         height: d.height.max(1),
                     };
-                    let f = crate::conv::format(d.format);
+                    let f = tessera_vk::conv::format(d.format);
                     let a = OwnedImage::new(gpu, f, extent, 1, iu, &name(0))?;
                     let b = match OwnedImage::new(gpu, f, extent, 1, iu, &name(1)) {
                         Ok(b) => b,
@@ -615,7 +630,7 @@ impl PerFrame {
 fn check_samples(gpu: &Gpu, g: &Graph) -> Result<(), VkError> {
     // The usage the image will be created with (as if not memoryless: the plan is not
     // known yet, and memoryless images only trade transfer usage for transient).
-    let usage = crate::resources::usages(g, &vec![false; g.resources.len()]);
+    let usage = tessera_vk::resources::usages(g, &vec![false; g.resources.len()]);
     for (r, (usage, _)) in g.resources.iter().zip(usage) {
         if let Some(d) = r.image_desc().filter(|d| d.samples != 1) {
             gpu.check_samples(&r.name, d.format, d.samples, usage)?;

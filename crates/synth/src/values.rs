@@ -17,7 +17,7 @@ pub const VALUES: u32 = 32;
 pub const HEADER: [u32; 4] = [3, 1, 1, 0];
 
 /// GLSL source of [`mix`], kept identical to it.
-pub const GLSL_MIX: &str = include_str!("../../../../shaders/synth_common.glsl");
+pub const GLSL_MIX: &str = include_str!("../../../shaders/synth_common.glsl");
 
 /// The 32-bit mixing function of the synthetic passes (same as `mix` in
 /// `shaders/synth_common.glsl`).

@@ -21,8 +21,8 @@ use std::sync::Mutex;
 use tessera_graph::access::Access;
 use tessera_graph::plan::{LoadOp, StoreOp};
 use tessera_graph::{frame_file, CompileOptions, Format, Graph, ImageDesc};
+use tessera_synth::{run_with_capture, ExecConfig, ExecReport};
 use tessera_verify::{facts, CaptureFacts};
-use tessera_vk::synth::{run_with_capture, ExecConfig, ExecReport};
 
 /// One capture at a time in this process.
 static CAPTURING: Mutex<()> = Mutex::new(());
