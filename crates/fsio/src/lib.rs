@@ -7,6 +7,8 @@
 
 mod output;
 mod read;
+mod text;
 
 pub use output::{Output, OutputError};
 pub use read::{read_limited, read_limited_to_string, ReadError};
+pub use text::line_column;

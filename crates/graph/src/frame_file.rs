@@ -19,6 +19,7 @@ use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::Path;
+use tessera_fsio::line_column;
 
 /// Largest frame or plan file read, in bytes (64 MiB: a 10,000-pass frame is a few MiB).
 /// Larger files, and endless ones like `/dev/zero`, are an error naming the limit.
@@ -410,14 +411,6 @@ fn json_top_level_is_an_object(text: &str, origin: &str) -> Result<(), FrameFile
         column,
         message: format!("found {found} where the frame's object starts: {FRAME_SHAPE}"),
     })
-}
-
-/// 1-based line and column of a byte offset.
-fn line_column(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
-    let line = before.matches('\n').count() + 1;
-    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, column)
 }
 
 impl FrameFile {
