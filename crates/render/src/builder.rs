@@ -519,7 +519,9 @@ impl PassBodies for FrameBodies<'_> {
             .bodies
             .get_mut(pass.id.index())
             .and_then(Option::as_mut)
-            .ok_or_else(|| VkError::Setup(format!("pass '{}' has no body", pass.name)))?;
+            .ok_or_else(|| VkError::MissingBody {
+                pass: pass.name.clone(),
+            })?;
         let mut pc = PassContext {
             gpu,
             pass,
@@ -527,7 +529,14 @@ impl PassBodies for FrameBodies<'_> {
             cmd,
             shared: self.shared,
         };
-        body(&mut pc).map_err(|e| VkError::Setup(format!("recording '{}': {e}", pass.name)))
+        body(&mut pc).map_err(|e| {
+            let context = format!("recording '{}'", pass.name);
+            match e {
+                // The Vulkan error keeps its variant (a lost device stays one).
+                RenderError::Exec(e) => e.context(context),
+                e => VkError::Setup(format!("{context}: {e}")),
+            }
+        })
     }
 
     fn destroy(&mut self, _gpu: &Gpu) {}

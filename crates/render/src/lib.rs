@@ -41,9 +41,6 @@ pub enum RenderError {
     /// The executor or device failed.
     #[error(transparent)]
     Exec(#[from] tessera_vk::VkError),
-    /// A Vulkan call failed.
-    #[error("vulkan: {0}")]
-    Vk(#[from] ash::vk::Result),
     /// A shader did not compile (the message names file and line).
     #[error("shader: {0}")]
     Shader(String),
@@ -56,4 +53,53 @@ pub enum RenderError {
     /// Writing the picture failed.
     #[error("{0}")]
     Output(String),
+}
+
+impl From<ash::vk::Result> for RenderError {
+    /// Through [`tessera_vk::VkError`]'s own mapping (a lost device is
+    /// [`tessera_vk::VkError::DeviceLost`]).
+    fn from(r: ash::vk::Result) -> Self {
+        RenderError::Exec(r.into())
+    }
+}
+
+impl RenderError {
+    /// The executor's error behind this one, if it is one.
+    pub fn vk(&self) -> Option<&tessera_vk::VkError> {
+        match self {
+            RenderError::Exec(e) => Some(e.root()),
+            _ => None,
+        }
+    }
+
+    /// Whether the device was lost.
+    pub fn is_device_lost(&self) -> bool {
+        self.vk().is_some_and(tessera_vk::VkError::is_device_lost)
+    }
+
+    /// Whether the window surface was lost.
+    pub fn is_surface_lost(&self) -> bool {
+        self.vk().is_some_and(tessera_vk::VkError::is_surface_lost)
+    }
+}
+
+#[cfg(test)]
+mod error_tests {
+    use super::RenderError;
+    use ash::vk;
+    use tessera_vk::VkError;
+
+    #[test]
+    fn vulkan_results_keep_their_case() {
+        let e = RenderError::from(vk::Result::ERROR_DEVICE_LOST);
+        assert!(e.is_device_lost());
+        assert!(matches!(e.vk(), Some(VkError::DeviceLost)));
+        assert_eq!(
+            e.to_string(),
+            format!("vulkan: {}", vk::Result::ERROR_DEVICE_LOST)
+        );
+        let e = RenderError::from(VkError::from(vk::Result::ERROR_SURFACE_LOST_KHR).context("x"));
+        assert!(e.is_surface_lost() && !e.is_device_lost());
+        assert!(!RenderError::Frame("ERROR_DEVICE_LOST".into()).is_device_lost());
+    }
 }

@@ -58,9 +58,45 @@ pub use surface::{SurfaceRequest, WindowSource, WindowSurface};
 /// What can go wrong in the executor.
 #[derive(Debug, thiserror::Error)]
 pub enum VkError {
-    /// A Vulkan call failed.
+    /// The device was lost (`VK_ERROR_DEVICE_LOST`).
+    #[error("vulkan: {}", ash::vk::Result::ERROR_DEVICE_LOST)]
+    DeviceLost,
+    /// The window surface was lost (`VK_ERROR_SURFACE_LOST_KHR`).
+    #[error("vulkan: {}", ash::vk::Result::ERROR_SURFACE_LOST_KHR)]
+    SurfaceLost,
+    /// The swapchain no longer matches its surface (`VK_ERROR_OUT_OF_DATE_KHR`).
+    #[error("vulkan: {}", ash::vk::Result::ERROR_OUT_OF_DATE_KHR)]
+    OutOfDate,
+    /// A device memory allocation failed (`VK_ERROR_OUT_OF_DEVICE_MEMORY`).
+    #[error("vulkan: {}", ash::vk::Result::ERROR_OUT_OF_DEVICE_MEMORY)]
+    OutOfDeviceMemory,
+    /// Any other failed Vulkan call (the cases above have variants of their own: build
+    /// this through `From<vk::Result>`, which picks them).
     #[error("vulkan: {0}")]
-    Vk(#[from] ash::vk::Result),
+    Vk(ash::vk::Result),
+    /// The graph imports a resource that this frame does not hand in.
+    #[error(
+        "'{name}' is imported and handed in by the renderer (per frame, or every import), but this frame does not hand it in"
+    )]
+    MissingImport {
+        /// The imported resource.
+        name: String,
+    },
+    /// A pass has no body to record it.
+    #[error("pass '{pass}' has no body")]
+    MissingBody {
+        /// The pass.
+        pass: String,
+    },
+    /// An error with where it happened in front (`"{context}: {source}"`); the cause keeps
+    /// its variant ([`VkError::root`]).
+    #[error("{context}: {source}")]
+    In {
+        /// Where: a pass, a recording.
+        context: String,
+        /// What went wrong.
+        source: Box<VkError>,
+    },
     /// Setting up the device or a resource failed.
     #[error("{0}")]
     Setup(String),
@@ -80,4 +116,119 @@ pub enum VkError {
     /// The graph does not compile for this device.
     #[error("the frame does not compile for this device: {0}")]
     Compile(tessera_graph::CompileError),
+}
+
+impl From<ash::vk::Result> for VkError {
+    /// The Vulkan result as its own variant where callers act on it (device lost, surface
+    /// lost, out of date, out of device memory), else [`VkError::Vk`].
+    fn from(r: ash::vk::Result) -> Self {
+        use ash::vk::Result as R;
+        match r {
+            R::ERROR_DEVICE_LOST => VkError::DeviceLost,
+            R::ERROR_SURFACE_LOST_KHR => VkError::SurfaceLost,
+            R::ERROR_OUT_OF_DATE_KHR => VkError::OutOfDate,
+            R::ERROR_OUT_OF_DEVICE_MEMORY => VkError::OutOfDeviceMemory,
+            r => VkError::Vk(r),
+        }
+    }
+}
+
+impl VkError {
+    /// The error itself, behind any [`VkError::In`] context.
+    pub fn root(&self) -> &VkError {
+        match self {
+            VkError::In { source, .. } => source.root(),
+            e => e,
+        }
+    }
+
+    /// `context: self`.
+    pub fn context(self, context: impl Into<String>) -> VkError {
+        VkError::In {
+            context: context.into(),
+            source: Box::new(self),
+        }
+    }
+
+    /// Whether the device was lost.
+    pub fn is_device_lost(&self) -> bool {
+        matches!(self.root(), VkError::DeviceLost)
+    }
+
+    /// Whether the window surface was lost.
+    pub fn is_surface_lost(&self) -> bool {
+        matches!(self.root(), VkError::SurfaceLost)
+    }
+
+    /// Whether the swapchain is out of date.
+    pub fn is_out_of_date(&self) -> bool {
+        matches!(self.root(), VkError::OutOfDate)
+    }
+
+    /// Whether device memory ran out.
+    pub fn is_out_of_device_memory(&self) -> bool {
+        matches!(self.root(), VkError::OutOfDeviceMemory)
+    }
+}
+
+#[cfg(test)]
+mod error_tests {
+    use super::VkError;
+    use ash::vk;
+
+    #[test]
+    fn vulkan_results_callers_act_on_have_variants() {
+        assert!(matches!(
+            VkError::from(vk::Result::ERROR_DEVICE_LOST),
+            VkError::DeviceLost
+        ));
+        assert!(matches!(
+            VkError::from(vk::Result::ERROR_SURFACE_LOST_KHR),
+            VkError::SurfaceLost
+        ));
+        assert!(matches!(
+            VkError::from(vk::Result::ERROR_OUT_OF_DATE_KHR),
+            VkError::OutOfDate
+        ));
+        assert!(matches!(
+            VkError::from(vk::Result::ERROR_OUT_OF_DEVICE_MEMORY),
+            VkError::OutOfDeviceMemory
+        ));
+        assert!(matches!(
+            VkError::from(vk::Result::ERROR_INITIALIZATION_FAILED),
+            VkError::Vk(vk::Result::ERROR_INITIALIZATION_FAILED)
+        ));
+        // `?` on a VkResult maps the same way.
+        let f = || -> Result<(), VkError> { Err(vk::Result::ERROR_DEVICE_LOST)? };
+        assert!(f().unwrap_err().is_device_lost());
+    }
+
+    #[test]
+    fn messages_are_as_before() {
+        for r in [
+            vk::Result::ERROR_DEVICE_LOST,
+            vk::Result::ERROR_SURFACE_LOST_KHR,
+            vk::Result::ERROR_OUT_OF_DATE_KHR,
+            vk::Result::ERROR_OUT_OF_DEVICE_MEMORY,
+            vk::Result::ERROR_UNKNOWN,
+        ] {
+            assert_eq!(VkError::from(r).to_string(), format!("vulkan: {r}"));
+        }
+    }
+
+    #[test]
+    fn context_keeps_the_variant() {
+        let e = VkError::from(vk::Result::ERROR_DEVICE_LOST)
+            .context("recording 'shade'")
+            .context("pass 'shade'");
+        assert!(e.is_device_lost());
+        assert!(!e.is_surface_lost());
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "pass 'shade': recording 'shade': vulkan: {}",
+                vk::Result::ERROR_DEVICE_LOST
+            )
+        );
+    }
 }

@@ -255,7 +255,7 @@ impl ShaderPipelines {
             gpu.device
                 .create_compute_pipelines(vk::PipelineCache::null(), &[info], None)
         }
-        .map_err(|(_, e)| RenderError::Vk(e))?[0];
+        .map_err(|(_, e)| RenderError::from(e))?[0];
         Ok(self.keep(gpu, key, pipeline, (set_layout, layout), stages))
     }
 
@@ -372,7 +372,7 @@ impl ShaderPipelines {
             gpu.device
                 .create_graphics_pipelines(vk::PipelineCache::null(), &[info], None)
         }
-        .map_err(|(_, e)| RenderError::Vk(e))?[0];
+        .map_err(|(_, e)| RenderError::from(e))?[0];
         Ok(self.keep(gpu, key, pipeline, (set_layout, layout), stages))
     }
 

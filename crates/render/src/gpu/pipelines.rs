@@ -627,7 +627,7 @@ impl Pipelines {
             gpu.device
                 .create_graphics_pipelines(self.cache, &[info], None)
         }
-        .map_err(|(_, e)| RenderError::Vk(e))?[0];
+        .map_err(|(_, e)| RenderError::from(e))?[0];
         gpu.name(p, &format!("{kind:?}"));
         Ok(p)
     }

@@ -134,10 +134,9 @@ pub(crate) fn resolve(
         handed[i] = true;
     }
     if let Some(i) = (0..res.len()).find(|&i| res[i].is_null() && !handed[i]) {
-        return Err(VkError::Setup(format!(
-            "'{}' is imported and handed in by the renderer (per frame, or every import), but this frame does not hand it in",
-            g.resources[i].name
-        )));
+        return Err(VkError::MissingImport {
+            name: g.resources[i].name.to_string(),
+        });
     }
     Ok((res, handed))
 }

@@ -180,6 +180,9 @@ impl Rec<'_> {
         }
         r.map_err(|e| match e {
             VkError::Setup(m) => VkError::Setup(format!("pass '{}': {m}", s.name)),
+            e @ (VkError::In { .. } | VkError::MissingBody { .. }) => {
+                e.context(format!("pass '{}'", s.name))
+            }
             e => e,
         })
     }

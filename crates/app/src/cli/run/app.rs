@@ -232,13 +232,18 @@ struct App {
 
 /// One message for a Vulkan error, saying plainly when the device or the surface is lost.
 fn explain(e: tessera_render::RenderError) -> anyhow::Error {
-    let text = e.to_string();
-    if text.contains("ERROR_DEVICE_LOST") {
-        anyhow::anyhow!("the GPU device was lost ({text})")
-    } else if text.contains("ERROR_SURFACE_LOST_KHR") {
-        anyhow::anyhow!("the window surface was lost ({text})")
-    } else {
-        anyhow::Error::new(e)
+    match lost(&e) {
+        Some(what) => anyhow::anyhow!("{what} was lost ({e})"),
+        None => anyhow::Error::new(e),
+    }
+}
+
+/// What an error says was lost, by its variant: the GPU device or the window surface.
+fn lost(e: &tessera_render::RenderError) -> Option<&'static str> {
+    match e.vk()? {
+        VkError::DeviceLost => Some("the GPU device"),
+        VkError::SurfaceLost => Some("the window surface"),
+        _ => None,
     }
 }
 
@@ -1274,4 +1279,31 @@ pub fn run_on(event_loop: EventLoop<()>, launch: Launch) -> anyhow::Result<ExitC
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{explain, lost};
+    use ash::vk;
+    use tessera_render::RenderError;
+    use tessera_vk::VkError;
+
+    #[test]
+    fn a_lost_device_is_recognised_by_its_variant() {
+        let e = VkError::from(vk::Result::ERROR_DEVICE_LOST);
+        assert!(matches!(e, VkError::DeviceLost));
+        assert_eq!(lost(&e.into()), Some("the GPU device"));
+        // Behind a pass's context too.
+        let e = VkError::from(vk::Result::ERROR_DEVICE_LOST).context("pass 'shade'");
+        let text = explain(e.into()).to_string();
+        assert!(text.starts_with("the GPU device was lost (pass 'shade': vulkan: "));
+        let e = RenderError::from(vk::Result::ERROR_SURFACE_LOST_KHR);
+        assert_eq!(lost(&e), Some("the window surface"));
+        // Text alone is not a lost device.
+        assert_eq!(lost(&RenderError::Frame("ERROR_DEVICE_LOST".into())), None);
+        assert_eq!(
+            lost(&VkError::Setup("vulkan: ERROR_DEVICE_LOST".into()).into()),
+            None
+        );
+    }
 }
