@@ -54,6 +54,7 @@ mod device_state;
 mod imports;
 mod plan_state;
 mod record;
+mod resolve;
 mod setup;
 mod staging;
 

@@ -5,6 +5,7 @@
 use super::device_state::DeviceState;
 use super::imports::{self, FrameImports};
 use super::record::{Rec, RecordContext};
+use super::resolve::ResolvedPlan;
 use super::{setup, ExecOptions, FrameEnd, PassBodies, PassSetup, PassUse, TestHooks};
 use crate::device::Gpu;
 use crate::render::{self, RenderPassCache};
@@ -70,11 +71,8 @@ pub(crate) struct PlanState {
     pub(crate) units: Vec<Unit>,
     pub(crate) layout: SubmitPlan,
     pub(crate) submits: Vec<Submission>,
-    /// Plan barrier indices recorded before / after each pass (by position in `plan.order`).
-    pub(crate) before: Vec<Vec<usize>>,
-    pub(crate) after: Vec<Vec<usize>>,
-    /// Plan barrier index -> resource index.
-    pub(crate) barrier_resource: Vec<usize>,
+    /// The names of `run` as indices: resolved once here, looked up by no frame.
+    pub(crate) resolved: ResolvedPlan,
     /// Test only: barriers not recorded.
     pub(crate) dropped: Vec<bool>,
     /// Timeline semaphore per logical queue in use.
@@ -119,6 +117,7 @@ impl PlanState {
             Some(f) => f(&graph, &plan),
             None => plan.clone(),
         };
+        let resolved = ResolvedPlan::new(&graph, &run)?;
         if gpu.renderdoc_attached() && !plan.memory.blocks.is_empty() {
             // The sizes the plan placed are RenderDoc's (measured on the images it
             // created), and binding checks every placement against them again.
@@ -143,9 +142,7 @@ impl PlanState {
             units: Vec::new(),
             layout: SubmitPlan::default(),
             submits: Vec::new(),
-            before: Vec::new(),
-            after: Vec::new(),
-            barrier_resource: Vec::new(),
+            resolved,
             dropped: Vec::new(),
             semaphores: [vk::Semaphore::null(); 2],
             cmds: Vec::new(),
@@ -176,14 +173,7 @@ impl PlanState {
         dev: &mut DeviceState,
         hooks: &TestHooks,
     ) -> Result<(), VkError> {
-        let pos: HashMap<String, usize> = self
-            .run
-            .order
-            .iter()
-            .enumerate()
-            .map(|(i, n)| (n.to_string(), i))
-            .collect();
-        self.build_render_passes(gpu, &mut dev.render_passes, &pos)?;
+        self.build_render_passes(gpu, &mut dev.render_passes)?;
         dev.framebuffers_created += self
             .built
             .iter()
@@ -212,20 +202,17 @@ impl PlanState {
         &mut self,
         gpu: &Gpu,
         cache: &mut RenderPassCache,
-        pos: &HashMap<String, usize>,
     ) -> Result<(), VkError> {
-        for rp in &self.run.render_passes {
+        for (rp, resolved) in self
+            .run
+            .render_passes
+            .iter()
+            .zip(&self.resolved.render_passes)
+        {
             let (render_pass, attachments) = cache.render_pass(gpu, &self.graph, rp)?;
             let extent = render::render_area(&self.graph, &attachments);
-            let subpasses = rp
-                .subpasses
-                .iter()
-                .map(|s| {
-                    pos.get(s.as_str()).copied().ok_or_else(|| {
-                        VkError::Setup(format!("a render pass names unknown pass '{s}'"))
-                    })
-                })
-                .collect::<Result<Vec<_>, _>>()?;
+            debug_assert_eq!(attachments, resolved.attachments);
+            let subpasses = resolved.subpasses.clone();
             // The plan's value for a CLEAR load; else the first clearing use's (a clear a test
             // hook added, or one in a later subpass: the body's `vkCmdClearAttachments`).
             let clears = rp
@@ -234,7 +221,7 @@ impl PlanState {
                 .zip(&attachments)
                 .map(|(a, &r)| match a.clear_value {
                     Some(v) => conv_clear(v),
-                    None => self.attachment_clear(&rp.subpasses, r),
+                    None => self.attachment_clear(&subpasses, r),
                 })
                 .collect();
             let views: Vec<vk::ImageView> = attachments
@@ -268,13 +255,10 @@ impl PlanState {
     }
 
     /// The clear value of attachment `r` in a render pass: that of the first use among
-    /// `subpasses` that clears it.
-    fn attachment_clear(&self, subpasses: &[tessera_graph::Name], r: usize) -> vk::ClearValue {
-        for s in subpasses {
-            let Some(p) = self.graph.find_pass(s) else {
-                continue;
-            };
-            let pass = self.graph.pass(p);
+    /// `subpasses` (positions in the order) that clears it.
+    fn attachment_clear(&self, subpasses: &[usize], r: usize) -> vk::ClearValue {
+        for &s in subpasses {
+            let pass = self.graph.pass(self.resolved.passes[s]);
             if let Some(u) = pass
                 .uses
                 .iter()
@@ -287,37 +271,17 @@ impl PlanState {
     }
 
     fn build_setups(&mut self) -> Result<(), VkError> {
-        let async_names: HashSet<&str> = self
-            .run
-            .queues
-            .async_compute
-            .iter()
-            .map(|n| n.as_str())
-            .collect();
-        // (render pass, subpass) of each position in the order.
-        let mut rp_of: HashMap<usize, (usize, u32)> = HashMap::new();
-        for (k, b) in self.built.iter().enumerate() {
-            for (j, &p) in b.subpasses.iter().enumerate() {
-                rp_of.insert(p, (k, j as u32));
-            }
-        }
+        let rp_of = &self.resolved.subpass_of;
         for (p, name) in self.run.order.iter().enumerate() {
-            let pid = self
-                .graph
-                .find_pass(name)
-                .ok_or_else(|| VkError::Setup(format!("plan names unknown pass '{name}'")))?;
+            let pid = self.resolved.passes[p];
             let pass = self.graph.pass(pid);
-            let queue = if async_names.contains(name.as_str()) {
-                QueueKind::AsyncCompute
-            } else {
-                QueueKind::Graphics
-            };
+            let queue = self.resolved.queues[p];
             // A clear of an attachment an earlier subpass of the render pass used: no load
             // operation can do it.
-            let earlier: HashSet<usize> = match rp_of.get(&p) {
-                Some(&(k, j)) => self.built[k].subpasses[..j as usize]
+            let earlier: HashSet<usize> = match rp_of[p] {
+                Some((k, j)) => self.built[k].subpasses[..j as usize]
                     .iter()
-                    .filter_map(|&q| self.graph.find_pass(&self.run.order[q]))
+                    .map(|&q| self.resolved.passes[q])
                     .flat_map(|q| self.graph.pass(q).uses.iter().map(|u| u.resource.index()))
                     .collect(),
                 None => HashSet::new(),
@@ -338,7 +302,7 @@ impl PlanState {
                     from: u.from,
                 })
                 .collect();
-            let subpass = rp_of.get(&p).map(|&(k, j)| {
+            let subpass = rp_of[p].map(|(k, j)| {
                 let b = &self.built[k];
                 (b.render_pass, j, b.extent)
             });
@@ -359,39 +323,20 @@ impl PlanState {
         Ok(())
     }
 
-    /// Sorts the plan's barriers by the pass and side they are recorded at, and checks that
-    /// ownership transfers of images name their layouts.
+    /// Checks that ownership transfers of images name their layouts and marks the barriers
+    /// a test hook drops (the barriers are sorted by the pass and side they are recorded at
+    /// in [`ResolvedPlan`]).
     fn place_barriers(&mut self, hooks: &TestHooks) -> Result<(), VkError> {
-        let n = self.setups.len();
-        self.before = vec![Vec::new(); n];
-        self.after = vec![Vec::new(); n];
-        let pos: HashMap<&str, usize> = self
-            .setups
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (s.name.as_str(), i))
-            .collect();
-        for (i, b) in self.run.barriers.iter().enumerate() {
-            let &p = pos.get(b.before.as_str()).ok_or_else(|| {
-                VkError::Setup(format!("a barrier names unknown pass '{}'", b.before))
-            })?;
-            let r = self.graph.find_resource(&b.resource).ok_or_else(|| {
-                VkError::Setup(format!("a barrier names unknown resource '{}'", b.resource))
-            })?;
-            let image = self.graph.resource(r).image_desc().is_some();
+        for (b, rb) in self.run.barriers.iter().zip(&self.resolved.barriers) {
+            let image = self.graph.resources[rb.resource].image_desc().is_some();
             if image && b.queue_transfer.is_some() && b.new_layout.is_none() {
                 return Err(VkError::Setup(format!(
                     "the ownership transfer of image '{}' names no layout",
                     b.resource
                 )));
             }
-            self.barrier_resource.push(r.index());
             self.dropped
                 .push(hooks.drop_barriers_on.as_deref() == Some(b.resource.as_str()));
-            match b.position {
-                tessera_graph::plan::BarrierPosition::Before => self.before[p].push(i),
-                tessera_graph::plan::BarrierPosition::After => self.after[p].push(i),
-            }
         }
         if let Some(name) = &hooks.drop_barriers_on {
             log::warn!("test switch: planned barriers on '{name}' are dropped");
@@ -401,26 +346,21 @@ impl PlanState {
 
     /// Units (passes and whole render passes) per plan batch, and the tails.
     fn build_submits(&mut self, hooks: &TestHooks) -> Result<(), VkError> {
-        let mut rp_of: HashMap<usize, (usize, usize)> = HashMap::new();
-        for (k, b) in self.built.iter().enumerate() {
-            for (j, &p) in b.subpasses.iter().enumerate() {
-                rp_of.insert(p, (k, j));
-            }
-        }
+        let rp_of = |p: usize| self.resolved.subpass_of[p].map(|(k, j)| (k, j as usize));
         let layout = self.layout.clone();
         for (bi, b) in layout.batches.iter().enumerate() {
             let mut units = Vec::new();
             let mut k = 0;
             while k < b.passes.len() {
                 let p = b.passes[k];
-                match rp_of.get(&p) {
-                    Some(&(rp, j)) => {
+                match rp_of(p) {
+                    Some((rp, j)) => {
                         let subs = self.built[rp].subpasses.len();
                         // Contiguous in the batch (async-compute passes may sit between
                         // the subpasses in the plan's order, never in a graphics batch).
                         let whole = j == 0
                             && k + subs <= b.passes.len()
-                            && (0..subs).all(|i| rp_of.get(&b.passes[k + i]) == Some(&(rp, i)));
+                            && (0..subs).all(|i| rp_of(b.passes[k + i]) == Some((rp, i)));
                         if !whole {
                             return Err(VkError::Setup(format!(
                                 "the render pass of '{}' is split between submits",
@@ -448,10 +388,10 @@ impl PlanState {
                         .iter()
                         .map(|u| u.resource.index())
                         .chain(
-                            self.before[p]
+                            self.resolved.before[p]
                                 .iter()
-                                .chain(&self.after[p])
-                                .map(|&bi| self.barrier_resource[bi]),
+                                .chain(&self.resolved.after[p])
+                                .map(|&bi| self.resolved.barriers[bi].resource),
                         )
                 })
                 .collect();
@@ -498,15 +438,8 @@ impl PlanState {
                 }
             }
         }
-        let find = |name: &str| {
-            self.setups
-                .iter()
-                .position(|s| s.name == name)
-                .map(|p| submit_of[p])
-                .ok_or_else(|| VkError::Setup(format!("plan.external names unknown pass '{name}'")))
-        };
-        for e in &self.run.external {
-            let (w, l) = (find(&e.first_pass)?, find(&e.last_pass)?);
+        for (e, &(first, last)) in self.run.external.iter().zip(&self.resolved.external) {
+            let (w, l) = (submit_of[first], submit_of[last]);
             let stages = conv::stages(e.wait_stages);
             let stages = if stages.is_empty() {
                 vk::PipelineStageFlags2::ALL_COMMANDS
@@ -586,18 +519,22 @@ impl PlanState {
         self.end_layouts = vec![vk::ImageLayout::UNDEFINED; n];
         self.last_stages = vec![vk::PipelineStageFlags2::NONE; n];
         self.last_queue = vec![None; n];
-        let mut final_layouts: HashMap<&str, Vec<(usize, Layout)>> = HashMap::new();
-        for rp in &self.run.render_passes {
-            if let Some(last) = rp.subpasses.last() {
-                let list = rp
+        // Final layouts of each render pass's attachments, at the position of its last
+        // subpass.
+        let mut final_layouts: Vec<Vec<(usize, Layout)>> = vec![Vec::new(); self.setups.len()];
+        for (rp, resolved) in self
+            .run
+            .render_passes
+            .iter()
+            .zip(&self.resolved.render_passes)
+        {
+            if let Some(&last) = resolved.subpasses.last() {
+                final_layouts[last] = resolved
                     .attachments
                     .iter()
-                    .filter_map(|a| {
-                        let r = self.graph.find_resource(&a.resource)?;
-                        Some((r.index(), a.final_layout))
-                    })
+                    .zip(&rp.attachments)
+                    .map(|(&r, a)| (r, a.final_layout))
                     .collect();
-                final_layouts.insert(last.as_str(), list);
             }
         }
         for (p, s) in self.setups.iter().enumerate() {
@@ -605,14 +542,18 @@ impl PlanState {
             let barriers =
                 |list: &[usize], end: &mut [vk::ImageLayout], lq: &mut [Option<QueueKind>]| {
                     for &bi in list {
-                        let r = self.barrier_resource[bi];
+                        let r = self.resolved.barriers[bi].resource;
                         if let Some(l) = self.run.barriers[bi].new_layout {
                             end[r] = conv::layout(l);
                         }
                         lq[r] = Some(q);
                     }
                 };
-            barriers(&self.before[p], &mut self.end_layouts, &mut self.last_queue);
+            barriers(
+                &self.resolved.before[p],
+                &mut self.end_layouts,
+                &mut self.last_queue,
+            );
             let pass = self.graph.pass(s.id);
             for u in &pass.uses {
                 let r = self.graph.resource(u.resource);
@@ -623,10 +564,14 @@ impl PlanState {
                     self.end_layouts[u.resource.index()] = conv::layout(l);
                 }
             }
-            for &(r, l) in final_layouts.get(s.name.as_str()).into_iter().flatten() {
+            for &(r, l) in &final_layouts[p] {
                 self.end_layouts[r] = conv::layout(l);
             }
-            barriers(&self.after[p], &mut self.end_layouts, &mut self.last_queue);
+            barriers(
+                &self.resolved.after[p],
+                &mut self.end_layouts,
+                &mut self.last_queue,
+            );
         }
     }
 

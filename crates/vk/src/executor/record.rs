@@ -99,7 +99,7 @@ impl Rec<'_> {
         };
         let before: Vec<usize> = passes
             .iter()
-            .flat_map(|&x| p.before[x].iter().copied())
+            .flat_map(|&x| p.resolved.before[x].iter().copied())
             .collect();
         self.barriers(&before, cmd);
         match &p.units[u] {
@@ -135,7 +135,7 @@ impl Rec<'_> {
         }
         let after: Vec<usize> = passes
             .iter()
-            .flat_map(|&x| p.after[x].iter().copied())
+            .flat_map(|&x| p.resolved.after[x].iter().copied())
             .collect();
         self.barriers(&after, cmd);
         Ok(())
@@ -195,7 +195,7 @@ impl Rec<'_> {
     fn barriers(&self, list: &[usize], cmd: vk::CommandBuffer) {
         let resources: Vec<usize> = list
             .iter()
-            .map(|&bi| self.plan.barrier_resource[bi])
+            .map(|&bi| self.plan.resolved.barriers[bi].resource)
             .collect();
         for wave in barrier::waves(&resources) {
             self.dependency(&list[wave], cmd);
@@ -218,7 +218,7 @@ impl Rec<'_> {
                 continue;
             }
             let b = &p.run.barriers[bi];
-            let i = p.barrier_resource[bi];
+            let i = p.resolved.barriers[bi].resource;
             let v = barrier::translate(b, family);
             match &self.res[i] {
                 Res::Image(im) if v.layouts.is_some() || v.transfers_ownership() => {
