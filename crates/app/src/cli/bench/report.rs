@@ -267,6 +267,20 @@ mod tests {
         }
     }
 
+    /// A saved report reads back bit for bit (`bench --from` prints the table the run
+    /// printed): a figure one ulp off can round the other way at the table's precision.
+    #[test]
+    fn figures_read_back_from_json_bit_for_bit() {
+        let mut c = cell("all", 10, 30, 6.0);
+        for i in 1..20_000u32 {
+            let v = f64::from(i) * 0.1 + f64::from(i).sqrt() / 3.0;
+            c.cpu.replan_us = v;
+            let text = serde_json::to_string(&c).unwrap();
+            let back: Cell = serde_json::from_str(&text).unwrap();
+            assert_eq!(back.cpu.replan_us.to_bits(), v.to_bits(), "{v} from {text}");
+        }
+    }
+
     #[test]
     fn ratios_are_against_none_of_the_same_size_and_skip_zero_bases() {
         let mut cells = vec![

@@ -847,9 +847,11 @@ impl App {
                     if let Some(l) = &mut self.live {
                         log::info!("script: asking for a {w}x{h} window");
                         let size = winit::dpi::PhysicalSize::new(w, h);
-                        if l.window.request_inner_size(size).is_some() {
+                        // Already that size: no Resized event will come, nothing to wait for.
+                        let same = l.window.inner_size() == size;
+                        if same || l.window.request_inner_size(size).is_some() {
                             // Applied at once: the next frame recreates the swapchain.
-                            l.stale = true;
+                            l.stale |= !same;
                         } else {
                             self.resizing = Some(ScriptedResize {
                                 size: (w, h),
