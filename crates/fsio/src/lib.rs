@@ -10,5 +10,5 @@ mod read;
 mod text;
 
 pub use output::{Output, OutputError};
-pub use read::{read_limited, read_limited_to_string, ReadError};
+pub use read::{human_bytes, read_limited, read_limited_to_string, ReadError};
 pub use text::line_column;

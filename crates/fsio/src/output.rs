@@ -124,11 +124,6 @@ impl Output {
         &self.path
     }
 
-    /// The option that names it.
-    pub fn option(&self) -> &str {
-        &self.option
-    }
-
     /// Refuses outputs that are one of the `inputs` (option, path) or the same file as
     /// another output, comparing resolved paths.
     pub fn check_distinct(

@@ -48,20 +48,21 @@ pub enum ReadError {
     },
 }
 
-impl ReadError {
-    /// True when nothing is at the path.
-    pub fn is_not_found(&self) -> bool {
-        matches!(self, ReadError::NotFound { .. })
+/// `bytes` in binary units for messages: `64 KiB`, `1.50 GiB`, `8 EiB`.
+pub fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 7] = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    let mut unit = 0;
+    while unit + 1 < UNITS.len() && bytes >> (10 * (unit + 1)) != 0 {
+        unit += 1;
     }
-}
-
-/// "1 MiB", "64 MiB", "1 GiB" or a byte count.
-pub fn human_bytes(n: u64) -> String {
-    match n {
-        n if n >= 1 << 30 && n % (1 << 30) == 0 => format!("{} GiB", n >> 30),
-        n if n >= 1 << 20 && n % (1 << 20) == 0 => format!("{} MiB", n >> 20),
-        n if n >= 1 << 10 && n % (1 << 10) == 0 => format!("{} KiB", n >> 10),
-        n => format!("{n} bytes"),
+    if unit == 0 {
+        return format!("{bytes} bytes");
+    }
+    let value = bytes as f64 / (1u64 << (10 * unit)) as f64;
+    if bytes % (1u64 << (10 * unit)) == 0 {
+        format!("{value:.0} {}", UNITS[unit])
+    } else {
+        format!("{value:.2} {}", UNITS[unit])
     }
 }
 
@@ -225,7 +226,7 @@ mod tests {
     #[test]
     fn a_missing_file_says_so_once() {
         let e = read_limited(Path::new("/no/such/file.toml"), 10, "tests").unwrap_err();
-        assert!(e.is_not_found());
+        assert!(matches!(e, ReadError::NotFound { .. }), "{e}");
         assert_eq!(e.to_string(), "/no/such/file.toml: no such file");
     }
 

@@ -178,23 +178,8 @@ pub fn shape(resource: &crate::graph::Resource) -> String {
     }
 }
 
-/// `bytes` in binary units for messages: `64 KiB`, `1.50 GiB`, `8 EiB`.
-pub fn human_bytes(bytes: u64) -> String {
-    const UNITS: [&str; 7] = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
-    let mut unit = 0;
-    while unit + 1 < UNITS.len() && bytes >> (10 * (unit + 1)) != 0 {
-        unit += 1;
-    }
-    if unit == 0 {
-        return format!("{bytes} bytes");
-    }
-    let value = bytes as f64 / (1u64 << (10 * unit)) as f64;
-    if bytes.is_multiple_of(1u64 << (10 * unit)) {
-        format!("{value:.0} {}", UNITS[unit])
-    } else {
-        format!("{value:.2} {}", UNITS[unit])
-    }
-}
+/// `bytes` in binary units for messages (one formatting for every crate).
+pub use tessera_fsio::human_bytes;
 
 /// Compile errors stay small enough to return by value, also inside a [`FrameFileError`]
 /// (clippy's `result_large_err` threshold is 128 bytes): long variants hold `Box<str>`.
