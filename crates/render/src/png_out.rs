@@ -1,6 +1,5 @@
 //! Writing the rendered picture as PNG.
 
-pub use crate::picture_diff::Difference;
 use crate::RenderError;
 use std::io::Write as _;
 use std::path::Path;

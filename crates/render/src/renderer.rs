@@ -5,12 +5,12 @@
 //! when it differs from the last one (a resize, a toggle, a scene change) and then rebuilds
 //! its plan-lifetime objects while pipelines and the scene stay.
 
-use crate::builder::{FrameBodies, FrameBuilder, Shared};
 use crate::camera::View;
 use crate::features::Features;
 use crate::frame::overlay::{OverlayGrid, OverlayText};
 use crate::frame::{self, FrameInputs, OUTPUT_FORMAT};
 use crate::gpu::frame_data::{light_range, FrameData, PointLightData};
+use crate::gpu::pass::{FrameBodies, FrameBuilder, Shared};
 use crate::gpu::pipelines::Pipelines;
 use crate::gpu::scene::{Draw, SceneGpu};
 use crate::png_out::Picture;
@@ -44,6 +44,7 @@ pub struct Settings {
     /// Copy each frame's output into a host-visible buffer ([`Renderer::picture`]).
     pub read_back: bool,
     /// A test aid: the pass of this name records nothing.
+    #[cfg(feature = "test-hooks")]
     pub skip_pass: Option<String>,
     /// The frame's features (what is declared into the graph).
     pub features: Features,
@@ -70,6 +71,7 @@ impl Default for Settings {
             emulate_async: false,
             ambient: [0.05, 0.06, 0.08],
             read_back: true,
+            #[cfg(feature = "test-hooks")]
             skip_pass: None,
             features: Features::default(),
             profile: "desktop".into(),
@@ -832,7 +834,10 @@ impl Renderer {
             present.map(|p| p.1),
             self.overlay.as_ref(),
         );
-        bodies.skip = self.settings.skip_pass.clone();
+        #[cfg(feature = "test-hooks")]
+        {
+            bodies.skip = self.settings.skip_pass.clone();
+        }
         bodies.shared = Some(Shared {
             scene: &self.scene_gpu,
             pipelines: &self.pipelines,
@@ -861,18 +866,18 @@ impl Renderer {
             },
             |p| p.0,
         );
-        let images = [(imports.output.0, output)];
+        let images = [(imports.output.id(), output)];
         let wait = present.map(|p| p.2);
         let signal = present.map(|p| p.3);
         let mut buffers = vec![
-            (imports.vertices.0, self.scene_gpu.vertices.buffer),
-            (imports.indices.0, self.scene_gpu.indices.buffer),
+            (imports.vertices.id(), self.scene_gpu.vertices.buffer),
+            (imports.indices.id(), self.scene_gpu.indices.buffer),
         ];
         if let (Some(r), Some((b, _))) = (imports.readback, readback) {
-            buffers.push((r.0, b));
+            buffers.push((r.id(), b));
         }
         if let Some(e) = imports.post.exposure {
-            buffers.push((e.0, self.exposure.buffer));
+            buffers.push((e.id(), self.exposure.buffer));
         }
         self.exec.frame(
             &mut bodies,

@@ -10,10 +10,9 @@
 //! mapping (or the last post pass, in the tile-friendly variant) adds it scaled by
 //! [`INTENSITY`]. Cost: about 1.4 × a quarter of the render size in texel writes.
 
-use super::post::{compute, groups};
-use crate::builder::{FrameBuilder, ImageRef, Size};
-use crate::gpu::generic::Bind;
-use ash::vk;
+use crate::builder::{ImageRef, Size};
+use crate::gpu::descriptors::{dispatch, groups};
+use crate::gpu::pass::FrameBuilder;
 use tessera_graph::{Format, PassKind};
 
 /// The chain's format: half floats, a storage format every Vulkan device supports.
@@ -27,8 +26,6 @@ pub const THRESHOLD: f32 = 1.0;
 pub const KNEE: f32 = 0.5;
 /// How much of the chain's sum is added to the picture.
 pub const INTENSITY: f32 = 0.08;
-
-const SAMPLED: vk::ImageLayout = vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
 
 /// Declares the chain from `src` (sampled) and returns its result (half the render size).
 pub fn declare(fb: &mut FrameBuilder<'_>, src: ImageRef) -> ImageRef {
@@ -46,20 +43,9 @@ pub fn declare(fb: &mut FrameBuilder<'_>, src: ImageRef) -> ImageRef {
             p.sampled(from).image_store(to);
             move |pc| {
                 let (s, d) = (pc.image(from)?, pc.image(to)?);
-                let sampler = pc.pipelines()?.borrow().shaders.linear;
-                let binds = [
-                    Bind::Sampled(s.shader_view, sampler, SAMPLED),
-                    Bind::StorageImage(d.shader_view),
-                ];
                 let texel = [1.0 / s.extent.width as f32, 1.0 / s.extent.height as f32];
                 let push = [texel[0], texel[1], THRESHOLD, KNEE];
-                compute(
-                    pc,
-                    shader,
-                    &binds,
-                    bytemuck::cast_slice(&push),
-                    groups(d.extent, 8),
-                )
+                dispatch(pc, shader, bytemuck::cast_slice(&push), groups(d.extent, 8))
             }
         });
     }
@@ -72,26 +58,15 @@ pub fn declare(fb: &mut FrameBuilder<'_>, src: ImageRef) -> ImageRef {
         fb.pass(&format!("bloom up {l}"), PassKind::Compute, |p| {
             p.sampled(from).sampled(level).image_store(out);
             move |pc| {
-                let (lo, lv, d) = (pc.image(from)?, pc.image(level)?, pc.image(out)?);
-                let sampler = pc.pipelines()?.borrow().shaders.linear;
-                let binds = [
-                    Bind::Sampled(lo.shader_view, sampler, SAMPLED),
-                    Bind::Sampled(lv.shader_view, sampler, SAMPLED),
-                    Bind::StorageImage(d.shader_view),
-                ];
+                let (lo, d) = (pc.image(from)?, pc.image(out)?);
                 let push = [
                     1.0 / lo.extent.width as f32,
                     1.0 / lo.extent.height as f32,
                     1.0,
                     0.0,
                 ];
-                compute(
-                    pc,
-                    "bloom_up.comp",
-                    &binds,
-                    bytemuck::cast_slice(&push),
-                    groups(d.extent, 8),
-                )
+                let push = bytemuck::cast_slice(&push);
+                dispatch(pc, "bloom_up.comp", push, groups(d.extent, 8))
             }
         });
         low = out;

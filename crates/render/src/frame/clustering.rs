@@ -15,8 +15,9 @@
 //! shadow and G-buffer passes.
 
 use super::Targets;
-use crate::builder::{BufferRef, FrameBuilder};
-use crate::gpu::generic::{types, write_set, Bind};
+use crate::builder::BufferRef;
+use crate::gpu::descriptors::dispatch;
+use crate::gpu::pass::FrameBuilder;
 use tessera_graph::PassKind;
 
 /// Screen tiles across and down.
@@ -53,22 +54,7 @@ pub fn declare(fb: &mut FrameBuilder<'_>, t: &Targets) -> BufferRef {
             .storage_read(lights)
             .storage_write(clusters)
             .async_compute();
-        move |pc| {
-            let binds = [
-                Bind::Uniform(pc.buffer(ubo)?),
-                Bind::Storage(pc.buffer(lights)?),
-                Bind::Storage(pc.buffer(clusters)?),
-            ];
-            let pipeline = pc.pipelines()?.borrow_mut().shaders.compute(
-                pc.gpu,
-                "light_clustering.comp",
-                &types(&binds),
-                0,
-            )?;
-            let set = write_set(pc, pipeline.set_layout, &binds)?;
-            pipeline.dispatch(pc, set, &[], [clusters_groups(), 1, 1]);
-            Ok(())
-        }
+        move |pc| dispatch(pc, "light_clustering.comp", &[], [clusters_groups(), 1, 1])
     });
     clusters
 }

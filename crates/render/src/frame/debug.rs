@@ -8,10 +8,10 @@
 
 use super::post::PostTargets;
 use super::Targets;
-use crate::builder::{BufferRef, FrameBuilder, ImageRef};
+use crate::builder::{BufferRef, Filter, ImageRef};
 use crate::features::DebugView;
-use crate::gpu::generic::{types, write_set, Bind};
-use ash::vk;
+use crate::gpu::descriptors::draw_screen;
+use crate::gpu::pass::FrameBuilder;
 use tessera_graph::PassKind;
 
 /// How `debug_image.frag` shows its source.
@@ -89,22 +89,8 @@ pub fn declare(
     };
     let output = t.output;
     fb.pass("debug view", PassKind::Raster, |p| {
-        p.sampled(image).color(output);
+        p.sampled_with(image, Filter::Nearest).color(output);
         move |pc| {
-            let (rp, sp, extent) = pc.subpass()?;
-            let src = pc.image(image)?;
-            let layout = if src.format.is_depth_stencil() {
-                vk::ImageLayout::DEPTH_STENCIL_READ_ONLY_OPTIMAL
-            } else {
-                vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL
-            };
-            let mut p = pc.pipelines()?.borrow_mut();
-            let binds = [Bind::Sampled(src.shader_view, p.shaders.nearest, layout)];
-            let pipeline =
-                p.shaders
-                    .screen(pc.gpu, "debug_image.frag", &types(&binds), 32, (rp, sp), 1)?;
-            drop(p);
-            let set = write_set(pc, pipeline.set_layout, &binds)?;
             // std430: vec4 rect, uint mode, (4 bytes of padding), vec2 range.
             let mut push = [0u8; 32];
             for (i, v) in rect.iter().enumerate() {
@@ -113,8 +99,7 @@ pub fn declare(
             push[16..20].copy_from_slice(&(mode as u32).to_le_bytes());
             push[24..28].copy_from_slice(&range[0].to_le_bytes());
             push[28..32].copy_from_slice(&range[1].to_le_bytes());
-            pipeline.draw_fullscreen(pc, extent, set, &push);
-            Ok(())
+            draw_screen(pc, "debug_image.frag", &push, 1)
         }
     });
     true
@@ -134,35 +119,9 @@ fn declare_clusters(fb: &mut FrameBuilder<'_>, t: &Targets, clusters: BufferRef)
         p.uniform(ubo)
             .storage_read(lights)
             .storage_read(clusters)
-            .sampled(depth)
+            .sampled_with(depth, Filter::Nearest)
             .color(output);
-        move |pc| {
-            let (rp, sp, extent) = pc.subpass()?;
-            let depth = pc.image(depth)?;
-            let mut p = pc.pipelines()?.borrow_mut();
-            let binds = [
-                Bind::Uniform(pc.buffer(ubo)?),
-                Bind::Storage(pc.buffer(lights)?),
-                Bind::Storage(pc.buffer(clusters)?),
-                Bind::Sampled(
-                    depth.shader_view,
-                    p.shaders.nearest,
-                    vk::ImageLayout::DEPTH_STENCIL_READ_ONLY_OPTIMAL,
-                ),
-            ];
-            let pipeline = p.shaders.screen(
-                pc.gpu,
-                "debug_clusters.frag",
-                &types(&binds),
-                0,
-                (rp, sp),
-                1,
-            )?;
-            drop(p);
-            let set = write_set(pc, pipeline.set_layout, &binds)?;
-            pipeline.draw_fullscreen(pc, extent, set, &[]);
-            Ok(())
-        }
+        move |pc| draw_screen(pc, "debug_clusters.frag", &[], 1)
     });
 }
 
@@ -178,24 +137,7 @@ pub fn declare_exposure(fb: &mut FrameBuilder<'_>, t: &Targets, post: &PostTarge
         p.storage_read(histogram)
             .storage_read(exposure)
             .blend(output);
-        move |pc| {
-            let (rp, sp, extent) = pc.subpass()?;
-            let binds = [
-                Bind::Storage(pc.buffer(histogram)?),
-                Bind::Storage(pc.buffer(exposure)?),
-            ];
-            let pipeline = pc.pipelines()?.borrow_mut().shaders.screen(
-                pc.gpu,
-                "debug_exposure.frag",
-                &types(&binds),
-                0,
-                (rp, sp),
-                1,
-            )?;
-            let set = write_set(pc, pipeline.set_layout, &binds)?;
-            pipeline.draw_fullscreen(pc, extent, set, &[]);
-            Ok(())
-        }
+        move |pc| draw_screen(pc, "debug_exposure.frag", &[], 1)
     });
 }
 

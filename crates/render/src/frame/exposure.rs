@@ -17,9 +17,9 @@
 //! The adaptation uses a fixed time step per frame ([`RATE`]), never the wall clock: every
 //! plan of the same frames gives the same exposure, bit for bit.
 
-use super::post::{compute, groups};
-use crate::builder::{BufferRef, FrameBuilder, ImageRef, ImportFlags};
-use crate::gpu::generic::Bind;
+use crate::builder::{BufferRef, ImageRef, ImportFlags};
+use crate::gpu::descriptors::{dispatch, groups};
+use crate::gpu::pass::FrameBuilder;
 use ash::vk;
 use tessera_graph::PassKind;
 
@@ -72,15 +72,6 @@ pub fn declare_adaptation(
         p.sampled(src).storage_read_write(histogram).async_compute();
         move |pc| {
             let s = pc.image(src)?;
-            let sampler = pc.pipelines()?.borrow().shaders.linear;
-            let binds = [
-                Bind::Sampled(
-                    s.shader_view,
-                    sampler,
-                    vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
-                ),
-                Bind::Storage(pc.buffer(histogram)?),
-            ];
             let grid = vk::Extent2D {
                 width: s.extent.width.div_ceil(2),
                 height: s.extent.height.div_ceil(2),
@@ -90,7 +81,7 @@ pub fn declare_adaptation(
             push[4..8].copy_from_slice(&grid.height.to_le_bytes());
             push[8..12].copy_from_slice(&(1.0 / grid.width as f32).to_le_bytes());
             push[12..16].copy_from_slice(&(1.0 / grid.height as f32).to_le_bytes());
-            compute(pc, "histogram.comp", &binds, &push, groups(grid, 16))
+            dispatch(pc, "histogram.comp", &push, groups(grid, 16))
         }
     });
     fb.pass("exposure adaptation", PassKind::Compute, |p| {
@@ -98,18 +89,8 @@ pub fn declare_adaptation(
             .storage_read_write(exposure)
             .async_compute();
         move |pc| {
-            let binds = [
-                Bind::Storage(pc.buffer(histogram)?),
-                Bind::Storage(pc.buffer(exposure)?),
-            ];
             let push = [RATE, KEY, RANGE.0, RANGE.1];
-            compute(
-                pc,
-                "exposure.comp",
-                &binds,
-                bytemuck::cast_slice(&push),
-                [1, 1, 1],
-            )
+            dispatch(pc, "exposure.comp", bytemuck::cast_slice(&push), [1, 1, 1])
         }
     });
     histogram

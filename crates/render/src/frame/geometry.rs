@@ -1,10 +1,13 @@
 //! The geometry passes: the sun's shadow cascades, the G-buffer and the forward-lit
 //! transparents.
 
-use super::sets::{frame_set, lit_frame_set, shadow_set};
+use super::sets::frame_set;
 use super::Targets;
-use crate::builder::{BufferRef, FrameBuilder, PassContext};
-use crate::gpu::pipelines::{set_viewport, variant_index, PipelineKind, Pipelines, DRAW_CONSTANTS};
+use crate::builder::Filter;
+use crate::gpu::commands::set_viewport;
+use crate::gpu::descriptors::declared_sets;
+use crate::gpu::pass::{FrameBuilder, PassContext};
+use crate::gpu::pipelines::{variant_index, PipelineKind, Pipelines, DRAW_CONSTANTS};
 use crate::gpu::scene::{Draw, SceneGpu};
 use crate::RenderError;
 use ash::vk;
@@ -14,8 +17,7 @@ use tessera_vk::Gpu;
 
 /// Records the opaque draws into each cascade of the shadow atlas (one viewport each).
 fn draw_shadows(
-    pc: &mut PassContext<'_, '_>,
-    ubo: BufferRef,
+    pc: &mut PassContext<'_, '_, '_>,
     buffers: (vk::Buffer, vk::Buffer),
     (size, cascades): (u32, u32),
 ) -> Result<(), RenderError> {
@@ -32,22 +34,11 @@ fn draw_shadows(
     if scene.opaque.is_empty() {
         return Ok(());
     }
-    let set = pc.frame.descriptor_set(set_layout)?;
-    let info = [vk::DescriptorBufferInfo {
-        buffer: pc.buffer(ubo)?,
-        offset: 0,
-        range: vk::WHOLE_SIZE,
-    }];
-    let write = vk::WriteDescriptorSet::default()
-        .dst_set(set)
-        .dst_binding(0)
-        .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
-        .buffer_info(&info);
+    let set = declared_sets(pc, &[set_layout])?[0];
     let d = &pc.gpu.device;
-    // SAFETY: a fresh set of this frame slot; recording inside the shadow subpass with the
-    // pipeline made for it; live buffers.
+    // SAFETY: recording inside the shadow subpass with the pipeline made for it; a fresh
+    // set of this frame slot; live buffers.
     unsafe {
-        d.update_descriptor_sets(&[write], &[]);
         d.cmd_bind_pipeline(pc.cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
         d.cmd_bind_descriptor_sets(
             pc.cmd,
@@ -94,7 +85,7 @@ fn draw_shadows(
 /// `alpha.y`) as vertex push constants. The pipeline, its set and the scene's buffers are
 /// bound.
 pub(crate) fn draw_opaque_depth(
-    pc: &PassContext<'_, '_>,
+    pc: &PassContext<'_, '_, '_>,
     layout: vk::PipelineLayout,
     scene: &SceneGpu,
     cascade: f32,
@@ -254,7 +245,7 @@ pub fn declare_shadows(fb: &mut FrameBuilder<'_>, t: &Targets, shadow_size: u32,
                 return Ok(());
             }
             let buffers = (pc.buffer(vertices)?, pc.buffer(indices)?);
-            draw_shadows(pc, ubo, buffers, (shadow_size, cascades))
+            draw_shadows(pc, buffers, (shadow_size, cascades))
         }
     });
 }
@@ -297,29 +288,32 @@ pub fn declare_gbuffer(fb: &mut FrameBuilder<'_>, t: &Targets) {
 pub fn declare_transparents(fb: &mut FrameBuilder<'_>, t: &Targets, transparent: Vec<Draw>) {
     let t = *t;
     fb.pass("transparents", PassKind::Raster, |p| {
+        // Set 0: frame constants, lights and the variant's clusters; set 1: each draw's
+        // material (the scene's, not the graph's); set 2: the shadow atlas.
         p.blend(t.hdr)
             .depth_read(t.depth)
             .uniform(t.ubo)
             .storage_read(t.lights)
-            .sampled(t.atlas)
+            .in_set(2)
+            .sampled_with(t.atlas, Filter::ShadowCompare)
             .vertices(t.vertices)
-            .indices(t.indices);
+            .indices(t.indices)
+            .in_set(0);
         if let Some(c) = t.clusters {
             p.storage_read(c);
         }
         move |pc| {
             let subpass = pc.subpass()?;
             let (scene, pipelines) = (pc.scene()?, pc.pipelines()?);
-            let (frame_layout, shadow_layout, sampler) = {
+            let set_layouts = {
                 let p = pipelines.borrow();
-                (
+                [
                     p.layouts.lit_frame[variant_index(t.clusters.is_some(), false)],
+                    vk::DescriptorSetLayout::null(),
                     p.layouts.shadow_map,
-                    p.shadow_sampler,
-                )
+                ]
             };
-            let set = lit_frame_set(pc, frame_layout, t.ubo, t.lights, t.clusters, None)?;
-            let shadow = shadow_set(pc, shadow_layout, sampler, t.atlas)?;
+            let sets = declared_sets(pc, &set_layouts)?;
             draw_meshes(
                 pc.gpu,
                 pc.cmd,
@@ -328,7 +322,7 @@ pub fn declare_transparents(fb: &mut FrameBuilder<'_>, t: &Targets, transparent:
                 &transparent,
                 Some(t.clusters.is_some()),
                 subpass,
-                &[set, shadow],
+                &[sets[0], sets[2]],
                 pc.buffer(t.vertices)?,
                 pc.buffer(t.indices)?,
             )

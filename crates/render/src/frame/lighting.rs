@@ -1,8 +1,10 @@
 //! `lighting`: the deferred lighting pass.
 
-use super::sets::{draw_fullscreen, input_set, lit_frame_set, shadow_set};
+use super::sets::draw_fullscreen;
 use super::Targets;
-use crate::builder::FrameBuilder;
+use crate::builder::Filter;
+use crate::gpu::descriptors::declared_sets;
+use crate::gpu::pass::FrameBuilder;
 use crate::gpu::pipelines::{variant_index, PipelineKind};
 use tessera_graph::PassKind;
 
@@ -12,19 +14,25 @@ use tessera_graph::PassKind;
 pub fn declare(fb: &mut FrameBuilder<'_>, t: &Targets) {
     let t = *t;
     fb.pass("lighting", PassKind::Raster, |p| {
-        p.input(t.albedo)
+        // Set 0: frame constants, lights, the variant's clusters (2) and SSAO (3); set 1:
+        // the G-buffer; set 2: the shadow atlas.
+        p.in_set(1)
+            .input(t.albedo)
             .input(t.normal)
             .input(t.material)
             .input(t.depth)
             .blend(t.hdr)
+            .in_set(0)
             .uniform(t.ubo)
             .storage_read(t.lights)
-            .sampled(t.atlas);
+            .in_set(2)
+            .sampled_with(t.atlas, Filter::ShadowCompare)
+            .in_set(0);
         if let Some(c) = t.clusters {
-            p.storage_read(c);
+            p.at_binding(2).storage_read(c);
         }
         if let Some(a) = t.ssao {
-            p.sampled(a);
+            p.at_binding(3).sampled_with(a, Filter::Nearest);
         }
         move |pc| {
             let (rp, sp, extent) = pc.subpass()?;
@@ -33,33 +41,21 @@ pub fn declare(fb: &mut FrameBuilder<'_>, t: &Targets) {
                 clustered: t.clusters.is_some(),
                 ao: t.ssao.is_some(),
             };
-            let (pipeline, layout, frame_layout, inputs_layout, shadow_layout, sampler, point) = {
+            let variant = variant_index(t.clusters.is_some(), t.ssao.is_some());
+            let (pipeline, layout, set_layouts) = {
                 let mut p = pipelines.borrow_mut();
                 (
                     p.get(pc.gpu, kind, rp, sp)?,
-                    p.layouts.lighting[variant_index(t.clusters.is_some(), t.ssao.is_some())],
-                    p.layouts.lit_frame[variant_index(t.clusters.is_some(), t.ssao.is_some())],
-                    p.layouts.gbuffer_inputs,
-                    p.layouts.shadow_map,
-                    p.shadow_sampler,
-                    p.shaders.nearest,
+                    p.layouts.lighting[variant],
+                    [
+                        p.layouts.lit_frame[variant],
+                        p.layouts.gbuffer_inputs,
+                        p.layouts.shadow_map,
+                    ],
                 )
             };
-            let ao = t.ssao.map(|a| (a, point));
-            let frame = lit_frame_set(pc, frame_layout, t.ubo, t.lights, t.clusters, ao)?;
-            let inputs = input_set(
-                pc,
-                inputs_layout,
-                &[t.albedo, t.normal, t.material, t.depth],
-            )?;
-            let shadow = shadow_set(pc, shadow_layout, sampler, t.atlas)?;
-            draw_fullscreen(
-                pc,
-                (pipeline, layout),
-                extent,
-                &[frame, inputs, shadow],
-                &[],
-            );
+            let sets = declared_sets(pc, &set_layouts)?;
+            draw_fullscreen(pc, (pipeline, layout), extent, &sets, &[]);
             Ok(())
         }
     });

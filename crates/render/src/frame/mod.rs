@@ -31,7 +31,7 @@
 //! depth memoryless (the shadow pass stays apart: its atlas is sampled at any pixel);
 //! elsewhere the plan is what the compiler decides (the same shaders: an input attachment is
 //! read from a loaded attachment when passes do not merge). The declaration needs no
-//! device: bodies reach the scene and pipelines through their [`crate::builder::PassContext`],
+//! device: bodies reach the scene and pipelines through their [`crate::gpu::pass::PassContext`],
 //! so `tessera plan --frame` compiles the very graph the renderer runs.
 
 pub mod bloom;
@@ -45,9 +45,10 @@ pub mod post;
 pub mod sets;
 pub mod ssao;
 
-use crate::builder::{BufferRef, FrameBuilder, ImageRef, ImportFlags, Size};
+use crate::builder::{BufferRef, ImageRef, ImportFlags, Size};
 use crate::features::{DebugView, Features, Ssao};
 use crate::gpu::frame_data::{update_buffer, FrameData, PointLightData};
+use crate::gpu::pass::FrameBuilder;
 use crate::gpu::scene::Draw;
 use tessera_graph::{Format, PassKind};
 

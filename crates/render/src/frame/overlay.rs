@@ -16,9 +16,10 @@
 //! discards, so those pixels keep their bytes exactly. The panel's rectangle is part of the
 //! grid (data, not declaration): [`OverlayText::panel`] says where it is.
 
-use crate::builder::{BufferRef, FrameBuilder, ImageRef, PassContext};
+use crate::builder::{BufferRef, ImageRef};
+use crate::gpu::descriptors::{declared_sets, declared_types};
 use crate::gpu::frame_data::update_buffer;
-use crate::gpu::generic::{types, write_set, Bind};
+use crate::gpu::pass::{FrameBuilder, PassContext};
 use crate::RenderError;
 use tessera_graph::PassKind;
 
@@ -245,7 +246,7 @@ pub fn declare_buffer(fb: &mut FrameBuilder<'_>) -> BufferRef {
 
 /// Records the grid into `buffer` (in a transfer pass that declared `copy_to(buffer)`).
 pub fn upload(
-    pc: &PassContext<'_, '_>,
+    pc: &PassContext<'_, '_, '_>,
     buffer: BufferRef,
     grid: &OverlayGrid,
 ) -> Result<(), RenderError> {
@@ -264,16 +265,16 @@ pub fn declare(fb: &mut FrameBuilder<'_>, output: ImageRef, text: BufferRef) {
         p.uniform(text).blend(output);
         move |pc| {
             let (rp, sp, extent) = pc.subpass()?;
-            let binds = [Bind::Uniform(pc.buffer(text)?)];
+            let types = declared_types(pc, 0)?;
             let pipeline = pc.pipelines()?.borrow_mut().shaders.screen_over(
                 pc.gpu,
                 "overlay.frag",
-                &types(&binds),
+                &types,
                 0,
                 (rp, sp),
             )?;
-            let set = write_set(pc, pipeline.set_layout, &binds)?;
-            pipeline.draw_fullscreen(pc, extent, set, &[]);
+            let sets = declared_sets(pc, &[pipeline.set_layout])?;
+            pipeline.draw_fullscreen(pc, extent, sets[0], &[]);
             Ok(())
         }
     });

@@ -18,13 +18,13 @@
 //!   writes the output directly when there is nothing for it to do: no FXAA, scale 1 and no
 //!   tile-friendly bloom.
 
-use super::sets::{draw_fullscreen, input_set};
+use super::sets::draw_fullscreen;
 use super::{Targets, HDR_FORMAT, OUTPUT_FORMAT};
-use crate::builder::{BufferRef, FrameBuilder, ImageRef, ImportFlags, PassContext, Size};
+use crate::builder::{BufferRef, ImageRef, ImportFlags, Size};
 use crate::features::{Aa, Bloom, Exposure, Features};
-use crate::gpu::generic::{types, write_set, Bind};
+use crate::gpu::descriptors::{declared_sets, draw_screen};
+use crate::gpu::pass::FrameBuilder;
 use crate::gpu::pipelines::PipelineKind;
-use crate::RenderError;
 use ash::vk;
 use tessera_graph::PassKind;
 
@@ -51,34 +51,6 @@ pub fn exposure_scale(e: Exposure) -> f32 {
         Exposure::Fixed(e) => e,
         Exposure::Auto { compensation } => compensation,
     }
-}
-
-/// Records a compute dispatch of the generic pipeline of `shader` with set 0 of `binds`.
-pub(crate) fn compute(
-    pc: &mut PassContext<'_, '_>,
-    shader: &'static str,
-    binds: &[Bind],
-    push: &[u8],
-    groups: [u32; 3],
-) -> Result<(), RenderError> {
-    let pipeline = pc.pipelines()?.borrow_mut().shaders.compute(
-        pc.gpu,
-        shader,
-        &types(binds),
-        push.len() as u32,
-    )?;
-    let set = write_set(pc, pipeline.set_layout, binds)?;
-    pipeline.dispatch(pc, set, push, groups);
-    Ok(())
-}
-
-/// Workgroups of `local`×`local` covering `extent`.
-pub(crate) fn groups(extent: vk::Extent2D, local: u32) -> [u32; 3] {
-    [
-        extent.width.div_ceil(local),
-        extent.height.div_ceil(local),
-        1,
-    ]
 }
 
 /// Declares bloom, tone mapping, the last post pass and the exposure adaptation, as
@@ -184,30 +156,15 @@ fn declare_tonemap(fb: &mut FrameBuilder<'_>, tm: Tonemap) {
                         p.layouts.hdr_input,
                     )
                 };
-                let set = input_set(pc, input_layout, &[tm.hdr])?;
+                let sets = declared_sets(pc, &[input_layout])?;
                 draw_fullscreen(
                     pc,
                     (pipeline, layout),
                     extent,
-                    &[set],
+                    &sets,
                     &tm.scale.to_le_bytes(),
                 );
                 return Ok(());
-            }
-            let sampler = pc.pipelines()?.borrow().shaders.linear;
-            let mut binds = vec![Bind::Input(
-                pc.image(tm.hdr)?.attachment_view,
-                vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
-            )];
-            if let Some(e) = tm.exposure {
-                binds.push(Bind::Storage(pc.buffer(e)?));
-            }
-            if let Some(b) = tm.bloom {
-                binds.push(Bind::Sampled(
-                    pc.image(b)?.shader_view,
-                    sampler,
-                    vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
-                ));
             }
             let shader = tonemap_shader(
                 tm.exposure.is_some(),
@@ -215,23 +172,13 @@ fn declare_tonemap(fb: &mut FrameBuilder<'_>, tm: Tonemap) {
                 tm.bloom_source.is_some(),
             );
             let colors = 1 + u32::from(tm.bloom_source.is_some());
-            let pipeline = pc.pipelines()?.borrow_mut().shaders.screen(
-                pc.gpu,
-                shader,
-                &types(&binds),
-                16,
-                (rp, sp),
-                colors,
-            )?;
-            let set = write_set(pc, pipeline.set_layout, &binds)?;
             let push = [
                 tm.scale,
                 super::bloom::INTENSITY,
                 1.0 / extent.width as f32,
                 1.0 / extent.height as f32,
             ];
-            pipeline.draw_fullscreen(pc, extent, set, bytemuck::cast_slice(&push));
-            Ok(())
+            draw_screen(pc, shader, bytemuck::cast_slice(&push), colors)
         }
     });
 }
@@ -260,29 +207,13 @@ fn declare_final(fb: &mut FrameBuilder<'_>, f: Final) {
             }
         }
         move |pc| {
-            let (rp, sp, extent) = pc.subpass()?;
-            let sampler = pc.pipelines()?.borrow().shaders.linear;
-            let read = vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
+            let (_, _, extent) = pc.subpass()?;
             let ldr = pc.image(f.ldr)?;
-            let mut binds = vec![Bind::Sampled(ldr.shader_view, sampler, read)];
-            let mut shader = "post.frag";
-            if let Some(b) = f.bloom {
-                binds.push(Bind::Sampled(pc.image(b)?.shader_view, sampler, read));
-                shader = "post.frag#BLOOM";
-                if let Some(e) = f.exposure {
-                    binds.push(Bind::Storage(pc.buffer(e)?));
-                    shader = "post.frag#BLOOM#AUTO_EXPOSURE";
-                }
-            }
-            let pipeline = pc.pipelines()?.borrow_mut().shaders.screen(
-                pc.gpu,
-                shader,
-                &types(&binds),
-                32,
-                (rp, sp),
-                1,
-            )?;
-            let set = write_set(pc, pipeline.set_layout, &binds)?;
+            let shader = match (f.bloom, f.exposure) {
+                (None, _) => "post.frag",
+                (Some(_), None) => "post.frag#BLOOM",
+                (Some(_), Some(_)) => "post.frag#BLOOM#AUTO_EXPOSURE",
+            };
             let push = [
                 1.0 / extent.width as f32,
                 1.0 / extent.height as f32,
@@ -293,8 +224,7 @@ fn declare_final(fb: &mut FrameBuilder<'_>, f: Final) {
                 f.scale,
                 0.0,
             ];
-            pipeline.draw_fullscreen(pc, extent, set, bytemuck::cast_slice(&push));
-            Ok(())
+            draw_screen(pc, shader, bytemuck::cast_slice(&push), 1)
         }
     });
 }

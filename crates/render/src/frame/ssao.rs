@@ -16,9 +16,11 @@
 
 use super::geometry::draw_opaque_depth;
 use super::Targets;
-use crate::builder::{FrameBuilder, ImageRef, PassContext, Size};
-use crate::gpu::generic::{types, write_set, Bind};
-use crate::gpu::pipelines::{set_viewport, PipelineKind};
+use crate::builder::{Filter, ImageRef, Size};
+use crate::gpu::commands::set_viewport;
+use crate::gpu::descriptors::{declared_sets, dispatch, groups};
+use crate::gpu::pass::{FrameBuilder, PassContext};
+use crate::gpu::pipelines::PipelineKind;
 use crate::RenderError;
 use ash::vk;
 use tessera_graph::{Format, PassKind};
@@ -67,71 +69,30 @@ pub fn declare(fb: &mut FrameBuilder<'_>, t: &Targets, depth: ImageRef) -> SsaoT
     let ssao = fb.image("ssao", FORMAT, Size::HALF);
     fb.pass("ssao", PassKind::Compute, |p| {
         p.uniform(ubo)
-            .sampled(depth)
+            .sampled_with(depth, Filter::Nearest)
             .image_store(raw)
             .async_compute();
         move |pc| {
-            let sampler = pc.pipelines()?.borrow().shaders.nearest;
-            let binds = [
-                Bind::Uniform(pc.buffer(ubo)?),
-                Bind::Sampled(
-                    pc.image(depth)?.shader_view,
-                    sampler,
-                    vk::ImageLayout::DEPTH_STENCIL_READ_ONLY_OPTIMAL,
-                ),
-                Bind::StorageImage(pc.image(raw)?.shader_view),
-            ];
-            dispatch(pc, "ssao.comp", &binds, raw)
+            let e = pc.image(raw)?.extent;
+            dispatch(pc, "ssao.comp", &[], groups(e, GROUP))
         }
     });
     fb.pass("ssao blur", PassKind::Compute, |p| {
         p.uniform(ubo)
-            .sampled(depth)
+            .sampled_with(depth, Filter::Nearest)
             .image_load(raw)
             .image_store(ssao)
             .async_compute();
         move |pc| {
-            let sampler = pc.pipelines()?.borrow().shaders.nearest;
-            let binds = [
-                Bind::Uniform(pc.buffer(ubo)?),
-                Bind::Sampled(
-                    pc.image(depth)?.shader_view,
-                    sampler,
-                    vk::ImageLayout::DEPTH_STENCIL_READ_ONLY_OPTIMAL,
-                ),
-                Bind::StorageImage(pc.image(raw)?.shader_view),
-                Bind::StorageImage(pc.image(ssao)?.shader_view),
-            ];
-            dispatch(pc, "ssao_blur.comp", &binds, ssao)
+            let e = pc.image(ssao)?.extent;
+            dispatch(pc, "ssao_blur.comp", &[], groups(e, GROUP))
         }
     });
     SsaoTargets { ssao, depth }
 }
 
-fn dispatch(
-    pc: &mut PassContext<'_, '_>,
-    shader: &'static str,
-    binds: &[Bind],
-    out: ImageRef,
-) -> Result<(), RenderError> {
-    let pipeline =
-        pc.pipelines()?
-            .borrow_mut()
-            .shaders
-            .compute(pc.gpu, shader, &types(binds), 0)?;
-    let set = write_set(pc, pipeline.set_layout, binds)?;
-    let e = pc.image(out)?.extent;
-    pipeline.dispatch(
-        pc,
-        set,
-        &[],
-        [e.width.div_ceil(GROUP), e.height.div_ceil(GROUP), 1],
-    );
-    Ok(())
-}
-
 /// Records the opaque draws, depth only, through the camera.
-fn draw_prepass(pc: &mut PassContext<'_, '_>, t: &Targets) -> Result<(), RenderError> {
+fn draw_prepass(pc: &mut PassContext<'_, '_, '_>, t: &Targets) -> Result<(), RenderError> {
     let (rp, sp, extent) = pc.subpass()?;
     let (scene, pipelines) = (pc.scene()?, pc.pipelines()?);
     let (pipeline, layout, set_layout) = {
@@ -145,7 +106,7 @@ fn draw_prepass(pc: &mut PassContext<'_, '_>, t: &Targets) -> Result<(), RenderE
     if scene.opaque.is_empty() {
         return Ok(());
     }
-    let set = write_set(pc, set_layout, &[Bind::Uniform(pc.buffer(t.ubo)?)])?;
+    let set = declared_sets(pc, &[set_layout])?[0];
     let (vertices, indices) = (pc.buffer(t.vertices)?, pc.buffer(t.indices)?);
     set_viewport(pc.gpu, pc.cmd, extent);
     let d = &pc.gpu.device;

@@ -5,42 +5,15 @@
 //! of set 0, in binding order) and its push-constant size, and for full-screen pipelines by
 //! the render pass and subpass as well; each is created on first use and kept for the
 //! device's life (a render pass that survives a re-plan keeps its handle, so its pipelines
-//! stay valid). [`write_set`] fills a frame-slot descriptor set from a [`Bind`] list.
+//! stay valid). Their set 0 is written by `super::descriptors`.
 
+use super::commands::{destroy_modules, set_viewport};
 use crate::builder::PassContext;
-use crate::gpu::pipelines::{destroy_modules, set_viewport};
 use crate::shaders::{ShaderSources, Stage};
 use crate::RenderError;
 use ash::vk;
 use std::collections::HashMap;
 use tessera_vk::Gpu;
-
-/// One binding of set 0, as [`write_set`] writes it.
-#[derive(Clone, Copy, Debug)]
-pub enum Bind {
-    /// A uniform buffer (whole).
-    Uniform(vk::Buffer),
-    /// A storage buffer (whole).
-    Storage(vk::Buffer),
-    /// A storage image view, in `GENERAL`.
-    StorageImage(vk::ImageView),
-    /// A sampled view with its sampler, in the given layout.
-    Sampled(vk::ImageView, vk::Sampler, vk::ImageLayout),
-    /// An input attachment (the framebuffer's attachment view), in the given layout.
-    Input(vk::ImageView, vk::ImageLayout),
-}
-
-impl Bind {
-    fn ty(self) -> vk::DescriptorType {
-        match self {
-            Bind::Uniform(_) => vk::DescriptorType::UNIFORM_BUFFER,
-            Bind::Storage(_) => vk::DescriptorType::STORAGE_BUFFER,
-            Bind::StorageImage(_) => vk::DescriptorType::STORAGE_IMAGE,
-            Bind::Sampled(..) => vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
-            Bind::Input(..) => vk::DescriptorType::INPUT_ATTACHMENT,
-        }
-    }
-}
 
 /// A pipeline with its layout and the layout of its set 0.
 #[derive(Clone, Copy, Debug)]
@@ -396,77 +369,9 @@ impl ShaderPipelines {
     }
 }
 
-/// The descriptor types of `binds`, in order (the `bindings` of [`ShaderPipelines`]).
-pub fn types(binds: &[Bind]) -> Vec<vk::DescriptorType> {
-    binds.iter().map(|b| b.ty()).collect()
-}
-
-/// A descriptor set of this frame slot for `layout`, written with `binds` (binding i is
-/// `binds[i]`).
-pub fn write_set(
-    pc: &mut PassContext<'_, '_>,
-    layout: vk::DescriptorSetLayout,
-    binds: &[Bind],
-) -> Result<vk::DescriptorSet, RenderError> {
-    let set = pc.frame.descriptor_set(layout)?;
-    let mut buffers = Vec::with_capacity(binds.len());
-    let mut images = Vec::with_capacity(binds.len());
-    for b in binds {
-        match *b {
-            Bind::Uniform(buffer) | Bind::Storage(buffer) => {
-                buffers.push([vk::DescriptorBufferInfo {
-                    buffer,
-                    offset: 0,
-                    range: vk::WHOLE_SIZE,
-                }])
-            }
-            Bind::StorageImage(view) => images.push([vk::DescriptorImageInfo {
-                sampler: vk::Sampler::null(),
-                image_view: view,
-                image_layout: vk::ImageLayout::GENERAL,
-            }]),
-            Bind::Sampled(view, sampler, layout) => images.push([vk::DescriptorImageInfo {
-                sampler,
-                image_view: view,
-                image_layout: layout,
-            }]),
-            Bind::Input(view, layout) => images.push([vk::DescriptorImageInfo {
-                sampler: vk::Sampler::null(),
-                image_view: view,
-                image_layout: layout,
-            }]),
-        }
-    }
-    let (mut bi, mut ii) = (0, 0);
-    let writes: Vec<vk::WriteDescriptorSet> = binds
-        .iter()
-        .enumerate()
-        .map(|(i, b)| {
-            let w = vk::WriteDescriptorSet::default()
-                .dst_set(set)
-                .dst_binding(i as u32)
-                .descriptor_type(b.ty());
-            match b {
-                Bind::Uniform(_) | Bind::Storage(_) => {
-                    bi += 1;
-                    w.buffer_info(&buffers[bi - 1])
-                }
-                _ => {
-                    ii += 1;
-                    w.image_info(&images[ii - 1])
-                }
-            }
-        })
-        .collect();
-    // SAFETY: a set allocated for this frame slot, not yet bound; the objects are live for
-    // the frame and in the layouts the plan puts them in for this pass.
-    unsafe { pc.gpu.device.update_descriptor_sets(&writes, &[]) };
-    Ok(set)
-}
-
 impl ShaderPipeline {
     /// Binds the pipeline and `set` and pushes `push` (compute or graphics, by the stages).
-    fn bind(&self, pc: &PassContext<'_, '_>, set: vk::DescriptorSet, push: &[u8]) {
+    fn bind<S>(&self, pc: &PassContext<'_, '_, S>, set: vk::DescriptorSet, push: &[u8]) {
         let point = if self.stages == vk::ShaderStageFlags::COMPUTE {
             vk::PipelineBindPoint::COMPUTE
         } else {
@@ -485,9 +390,9 @@ impl ShaderPipeline {
     }
 
     /// Records a dispatch of `groups` workgroups with `set` and `push`.
-    pub fn dispatch(
+    pub fn dispatch<S>(
         &self,
-        pc: &PassContext<'_, '_>,
+        pc: &PassContext<'_, '_, S>,
         set: vk::DescriptorSet,
         push: &[u8],
         groups: [u32; 3],
@@ -502,9 +407,9 @@ impl ShaderPipeline {
     }
 
     /// Draws the full-screen triangle over `extent` with `set` and `push`.
-    pub fn draw_fullscreen(
+    pub fn draw_fullscreen<S>(
         &self,
-        pc: &PassContext<'_, '_>,
+        pc: &PassContext<'_, '_, S>,
         extent: vk::Extent2D,
         set: vk::DescriptorSet,
         push: &[u8],

@@ -1,6 +1,9 @@
 //! What the renderer owns on the GPU.
 
+pub mod commands;
+pub mod descriptors;
 pub mod frame_data;
 pub mod generic;
+pub mod pass;
 pub mod pipelines;
 pub mod scene;

@@ -6,7 +6,8 @@
 //! the pass alone), so those pipelines are reused. Viewport and scissor are dynamic, so a
 //! resize creates no pipeline.
 
-use crate::gpu::generic::ShaderPipelines;
+use super::commands::destroy_modules;
+use super::generic::ShaderPipelines;
 use crate::shaders::{ShaderSources, Stage};
 use crate::RenderError;
 use ash::vk;
@@ -664,35 +665,5 @@ impl Reloaded {
     pub fn destroy(self, gpu: &Gpu) {
         self.modules.destroy(gpu);
         destroy_modules(gpu, self.shaders.into_iter().map(|(_, m, _)| m));
-    }
-}
-
-/// Destroys shader modules nothing uses.
-pub(crate) fn destroy_modules(gpu: &Gpu, modules: impl Iterator<Item = vk::ShaderModule>) {
-    for m in modules {
-        // SAFETY: the caller guarantees no pipeline creation or recording uses `m`.
-        unsafe { gpu.device.destroy_shader_module(m, None) };
-    }
-}
-
-/// Sets a viewport covering `extent` with Y up (negative height: clip space as in the
-/// scene's right-handed, Y-up convention) and a matching scissor.
-pub fn set_viewport(gpu: &Gpu, cmd: vk::CommandBuffer, extent: vk::Extent2D) {
-    let viewport = vk::Viewport {
-        x: 0.0,
-        y: extent.height as f32,
-        width: extent.width as f32,
-        height: -(extent.height as f32),
-        min_depth: 0.0,
-        max_depth: 1.0,
-    };
-    let scissor = vk::Rect2D {
-        offset: vk::Offset2D::default(),
-        extent,
-    };
-    // SAFETY: recording, with a pipeline whose viewport and scissor are dynamic.
-    unsafe {
-        gpu.device.cmd_set_viewport(cmd, 0, &[viewport]);
-        gpu.device.cmd_set_scissor(cmd, 0, &[scissor]);
     }
 }
