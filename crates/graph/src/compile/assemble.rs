@@ -14,7 +14,7 @@
 use super::barriers::{BarrierDraft, Barriers};
 use super::cull::Culling;
 use super::deps::Dependencies;
-use super::syncs::ownership::Ownership;
+use super::ownership::Ownership;
 use super::syncs::SyncPlan;
 use super::Schedule;
 use crate::caps::{Capabilities, CompileOptions};

@@ -24,7 +24,7 @@
 //! Barriers are placed before the later pass, or before the first subpass of its render
 //! pass; one barrier per resource per batch (masks are unioned).
 //!
-//! Across queues (see `syncs::ownership` for the sharing rule):
+//! Across queues (see `ownership` for the sharing rule):
 //! - a use on another queue than the resource's last use is a cross-queue hazard for the
 //!   sync phase, and a layout transition there is treated like a write: later readers on the
 //!   other queue must wait for the pass that performed it;
@@ -83,10 +83,10 @@
 //! figures: docs/perf.md, "Barrier phases".
 
 use super::chains::{Chain, Chains};
+use super::ownership::{compute_can_use, Sharing};
 use super::renderpass::ops::UseOps;
 use super::renderpass::RenderPassGrouping;
 use super::resource_uses::ResourceUses;
-use super::syncs::ownership::{compute_can_use, Sharing};
 use super::Schedule;
 use crate::access::{ScopeTable, SyncScope, TargetClass};
 use crate::graph::{Exit, Graph, PassId, QueueKind, ResourceId};
@@ -1250,7 +1250,7 @@ mod tests {
     use super::*;
     use crate::access::Access;
     use crate::caps::{Capabilities, CompileOptions};
-    use crate::compile::{cull, deps, levels, order, renderpass, syncs};
+    use crate::compile::{cull, deps, levels, order, ownership, renderpass};
     use crate::format::Format;
     use crate::graph::ImageDesc;
 
@@ -1267,7 +1267,7 @@ mod tests {
         let schedule = Schedule::new(order, level, queue, culling.kept.clone());
         let rp = renderpass::render_passes(graph, &schedule, grouped, &caps, &options)
             .expect("render passes");
-        let ownership = syncs::ownership::decide(graph, &schedule);
+        let ownership = ownership::decide(graph, &schedule);
         let scopes = ScopeTable::new();
         let classes: Vec<TargetClass> =
             graph.resources.iter().map(|r| r.target().class()).collect();

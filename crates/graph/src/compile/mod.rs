@@ -18,6 +18,7 @@ pub mod external;
 pub mod levels;
 pub mod memory;
 pub mod order;
+pub mod ownership;
 pub mod renderpass;
 mod resource_uses;
 pub mod syncs;
@@ -125,7 +126,7 @@ pub fn compile(
         front(graph, caps, &reference, &deps, &culling)?;
     }
     let (schedule, rp) = front(graph, caps, options, &deps, &culling)?;
-    let ownership = syncs::ownership::decide(graph, &schedule);
+    let ownership = ownership::decide(graph, &schedule);
     let mut barriers =
         barriers::barriers(graph, &schedule, &rp.grouping, &rp.ops, &ownership.sharing);
     let layout = memory::plan_memory(

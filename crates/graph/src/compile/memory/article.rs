@@ -13,8 +13,8 @@
 //! O(buckets · (n + pairs)) plus the small sorts (the article's O(n² log n)).
 
 use super::conflicts::Conflicts;
-use super::lifetimes::Problem;
 use super::packing::{PackedBlock, Packing};
+use super::problem::Problem;
 
 /// Packs `problem` with the article's algorithm.
 pub fn pack(problem: &Problem) -> Packing {
@@ -56,7 +56,7 @@ pub fn pack_class(
     let mut offset = vec![0u64; n];
     let mut busy: Vec<(u64, u64)> = Vec::new();
     // Dense problems: the bucket's items as (offset, end, span), sorted by offset.
-    let mut in_bucket: Vec<(u64, u64, super::lifetimes::Span)> = Vec::new();
+    let mut in_bucket: Vec<(u64, u64, super::problem::Span)> = Vec::new();
     let mut out = Vec::new();
     while let Some(&largest) = unplaced.first() {
         let bucket = out.len() as u32;

@@ -6,7 +6,7 @@
 //! closer than that, and blocks are whole multiples of the alignment. Cost: O(n + units).
 //! The compiler accumulates it while it makes the items (`Accumulator`).
 
-use super::lifetimes::{Item, Problem};
+use super::problem::{Item, Problem};
 
 /// Largest sum of footprints of items alive at one time (plan lifetimes, all classes).
 pub fn lower_bound(problem: &Problem) -> u64 {

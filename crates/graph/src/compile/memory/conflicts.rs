@@ -29,7 +29,7 @@
 //! alive list where levels are not small integers); linear when lifetimes are short.
 //! [`Conflicts::bounded`] gives up past a number of pairs (dense problems).
 
-use super::lifetimes::Problem;
+use super::problem::Problem;
 use std::collections::BTreeSet;
 
 /// Conflict lists of items `0..n` (local indices into the item list they were built from).
@@ -466,8 +466,9 @@ pub fn sparse_conflicts(problem: &Problem, items: &[usize]) -> Option<Conflicts>
 
 #[cfg(test)]
 mod tests {
-    use super::super::lifetimes::{Item, MemoryKind, Problem, Span};
+    use super::super::problem::{Item, Problem, Span};
     use super::Conflicts;
+    use crate::caps::MemoryKind;
     use crate::graph::ResourceId;
 
     /// Random problems with short and long lifetimes, one queue or levels.

@@ -9,9 +9,9 @@
 //! (starting from Tessera's planner). It stops at the lower bound of the class. The search
 //! is exponential; `node_limit` caps it and the result says whether it finished.
 
-use super::lifetimes::Problem;
 use super::packing::{PackedBlock, Packing};
 use super::planner;
+use super::problem::Problem;
 
 /// Result of the exact search.
 #[derive(Clone, Debug, PartialEq, Eq)]

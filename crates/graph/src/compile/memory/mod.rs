@@ -1,8 +1,8 @@
 //! Phase 8, memory: placement of transient resources into memory blocks, so that resources
 //! whose lifetimes do not overlap share bytes (low-level aliasing).
 //!
-//! [`lifetimes`] turns the schedule into a placement [`Problem`] (which resources, their
-//! footprints, classes and conflict spans); [`conflicts`] lists, per class, which items may
+//! [`lifetimes`] turns the schedule into a placement [`Problem`] ([`problem`]: which
+//! resources, their footprints, classes and conflict spans); [`conflicts`] lists, per class, which items may
 //! not share bytes; [`planner`] places them (several greedy orders in one growing block per
 //! memory class, refined, never worse than [`article`], the baseline of the aliasing
 //! article, which runs only when the planner misses the lower bound: `article_bytes` is 0
@@ -30,9 +30,11 @@ pub mod exact;
 pub mod lifetimes;
 pub mod packing;
 pub mod planner;
+pub mod problem;
 
-pub use lifetimes::{Item, Problem, Span, Timeline};
+pub use lifetimes::Timeline;
 pub use packing::{PackedBlock, Packing};
+pub use problem::{Item, Problem, Span};
 
 use super::renderpass::RenderPassGrouping;
 use super::Schedule;
@@ -307,7 +309,7 @@ fn test_rng(seed: u64) -> impl FnMut(u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::lifetimes::{Item, Problem};
+    use super::problem::{Item, Problem};
     use super::{by_offset, planner, sort_packed, test_rng};
 
     #[test]

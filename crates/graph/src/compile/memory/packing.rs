@@ -1,7 +1,7 @@
 //! The result every placement algorithm produces: blocks of one memory class each, holding
 //! items at aligned offsets. Algorithms work on item indices of a [`Problem`].
 
-use super::lifetimes::Problem;
+use super::problem::Problem;
 
 /// One block of a packing.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -51,8 +51,8 @@
 use super::article;
 use super::bound;
 use super::conflicts::{sparse_conflicts, Conflicts};
-use super::lifetimes::{Problem, Span};
 use super::packing::{PackedBlock, Packing};
+use super::problem::{Problem, Span};
 
 /// How a greedy run picks among the gaps that fit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -883,8 +883,8 @@ impl SplitMix {
 mod tests {
     use super::super::bound;
     use super::super::conflicts::Conflicts;
-    use super::super::lifetimes::{Item, Problem};
     use super::super::packing::{PackedBlock, Packing};
+    use super::super::problem::{Item, Problem};
     use super::{
         gap, insertion_sort, lowest_sorted, rescue, size_then_start, Greedy, Rule, SizeRanks,
     };

@@ -24,7 +24,7 @@
 //! pass sharing a resource with that subpass. Cost: O(uses) per pass, hash maps per render
 //! pass.
 
-use super::merge::Blocker;
+use super::blocker::Blocker;
 use crate::graph::{Graph, PassId, ResourceId};
 use crate::hash::FxBuildHasher;
 use std::collections::{HashMap, HashSet};

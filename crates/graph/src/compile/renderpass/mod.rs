@@ -4,7 +4,8 @@
 //! The phase is a chain of small steps, one module each:
 //! 1. [`merge`]: adjacent raster passes become subpasses of one render pass unless a rule
 //!    forbids it; every rejected pair gets a break listing every rule that split it (run by
-//!    the order phase as it emits passes, [`merge::Grouper`], and handed over here);
+//!    the order phase as it emits passes, [`merge::Grouper`], and handed over here); the
+//!    reasons are [`blocker::Blocker`]s, which [`cross_queue`] gives too;
 //! 2. [`load_store`]: per attachment, `CLEAR`/`LOAD`/`DONT_CARE` and `STORE`/`DONT_CARE` from
 //!    the writes before and the reads after the render pass, plus initial/final layouts;
 //! 3. [`memoryless`]: attachments that never leave tile memory (and errors for declared ones
@@ -25,6 +26,7 @@
 //! text, [`Text::shared`]).
 
 pub mod bandwidth;
+pub mod blocker;
 pub mod cross_queue;
 pub mod dependencies;
 pub mod load_store;

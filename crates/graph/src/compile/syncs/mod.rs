@@ -8,14 +8,13 @@
 //! pairs are the *candidate waits*; [`ssis`] keeps only those not implied by the others plus
 //! same-queue order (every candidate when `minimize_syncs` is off). Each hazard's resource is
 //! listed on the kept sync that covers it. The timeline value of a sync is the 1-based
-//! position of the signalling pass in its queue. [`ownership`] (run before the barrier phase)
+//! position of the signalling pass in its queue. [`super::ownership`] (run before the barrier phase)
 //! decides EXCLUSIVE vs CONCURRENT sharing; [`batches`] builds the submits.
 //! Cost: O(passes + hazards) plus the minimisation. Per-pass and per-sync lists (candidate
 //! waits, kept waits, covered resources, batch passes) live in shared buffers
 //! ([`ssis::Lists`], ranges), not in one allocation each.
 
 pub mod batches;
-pub mod ownership;
 pub mod ssis;
 
 use super::barriers::CrossQueueHazard;

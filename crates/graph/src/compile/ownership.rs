@@ -18,7 +18,7 @@
 //!
 //! Cost: O(uses).
 
-use super::super::Schedule;
+use super::Schedule;
 use crate::graph::{Graph, QueueKind, ResourceId};
 use crate::name::Name;
 use crate::plan::SharingMode;
