@@ -8,7 +8,8 @@
 //! device is `--profile` or else the frame's `device`, and the options are `--no-optimize`
 //! or else every optimisation on. The flags override what the plan records.
 
-use super::{out, plan};
+use super::out;
+use super::plan_json::parse_plan;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -130,7 +131,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
             // A plan given as the frame: say that the arguments are the other way round.
             let is_plan = frame_file::read_text(&args.frame)
                 .ok()
-                .is_some_and(|t| plan::parse_plan(&t, &args.frame).is_ok());
+                .is_some_and(|t| parse_plan(&t, &args.frame).is_ok());
             if is_plan {
                 anyhow::bail!(
                     "{} is a plan, not a frame: the arguments are FRAME PLAN.json",
@@ -141,7 +142,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let text = frame_file::read_text(&args.plan)?;
-    let plan = plan::parse_plan(&text, &args.plan).map_err(|e| {
+    let plan = parse_plan(&text, &args.plan).map_err(|e| {
         let syntax = frame_file::Syntax::of_path(&args.plan);
         if frame_file::parse(&text, syntax, "").is_ok() {
             anyhow::anyhow!(

@@ -8,6 +8,7 @@ mod frame_args;
 mod graph;
 pub mod out;
 mod plan;
+mod plan_json;
 mod progress;
 mod render;
 pub mod run;

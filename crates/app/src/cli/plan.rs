@@ -5,6 +5,7 @@
 //! changed between two plans.
 
 use super::frame_args::FrameArgs;
+use super::plan_json::parse_plan;
 use super::{check, out};
 use anyhow::Context as _;
 use std::path::{Path, PathBuf};
@@ -135,26 +136,6 @@ fn compile_graph(
         caps,
         options,
         plan,
-    })
-}
-
-/// Parses plan JSON (`tessera plan --json` output); errors name the file, line and column.
-pub fn parse_plan(text: &str, path: &Path) -> anyhow::Result<Plan> {
-    if text.trim().is_empty() {
-        anyhow::bail!(
-            "{}: the file is empty: a plan is the JSON object `tessera plan --json` writes",
-            path.display()
-        );
-    }
-    serde_json::from_str::<Plan>(text).map_err(|e| {
-        let message = e.to_string();
-        let message = message.split(" at line ").next().unwrap_or_default();
-        anyhow::anyhow!(
-            "{}:{}:{}: {message}",
-            path.display(),
-            e.line(),
-            e.column().max(1)
-        )
     })
 }
 

@@ -63,7 +63,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         return Err(missing("frame description", "--frame", &frame_path));
     }
     let plan_text = frame_file::read_text(&plan_path)?;
-    let plan = super::plan::parse_plan(&plan_text, &plan_path)?;
+    let plan = super::plan_json::parse_plan(&plan_text, &plan_path)?;
     let (graph, _) = frame_file::load(&frame_path)?;
     let device = match &args.device {
         Some(p) => Some(read_device(p)?),
