@@ -20,7 +20,7 @@
 //! owns; destruction happens once, in `Drop`, after the device is idle.
 
 use crate::memtype;
-use crate::surface::{self, SurfaceRequest};
+use crate::window::{self, SurfaceRequest};
 use crate::VkError;
 use ash::vk;
 use std::ffi::{c_void, CStr, CString};
@@ -287,7 +287,7 @@ impl Gpu {
             // SAFETY: the handles are the live window's (the request holds it) and the
             // probe is destroyed below, before this function returns; the instance enabled
             // the extensions ash-window asked for.
-            Some(h) => unsafe { surface::create_raw(&entry, &instance, h) }.map(Some),
+            Some(h) => unsafe { window::create_raw(&entry, &instance, h) }.map(Some),
         };
         let opened = probe.and_then(|probe| {
             let probe = surface_loader.as_ref().zip(probe);

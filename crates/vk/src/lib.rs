@@ -32,7 +32,7 @@
 //! ([`executor::TestHooks`]) exist with the `test-hooks` feature, which it enables.
 //!
 //! The project's `unsafe` lives in the Vulkan crates: here in `device`, `resources`,
-//! `render`, `executor`, `shader`, `surface`, `swapchain` and `capture`, and in
+//! `render`, `executor`, `shader`, `surface`, `window`, `swapchain` and `capture`, and in
 //! `tessera-synth`; each block says why it is sound.
 
 #![warn(missing_docs)]
@@ -51,6 +51,7 @@ pub mod shader;
 pub mod submit;
 pub mod surface;
 pub mod swapchain;
+mod window;
 
 pub use device::{Gpu, GpuOptions};
 pub use surface::{SurfaceRequest, WindowSource, WindowSurface};
