@@ -14,266 +14,139 @@
 //!   message; validation messages make the exit status 1.
 
 use super::actions::{self, Action};
-use super::hud::{self, Notes, Stats};
-#[allow(unused_imports)]
-use super::script::{Script, Step};
+use super::clock::Clock;
+use super::hud;
+use super::input::Input;
+use super::launch::{Launch, Opening, Options};
+use super::outputs::Outputs;
+use super::overlay::Overlay;
+use super::presenter::{explain, explain_vk, new_surface, Presenter};
+use super::run_log::RunLog;
+use super::script::Step;
+use super::script_run::ScriptRun;
+use super::switching::{Replan, Switching};
 use super::toggles::{changes, Figures, Switches};
 use super::touch::{Phase, Touches};
-use crate::cli::frame_args::{resolve_profile, Chosen, FrameArgs, AUTO};
+use super::visibility::{Hidden, Visibility};
+use crate::cli::frame_args::{resolve_profile, AUTO};
 use anyhow::Context;
-use ash::vk;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tessera_graph::Plan;
-use tessera_render::camera::{CameraController, CameraInput, CameraMode, View};
+use tessera_render::camera::{CameraController, CameraMode, View};
 use tessera_render::{Renderer, Settings};
-use tessera_vk::capture::Capture;
 use tessera_vk::executor::ImportedImage;
-use tessera_vk::swapchain::{Acquired, PresentMode, Presented, Swapchain};
+use tessera_vk::swapchain::{Acquired, Presented};
 use tessera_vk::{Gpu, GpuOptions, SurfaceRequest, VkError, WindowSurface};
 use winit::application::ApplicationHandler;
 use winit::event::{ElementState, MouseButton, MouseScrollDelta, StartCause, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
-use winit::keyboard::{KeyCode, PhysicalKey};
+use winit::keyboard::PhysicalKey;
 use winit::window::{Window, WindowId};
 
-/// What `tessera run` opens.
-pub struct Launch {
-    pub chosen: Chosen,
-    pub width: u32,
-    pub height: u32,
-    pub present_mode: PresentMode,
-    pub validation: bool,
-    pub emulate_async: bool,
-    pub frames: Option<u64>,
-    pub overlay: bool,
-    pub renderdoc: bool,
-    pub out_dir: PathBuf,
-    pub shader_dir: PathBuf,
-    pub script: Script,
-    /// `--profile auto` (the phone's): the profile and its preset come from the device once
-    /// it is open; these flags then apply to the preset's features.
-    pub auto_profile: Option<FrameArgs>,
-    /// `--tile-rules`: a tiler's tile facts over the device's own.
-    pub tile_rules: Option<tessera_vk::executor::TileRules>,
-}
-
-/// The open window and everything drawn into it. Field order is drop order: the renderer
-/// and the swapchain go before the surface, the surface before the device, the device
-/// before the window.
-struct Live {
-    renderer: Renderer,
-    swapchain: Option<Swapchain>,
-    /// The window's surface; `None` while suspended (the platform took the window away).
-    surface: Option<Arc<WindowSurface>>,
-    gpu: Arc<Gpu>,
-    window: Arc<Window>,
-    /// The swapchain must be recreated before the next frame.
-    stale: bool,
-}
-
-/// Held movement keys and mouse state, turned into a [`CameraInput`] each frame.
-#[derive(Debug, Default)]
-struct Input {
-    keys: std::collections::HashSet<KeyCode>,
-    look_button: bool,
-    orbit_button: bool,
-    cursor: Option<(f64, f64)>,
-    look: (f32, f32),
-    wheel: f32,
-    /// The fingers on a touch screen (Android): orbit, pinch zoom, pan and taps.
-    touches: Touches,
-}
-
-impl Input {
-    fn axis(&self, plus: KeyCode, minus: KeyCode) -> f32 {
-        f32::from(u8::from(self.keys.contains(&plus)))
-            - f32::from(u8::from(self.keys.contains(&minus)))
-    }
-
-    /// This frame's input; the mouse motion and wheel are consumed.
-    fn take(&mut self) -> CameraInput {
-        CameraInput {
-            forward: self.axis(KeyCode::KeyW, KeyCode::KeyS),
-            right: self.axis(KeyCode::KeyD, KeyCode::KeyA),
-            up: self.axis(KeyCode::KeyE, KeyCode::KeyQ),
-            look: std::mem::take(&mut self.look),
-            wheel: std::mem::take(&mut self.wheel),
-            fast: self.keys.contains(&KeyCode::ShiftLeft)
-                || self.keys.contains(&KeyCode::ShiftRight),
-            ..CameraInput::default()
-        }
-    }
-}
-
-/// Why nothing is drawn, and so what restores it.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Hidden {
-    /// The window is 0×0: a non-zero resize restores it.
-    ZeroSize,
-    /// The platform says it is occluded: `Occluded(false)` restores it.
-    Occluded,
-    /// The window manager iconified it (X11 reports neither of the above): any event
-    /// after which it is no longer minimised restores it.
-    Iconified,
-    /// `--script minimise=MS`: restores itself at that time.
-    Until(Instant),
-}
-
-/// A minimised (or occluded) window: nothing is drawn until it is restored.
-#[derive(Debug)]
-struct Minimised {
-    since: Instant,
-    why: Hidden,
-    /// Process CPU time when it began.
-    cpu: Option<Duration>,
-    /// Redraws that came while minimised (none is drawn).
-    redraws: u64,
-    /// Frames presented when it began.
-    presented: u64,
-}
-
-/// How long a scripted resize waits for the window system before drawing on.
-const RESIZE_WAIT: Duration = Duration::from_secs(5);
-
-/// `--script N:resize=WxH` asked for a size the window does not have yet.
-#[derive(Debug)]
-struct ScriptedResize {
-    size: (u32, u32),
-    deadline: Instant,
-}
-
-/// The app is suspended: the platform took the native window away (Android's `Suspended`,
-/// or `--script suspend=MS`), so the swapchain and the surface are gone and nothing is
-/// drawn until `resumed` makes a new surface. The device, the pipelines, the scene and the
-/// plan-lifetime resources stay.
-#[derive(Debug)]
-struct Suspension {
-    since: Instant,
-    /// `--script suspend=MS`: resumes itself at that time; `None`: when the platform says.
-    until: Option<Instant>,
-}
-
-/// A re-plan the next frame will make, and what caused it.
-struct Replan {
-    reason: String,
-    before: Option<Plan>,
-}
-
+/// The window app: each part holds one kind of state, and the methods here are what needs
+/// several of them (a frame, an action, the platform's events). Field order is drop order:
+/// the Vulkan objects go before RenderDoc (in `outputs`), which hooked them.
 struct App {
+    /// The launch options, fixed for the run.
+    options: Options,
     /// What to open, taken when the window opens.
-    setup: Option<(Settings, tessera_scene::Scene, Option<View>)>,
-    present_mode: PresentMode,
-    validation: bool,
-    frames: Option<u64>,
-    out_dir: PathBuf,
-    shader_dir: PathBuf,
-    script: Script,
-    renderdoc: bool,
-    live: Option<Live>,
-    capture: Option<Capture>,
-    switches: Switches,
+    opening: Option<Opening>,
+    /// The window and the Vulkan objects, once open.
+    live: Option<Presenter>,
+    outputs: Outputs,
+    switching: Switching,
+    overlay: Overlay,
     camera: Option<CameraController>,
     input: Input,
-    stats: Stats,
-    notes: Notes,
-    /// Scene and device, the overlay's first words.
-    title: String,
-    figures: Figures,
-    overlay: bool,
-    paused: bool,
-    /// The lights move 1/60 s per frame (as in `tessera render`) instead of with the clock.
-    fixed_step: bool,
-    time: f32,
-    last_frame: Option<Instant>,
-    first_presented: Option<Instant>,
-    presented: u64,
-    /// Frames rendered: those presented and those whose presentation was dropped.
-    rendered: u64,
-    screenshot: Option<PathBuf>,
-    capture_next: Option<PathBuf>,
-    replan: Option<Replan>,
-    minimised: Option<Minimised>,
-    suspension: Option<Suspension>,
-    /// A scripted resize the window system has not applied yet: no frame is drawn until it
-    /// is, so the frame a script step names sees the size it asked for however late the
-    /// window system answers (a loaded machine answers late).
-    resizing: Option<ScriptedResize>,
-    /// Suspended periods, ms.
-    suspend_log: Vec<f64>,
-    /// Window surfaces made (the first one included).
-    surfaces: u64,
-    /// The overlay last drawn and the output size it was laid out for: what a tap hits.
-    hud: Option<(hud::Hud, (u32, u32))>,
-    /// `--profile auto`: the flags and configuration the device's preset is chosen from
-    /// when the device opens.
-    auto_profile: Option<(FrameArgs, tessera_render::config::Config)>,
-    /// The plan of the last frame that re-planned, screenshot frames aside: what a switch's
-    /// plan is compared with.
-    steady_plan: Option<Plan>,
-    /// Re-plans made: (reason, ms).
-    replans: Vec<(String, f64)>,
-    /// Minimised periods: (ms, redraws, frames drawn, CPU ms).
-    minimise_log: Vec<(f64, u64, u64, Option<f64>)>,
-    /// CPU ms of each presented frame ([`hud::cpu_ms`]), and the ms blocked in submit.
-    cpu_ms: Vec<f64>,
-    submit_ms: Vec<f64>,
-    files: u64,
+    clock: Clock,
+    script: ScriptRun,
+    visibility: Visibility,
+    log: RunLog,
     error: Option<anyhow::Error>,
-    messages: (u64, Vec<String>),
-    /// Swapchains created (the first one included).
-    swapchains: u64,
-    /// The last swapchain's extent.
-    extent: (u32, u32),
     quit: bool,
 }
 
-/// One message for a Vulkan error, saying plainly when the device or the surface is lost.
-fn explain(e: tessera_render::RenderError) -> anyhow::Error {
-    match lost(&e) {
-        Some(what) => anyhow::anyhow!("{what} was lost ({e})"),
-        None => anyhow::Error::new(e),
-    }
-}
-
-/// What an error says was lost, by its variant: the GPU device or the window surface.
-fn lost(e: &tessera_render::RenderError) -> Option<&'static str> {
-    match e.vk()? {
-        VkError::DeviceLost => Some("the GPU device"),
-        VkError::SurfaceLost => Some("the window surface"),
-        _ => None,
-    }
-}
-
-fn explain_vk(e: VkError) -> anyhow::Error {
-    explain(e.into())
-}
-
-/// This process's CPU time (user + system) from `/proc/self/stat`, where there is one.
-fn process_cpu() -> Option<Duration> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // The fields after the command name, which is in parentheses and may contain spaces.
-    let rest = stat.rsplit_once(')')?.1;
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    // utime and stime are fields 14 and 15 of the line (11 and 12 after the name), in
-    // clock ticks of USER_HZ (100 on Linux).
-    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
-    Some(Duration::from_millis(ticks * 10))
-}
-
 impl App {
+    fn new(launch: Launch) -> App {
+        let Launch {
+            chosen,
+            width,
+            height,
+            present_mode,
+            validation,
+            emulate_async,
+            frames,
+            overlay,
+            renderdoc,
+            out_dir,
+            shader_dir,
+            script,
+            auto_profile,
+            tile_rules,
+        } = launch;
+        let settings = Settings {
+            width,
+            height,
+            options: chosen.options,
+            emulate_async,
+            read_back: false,
+            features: chosen.features.clone(),
+            profile: chosen.profile.clone(),
+            tile_rules,
+            ..Settings::default()
+        };
+        let switches = Switches {
+            features: chosen.features.clone(),
+            options: chosen.options,
+        };
+        let fixed_step = frames.is_some() || !script.is_empty();
+        App {
+            options: Options {
+                present_mode,
+                validation,
+                frames,
+                shader_dir,
+                renderdoc,
+            },
+            opening: Some(Opening {
+                settings,
+                scene: chosen.scene,
+                start: chosen.camera,
+                auto_profile: auto_profile.map(|a| (a, chosen.config.clone())),
+            }),
+            live: None,
+            outputs: Outputs::new(out_dir),
+            switching: Switching::new(switches),
+            overlay: Overlay::new(overlay),
+            camera: None,
+            input: Input::default(),
+            clock: Clock {
+                fixed_step,
+                ..Clock::default()
+            },
+            script: ScriptRun::new(script),
+            visibility: Visibility::default(),
+            log: RunLog::default(),
+            error: None,
+            quit: false,
+        }
+    }
+
     fn open(&mut self, event_loop: &ActiveEventLoop) -> anyhow::Result<()> {
-        let Some((mut settings, scene, start)) = self.setup.take() else {
+        let Some(Opening {
+            mut settings,
+            scene,
+            start,
+            auto_profile,
+        }) = self.opening.take()
+        else {
             return Ok(());
         };
-        if self.renderdoc {
+        if self.options.renderdoc {
             // Before the instance: RenderDoc hooks Vulkan as it loads.
-            let first = self.out_dir.join("capture.rdc");
-            self.capture =
-                Some(Capture::load(&first).map_err(|e| anyhow::anyhow!("--renderdoc: {e}"))?);
-            log::info!("RenderDoc loaded: F9 captures the next frame");
+            self.outputs.load_renderdoc()?;
         }
         let attrs = Window::default_attributes()
             .with_title("tessera")
@@ -288,7 +161,7 @@ impl App {
         );
         let gpu = Arc::new(
             Gpu::new(&GpuOptions {
-                validation: self.validation,
+                validation: self.options.validation,
                 surface: Some(SurfaceRequest::new(window.clone())),
             })
             .map_err(|e| match e {
@@ -298,7 +171,7 @@ impl App {
         );
         log::info!("device: {}", gpu.device_name());
         self.input.touches = Touches::new(window.scale_factor());
-        if let Some((args, config)) = self.auto_profile.take() {
+        if let Some((args, config)) = auto_profile {
             let features = settings.features.clone();
             let (profile, features, why) = resolve_profile(&args, &config, AUTO, features, &gpu)?;
             println!(
@@ -307,19 +180,19 @@ impl App {
             );
             settings.profile = profile;
             settings.features = features.clone();
-            self.switches.features = features;
+            self.switching.switches.features = features;
         }
         let surface = self.make_surface(&gpu, &window)?;
         let start = start.unwrap_or_else(|| View::of(&scene));
         self.camera = Some(CameraController::new(start, scene.bounds));
-        self.title = format!(
+        self.overlay.title = format!(
             "tessera: {} on {} ({} profile)",
             scene.name,
             gpu.device_name(),
             settings.profile
         );
         let renderer = Renderer::new(gpu.clone(), scene, settings)?;
-        self.live = Some(Live {
+        self.live = Some(Presenter {
             renderer,
             swapchain: None,
             surface: Some(surface),
@@ -334,55 +207,40 @@ impl App {
         Ok(())
     }
 
-    /// A new surface for the window (at open and on each resume).
+    /// A new surface for the window (at open and on each resume), counted.
     fn make_surface(
         &mut self,
         gpu: &Arc<Gpu>,
         window: &Arc<Window>,
     ) -> anyhow::Result<Arc<WindowSurface>> {
-        let surface = WindowSurface::new(gpu, window.clone())
-            .map_err(explain_vk)
-            .context("creating the window surface")?;
-        self.surfaces += 1;
-        Ok(Arc::new(surface))
+        let surface = new_surface(gpu, window)?;
+        self.log.surfaces += 1;
+        Ok(surface)
     }
 
     /// The platform takes the window away: waits for the frames in flight, then drops the
     /// swapchain and the surface before returning (Android destroys the native window once
     /// the `Suspended` handler returns). Everything else stays for the resume.
     fn suspend(&mut self, until: Option<Instant>) -> anyhow::Result<()> {
-        if self.suspension.is_some() {
+        if !self.visibility.suspend(until) {
             return Ok(());
         }
-        log::info!("suspended: dropping the swapchain and the window surface");
-        self.suspension = Some(Suspension {
-            since: Instant::now(),
-            until,
-        });
         // Keys and fingers released while suspended never arrive.
-        self.input.keys.clear();
-        self.input.touches.clear();
+        self.input.release_all();
         let Some(live) = &mut self.live else {
             return Ok(());
         };
-        // The swapchain's views go: nothing made for them may outlive them.
-        live.renderer.forget_targets()?;
-        live.gpu.wait_idle().map_err(explain_vk)?;
-        live.swapchain = None;
-        live.surface = None;
-        Ok(())
+        live.drop_surface()
     }
 
     /// The platform gives the window back: a new surface, and the next frame makes the
     /// swapchain for the window's size (which may have changed: a rotation).
     fn resume(&mut self) -> anyhow::Result<()> {
-        let Some(s) = self.suspension.take() else {
+        let Some(ms) = self.visibility.resume() else {
             return Ok(());
         };
-        let ms = s.since.elapsed().as_secs_f64() * 1e3;
-        log::info!("resumed after {ms:.0} ms suspended: making a new window surface");
-        self.suspend_log.push(ms);
-        self.last_frame = None;
+        self.log.suspend_log.push(ms);
+        self.clock.last_frame = None;
         let Some((gpu, window)) = self
             .live
             .as_ref()
@@ -393,8 +251,7 @@ impl App {
         let surface = self.make_surface(&gpu, &window)?;
         if let Some(l) = &mut self.live {
             l.surface = Some(surface);
-            l.stale = true;
-            l.window.request_redraw();
+            l.redraw_stale();
         }
         Ok(())
     }
@@ -405,63 +262,31 @@ impl App {
         let Some(live) = &mut self.live else {
             return Ok(());
         };
-        live.stale = false;
-        let Some(surface) = live.surface.clone() else {
+        let Some(extent) = live.recreate_swapchain(self.options.present_mode)? else {
             return Ok(());
         };
-        let size = live.window.inner_size();
-        // Every frame that used the old swapchain (rendering and presenting) is done, and
-        // nothing made for its views outlives them.
-        live.renderer.forget_targets()?;
-        live.gpu.wait_idle().map_err(explain_vk)?;
-        let extent = vk::Extent2D {
-            width: size.width,
-            height: size.height,
-        };
-        let old = live.swapchain.take();
-        live.swapchain = Swapchain::create(&surface, extent, self.present_mode, old)
-            .map_err(explain_vk)
-            .context("creating the swapchain")?;
-        if let Some(sc) = &live.swapchain {
-            live.renderer.set_targets_readable(sc.can_read_back());
-            self.swapchains += 1;
-            self.extent = (sc.extent.width, sc.extent.height);
-            let s = live.renderer.settings();
-            if (sc.extent.width, sc.extent.height) != (s.width, s.height) {
-                let before = self.steady_plan.clone();
-                live.renderer.reconfigure(
-                    sc.extent.width,
-                    sc.extent.height,
-                    self.switches.options,
-                )?;
-                if self.replan.is_none() {
-                    self.replan = Some(Replan {
-                        reason: format!("resize to {}x{}", sc.extent.width, sc.extent.height),
-                        before,
-                    });
-                }
+        self.log.swapchains += 1;
+        self.log.extent = (extent.width, extent.height);
+        let s = live.renderer.settings();
+        if (extent.width, extent.height) != (s.width, s.height) {
+            let before = self.switching.steady.clone();
+            live.renderer.reconfigure(
+                extent.width,
+                extent.height,
+                self.switching.switches.options,
+            )?;
+            if self.switching.pending.is_none() {
+                self.switching.pending = Some(Replan {
+                    reason: format!("resize to {}x{}", extent.width, extent.height),
+                    before,
+                });
             }
-            self.notes.title = format!(
-                "{}  {}x{}  {:?}",
-                self.title, sc.extent.width, sc.extent.height, self.present_mode
-            );
         }
+        self.overlay.notes.title = format!(
+            "{}  {}x{}  {:?}",
+            self.overlay.title, extent.width, extent.height, self.options.present_mode
+        );
         Ok(())
-    }
-
-    /// Marks the next frame's re-plan with `reason` (keeping the plan to diff against).
-    fn expect_replan(&mut self, reason: String) {
-        let before = self.steady_plan.clone();
-        self.replan = Some(Replan { reason, before });
-    }
-
-    /// Where a screenshot or capture goes: a path the script names, inside `--out-dir` when
-    /// relative, else the next numbered file there.
-    fn file(&mut self, given: Option<PathBuf>, stem: &str, ext: &str) -> PathBuf {
-        given.map(|p| self.out_dir.join(p)).unwrap_or_else(|| {
-            self.files += 1;
-            self.out_dir.join(format!("{stem}-{:04}.{ext}", self.files))
-        })
     }
 
     /// Does what a key (or a script step) asks.
@@ -469,15 +294,15 @@ impl App {
         log::info!("action: {}", actions::binding(action).name);
         match action {
             Action::Optimisation(o) => {
-                let said = self.switches.optimisation(o);
+                let said = self.switching.switches.optimisation(o);
                 self.apply_switches(said)?;
             }
             Action::AllOptimisations => {
-                let said = self.switches.all_optimisations();
+                let said = self.switching.switches.all_optimisations();
                 self.apply_switches(said)?;
             }
             Action::Feature(f) => {
-                let said = self.switches.feature(f);
+                let said = self.switching.switches.feature(f);
                 self.apply_switches(said)?;
             }
             Action::CameraMode => {
@@ -485,27 +310,29 @@ impl App {
                     c.toggle_mode();
                 }
             }
-            Action::Pause => self.paused = !self.paused,
+            Action::Pause => self.clock.paused = !self.clock.paused,
             Action::Overlay => {
-                self.overlay = !self.overlay;
-                self.expect_replan(format!(
+                self.overlay.shown = !self.overlay.shown;
+                self.switching.expect_replan(format!(
                     "overlay {}",
-                    if self.overlay { "on" } else { "off" }
+                    if self.overlay.shown { "on" } else { "off" }
                 ));
             }
-            Action::Screenshot => self.screenshot = Some(self.file(path, "screenshot", "png")),
+            Action::Screenshot => {
+                self.outputs.screenshot = Some(self.outputs.file(path, "screenshot", "png"));
+            }
             Action::Capture => {
-                if self.capture.is_some() {
-                    self.capture_next = Some(self.file(path, "capture", "rdc"));
+                if self.outputs.capture.is_some() {
+                    self.outputs.capture_next = Some(self.outputs.file(path, "capture", "rdc"));
                 } else {
-                    self.notes.error =
+                    self.overlay.notes.error =
                         Some("capture: RenderDoc is not loaded (start with --renderdoc)".into());
                     log::warn!("capture: RenderDoc is not loaded (start with --renderdoc)");
                 }
             }
             Action::ReloadShaders => self.reload_shaders(),
             Action::DumpPlan => {
-                let base = self.file(path, "plan", "json");
+                let base = self.outputs.file(path, "plan", "json");
                 self.dump_plan(&base)?;
             }
             Action::Quit => self.quit = true,
@@ -516,14 +343,10 @@ impl App {
     /// A tap at window pixel (`x`, `y`): the switch whose cell it hits in the overlay last
     /// drawn toggles; with the overlay hidden, any tap shows it (a phone has no Tab key).
     fn tap(&mut self, x: f64, y: f64) -> anyhow::Result<()> {
-        if !self.overlay {
+        if !self.overlay.shown {
             return self.act(Action::Overlay, None);
         }
-        let Some((drawn, (width, height))) = &self.hud else {
-            // Not drawn yet: nothing to hit.
-            return Ok(());
-        };
-        match drawn.switch_at(*width, *height, x, y) {
+        match self.overlay.switch_at(x, y) {
             Some(action) => {
                 log::info!("tap at ({x:.0}, {y:.0}): {}", actions::binding(action).name);
                 self.act(action, None)
@@ -536,12 +359,7 @@ impl App {
     /// cell in the overlay last drawn, through the gesture recogniser like a real one.
     fn scripted_tap(&mut self, action: Action) -> anyhow::Result<()> {
         let name = actions::binding(action).name;
-        let Some((drawn, (width, height))) = &self.hud else {
-            anyhow::bail!("--script tap={name}: the overlay is hidden, nothing to tap");
-        };
-        let (x, y) = drawn.cell_centre(*width, *height, action).ok_or_else(|| {
-            anyhow::anyhow!("--script tap={name}: the overlay shows no switch '{name}'")
-        })?;
+        let (x, y) = self.overlay.cell_centre(action, name)?;
         let now = Instant::now();
         let touches = &mut self.input.touches;
         touches.touch(u64::MAX, Phase::Started, x, y, now);
@@ -557,34 +375,31 @@ impl App {
 
     /// Hands the switches to the renderer; the next frame re-plans.
     fn apply_switches(&mut self, said: String) -> anyhow::Result<()> {
-        self.expect_replan(said);
+        self.switching.expect_replan(said);
         if let Some(l) = &mut self.live {
             let s = l.renderer.settings();
             let (w, h) = (s.width, s.height);
-            l.renderer.set_features(self.switches.features.clone());
-            l.renderer.reconfigure(w, h, self.switches.options)?;
+            let switches = &self.switching.switches;
+            l.renderer.set_features(switches.features.clone());
+            l.renderer.reconfigure(w, h, switches.options)?;
         }
         Ok(())
     }
 
     fn reload_shaders(&mut self) {
         let Some(l) = &mut self.live else { return };
-        match l.renderer.reload_shaders(&self.shader_dir) {
+        let shader_dir = &self.options.shader_dir;
+        let notes = &mut self.overlay.notes;
+        match l.renderer.reload_shaders(shader_dir) {
             Ok(report) => {
-                println!(
-                    "shaders reloaded from {}: {report:?}",
-                    self.shader_dir.display()
-                );
-                self.notes.error = None;
-                self.notes.change = vec![format!(
-                    "shaders reloaded from {}",
-                    self.shader_dir.display()
-                )];
+                println!("shaders reloaded from {}: {report:?}", shader_dir.display());
+                notes.error = None;
+                notes.change = vec![format!("shaders reloaded from {}", shader_dir.display())];
             }
             Err(e) => {
                 // The old pipelines stay; the overlay shows why.
                 log::error!("shader reload failed, keeping the old pipelines: {e}");
-                self.notes.error = Some(format!("shader reload: {e}"));
+                notes.error = Some(format!("shader reload: {e}"));
             }
         }
     }
@@ -604,70 +419,35 @@ impl App {
             .with_context(|| format!("writing {}", html_path.display()))?;
         let said = format!("{} and {}", path.display(), html_path.display());
         println!("wrote the plan: {said}");
-        self.notes.wrote = Some(said);
+        self.overlay.notes.wrote = Some(said);
         Ok(())
     }
 
     fn minimise(&mut self, why: Hidden) {
-        if self.minimised.is_none() {
-            log::info!("minimised ({why:?}): drawing nothing until restored");
-            self.minimised = Some(Minimised {
-                since: Instant::now(),
-                why,
-                cpu: process_cpu(),
-                redraws: 0,
-                presented: self.presented,
-            });
-        }
-    }
-
-    fn hidden(&self) -> Option<Hidden> {
-        self.minimised.as_ref().map(|m| m.why)
+        self.visibility.minimise(why, self.clock.presented);
     }
 
     fn restore(&mut self) {
-        if let Some(m) = self.minimised.take() {
-            let ms = m.since.elapsed().as_secs_f64() * 1e3;
-            let cpu = match (m.cpu, process_cpu()) {
-                (Some(a), Some(b)) => Some(b.saturating_sub(a).as_secs_f64() * 1e3),
-                _ => None,
-            };
-            log::info!("restored after {ms:.0} ms minimised");
-            let drawn = self.presented - m.presented;
-            self.minimise_log.push((ms, m.redraws, drawn, cpu));
-            self.last_frame = None;
+        if let Some(period) = self.visibility.restore(self.clock.presented) {
+            self.log.minimise_log.push(period);
+            self.clock.last_frame = None;
             if let Some(l) = &mut self.live {
-                l.stale = true;
-                l.window.request_redraw();
+                l.redraw_stale();
             }
         }
     }
 
     /// Renders and presents one frame; `Ok(false)` when the loop should end.
     fn draw(&mut self) -> anyhow::Result<bool> {
-        if self.suspension.is_some() {
+        if self.visibility.skip_redraw() {
             return Ok(true);
         }
-        if let Some(m) = &mut self.minimised {
-            m.redraws += 1;
-            return Ok(true);
-        }
-        if let Some(r) = &self.resizing {
-            if Instant::now() < r.deadline {
-                if let Some(l) = &self.live {
-                    l.window.request_redraw();
-                }
-                std::thread::sleep(Duration::from_millis(1));
-                return Ok(true);
+        if self.script.waiting() {
+            if let Some(l) = &self.live {
+                l.window.request_redraw();
             }
-            log::warn!(
-                "the window system did not resize the window to {}x{} within {} s; \
-                 drawing at the size it has",
-                r.size.0,
-                r.size.1,
-                RESIZE_WAIT.as_secs()
-            );
-            self.resizing = None;
+            std::thread::sleep(Duration::from_millis(1));
+            return Ok(true);
         }
         // X11 reports an iconified window neither as 0×0 nor (always) as occluded; the
         // window manager's state says it.
@@ -687,7 +467,7 @@ impl App {
             self.recreate()?;
         }
         let now = Instant::now();
-        let dt = self.last_frame.map_or(0.0, |t| (now - t).as_secs_f64());
+        let dt = self.clock.dt(now);
         let Some(live) = &mut self.live else {
             return Ok(true);
         };
@@ -710,35 +490,27 @@ impl App {
             }
             c.update(&input, dt.min(0.1) as f32);
             live.renderer.set_camera(Some(c.view()));
-            self.notes.camera = format!(
+            self.overlay.notes.camera = format!(
                 "camera: {:?} (C), speed {:.2}; lights {} (Space)",
                 c.mode(),
                 c.speed(),
-                if self.paused { "paused" } else { "moving" }
+                if self.clock.paused {
+                    "paused"
+                } else {
+                    "moving"
+                }
             );
         }
-        self.hud = self.overlay.then(|| {
-            let columns = hud::columns(extent.0, extent.1);
-            let drawn = hud::layout(
-                &self.stats,
-                &self.figures,
-                &self.switches,
-                &self.notes,
-                columns,
-            );
-            (drawn, extent)
-        });
         live.renderer
-            .set_overlay(self.hud.as_ref().map(|(drawn, _)| drawn.overlay()));
-        let capture_frame = self.screenshot.is_some();
+            .set_overlay(self.overlay.lay_out(&self.switching.switches, extent));
+        let capture_frame = self.outputs.screenshot.is_some();
         if capture_frame {
             live.renderer.capture_next();
         }
         let (index, acquire, render_finished, suboptimal) =
             match sc.acquire().map_err(explain_vk)? {
                 Acquired::OutOfDate => {
-                    live.stale = true;
-                    live.window.request_redraw();
+                    live.redraw_stale();
                     return Ok(true);
                 }
                 Acquired::Image {
@@ -755,18 +527,18 @@ impl App {
             format: sc.format,
             extent: sc.extent,
         };
-        let capturing = self.capture_next.take();
-        if let (Some(_), Some(c)) = (&capturing, &mut self.capture) {
+        let capturing = self.outputs.capture_next.take();
+        if let (Some(_), Some(c)) = (&capturing, &mut self.outputs.capture) {
             c.start();
         }
         let stats = live
             .renderer
-            .render_to(self.time, target, acquire, render_finished)
+            .render_to(self.clock.time, target, acquire, render_finished)
             .map_err(explain)?;
         let presented = sc
             .present(live.gpu.graphics.queue, index, render_finished)
             .map_err(explain_vk)?;
-        if let (Some(path), Some(c)) = (capturing, &mut self.capture) {
+        if let (Some(path), Some(c)) = (capturing, &mut self.outputs.capture) {
             c.set_out(&path);
             let written = c
                 .end()
@@ -779,7 +551,7 @@ impl App {
                 files.plan.display(),
                 written.display()
             );
-            self.notes.wrote = Some(written.display().to_string());
+            self.overlay.notes.wrote = Some(written.display().to_string());
         }
         // A rotated surface presented upright is suboptimal by choice (`compositor_rotates`);
         // a real change comes as out-of-date or a resize.
@@ -792,37 +564,36 @@ impl App {
         // rendered frames, so the picture at a step never depends on when the window system
         // answers (a loaded machine answers late, and more presents find the swapchain out
         // of date).
-        self.rendered += 1;
-        if presented == Presented::OutOfDate {
+        let dropped = presented == Presented::OutOfDate;
+        if dropped {
             log::info!("the window system dropped a presented frame (out of date)");
-        } else {
-            self.presented += 1;
         }
-        self.first_presented.get_or_insert(now);
-        self.last_frame = Some(now);
-        self.cpu_ms.push(hud::cpu_ms(&stats));
-        self.submit_ms.push(stats.submit_us / 1e3);
-        self.stats.frame(dt, &stats, &live.renderer.timings());
+        self.clock.rendered(now, !dropped);
+        self.log.cpu_ms.push(hud::cpu_ms(&stats));
+        self.log.submit_ms.push(stats.submit_us / 1e3);
+        self.overlay
+            .stats
+            .frame(dt, &stats, &live.renderer.timings());
         if stats.rebuilt {
             if let Some(plan) = live.renderer.executor().plan() {
                 // A screenshot's frame has the read-back copy in its plan: not the plan a
                 // switch changes.
                 if !capture_frame {
-                    self.figures = Figures::of(plan);
-                    self.steady_plan = Some(plan.clone());
+                    self.overlay.figures = Figures::of(plan);
+                    self.switching.steady = Some(plan.clone());
                 }
             }
             // Re-plans nobody asked for (the first frame, a screenshot's copy and the
             // frame after it) are not reported.
-            if let Some(replan) = self.replan.take() {
+            if let Some(replan) = self.switching.pending.take() {
                 self.report_replan(replan, stats.prepare_us / 1e3);
             }
-        } else if let Some(r) = self.replan.take() {
+        } else if let Some(r) = self.switching.pending.take() {
             // A switch that did not change the graph (a feature the frame does not use).
             println!("{}: the graph did not change, no re-plan", r.reason);
-            self.notes.change = vec![format!("{}: the same graph", r.reason)];
+            self.overlay.notes.change = vec![format!("{}: the same graph", r.reason)];
         }
-        if let (Some(path), Some(live)) = (self.screenshot.take(), &mut self.live) {
+        if let (Some(path), Some(live)) = (self.outputs.screenshot.take(), &mut self.live) {
             let picture = live
                 .renderer
                 .picture()?
@@ -831,16 +602,10 @@ impl App {
                 .write_png(&path)
                 .with_context(|| format!("writing the screenshot {}", path.display()))?;
             println!("wrote the screenshot {}", path.display());
-            self.notes.wrote = Some(path.display().to_string());
+            self.overlay.notes.wrote = Some(path.display().to_string());
         }
-        if !self.paused {
-            self.time += if self.fixed_step {
-                1.0 / 60.0
-            } else {
-                dt.min(0.1) as f32
-            };
-        }
-        for step in self.script.due(self.rendered) {
+        self.clock.advance(dt);
+        for step in self.script.due(self.clock.rendered) {
             match step {
                 Step::Action(a, path) => self.act(a, path)?,
                 Step::Resize(w, h) => {
@@ -853,10 +618,7 @@ impl App {
                             // Applied at once: the next frame recreates the swapchain.
                             l.stale |= !same;
                         } else {
-                            self.resizing = Some(ScriptedResize {
-                                size: (w, h),
-                                deadline: Instant::now() + RESIZE_WAIT,
-                            });
+                            self.script.wait_for((w, h));
                         }
                     }
                 }
@@ -869,7 +631,7 @@ impl App {
                 Step::Tap(action) => self.scripted_tap(action)?,
             }
         }
-        Ok(!self.quit && self.frames.is_none_or(|n| self.presented < n))
+        Ok(!self.quit && self.options.frames.is_none_or(|n| self.clock.presented < n))
     }
 
     /// Says what a re-plan a switch (or a resize) caused changed, and how long it took.
@@ -898,10 +660,10 @@ impl App {
             changed.join(", ")
         };
         println!("{reason}: re-planned in {ms:.2} ms: {summary}");
-        self.notes.change = std::iter::once(format!("{reason} ({ms:.2} ms)"))
+        self.overlay.notes.change = std::iter::once(format!("{reason} ({ms:.2} ms)"))
             .chain(changed)
             .collect();
-        self.replans.push((reason, ms));
+        self.log.replans.push((reason, ms));
     }
 
     fn fail(&mut self, event_loop: &ActiveEventLoop, e: anyhow::Error) {
@@ -913,16 +675,8 @@ impl App {
 
     /// Waits for the GPU, keeps the validation count and closes everything.
     fn close(&mut self) {
-        if let Some(mut live) = self.live.take() {
-            if let Err(e) = live.renderer.wait() {
-                log::error!("waiting for the last frames: {e}");
-            }
-            let _ = live.gpu.wait_idle();
-            // The renderer and the swapchain are freed before the messages are counted:
-            // destruction is validated too.
-            let gpu = live.gpu.clone();
-            drop(live);
-            self.messages = (gpu.messages.count(), gpu.messages.texts());
+        if let Some(live) = self.live.take() {
+            self.log.messages = live.close();
         }
     }
 
@@ -945,11 +699,10 @@ impl App {
 impl ApplicationHandler for App {
     fn new_events(&mut self, event_loop: &ActiveEventLoop, cause: StartCause) {
         if let StartCause::ResumeTimeReached { .. } = cause {
-            if matches!(self.hidden(), Some(Hidden::Until(t)) if Instant::now() >= t) {
+            if self.visibility.restore_due() {
                 self.restore();
             }
-            let due = |s: &Suspension| s.until.is_some_and(|t| Instant::now() >= t);
-            if self.suspension.as_ref().is_some_and(due) {
+            if self.visibility.resume_due() {
                 if let Err(e) = self.resume() {
                     self.fail(event_loop, e);
                 }
@@ -978,7 +731,7 @@ impl ApplicationHandler for App {
 
     fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
         // Any event may be the one that follows a restore from the window manager.
-        let restored = self.hidden() == Some(Hidden::Iconified)
+        let restored = self.visibility.hidden() == Some(Hidden::Iconified)
             && self
                 .live
                 .as_ref()
@@ -1031,35 +784,27 @@ impl ApplicationHandler for App {
             }
             WindowEvent::Focused(false) => {
                 // Keys and fingers released while the window is not focused never arrive.
-                self.input.keys.clear();
-                self.input.touches.clear();
+                self.input.release_all();
                 Ok(())
             }
             WindowEvent::Occluded(hidden) => {
                 if hidden {
                     self.minimise(Hidden::Occluded);
-                } else if self.hidden() == Some(Hidden::Occluded) {
+                } else if self.visibility.hidden() == Some(Hidden::Occluded) {
                     self.restore();
                 }
                 Ok(())
             }
             WindowEvent::Resized(size) => {
                 log::info!("resized to {}x{}", size.width, size.height);
-                if self
-                    .resizing
-                    .as_ref()
-                    .is_some_and(|r| r.size == (size.width, size.height))
-                {
-                    self.resizing = None;
-                }
+                self.script.resized((size.width, size.height));
                 if size.width == 0 || size.height == 0 {
                     self.minimise(Hidden::ZeroSize);
-                } else if self.hidden() == Some(Hidden::ZeroSize) {
+                } else if self.visibility.hidden() == Some(Hidden::ZeroSize) {
                     self.restore();
                 }
                 if let Some(l) = &mut self.live {
-                    l.stale = true;
-                    l.window.request_redraw();
+                    l.redraw_stale();
                 }
                 Ok(())
             }
@@ -1079,20 +824,9 @@ impl ApplicationHandler for App {
     }
 
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
-        if let Some(s) = &self.suspension {
-            // No surface: sleep in the event wait until resumed.
-            event_loop.set_control_flow(match s.until {
-                Some(t) => ControlFlow::WaitUntil(t),
-                None => ControlFlow::Wait,
-            });
-            return;
-        }
-        if let Some(m) = &self.minimised {
-            // Minimised: sleep in the event wait (until a scripted restore is due).
-            event_loop.set_control_flow(match m.why {
-                Hidden::Until(t) => ControlFlow::WaitUntil(t),
-                _ => ControlFlow::Wait,
-            });
+        if let Some(flow) = self.visibility.control_flow() {
+            // Suspended or minimised: sleep in the event wait until restored.
+            event_loop.set_control_flow(flow);
             return;
         }
         // Continuous redraws while there is a swapchain (or one to recreate); a 0×0 window
@@ -1109,12 +843,6 @@ impl ApplicationHandler for App {
     fn exiting(&mut self, _event_loop: &ActiveEventLoop) {
         self.close();
     }
-}
-
-fn median(v: &[f64]) -> f64 {
-    let mut v = v.to_vec();
-    v.sort_by(f64::total_cmp);
-    v.get(v.len() / 2).copied().unwrap_or(0.0)
 }
 
 /// Opens the window and runs until it closes, Escape, `--frames` or an error.
@@ -1149,89 +877,10 @@ fn display_error(e: &winit::error::EventLoopError) -> anyhow::Error {
 
 /// [`run`] on an event loop made by the caller (Android's comes from its `AndroidApp`).
 pub fn run_on(event_loop: EventLoop<()>, launch: Launch) -> anyhow::Result<ExitCode> {
-    let Launch {
-        chosen,
-        width,
-        height,
-        present_mode,
-        validation,
-        emulate_async,
-        frames,
-        overlay,
-        renderdoc,
-        out_dir,
-        shader_dir,
-        script,
-        auto_profile,
-        tile_rules,
-    } = launch;
-    let settings = Settings {
-        width,
-        height,
-        options: chosen.options,
-        emulate_async,
-        read_back: false,
-        features: chosen.features.clone(),
-        profile: chosen.profile.clone(),
-        tile_rules,
-        ..Settings::default()
-    };
-    let switches = Switches {
-        features: chosen.features.clone(),
-        options: chosen.options,
-    };
-    let fixed_step = frames.is_some() || !script.is_empty();
-    let mut app = App {
-        setup: Some((settings, chosen.scene, chosen.camera)),
-        present_mode,
-        validation,
-        frames,
-        out_dir,
-        shader_dir,
-        script,
-        renderdoc,
-        live: None,
-        capture: None,
-        switches,
-        camera: None,
-        input: Input::default(),
-        stats: Stats::default(),
-        notes: Notes::default(),
-        title: String::new(),
-        figures: Figures::default(),
-        overlay,
-        paused: false,
-        resizing: None,
-        fixed_step,
-        time: 0.0,
-        last_frame: None,
-        first_presented: None,
-        presented: 0,
-        rendered: 0,
-        screenshot: None,
-        capture_next: None,
-        replan: None,
-        minimised: None,
-        suspension: None,
-        suspend_log: Vec::new(),
-        surfaces: 0,
-        hud: None,
-        auto_profile: auto_profile.map(|a| (a, chosen.config.clone())),
-        steady_plan: None,
-        replans: Vec::new(),
-        minimise_log: Vec::new(),
-        cpu_ms: Vec::new(),
-        submit_ms: Vec::new(),
-        files: 0,
-        error: None,
-        messages: (0, Vec::new()),
-        swapchains: 0,
-        extent: (0, 0),
-        quit: false,
-    };
+    let mut app = App::new(launch);
     let ran = event_loop.run_app(&mut app);
     app.close();
-    if let Some(p) = &app.screenshot {
+    if let Some(p) = &app.outputs.screenshot {
         log::warn!(
             "the run ended before the screenshot {} was taken (a step after frame N shows in frame N+1)",
             p.display()
@@ -1241,71 +890,5 @@ pub fn run_on(event_loop: EventLoop<()>, launch: Launch) -> anyhow::Result<ExitC
         return Err(e);
     }
     ran.context("the window's event loop")?;
-    // FPS after the first frame (which opens everything and compiles the first plan).
-    let secs = app
-        .first_presented
-        .map_or(0.0, |t| t.elapsed().as_secs_f64());
-    let after_first = app.presented.saturating_sub(1);
-    println!(
-        "presented {} frames; {:.1} FPS after the first frame; CPU {:.2} ms per frame \
-         (median of declare + prepare + record; {:.2} ms more blocked in vkQueueSubmit2)",
-        app.presented,
-        after_first as f64 / secs.max(1e-9),
-        median(app.cpu_ms.get(1..).unwrap_or_default()),
-        median(app.submit_ms.get(1..).unwrap_or_default())
-    );
-    for (reason, ms) in &app.replans {
-        println!("re-plan: {reason}: {ms:.2} ms");
-    }
-    for (ms, redraws, drawn, cpu) in &app.minimise_log {
-        println!(
-            "minimised for {ms:.0} ms: {redraws} redraws, {drawn} frames drawn, CPU {}",
-            cpu.map_or("unknown".to_string(), |c| format!("{c:.0} ms"))
-        );
-    }
-    for ms in &app.suspend_log {
-        println!("suspended for {ms:.0} ms: swapchain and surface dropped, made again on resume");
-    }
-    println!(
-        "window surfaces created: {}; swapchains created: {} (last {}x{})",
-        app.surfaces, app.swapchains, app.extent.0, app.extent.1
-    );
-    let (count, texts) = &app.messages;
-    if validation {
-        println!("validation messages: {count}");
-        for t in texts {
-            println!("  {t}");
-        }
-        if *count > 0 {
-            return Ok(ExitCode::FAILURE);
-        }
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{explain, lost};
-    use ash::vk;
-    use tessera_render::RenderError;
-    use tessera_vk::VkError;
-
-    #[test]
-    fn a_lost_device_is_recognised_by_its_variant() {
-        let e = VkError::from(vk::Result::ERROR_DEVICE_LOST);
-        assert!(matches!(e, VkError::DeviceLost));
-        assert_eq!(lost(&e.into()), Some("the GPU device"));
-        // Behind a pass's context too.
-        let e = VkError::from(vk::Result::ERROR_DEVICE_LOST).context("pass 'shade'");
-        let text = explain(e.into()).to_string();
-        assert!(text.starts_with("the GPU device was lost (pass 'shade': vulkan: "));
-        let e = RenderError::from(vk::Result::ERROR_SURFACE_LOST_KHR);
-        assert_eq!(lost(&e), Some("the window surface"));
-        // Text alone is not a lost device.
-        assert_eq!(lost(&RenderError::Frame("ERROR_DEVICE_LOST".into())), None);
-        assert_eq!(
-            lost(&VkError::Setup("vulkan: ERROR_DEVICE_LOST".into()).into()),
-            None
-        );
-    }
+    Ok(app.log.print(&app.clock, app.options.validation))
 }

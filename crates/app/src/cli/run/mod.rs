@@ -12,10 +12,20 @@
 
 mod actions;
 mod app;
+mod clock;
 mod hud;
+mod input;
+mod launch;
+mod outputs;
+mod overlay;
+mod presenter;
+mod run_log;
 mod script;
+mod script_run;
+mod switching;
 mod toggles;
 mod touch;
+mod visibility;
 
 use super::frame_args::{device_profile_parser, FrameArgs, AUTO};
 use super::render::RenderArgs;
@@ -139,7 +149,7 @@ pub fn run_window(
     let present_mode = from_config(window.present_mode);
     app::run_on(
         event_loop,
-        app::Launch {
+        launch::Launch {
             chosen,
             width,
             height,
@@ -233,7 +243,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shaders/render"))
         }
     });
-    app::run(app::Launch {
+    app::run(launch::Launch {
         chosen,
         width,
         height,
