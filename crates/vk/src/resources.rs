@@ -799,6 +799,20 @@ impl StagingRing {
     }
 }
 
+/// An image the renderer owns, handed in for one frame. Defined with the resources (the
+/// executor re-exports it) so that [`OwnedImage::imported`] needs nothing of the executor.
+#[derive(Clone, Copy, Debug)]
+pub struct ImportedImage {
+    /// The image.
+    pub image: vk::Image,
+    /// A view of mip 0, layer 0 with every aspect (framebuffers and descriptors).
+    pub view: vk::ImageView,
+    /// Its format (must be the graph's).
+    pub format: vk::Format,
+    /// Its extent (must be the graph's, with real sizes).
+    pub extent: vk::Extent2D,
+}
+
 /// An image the renderer owns (textures, imported outputs): one allocation, one view of
 /// every mip (colour) or of the depth aspect.
 pub struct OwnedImage {
@@ -931,8 +945,8 @@ impl OwnedImage {
     }
 
     /// As a frame import.
-    pub fn imported(&self) -> crate::executor::ImportedImage {
-        crate::executor::ImportedImage {
+    pub fn imported(&self) -> ImportedImage {
+        ImportedImage {
             image: self.image,
             view: self.view,
             format: self.format,

@@ -6,24 +6,11 @@ use super::device_state::DeviceState;
 use super::plan_state::PlanState;
 use crate::device::Gpu;
 use crate::render;
-use crate::resources::{BufferRes, ImageRes, Res};
+use crate::resources::{BufferRes, ImageRes, ImportedImage, Res};
 use crate::{conv, VkError};
 use ash::vk;
 use tessera_graph::graph::ResourceKind;
 use tessera_graph::ResourceId;
-
-/// An image the renderer owns, handed in for one frame.
-#[derive(Clone, Copy, Debug)]
-pub struct ImportedImage {
-    /// The image.
-    pub image: vk::Image,
-    /// A view of mip 0, layer 0 with every aspect (framebuffers and descriptors).
-    pub view: vk::ImageView,
-    /// Its format (must be the graph's).
-    pub format: vk::Format,
-    /// Its extent (must be the graph's, with real sizes).
-    pub extent: vk::Extent2D,
-}
 
 /// What the renderer hands in for one frame.
 #[derive(Clone, Copy, Debug, Default)]

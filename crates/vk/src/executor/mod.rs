@@ -58,8 +58,9 @@ mod resolve;
 mod setup;
 mod staging;
 
+pub use crate::resources::ImportedImage;
 pub use device_state::SamplerDesc;
-pub use imports::{FrameImports, ImportedImage};
+pub use imports::FrameImports;
 pub use record::RecordContext;
 
 use crate::device::Gpu;
