@@ -52,10 +52,12 @@
 
 mod device_state;
 mod imports;
+mod one_time;
 mod plan_state;
 mod record;
 mod resolve;
 mod setup;
+mod slot;
 mod staging;
 
 pub use crate::resources::ImportedImage;

@@ -2,8 +2,8 @@
 //! pass), render pass begin/next/end with the clear values, debug labels and timestamps, and
 //! the pass bodies through a [`RecordContext`].
 
-use super::device_state::DescriptorAllocator;
 use super::plan_state::{PlanState, Unit};
+use super::slot::DescriptorAllocator;
 use super::PassBodies;
 use crate::barrier;
 use crate::device::Gpu;

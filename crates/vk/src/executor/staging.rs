@@ -20,7 +20,8 @@
 //! resources belong to the graphics queue's family: an async-compute pass on another family
 //! must not read them.
 
-use super::device_state::Slot;
+use super::one_time::begin_one_time;
+use super::slot::Slot;
 use super::Executor;
 use crate::device::Gpu;
 use crate::resources::StagingRing;
@@ -180,7 +181,7 @@ impl UploadRing {
         }
         let d = &gpu.device;
         self.free_done_cmds(gpu, pool);
-        let (cmd, fence) = super::device_state::begin_one_time(gpu, pool)?;
+        let (cmd, fence) = begin_one_time(gpu, pool)?;
         record_copies(gpu, cmd, &self.pending);
         let cmds = [vk::CommandBufferSubmitInfo::default().command_buffer(cmd)];
         let submit = vk::SubmitInfo2::default().command_buffer_infos(&cmds);
