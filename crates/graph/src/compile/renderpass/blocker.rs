@@ -4,7 +4,7 @@
 //!
 //! The merge and the cross-queue analysis both produce blockers; the reasons are written
 //! piece by piece ([`Blocker::describe_into`]), without the formatting machinery, and the
-//! `WxH` texts of extents are kept across the breaks of one grouping ([`ExtentTexts`]).
+//! `WxH` texts of extents are kept across the breaks of one grouping (`ExtentTexts`).
 
 use crate::access::Access;
 use crate::graph::{Graph, PassId, PassKind, ResourceId};
