@@ -46,7 +46,11 @@ fn main() {
             Ok(p) => p,
             Err(e) => panic!("seed {seed}: generated frame does not compile: {e}"),
         };
-        let memoryless: Vec<bool> = graph.resources.iter().map(|r| r.memoryless).collect();
+        let memoryless: Vec<bool> = graph
+            .resources
+            .iter()
+            .map(|r| r.declared_memoryless())
+            .collect();
         let timeline = Timeline::of_plan(&graph, &plan);
         let problem = Problem::new(&graph, &timeline, &caps, &memoryless);
         let lb = bound::lower_bound(&problem) as f64;

@@ -4,16 +4,20 @@
 //! and reports 1-based line and column. A file is read up to [`MAX_FILE_BYTES`] (frame and
 //! plan files alike, [`read_text`]); a UTF-8 byte-order mark is skipped; the text must be an
 //! object (a TOML table) with `resources` and `passes`, so an empty file, a JSON array or a
-//! stray value is an error rather than an empty frame. Names are resolved to ids here; every
-//! other rule is left to the compiler's `validate` phase so files and the builder API give
-//! the same messages.
+//! stray value is an error rather than an empty frame. Names are resolved to ids here and the
+//! resource flags become an [`Origin`] (a combination that has none is an error here, in the
+//! words the validate phase used when the flags were the graph's own); every other rule is
+//! left to the compiler's `validate` phase so files and the builder API give the same
+//! messages.
 
 use crate::access::Access;
 use crate::caps::Capabilities;
+use crate::compile::validate::{memoryless_outside_frame, MEMORYLESS_BUFFER, PRESENT_BUFFER};
 use crate::error::{CompileError, FrameFileError};
 use crate::format::Format;
 use crate::graph::{
-    ClearValue, Exit, Graph, ImageDesc, PassKind, QueueKind, Resource, ResourceKind, Use,
+    ClearValue, Exit, Graph, ImageDesc, Import, Origin, PassKind, PerFrameExit, PerFrameImport,
+    QueueKind, Resource, ResourceKind, Use,
 };
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
@@ -441,13 +445,13 @@ impl FrameFile {
                         ResourceKind::Buffer { size } => Some(size),
                         ResourceKind::Image(_) => r.size,
                     },
-                    imported: r.imported,
+                    imported: r.is_imported(),
                     output: r.output,
-                    clear_on_first_use: r.clear_on_first_use,
-                    discard_on_last_use: r.discard_on_last_use,
-                    memoryless: r.memoryless,
-                    exit: r.exit,
-                    per_frame: r.per_frame,
+                    clear_on_first_use: r.clear_on_first_use(),
+                    discard_on_last_use: r.discard_on_last_use(),
+                    memoryless: r.declared_memoryless(),
+                    exit: r.exit(),
+                    per_frame: r.is_per_frame(),
                 }
             })
             .collect();
@@ -598,6 +602,7 @@ impl ResourceSpec {
             resource: self.name.clone(),
             rule,
         };
+        let image = self.kind == ResourceKindSpec::Image;
         let kind = match self.kind {
             ResourceKindSpec::Image => {
                 let format_name = self
@@ -646,13 +651,82 @@ impl ResourceSpec {
                 ResourceKindSpec::Image => self.size,
                 ResourceKindSpec::Buffer => None,
             },
-            imported: self.imported,
+            origin: self.origin(image).map_err(invalid)?,
             output: self.output,
-            clear_on_first_use: self.clear_on_first_use,
-            discard_on_last_use: self.discard_on_last_use,
-            memoryless: self.memoryless,
-            exit: self.exit,
-            per_frame: self.per_frame,
+        })
+    }
+
+    /// The resource's [`Origin`] from the file's flags, or the rule a combination of them
+    /// breaks (the flags that apply to imports only on a transient, `present` on anything
+    /// but a per-frame image that keeps its content, `memoryless` on an import, an output or
+    /// a buffer). The rules are checked in the order the validate phase checks the rules
+    /// left to it, in the same words: a memoryless output or buffer and a presented buffer
+    /// are rejected there too, for graphs built in code.
+    fn origin(&self, image: bool) -> Result<Origin, String> {
+        if self.memoryless && (self.imported || self.output) {
+            return Err(memoryless_outside_frame(
+                match (self.imported, self.output) {
+                    (true, true) => "imported and output",
+                    (true, false) => "imported",
+                    _ => "output",
+                },
+            ));
+        }
+        if self.memoryless && !image {
+            return Err(MEMORYLESS_BUFFER.into());
+        }
+        if !self.imported && (self.clear_on_first_use || self.discard_on_last_use) {
+            let flag = if self.clear_on_first_use {
+                "clear_on_first_use"
+            } else {
+                "discard_on_last_use"
+            };
+            return Err(format!(
+                "{flag} on a transient resource (not imported): clear_on_first_use and discard_on_last_use apply to imported resources only"
+            ));
+        }
+        if !self.imported && (self.exit != Exit::Keep || self.per_frame) {
+            let flag = if self.per_frame {
+                "per_frame"
+            } else {
+                "exit present"
+            };
+            return Err(format!(
+                "{flag} on a transient resource (not imported): exit and per_frame apply to imported resources only"
+            ));
+        }
+        let present = self.exit == Exit::Present;
+        if present && !image {
+            return Err(PRESENT_BUFFER.into());
+        }
+        if present && !self.per_frame {
+            return Err(
+                "exit present without per_frame: a presented image goes to the presentation engine and comes back through an acquire, so it is declared per_frame".into(),
+            );
+        }
+        if present && self.discard_on_last_use {
+            return Err(
+                "exit present and discard_on_last_use: a presented image's content is needed after the frame".into(),
+            );
+        }
+        Ok(match (self.imported, self.per_frame) {
+            (false, _) => Origin::Transient {
+                memoryless: self.memoryless,
+            },
+            (true, false) => Origin::Imported(Import {
+                clear_on_first_use: self.clear_on_first_use,
+                discard_on_last_use: self.discard_on_last_use,
+            }),
+            (true, true) => Origin::ImportedPerFrame(PerFrameImport {
+                clear_on_first_use: self.clear_on_first_use,
+                exit: if present {
+                    PerFrameExit::Present
+                } else if self.discard_on_last_use {
+                    PerFrameExit::Discard
+                } else {
+                    PerFrameExit::Keep
+                },
+            }),
         })
     }
 }
@@ -859,5 +933,82 @@ mod tests {
             .to_string();
         assert!(e.contains("missing.json: "), "{e}");
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// Each combination of resource flags that has no [`Origin`] is an error of the loader,
+    /// in the words (and the order of rules) the validate phase used when the flags were the
+    /// graph's own; every legal combination becomes the origin it says.
+    #[test]
+    fn resource_flags_become_an_origin_or_the_rule_they_break() {
+        let load = |kind: &str, flags: &str| {
+            let shape = if kind == "image" {
+                r#""kind": "image", "format": "R8G8B8A8_UNORM", "width": 8, "height": 8"#
+            } else {
+                r#""kind": "buffer", "size": 64"#
+            };
+            let text =
+                format!(r#"{{"resources": [{{"name": "r", {shape}{flags}}}], "passes": []}}"#);
+            let file: FrameFile = serde_json::from_str(&text).expect("a frame file");
+            file.to_graph()
+                .map(|g| g.resources[0].origin)
+                .map_err(|e| e.to_string())
+        };
+        let outside =
+            "an imported or output resource lives outside the frame and cannot be memoryless";
+        let transient_use =
+            "clear_on_first_use and discard_on_last_use apply to imported resources only";
+        let transient_exit = "exit and per_frame apply to imported resources only";
+        for (kind, flags, rule) in [
+            ("image", r#", "memoryless": true, "imported": true"#, format!("declared memoryless and imported: {outside}")),
+            ("image", r#", "memoryless": true, "imported": true, "output": true"#, format!("declared memoryless and imported and output: {outside}")),
+            ("image", r#", "memoryless": true, "output": true, "per_frame": true"#, format!("declared memoryless and output: {outside}")),
+            ("buffer", r#", "memoryless": true, "clear_on_first_use": true"#, "a buffer declared memoryless: only images (attachments) can be memoryless".into()),
+            ("image", r#", "clear_on_first_use": true, "discard_on_last_use": true"#, format!("clear_on_first_use on a transient resource (not imported): {transient_use}")),
+            ("image", r#", "discard_on_last_use": true, "per_frame": true"#, format!("discard_on_last_use on a transient resource (not imported): {transient_use}")),
+            ("image", r#", "per_frame": true, "exit": "present""#, format!("per_frame on a transient resource (not imported): {transient_exit}")),
+            ("image", r#", "exit": "present""#, format!("exit present on a transient resource (not imported): {transient_exit}")),
+            ("buffer", r#", "imported": true, "exit": "present""#, "exit present on a buffer: only images are presented".into()),
+            ("image", r#", "imported": true, "exit": "present", "discard_on_last_use": true"#, "exit present without per_frame: a presented image goes to the presentation engine and comes back through an acquire, so it is declared per_frame".into()),
+            ("image", r#", "imported": true, "per_frame": true, "exit": "present", "discard_on_last_use": true"#, "exit present and discard_on_last_use: a presented image's content is needed after the frame".into()),
+        ] {
+            assert_eq!(load(kind, flags), Err(format!("resource 'r': {rule}")), "{kind}{flags}");
+        }
+        let per_frame = |clear_on_first_use, exit| {
+            Ok(Origin::ImportedPerFrame(PerFrameImport {
+                clear_on_first_use,
+                exit,
+            }))
+        };
+        for (kind, flags, origin) in [
+            ("image", "", Ok(Origin::TRANSIENT)),
+            ("image", r#", "memoryless": true"#, Ok(Origin::MEMORYLESS)),
+            ("buffer", r#", "output": true"#, Ok(Origin::TRANSIENT)),
+            ("buffer", r#", "imported": true"#, Ok(Origin::IMPORTED)),
+            (
+                "image",
+                r#", "imported": true, "clear_on_first_use": true, "discard_on_last_use": true"#,
+                Ok(Origin::Imported(Import {
+                    clear_on_first_use: true,
+                    discard_on_last_use: true,
+                })),
+            ),
+            (
+                "buffer",
+                r#", "imported": true, "per_frame": true"#,
+                Ok(Origin::PER_FRAME),
+            ),
+            (
+                "image",
+                r#", "imported": true, "per_frame": true, "discard_on_last_use": true"#,
+                per_frame(false, PerFrameExit::Discard),
+            ),
+            (
+                "image",
+                r#", "imported": true, "per_frame": true, "exit": "present", "clear_on_first_use": true"#,
+                per_frame(true, PerFrameExit::Present),
+            ),
+        ] {
+            assert_eq!(load(kind, flags), origin, "{kind}{flags}");
+        }
     }
 }

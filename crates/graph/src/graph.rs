@@ -2,7 +2,11 @@
 //!
 //! Declaring never fails and never panics: every rule (unique names, fitting accesses,
 //! reads that have a writer, ...) is checked by the `validate` phase of the compiler, so the
-//! builder and the frame-file loader share one set of rules and one set of messages.
+//! builder and the frame-file loader share one set of rules and one set of messages. Who owns
+//! a resource and what a frame may do to its content is an [`Origin`], whose variants carry
+//! only the settings that apply to them: contradictory settings (import settings on a
+//! transient, a presented image that is not a per-frame import, a memoryless import) cannot
+//! be declared at all, and the frame-file loader rejects them as it reads the flags.
 
 use crate::access::{Access, Target};
 // (Defined with the access rules it selects; part of the graph's vocabulary.)
@@ -125,26 +129,105 @@ pub struct Resource {
     pub kind: ResourceKind,
     /// Byte size that overrides the estimate (the backend's real size, or the frame file's).
     pub size: Option<u64>,
-    /// Owned outside the graph (swapchain, history): never aliased, survives the frame.
-    pub imported: bool,
-    /// A result of the frame: passes that feed it are never culled.
+    /// Who owns it and how long its content lives: transient (with the memoryless
+    /// requirement), imported, or imported anew every frame (with what the frame may do to
+    /// an import's content at entry and at exit).
+    pub origin: Origin,
+    /// A result of the frame: passes that feed it are never culled, and its content is read
+    /// after the frame. A cull root, not an owner: a transient or an imported resource may be
+    /// one (only a memoryless one may not, which the validate phase rejects).
     pub output: bool,
-    /// Imported only: earlier content is not needed at the first use.
-    pub clear_on_first_use: bool,
-    /// Imported only: content is not needed after the last use.
-    pub discard_on_last_use: bool,
-    /// The author requires it to stay in tile memory.
-    pub memoryless: bool,
-    /// Imported only: the state the resource leaves the frame in.
-    pub exit: Exit,
-    /// Imported only: a different object every frame (e.g. a swapchain image): no
+}
+
+/// Who owns a resource and how long its content lives. Each variant carries only the
+/// settings that apply to it, so a transient with import settings, a presented image that
+/// is not a per-frame import, or a memoryless import cannot be built.
+///
+/// In frame files these are the flags `imported`, `per_frame`, `clear_on_first_use`,
+/// `discard_on_last_use`, `exit` and `memoryless` (docs/frame-format.md); the loader turns
+/// them into an origin and rejects the combinations that have none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Origin {
+    /// Created and owned by the graph for this frame: its memory may be shared with other
+    /// transients (aliasing), its content is not needed before its first writer nor after
+    /// its last use (unless it is an `output`).
+    Transient {
+        /// The author requires it to stay in tile memory (an image only, never an
+        /// `output`): an error when the render passes cannot keep it there.
+        memoryless: bool,
+    },
+    /// Owned outside the graph, the same object every frame (history, a read-back target):
+    /// never aliased; its content survives from one frame to the next unless said otherwise.
+    Imported(Import),
+    /// Owned outside the graph, a different object every frame (e.g. a swapchain image): no
     /// previous-frame hazard; its content is not needed at entry, it enters in `UNDEFINED`,
     /// and its first use is ordered by a semaphore the frame waits on (the plan's
     /// `external` entry says where).
-    pub per_frame: bool,
+    ImportedPerFrame(PerFrameImport),
 }
 
-/// The state an imported resource leaves the frame in.
+impl Default for Origin {
+    fn default() -> Self {
+        Origin::TRANSIENT
+    }
+}
+
+/// What a frame may do to the content of an import that is the same object every frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Import {
+    /// Earlier content is not needed at the first use.
+    pub clear_on_first_use: bool,
+    /// Content is not needed after the last use.
+    pub discard_on_last_use: bool,
+}
+
+/// What a frame may do to the content of an import that is a different object every frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PerFrameImport {
+    /// Earlier content is not needed at the first use.
+    pub clear_on_first_use: bool,
+    /// What becomes of it after its last use.
+    pub exit: PerFrameExit,
+}
+
+/// What becomes of a per-frame import after its last use: kept as its last use leaves it,
+/// its content discarded, or presented (a presented image's content is needed after the
+/// frame, so it is never discarded).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum PerFrameExit {
+    /// Left as its last use leaves it, content kept (the default).
+    #[default]
+    Keep,
+    /// Left as its last use leaves it; its content is not needed afterwards
+    /// (`discard_on_last_use`).
+    Discard,
+    /// An image ending the frame in `PRESENT_SRC_KHR` ([`Exit::Present`]).
+    Present,
+}
+
+impl Origin {
+    /// Transient, not required to be memoryless.
+    pub const TRANSIENT: Origin = Origin::Transient { memoryless: false };
+    /// Transient and required to stay in tile memory.
+    pub const MEMORYLESS: Origin = Origin::Transient { memoryless: true };
+    /// Imported, the same object every frame, its content kept across frames.
+    pub const IMPORTED: Origin = Origin::Imported(Import {
+        clear_on_first_use: false,
+        discard_on_last_use: false,
+    });
+    /// Imported, a different object every frame, kept as its last use leaves it.
+    pub const PER_FRAME: Origin = Origin::ImportedPerFrame(PerFrameImport {
+        clear_on_first_use: false,
+        exit: PerFrameExit::Keep,
+    });
+    /// A swapchain image: imported anew every frame and presented at its end.
+    pub const PRESENTED: Origin = Origin::ImportedPerFrame(PerFrameImport {
+        clear_on_first_use: false,
+        exit: PerFrameExit::Present,
+    });
+}
+
+/// The state a resource leaves the frame in ([`Resource::exit`]; in frame files, `exit`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Exit {
@@ -304,14 +387,72 @@ impl Resource {
             name,
             kind,
             size: None,
-            imported: false,
+            origin: Origin::TRANSIENT,
             output: false,
-            clear_on_first_use: false,
-            discard_on_last_use: false,
-            memoryless: false,
-            exit: Exit::Keep,
-            per_frame: false,
         }
+    }
+
+    /// Owned outside the graph (either kind of import): never aliased, survives the frame.
+    pub fn is_imported(&self) -> bool {
+        !matches!(self.origin, Origin::Transient { .. })
+    }
+
+    /// Imported as a different object every frame (a swapchain image).
+    pub fn is_per_frame(&self) -> bool {
+        matches!(self.origin, Origin::ImportedPerFrame(_))
+    }
+
+    /// A transient that the author requires to stay in tile memory.
+    pub fn declared_memoryless(&self) -> bool {
+        matches!(self.origin, Origin::Transient { memoryless: true })
+    }
+
+    /// An import whose earlier content is not needed at its first use.
+    pub fn clear_on_first_use(&self) -> bool {
+        match self.origin {
+            Origin::Transient { .. } => false,
+            Origin::Imported(i) => i.clear_on_first_use,
+            Origin::ImportedPerFrame(i) => i.clear_on_first_use,
+        }
+    }
+
+    /// An import whose content is not needed after its last use.
+    pub fn discard_on_last_use(&self) -> bool {
+        match self.origin {
+            Origin::Transient { .. } => false,
+            Origin::Imported(i) => i.discard_on_last_use,
+            Origin::ImportedPerFrame(i) => i.exit == PerFrameExit::Discard,
+        }
+    }
+
+    /// The state the resource leaves the frame in ([`Exit::Present`] for a presented
+    /// per-frame import, [`Exit::Keep`] for every other resource).
+    pub fn exit(&self) -> Exit {
+        match self.origin {
+            Origin::ImportedPerFrame(PerFrameImport {
+                exit: PerFrameExit::Present,
+                ..
+            }) => Exit::Present,
+            _ => Exit::Keep,
+        }
+    }
+
+    /// True for a presented per-frame import ([`Resource::exit`] is [`Exit::Present`]).
+    pub fn is_presented(&self) -> bool {
+        self.exit() == Exit::Present
+    }
+
+    /// True when its content at the start of the frame is needed: an import of the same
+    /// object every frame without `clear_on_first_use` (a transient holds nothing yet, a
+    /// per-frame import is a new object).
+    pub fn content_at_entry(&self) -> bool {
+        matches!(
+            self.origin,
+            Origin::Imported(Import {
+                clear_on_first_use: false,
+                ..
+            })
+        )
     }
 
     /// The image shape, if it is an image.
@@ -341,7 +482,7 @@ impl Resource {
     /// True when a later frame (or someone outside the graph) may read the content after the
     /// frame ends.
     pub fn survives_frame(&self) -> bool {
-        self.output || (self.imported && !self.discard_on_last_use)
+        self.output || (self.is_imported() && !self.discard_on_last_use())
     }
 }
 
@@ -504,7 +645,7 @@ impl Graph {
         self.add_resource(Resource::buffer(name, size))
     }
 
-    /// Changes a declared resource's flags (imported, output, memoryless, ...).
+    /// Changes a declared resource's origin or output flag.
     pub fn resource_mut(&mut self, id: ResourceId) -> &mut Resource {
         &mut self.resources[id.index()]
     }

@@ -33,7 +33,8 @@ pub use compile::{compile, Compiler};
 pub use error::{CompileError, FrameFileError};
 pub use format::Format;
 pub use graph::{
-    ClearValue, Exit, Graph, ImageDesc, PassId, PassKind, QueueKind, Resource, ResourceId, Use,
+    ClearValue, Exit, Graph, ImageDesc, Import, Origin, PassId, PassKind, PerFrameExit,
+    PerFrameImport, QueueKind, Resource, ResourceId, Use,
 };
 pub use name::Name;
 pub use plan::Plan;

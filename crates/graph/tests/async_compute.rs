@@ -11,6 +11,7 @@ mod common;
 use common::golden::assert_golden;
 use proptest::prelude::*;
 use std::path::PathBuf;
+use tessera_graph::graph::{Import, Origin};
 use tessera_graph::plan::{BarrierPosition, Plan, TransferHalf};
 use tessera_graph::{
     check, compile, frame_file, Access, Capabilities, CompileOptions, Graph, ImageDesc, QueueKind,
@@ -391,8 +392,10 @@ fn random_graph(seed: u64) -> Graph {
     for &(id, _) in &res {
         let r = g.resource_mut(id);
         if rng.chance(20) {
-            r.imported = true;
-            r.clear_on_first_use = rng.chance(30);
+            r.origin = Origin::Imported(Import {
+                clear_on_first_use: rng.chance(30),
+                ..Import::default()
+            });
         }
         if rng.chance(25) {
             r.output = true;
@@ -419,7 +422,7 @@ fn random_graph(seed: u64) -> Graph {
                 continue;
             }
             let is_buffer = g.resource(id).image_desc().is_none();
-            let readable = written[id.index()] || g.resource(id).imported;
+            let readable = written[id.index()] || g.resource(id).is_imported();
             let options: &[Access] = match (kind, is_buffer, is_depth) {
                 (PassKind::Raster, true, _) => {
                     &[Access::StorageRead, Access::StorageWrite, Access::Indirect]

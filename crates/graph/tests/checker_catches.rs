@@ -2,6 +2,7 @@
 //! violation rule that names it. Also: the example frames pass the checker everywhere.
 
 use tessera_graph::check::{self, Violation};
+use tessera_graph::graph::Origin;
 use tessera_graph::graph::{Graph, ImageDesc, QueueKind};
 use tessera_graph::name::Name;
 use tessera_graph::plan::{
@@ -28,7 +29,7 @@ fn frame() -> Graph {
     );
     let scratch = g.buffer("scratch", 256);
     let swapchain = g.image("swapchain", ImageDesc::new(Format::B8G8R8A8_SRGB, 64, 64));
-    g.resource_mut(swapchain).imported = true;
+    g.resource_mut(swapchain).origin = Origin::IMPORTED;
     g.compute("clear").clears(counts, Access::StorageWrite);
     g.compute("accumulate")
         .uses(counts, Access::StorageReadWrite);

@@ -9,6 +9,7 @@
 
 use tessera_graph::check::{self, Violation};
 use tessera_graph::graph::{Graph, ImageDesc};
+use tessera_graph::graph::{Import, Origin};
 use tessera_graph::plan::{LoadOp, Plan, StoreOp};
 use tessera_graph::{compile, Access, Capabilities, CompileOptions, Format};
 
@@ -250,8 +251,10 @@ fn imported_content_is_live_unless_discarded() {
     for discard in [false, true] {
         let mut g = Graph::new("imported");
         let c = g.image("c", ImageDesc::new(Format::R8G8B8A8_UNORM, W, W));
-        g.resource_mut(c).imported = true;
-        g.resource_mut(c).discard_on_last_use = discard;
+        g.resource_mut(c).origin = Origin::Imported(Import {
+            discard_on_last_use: discard,
+            ..Import::default()
+        });
         let out = g.image("out", ImageDesc::new(Format::R8G8B8A8_UNORM, W, W));
         g.resource_mut(out).output = true;
         g.raster("overlay")

@@ -13,6 +13,7 @@ mod common;
 use common::{capabilities, options, valid_graph};
 use proptest::prelude::*;
 use tessera_graph::check::{self, Violation};
+use tessera_graph::graph::Origin;
 use tessera_graph::graph::{Graph, ImageDesc};
 use tessera_graph::name::Name;
 use tessera_graph::plan::{Barrier, BarrierPosition, LoadOp, Plan, StoreOp, SubpassDependency};
@@ -151,7 +152,7 @@ fn five_subpasses() -> Graph {
     let hdr = g.image("hdr", ImageDesc::new(Format::R16G16B16A16_SFLOAT, w, h));
     let glass = g.image("glass", ImageDesc::new(Format::R8G8B8A8_UNORM, w, h));
     let swapchain = g.image("swapchain", ImageDesc::new(Format::B8G8R8A8_SRGB, w, h));
-    g.resource_mut(swapchain).imported = true;
+    g.resource_mut(swapchain).origin = Origin::IMPORTED;
     g.raster("depth_prepass").clears(depth, Access::DepthWrite);
     g.raster("gbuffer")
         .uses(depth, Access::DepthRead)

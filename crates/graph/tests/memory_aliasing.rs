@@ -8,6 +8,7 @@ mod frames;
 use proptest::prelude::*;
 use tessera_graph::access::Access;
 use tessera_graph::compile::memory::{article, bound, exact, planner, Problem};
+use tessera_graph::graph::Origin;
 use tessera_graph::graph::{Graph, ImageDesc, QueueKind};
 use tessera_graph::plan::{LifetimeUnit, Plan};
 use tessera_graph::sync::StageMask;
@@ -272,7 +273,7 @@ fn memoryless_resources_are_not_placed() {
     );
     let resolved = g.image("resolved", ImageDesc::new(f, 1920, 1080));
     let out = g.image("out", ImageDesc::new(f, 1920, 1080));
-    g.resource_mut(color).memoryless = true;
+    g.resource_mut(color).origin = Origin::MEMORYLESS;
     g.raster("draw")
         .clears(color, Access::ColorWriteAll)
         .clears(depth, Access::DepthWrite)
@@ -654,7 +655,7 @@ fn frames_at_the_memory_limit_plan_correctly() {
             );
             assert_placements_within_blocks(&plan);
             let placed: usize = plan.memory.blocks.iter().map(|b| b.placements.len()).sum();
-            let transient = g.resources.iter().filter(|r| !r.imported).count();
+            let transient = g.resources.iter().filter(|r| !r.is_imported()).count();
             assert_eq!(placed, transient, "every transient is placed: {text}");
         }
     }

@@ -13,8 +13,8 @@ use tessera_graph::graph::{Graph, ImageDesc};
 use tessera_graph::plan::{Barrier, BarrierPosition, ExternalSync, LoadOp, Plan, StoreOp};
 use tessera_graph::sync::{AccessMask, Layout, StageMask};
 use tessera_graph::{
-    compile, Access, Capabilities, ClearValue, CompileError, CompileOptions, Exit, Format,
-    PassKind, QueueKind, ResourceId,
+    compile, Access, Capabilities, ClearValue, CompileError, CompileOptions, Format, Origin,
+    PassKind, PerFrameExit, PerFrameImport, QueueKind, ResourceId,
 };
 
 const PROFILES: &[&str] = &["desktop", "mali"];
@@ -44,11 +44,10 @@ fn swapchain_frame(per_frame: bool) -> (Graph, ResourceId) {
     let swapchain = g.image("swapchain", desc(Format::B8G8R8A8_SRGB));
     {
         let r = g.resource_mut(swapchain);
-        r.imported = true;
-        r.per_frame = per_frame;
         if per_frame {
-            r.exit = Exit::Present;
+            r.origin = Origin::PRESENTED;
         } else {
+            r.origin = Origin::IMPORTED;
             r.output = true;
         }
     }
@@ -309,7 +308,7 @@ fn the_present_example_matches_its_goldens() {
 fn frame_files_round_trip_the_new_fields() {
     let (g, _) = frame_file::load(&common::golden::frame_path("present")).unwrap();
     let sc = g.resource(g.find_resource("swapchain").unwrap());
-    assert!(sc.per_frame && sc.exit == Exit::Present && sc.imported);
+    assert!(sc.is_per_frame() && sc.is_presented() && sc.is_imported());
     let gbuffer = g.pass(g.find_pass("gbuffer").unwrap());
     assert!(gbuffer.uses.iter().any(|u| u.access == Access::IndexBuffer));
     assert!(gbuffer
@@ -450,8 +449,7 @@ fn misuse_is_one_clear_error_naming_what_and_where() {
     // The async queue: presented images stay on graphics.
     let mut g = Graph::new("async");
     let sc = g.image("sc", ImageDesc::new(Format::R8G8B8A8_UNORM, 8, 8));
-    let r = g.resource_mut(sc);
-    (r.imported, r.per_frame, r.exit) = (true, true, Exit::Present);
+    g.resource_mut(sc).origin = Origin::PRESENTED;
     g.compute("fill")
         .on_queue(QueueKind::AsyncCompute)
         .uses(sc, Access::StorageWrite);
@@ -602,19 +600,26 @@ fn decorate(mut g: Graph, seed: u64) -> Graph {
             let u = g.passes[p].uses.iter().find(|u| u.resource.index() == r);
             u.is_some_and(|u| u.access.reads(u.clear))
         });
-        if !res.imported || first_reads || !bit(r) {
+        if !res.is_imported() || first_reads || !bit(r) {
             continue;
         }
         let on_graphics = users
             .iter()
             .all(|&p| g.passes[p].queue == QueueKind::Graphics);
         let image = res.image_desc().is_some();
-        let present = image && on_graphics && !res.discard_on_last_use && bit(r + 17);
-        let res = &mut g.resources[r];
-        res.per_frame = true;
-        if present {
-            res.exit = Exit::Present;
-        }
+        let present = image && on_graphics && !res.discard_on_last_use() && bit(r + 17);
+        let clear_on_first_use = res.clear_on_first_use();
+        let exit = if present {
+            PerFrameExit::Present
+        } else if res.discard_on_last_use() {
+            PerFrameExit::Discard
+        } else {
+            PerFrameExit::Keep
+        };
+        g.resources[r].origin = Origin::ImportedPerFrame(PerFrameImport {
+            clear_on_first_use,
+            exit,
+        });
     }
     for (pi, p) in g.passes.iter_mut().enumerate() {
         let kind = p.kind;
@@ -704,7 +709,7 @@ fn decoration_reaches_every_feature() {
                     .is_some_and(|v| v != ClearValue::Color([0.0; 4]))
             })
             .count();
-        seen[6] += g.resources.iter().filter(|r| r.per_frame).count();
+        seen[6] += g.resources.iter().filter(|r| r.is_per_frame()).count();
     }
     assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
 }

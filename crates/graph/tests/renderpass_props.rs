@@ -11,6 +11,7 @@ use tessera_graph::access::Access;
 use tessera_graph::compile::renderpass::merge::{self, OpenGroup};
 use tessera_graph::compile::renderpass::{dependencies, load_store};
 use tessera_graph::compile::{cull, deps, levels, order, Schedule};
+use tessera_graph::graph::Origin;
 use tessera_graph::{
     check, compile, Capabilities, CompileError, CompileOptions, Format, Graph, ImageDesc, PassKind,
     QueueKind, ResourceId,
@@ -73,7 +74,7 @@ fn build(specs: &[PassSpec], flags: u16) -> Graph {
             let bit = 1u16 << (n % 16);
             let r = g.resource_mut(id);
             if flags & bit != 0 {
-                r.memoryless = true;
+                r.origin = Origin::MEMORYLESS;
             } else if (flags >> 8) & bit != 0 && s == 1 {
                 r.output = true;
             }
@@ -270,7 +271,9 @@ proptest! {
         let undeclared = {
             let mut u = g.clone();
             for r in &mut u.resources {
-                r.memoryless = false;
+                if r.declared_memoryless() {
+                    r.origin = Origin::TRANSIENT;
+                }
             }
             u
         };
@@ -297,7 +300,7 @@ proptest! {
                 if let Err(v) = check::check(&g, &caps, &options, &plan) {
                     prop_assert!(false, "checker: {:?}", v);
                 }
-                for r in g.resources.iter().filter(|r| r.memoryless) {
+                for r in g.resources.iter().filter(|r| r.declared_memoryless()) {
                     let atts = || plan.render_passes.iter().flat_map(|rp| &rp.attachments);
                     let used = atts().any(|a| a.resource == r.name);
                     let kept = atts().any(|a| a.resource == r.name && a.memoryless);
@@ -310,7 +313,7 @@ proptest! {
                 }
             }
             Err(CompileError::MemorylessBroken { resource, .. }) => {
-                let declared = g.resources.iter().any(|r| r.name == resource && r.memoryless);
+                let declared = g.resources.iter().any(|r| r.name == resource && r.declared_memoryless());
                 prop_assert!(declared, "error names undeclared '{}'", resource);
                 // The same error as the default compile: the options do not decide it.
                 let default = compile(&g, &caps, &default_options);
@@ -410,7 +413,9 @@ fn random_frames_read_attachments_before_their_last_subpass() {
         // As the property's reference compile: without declared-memoryless images.
         let mut g = build(&specs, flags);
         for r in &mut g.resources {
-            r.memoryless = false;
+            if r.declared_memoryless() {
+                r.origin = Origin::TRANSIENT;
+            }
         }
         match compile(&g, &caps, &CompileOptions::ALL) {
             Ok(plan) => total.add(middle_reads(&g, &plan)),

@@ -262,11 +262,9 @@ fn auto_exposure_converges_and_lifts_a_dark_scene() {
     ] {
         assert!(graph.find_pass(name).is_some(), "no '{name}'");
     }
-    assert!(
-        graph
-            .resource(graph.find_resource("exposure").unwrap())
-            .imported
-    );
+    assert!(graph
+        .resource(graph.find_resource("exposure").unwrap())
+        .is_imported());
     let (first, tenth, eleventh) = (&p[0], &p[1], &p[2]);
     let step = mean_abs_diff(tenth, eleventh);
     let adapting = mean_abs_diff(first, tenth);

@@ -508,7 +508,7 @@ fn tilers_merge(gpu: &Arc<Gpu>, ssao: Ssao) {
     let res = r.executor().resources().expect("a plan ran");
     for name in ["output", "scene vertices", "scene indices", "readback"] {
         let id = graph.find_resource(name).expect(name);
-        assert!(graph.resource(id).imported, "'{name}' is imported");
+        assert!(graph.resource(id).is_imported(), "'{name}' is imported");
         assert!(
             res.res[id.index()].is_null(),
             "the executor created its own '{name}'"

@@ -43,7 +43,7 @@ pub mod values;
 use ash::vk;
 use std::sync::Arc;
 use tessera_graph::access::Access;
-use tessera_graph::graph::ResourceKind;
+use tessera_graph::graph::{Origin, ResourceKind};
 use tessera_graph::{CompileOptions, Graph, Plan, ResourceId};
 use tessera_vk::capture::Capture;
 use tessera_vk::device::{Gpu, GpuOptions};
@@ -250,7 +250,7 @@ pub fn compared(graph: &Graph, plan: &Plan) -> (Vec<(usize, String)>, Vec<String
     let mut read = Vec::new();
     let mut unreadable = Vec::new();
     for (i, r) in graph.resources.iter().enumerate() {
-        let survives = r.output || (r.imported && !r.discard_on_last_use);
+        let survives = r.survives_frame();
         let readable = r
             .image_desc()
             .is_none_or(|d| d.samples == 1 && values::copy_bytes(d.format).is_some());
@@ -414,7 +414,7 @@ fn run_inner(
         .resources
         .iter()
         .enumerate()
-        .filter(|(_, r)| r.imported && !r.per_frame)
+        .filter(|(_, r)| matches!(r.origin, Origin::Imported(_)))
         .map(|(i, r)| (i, r.name.to_string()))
         .collect();
     // Per-frame imports (a swapchain image): two objects of our own each, handed in by turns.
@@ -545,7 +545,7 @@ impl PerFrame {
     fn create(&mut self, gpu: &Gpu, g: &Graph, plan: &Plan) -> Result<(), VkError> {
         let usage = tessera_vk::resources::usages(g, &memoryless_set(g, plan));
         for (id, r) in g.resource_ids().map(|id| (id, g.resource(id))) {
-            if !(r.imported && r.per_frame) {
+            if !r.is_per_frame() {
                 continue;
             }
             let (iu, bu) = usage[id.index()];

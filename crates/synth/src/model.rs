@@ -90,11 +90,11 @@ impl Model {
             .iter()
             .enumerate()
             .map(|(i, r)| Rules {
-                transient: !r.imported,
+                transient: !r.is_imported(),
                 // A per-frame import is a different object every frame: nothing at entry.
                 forget_before: first[i]
-                    .filter(|_| r.imported && (r.clear_on_first_use || r.per_frame)),
-                forget_after: last[i].filter(|_| r.imported && r.discard_on_last_use),
+                    .filter(|_| r.is_imported() && (r.clear_on_first_use() || r.is_per_frame())),
+                forget_after: last[i].filter(|_| r.is_imported() && r.discard_on_last_use()),
             })
             .collect();
         let content = graph
@@ -102,7 +102,7 @@ impl Model {
             .iter()
             .zip(&shapes)
             .map(|(r, s)| {
-                if r.imported {
+                if r.is_imported() {
                     initial(&r.name, s)
                 } else {
                     vec![None; len(s)]

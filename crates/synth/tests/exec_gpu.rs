@@ -17,6 +17,7 @@ use tessera_graph::access::Access;
 #[path = "../../graph/tests/common/coverage.rs"]
 mod coverage;
 use std::sync::Arc;
+use tessera_graph::graph::{Import, Origin};
 use tessera_graph::{frame_file, CompileOptions, Format, Graph, ImageDesc, QueueKind};
 use tessera_synth::{run_on, ExecConfig, ExecReport};
 use tessera_vk::executor::{ExecOptions, TestHooks};
@@ -53,7 +54,10 @@ fn describe(g: &Graph) -> String {
     for r in &g.resources {
         s += &format!(
             "resource {} {:?} imported={} output={}\n",
-            r.name, r.kind, r.imported, r.output
+            r.name,
+            r.kind,
+            r.is_imported(),
+            r.output
         );
     }
     for p in &g.passes {
@@ -293,7 +297,7 @@ fn random_graph(seed: u64) -> Graph {
         };
         let id = g.image(format!("img{i}"), ImageDesc::new(f, w, h).samples(samples));
         if samples == 1 && r.chance(15) {
-            g.resource_mut(id).imported = true;
+            g.resource_mut(id).origin = Origin::IMPORTED;
         }
         images.push((id, f, (w, h), samples));
         if samples > 1 && !depth && r.chance(60) {
@@ -314,7 +318,7 @@ fn random_graph(seed: u64) -> Graph {
     for i in 0..(1 + r.below(2)) {
         let id = g.buffer(format!("buf{i}"), [64, 256, 1024][r.below(3) as usize]);
         if r.chance(20) {
-            g.resource_mut(id).imported = true;
+            g.resource_mut(id).origin = Origin::IMPORTED;
         }
         buffers.push(id);
     }
@@ -322,10 +326,10 @@ fn random_graph(seed: u64) -> Graph {
     // Chained attachments drawn not to be results.
     let mut scratch = vec![false; g.resources.len()];
     for (id, ..) in &images {
-        written[id.index()] = g.resource(*id).imported;
+        written[id.index()] = g.resource(*id).is_imported();
     }
     for id in &buffers {
-        written[id.index()] = g.resource(*id).imported;
+        written[id.index()] = g.resource(*id).is_imported();
     }
     let passes = 3 + r.below(6);
     for p in 0..passes {
@@ -803,7 +807,7 @@ fn a_needed_load_flipped_to_dont_care_is_a_mismatch() {
 fn accumulate_graph() -> Graph {
     let mut g = Graph::new("accumulate_then_read");
     let history = g.buffer("history", 256);
-    g.resource_mut(history).imported = true;
+    g.resource_mut(history).origin = Origin::IMPORTED;
     let result = g.buffer("result", 256);
     g.resource_mut(result).output = true;
     g.compute("accumulate")
@@ -880,8 +884,10 @@ fn an_output_of_which_nothing_can_be_compared_is_a_failure_not_a_pass() {
     // made from it is undefined everywhere, so the oracle can check nothing of it.
     let mut g = Graph::new("reads_what_it_discards");
     let history = g.image("history", ImageDesc::new(Format::R8G8B8A8_UNORM, 8, 8));
-    g.resource_mut(history).imported = true;
-    g.resource_mut(history).clear_on_first_use = true;
+    g.resource_mut(history).origin = Origin::Imported(Import {
+        clear_on_first_use: true,
+        ..Import::default()
+    });
     let out = g.image("out", ImageDesc::new(Format::R8G8B8A8_UNORM, 8, 8));
     g.resource_mut(out).output = true;
     g.raster("look")

@@ -6,7 +6,8 @@
 
 use ash::vk;
 use std::sync::Arc;
-use tessera_graph::graph::{ClearValue, Exit};
+use tessera_graph::graph::ClearValue;
+use tessera_graph::graph::{Import, Origin};
 use tessera_graph::{Access, CompileOptions, Format, Graph, ImageDesc, PassId, ResourceId};
 use tessera_vk::executor::{
     ExecOptions, Executor, FrameImports, ImportedImage, PassBodies, PassSetup, RecordContext,
@@ -36,9 +37,10 @@ fn scene_graph(w: u32, h: u32) -> (Graph, ResourceId) {
     let mut g = Graph::new("lifetimes");
     let scene = g.image("scene", ImageDesc::new(Format::R8G8B8A8_UNORM, w, h));
     let out = g.image("out", ImageDesc::new(Format::R8G8B8A8_UNORM, w, h));
-    let r = g.resource_mut(out);
-    r.imported = true;
-    r.clear_on_first_use = true;
+    g.resource_mut(out).origin = Origin::Imported(Import {
+        clear_on_first_use: true,
+        ..Import::default()
+    });
     g.raster("draw")
         .clears_to(scene, Access::ColorWrite, ClearValue::Color(CLEAR))
         .id();
@@ -53,10 +55,7 @@ fn scene_graph(w: u32, h: u32) -> (Graph, ResourceId) {
 fn present_graph(w: u32, h: u32) -> (Graph, ResourceId) {
     let mut g = Graph::new("present");
     let out = g.image("swapchain", ImageDesc::new(Format::R8G8B8A8_UNORM, w, h));
-    let r = g.resource_mut(out);
-    r.imported = true;
-    r.per_frame = true;
-    r.exit = Exit::Present;
+    g.resource_mut(out).origin = Origin::PRESENTED;
     g.raster("draw")
         .clears_to(out, Access::ColorWrite, ClearValue::Color(CLEAR))
         .id();

@@ -714,7 +714,7 @@ fn check_dependencies(cx: &mut Ctx<'_>, i: usize, rp: &RenderPass, passes: &[Pas
 
 fn content_before(cx: &Ctx<'_>, r: ResourceId, pos: usize) -> bool {
     let res = cx.graph.resource(r);
-    (res.imported && !res.clear_on_first_use && !res.per_frame)
+    res.content_at_entry()
         || cx.uses[r.index()]
             .iter()
             .any(|(p, _, u)| *p < pos && writes(u.access))
@@ -752,7 +752,7 @@ fn live_after(cx: &Ctx<'_>, r: ResourceId, pos: usize) -> Live {
         }
     }
     let res = cx.graph.resource(r);
-    if res.output || (res.imported && !res.discard_on_last_use) {
+    if res.output || (res.is_imported() && !res.discard_on_last_use()) {
         Live::Survives
     } else {
         Live::Dies
@@ -896,7 +896,7 @@ fn check_memoryless(
         if a.store_op == StoreOp::Store {
             broken.push("it is stored".into());
         }
-        if res.imported || res.output {
+        if res.is_imported() || res.output {
             broken.push("it is imported or an output".into());
         }
         for (_, p, u) in &cx.uses[r.index()] {

@@ -89,7 +89,7 @@ use super::renderpass::RenderPassGrouping;
 use super::resource_uses::ResourceUses;
 use super::Schedule;
 use crate::access::{ScopeTable, SyncScope, TargetClass};
-use crate::graph::{Exit, Graph, PassId, QueueKind, ResourceId};
+use crate::graph::{Graph, PassId, QueueKind, ResourceId};
 use crate::plan::TransferHalf;
 use crate::sync::{AccessMask, Layout, StageMask};
 
@@ -814,7 +814,7 @@ fn present_barriers(
     after: &mut Vec<BarrierDraft>,
 ) {
     for (r, s) in graph.resources.iter().zip(state) {
-        if r.exit != Exit::Present {
+        if !r.is_presented() {
             continue;
         }
         let Some(last) = s.last_use else { continue };
@@ -1039,9 +1039,9 @@ fn assumed_entering(graph: &Graph) -> Vec<Flags> {
         .resources
         .iter()
         .map(|r| {
-            if r.per_frame {
+            if r.is_per_frame() {
                 fresh(r)
-            } else if r.image_desc().is_some() && (!r.imported || r.clear_on_first_use) {
+            } else if r.image_desc().is_some() && (!r.is_imported() || r.clear_on_first_use()) {
                 SETTLED | UNDEFINED | VERIFY
             } else {
                 PENDING
@@ -1059,10 +1059,10 @@ fn fresh(r: &crate::graph::Resource) -> Flags {
 /// ([`SEEN`], [`KEEPS`], [`WRITES_LAYOUT`]) and whether they are on one queue
 /// ([`FRESH`] for a `per_frame` one, whatever its uses).
 fn settle(r: &crate::graph::Resource, first: Flags) -> Flags {
-    if r.per_frame {
+    if r.is_per_frame() {
         return fresh(r);
     }
-    let content_needed = r.imported && !r.clear_on_first_use && first & KEEPS != 0;
+    let content_needed = r.is_imported() && !r.clear_on_first_use() && first & KEEPS != 0;
     let undefined = r.image_desc().is_some() && !content_needed;
     // (An unused resource has no state to settle.)
     let one_queue = first & (ON_GRAPHICS | ON_COMPUTE) != ON_GRAPHICS | ON_COMPUTE;
@@ -1252,7 +1252,7 @@ mod tests {
     use crate::caps::{Capabilities, CompileOptions};
     use crate::compile::{cull, deps, levels, order, ownership, renderpass};
     use crate::format::Format;
-    use crate::graph::ImageDesc;
+    use crate::graph::{ImageDesc, Import, Origin};
 
     /// The phases before this one, as `compile` runs them, then both replays: with the flags
     /// assumed (`None` when the check at a first use fails) and with the flags walked.
@@ -1296,10 +1296,12 @@ mod tests {
         let transient = g.image("transient", desc);
         let buffer = g.buffer("buffer", 256);
         let history = g.image("history", desc);
-        g.resource_mut(history).imported = true;
+        g.resource_mut(history).origin = Origin::IMPORTED;
         let cleared = g.image("cleared", desc);
-        g.resource_mut(cleared).imported = true;
-        g.resource_mut(cleared).clear_on_first_use = true;
+        g.resource_mut(cleared).origin = Origin::Imported(Import {
+            clear_on_first_use: true,
+            ..Import::default()
+        });
         g.compute("first")
             .uses(cleared, first_use)
             .uses(buffer, Access::StorageWrite)

@@ -17,10 +17,7 @@ use crate::sync::Layout;
 
 /// The `external` entries of `graph` as scheduled, in resource declaration order.
 pub fn external(graph: &Graph, schedule: &Schedule) -> Vec<ExternalSync> {
-    let wanted = |i: usize| {
-        let r = &graph.resources[i];
-        r.imported && (r.per_frame || r.exit == Exit::Present)
-    };
+    let wanted = |i: usize| graph.resources[i].is_per_frame();
     if !(0..graph.resources.len()).any(wanted) {
         return Vec::new();
     }
@@ -45,7 +42,7 @@ pub fn external(graph: &Graph, schedule: &Schedule) -> Vec<ExternalSync> {
                 let pass = graph.pass(p);
                 pass.uses[k].access.scope(pass.kind, r.target())
             };
-            let exit_layout = match (r.exit, r.image_desc()) {
+            let exit_layout = match (r.exit(), r.image_desc()) {
                 (_, None) => None,
                 (Exit::Present, Some(_)) => Some(Layout::PRESENT_SRC_KHR),
                 (Exit::Keep, Some(_)) => scope(last, lk).layout,

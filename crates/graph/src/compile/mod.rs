@@ -118,7 +118,7 @@ pub fn compile(
     validate::validate(graph, caps)?;
     let (deps, culling) = kept_passes(graph);
     if !renderpass::memoryless::is_reference(options)
-        && graph.resources.iter().any(|r| r.memoryless)
+        && graph.resources.iter().any(|r| r.declared_memoryless())
     {
         // Declared-memoryless resources are judged by the default compile's render passes,
         // whatever the options of this one.

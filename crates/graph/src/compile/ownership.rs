@@ -134,8 +134,8 @@ pub fn decide(graph: &Graph, schedule: &Schedule) -> Ownership {
                 b.queue
             );
             (SharingMode::Concurrent, &reasons[1])
-        } else if res.imported
-            && !res.clear_on_first_use
+        } else if res.is_imported()
+            && !res.clear_on_first_use()
             && s.first_keeps
             && last.queue != first.queue
         {

@@ -1,6 +1,8 @@
 //! Phase 1, validate: every rule a graph must satisfy before it can be planned.
 //!
-//! Checks unique names, resource shapes, the transient memory limit (each footprint, the size
+//! Checks unique names, resource shapes, that a memoryless resource is an image and not an
+//! output and a presented one an image (what [`Origin`](crate::graph::Origin) cannot say; its
+//! other combinations cannot be built), the transient memory limit (each footprint, the size
 //! rounded up to the placement alignment in checked arithmetic, and their sum over every
 //! transient resource declared, at most [`MAX_TRANSIENT_BYTES`]), that each access fits its
 //! pass and resource, one use per resource per pass, resolve sources, one depth/stencil
@@ -25,7 +27,7 @@ use crate::access::Access;
 use crate::caps::Capabilities;
 use crate::compile::memory::lifetimes::effective_alignment;
 use crate::error::{human_bytes, shape, CompileError, ResolveRule, MAX_TRANSIENT_BYTES};
-use crate::graph::{ClearValue, Exit, Graph, PassKind, QueueKind, Resource, ResourceKind};
+use crate::graph::{ClearValue, Graph, PassKind, QueueKind, Resource, ResourceKind};
 use crate::name::Name;
 
 /// Position of the first name equal to an earlier one, if any: the name checks of
@@ -212,61 +214,50 @@ fn validate_resources(graph: &Graph, caps: &Capabilities) -> Result<(), CompileE
                 "size 0: a size override needs at least one byte".into(),
             ));
         }
-        if r.memoryless && (r.imported || r.output) {
-            let what = match (r.imported, r.output) {
-                (true, true) => "imported and output",
-                (true, false) => "imported",
-                _ => "output",
-            };
-            return Err(invalid(format!(
-                "declared memoryless and {what}: an imported or output resource lives outside the frame and cannot be memoryless"
-            )));
+        if let Some(rule) = memoryless_rule(r) {
+            return Err(invalid(rule));
         }
-        if r.memoryless && r.image_desc().is_none() {
-            return Err(invalid(
-                "a buffer declared memoryless: only images (attachments) can be memoryless".into(),
-            ));
+        if let Some(rule) = present_rule(r) {
+            return Err(invalid(rule));
         }
-        if !r.imported && (r.clear_on_first_use || r.discard_on_last_use) {
-            let flag = if r.clear_on_first_use {
-                "clear_on_first_use"
-            } else {
-                "discard_on_last_use"
-            };
-            return Err(invalid(format!(
-                "{flag} on a transient resource (not imported): clear_on_first_use and discard_on_last_use apply to imported resources only"
-            )));
-        }
-        if !r.imported && (r.exit != Exit::Keep || r.per_frame) {
-            let flag = if r.per_frame {
-                "per_frame"
-            } else {
-                "exit present"
-            };
-            return Err(invalid(format!(
-                "{flag} on a transient resource (not imported): exit and per_frame apply to imported resources only"
-            )));
-        }
-        if r.exit == Exit::Present && r.image_desc().is_none() {
-            return Err(invalid(
-                "exit present on a buffer: only images are presented".into(),
-            ));
-        }
-        if r.exit == Exit::Present && !r.per_frame {
-            return Err(invalid(
-                "exit present without per_frame: a presented image goes to the presentation engine and comes back through an acquire, so it is declared per_frame".into(),
-            ));
-        }
-        if r.exit == Exit::Present && r.discard_on_last_use {
-            return Err(invalid(
-                "exit present and discard_on_last_use: a presented image's content is needed after the frame".into(),
-            ));
-        }
-        if !r.imported {
+        if !r.is_imported() {
             total = check_memory(r, alignment, total, &mut largest)?;
         }
     }
     Ok(())
+}
+
+/// The rule a memoryless requirement breaks, if any: a memoryless image lives only in tile
+/// memory, so it is not an `output` (nor an import, which cannot be built memoryless; a frame
+/// file that declares one gets the same words from its loader) and not a buffer.
+pub(crate) fn memoryless_rule(r: &Resource) -> Option<String> {
+    if !r.declared_memoryless() {
+        return None;
+    }
+    if r.output {
+        return Some(memoryless_outside_frame("output"));
+    }
+    r.image_desc().is_none().then(|| MEMORYLESS_BUFFER.into())
+}
+
+/// The rule a memoryless buffer breaks.
+pub(crate) const MEMORYLESS_BUFFER: &str =
+    "a buffer declared memoryless: only images (attachments) can be memoryless";
+
+/// The rule a presented buffer breaks.
+pub(crate) const PRESENT_BUFFER: &str = "exit present on a buffer: only images are presented";
+
+/// The rule broken by a memoryless resource that is also `what` (imported, output, or
+/// both).
+pub(crate) fn memoryless_outside_frame(what: &str) -> String {
+    format!(
+        "declared memoryless and {what}: an imported or output resource lives outside the frame and cannot be memoryless"
+    )
+}
+
+/// The rule a presented resource breaks, if any: only images are presented.
+pub(crate) fn present_rule(r: &Resource) -> Option<String> {
+    (r.is_presented() && r.image_desc().is_none()).then(|| PRESENT_BUFFER.into())
 }
 
 /// Bytes a transient resource occupies in a memory block: its size rounded up to
@@ -404,7 +395,7 @@ fn validate_passes<'g>(
                     u.access
                 )));
             }
-            if resource.exit == Exit::Present && pass.queue == QueueKind::AsyncCompute {
+            if resource.is_presented() && pass.queue == QueueKind::AsyncCompute {
                 return Err(mismatch(
                     "an image that exits in present used on the async_compute queue: presented images are used on the graphics queue, where the transition to PRESENT_SRC_KHR and the present signal are recorded".into(),
                 ));
@@ -448,12 +439,12 @@ fn validate_passes<'g>(
                 }
             }
             let needs_content = u.access.reads(u.clear);
-            if needs_content && !written[u.resource.index()] && resource.per_frame {
+            if needs_content && !written[u.resource.index()] && resource.is_per_frame() {
                 return Err(mismatch(
                     "the first use of a per_frame resource needs earlier content: a per_frame resource (a different object every frame) holds nothing at the start of the frame, so its first use writes or clears it".into(),
                 ));
             }
-            if needs_content && !written[u.resource.index()] && !resource.imported {
+            if needs_content && !written[u.resource.index()] && !resource.is_imported() {
                 let later = graph.passes[i + 1..]
                     .iter()
                     .find(|p| {

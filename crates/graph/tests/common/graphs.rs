@@ -8,7 +8,9 @@
 //! attachment. The result always passes `validate`.
 
 use proptest::prelude::*;
-use tessera_graph::graph::{Graph, ImageDesc, PassKind, QueueKind, Resource, ResourceKind, Use};
+use tessera_graph::graph::{
+    Graph, ImageDesc, Import, Origin, PassKind, QueueKind, Resource, ResourceKind, Use,
+};
 use tessera_graph::{Access, Format};
 
 /// Shape limits of generated graphs.
@@ -203,10 +205,15 @@ fn resource(i: usize, raw: &RawResource) -> Resource {
         ResourceKind::Image(d) => Resource::image(format!("r{i}"), d),
         ResourceKind::Buffer { size } => Resource::buffer(format!("r{i}"), size),
     };
-    r.imported = raw.imported;
+    r.origin = if raw.imported {
+        Origin::Imported(Import {
+            clear_on_first_use: raw.clear_on_first_use,
+            discard_on_last_use: raw.discard_on_last_use,
+        })
+    } else {
+        Origin::TRANSIENT
+    };
     r.output = raw.output;
-    r.clear_on_first_use = raw.imported && raw.clear_on_first_use;
-    r.discard_on_last_use = raw.imported && raw.discard_on_last_use;
     r
 }
 
@@ -307,7 +314,7 @@ fn fit(
         // One depth/stencil attachment per raster pass.
         return None;
     }
-    if access.reads(clear) && !written[r] && !res.imported {
+    if access.reads(clear) && !written[r] && !res.is_imported() {
         return None;
     }
     let mut from = None;

@@ -9,7 +9,8 @@ use super::graphs::valid_graph;
 use proptest::prelude::*;
 use tessera_graph::graph::ResourceKind;
 use tessera_graph::graph::{
-    ClearValue, Exit, Graph, ImageDesc, Pass, PassKind, QueueKind, Resource, ResourceId, Use,
+    ClearValue, Graph, ImageDesc, Origin, Pass, PassKind, PerFrameExit, PerFrameImport, QueueKind,
+    Resource, ResourceId, Use,
 };
 use tessera_graph::{Access, Format};
 
@@ -241,22 +242,21 @@ pub fn mutate(mut g: Graph, m: u8, at: u16, aux: u8) -> (Graph, &'static str) {
             insert(&mut g, at, "from_on_write", PassKind::Raster, vec![u]);
             "'from' on an access that is not a resolve"
         }
+        // (An import declared memoryless, and import flags on a transient, cannot be built:
+        // `Origin` has no such variant. The frame-file loader's tests cover their words.)
         13 => {
-            let i = image(&mut g, "imported_memoryless", color);
+            let i = image(&mut g, "memoryless_output", color);
             let r = g.resource_mut(i);
-            r.imported = true;
-            r.memoryless = true;
-            "imported resource declared memoryless"
+            r.origin = Origin::MEMORYLESS;
+            r.output = true;
+            "output declared memoryless"
         }
         14 => {
-            let b = buffer(&mut g, "transient_flags");
+            let b = buffer(&mut g, "memoryless_buffer");
             let r = g.resource_mut(b);
-            if aux & 1 == 0 {
-                r.clear_on_first_use = true;
-            } else {
-                r.discard_on_last_use = true;
-            }
-            "import flags on a transient resource"
+            r.origin = Origin::MEMORYLESS;
+            r.output = aux & 1 == 0;
+            "buffer declared memoryless"
         }
         15 => {
             if aux & 1 == 0 {
@@ -373,25 +373,22 @@ pub fn mutate(mut g: Graph, m: u8, at: u16, aux: u8) -> (Graph, &'static str) {
             insert(&mut g, at, "bad_clear_value", PassKind::Raster, vec![u]);
             "clear value without a clear, or of the wrong kind"
         }
+        // (`per_frame` or `present` on a transient, and `present` without `per_frame` or with
+        // `discard_on_last_use`, cannot be built: `Origin` has no such variant.)
         22 => {
-            let i = image(&mut g, "transient_exit", color);
-            let r = g.resource_mut(i);
-            if aux & 1 == 0 {
-                r.per_frame = true;
-            } else {
-                (r.exit, r.per_frame) = (Exit::Present, true);
-            }
-            "per_frame or exit present on a transient resource"
+            let b = buffer(&mut g, "present_buffer");
+            g.resource_mut(b).origin = Origin::ImportedPerFrame(PerFrameImport {
+                clear_on_first_use: aux & 1 == 0,
+                exit: PerFrameExit::Present,
+            });
+            "present on a buffer"
         }
         23 => {
-            let r = match aux % 3 {
-                0 => buffer(&mut g, "present_buffer"),
-                _ => image(&mut g, "present_image", color),
-            };
-            let r = g.resource_mut(r);
-            (r.imported, r.exit, r.per_frame) = (true, Exit::Present, aux % 3 != 1);
-            r.discard_on_last_use = aux % 3 == 2;
-            "present on a buffer, without per_frame or with discard_on_last_use"
+            let b = buffer(&mut g, "present_output");
+            let r = g.resource_mut(b);
+            r.origin = Origin::PRESENTED;
+            r.output = true;
+            "present on a buffer that is an output"
         }
         24 => {
             let (r, access) = if aux & 1 == 0 {
@@ -399,8 +396,7 @@ pub fn mutate(mut g: Graph, m: u8, at: u16, aux: u8) -> (Graph, &'static str) {
             } else {
                 (buffer(&mut g, "per_frame_buf"), Access::Uniform)
             };
-            let res = g.resource_mut(r);
-            (res.imported, res.per_frame) = (true, true);
+            g.resource_mut(r).origin = Origin::PER_FRAME;
             insert(
                 &mut g,
                 at,
@@ -412,8 +408,7 @@ pub fn mutate(mut g: Graph, m: u8, at: u16, aux: u8) -> (Graph, &'static str) {
         }
         25 => {
             let i = image(&mut g, "presented", color);
-            let r = g.resource_mut(i);
-            (r.imported, r.per_frame, r.exit) = (true, true, Exit::Present);
+            g.resource_mut(i).origin = Origin::PRESENTED;
             insert(
                 &mut g,
                 at,

@@ -57,7 +57,7 @@ pub fn walk(graph: &Graph, plan: &Plan) -> Walk {
                         .any(|u| u.resource == r && u.access.writes())
                 })
             });
-            let content = earlier_write || (res.imported && !res.clear_on_first_use);
+            let content = earlier_write || (res.is_imported() && !res.clear_on_first_use());
             let keeps = first.access.keeps_content(false);
             if !first.clear && keeps && content {
                 out.per_pass_loads += 1;
@@ -127,5 +127,5 @@ fn live_after(graph: &Graph, plan: &Plan, r: ResourceId, pos: usize) -> bool {
         }
     }
     let res = graph.resource(r);
-    res.output || (res.imported && !res.discard_on_last_use)
+    res.output || (res.is_imported() && !res.discard_on_last_use())
 }

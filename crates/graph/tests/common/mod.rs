@@ -51,11 +51,11 @@ pub fn describe(graph: &tessera_graph::Graph) -> String {
             None => format!("buffer {}", r.bytes()),
         };
         let flags: Vec<&str> = [
-            (r.imported, "imported"),
+            (r.is_imported(), "imported"),
             (r.output, "output"),
-            (r.clear_on_first_use, "clear_on_first_use"),
-            (r.discard_on_last_use, "discard_on_last_use"),
-            (r.memoryless, "memoryless"),
+            (r.clear_on_first_use(), "clear_on_first_use"),
+            (r.discard_on_last_use(), "discard_on_last_use"),
+            (r.declared_memoryless(), "memoryless"),
         ]
         .iter()
         .filter(|f| f.0)

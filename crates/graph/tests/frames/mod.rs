@@ -14,6 +14,7 @@
 #![allow(dead_code)]
 
 use tessera_graph::access::Access;
+use tessera_graph::graph::Origin;
 use tessera_graph::graph::{Graph, ImageDesc, QueueKind, ResourceId};
 use tessera_graph::{Capabilities, Format};
 
@@ -151,7 +152,7 @@ pub fn frame(seed: u64, resources: usize, two_queues: bool) -> (Graph, Capabilit
         }
     }
     let swap = g.image("swapchain", ImageDesc::new(Format::B8G8R8A8_SRGB, w, h));
-    g.resource_mut(swap).imported = true;
+    g.resource_mut(swap).origin = Origin::IMPORTED;
     g.resource_mut(swap).output = true;
     let mut last = g.raster("present").uses(swap, Access::ColorWriteAll);
     if let Some(&(r, Made::Image)) = made.last() {

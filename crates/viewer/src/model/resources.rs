@@ -140,7 +140,7 @@ pub(crate) fn resources(index: &Index<'_>, rps: &[RenderPassView]) -> Vec<Resour
                     kind,
                     shape,
                     bytes: r.bytes(),
-                    imported: r.imported,
+                    imported: r.is_imported(),
                     output: r.output,
                     memoryless: memoryless.contains(r.name.as_str()),
                     first,

@@ -52,7 +52,7 @@ pub(crate) fn resolve(
                 "an imported {what} names resource #{i}, which the graph does not have"
             )));
         };
-        if !decl.imported {
+        if !decl.is_imported() {
             return Err(VkError::Setup(format!(
                 "'{}' is handed in as an import, but the graph does not import it",
                 decl.name

@@ -145,7 +145,7 @@ mod tests {
     use super::*;
     use crate::submit::SubmitPlan;
     use tessera_graph::access::Access;
-    use tessera_graph::graph::Exit;
+    use tessera_graph::graph::Origin;
     use tessera_graph::{compile, Capabilities, CompileOptions, Format, ImageDesc};
 
     /// Depth prepass, light culling on async compute, lighting into HDR, then a raster pass
@@ -158,9 +158,7 @@ mod tests {
         let swap = g.image("swap", ImageDesc::new(Format::B8G8R8A8_UNORM, 64, 64));
         {
             let s = g.resource_mut(swap);
-            s.imported = true;
-            s.per_frame = true;
-            s.exit = Exit::Present;
+            s.origin = Origin::PRESENTED;
             s.output = true;
         }
         g.raster("prepass").clears(depth, Access::DepthWrite).id();

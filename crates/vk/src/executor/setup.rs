@@ -16,7 +16,7 @@ pub(crate) fn external_set(graph: &Graph, options: &ExecOptions) -> Vec<bool> {
     graph
         .resources
         .iter()
-        .map(|r| r.imported && (r.per_frame || options.imports_handed_in))
+        .map(|r| r.is_imported() && (r.is_per_frame() || options.imports_handed_in))
         .collect()
 }
 

@@ -40,7 +40,7 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Violation>) {
             .copied()
             .filter(|&p| ctx.use_of(p, r).is_some())
             .collect();
-        let wanted = res.imported && (res.per_frame || res.exit == Exit::Present);
+        let wanted = res.is_per_frame();
         let (Some(&first), Some(&last), true) = (users.first(), users.last(), wanted) else {
             if listed[r] > 0 {
                 push(
@@ -61,7 +61,7 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Violation>) {
             wait_stages: scope(first).map(|s| s.stages).unwrap_or_default(),
             last_pass: ctx.graph.passes[last].name,
             last_queue: ctx.queue[last],
-            exit_layout: match (res.exit, res.image_desc()) {
+            exit_layout: match (res.exit(), res.image_desc()) {
                 (_, None) => None,
                 (Exit::Present, Some(_)) => Some(Layout::PRESENT_SRC_KHR),
                 (Exit::Keep, Some(_)) => scope(last).and_then(|s| s.layout),
@@ -92,7 +92,7 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Violation>) {
                 format!("{n} external entries for '{}'", res.name),
             ),
         }
-        if res.per_frame && res.image_desc().is_some() {
+        if res.is_per_frame() && res.image_desc().is_some() {
             first_transition(ctx, r, first, expected.wait_stages, &mut push);
         }
     }

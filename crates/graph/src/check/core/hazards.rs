@@ -266,7 +266,7 @@ impl Checker<'_, '_> {
         };
         // A per_frame resource is a different object every frame: nothing crosses the frame
         // boundary (its first use is ordered by the external semaphore, `external.*`).
-        let across_frames = !ctx.graph.resources[r].per_frame;
+        let across_frames = !ctx.graph.resources[r].is_per_frame();
         // Any same-queue hazard across the frame boundary can justify a barrier; the last
         // accesses -> first accesses ones must be covered (the rest follow by chaining).
         for a in events.iter().filter(|_| across_frames) {

@@ -14,7 +14,7 @@
 use super::Ctx;
 use crate::check::table;
 use crate::check::Violation;
-use crate::graph::{Exit, PassId};
+use crate::graph::PassId;
 use crate::plan::Attachment;
 use crate::sync::Layout;
 
@@ -32,7 +32,7 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Violation>) {
             .find_map(|&p| ctx.use_of(p, r).and_then(|u| ctx.scope(p, u).layout));
         let res = &ctx.graph.resources[r];
         // A per_frame image is a new one each frame: it enters in UNDEFINED.
-        let start = if res.per_frame {
+        let start = if res.is_per_frame() {
             Some(Layout::UNDEFINED)
         } else {
             replay(ctx, r, None, &mut None).or(first_need)
@@ -40,7 +40,7 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Violation>) {
         let end = replay(ctx, r, start, &mut Some(out));
         // (An image no kept pass uses has no transition in the plan and no external entry.)
         let used = ctx.order.iter().any(|&p| ctx.use_of(p, r).is_some());
-        if res.exit == Exit::Present && used && end != Some(Layout::PRESENT_SRC_KHR) {
+        if res.is_presented() && used && end != Some(Layout::PRESENT_SRC_KHR) {
             out.push(Violation {
                 rule: "layout.present",
                 detail: format!(
@@ -59,7 +59,7 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Violation>) {
 /// survives the frame).
 fn content_needed(ctx: &Ctx, r: usize) -> bool {
     let res = &ctx.graph.resources[r];
-    if !res.imported || res.clear_on_first_use || res.per_frame {
+    if !res.content_at_entry() {
         return false;
     }
     for (p, u) in ctx
@@ -74,7 +74,7 @@ fn content_needed(ctx: &Ctx, r: usize) -> bool {
             return false;
         }
     }
-    !res.discard_on_last_use
+    !res.discard_on_last_use()
 }
 
 fn attachment<'p>(ctx: &'p Ctx, p: usize, r: usize) -> Option<(&'p Attachment, usize, usize)> {

@@ -262,11 +262,7 @@ pub fn sweep(
             .resources
             .iter()
             .map(|r| ResourceFacts {
-                content_at: if r.imported && !r.clear_on_first_use && !r.per_frame {
-                    0
-                } else {
-                    NONE
-                },
+                content_at: if r.content_at_entry() { 0 } else { NONE },
                 first_user: NONE,
                 first_group: NONE,
                 waiting: NONE,

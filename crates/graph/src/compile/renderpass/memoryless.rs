@@ -61,7 +61,7 @@ fn why_not(
     let r = graph.resource(resource);
     let uses = index.of(resource);
     let (_, first_pass, _) = *uses.first()?;
-    if r.imported || r.output {
+    if r.is_imported() || r.output {
         return Some(Blocked::Lives(first_pass));
     }
     let home = grouping.group_of[first_pass.index()];
@@ -157,7 +157,7 @@ fn blocked(
     first: PassId,
 ) -> bool {
     let r = graph.resource(resource);
-    if r.imported || r.output || !facts.in_one_render_pass(resource) {
+    if r.is_imported() || r.output || !facts.in_one_render_pass(resource) {
         return true;
     }
     let Some(home) = grouping.group_of[first.index()] else {
@@ -227,7 +227,7 @@ pub fn decide(
     };
     if !options.memoryless {
         for (id, r) in graph.resource_ids().zip(&graph.resources) {
-            if r.memoryless && facts.first_user(id).is_some() {
+            if r.declared_memoryless() && facts.first_user(id).is_some() {
                 fall_back(id, "the memoryless optimisation is off".into());
             }
         }
@@ -247,7 +247,7 @@ pub fn decide(
         // A resource used outside one render pass is blocked; that matters only when it is
         // declared memoryless (an error or a fallback) or for the trace. Most resources end
         // here.
-        if !facts.in_one_render_pass(id) && !r.memoryless && !trace {
+        if !facts.in_one_render_pass(id) && !r.declared_memoryless() && !trace {
             continue;
         }
         if r.image_desc().is_none() {
@@ -257,7 +257,7 @@ pub fn decide(
             continue;
         };
         let blocked = blocked(graph, grouping, facts, attachments, id, first);
-        if blocked && r.memoryless {
+        if blocked && r.declared_memoryless() {
             let (pass, rule) = explain_why(id).unwrap_or_default();
             if strict {
                 return Err(CompileError::MemorylessBroken {
@@ -285,7 +285,7 @@ pub fn decide(
             );
             memoryless[id.index()] = true;
         } else {
-            if r.memoryless {
+            if r.declared_memoryless() {
                 fall_back(id, "the device has no lazily allocated memory".into());
             }
             log::trace!(

@@ -4,7 +4,7 @@ use crate::access::Access;
 use crate::caps::{Capabilities, CompileOptions};
 use crate::error::CompileError;
 use crate::format::Format;
-use crate::graph::{Graph, ImageDesc, ResourceId};
+use crate::graph::{Graph, ImageDesc, Import, Origin, ResourceId};
 use crate::plan::{Attachment, LoadOp, Plan, StoreOp};
 use crate::{check, compile};
 
@@ -22,7 +22,7 @@ fn depth(g: &mut Graph, name: &str) -> ResourceId {
 fn output(g: &mut Graph, name: &str) -> ResourceId {
     let id = g.image(name, ImageDesc::new(Format::B8G8R8A8_SRGB, W, H));
     let r = g.resource_mut(id);
-    r.imported = true;
+    r.origin = Origin::IMPORTED;
     r.output = true;
     id
 }
@@ -137,7 +137,7 @@ fn storage_read_of_an_earlier_subpass_output_breaks() {
 fn attachment_use_of_a_resource_sampled_in_the_render_pass_breaks() {
     let mut g = Graph::new("feedback");
     let t = g.image("t", ImageDesc::new(Format::R8G8B8A8_UNORM, W, H));
-    g.resource_mut(t).imported = true;
+    g.resource_mut(t).origin = Origin::IMPORTED;
     let x = rgba8(&mut g, "x");
     let out = output(&mut g, "out");
     g.raster("a")
@@ -441,9 +441,10 @@ fn imported_resources_follow_their_flags() {
         let mut g = Graph::new("imported");
         let h = g.image("history", ImageDesc::new(Format::R8G8B8A8_UNORM, W, H));
         let r = g.resource_mut(h);
-        r.imported = true;
-        r.clear_on_first_use = clear_first;
-        r.discard_on_last_use = discard_last;
+        r.origin = Origin::Imported(Import {
+            clear_on_first_use: clear_first,
+            discard_on_last_use: discard_last,
+        });
         g.raster("a").uses(h, Access::ColorWrite).side_effects();
         plan(&g, "mali")
     };
@@ -567,8 +568,10 @@ fn partial_write_of_what_survives_the_frame_loads() {
         let mut g = Graph::new("imported");
         let h = g.image("history", ImageDesc::new(Format::R8G8B8A8_UNORM, W, H));
         let r = g.resource_mut(h);
-        r.imported = true;
-        r.discard_on_last_use = discard;
+        r.origin = Origin::Imported(Import {
+            discard_on_last_use: discard,
+            ..Import::default()
+        });
         g.raster("a").uses(h, Access::ColorWrite).side_effects();
         compiled(&g, CompileOptions::ALL)
     };
@@ -789,7 +792,7 @@ fn memoryless_needs_the_whole_life_in_one_render_pass() {
 fn declared_memoryless_that_cannot_stay_is_an_error_naming_the_pass() {
     let mut g = pair(Access::Sampled);
     let x = g.find_resource("x").unwrap();
-    g.resource_mut(x).memoryless = true;
+    g.resource_mut(x).origin = Origin::MEMORYLESS;
     for profile in ["mali", "desktop"] {
         match compile(
             &g,
@@ -810,7 +813,7 @@ fn declared_memoryless_that_cannot_stay_is_an_error_naming_the_pass() {
     // Split by a break: the error carries the break reason.
     let mut g = Graph::new("split");
     let x = rgba8(&mut g, "x");
-    g.resource_mut(x).memoryless = true;
+    g.resource_mut(x).origin = Origin::MEMORYLESS;
     let half = g.image("half", ImageDesc::new(Format::R8G8B8A8_UNORM, W / 2, H / 2));
     g.resource_mut(half).output = true;
     let out = output(&mut g, "out");
@@ -932,7 +935,7 @@ fn large_render_pass_still_sees_every_resource() {
     let textures: Vec<ResourceId> = (0..30)
         .map(|i| {
             let t = rgba8(&mut g, &format!("t{i}"));
-            g.resource_mut(t).imported = true;
+            g.resource_mut(t).origin = Origin::IMPORTED;
             t
         })
         .collect();

@@ -24,7 +24,7 @@ use crate::caps::Capabilities;
 use crate::compile::memory::lifetimes::effective_alignment;
 use crate::error::MAX_TRANSIENT_BYTES;
 use crate::format::Format;
-use crate::graph::{Exit, Graph, PassKind, QueueKind, ResourceKind};
+use crate::graph::{Graph, Origin, PassKind, QueueKind, ResourceKind};
 use std::sync::OnceLock;
 
 /// Target classes of a resource byte (its low three bits); the access table holds one bit
@@ -162,7 +162,7 @@ pub fn all_rules_hold(graph: &Graph, caps: &Capabilities) -> bool {
             ok &= !u.clear | r.can_clear;
             ok &= !needs_content | (facts & (WRITTEN | IMPORTED) != 0);
             if pass.queue == QueueKind::AsyncCompute {
-                ok &= graph.resources[u.resource.index()].exit != Exit::Present;
+                ok &= !graph.resources[u.resource.index()].is_presented();
             }
             if let Some(v) = u.clear_value {
                 ok &= check_clear_value(&graph.resources[u.resource.index()], u.clear, v).is_ok();
@@ -198,19 +198,14 @@ fn resource_bytes(graph: &Graph, caps: &Capabilities) -> Option<Vec<u8>> {
     let alignment = effective_alignment(caps);
     let mut total = 0u64;
     for r in &graph.resources {
-        if !r.imported {
+        if !r.is_imported() {
             total = total.checked_add(transient_footprint(r, alignment)?)?;
             if total > MAX_TRANSIENT_BYTES {
                 return None;
             }
         }
-        let mut bad = r.name.is_empty()
-            | (r.size == Some(0))
-            | (r.memoryless & (r.imported | r.output))
-            | (!r.imported & (r.clear_on_first_use | r.discard_on_last_use))
-            | (!r.imported & ((r.exit != Exit::Keep) | r.per_frame))
-            | ((r.exit == Exit::Present)
-                & (r.image_desc().is_none() | r.discard_on_last_use | !r.per_frame));
+        let mut bad =
+            r.name.is_empty() | (r.size == Some(0)) | (r.declared_memoryless() & r.output);
         let class = match &r.kind {
             ResourceKind::Image(d) => {
                 let full_chain = 32 - d.width.max(d.height).leading_zeros();
@@ -231,7 +226,7 @@ fn resource_bytes(graph: &Graph, caps: &Capabilities) -> Option<Vec<u8>> {
                 base + if d.samples > 1 { MULTISAMPLED } else { 0 }
             }
             ResourceKind::Buffer { size } => {
-                bad |= (*size == 0) | r.memoryless;
+                bad |= (*size == 0) | r.declared_memoryless() | r.is_presented();
                 BUFFER
             }
         };
@@ -239,7 +234,7 @@ fn resource_bytes(graph: &Graph, caps: &Capabilities) -> Option<Vec<u8>> {
             return None;
         }
         // A per_frame resource holds nothing at entry: like a transient, it is written first.
-        let kept_from_outside = r.imported && !r.per_frame;
+        let kept_from_outside = matches!(r.origin, Origin::Imported(_));
         bytes.push(class | if kept_from_outside { IMPORTED } else { 0 });
     }
     Some(bytes)
