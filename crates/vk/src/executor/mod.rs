@@ -17,13 +17,13 @@
 //!   nothing (one comparison, linear in the graph); otherwise the frames in flight are
 //!   waited for through their slot fences (never `vkDeviceWaitIdle`), the old plan's
 //!   objects are destroyed and [`PassBodies::rebuilt`] hears of the new passes.
-//! - *Frame* ([`Executor::frame`]): the slot's previous frame is waited for, its command
-//!   buffers are recorded — pending uploads first, then per pass (or render pass) the plan's
-//!   barriers placed `before` it, the render pass begin (with the clear values of the graph's
-//!   clearing uses)/next/end, a debug label and two timestamps per pass, the body
-//!   ([`PassBodies::record`] with a [`RecordContext`]), the barriers placed `after` it — and
-//!   submitted only when every body succeeded: a recording error resets the slot and leaves
-//!   the executor usable.
+//! - *Frame* ([`Executor::frame`], `frame` and `record`): the slot's previous frame is
+//!   waited for, its command buffers are recorded — pending uploads first, then per pass (or
+//!   render pass) the plan's barriers placed `before` it, the render pass begin (with the
+//!   clear values of the graph's clearing uses)/next/end, a debug label and two timestamps
+//!   per pass, the body ([`PassBodies::record`] with a [`RecordContext`]), the barriers
+//!   placed `after` it — and submitted only when every body succeeded: a recording error
+//!   resets the slot and leaves the executor usable.
 //!
 //! **Submits.** One submit per plan batch on the `VkQueue` of its logical queue, waiting for
 //! and signalling that queue's timeline semaphore at the planned values plus a per-frame base
@@ -51,6 +51,7 @@
 //! the steady state (a new handed-in view costs one framebuffer, once).
 
 mod device_state;
+mod frame;
 mod imports;
 mod one_time;
 mod plan_state;
