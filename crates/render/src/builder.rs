@@ -132,13 +132,23 @@ impl<'a, S: Copy> FrameBuilder<'a, S> {
     }
 
     fn mark_imported(&mut self, id: ResourceId, flags: ImportFlags) {
-        let r = self.graph.resource_mut(id);
-        r.imported = true;
-        r.per_frame = flags.per_frame;
-        r.clear_on_first_use = flags.clear_on_first_use;
-        if flags.present {
-            r.exit = tessera_graph::graph::Exit::Present;
-        }
+        use tessera_graph::graph::{Import, Origin, PerFrameExit, PerFrameImport};
+        let clear_on_first_use = flags.clear_on_first_use;
+        // A presented image is a different object every frame (the graph has no other kind).
+        self.graph.resource_mut(id).origin = match (flags.per_frame, flags.present) {
+            (false, false) => Origin::Imported(Import {
+                clear_on_first_use,
+                discard_on_last_use: false,
+            }),
+            (_, present) => Origin::ImportedPerFrame(PerFrameImport {
+                clear_on_first_use,
+                exit: if present {
+                    PerFrameExit::Present
+                } else {
+                    PerFrameExit::Keep
+                },
+            }),
+        };
     }
 
     /// Declares a pass: `setup` declares its uses and returns its body.
