@@ -16,8 +16,8 @@ use crate::compile::validate::{memoryless_outside_frame, MEMORYLESS_BUFFER, PRES
 use crate::error::{CompileError, FrameFileError};
 use crate::format::Format;
 use crate::graph::{
-    ClearValue, Exit, Graph, ImageDesc, Import, Origin, PassKind, PerFrameExit, PerFrameImport,
-    QueueKind, Resource, ResourceKind, Use,
+    ClearValue, Exit, Graph, HistoryRole, ImageDesc, Import, Origin, PassKind, PerFrameExit,
+    PerFrameImport, QueueKind, Resource, ResourceKind, Use,
 };
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
@@ -169,6 +169,10 @@ pub struct ResourceSpec {
     /// Imported: a different object every frame (a swapchain image).
     #[serde(default, skip_serializing_if = "is_false")]
     pub per_frame: bool,
+    /// Kept by the graph from one frame to the next: passes read the previous frame's
+    /// content with `"previous": true` uses (a history resource, [`Origin::History`]).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub history: bool,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -225,6 +229,9 @@ pub struct UseSpec {
     /// With `clear`: the value cleared to (default colour 0, depth 1.0, stencil 0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clear_value: Option<ClearValue>,
+    /// Reads the previous frame's content of a history resource.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub previous: bool,
 }
 
 /// Text syntax of a frame file.
@@ -423,9 +430,16 @@ impl FrameFile {
     /// as `desktop` with its fields; `memory_classes` are not part of the format). Loading it
     /// gives `graph` back.
     pub fn describe(graph: &Graph, caps: &Capabilities) -> FrameFile {
+        // The declared form: the previous half of a double-buffered history resource is
+        // its current half read with `previous` uses.
+        let declared = |id: crate::graph::ResourceId| match graph.resource(id).origin {
+            Origin::History(HistoryRole::Previous { current }) => current,
+            _ => id,
+        };
         let resources = graph
             .resources
             .iter()
+            .filter(|r| !matches!(r.origin, Origin::History(HistoryRole::Previous { .. })))
             .map(|r| {
                 let d = r.image_desc();
                 ResourceSpec {
@@ -452,6 +466,7 @@ impl FrameFile {
                     memoryless: r.declared_memoryless(),
                     exit: r.exit(),
                     per_frame: r.is_per_frame(),
+                    history: r.is_history(),
                 }
             })
             .collect();
@@ -467,11 +482,12 @@ impl FrameFile {
                     .uses
                     .iter()
                     .map(|u| UseSpec {
-                        resource: graph.resource(u.resource).name.to_string(),
+                        resource: graph.resource(declared(u.resource)).name.to_string(),
                         access: u.access,
                         clear: u.clear,
                         from: u.from.map(|f| graph.resource(f).name.to_string()),
                         clear_value: u.clear_value,
+                        previous: u.previous,
                     })
                     .collect(),
             })
@@ -580,6 +596,7 @@ impl FrameFile {
                     clear: u.clear,
                     from,
                     clear_value: u.clear_value,
+                    previous: u.previous,
                 });
             }
             let queue = spec.queue;
@@ -592,6 +609,8 @@ impl FrameFile {
             let id = b.id();
             graph.passes[id.index()].uses = uses;
         }
+        // Every graph a frame file makes has its history resources' buffering decided.
+        crate::history::lower_in_place(&mut graph);
         Ok(graph)
     }
 }
@@ -663,6 +682,24 @@ impl ResourceSpec {
     /// left to it, in the same words: a memoryless output or buffer and a presented buffer
     /// are rejected there too, for graphs built in code.
     fn origin(&self, image: bool) -> Result<Origin, String> {
+        if self.history {
+            let other = [
+                (self.imported, "imported"),
+                (self.per_frame, "per_frame"),
+                (self.memoryless, "memoryless"),
+                (self.clear_on_first_use, "clear_on_first_use"),
+                (self.discard_on_last_use, "discard_on_last_use"),
+                (self.exit != Exit::Keep, "exit present"),
+            ]
+            .into_iter()
+            .find_map(|(set, flag)| set.then_some(flag));
+            if let Some(flag) = other {
+                return Err(format!(
+                    "history and {flag}: a history resource is owned by the graph and keeps its content from one frame to the next, so it takes none of the import or memoryless flags"
+                ));
+            }
+            return Ok(Origin::HISTORY);
+        }
         if self.memoryless && (self.imported || self.output) {
             return Err(memoryless_outside_frame(
                 match (self.imported, self.output) {

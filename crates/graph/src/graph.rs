@@ -164,6 +164,36 @@ pub enum Origin {
     /// and its first use is ordered by a semaphore the frame waits on (the plan's
     /// `external` entry says where).
     ImportedPerFrame(PerFrameImport),
+    /// Owned by the graph and kept from one frame to the next (temporal feedback: a TAA
+    /// history, an adapted exposure): passes read *the previous frame's* content with
+    /// `previous` uses and write this frame's with ordinary ones. Never aliased; its bytes
+    /// are counted in the plan's memory. The compiler decides how many physical resources
+    /// it needs ([`crate::history`]): one when every read of the previous content comes
+    /// before this frame's first use, else two alternating by frame parity.
+    History(HistoryRole),
+}
+
+/// What a history resource is, before and after the compiler decides its buffering
+/// ([`crate::history::lower`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HistoryRole {
+    /// As declared: one resource whose previous content `previous` uses read.
+    Declared,
+    /// One physical resource: every read of the previous content (the content it enters
+    /// the frame with) comes before this frame's first use.
+    Single,
+    /// Double-buffered, this frame's content: its content at entry is not needed (it is
+    /// two frames old); `previous` is its twin, the other physical resource.
+    Current {
+        /// The resource holding the previous frame's content this frame.
+        previous: ResourceId,
+    },
+    /// Double-buffered, the previous frame's content (read only; its content after the
+    /// frame is not needed: next frame it is `current`'s, overwritten).
+    Previous {
+        /// The resource holding this frame's content.
+        current: ResourceId,
+    },
 }
 
 impl Default for Origin {
@@ -225,6 +255,8 @@ impl Origin {
         clear_on_first_use: false,
         exit: PerFrameExit::Present,
     });
+    /// A history resource as declared (the compiler decides its buffering).
+    pub const HISTORY: Origin = Origin::History(HistoryRole::Declared);
 }
 
 /// The state a resource leaves the frame in ([`Resource::exit`]; in frame files, `exit`).
@@ -392,9 +424,33 @@ impl Resource {
         }
     }
 
-    /// Owned outside the graph (either kind of import): never aliased, survives the frame.
+    /// Owned outside the graph (either kind of import).
     pub fn is_imported(&self) -> bool {
+        matches!(
+            self.origin,
+            Origin::Imported(_) | Origin::ImportedPerFrame(_)
+        )
+    }
+
+    /// Kept from one frame to the next by the graph ([`Origin::History`], any role).
+    pub fn is_history(&self) -> bool {
+        matches!(self.origin, Origin::History(_))
+    }
+
+    /// Not a transient (an import or a history resource): never aliased, never memoryless,
+    /// its object lives longer than a frame.
+    pub fn is_persistent(&self) -> bool {
         !matches!(self.origin, Origin::Transient { .. })
+    }
+
+    /// For one of a double-buffered history pair, its twin (the other physical resource):
+    /// the resource whose uses of the previous frame this one's entry state follows.
+    pub fn history_twin(&self) -> Option<ResourceId> {
+        match self.origin {
+            Origin::History(HistoryRole::Current { previous }) => Some(previous),
+            Origin::History(HistoryRole::Previous { current }) => Some(current),
+            _ => None,
+        }
     }
 
     /// Imported as a different object every frame (a swapchain image).
@@ -411,6 +467,8 @@ impl Resource {
     pub fn clear_on_first_use(&self) -> bool {
         match self.origin {
             Origin::Transient { .. } => false,
+            // This frame's half of a double-buffered history holds content two frames old.
+            Origin::History(role) => matches!(role, HistoryRole::Current { .. }),
             Origin::Imported(i) => i.clear_on_first_use,
             Origin::ImportedPerFrame(i) => i.clear_on_first_use,
         }
@@ -420,6 +478,8 @@ impl Resource {
     pub fn discard_on_last_use(&self) -> bool {
         match self.origin {
             Origin::Transient { .. } => false,
+            // The previous frame's half is overwritten as next frame's current one.
+            Origin::History(role) => matches!(role, HistoryRole::Previous { .. }),
             Origin::Imported(i) => i.discard_on_last_use,
             Origin::ImportedPerFrame(i) => i.exit == PerFrameExit::Discard,
         }
@@ -443,15 +503,18 @@ impl Resource {
     }
 
     /// True when its content at the start of the frame is needed: an import of the same
-    /// object every frame without `clear_on_first_use` (a transient holds nothing yet, a
-    /// per-frame import is a new object).
+    /// object every frame without `clear_on_first_use`, or a history resource holding the
+    /// previous frame's content (a transient holds nothing yet, a per-frame import is a new
+    /// object, this frame's half of a double-buffered history is two frames old).
     pub fn content_at_entry(&self) -> bool {
         matches!(
             self.origin,
             Origin::Imported(Import {
                 clear_on_first_use: false,
                 ..
-            })
+            }) | Origin::History(
+                HistoryRole::Declared | HistoryRole::Single | HistoryRole::Previous { .. }
+            )
         )
     }
 
@@ -482,7 +545,7 @@ impl Resource {
     /// True when a later frame (or someone outside the graph) may read the content after the
     /// frame ends.
     pub fn survives_frame(&self) -> bool {
-        self.output || (self.is_imported() && !self.discard_on_last_use())
+        self.output || (self.is_persistent() && !self.discard_on_last_use())
     }
 }
 
@@ -537,6 +600,9 @@ pub struct Use {
     /// With `clear`: the value cleared to; `None` is the default (colour 0, depth 1.0,
     /// stencil 0; [`ClearValue::default_for`]).
     pub clear_value: Option<ClearValue>,
+    /// Reads the previous frame's content of a history resource ([`Origin::History`]), not
+    /// this frame's. A pass may use a history resource twice: once this way, once not.
+    pub previous: bool,
 }
 
 impl Use {
@@ -548,6 +614,7 @@ impl Use {
             clear: false,
             from: None,
             clear_value: None,
+            previous: false,
         }
     }
 
@@ -640,6 +707,20 @@ impl Graph {
         self.add_resource(Resource::image(name, desc))
     }
 
+    /// Declares a history image: kept from one frame to the next ([`Origin::History`]).
+    pub fn history_image(&mut self, name: impl Into<Name>, desc: ImageDesc) -> ResourceId {
+        let id = self.image(name, desc);
+        self.resources[id.index()].origin = Origin::HISTORY;
+        id
+    }
+
+    /// Declares a history buffer ([`Origin::History`]).
+    pub fn history_buffer(&mut self, name: impl Into<Name>, size: u64) -> ResourceId {
+        let id = self.buffer(name, size);
+        self.resources[id.index()].origin = Origin::HISTORY;
+        id
+    }
+
     /// Declares a transient buffer.
     pub fn buffer(&mut self, name: impl Into<Name>, size: u64) -> ResourceId {
         self.add_resource(Resource::buffer(name, size))
@@ -716,6 +797,16 @@ impl PassBuilder<'_> {
         self
     }
 
+    /// Reads the previous frame's content of the history resource `resource` with `access`
+    /// ([`Use::previous`]).
+    pub fn reads_previous(mut self, resource: ResourceId, access: Access) -> Self {
+        self.pass().uses.push(Use {
+            previous: true,
+            ..Use::new(resource, access)
+        });
+        self
+    }
+
     /// Resolves the multisampled attachment `from` into `target`.
     pub fn resolves(mut self, target: ResourceId, from: ResourceId) -> Self {
         self.pass().uses.push(Use {
@@ -772,6 +863,7 @@ mod tests {
                 clear: true,
                 from: None,
                 clear_value: None,
+                previous: false,
             }]
         );
         assert!(g.pass(p).side_effects);

@@ -22,6 +22,7 @@ pub mod format;
 pub mod frame_file;
 pub mod graph;
 pub mod hash;
+pub mod history;
 pub mod name;
 pub mod plan;
 pub mod report;
@@ -33,8 +34,8 @@ pub use compile::{compile, Compiler};
 pub use error::{CompileError, FrameFileError};
 pub use format::Format;
 pub use graph::{
-    ClearValue, Exit, Graph, ImageDesc, Import, Origin, PassId, PassKind, PerFrameExit,
-    PerFrameImport, QueueKind, Resource, ResourceId, Use,
+    ClearValue, Exit, Graph, HistoryRole, ImageDesc, Import, Origin, PassId, PassKind,
+    PerFrameExit, PerFrameImport, QueueKind, Resource, ResourceId, Use,
 };
 pub use name::Name;
 pub use plan::Plan;

@@ -6,6 +6,7 @@
 
 use crate::caps::{Capabilities, CompileOptions};
 use crate::graph::{ClearValue, QueueKind};
+pub use crate::history::Buffering;
 use crate::name::Name;
 use crate::sync::{AccessMask, Layout, StageMask};
 use serde::{Deserialize, Serialize};
@@ -58,6 +59,10 @@ pub struct Plan {
     /// wait (acquire) and signal (render finished) belong.
     #[serde(default)]
     pub external: Vec<ExternalSync>,
+    /// Addition: one entry per history resource (content kept from one frame to the next),
+    /// in declaration order: how many physical resources it needs and why, and their bytes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub history: Vec<HistoryPlan>,
     /// Addition: the device capabilities the plan was compiled for, so that a saved plan
     /// checks on its own (`tessera check`). `None` in plans written before the field existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -462,6 +467,23 @@ pub enum TransferHalf {
     Release,
     /// Recorded on the queue that takes it.
     Acquire,
+}
+
+/// A history resource's buffering ([`crate::history`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HistoryPlan {
+    /// The resource (this frame's content).
+    pub resource: Name,
+    /// One physical resource, or two alternating by frame parity.
+    pub buffering: Buffering,
+    /// With `double`: the resource that holds the previous frame's content this frame (the
+    /// other physical resource; the two swap every frame).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub previous: Option<Name>,
+    /// Bytes of all its physical resources (never aliased; not in `memory`'s blocks).
+    pub bytes: u64,
+    /// Why one or two.
+    pub reason: String,
 }
 
 /// Transient memory placement.

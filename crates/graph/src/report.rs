@@ -231,6 +231,29 @@ impl Display for Report<'_> {
                 )?;
             }
         }
+        if !p.history.is_empty() {
+            let total: u64 = p.history.iter().map(|h| h.bytes).sum();
+            writeln!(
+                f,
+                "\nhistory (kept from one frame to the next, never aliased): {}",
+                mib(total)
+            )?;
+            for h in &p.history {
+                let physical = match &h.previous {
+                    Some(prev) => {
+                        format!("double: '{}' + '{prev}', swapped every frame", h.resource)
+                    }
+                    None => "single".into(),
+                };
+                writeln!(
+                    f,
+                    "  {}: {physical}, {}: {}",
+                    h.resource,
+                    mib(h.bytes),
+                    h.reason
+                )?;
+            }
+        }
         f.write_str(&sync_section(p))?;
         bandwidth_section(f, &p.bandwidth)?;
         memory_section(f, &p.memory)?;

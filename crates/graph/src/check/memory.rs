@@ -240,10 +240,10 @@ fn check_placements<'p>(
                     format!("'{}' is placed more than once", p.resource),
                 );
             }
-            if r.is_imported() {
+            if r.is_persistent() {
                 push(
                     "memory.imported",
-                    format!("imported '{}' is placed", p.resource),
+                    format!("imported or history resource '{}' is placed", p.resource),
                 );
             }
             if memoryless.contains(p.resource.as_str()) {
@@ -332,7 +332,7 @@ fn check_unplaced(
 ) -> u64 {
     let mut memoryless_bytes = 0u64;
     for (i, r) in graph.resources.iter().enumerate() {
-        if r.is_imported() || uses[i].is_empty() {
+        if r.is_persistent() || uses[i].is_empty() {
             continue;
         }
         if memoryless.contains(r.name.as_str()) {

@@ -56,9 +56,13 @@
 //!   `memory.alias_sync` (the successor waits for the predecessor's last use, its store
 //!   included);
 //! - queues and syncs (`syncs`): `queues.*`, `syncs.*`, `transfer.*`, `sharing.*`,
-//!   `batches.*`.
+//!   `batches.*`;
+//! - history resources (`history`): `history.missing`, `history.unexpected`,
+//!   `history.wrong`, `history.order`. A half of a double-buffered history pair enters the
+//!   frame in the state its twin left (`hazard.cross_frame`, `layout.mismatch` follow it).
 
 mod core;
+mod history;
 pub mod limits;
 mod memory;
 mod ops;
@@ -102,6 +106,7 @@ pub fn check(
     renderpass::check(graph, caps, options, plan, &mut v);
     memory::check(graph, caps, options, plan, &mut v);
     syncs::check(graph, caps, options, plan, &mut v);
+    history::check(graph, plan, &mut v);
     if v.is_empty() {
         Ok(())
     } else {

@@ -752,7 +752,7 @@ fn live_after(cx: &Ctx<'_>, r: ResourceId, pos: usize) -> Live {
         }
     }
     let res = cx.graph.resource(r);
-    if res.output || (res.is_imported() && !res.discard_on_last_use()) {
+    if res.output || (res.is_persistent() && !res.discard_on_last_use()) {
         Live::Survives
     } else {
         Live::Dies
@@ -896,8 +896,8 @@ fn check_memoryless(
         if a.store_op == StoreOp::Store {
             broken.push("it is stored".into());
         }
-        if res.is_imported() || res.output {
-            broken.push("it is imported or an output".into());
+        if res.is_persistent() || res.output {
+            broken.push("it is imported, a history resource or an output".into());
         }
         for (_, p, u) in &cx.uses[r.index()] {
             if !passes.contains(p) {

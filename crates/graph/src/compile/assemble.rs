@@ -21,8 +21,8 @@ use crate::caps::{Capabilities, CompileOptions};
 use crate::graph::{Graph, Pass, PassId, QueueKind, Resource, ResourceId};
 use crate::name::Name;
 use crate::plan::{
-    Bandwidth, Barrier, BarrierPosition, Batch, BatchWait, Break, CullReason, Edge, Levels, List,
-    Memory, Plan, QueueTransfer, Queues, RenderPass, ResourceSharing, Sync,
+    Bandwidth, Barrier, BarrierPosition, Batch, BatchWait, Break, CullReason, Edge, HistoryPlan,
+    Levels, List, Memory, Plan, QueueTransfer, Queues, RenderPass, ResourceSharing, Sync,
 };
 use std::sync::Arc;
 
@@ -220,10 +220,33 @@ impl Parts<'_> {
             sync_stats: self.syncs.stats,
             sharing,
             external: super::external::external(self.graph, s),
+            history: history(self.graph),
             device: Some(self.caps.clone()),
             options: Some(*self.options),
         }
     }
+}
+
+/// The plan's `history` entries: each history resource of the lowered graph, with its
+/// buffering and the bytes of its physical resources.
+fn history(graph: &Graph) -> Vec<HistoryPlan> {
+    graph
+        .resource_ids()
+        .filter_map(|id| {
+            let (buffering, reason) = crate::history::decision(graph, id)?;
+            let r = graph.resource(id);
+            let previous = r.history_twin();
+            Some(HistoryPlan {
+                resource: r.name,
+                buffering,
+                previous: previous.map(|p| graph.resource(p).name),
+                bytes: r
+                    .bytes()
+                    .saturating_add(previous.map_or(0, |p| graph.resource(p).bytes())),
+                reason,
+            })
+        })
+        .collect()
 }
 
 /// One buffer shared by several lists of the plan, `None` when there is nothing to share

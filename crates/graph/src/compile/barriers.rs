@@ -1041,7 +1041,9 @@ fn assumed_entering(graph: &Graph) -> Vec<Flags> {
         .map(|r| {
             if r.is_per_frame() {
                 fresh(r)
-            } else if r.image_desc().is_some() && (!r.is_imported() || r.clear_on_first_use()) {
+            } else if r.history_twin().is_some() {
+                PENDING // enters in the state its twin leaves
+            } else if r.image_desc().is_some() && (!r.is_persistent() || r.clear_on_first_use()) {
                 SETTLED | UNDEFINED | VERIFY
             } else {
                 PENDING
@@ -1062,11 +1064,14 @@ fn settle(r: &crate::graph::Resource, first: Flags) -> Flags {
     if r.is_per_frame() {
         return fresh(r);
     }
-    let content_needed = r.is_imported() && !r.clear_on_first_use() && first & KEEPS != 0;
+    let content_needed = r.is_persistent() && !r.clear_on_first_use() && first & KEEPS != 0;
     let undefined = r.image_desc().is_some() && !content_needed;
     // (An unused resource has no state to settle.)
     let one_queue = first & (ON_GRAPHICS | ON_COMPUTE) != ON_GRAPHICS | ON_COMPUTE;
-    let settled = first & SEEN == 0 || undefined && first & WRITES_LAYOUT != 0 && one_queue;
+    // A half of a double-buffered history pair enters in the state its twin leaves, not its
+    // own: never settled.
+    let settled = r.history_twin().is_none()
+        && (first & SEEN == 0 || undefined && first & WRITES_LAYOUT != 0 && one_queue);
     (Flags::from(settled) * SETTLED) | (Flags::from(undefined) * UNDEFINED)
 }
 
@@ -1105,8 +1110,14 @@ fn initial_states(
             .collect();
     }
     // The uses of the others (and of the pending ones), and the frame's last layout of
-    // each (the start layout of those whose content is needed).
+    // each (the start layout of those whose content is needed). The previous frame's uses
+    // of one half of a double-buffered history pair are those of the physical resource it
+    // is this frame: its twin's.
     let mut end_layout: Vec<Option<Layout>> = vec![None; entering.len()];
+    let entering_as: Vec<ResourceId> = graph
+        .resource_ids()
+        .map(|id| graph.resource(id).history_twin().unwrap_or(id))
+        .collect();
     for &pass in &schedule.order {
         let p = graph.pass(pass);
         let group = grouping.group_of[pass.index()].unwrap_or(NO_GROUP);
@@ -1132,8 +1143,9 @@ fn initial_states(
                     QueueKind::AsyncCompute => ON_COMPUTE,
                 };
             }
+            let as_previous = entering_as[r];
             if scope.layout.is_some() {
-                end_layout[r] = scope.layout;
+                end_layout[as_previous.index()] = scope.layout;
             }
             facts.push(Facts {
                 pass,
@@ -1181,7 +1193,7 @@ fn initial_states(
         if entering[resource.index()] & (SETTLED | FRESH) != 0 {
             continue; // a pending resource that turned out settled, or a per_frame one
         }
-        let s = &mut state[resource.index()];
+        let s = &mut state[entering_as[resource.index()].index()];
         let me = Prior::of(k).with(Prior::PREVIOUS_FRAME);
         // As in the frame itself: a transition between subpasses of one render pass is
         // the render pass's own, not a barrier's.

@@ -109,12 +109,16 @@ fn front(
     Ok((schedule, rp))
 }
 
-/// Compiles `graph` for a device into a [`Plan`].
+/// Compiles `graph` for a device into a [`Plan`]. A graph with declared history resources
+/// is lowered first ([`crate::history::lower`]): the plan names the resources of the
+/// lowered graph, which executors and checkers get from the same function.
 pub fn compile(
     graph: &Graph,
     caps: &Capabilities,
     options: &CompileOptions,
 ) -> Result<Plan, CompileError> {
+    let lowered = crate::history::lower(graph);
+    let graph: &Graph = &lowered;
     validate::validate(graph, caps)?;
     let (deps, culling) = kept_passes(graph);
     if !renderpass::memoryless::is_reference(options)

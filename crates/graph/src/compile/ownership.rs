@@ -107,22 +107,40 @@ pub fn decide(graph: &Graph, schedule: &Schedule) -> Ownership {
             s.last = Some(me);
         }
     }
+    // The two halves of a double-buffered history pair are one physical resource each,
+    // alternating: each crosses the queues of both (as `both`, with the reason below).
+    let queues = |s: &Seen| {
+        [s.first, s.last]
+            .into_iter()
+            .flatten()
+            .fold(0u8, |m, u| m | (1 << (u.queue as u8)))
+            | if s.both { 3 } else { 0 }
+    };
+    let mut pair_crosses = vec![false; graph.resources.len()];
+    for r in graph.resource_ids() {
+        if let Some(twin) = graph.resource(r).history_twin() {
+            pair_crosses[r.index()] = (queues(&seen[r.index()]) | queues(&seen[twin.index()])) == 3;
+        }
+    }
     // Reasons are shared text (one allocation per compile, not per resource).
-    let reasons: [Name; 4] = [
+    let reasons: [Name; 5] = [
         Name::from("buffer: no layout or compression to protect, so concurrent sharing is free and needs no transfers"),
         Name::from("read on both queues with no dependency between the reads: exclusive ownership would need extra transfers and waits"),
         Name::from("imported content crosses the frame boundary between the queues of its last and first uses"),
         Name::from("image; every hand-over follows a dependency, so a release/acquire pair rides on the semaphore it needs anyway"),
+        Name::from("half of a double-buffered history pair whose two halves are used on different queues: each physical resource crosses between them at the frame boundary"),
     ];
     for (r, s) in graph.resource_ids().zip(&seen) {
         let (Some(first), Some(last)) = (s.first, s.last) else {
             continue;
         };
-        if !s.both {
+        if !s.both && !pair_crosses[r.index()] {
             continue;
         }
         let res = graph.resource(r);
-        let (mode, reason) = if res.image_desc().is_none() {
+        let (mode, reason) = if pair_crosses[r.index()] {
+            (SharingMode::Concurrent, &reasons[4])
+        } else if res.image_desc().is_none() {
             (SharingMode::Concurrent, &reasons[0])
         } else if let Some((a, b)) = s.read_read {
             log::trace!(
@@ -134,7 +152,7 @@ pub fn decide(graph: &Graph, schedule: &Schedule) -> Ownership {
                 b.queue
             );
             (SharingMode::Concurrent, &reasons[1])
-        } else if res.is_imported()
+        } else if res.is_persistent()
             && !res.clear_on_first_use()
             && s.first_keeps
             && last.queue != first.queue

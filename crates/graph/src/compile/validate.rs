@@ -27,7 +27,9 @@ use crate::access::Access;
 use crate::caps::Capabilities;
 use crate::compile::memory::lifetimes::effective_alignment;
 use crate::error::{human_bytes, shape, CompileError, ResolveRule, MAX_TRANSIENT_BYTES};
-use crate::graph::{ClearValue, Graph, PassKind, QueueKind, Resource, ResourceKind};
+use crate::graph::{
+    ClearValue, Graph, HistoryRole, Origin, PassKind, QueueKind, Resource, ResourceKind,
+};
 use crate::name::Name;
 
 /// Position of the first name equal to an earlier one, if any: the name checks of
@@ -220,9 +222,52 @@ fn validate_resources(graph: &Graph, caps: &Capabilities) -> Result<(), CompileE
         if let Some(rule) = present_rule(r) {
             return Err(invalid(rule));
         }
-        if !r.is_imported() {
+        if let Some(rule) = unwritten_history_rule(graph, crate::graph::ResourceId(i as u32)) {
+            return Err(invalid(rule));
+        }
+        if !r.is_persistent() {
             total = check_memory(r, alignment, total, &mut largest)?;
         }
+    }
+    Ok(())
+}
+
+/// The rule a history resource breaks when no pass writes this frame's content: the content
+/// the next frame reads would never change.
+fn unwritten_history_rule(graph: &Graph, id: crate::graph::ResourceId) -> Option<String> {
+    let r = graph.resource(id);
+    if !r.is_history() || r.discard_on_last_use() {
+        return None; // (the previous half of a pair is read only)
+    }
+    let written = graph
+        .passes
+        .iter()
+        .any(|p| p.uses.iter().any(|u| u.resource == id && u.access.writes()));
+    (!written).then(|| {
+        "a history resource that no pass writes: a history resource keeps what this frame writes for the next frame's previous uses, so some pass writes it".into()
+    })
+}
+
+/// The rule a `previous` use breaks, if any: it reads, and the resource is a history
+/// resource holding the previous content.
+fn check_previous_use(resource: &Resource, access: Access) -> Result<(), String> {
+    if !resource.is_history() {
+        return Err(
+            "a previous use of a resource that is not a history resource: only history resources keep the previous frame's content".into(),
+        );
+    }
+    if access.writes() {
+        return Err(
+            "a previous use that writes: the previous frame's content is read only (write this frame's with an ordinary use)".into(),
+        );
+    }
+    if matches!(
+        resource.origin,
+        Origin::History(HistoryRole::Current { .. })
+    ) {
+        return Err(
+            "a previous use of this frame's half of a double-buffered history resource: previous uses read its '(previous)' half".into(),
+        );
     }
     Ok(())
 }
@@ -438,13 +483,32 @@ fn validate_passes<'g>(
                     )));
                 }
             }
+            if u.previous {
+                check_previous_use(resource, u.access).map_err(mismatch)?;
+            }
             let needs_content = u.access.reads(u.clear);
+            if needs_content
+                && !written[u.resource.index()]
+                && matches!(
+                    resource.origin,
+                    Origin::History(HistoryRole::Current { .. })
+                )
+            {
+                return Err(mismatch(format!(
+                    "the first use of this frame's content of double-buffered history resource '{}' needs earlier content: that half holds content two frames old at entry, so its first use writes it (read the previous frame's content with a previous use)",
+                    resource.name
+                )));
+            }
             if needs_content && !written[u.resource.index()] && resource.is_per_frame() {
                 return Err(mismatch(
                     "the first use of a per_frame resource needs earlier content: a per_frame resource (a different object every frame) holds nothing at the start of the frame, so its first use writes or clears it".into(),
                 ));
             }
-            if needs_content && !written[u.resource.index()] && !resource.is_imported() {
+            if needs_content
+                && !written[u.resource.index()]
+                && !resource.is_imported()
+                && !resource.content_at_entry()
+            {
                 let later = graph.passes[i + 1..]
                     .iter()
                     .find(|p| {

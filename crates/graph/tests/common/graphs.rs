@@ -356,5 +356,6 @@ fn fit(
         clear,
         from,
         clear_value: None,
+        previous: false,
     })
 }

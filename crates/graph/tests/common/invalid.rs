@@ -30,6 +30,7 @@ fn use_(resource: ResourceId, access: Access) -> Use {
         clear: false,
         from: None,
         clear_value: None,
+        previous: false,
     }
 }
 

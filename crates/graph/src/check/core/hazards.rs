@@ -257,9 +257,17 @@ impl Checker<'_, '_> {
                 }
             }
         }
-        let last_write = events.iter().rposition(Event::writes);
+        // The previous frame's accesses of this physical resource: its own, or for a half of
+        // a double-buffered history pair, its twin's (the two swap every frame).
+        let twin = ctx.graph.resources[r].history_twin().map(|t| t.index());
+        let before = twin.unwrap_or(r);
+        let previous_events = match twin {
+            Some(t) => self.events(t),
+            None => events.clone(),
+        };
+        let last_write = previous_events.iter().rposition(Event::writes);
         let first_write = events.iter().position(Event::writes);
-        let last = &events[last_write.unwrap_or(0)..];
+        let last = &previous_events[last_write.unwrap_or(0)..];
         let first = &events[..first_write.map_or(events.len(), |w| w + 1)];
         let conflicting_same_queue = |a: &Event, b: &Event| {
             (a.writes() || b.writes()) && ctx.queue[a.pass] == ctx.queue[b.pass]
@@ -269,7 +277,7 @@ impl Checker<'_, '_> {
         let across_frames = !ctx.graph.resources[r].is_per_frame();
         // Any same-queue hazard across the frame boundary can justify a barrier; the last
         // accesses -> first accesses ones must be covered (the rest follow by chaining).
-        for a in events.iter().filter(|_| across_frames) {
+        for a in previous_events.iter().filter(|_| across_frames) {
             for b in &events {
                 if conflicting_same_queue(a, b) {
                     self.justify(r, *a, 0, *b, justified);
@@ -302,13 +310,13 @@ impl Checker<'_, '_> {
             } else if fa == 0 {
                 (
                     "hazard.cross_frame",
-                    self.barrier_chain(r, a, 0, b),
+                    self.barrier_chain((before, r), a, 0, b),
                     "no barrier chain from the previous frame's access",
                 )
             } else if same_queue {
                 (
                     "hazard.uncovered",
-                    self.barrier_chain(r, a, 1, b) || self.sync_reach[a.pass][b.pass],
+                    self.barrier_chain((r, r), a, 1, b) || self.sync_reach[a.pass][b.pass],
                     "no barrier chain or semaphore path",
                 )
             } else {
@@ -322,9 +330,14 @@ impl Checker<'_, '_> {
                 out.push(Violation {
                     rule,
                     detail: format!(
-                        "'{}': {} -> {}: {how}",
+                        "'{}': {}{} -> {}: {how}",
                         ctx.rname(r),
-                        self.describe(r, a),
+                        if fa == 0 && before != r {
+                            format!("(previous frame, as '{}') ", ctx.rname(before))
+                        } else {
+                            String::new()
+                        },
+                        self.describe(if fa == 0 { before } else { r }, a),
                         self.describe(r, b)
                     ),
                 });
@@ -360,10 +373,12 @@ impl Checker<'_, '_> {
     }
 
     /// A chain of barriers and subpass dependencies on the queue of `a` and `b` orders `a`
-    /// (in frame `fa`) before `b` (in frame 1): the first link waits on `a` (and makes its
-    /// writes available, on this resource for a barrier), the last one covers `b` (and makes
-    /// the writes visible to it).
-    fn barrier_chain(&self, r: usize, a: Event, fa: usize, b: Event) -> bool {
+    /// (in frame `fa`, an access of resource `ra`) before `b` (in frame 1, of `r`): the first
+    /// link waits on `a` (and makes its writes available, on `ra` for a barrier), the last
+    /// one covers `b` (and makes the writes visible to it, on `r`). `ra` and `r` differ only
+    /// across the frame boundary of a double-buffered history pair (one physical resource,
+    /// named by one half in the previous frame and by the other in this one).
+    fn barrier_chain(&self, (ra, r): (usize, usize), a: Event, fa: usize, b: Event) -> bool {
         let ctx = self.ctx;
         let chains = &self.chains[qi(ctx.queue[a.pass])];
         let (ta, tb) = (self.time(a, fa), self.time(b, 1));
@@ -385,13 +400,15 @@ impl Checker<'_, '_> {
                 .filter(|&n| {
                     let t = chains.time[n];
                     match chains.nodes[n] {
-                        (Node::Barrier(bi), _) => {
+                        (Node::Barrier(bi), frame) => {
                             let x = self.barrier(bi);
+                            // The physical resource's name in the barrier's frame.
+                            let named = if frame == fa { ra } else { r };
                             ta < t
                                 && t <= tb
                                 && stages_cover(x.src_stage, stages)
                                 && (!writes
-                                    || (ctx.barriers[bi].resource == r
+                                    || (ctx.barriers[bi].resource == named
                                         && !is_acquire(x)
                                         && access_cover(x.src_access, access & AccessMask::WRITES)))
                         }

@@ -32,10 +32,13 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Violation>) {
             .find_map(|&p| ctx.use_of(p, r).and_then(|u| ctx.scope(p, u).layout));
         let res = &ctx.graph.resources[r];
         // A per_frame image is a new one each frame: it enters in UNDEFINED.
+        // A half of a double-buffered history pair enters in the layout its twin (this
+        // physical image last frame) leaves.
         let start = if res.is_per_frame() {
             Some(Layout::UNDEFINED)
         } else {
-            replay(ctx, r, None, &mut None).or(first_need)
+            let before = res.history_twin().map_or(r, |t| t.index());
+            replay(ctx, before, None, &mut None).or(first_need)
         };
         let end = replay(ctx, r, start, &mut Some(out));
         // (An image no kept pass uses has no transition in the plan and no external entry.)

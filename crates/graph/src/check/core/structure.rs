@@ -118,7 +118,9 @@ fn culling(ctx: &Ctx, out: &mut Vec<Violation>) {
             || pass.uses.iter().any(|u| {
                 let r = g.resources.get(u.resource.index());
                 table::writes(u.access)
-                    && r.is_some_and(|r| r.output || (r.is_imported() && !r.discard_on_last_use()))
+                    && r.is_some_and(|r| {
+                        r.output || (r.is_persistent() && !r.discard_on_last_use())
+                    })
             });
         let kept_consumer = feeds[p].iter().find(|(q, _)| ctx.pos[*q].is_some());
         if ctx.pos[p].is_some() && !observable && kept_consumer.is_none() {

@@ -90,10 +90,25 @@ pub(super) fn check(ctx: &Ctx<'_>, reach: &[[u32; 2]], out: &mut Vec<Violation>)
     let same_rp = |a: usize, b: usize| {
         a == b || (ctx.render_pass[a].is_some() && ctx.render_pass[a] == ctx.render_pass[b])
     };
+    let on_queue = |list: &[usize], q: usize| list.iter().any(|&i| slot(ctx.queue[i]) == q);
     for (r, list) in g.resource_ids().zip(&uses) {
         let name = g.resource(r).name.as_str();
-        let both = list.iter().any(|&i| slot(ctx.queue[i]) == 0)
-            && list.iter().any(|&i| slot(ctx.queue[i]) == 1);
+        let mut both = on_queue(list, 0) && on_queue(list, 1);
+        // One physical resource of a double-buffered history pair is used by both halves'
+        // passes, a frame apart: across queues, with no transfer at the frame boundary, it
+        // is shared concurrently.
+        if let Some(twin) = g.resource(r).history_twin() {
+            let theirs = &uses[twin.index()];
+            let pair = (on_queue(list, 0) || on_queue(theirs, 0))
+                && (on_queue(list, 1) || on_queue(theirs, 1));
+            if pair && mode.get(name) != Some(&SharingMode::Concurrent) {
+                out.push(Violation {
+                    rule: "sharing.history_pair",
+                    detail: format!("'{name}' is half of a history pair whose halves are used on both queues but is not shared concurrently"),
+                });
+            }
+            both |= pair;
+        }
         match (both, mode.get(name)) {
             (true, None) => out.push(Violation {
                 rule: "sharing.missing",

@@ -234,7 +234,7 @@ impl Problem {
         let mut bound = Accumulator::for_units(graph.passes.len());
         let end = frame_end(timeline);
         for (i, (r, &(mut span, used_as))) in graph.resources.iter().zip(&span).enumerate() {
-            if span.is_empty() || r.is_imported() {
+            if span.is_empty() || r.is_persistent() {
                 continue;
             }
             if r.output {

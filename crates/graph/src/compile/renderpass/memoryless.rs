@@ -61,7 +61,7 @@ fn why_not(
     let r = graph.resource(resource);
     let uses = index.of(resource);
     let (_, first_pass, _) = *uses.first()?;
-    if r.is_imported() || r.output {
+    if r.is_persistent() || r.output {
         return Some(Blocked::Lives(first_pass));
     }
     let home = grouping.group_of[first_pass.index()];
@@ -157,7 +157,7 @@ fn blocked(
     first: PassId,
 ) -> bool {
     let r = graph.resource(resource);
-    if r.is_imported() || r.output || !facts.in_one_render_pass(resource) {
+    if r.is_persistent() || r.output || !facts.in_one_render_pass(resource) {
         return true;
     }
     let Some(home) = grouping.group_of[first.index()] else {

@@ -646,6 +646,7 @@ fn a_first_use_with_a_dead_result_loads_only_for_a_depth_test() {
             clear: true,
             from: None,
             clear_value: None,
+            previous: false,
         });
         g.passes[b.index()].uses.push(crate::graph::Use {
             resource: d,
@@ -653,6 +654,7 @@ fn a_first_use_with_a_dead_result_loads_only_for_a_depth_test() {
             clear: false,
             from: None,
             clear_value: None,
+            previous: false,
         });
         compiled(&g, CompileOptions::ALL)
     };

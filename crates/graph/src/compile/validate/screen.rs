@@ -128,6 +128,15 @@ impl AccessRules {
 /// True when every rule of the validate phase holds for `graph`: exactly when
 /// [`super::validate_rule_by_rule`] is `Ok`, without naming the broken rule.
 pub fn all_rules_hold(graph: &Graph, caps: &Capabilities) -> bool {
+    // History resources and `previous` uses have rules of their own: rule by rule.
+    if graph.resources.iter().any(|r| r.is_history())
+        || graph
+            .passes
+            .iter()
+            .any(|p| p.uses.iter().any(|u| u.previous))
+    {
+        return false;
+    }
     let Some(mut resources) = resource_bytes(graph, caps) else {
         return false;
     };
@@ -198,7 +207,7 @@ fn resource_bytes(graph: &Graph, caps: &Capabilities) -> Option<Vec<u8>> {
     let alignment = effective_alignment(caps);
     let mut total = 0u64;
     for r in &graph.resources {
-        if !r.is_imported() {
+        if !r.is_persistent() {
             total = total.checked_add(transient_footprint(r, alignment)?)?;
             if total > MAX_TRANSIENT_BYTES {
                 return None;
