@@ -2,8 +2,10 @@
 // Exposure adaptation: the mean log2 luminance of the histogram (black pixels and the
 // darkest and brightest few percent left out), approached from the previous frames'
 // adapted luminance with a fixed time step (never the wall clock, so every plan gives the
-// same value), into the imported, persistent `exposure` buffer. One invocation sums the
-// bins in a fixed order: deterministic.
+// same value), in place in the `exposure` history buffer (a graph history resource: one
+// buffer, read by tone mapping before this pass updates it). When the history is new, the
+// adaptation starts from exposure 1 adapted to the key. One invocation sums the bins in a
+// fixed order: deterministic.
 #include "exposure.glsl"
 layout(local_size_x = 1) in;
 
@@ -19,6 +21,7 @@ layout(push_constant) uniform Adapt {
     float key;      // the luminance that maps to exposure 1 (middle grey)
     float min_exposure;
     float max_exposure;
+    float history_valid; // 1 when the buffer holds a previous frame's value
 } pc;
 
 void main() {
@@ -26,7 +29,7 @@ void main() {
     for (uint b = 1u; b < BINS; ++b) {
         total += histogram.bins[b];
     }
-    vec4 v = exposure.value;
+    vec4 v = pc.history_valid > 0.5 ? exposure.value : vec4(1.0, pc.key, 0.0, pc.key);
     if (total == 0u) {
         exposure.value = vec4(v.xy, v.z + 1.0, v.w);
         return;

@@ -21,6 +21,7 @@ layout(push_constant) uniform Post {
     float fxaa;       // 1: anti-alias
     float bloom;      // bloom intensity
     float exposure;   // fixed exposure, or the compensation on the adapted one
+    float exposure_valid; // AUTO_EXPOSURE: 1 when the buffer holds a previous frame's value
 } pc;
 
 layout(location = 0) out vec4 out_color;
@@ -66,7 +67,8 @@ void main() {
 #ifdef BLOOM
     float e = pc.exposure;
 #ifdef AUTO_EXPOSURE
-    e *= exposure_buf.value.x;
+    // Before any adaptation (a new history): exposure 1, the adaptation's starting point.
+    e *= pc.exposure_valid > 0.5 ? exposure_buf.value.x : 1.0;
 #endif
     vec3 b = aces(textureLod(bloom, uv, 0.0).rgb * pc.bloom * e);
     c = 1.0 - (1.0 - c) * (1.0 - b);

@@ -1,8 +1,8 @@
 #version 450
 // Tone mapping: HDR (an input attachment: the same pixel, in tile memory when merged) to the
 // display-referred image with the ACES filmic fit; the sRGB target format encodes.
-// Variants (defines): AUTO_EXPOSURE multiplies by the adapted exposure of the imported
-// `exposure` buffer (written by the previous frame's adaptation); BLOOM_ADD adds the bloom
+// Variants (defines): AUTO_EXPOSURE multiplies by the adapted exposure of the `exposure`
+// history buffer (the previous frame's adaptation; exposure 1 before there was one); BLOOM_ADD adds the bloom
 // chain's result (sampled, half resolution) before the curve; BLOOM_SOURCE also writes the
 // HDR colour to a second attachment, the tile-friendly bloom's source.
 layout(input_attachment_index = 0, set = 0, binding = 0) uniform subpassInput hdr_in;
@@ -24,6 +24,7 @@ layout(push_constant) uniform Tonemap {
     float exposure;   // fixed exposure, or the compensation on the adapted one
     float bloom;      // bloom intensity
     vec2 inv_size;    // 1 / render size
+    float exposure_valid; // AUTO_EXPOSURE: 1 when the buffer holds a previous frame's value
 } pc;
 
 layout(location = 0) out vec4 out_color;
@@ -43,7 +44,8 @@ void main() {
 #endif
     float e = pc.exposure;
 #ifdef AUTO_EXPOSURE
-    e *= exposure_buf.value.x;
+    // Before any adaptation (a new history): exposure 1, the adaptation's starting point.
+    e *= pc.exposure_valid > 0.5 ? exposure_buf.value.x : 1.0;
 #endif
 #ifdef BLOOM_ADD
     hdr += textureLod(bloom, gl_FragCoord.xy * pc.inv_size, 0.0).rgb * pc.bloom;

@@ -110,6 +110,21 @@ impl<'a, S: Copy> FrameBuilder<'a, S> {
         BufferRef::new(self.graph.buffer(name, size))
     }
 
+    /// A history image: owned by the graph and kept from one frame to the next (passes read
+    /// the previous frame's content with `sampled_previous`). The executor creates it, swaps
+    /// its two physical images every frame when the compiler doubles it, and tells bodies
+    /// whether the previous content is valid ([`PassContext::image_history_valid`]).
+    pub fn history_image(&mut self, name: &str, format: Format, size: Size) -> ImageRef {
+        let (w, h) = self.pixels(size);
+        ImageRef::new(self.graph.history_image(name, ImageDesc::new(format, w, h)))
+    }
+
+    /// A history buffer ([`Self::history_image`]; read the previous content with
+    /// `storage_read_previous`).
+    pub fn history_buffer(&mut self, name: &str, size: u64) -> BufferRef {
+        BufferRef::new(self.graph.history_buffer(name, size))
+    }
+
     /// An image the renderer owns and hands to the executor (the output, a swapchain image).
     pub fn import_image(
         &mut self,
@@ -168,9 +183,10 @@ impl<'a, S: Copy> FrameBuilder<'a, S> {
             b = b.side_effects();
         }
         for u in decl.uses {
-            b = match u.clear {
-                Some(v) => b.clears_to(u.resource, u.access, v),
-                None => b.uses(u.resource, u.access),
+            b = match (u.clear, u.previous) {
+                (_, true) => b.reads_previous(u.resource, u.access),
+                (Some(v), false) => b.clears_to(u.resource, u.access, v),
+                (None, false) => b.uses(u.resource, u.access),
             };
         }
         let id = b.id();
@@ -182,8 +198,25 @@ impl<'a, S: Copy> FrameBuilder<'a, S> {
         id
     }
 
-    /// The declared graph and the bodies of its passes.
-    pub fn finish(self) -> (Graph, FrameBodies<'a, S>) {
+    /// The declared graph, its history resources lowered (a doubled one's previous uses
+    /// name its `(previous)` twin, and so do their bindings), and the bodies of its passes.
+    pub fn finish(mut self) -> (Graph, FrameBodies<'a, S>) {
+        tessera_graph::history::lower_in_place(&mut self.graph);
+        let g = &self.graph;
+        for pass in self.passes.iter_mut().flatten() {
+            for b in pass.bindings.iter_mut().filter(|b| b.previous) {
+                let id = match b.resource {
+                    Bound::Image(i) => i.id(),
+                    Bound::Buffer(x) => x.id(),
+                };
+                if let Some(twin) = g.resource(id).history_twin() {
+                    b.resource = match b.resource {
+                        Bound::Image(_) => Bound::Image(ImageRef::new(twin)),
+                        Bound::Buffer(_) => Bound::Buffer(BufferRef::new(twin)),
+                    };
+                }
+            }
+        }
         (
             self.graph,
             FrameBodies {

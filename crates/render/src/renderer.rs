@@ -107,9 +107,6 @@ pub struct Renderer {
     scene_gpu: SceneGpu,
     output: OwnedImage,
     readback: Option<OwnedBuffer>,
-    /// The auto exposure's temporal state (`frame::exposure`): persists across frames and
-    /// re-plans, handed in whenever the frame declares it.
-    exposure: OwnedBuffer,
     settings: Settings,
     frames: u64,
     rebuilds: u64,
@@ -212,29 +209,6 @@ fn output_targets(
     }
 }
 
-/// The auto exposure's persistent buffer, shared by both queues' families, with its
-/// initial value uploaded (recorded ahead of the first frame's work).
-fn exposure_buffer(
-    gpu: &Gpu,
-    exec: &mut Executor,
-    emulate_async: bool,
-) -> Result<OwnedBuffer, RenderError> {
-    let mut b = OwnedBuffer::shared(
-        gpu,
-        frame::exposure::EXPOSURE_BYTES,
-        vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_DST,
-        false,
-        "exposure",
-        tessera_vk::executor::queue_families(gpu, emulate_async),
-    )?;
-    let init = frame::exposure::initial();
-    if let Err(e) = exec.upload_buffer(b.buffer, 0, bytemuck::cast_slice(&init)) {
-        b.destroy(gpu);
-        return Err(e.into());
-    }
-    Ok(b)
-}
-
 impl Renderer {
     /// Opens the renderer on `gpu` with `scene`.
     pub fn new(gpu: Arc<Gpu>, scene: Scene, settings: Settings) -> Result<Renderer, RenderError> {
@@ -270,20 +244,8 @@ impl Renderer {
                 return Err(e);
             }
         };
-        let targets = output_targets(&gpu, &settings).and_then(|(output, readback)| {
-            match exposure_buffer(&gpu, &mut exec, settings.emulate_async) {
-                Ok(e) => Ok((output, readback, e)),
-                Err(e) => {
-                    let (mut o, mut r) = (output, readback);
-                    o.destroy(&gpu);
-                    if let Some(r) = &mut r {
-                        r.destroy(&gpu);
-                    }
-                    Err(e)
-                }
-            }
-        });
-        let (output, readback, exposure) = match targets {
+        let targets = output_targets(&gpu, &settings);
+        let (output, readback) = match targets {
             Ok(t) => t,
             Err(e) => {
                 let mut s = scene_gpu;
@@ -299,7 +261,6 @@ impl Renderer {
             scene_gpu,
             output,
             readback,
-            exposure,
             settings,
             frames: 0,
             rebuilds: 0,
@@ -876,9 +837,6 @@ impl Renderer {
         if let (Some(r), Some((b, _))) = (imports.readback, readback) {
             buffers.push((r.id(), b));
         }
-        if let Some(e) = imports.post.exposure {
-            buffers.push((e.id(), self.exposure.buffer));
-        }
         self.exec.frame(
             &mut bodies,
             &FrameImports {
@@ -955,7 +913,6 @@ impl Drop for Renderer {
         if let Some(b) = &mut self.capture {
             b.destroy(&gpu);
         }
-        self.exposure.destroy(&gpu);
         self.pipelines.borrow_mut().destroy(&gpu);
         // The executor's own objects go when it drops, after this.
     }

@@ -365,6 +365,13 @@ fn run_inner(
     config: &ExecConfig,
     mut capture: Option<&mut Capture>,
 ) -> Result<ExecReport, VkError> {
+    if let Some(r) = graph.resources.iter().find(|r| r.is_history()) {
+        // The synthetic model predicts a frame's values from that frame alone.
+        return Err(VkError::Unsupported(format!(
+            "'{}' is a history resource: `exec`'s synthetic passes do not model content kept across frames; the renderer runs history resources (`tessera render --aa taa`)",
+            r.name
+        )));
+    }
     let messages_before = gpu.messages.count();
     let (g, scaled) = scale_graph(graph, config.max_extent);
     check_samples(gpu, &g)?;

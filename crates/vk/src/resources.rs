@@ -148,6 +148,14 @@ pub fn usages(
             o.1 |= conv::buffer_usage(u.access);
         }
     }
+    // The two objects of a double-buffered history pair swap roles every frame: each needs
+    // the usages of both halves.
+    for (i, r) in graph.resources.iter().enumerate() {
+        if let Some(twin) = r.history_twin() {
+            let (a, b) = (out[i], out[twin.index()]);
+            out[i] = (a.0 | b.0, a.1 | b.1);
+        }
+    }
     for (i, o) in out.iter_mut().enumerate() {
         if memoryless[i] {
             o.0 |= vk::ImageUsageFlags::TRANSIENT_ATTACHMENT;

@@ -85,6 +85,18 @@ impl<'a, 'r, S: Copy> PassContext<'a, 'r, S> {
         })
     }
 
+    /// Whether the history image `image` holds a previous frame's content this frame:
+    /// false on the first frame after the executor (re)created it (the first frame, a
+    /// resize, a description change), when a temporal pass resets instead of reading it.
+    pub fn image_history_valid(&self, image: ImageRef) -> bool {
+        self.frame.history_valid(image.id())
+    }
+
+    /// [`Self::image_history_valid`] for a history buffer.
+    pub fn buffer_history_valid(&self, buffer: BufferRef) -> bool {
+        self.frame.history_valid(buffer.id())
+    }
+
     /// The Vulkan buffer behind `buffer` this frame.
     pub fn buffer(&self, buffer: BufferRef) -> Result<vk::Buffer, RenderError> {
         self.frame.buffer(buffer.id()).ok_or_else(|| {

@@ -90,6 +90,9 @@ pub struct Binding {
     pub resource: Bound,
     /// The use behind it (an image's layout follows from it, as for the plan's barriers).
     pub access: Access,
+    /// Reads the previous frame's content of a history resource (bound to the physical
+    /// resource holding it this frame).
+    pub previous: bool,
 }
 
 /// One use a [`PassDecl`] collected.
@@ -98,6 +101,7 @@ pub(super) struct DeclUse {
     pub(super) resource: ResourceId,
     pub(super) access: Access,
     pub(super) clear: Option<ClearValue>,
+    pub(super) previous: bool,
 }
 
 /// The uses of the pass being declared.
@@ -131,17 +135,34 @@ impl PassDecl {
             resource,
             access,
             clear,
+            previous: false,
         });
     }
 
     /// A use that a shader reaches through a descriptor: the use, and the next binding of
     /// the current set.
     fn push_bound(&mut self, resource: Bound, access: Access, kind: BindingKind) {
+        self.push_bound_from(resource, access, kind, false);
+    }
+
+    /// [`Self::push_bound`], of the previous frame's content when `previous`.
+    fn push_bound_from(
+        &mut self,
+        resource: Bound,
+        access: Access,
+        kind: BindingKind,
+        previous: bool,
+    ) {
         let id = match resource {
             Bound::Image(i) => i.0,
             Bound::Buffer(b) => b.0,
         };
-        self.push(id, access, None);
+        self.uses.push(DeclUse {
+            resource: id,
+            access,
+            clear: None,
+            previous,
+        });
         let set = self.set as usize;
         let binding = self.next_binding[set];
         self.next_binding[set] = binding + 1;
@@ -151,6 +172,7 @@ impl PassDecl {
             kind,
             resource,
             access,
+            previous,
         });
     }
 
@@ -219,6 +241,28 @@ impl PassDecl {
     pub fn sampled_with(&mut self, image: ImageRef, filter: Filter) -> &mut Self {
         let kind = BindingKind::Sampled(filter);
         self.push_bound(Bound::Image(image), Access::Sampled, kind);
+        self
+    }
+
+    /// Samples the previous frame's content of the history image `image`, filtered
+    /// bilinearly; takes a binding.
+    pub fn sampled_previous(&mut self, image: ImageRef) -> &mut Self {
+        self.sampled_previous_with(image, Filter::Linear)
+    }
+
+    /// Samples the previous frame's content of the history image `image` with `filter`;
+    /// takes a binding.
+    pub fn sampled_previous_with(&mut self, image: ImageRef, filter: Filter) -> &mut Self {
+        let kind = BindingKind::Sampled(filter);
+        self.push_bound_from(Bound::Image(image), Access::Sampled, kind, true);
+        self
+    }
+
+    /// Reads the previous frame's content of the history buffer `buffer` as a storage
+    /// buffer; takes a binding.
+    pub fn storage_read_previous(&mut self, buffer: BufferRef) -> &mut Self {
+        let kind = BindingKind::StorageBuffer;
+        self.push_bound_from(Bound::Buffer(buffer), Access::StorageRead, kind, true);
         self
     }
 

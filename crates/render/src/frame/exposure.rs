@@ -1,6 +1,9 @@
 //! Auto exposure: a luminance histogram of the frame and an adaptation step whose result
-//! persists from frame to frame in the imported buffer `exposure` (a temporal resource the
-//! renderer owns, initialised once with [`initial`]).
+//! persists from frame to frame in `exposure`, a history buffer of the graph (one buffer:
+//! its readers, tone mapping and the last post pass, read the previous frame's value and
+//! are declared before the adaptation updates it in place). While the history is new (the
+//! first frame, a change of the frame that re-made it) its readers use exposure 1 and the
+//! adaptation starts from [`initial`].
 //!
 //! Three passes on the async-compute queue, declared after every pass that reads the
 //! exposure: `exposure histogram clear` (a transfer fill of the transient 64-bin histogram),
@@ -17,7 +20,7 @@
 //! The adaptation uses a fixed time step per frame ([`RATE`]), never the wall clock: every
 //! plan of the same frames gives the same exposure, bit for bit.
 
-use crate::builder::{BufferRef, ImageRef, ImportFlags};
+use crate::builder::{BufferRef, ImageRef};
 use crate::gpu::descriptors::{dispatch, groups};
 use crate::gpu::pass::FrameBuilder;
 use ash::vk;
@@ -36,14 +39,24 @@ pub const RATE: f32 = 0.486_58;
 /// Exposure limits.
 pub const RANGE: (f32, f32) = (1.0 / 64.0, 64.0);
 
-/// The buffer's content before the first frame: exposure 1 (adapted to [`KEY`]).
+/// The value the adaptation starts from while the history is new: exposure 1 (adapted to
+/// [`KEY`]); `exposure.comp` spells it too.
 pub fn initial() -> [f32; 4] {
     [1.0, KEY, 0.0, KEY]
 }
 
-/// Declares the imported `exposure` buffer.
-pub fn declare_import(fb: &mut FrameBuilder<'_>) -> BufferRef {
-    fb.import_buffer("exposure", EXPOSURE_BYTES, ImportFlags::default())
+/// Declares the `exposure` history buffer.
+pub fn declare_history(fb: &mut FrameBuilder<'_>) -> BufferRef {
+    fb.history_buffer("exposure", EXPOSURE_BYTES)
+}
+
+/// The shaders' flag for whether `exposure` holds a previous frame's value.
+pub fn valid_flag(valid: bool) -> f32 {
+    if valid {
+        1.0
+    } else {
+        0.0
+    }
 }
 
 /// Declares the histogram of `src` and the adaptation into `exposure`; returns the
@@ -89,7 +102,8 @@ pub fn declare_adaptation(
             .storage_read_write(exposure)
             .async_compute();
         move |pc| {
-            let push = [RATE, KEY, RANGE.0, RANGE.1];
+            let valid = valid_flag(pc.buffer_history_valid(exposure));
+            let push = [RATE, KEY, RANGE.0, RANGE.1, valid, 0.0, 0.0, 0.0];
             dispatch(pc, "exposure.comp", bytemuck::cast_slice(&push), [1, 1, 1])
         }
     });

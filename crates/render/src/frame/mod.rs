@@ -18,8 +18,8 @@
 //! 5. [`post`]: [`bloom`] (a threshold and 5 + 5 compute mip steps, one transient image per
 //!    level), `tonemap` (HDR as an input attachment, exposure, ACES fit), the last post pass
 //!    (`fxaa`/`compose`: FXAA, the resolution scale, the tile-friendly bloom) into the sRGB
-//!    output, [`exposure`] (histogram and adaptation on the async queue, into the imported
-//!    persistent `exposure` buffer) and `readback` (the output into a host-visible buffer,
+//!    output, [`exposure`] (histogram and adaptation on the async queue, into the
+//!    `exposure` history buffer) and `readback` (the output into a host-visible buffer,
 //!    when asked).
 //! 6. [`debug`] (`features.debug_view`): one intermediate shown as the output in place of
 //!    the post chain.
@@ -99,8 +99,8 @@ pub struct Imports {
     pub indices: BufferRef,
     /// The read-back buffer, if declared.
     pub readback: Option<BufferRef>,
-    /// The post chain's resources: the imported `exposure` buffer (`Exposure::Auto`, which
-    /// the renderer hands in), the bloom result and the rest a debug view shows.
+    /// The post chain's resources: the `exposure` history buffer (`Exposure::Auto`), the
+    /// bloom result and the rest a debug view shows.
     pub post: post::PostTargets,
 }
 

@@ -11,7 +11,7 @@
 //!   from it afterwards and the last post pass adds it after the curve. `hdr` stays in tile
 //!   memory and G-buffer → lighting → transparents → tone map stay one render pass.
 //! - `Exposure::Auto`: tone mapping (and the last post pass when it adds bloom) reads the
-//!   imported `exposure` buffer; [`super::exposure`] declares the histogram and adaptation
+//!   previous frame's value of the `exposure` history buffer; [`super::exposure`] declares the histogram and adaptation
 //!   after them. `Exposure::Fixed(e)`: a push constant, nothing declared.
 //! - The last post pass (`fxaa`, or `compose` without FXAA) samples the tone-mapped `ldr`
 //!   image (render size, `R8G8B8A8_SRGB`) and writes the output (output size). Tone mapping
@@ -31,7 +31,7 @@ use tessera_graph::PassKind;
 /// What the post chain declared, for the debug views and the tests.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PostTargets {
-    /// The imported, persistent exposure buffer (`Exposure::Auto`): `vec4(exposure,
+    /// The exposure history buffer (`Exposure::Auto`): `vec4(exposure,
     /// adapted luminance, frames adapted, last frame's mean luminance)`.
     pub exposure: Option<BufferRef>,
     /// The luminance histogram (`Exposure::Auto`): 64 `u32` bins.
@@ -59,7 +59,7 @@ pub fn declare(fb: &mut FrameBuilder<'_>, t: &Targets, features: &Features) -> P
     let mut out = PostTargets::default();
     let scale = exposure_scale(features.exposure);
     if matches!(features.exposure, Exposure::Auto { .. }) {
-        out.exposure = Some(super::exposure::declare_import(fb));
+        out.exposure = Some(super::exposure::declare_history(fb));
     }
     let early_bloom = (features.bloom == Bloom::Hdr).then(|| super::bloom::declare(fb, t.hdr));
     if features.bloom == Bloom::Tonemap {
@@ -139,7 +139,7 @@ fn declare_tonemap(fb: &mut FrameBuilder<'_>, tm: Tonemap) {
             p.color(s);
         }
         if let Some(e) = tm.exposure {
-            p.storage_read(e);
+            p.storage_read_previous(e);
         }
         if let Some(b) = tm.bloom {
             p.sampled(b);
@@ -172,11 +172,16 @@ fn declare_tonemap(fb: &mut FrameBuilder<'_>, tm: Tonemap) {
                 tm.bloom_source.is_some(),
             );
             let colors = 1 + u32::from(tm.bloom_source.is_some());
+            let valid = tm.exposure.is_some_and(|e| pc.buffer_history_valid(e));
             let push = [
                 tm.scale,
                 super::bloom::INTENSITY,
                 1.0 / extent.width as f32,
                 1.0 / extent.height as f32,
+                super::exposure::valid_flag(valid),
+                0.0,
+                0.0,
+                0.0,
             ];
             draw_screen(pc, shader, bytemuck::cast_slice(&push), colors)
         }
@@ -203,7 +208,7 @@ fn declare_final(fb: &mut FrameBuilder<'_>, f: Final) {
         if let Some(b) = f.bloom {
             p.sampled(b);
             if let Some(e) = f.exposure {
-                p.storage_read(e);
+                p.storage_read_previous(e);
             }
         }
         move |pc| {
@@ -222,7 +227,7 @@ fn declare_final(fb: &mut FrameBuilder<'_>, f: Final) {
                 if f.fxaa { 1.0 } else { 0.0 },
                 super::bloom::INTENSITY,
                 f.scale,
-                0.0,
+                super::exposure::valid_flag(f.exposure.is_some_and(|e| pc.buffer_history_valid(e))),
             ];
             draw_screen(pc, shader, bytemuck::cast_slice(&push), 1)
         }

@@ -3,6 +3,7 @@
 //! timeline values with the frame's binary semaphores.
 
 use super::device_state::DeviceState;
+use super::history::HistoryFrame;
 use super::imports::{self, FrameImports};
 use super::plan_state::{PlanState, Submission};
 use super::record::{Rec, RecordContext};
@@ -16,6 +17,7 @@ use ash::vk;
 impl PlanState {
     /// Records and submits frame `frame` in slot `slot_i` (waited for by the caller). On a
     /// recording error nothing is submitted and the slot's command buffers are reset.
+    #[allow(clippy::too_many_arguments)] // the frame's inputs, each read once
     pub(crate) fn run_frame(
         &mut self,
         gpu: &Gpu,
@@ -24,9 +26,10 @@ impl PlanState {
         frame: u64,
         bodies: &mut dyn PassBodies,
         imports: &FrameImports<'_>,
+        history: &HistoryFrame,
     ) -> Result<(), VkError> {
         let d = &gpu.device;
-        let (res, handed) = imports::resolve(self, imports)?;
+        let (res, handed) = imports::resolve(self, imports, history)?;
         let fbs = imports::framebuffers(self, gpu, dev, &res, &handed)?;
         // SAFETY: the slot's previous frame is complete (waited for by the caller).
         unsafe {
@@ -66,6 +69,7 @@ impl PlanState {
                 slot: slot_i,
                 res: &res,
                 descriptors: &mut dev.slots[slot_i].descriptors,
+                history_valid: &history.valid,
             };
             let pending = &dev.ring.pending;
             (|| {

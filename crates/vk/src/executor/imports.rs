@@ -3,6 +3,7 @@
 //! involve them (cached by their views for the plan's lifetime).
 
 use super::device_state::DeviceState;
+use super::history::HistoryFrame;
 use super::plan_state::PlanState;
 use crate::device::Gpu;
 use crate::render;
@@ -41,9 +42,13 @@ impl FrameImports<'_> {
 pub(crate) fn resolve(
     plan: &PlanState,
     imports: &FrameImports<'_>,
+    history: &HistoryFrame,
 ) -> Result<(Vec<Res>, Vec<bool>), VkError> {
     let g = &plan.graph;
     let mut res = plan.resources.res.clone();
+    for &(i, object) in &history.objects {
+        res[i] = object;
+    }
     let mut handed = vec![false; res.len()];
     let check = |r: ResourceId, what: &str, handed: &[bool]| -> Result<usize, VkError> {
         let i = r.index();

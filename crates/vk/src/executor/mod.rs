@@ -52,6 +52,7 @@
 
 mod device_state;
 mod frame;
+mod history;
 mod imports;
 mod one_time;
 mod plan_state;
@@ -361,6 +362,8 @@ pub struct Executor {
     done: Vec<u64>,
     stats: ExecStats,
     last_cpu: FrameCpu,
+    /// History resources' objects, kept across plans.
+    history: history::HistoryStore,
 }
 
 impl std::fmt::Debug for Executor {
@@ -386,6 +389,7 @@ impl Executor {
             done: Vec::new(),
             stats: ExecStats::default(),
             last_cpu: FrameCpu::default(),
+            history: history::HistoryStore::default(),
         })
     }
 
@@ -436,6 +440,13 @@ impl Executor {
         )?;
         self.stats.rebuilds += 1;
         let state = self.plan.insert(state);
+        if let Err(e) = self.history.follow(&self.gpu, &mut self.dev, state) {
+            if let Some(mut p) = self.plan.take() {
+                p.destroy(&self.gpu, &mut self.dev);
+            }
+            return Err(e);
+        }
+        let state = self.plan.as_mut().expect("inserted above");
         if let Err(e) = bodies.rebuilt(&self.gpu, &state.setups) {
             // Bodies that could not follow must not run this plan: the next `prepare`
             // builds it again.
@@ -468,6 +479,13 @@ impl Executor {
             p.forget_imported_framebuffers(&self.gpu);
         }
         Ok(())
+    }
+
+    /// For the history resource `name` (this frame's half): the frames its objects have
+    /// taken part in since the executor made them (0 after a description change, when the
+    /// previous content is invalid) and how many objects it has (2 when double-buffered).
+    pub fn history_age(&self, name: &str) -> Option<(u64, usize)> {
+        self.history.age(name)
     }
 
     /// The plan that runs (compiled with the real sizes), if any.
@@ -632,7 +650,17 @@ impl Executor {
         };
         let frame = self.frame;
         self.dev.submit_time = std::time::Duration::ZERO;
-        let outcome = plan.run_frame(&self.gpu, &mut self.dev, slot_i, frame, bodies, imports);
+        self.history.settle(&self.gpu, &mut self.dev, plan)?;
+        let history = self.history.frame(&plan.graph);
+        let outcome = plan.run_frame(
+            &self.gpu,
+            &mut self.dev,
+            slot_i,
+            frame,
+            bodies,
+            imports,
+            &history,
+        );
         self.last_cpu = FrameCpu {
             wait_us: (waited - started).as_secs_f64() * 1e6,
             record_us: waited.elapsed().as_secs_f64() * 1e6,
@@ -642,6 +670,7 @@ impl Executor {
             Ok(()) => {
                 self.dev.slots[slot_i].frame = Some(frame);
                 self.frame += 1;
+                self.history.advance(plan);
                 Ok(())
             }
             Err(e) => {
@@ -808,6 +837,7 @@ impl Drop for Executor {
         if let Some(mut p) = self.plan.take() {
             p.destroy(&self.gpu, &mut self.dev);
         }
+        self.history.destroy(&self.gpu);
         self.dev.destroy(&self.gpu);
     }
 }

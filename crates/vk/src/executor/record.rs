@@ -23,6 +23,8 @@ pub struct RecordContext<'a> {
     pub slot: usize,
     pub(crate) res: &'a [Res],
     pub(crate) descriptors: &'a mut DescriptorAllocator,
+    /// Per resource: a history resource holding a previous frame's content.
+    pub(crate) history_valid: &'a [bool],
 }
 
 impl std::fmt::Debug for RecordContext<'_> {
@@ -38,6 +40,13 @@ impl RecordContext<'_> {
     /// This frame's objects of every resource (indexed by resource).
     pub fn resources(&self) -> &[Res] {
         self.res
+    }
+
+    /// Whether history resource `r` holds a previous frame's content this frame: false on
+    /// the first frame after the executor made its objects (the first frame, a resize, a
+    /// description change), and for any other resource.
+    pub fn history_valid(&self, r: ResourceId) -> bool {
+        self.history_valid.get(r.index()).copied().unwrap_or(false)
     }
 
     /// This frame's object of resource `r`.

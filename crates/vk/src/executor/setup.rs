@@ -10,13 +10,16 @@ use crate::resources::{self, concurrent_set, memoryless_set, Unbound};
 use crate::VkError;
 use tessera_graph::{compile, CompileOptions, Graph, Plan};
 
-/// Imports the executor does not create: those the renderer hands in every frame (the
-/// `per_frame` ones, or all with [`ExecOptions::imports_handed_in`]).
+/// Resources the plan does not create: the imports the renderer hands in every frame (the
+/// `per_frame` ones, or all with [`ExecOptions::imports_handed_in`]), and the history
+/// resources, which outlive plans (`history`).
 pub(crate) fn external_set(graph: &Graph, options: &ExecOptions) -> Vec<bool> {
     graph
         .resources
         .iter()
-        .map(|r| r.is_imported() && (r.is_per_frame() || options.imports_handed_in))
+        .map(|r| {
+            r.is_history() || r.is_imported() && (r.is_per_frame() || options.imports_handed_in)
+        })
         .collect()
 }
 
