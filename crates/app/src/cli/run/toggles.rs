@@ -82,7 +82,8 @@ impl Switches {
             Feature::Aa => {
                 fs.aa = match fs.aa {
                     Aa::Off => Aa::Fxaa,
-                    Aa::Fxaa => Aa::Off,
+                    Aa::Fxaa => Aa::Taa,
+                    Aa::Taa => Aa::Off,
                 };
                 format!("aa {}", fs.aa.name())
             }
