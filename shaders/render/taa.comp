@@ -5,7 +5,7 @@
 // - the current colour and its 3×3 neighbourhood's box (min/max in YCoCg);
 // - the motion vector of the nearest surface in the 3×3 (reversed Z: largest depth), or
 //   for sky (no surface in the 3×3) the reprojection of the pixel's view direction;
-// - the history sampled bilinearly at uv - motion, clamped to the box (off-screen: none);
+// - the history at uv - motion (Catmull-Rom), clamped to the box (off-screen: none);
 // - out = mix(history, current, alpha), alpha = max(1 / (n + 1), min_alpha), n = frames
 //   accumulated since the history was reset (n = 0: the current colour only).
 // The result is this frame's history (RGBA16F, render size), which the last post pass
@@ -54,6 +54,31 @@ vec2 sky_motion(vec2 uv) {
     return uv - uv_of(before.xy / before.w);
 }
 
+// The history at `uv`, Catmull-Rom filtered (sharper than bilinear, which would blur the
+// history a little more every frame the view moves) in five bilinear taps (the corners'
+// weights are dropped), never negative.
+vec3 history_at(vec2 uv) {
+    vec2 size = vec2(textureSize(history_tex, 0));
+    vec2 pos = uv * size;
+    vec2 c = floor(pos - 0.5) + 0.5;
+    vec2 f = pos - c;
+    vec2 w0 = f * (-0.5 + f * (1.0 - 0.5 * f));
+    vec2 w1 = 1.0 + f * f * (-2.5 + 1.5 * f);
+    vec2 w2 = f * (0.5 + f * (2.0 - 1.5 * f));
+    vec2 w3 = f * f * (-0.5 + 0.5 * f);
+    vec2 w12 = w1 + w2;
+    vec2 t0 = (c - 1.0) / size;
+    vec2 t3 = (c + 2.0) / size;
+    vec2 t12 = (c + w2 / w12) / size;
+    vec4 sum = vec4(0.0);
+    sum += vec4(textureLod(history_tex, vec2(t12.x, t0.y), 0.0).rgb, 1.0) * (w12.x * w0.y);
+    sum += vec4(textureLod(history_tex, vec2(t0.x, t12.y), 0.0).rgb, 1.0) * (w0.x * w12.y);
+    sum += vec4(textureLod(history_tex, t12, 0.0).rgb, 1.0) * (w12.x * w12.y);
+    sum += vec4(textureLod(history_tex, vec2(t3.x, t12.y), 0.0).rgb, 1.0) * (w3.x * w12.y);
+    sum += vec4(textureLod(history_tex, vec2(t12.x, t3.y), 0.0).rgb, 1.0) * (w12.x * w3.y);
+    return max(sum.rgb / sum.w, vec3(0.0));
+}
+
 void main() {
     ivec2 p = ivec2(gl_GlobalInvocationID.xy);
     ivec2 size = textureSize(current_tex, 0);
@@ -90,7 +115,7 @@ void main() {
         imageStore(result, p, vec4(current, 1.0));
         return;
     }
-    vec3 history = to_ycocg(textureLod(history_tex, before, 0.0).rgb);
+    vec3 history = to_ycocg(history_at(before));
     history = clamp(history, lo, hi);
     float alpha = max(1.0 / (pc.frames + 1.0), pc.min_alpha);
     vec3 blended = mix(history, to_ycocg(current), alpha);
