@@ -2,10 +2,10 @@
 //! comes closer to a supersampled picture than no AA and than FXAA, it converges on a still
 //! view, a resize resets its history, and the graph's optimisations do not change it.
 //!
-//! Every test: the built-in scene at 320×180 (or smaller), the scene's camera, the lights
-//! paused (every frame at time 0), fixed exposure, bloom and SSAO off (neither is what is
-//! tested; bloom's wide blur would hide the edges the comparison is about), 512-texel
-//! shadow cascades.
+//! Every test: the built-in scene at 320×180 (or smaller), the lights paused (every frame at
+//! time 0), 512-texel shadow cascades; and but for the optimisation test (every default
+//! feature), the scene's camera, fixed exposure, bloom and SSAO off (neither is what is
+//! tested; bloom's wide blur would hide the edges the comparison is about).
 
 mod common;
 
@@ -227,16 +227,48 @@ fn a_resize_resets_the_history() {
     );
 }
 
-/// Every optimisation off gives, at frame 10 with TAA, the picture all on gives, bit for
-/// bit.
+/// Every optimisation off, each alone and all together, and the emulated async queue give,
+/// at frame 10 with TAA, the picture all on gives, bit for bit. Here with every default
+/// feature (SSAO and clustering on the async queue, bloom, auto exposure: a history buffer
+/// beside TAA's history image).
 #[test]
 fn optimisations_never_change_the_taa_picture() {
     let gpu = gpu();
+    let settings = |_: Aa, (width, height): (u32, u32)| Settings {
+        width,
+        height,
+        features: Features {
+            shadow_size: 512,
+            ..Features::default()
+        },
+        ..Settings::default()
+    };
+    assert_eq!(Features::default().aa, Aa::Taa, "TAA is the default");
     let all = last(&gpu, settings(Aa::Taa, (W, H)), 10);
-    let mut s = settings(Aa::Taa, (W, H));
-    s.options = CompileOptions::NONE;
-    let none = last(&gpu, s, 10);
-    assert!(none == all, "all off: {:?}", none.difference(&all));
+    let mut variants = vec![("none", CompileOptions::NONE, false)];
+    for (name, f) in [
+        (
+            "no merge",
+            (|o: &mut CompileOptions| o.merge = false) as fn(&mut CompileOptions),
+        ),
+        ("no memoryless", |o| o.memoryless = false),
+        ("no alias", |o| o.alias = false),
+        ("no async", |o| o.async_compute = false),
+        ("no reorder", |o| o.reorder = false),
+    ] {
+        let mut o = CompileOptions::ALL;
+        f(&mut o);
+        variants.push((name, o, false));
+    }
+    variants.push(("emulated async", CompileOptions::ALL, true));
+    variants.push(("emulated async, none", CompileOptions::NONE, true));
+    for (name, options, emulate_async) in variants {
+        let mut s = settings(Aa::Taa, (W, H));
+        s.options = options;
+        s.emulate_async = emulate_async;
+        let p = last(&gpu, s, 10);
+        assert!(p == all, "{name}: {:?}", p.difference(&all));
+    }
 }
 
 /// The scene's view moved sideways by `step` of its distance to the target, `i` times.
