@@ -389,6 +389,8 @@ impl Renderer {
         let mut old = std::mem::replace(&mut self.scene_gpu, next);
         old.destroy(&gpu);
         self.scene = scene;
+        // The history (TAA, exposure) holds the old scene: the next frame starts over.
+        self.exec.forget_history(&mut FrameBodies::empty())?;
         Ok(())
     }
 

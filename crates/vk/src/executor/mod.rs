@@ -488,6 +488,19 @@ impl Executor {
         self.history.age(name)
     }
 
+    /// Waits for the frames in flight and drops every history resource's objects: the next
+    /// frame makes new ones, whose previous content is invalid (a scene change: what the
+    /// history holds belongs to another picture).
+    pub fn forget_history(&mut self, bodies: &mut dyn PassBodies) -> Result<(), VkError> {
+        self.wait_all()?;
+        self.report_done(bodies);
+        self.history.destroy(&self.gpu);
+        if let Some(plan) = &self.plan {
+            self.history.follow(&self.gpu, &mut self.dev, plan)?;
+        }
+        Ok(())
+    }
+
     /// The plan that runs (compiled with the real sizes), if any.
     pub fn plan(&self) -> Option<&Plan> {
         self.plan.as_ref().map(|p| &p.plan)
