@@ -22,6 +22,9 @@ layout(set = 0, binding = 0, std140) uniform FrameData {
     uvec4 cluster_grid;   // xy: cluster tiles, z: depth slices, w: light indices per cluster
     uvec4 flags;          // x: 1 when lit shaders read clusters, y: 1 when lighting reads SSAO
     vec4 ssao;            // x: radius (m), y: strength, z: bias (cosine)
+    mat4 unjittered_view_proj;  // world to clip without the TAA jitter (motion vectors)
+    mat4 prev_view_proj;  // the previous frame's unjittered world to clip
+    vec4 jitter;          // xy: TAA jitter (pixels), zw: the same in NDC
 } frame;
 
 #endif

@@ -1,6 +1,7 @@
 #version 450
 // G-buffer: the opaque and alpha-masked surfaces' attributes, and their emission straight
-// into the HDR target (lighting adds to it).
+// into the HDR target (lighting adds to it). MOTION (TAA) also writes the motion vector: the
+// surface's current minus previous screen position in UV units, both unjittered.
 #include "common.glsl"
 #include "material.glsl"
 
@@ -8,6 +9,9 @@ layout(location = 0) out vec4 out_albedo;     // R8G8B8A8_SRGB
 layout(location = 1) out vec4 out_normal;     // A2B10G10R10_UNORM: world normal × 0.5 + 0.5
 layout(location = 2) out vec4 out_material;   // R8G8B8A8_UNORM: metallic, roughness, occlusion
 layout(location = 3) out vec4 out_hdr;        // emission
+#ifdef MOTION
+layout(location = 4) out vec2 out_motion;     // R16G16_SFLOAT: UV now - UV last frame
+#endif
 
 void main() {
     Surface s = surface();
@@ -18,4 +22,12 @@ void main() {
     out_normal = vec4(s.normal * 0.5 + 0.5, 0.0);
     out_material = vec4(s.metallic, s.roughness, s.occlusion, 0.0);
     out_hdr = vec4(s.emissive, 1.0);
+#ifdef MOTION
+    // Objects do not move (only lights animate): last frame's world position is this one's.
+    // A per-object previous model matrix would transform the object-space position here.
+    vec4 now = frame.unjittered_view_proj * vec4(in_world, 1.0);
+    vec4 before = frame.prev_view_proj * vec4(in_world, 1.0);
+    // NDC to UV: x right, y down (the viewport is flipped: NDC +Y is the top row).
+    out_motion = (now.xy / now.w - before.xy / before.w) * vec2(0.5, -0.5);
+#endif
 }

@@ -85,6 +85,10 @@ pub enum Aa {
     Off,
     /// FXAA on the tone-mapped image.
     Fxaa,
+    /// Temporal anti-aliasing on the tone-mapped image (`crate::frame::taa`): the projection
+    /// is jittered by a Halton(2, 3) sequence, the G-buffer writes motion vectors, and each
+    /// frame is blended with the reprojected history of the previous ones.
+    Taa,
 }
 
 impl Aa {
@@ -92,6 +96,7 @@ impl Aa {
     pub fn name(self) -> &'static str {
         match self {
             Aa::Fxaa => "fxaa",
+            Aa::Taa => "taa",
             Aa::Off => "off",
         }
     }
@@ -199,7 +204,7 @@ impl Default for Features {
             ssao: Ssao::GBuffer,
             bloom: Bloom::Hdr,
             exposure: Exposure::Auto { compensation: 1.0 },
-            aa: Aa::Fxaa,
+            aa: Aa::Taa,
             resolution_scale: 1.0,
             debug_view: DebugView::None,
         }
@@ -221,8 +226,12 @@ impl Features {
     }
 
     /// The `[mobile]` preset's defaults: the tile-friendly variant of every feature that
-    /// would break the G-buffer → lighting → transparents → tone-map render pass.
+    /// would break the G-buffer → lighting → transparents → tone-map render pass, and FXAA
+    /// for TAA (its motion target and full-size history cost a tiler bandwidth it lacks).
     pub fn tile_friendly(mut self) -> Self {
+        if self.aa == Aa::Taa {
+            self.aa = Aa::Fxaa;
+        }
         if self.ssao == Ssao::GBuffer {
             self.ssao = Ssao::Prepass;
         }
@@ -252,5 +261,6 @@ mod tests {
         assert_eq!((f.ssao, f.bloom), (Ssao::Off, Bloom::Off));
         let f = Features::default().tile_friendly();
         assert_eq!((f.ssao, f.bloom), (Ssao::Prepass, Bloom::Tonemap));
+        assert_eq!((Features::default().aa, f.aa), (Aa::Taa, Aa::Fxaa));
     }
 }

@@ -110,6 +110,14 @@ pub struct Renderer {
     settings: Settings,
     frames: u64,
     rebuilds: u64,
+    /// The last frame's unjittered view-projection (TAA's motion vectors).
+    previous_view_proj: Option<glam::Mat4>,
+    /// The frame count where TAA's jitter sequence restarted (a resize, a change of `aa`):
+    /// the jitter of a frame is picked by the frames since, so the first frame after a
+    /// resize is the one a renderer opened at that size draws first.
+    taa_epoch: u64,
+    /// TAA's frames accumulated since its history was reset (the `taa` pass counts them).
+    taa_frames: std::cell::Cell<u64>,
     /// The overlay's text (`settings.overlay`); `None`: no lines.
     overlay: Option<OverlayText>,
     /// The next `render_to` copies the presented image into `capture`.
@@ -152,9 +160,15 @@ pub fn frame_graph(scene: &Scene, settings: &Settings) -> Graph {
     let readback = settings
         .read_back
         .then(|| u64::from(settings.width.max(1)) * u64::from(settings.height.max(1)) * 4);
-    FrameSource { scene, settings }
-        .declare(0.0, sizes, &[], readback, None, None)
-        .0
+    FrameSource {
+        scene,
+        settings,
+        frame: 0,
+        previous: None,
+        taa_frames: None,
+    }
+    .declare(0.0, sizes, &[], readback, None, None)
+    .0
 }
 
 /// The graph format of a presentable 8-bit swapchain format, if it is one.
@@ -264,6 +278,9 @@ impl Renderer {
             settings,
             frames: 0,
             rebuilds: 0,
+            previous_view_proj: None,
+            taa_epoch: 0,
+            taa_frames: std::cell::Cell::new(0),
             overlay: None,
             capture_next: false,
             targets_readable: false,
@@ -337,6 +354,9 @@ impl Renderer {
             self.output = output;
             self.readback = readback;
             self.settings = next;
+            // TAA starts again: its history is re-made at the new size.
+            self.taa_epoch = self.frames;
+            self.previous_view_proj = None;
             // A capture of the old size is of no use any more.
             if let Some(mut b) = self.capture.take() {
                 b.destroy(&gpu);
@@ -350,6 +370,9 @@ impl Renderer {
     /// Changes the frame's features (the next frame declares them, and re-plans if the
     /// graph changed).
     pub fn set_features(&mut self, features: Features) {
+        if features.aa != self.settings.features.aa {
+            self.taa_epoch = self.frames;
+        }
         self.settings.features = features;
     }
 
@@ -488,6 +511,15 @@ pub struct FrameSource<'a> {
     pub scene: &'a Scene,
     /// The settings.
     pub settings: &'a Settings,
+    /// The renderer's frame counter: picks the TAA jitter (never the clock, so a run is
+    /// deterministic).
+    pub frame: u64,
+    /// The previous frame's unjittered view-projection (TAA's motion vectors); `None`: none
+    /// (the first frame), this frame's stands for it.
+    pub previous: Option<glam::Mat4>,
+    /// TAA's count of frames accumulated since its history's reset, kept across frames
+    /// (`None`: a frame declared for its plan only).
+    pub taa_frames: Option<&'a std::cell::Cell<u64>>,
 }
 
 impl<'a> FrameSource<'a> {
@@ -602,6 +634,11 @@ impl<'a> FrameSource<'a> {
             crate::frame::ssao::RADIUS
         };
         data.ssao = [radius, crate::frame::ssao::STRENGTH, 0.15, 0.0];
+        // TAA: the projection moves by a sub-pixel step every frame; without TAA nothing
+        // moves (the picture is the same bit for bit).
+        if self.settings.features.aa == crate::features::Aa::Taa {
+            data = data.jittered(crate::gpu::frame_data::jitter(self.frame), self.previous);
+        }
         // Shadows when switched on, with a size, and a sun to cast them (the scene's, or the
         // default sun of a scene without lights).
         if self.settings.features.shadows
@@ -697,6 +734,7 @@ impl<'a> FrameSource<'a> {
                 present,
                 readback,
                 overlay,
+                taa_frames: self.taa_frames,
             },
         );
         let (graph, bodies) = fb.finish();
@@ -787,6 +825,9 @@ impl Renderer {
         let source = FrameSource {
             scene: &self.scene,
             settings: &self.settings,
+            frame: self.frames - self.taa_epoch,
+            previous: self.previous_view_proj,
+            taa_frames: Some(&self.taa_frames),
         };
         let sizes = (self.scene_gpu.vertices.size, self.scene_gpu.indices.size);
         let (graph, mut bodies, imports) = source.declare(
@@ -849,6 +890,9 @@ impl Renderer {
             },
         )?;
         let cpu = self.exec.last_frame_cpu();
+        // The next frame's motion vectors start from this frame's unjittered view.
+        let aspect = self.settings.width.max(1) as f32 / self.settings.height.max(1) as f32;
+        self.previous_view_proj = Some(source.view().view_proj(aspect));
         self.frames += 1;
         self.rebuilds += u64::from(rebuilt);
         let us = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1e6;

@@ -101,7 +101,7 @@ pub struct FrameArgs {
     /// Fixed exposure at the config's exposure_value.
     #[arg(long)]
     fixed_exposure: bool,
-    /// Anti-aliasing.
+    /// Anti-aliasing: taa, fxaa or off.
     #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(config::AA_VALUES))]
     aa: Option<String>,
     /// The frame renders at this fraction of the output size (0.25-2).

@@ -95,7 +95,7 @@ pub const BLOOM_VALUES: &[&str] = &["hdr", "tonemap", "off"];
 /// `exposure` values.
 pub const EXPOSURE_VALUES: &[&str] = &["auto", "fixed"];
 /// `aa` values.
-pub const AA_VALUES: &[&str] = &["fxaa", "off"];
+pub const AA_VALUES: &[&str] = &["taa", "fxaa", "off"];
 /// `present_mode` values.
 pub const PRESENT_MODES: &[&str] = &["fifo", "mailbox", "immediate"];
 
@@ -481,6 +481,7 @@ pub fn parse_bloom(name: &str) -> Bloom {
 pub fn parse_aa(name: &str) -> Aa {
     match name {
         "fxaa" => Aa::Fxaa,
+        "taa" => Aa::Taa,
         _ => Aa::Off,
     }
 }

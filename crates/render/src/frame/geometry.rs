@@ -127,7 +127,7 @@ fn draw_meshes(
     pipelines: &RefCell<Pipelines>,
     scene: &SceneGpu,
     draws: &[Draw],
-    forward: Option<bool>,
+    (forward, motion): (Option<bool>, bool),
     subpass: (vk::RenderPass, u32, vk::Extent2D),
     sets: &[vk::DescriptorSet],
     vertices: vk::Buffer,
@@ -179,6 +179,7 @@ fn draw_meshes(
         } else {
             PipelineKind::GBuffer {
                 double_sided: m.double_sided,
+                motion,
             }
         };
         let pipeline = pipelines.get(gpu, kind, rp, sp)?;
@@ -250,15 +251,19 @@ pub fn declare_shadows(fb: &mut FrameBuilder<'_>, t: &Targets, shadow_size: u32,
     });
 }
 
-/// `gbuffer`: the opaque and masked draws into the G-buffer, emission into HDR.
+/// `gbuffer`: the opaque and masked draws into the G-buffer, emission into HDR, and with
+/// TAA the motion vectors (`t.motion`, cleared to no motion where nothing is drawn).
 pub fn declare_gbuffer(fb: &mut FrameBuilder<'_>, t: &Targets) {
     let t = *t;
     fb.pass("gbuffer", PassKind::Raster, |p| {
         p.color_cleared(t.albedo, [0.0; 4])
             .color_cleared(t.normal, [0.0; 4])
             .color_cleared(t.material, [0.0; 4])
-            .color_cleared(t.hdr, [0.0; 4])
-            .depth_cleared(t.depth, 0.0)
+            .color_cleared(t.hdr, [0.0; 4]);
+        if let Some(m) = t.motion {
+            p.color_cleared(m, [0.0; 4]);
+        }
+        p.depth_cleared(t.depth, 0.0)
             .uniform(t.ubo)
             .vertices(t.vertices)
             .indices(t.indices);
@@ -273,7 +278,7 @@ pub fn declare_gbuffer(fb: &mut FrameBuilder<'_>, t: &Targets) {
                 pipelines,
                 scene,
                 &scene.opaque,
-                None,
+                (None, t.motion.is_some()),
                 subpass,
                 &[set],
                 pc.buffer(t.vertices)?,
@@ -320,7 +325,7 @@ pub fn declare_transparents(fb: &mut FrameBuilder<'_>, t: &Targets, transparent:
                 pipelines,
                 scene,
                 &transparent,
-                Some(t.clusters.is_some()),
+                (Some(t.clusters.is_some()), false),
                 subpass,
                 &[sets[0], sets[2]],
                 pc.buffer(t.vertices)?,

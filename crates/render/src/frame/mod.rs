@@ -16,7 +16,9 @@
 //!    cascades blended) and point lights (GGX), ambient × SSAO, added to HDR
 //!    `B10G11R11_UFLOAT_PACK32`.
 //! 5. [`post`]: [`bloom`] (a threshold and 5 + 5 compute mip steps, one transient image per
-//!    level), `tonemap` (HDR as an input attachment, exposure, ACES fit), the last post pass
+//!    level), `tonemap` (HDR as an input attachment, exposure, ACES fit), [`taa`] (`Aa::Taa`:
+//!    the jittered frame blended with its reprojected history, from the G-buffer's `motion`),
+//!    the last post pass
 //!    (`fxaa`/`compose`: FXAA, the resolution scale, the tile-friendly bloom) into the sRGB
 //!    output, [`exposure`] (histogram and adaptation on the async queue, into the
 //!    `exposure` history buffer) and `readback` (the output into a host-visible buffer,
@@ -44,9 +46,10 @@ pub mod overlay;
 pub mod post;
 pub mod sets;
 pub mod ssao;
+pub mod taa;
 
 use crate::builder::{BufferRef, ImageRef, ImportFlags, Size};
-use crate::features::{DebugView, Features, Ssao};
+use crate::features::{Aa, DebugView, Features, Ssao};
 use crate::gpu::frame_data::{update_buffer, FrameData, PointLightData};
 use crate::gpu::pass::FrameBuilder;
 use crate::gpu::scene::Draw;
@@ -85,6 +88,9 @@ pub struct FrameInputs<'a> {
     pub readback: Option<u64>,
     /// Declare the `overlay` pass drawing this grid over the output.
     pub overlay: Option<overlay::OverlayGrid>,
+    /// TAA's count of frames accumulated since its history's reset, kept across frames by
+    /// the renderer (`None`: a frame declared for its plan only).
+    pub taa_frames: Option<&'a std::cell::Cell<u64>>,
 }
 
 /// The graph handles of the frame's imported resources, which the renderer hands to the
@@ -135,6 +141,8 @@ pub struct Targets {
     pub clusters: Option<BufferRef>,
     /// The blurred ambient occlusion (`R32_SFLOAT`, half resolution), when SSAO is on.
     pub ssao: Option<ImageRef>,
+    /// The motion vectors (`R16G16_SFLOAT`, UV now minus UV last frame), when TAA runs.
+    pub motion: Option<ImageRef>,
 }
 
 /// Declares the frame into `fb`.
@@ -232,6 +240,11 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
         depth: fb.image("depth", Format::D32_SFLOAT, Size::FULL),
         clusters: None,
         ssao: None,
+        // TAA's motion vectors, when the post chain runs (a debug view of an image replaces
+        // it; the exposure view draws over it).
+        motion: (features.aa == Aa::Taa
+            && matches!(features.debug_view, DebugView::None | DebugView::Exposure))
+        .then(|| fb.image("motion", taa::MOTION_FORMAT, Size::FULL)),
     };
     let mut t = t;
     if features.clustering {
@@ -272,7 +285,7 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
     let post = if debug {
         post::PostTargets::default()
     } else {
-        post::declare(fb, &t, features)
+        post::declare(fb, &t, features, inputs.taa_frames)
     };
     if view == DebugView::Exposure {
         debug::declare_exposure(fb, &t, &post);

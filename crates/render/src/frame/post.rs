@@ -13,6 +13,9 @@
 //! - `Exposure::Auto`: tone mapping (and the last post pass when it adds bloom) reads the
 //!   previous frame's value of the `exposure` history buffer; [`super::exposure`] declares the histogram and adaptation
 //!   after them. `Exposure::Fixed(e)`: a push constant, nothing declared.
+//! - `Aa::Taa`: `taa` ([`super::taa`]) blends `ldr` with its reprojected history into this
+//!   frame's history image (`R16G16B16A16_SFLOAT`, render size), which the last post pass
+//!   (`compose`, no FXAA) samples in place of `ldr`.
 //! - The last post pass (`fxaa`, or `compose` without FXAA) samples the tone-mapped `ldr`
 //!   image (render size, `R8G8B8A8_SRGB`) and writes the output (output size). Tone mapping
 //!   writes the output directly when there is nothing for it to do: no FXAA, scale 1 and no
@@ -42,6 +45,9 @@ pub struct PostTargets {
     pub bloom_source: Option<ImageRef>,
     /// The tone-mapped image at render size, when a last post pass follows.
     pub ldr: Option<ImageRef>,
+    /// TAA's history image, this frame's content (`Aa::Taa`): what the last post pass
+    /// samples in place of `ldr`.
+    pub taa: Option<ImageRef>,
 }
 
 /// The exposure multiplier tone mapping applies: the fixed value, or the compensation on
@@ -53,9 +59,15 @@ pub fn exposure_scale(e: Exposure) -> f32 {
     }
 }
 
-/// Declares bloom, tone mapping, the last post pass and the exposure adaptation, as
-/// `features` ask, from `t.hdr` into `t.output`.
-pub fn declare(fb: &mut FrameBuilder<'_>, t: &Targets, features: &Features) -> PostTargets {
+/// Declares bloom, tone mapping, TAA, the last post pass and the exposure adaptation, as
+/// `features` ask, from `t.hdr` into `t.output`. `taa_frames`: TAA's count of frames
+/// accumulated, which the renderer keeps across frames.
+pub fn declare<'a>(
+    fb: &mut FrameBuilder<'a>,
+    t: &Targets,
+    features: &Features,
+    taa_frames: Option<&'a std::cell::Cell<u64>>,
+) -> PostTargets {
     let mut out = PostTargets::default();
     let scale = exposure_scale(features.exposure);
     if matches!(features.exposure, Exposure::Auto { .. }) {
@@ -89,14 +101,29 @@ pub fn declare(fb: &mut FrameBuilder<'_>, t: &Targets, features: &Features) -> P
     let late_bloom = out.bloom_source.map(|s| super::bloom::declare(fb, s));
     out.bloom = early_bloom.or(late_bloom);
     if let Some(ldr) = out.ldr {
+        // TAA needs the G-buffer's motion vectors; without them (a debug view's frame) the
+        // last post pass runs FXAA instead.
+        out.taa = match (features.aa, t.motion) {
+            (Aa::Taa, Some(motion)) => Some(super::taa::declare(
+                fb,
+                super::taa::TaaInputs {
+                    ubo: t.ubo,
+                    ldr,
+                    motion,
+                    depth: t.depth,
+                    frames: taa_frames,
+                },
+            )),
+            _ => None,
+        };
         declare_final(
             fb,
             Final {
-                ldr,
+                ldr: out.taa.unwrap_or(ldr),
                 output: t.output,
                 bloom: late_bloom,
                 exposure: out.exposure,
-                fxaa: features.aa == Aa::Fxaa,
+                fxaa: features.aa == Aa::Fxaa || (features.aa == Aa::Taa && out.taa.is_none()),
                 scale,
             },
         );

@@ -22,6 +22,8 @@ pub enum PipelineKind {
     GBuffer {
         /// No back-face culling.
         double_sided: bool,
+        /// Also writes the motion vectors (`MOTION`, a fifth colour target: TAA).
+        motion: bool,
     },
     /// Transparent surfaces, lit forward, blended into HDR.
     Forward {
@@ -245,10 +247,12 @@ struct Modules {
     depth_vert: vk::ShaderModule,
     tonemap_frag: vk::ShaderModule,
     shadow_vert: vk::ShaderModule,
+    /// `gbuffer.frag#MOTION`.
+    gbuffer_motion_frag: vk::ShaderModule,
 }
 
 /// Every module [`Modules`] holds, in its field order: variant name and stage.
-const MODULES: [(&str, Stage); 12] = [
+const MODULES: [(&str, Stage); 13] = [
     ("mesh.vert", Stage::Vertex),
     ("gbuffer.frag", Stage::Fragment),
     ("forward.frag", Stage::Fragment),
@@ -261,6 +265,7 @@ const MODULES: [(&str, Stage); 12] = [
     ("depth.vert", Stage::Vertex),
     ("tonemap.frag", Stage::Fragment),
     ("shadow.vert", Stage::Vertex),
+    ("gbuffer.frag#MOTION", Stage::Fragment),
 ];
 
 impl Modules {
@@ -308,6 +313,7 @@ impl Modules {
             depth_vert: m(9),
             tonemap_frag: m(10),
             shadow_vert: m(11),
+            gbuffer_motion_frag: m(12),
         })
     }
 
@@ -316,6 +322,7 @@ impl Modules {
         let single = [
             self.mesh_vert,
             self.gbuffer_frag,
+            self.gbuffer_motion_frag,
             self.fullscreen_vert,
             self.depth_vert,
             self.tonemap_frag,
@@ -465,7 +472,12 @@ impl Pipelines {
     ) -> Result<vk::Pipeline, RenderError> {
         let m = &self.modules;
         let (vert, frag, layout) = match kind {
-            PipelineKind::GBuffer { .. } => (m.mesh_vert, m.gbuffer_frag, self.layouts.mesh),
+            PipelineKind::GBuffer { motion: false, .. } => {
+                (m.mesh_vert, m.gbuffer_frag, self.layouts.mesh)
+            }
+            PipelineKind::GBuffer { motion: true, .. } => {
+                (m.mesh_vert, m.gbuffer_motion_frag, self.layouts.mesh)
+            }
             PipelineKind::Forward { clustered, .. } => (
                 m.mesh_vert,
                 m.forward_frag[usize::from(clustered)],
@@ -537,6 +549,7 @@ impl Pipelines {
         let cull = match kind {
             PipelineKind::GBuffer {
                 double_sided: false,
+                ..
             }
             | PipelineKind::Forward {
                 double_sided: false,
@@ -600,7 +613,7 @@ impl Pipelines {
             .dst_alpha_blend_factor(vk::BlendFactor::ONE)
             .alpha_blend_op(vk::BlendOp::ADD);
         let blends: Vec<vk::PipelineColorBlendAttachmentState> = match kind {
-            PipelineKind::GBuffer { .. } => vec![opaque; 4],
+            PipelineKind::GBuffer { motion, .. } => vec![opaque; 4 + usize::from(motion)],
             PipelineKind::Forward { .. } => vec![premultiplied],
             PipelineKind::Lighting { .. } => vec![additive],
             PipelineKind::Tonemap => vec![opaque],

@@ -148,6 +148,10 @@ const SOURCES: &[(&str, &str)] = &[
         "overlay.frag",
         include_str!("../../../../shaders/render/overlay.frag"),
     ),
+    (
+        "taa.comp",
+        include_str!("../../../../shaders/render/taa.comp"),
+    ),
 ];
 
 /// The source of an embedded shader file.

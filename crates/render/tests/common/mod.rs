@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tessera_graph::CompileOptions;
-use tessera_render::features::Features;
+use tessera_render::features::{Aa, Features};
 use tessera_render::png_out::Picture;
 use tessera_render::{Renderer, Settings};
 use tessera_scene::Scene;
@@ -39,11 +39,14 @@ pub fn settings_with(options: CompileOptions, features: Features) -> Settings {
     }
 }
 
-/// The default features with 512-texel shadow cascades: enough for 320×180, quick on a CPU
-/// rasteriser.
+/// The default features with 512-texel shadow cascades (enough for 320×180, quick on a CPU
+/// rasteriser) and FXAA in place of the default TAA: the golden images, the pass lists and
+/// the tests that compare consecutive frames are about a frame that is the same every time,
+/// which TAA's jitter and history are not by design (`taa_gpu.rs` tests TAA).
 pub fn small_features() -> Features {
     Features {
         shadow_size: 512,
+        aa: Aa::Fxaa,
         ..Features::default()
     }
 }

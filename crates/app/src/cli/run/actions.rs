@@ -30,7 +30,7 @@ pub enum Feature {
     Bloom,
     /// Exposure: auto <-> fixed.
     Exposure,
-    /// FXAA on/off.
+    /// Anti-aliasing: off -> fxaa -> taa.
     Aa,
     /// Light clustering on/off.
     Clustering,
@@ -191,7 +191,7 @@ pub const BINDINGS: &[Binding] = &[
         "exposure",
         "exposure: auto or fixed",
     ),
-    bind(C('f'), A::Feature(Feature::Aa), "aa", "FXAA on/off"),
+    bind(C('f'), A::Feature(Feature::Aa), "aa", "AA: off, fxaa, taa"),
     bind(
         C('l'),
         A::Feature(Feature::Clustering),

@@ -82,7 +82,8 @@ impl Switches {
             Feature::Aa => {
                 fs.aa = match fs.aa {
                     Aa::Off => Aa::Fxaa,
-                    Aa::Fxaa => Aa::Off,
+                    Aa::Fxaa => Aa::Taa,
+                    Aa::Taa => Aa::Off,
                 };
                 format!("aa {}", fs.aa.name())
             }
@@ -279,7 +280,8 @@ mod tests {
         assert_eq!(s.feature(Feature::Shadows), "shadows off");
         s.feature(Feature::Shadows);
         assert_eq!(s.feature(Feature::Aa), "aa off");
-        s.feature(Feature::Aa);
+        assert_eq!(s.feature(Feature::Aa), "aa fxaa");
+        assert_eq!(s.feature(Feature::Aa), "aa taa");
         assert_eq!(s.feature(Feature::Clustering), "clustering off");
         s.feature(Feature::Clustering);
         assert_eq!(s.features, start);
