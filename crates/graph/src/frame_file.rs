@@ -461,8 +461,11 @@ impl FrameFile {
                     },
                     imported: r.is_imported(),
                     output: r.output,
-                    clear_on_first_use: r.clear_on_first_use(),
-                    discard_on_last_use: r.discard_on_last_use(),
+                    // (This frame's half of a double-buffered history resource clears on
+                    // its first use as lowered, not as declared: a history resource takes
+                    // neither flag.)
+                    clear_on_first_use: !r.is_history() && r.clear_on_first_use(),
+                    discard_on_last_use: !r.is_history() && r.discard_on_last_use(),
                     memoryless: r.declared_memoryless(),
                     exit: r.exit(),
                     per_frame: r.is_per_frame(),

@@ -43,9 +43,11 @@ pub fn previous_name(current: &str) -> Name {
 }
 
 /// `graph` with every declared history resource lowered (see the module documentation);
-/// borrowed when there is none to lower.
+/// borrowed when there is none to lower. A resource lowered single is decided again when
+/// the graph changed since (a previous read added after this frame's first use, to a graph
+/// loaded from a frame file, which comes lowered).
 pub fn lower(graph: &Graph) -> Cow<'_, Graph> {
-    if !graph.resources.iter().any(|r| r.origin == Origin::HISTORY) {
+    if !graph.resource_ids().any(|id| undecided(graph, id)) {
         return Cow::Borrowed(graph);
     }
     let mut g = graph.clone();
@@ -55,17 +57,9 @@ pub fn lower(graph: &Graph) -> Cow<'_, Graph> {
 
 /// [`lower`] on a graph the caller owns.
 pub fn lower_in_place(g: &mut Graph) {
-    let declared: Vec<ResourceId> = g
-        .resource_ids()
-        .filter(|&id| g.resource(id).origin == Origin::HISTORY)
-        .collect();
+    let declared: Vec<ResourceId> = g.resource_ids().filter(|&id| undecided(g, id)).collect();
     for id in declared {
-        let (first_current, last_previous) = span(g, id, id);
-        let single = match (first_current, last_previous) {
-            (Some(c), Some(p)) => p < c,
-            _ => true,
-        };
-        if single {
+        if single(g, id) {
             g.resource_mut(id).origin = Origin::History(HistoryRole::Single);
             continue;
         }
@@ -85,6 +79,25 @@ pub fn lower_in_place(g: &mut Graph) {
                 }
             }
         }
+    }
+}
+
+/// True when every previous read of the one-resource history `id` comes before this
+/// frame's first use of it (or either is missing).
+fn single(g: &Graph, id: ResourceId) -> bool {
+    match span(g, id, id) {
+        (Some(c), Some(p)) => p < c,
+        _ => true,
+    }
+}
+
+/// True for a history resource whose buffering is still to decide: declared, or lowered
+/// single but no longer fit for one resource.
+fn undecided(g: &Graph, id: ResourceId) -> bool {
+    match g.resource(id).origin {
+        Origin::History(HistoryRole::Declared) => true,
+        Origin::History(HistoryRole::Single) => !single(g, id),
+        _ => false,
     }
 }
 

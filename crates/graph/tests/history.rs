@@ -344,3 +344,137 @@ fn the_checker_catches_a_previous_read_after_the_write_of_a_single_resource() {
     });
     assert!(rules.contains(&"history.order"), "{rules:?}");
 }
+
+/// Found by `history_props`: the previous half of a pair first used on the async queue in
+/// a layout the compute queue cannot leave (last frame's depth attachment) gets its
+/// transition routed to graphics after last frame's last use: that barrier is recorded in
+/// the previous frame, where the image is this half's twin, so it names the twin.
+#[test]
+fn a_routed_transition_across_the_frame_boundary_names_the_image_as_it_was() {
+    let mut g = Graph::new("routed");
+    let h = g.history_image("h", ImageDesc::new(Format::D32_SFLOAT, 32, 32));
+    g.transfer("copy")
+        .uses(h, Access::TransferDst)
+        .reads_previous(h, Access::TransferSrc)
+        .on_queue(QueueKind::AsyncCompute);
+    g.raster("depth").uses(h, Access::DepthWrite);
+    let mut caps = Capabilities::desktop();
+    caps.async_compute = true;
+    let plan = compiled(&g, &caps, CompileOptions::ALL);
+    assert!(
+        plan.queues.async_compute.iter().any(|p| p == "copy"),
+        "{:?}",
+        plan.queues
+    );
+    let routed = plan
+        .barriers
+        .iter()
+        .find(|b| b.before == "depth" && b.new_layout == Some(Layout::TRANSFER_SRC_OPTIMAL))
+        .unwrap_or_else(|| panic!("a routed transition after 'depth': {:#?}", plan.barriers));
+    assert_eq!(routed.resource, "h", "{routed:?}");
+    assert_eq!(
+        routed.old_layout,
+        Some(Layout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL)
+    );
+    assert!(
+        violations(&g, &plan).is_empty(),
+        "{:#?}",
+        violations(&g, &plan)
+    );
+}
+
+/// Found by `history_props`: when one half of a pair crosses the queues, the other is
+/// shared concurrently too, even when no kept pass uses it this frame (its image is the
+/// first half's next frame).
+#[test]
+fn an_unused_half_of_a_pair_that_crosses_queues_is_concurrent() {
+    let mut g = Graph::new("unused half");
+    let h = g.history_image("h", desc());
+    g.compute("write").uses(h, Access::StorageWrite);
+    g.compute("async read")
+        .uses(h, Access::StorageRead)
+        .on_queue(QueueKind::AsyncCompute)
+        .side_effects();
+    g.compute("culled").reads_previous(h, Access::Sampled);
+    let mut caps = Capabilities::desktop();
+    caps.async_compute = true;
+    let plan = compiled(&g, &caps, CompileOptions::ALL);
+    assert_eq!(plan.culled, ["culled"]);
+    let s = plan
+        .sharing
+        .iter()
+        .find(|s| s.resource == "h (previous)")
+        .unwrap_or_else(|| panic!("'h (previous)' shared: {:#?}", plan.sharing));
+    assert_eq!(s.mode, tessera_graph::plan::SharingMode::Concurrent);
+    assert!(
+        violations(&g, &plan).is_empty(),
+        "{:#?}",
+        violations(&g, &plan)
+    );
+}
+
+/// Found by `history_props`: a loaded frame with a double-buffered history resource is
+/// written back as the declared form (no `clear_on_first_use`, which this frame's half has
+/// as lowered) and loads again into the same graph.
+#[test]
+fn a_double_buffered_frame_file_round_trips() {
+    let g = tessera_graph::history::lower(&taa_frame(QueueKind::Graphics)).into_owned();
+    let file = frame_file::FrameFile::describe(&g, &Capabilities::desktop());
+    assert!(file
+        .resources
+        .iter()
+        .all(|r| !r.history || !(r.clear_on_first_use || r.discard_on_last_use)));
+    let text = serde_json::to_string(&file).expect("serializes");
+    let (parsed, _) = frame_file::parse(&text, frame_file::Syntax::Json, "again.json")
+        .unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(parsed, g);
+}
+
+/// Found by the viewer's plan-diff test: a graph loaded from a frame file comes lowered; a
+/// previous read added to it after this frame's first use of a single-buffered resource
+/// makes it double when compiled. It was kept single, and the plan read this frame's content
+/// as the previous frame's (with a reason naming the late read as coming first).
+#[test]
+fn a_late_previous_read_added_to_a_lowered_graph_doubles_it() {
+    let mut g = Graph::new("exposure");
+    let e = g.history_buffer("e", 16);
+    g.compute("tonemap")
+        .reads_previous(e, Access::StorageRead)
+        .side_effects();
+    g.compute("adapt").uses(e, Access::StorageWrite);
+    g.compute("show")
+        .uses(e, Access::StorageRead)
+        .side_effects();
+    let mut g = tessera_graph::history::lower(&g).into_owned();
+    assert_eq!(g.resource(e).origin, Origin::History(HistoryRole::Single));
+    assert!(matches!(
+        tessera_graph::history::lower(&g),
+        std::borrow::Cow::Borrowed(_)
+    ));
+    g.compute("late")
+        .reads_previous(e, Access::StorageRead)
+        .side_effects();
+    let plan = compiled(&g, &Capabilities::desktop(), CompileOptions::ALL);
+    assert_eq!(plan.history.len(), 1);
+    assert_eq!(
+        plan.history[0].buffering,
+        Buffering::Double,
+        "{:?}",
+        plan.history
+    );
+    assert_eq!(plan.history[0].previous.as_deref(), Some("e (previous)"));
+    assert!(
+        violations(&g, &plan).is_empty(),
+        "{:#?}",
+        violations(&g, &plan)
+    );
+    // The TAA frame's exposure is adapted in place (its first use reads): doubled by a late
+    // read, that first use would read content two frames old, an error.
+    let mut taa = tessera_graph::history::lower(&taa_frame(QueueKind::Graphics)).into_owned();
+    let exposure = taa.find_resource("exposure").expect("declared");
+    taa.compute("late")
+        .reads_previous(exposure, Access::StorageRead)
+        .side_effects();
+    let err = compile(&taa, &Capabilities::desktop(), &CompileOptions::ALL).unwrap_err();
+    assert!(err.to_string().contains("two frames old"), "{err}");
+}

@@ -976,9 +976,11 @@ fn route_for_compute(
         .filter(|b| facts[b.index()].queue == QueueKind::Graphics)?;
     let by_facts = facts[by.index()];
     log::debug!("transition of resource #{} {old} -> {new} for compute pass #{} routed to graphics after pass #{}", resource.index(), pass.index(), by_facts.pass.index());
+    // Named as the resource is where it is recorded: for the previous half of a
+    // double-buffered history pair, last frame's use was of its twin (the same image then).
     let mut b = BarrierDraft::plain(
         end_of(by_facts.pass),
-        resource,
+        by_facts.resource,
         (
             by_facts.scope.stages,
             by_facts.scope.access & AccessMask::WRITES,

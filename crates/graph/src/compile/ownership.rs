@@ -131,35 +131,36 @@ pub fn decide(graph: &Graph, schedule: &Schedule) -> Ownership {
         Name::from("half of a double-buffered history pair whose two halves are used on different queues: each physical resource crosses between them at the frame boundary"),
     ];
     for (r, s) in graph.resource_ids().zip(&seen) {
-        let (Some(first), Some(last)) = (s.first, s.last) else {
-            continue;
-        };
-        if !s.both && !pair_crosses[r.index()] {
-            continue;
-        }
         let res = graph.resource(r);
+        // (Also a half no kept pass uses this frame: its image is its twin next frame.)
         let (mode, reason) = if pair_crosses[r.index()] {
             (SharingMode::Concurrent, &reasons[4])
-        } else if res.image_desc().is_none() {
-            (SharingMode::Concurrent, &reasons[0])
-        } else if let Some((a, b)) = s.read_read {
-            log::trace!(
-                "'{}' is read by '{}' ({}) then '{}' ({})",
-                res.name,
-                graph.pass(a.pass).name,
-                a.queue,
-                graph.pass(b.pass).name,
-                b.queue
-            );
-            (SharingMode::Concurrent, &reasons[1])
-        } else if res.is_persistent()
-            && !res.clear_on_first_use()
-            && s.first_keeps
-            && last.queue != first.queue
-        {
-            (SharingMode::Concurrent, &reasons[2])
+        } else if !s.both {
+            continue;
+        } else if let (Some(first), Some(last)) = (s.first, s.last) {
+            if res.image_desc().is_none() {
+                (SharingMode::Concurrent, &reasons[0])
+            } else if let Some((a, b)) = s.read_read {
+                log::trace!(
+                    "'{}' is read by '{}' ({}) then '{}' ({})",
+                    res.name,
+                    graph.pass(a.pass).name,
+                    a.queue,
+                    graph.pass(b.pass).name,
+                    b.queue
+                );
+                (SharingMode::Concurrent, &reasons[1])
+            } else if res.is_persistent()
+                && !res.clear_on_first_use()
+                && s.first_keeps
+                && last.queue != first.queue
+            {
+                (SharingMode::Concurrent, &reasons[2])
+            } else {
+                (SharingMode::Exclusive, &reasons[3])
+            }
         } else {
-            (SharingMode::Exclusive, &reasons[3])
+            continue;
         };
         let reason = *reason;
         log::debug!("sharing of '{}': {mode:?} ({reason})", res.name);
