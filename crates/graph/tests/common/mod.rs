@@ -1,6 +1,7 @@
 //! Shared random-graph generators (proptest strategies) for the integration tests and the
 //! benchmarks: valid graphs ([`graphs`]), capabilities and options ([`devices`]), invalid
-//! graphs ([`invalid`]), frame-file text, valid or mangled ([`text`]), golden-file helpers
+//! graphs ([`invalid`]), graphs with history resources ([`history`]), frame-file text,
+//! valid or mangled ([`text`]), golden-file helpers
 //! ([`golden`]), load/store operations derived again by the liveness rule ([`liveness`]),
 //! and what a generator covers ([`coverage`]).
 //!
@@ -14,6 +15,7 @@ pub mod coverage;
 pub mod devices;
 pub mod golden;
 pub mod graphs;
+pub mod history;
 pub mod invalid;
 pub mod liveness;
 pub mod text;
@@ -56,6 +58,7 @@ pub fn describe(graph: &tessera_graph::Graph) -> String {
             (r.clear_on_first_use(), "clear_on_first_use"),
             (r.discard_on_last_use(), "discard_on_last_use"),
             (r.declared_memoryless(), "memoryless"),
+            (r.is_history(), "history"),
         ]
         .iter()
         .filter(|f| f.0)
@@ -78,9 +81,10 @@ pub fn describe(graph: &tessera_graph::Graph) -> String {
                     .map(|r| format!(" from {}", r.name))
                     .unwrap_or_default();
                 format!(
-                    "{name}:{}{}{from}",
+                    "{name}:{}{}{}{from}",
                     u.access,
-                    if u.clear { "+clear" } else { "" }
+                    if u.clear { "+clear" } else { "" },
+                    if u.previous { "+previous" } else { "" }
                 )
             })
             .collect();
