@@ -430,6 +430,47 @@ fn a_double_buffered_frame_file_round_trips() {
     assert_eq!(parsed, g);
 }
 
+/// The example frame `assets/graphs/taa.json`: a TAA history read by the pass that writes
+/// it (double-buffered) and an exposure read by tonemapping before it is adapted on the
+/// async queue (single); its plans check clean on every profile with and without async.
+#[test]
+fn the_taa_example_frame_has_one_double_and_one_single_history() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/graphs/taa.json");
+    let (g, caps) = frame_file::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let plan = compiled(&g, &caps, CompileOptions::ALL);
+    let entries: Vec<(&str, Buffering, Option<&str>)> = plan
+        .history
+        .iter()
+        .map(|h| (h.resource.as_str(), h.buffering, h.previous.as_deref()))
+        .collect();
+    assert_eq!(
+        entries,
+        [
+            (
+                "taa_history",
+                Buffering::Double,
+                Some("taa_history (previous)")
+            ),
+            ("exposure", Buffering::Single, None),
+        ]
+    );
+    for profile in Capabilities::PROFILES {
+        for async_compute in [false, true] {
+            let mut caps = Capabilities::profile(profile).expect("a profile");
+            caps.async_compute = async_compute;
+            for options in [CompileOptions::ALL, CompileOptions::NONE] {
+                let plan = compiled(&g, &caps, options);
+                assert!(
+                    violations(&g, &plan).is_empty(),
+                    "{profile} async {async_compute}: {:#?}",
+                    violations(&g, &plan)
+                );
+            }
+        }
+    }
+}
+
 /// Found by the viewer's plan-diff test: a graph loaded from a frame file comes lowered; a
 /// previous read added to it after this frame's first use of a single-buffered resource
 /// makes it double when compiled. It was kept single, and the plan read this frame's content
