@@ -10,7 +10,9 @@
 //!   compared with the i-th in the other (load/store op, memoryless, resolve); a different
 //!   number of attaching render passes is reported as such;
 //! - placements per resource (block, offset, size, lifetime), barriers as multisets (equal
-//!   barriers cancel), syncs keyed by (signal, wait), and the byte totals.
+//!   barriers cancel), syncs keyed by (signal, wait), and the byte totals;
+//! - history resources keyed by name: a change of buffering (single <-> double) or of bytes,
+//!   and history resources in one plan only.
 //!
 //! Cost: O(n log n) in the plans' sizes.
 
@@ -20,7 +22,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt::{self, Display, Formatter};
 use tessera_graph::graph::QueueKind;
 use tessera_graph::plan::{
-    Attachment, Barrier, BarrierPosition, LoadOp, Placement, Plan, StoreOp, TransferHalf,
+    Attachment, Barrier, BarrierPosition, Buffering, LoadOp, Placement, Plan, StoreOp, TransferHalf,
 };
 use tessera_graph::Name;
 
@@ -66,6 +68,19 @@ pub struct PlacementChange {
     pub old: Option<(usize, Placement)>,
     /// New (block, placement).
     pub new: Option<(usize, Placement)>,
+}
+
+/// A history resource whose buffering or bytes changed, or that is one in one plan only.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HistoryChange {
+    /// The resource (this frame's content).
+    pub resource: Name,
+    /// Old (buffering, bytes of all its physical resources), if a history resource there.
+    pub old: Option<(Buffering, u64)>,
+    /// New (buffering, bytes), if a history resource there.
+    pub new: Option<(Buffering, u64)>,
+    /// The new plan's reason for its buffering (the old one's when it is gone).
+    pub reason: String,
 }
 
 /// A byte (or count) figure in both plans.
@@ -122,6 +137,8 @@ pub struct PlanDiff {
     pub syncs_removed: Vec<(Name, Name)>,
     /// Byte totals and counts that changed.
     pub figures: Vec<FigureChange>,
+    /// History resources whose buffering or bytes changed, added or removed.
+    pub history: Vec<HistoryChange>,
 }
 
 impl PlanDiff {
@@ -350,6 +367,46 @@ fn barrier_minus(a: &[Barrier], b: &[Barrier]) -> Vec<Barrier> {
         .collect()
 }
 
+/// History entries that differ between the plans, in the new plan's order, then the old
+/// plan's entries gone from the new.
+fn history_changes(old: &Plan, new: &Plan) -> Vec<HistoryChange> {
+    let find = |p: &Plan, name: Name| p.history.iter().find(|h| h.resource == name).cloned();
+    let mut out: Vec<HistoryChange> = new
+        .history
+        .iter()
+        .filter_map(|h| {
+            let before = find(old, h.resource);
+            let was = before.as_ref().map(|b| (b.buffering, b.bytes));
+            (was != Some((h.buffering, h.bytes))).then(|| HistoryChange {
+                resource: h.resource,
+                old: was,
+                new: Some((h.buffering, h.bytes)),
+                reason: h.reason.clone(),
+            })
+        })
+        .collect();
+    out.extend(
+        old.history
+            .iter()
+            .filter(|h| find(new, h.resource).is_none())
+            .map(|h| HistoryChange {
+                resource: h.resource,
+                old: Some((h.buffering, h.bytes)),
+                new: None,
+                reason: h.reason.clone(),
+            }),
+    );
+    out
+}
+
+fn buffering_text(b: &Option<(Buffering, u64)>) -> String {
+    match b {
+        None => "not history".to_string(),
+        Some((Buffering::Single, bytes)) => format!("single ({bytes} B)"),
+        Some((Buffering::Double, bytes)) => format!("double ({bytes} B)"),
+    }
+}
+
 fn break_map(p: &Plan) -> BTreeMap<(Name, Name), String> {
     p.breaks
         .iter()
@@ -466,6 +523,7 @@ pub fn diff(old: &Plan, new: &Plan) -> PlanDiff {
         syncs_added: sb.difference(&sa).cloned().collect(),
         syncs_removed: sa.difference(&sb).cloned().collect(),
         figures: figures(old, new),
+        history: history_changes(old, new),
     };
     log::debug!(
         "plan diff: {} passes added, {} removed, {} merged, {} split, {} barriers added, {} removed",
@@ -613,6 +671,19 @@ impl Display for PlanDiff {
         for (s, w) in &self.syncs_removed {
             writeln!(f, "sync removed {s} -> {w}")?;
         }
+        if !self.history.is_empty() {
+            writeln!(f, "history:")?;
+            for h in &self.history {
+                writeln!(
+                    f,
+                    "  {}: buffering {} -> {}: {}",
+                    h.resource,
+                    buffering_text(&h.old),
+                    buffering_text(&h.new),
+                    h.reason
+                )?;
+            }
+        }
         if !self.figures.is_empty() {
             writeln!(f, "figures:")?;
             for c in &self.figures {
@@ -744,6 +815,46 @@ mod tests {
             d.barrier_count,
             (old.barriers.len(), old.barriers.len() - 1)
         );
+    }
+
+    #[test]
+    fn a_change_of_history_buffering_is_reported() {
+        use tessera_graph::{Access, Graph};
+        let mut g = Graph::new("exposure");
+        let e = g.history_buffer("exposure", 16);
+        g.compute("tonemap")
+            .reads_previous(e, Access::StorageRead)
+            .side_effects();
+        g.compute("adapt").uses(e, Access::StorageWrite);
+        let caps = Capabilities::desktop();
+        let old = compile(&g, &caps, &CompileOptions::ALL).unwrap();
+        // Reading the previous exposure after it is adapted doubles it.
+        g.compute("late_exposure_read")
+            .reads_previous(e, Access::StorageRead)
+            .side_effects();
+        let new = compile(&g, &caps, &CompileOptions::ALL).unwrap();
+        let d = diff(&old, &new);
+        assert_eq!(d.history.len(), 1, "{d}");
+        let h = &d.history[0];
+        assert_eq!(h.resource, "exposure");
+        assert_eq!(h.old, Some((Buffering::Single, 16)));
+        assert_eq!(h.new, Some((Buffering::Double, 32)));
+        let text = d.to_string();
+        assert!(
+            text.contains("history:\n  exposure: buffering single (16 B) -> double (32 B): 'late_exposure_read' reads the previous content"),
+            "{text}"
+        );
+        // And back; a plan diffed with itself has no history change.
+        let back = diff(&new, &old);
+        assert_eq!(back.history[0].old, Some((Buffering::Double, 32)));
+        assert!(diff(&new, &new).history.is_empty());
+        // A history resource in one plan only.
+        let mut gone = new.clone();
+        gone.history.clear();
+        let d = diff(&new, &gone);
+        assert_eq!(d.history.len(), 1);
+        assert_eq!(d.history[0].new, None);
+        assert!(d.to_string().contains("-> not history"), "{d}");
     }
 
     #[test]

@@ -5,8 +5,15 @@
 //! culled passes dashed and grey. Dependency edges carry their resources (solid when one of
 //! them is read-after-write, dashed for ordering-only edges); semaphores are bold red edges
 //! labelled with their timeline value; breaks are dotted edges labelled with their cost, with
-//! the reason as tooltip. The output is deterministic (plan order throughout), so it can be
-//! diffed. Cost: O(passes + edges).
+//! the reason as tooltip. History resources (content kept from one frame to the next) are
+//! nodes of their own in a dashed cluster: a double-buffered one as its two physical
+//! resources, `physical A` (this frame's content) and `physical B` (the previous frame's),
+//! joined by a dotted two-headed edge labelled "swapped each frame"; a single one as one
+//! node. A dashed purple edge labelled "next frame" goes from the last pass that writes the
+//! content to the first pass that reads it as the previous frame's, across the frame
+//! boundary (not a dependency within the frame: it does not constrain the layout), and
+//! dotted edges tie the physical resources to those passes. The output is deterministic
+//! (plan order throughout), so it can be diffed. Cost: O(passes + edges).
 
 use crate::format::{bytes, plural};
 use crate::model::Page;
@@ -141,8 +148,107 @@ pub fn dot(page: &Page) -> String {
             quote(&b.reason)
         );
     }
+    history(&mut s, page);
     s.push_str("}\n");
     s
+}
+
+/// Colour of history resources and of the edges across the frame boundary.
+const HISTORY: &str = "#7a4fb5";
+
+/// The node id of a history resource (distinct from pass names).
+fn history_node(resource: &str) -> String {
+    quote(&format!("history: {resource}"))
+}
+
+/// History resources, their physical resources and their edges across the frame boundary.
+fn history(s: &mut String, page: &Page) {
+    if page.history.is_empty() {
+        return;
+    }
+    let _ = writeln!(s, "  subgraph cluster_history {{");
+    let _ = writeln!(
+        s,
+        "    label=\"history (kept from one frame to the next)\"; style=\"rounded,dashed\"; color=\"{HISTORY}\"; fontcolor=\"{HISTORY}\"; fontname=\"Helvetica\"; fontsize=10;"
+    );
+    let node = |s: &mut String, name: &str, label: String, tooltip: &str| {
+        let _ = writeln!(
+            s,
+            "    {} [label={}, tooltip={}, shape=cylinder, style=filled, fillcolor=\"#ece3f8\", color=\"{HISTORY}\"];",
+            history_node(name),
+            quote(&label),
+            quote(tooltip)
+        );
+    };
+    for h in &page.history {
+        match &h.previous {
+            Some(prev) => {
+                let half = bytes(h.bytes / 2);
+                node(
+                    s,
+                    &h.resource,
+                    format!("{}\nphysical A · this frame's content · {half}", h.resource),
+                    &h.reason,
+                );
+                node(
+                    s,
+                    prev,
+                    format!("{prev}\nphysical B · previous frame's content · {half}"),
+                    &h.reason,
+                );
+                let _ = writeln!(
+                    s,
+                    "    {} -> {} [label=\"double-buffered, swapped each frame\", dir=both, style=dotted, color=\"{HISTORY}\", fontcolor=\"{HISTORY}\"];",
+                    history_node(&h.resource),
+                    history_node(prev)
+                );
+            }
+            None => node(
+                s,
+                &h.resource,
+                format!(
+                    "{}\nsingle · one physical resource · {}",
+                    h.resource,
+                    bytes(h.bytes)
+                ),
+                &h.reason,
+            ),
+        }
+    }
+    let _ = writeln!(s, "  }}");
+    for h in &page.history {
+        let read_from = h.previous.unwrap_or(h.resource);
+        if let Some(w) = h.last_writer {
+            let _ = writeln!(
+                s,
+                "  {} -> {} [label=\"writes\", style=dotted, color=\"{HISTORY}\", fontcolor=\"{HISTORY}\"];",
+                quote(&w),
+                history_node(&h.resource)
+            );
+        }
+        if let Some(r) = h.first_reader {
+            let _ = writeln!(
+                s,
+                "  {} -> {} [label=\"previous frame's\", style=dotted, color=\"{HISTORY}\", fontcolor=\"{HISTORY}\"];",
+                history_node(&read_from),
+                quote(&r)
+            );
+        }
+        if let (Some(w), Some(r)) = (h.last_writer, h.first_reader) {
+            let _ = writeln!(
+                s,
+                "  {} -> {} [label={}, tooltip={}, style=dashed, color=\"{HISTORY}\", fontcolor=\"{HISTORY}\", penwidth=1.5, constraint=false];",
+                quote(&w),
+                quote(&r),
+                quote(&format!("next frame · {}", h.resource)),
+                quote(&format!(
+                    "'{}' written by '{w}' this frame is read by '{r}' next frame ({})",
+                    h.resource,
+                    h.physical()
+                ))
+            );
+        }
+    }
 }
 
 #[cfg(test)]

@@ -552,3 +552,40 @@ fn long_names_fit_wrap_at_words_and_show_sizes_and_counts_right() {
         }
     }
 }
+
+/// The page of the TAA example: its history section lists the double-buffered history with
+/// both physical resources and the single exposure; the timeline draws each history's edge
+/// to the next frame; the resource rows say which physical resource they are.
+#[test]
+fn taa_page_shows_history_resources() {
+    let _one = BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let (graph, caps) =
+        frame_file::load(&repo().join("assets/graphs/taa.json")).expect("taa loads");
+    let plan = compile(&graph, &caps, &CompileOptions::ALL).expect("taa compiles");
+    let page = Page::build(&graph, &plan);
+    let dir = Scratch::new("taa");
+    let l = load(&dir, &html::html(&page, None));
+    assert_clean("taa", &l);
+    let section = l
+        .dom
+        .find("id=\"history-section\"")
+        .map(|i| &l.dom[i..])
+        .expect("a history section");
+    assert!(
+        !section[..section.find('>').unwrap_or(0)].contains("hidden"),
+        "the history section is shown"
+    );
+    for needle in [
+        "A taa_<wbr>history + B taa_<wbr>history (previous), swapped each frame",
+        "<span class=\"tag hist\">double</span>",
+        "<span class=\"tag hist\">single</span>",
+        "next frame \u{21bb} taa_history",
+        "next frame \u{21bb} exposure",
+        "taa_history (previous) \u{b7} history, physical B",
+    ] {
+        assert!(l.dom.contains(needle), "page shows {needle:?}");
+    }
+    // Table rows and timeline edges, one of each per history resource.
+    assert_eq!(drawn(&l.dom, "data-k=\"h:"), 2 * plan.history.len());
+    screenshot(&dir, 1400, 900);
+}

@@ -20,7 +20,13 @@ fn page(frame: &str) -> Page {
 #[test]
 fn dot_matches_goldens() {
     let mut failures = Vec::new();
-    for frame in ["deferred", "async_scenario1", "tile_msaa", "postprocess"] {
+    for frame in [
+        "deferred",
+        "async_scenario1",
+        "tile_msaa",
+        "postprocess",
+        "taa",
+    ] {
         let actual = dot::dot(&page(frame));
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/golden/{frame}.dot"));
         if std::env::var("TESSERA_BLESS").is_ok_and(|v| v == "1") {
@@ -90,4 +96,44 @@ fn html_is_self_contained() {
         }
         assert!(text.contains(&format!("<title>{frame} ")));
     }
+}
+
+/// History resources in the digraph: the pair's two physical resources, swapped each
+/// frame, the single one, and the dashed "next frame" edges from the last writer to the
+/// first reader of the previous content.
+#[test]
+fn dot_shows_history_pairs_and_next_frame_edges() {
+    let p = page("taa");
+    let d = dot::dot(&p);
+    assert!(d.contains("subgraph cluster_history"), "{d}");
+    assert!(
+        d.contains("\"history: taa_history\" [label=\"taa_history\\nphysical A"),
+        "{d}"
+    );
+    assert!(
+        d.contains(
+            "\"history: taa_history (previous)\" [label=\"taa_history (previous)\\nphysical B"
+        ),
+        "{d}"
+    );
+    assert!(
+        d.contains("\"history: taa_history\" -> \"history: taa_history (previous)\" [label=\"double-buffered, swapped each frame\""),
+        "{d}"
+    );
+    assert!(
+        d.contains("\"history: exposure\" [label=\"exposure\\nsingle · one physical resource"),
+        "{d}"
+    );
+    let next = |from: &str, to: &str, resource: &str| {
+        d.lines().any(|l| {
+            l.starts_with(&format!(
+                "  \"{from}\" -> \"{to}\" [label=\"next frame · {resource}\""
+            )) && l.contains("style=dashed")
+        })
+    };
+    assert!(next("taa_resolve", "taa_resolve", "taa_history"), "{d}");
+    assert!(next("adapt_exposure", "tonemap", "exposure"), "{d}");
+    // A frame without history resources has none of it.
+    let plain = dot::dot(&page("deferred"));
+    assert!(!plain.contains("history") && !plain.contains("next frame"));
 }

@@ -4,15 +4,17 @@
 //! `<script type="application/json">` element; inline CSS and one inline script
 //! (`page.css`, `page.js` next to this module) draw it: totals, a timeline SVG (queue lanes,
 //! render passes, breaks, semaphores, culled passes, resource lifetimes) that scrolls and
-//! zooms, memory maps per block, tables, and a side panel with the details of whatever is
-//! hovered or clicked. Nothing is fetched: no network, no fonts, no CDN.
+//! zooms, memory maps per block, tables (history resources among them: buffering, physical
+//! resources, and the passes that hand their content to the next frame, also drawn on the
+//! timeline as dashed edges to the frame's end and from its start), and a side panel with
+//! the details of whatever is hovered or clicked. Nothing is fetched: no network, no fonts, no CDN.
 //!
 //! Labels: byte sizes and counts follow [`crate::format`]; a name that does not fit its box
 //! (pass, render pass, culled pass, resource, memory placement) is elided with an ellipsis to
 //! the width the page's font measures, and every such shape carries an SVG `<title>` with the
 //! full text; names and stage lists get `<wbr>` after `_ | / .`, so they wrap at those
 //! boundaries, never mid-word unless one word alone is wider than its box. A URL fragment
-//! naming an item (`page.html#rp:2`, `#p:5`, `#r:0`, `#b:1`, `#s:0`, `#c:0`) opens the page
+//! naming an item (`page.html#rp:2`, `#p:5`, `#r:0`, `#b:1`, `#s:0`, `#c:0`, `#h:0`) opens the page
 //! with its details pinned; pinning updates the fragment.
 //!
 //! Markers for tests: when the script finishes it sets `data-viewer="ok"` (and the time it
@@ -115,6 +117,7 @@ const SKELETON: &str = r#"<div id="layout">
 <section><h2>Render passes and attachments</h2><div id="rps"></div></section>
 <section><h2>Breaks</h2><div id="breaks"></div></section>
 <section><h2>Memory</h2><div id="memory"></div></section>
+<section id="history-section" hidden><h2>History (kept from one frame to the next)</h2><div id="history"></div></section>
 <section><h2>Queues and semaphores</h2><div id="sync"></div></section>
 <section><h2>Culled passes</h2><div id="culled"></div></section>
 <section><h2>Passes and barriers</h2><div id="passes"></div></section>

@@ -168,7 +168,7 @@
     H = resTop + P.resources.length * RH + 10;
     box.innerHTML = '<svg id="tl" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ' + W + ' ' + H + '" width="' + W + '" height="' + H + '" font-size="11">' +
       '<defs><marker id="arrow" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L8,4 L0,8 z" fill="#c0282f"/></marker>' +
-      '<pattern id="hatch" width="5" height="5" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="5" height="5" fill="#e6dcfa"/><line x1="0" y1="0" x2="0" y2="5" stroke="#8c6bd6" stroke-width="2"/></pattern></defs>' +
+      '<marker id="harrow" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L8,4 L0,8 z" fill="#7a4fb5"/></marker><pattern id="hatch" width="5" height="5" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="5" height="5" fill="#e6dcfa"/><line x1="0" y1="0" x2="0" y2="5" stroke="#8c6bd6" stroke-width="2"/></pattern></defs>' +
       '<g id="tl-content"></g></svg>';
     $('legend').innerHTML =
       '<span><i style="background:var(--raster)"></i>raster</span><span><i style="background:var(--compute)"></i>compute</span>' +
@@ -176,7 +176,7 @@
       '<span><i style="background:var(--rp)"></i>render pass</span><span><i style="background:var(--break)"></i>break</span>' +
       '<span><i style="background:var(--sem)"></i>semaphore</span><span><i style="background:var(--barrier);border-radius:6px"></i>barriers before (after: dark)</span>' +
       '<span><i style="background:var(--placed)"></i>transient lifetime</span><span><i style="background:#d9ccf5"></i>memoryless</span>' +
-      '<span><i style="background:#d6dadf;border:1px solid #8b939c"></i>imported</span><span><i style="background:#1d3a5c"></i>write</span><span><i style="background:#fff;border:1px solid #1d3a5c"></i>read</span>';
+      '<span><i style="background:#d6dadf;border:1px solid #8b939c"></i>imported</span>' + (P.history.length ? '<span><i style="background:#ece3f8;border:1px solid #7a4fb5"></i>history (dashed: to next frame)</span>' : '') + '<span><i style="background:#1d3a5c"></i>write</span><span><i style="background:#fff;border:1px solid #1d3a5c"></i>read</span>';
     var fit = Math.min(1, (avail - 2) / W);
     setZoom(fit < 1 && P.passes.length <= 60 ? fit : 1);
   }
@@ -252,6 +252,17 @@
       s.push('<g class="hit" data-k="s:' + k + '"><path d="' + d + '" fill="none" stroke="var(--sem)" stroke-width="2" marker-end="url(#arrow)"/>' +
         '<path d="' + d + '" fill="none" stroke="transparent" stroke-width="9"/></g>');
     });
+    // History: from the last writer to the frame's end, and from the next frame's start to
+    // the first reader of the previous content (dashed: across the frame boundary).
+    P.history.forEach(function (h, k) {
+      var w = h.last_writer !== null ? passByName[h.last_writer] : null, rd = h.first_reader !== null ? passByName[h.first_reader] : null;
+      if (!w || !rd || coarse) return;
+      var end = x(P.passes.length) + 6, yw = laneY(w.queue) + LANE - 8 - 3 * k, yr = laneY(rd.queue) + LANE - 8 - 3 * k;
+      var d = 'M' + (x(w.position) + CW - 2) + ',' + yw + ' H' + end + ' M' + (LW - 2) + ',' + yr + ' H' + (x(rd.position) + 2);
+      s.push('<g class="hit" data-k="h:' + k + '">' + title(h.resource + ': written by ' + h.last_writer + ', read by ' + h.first_reader + ' next frame') +
+        '<path d="' + d + '" fill="none" stroke="#7a4fb5" stroke-width="1.5" stroke-dasharray="5 3" marker-end="url(#harrow)"/>' +
+        '<text x="' + (end + 3) + '" y="' + (yw + 3) + '" font-size="9" fill="#7a4fb5">next frame \u21bb ' + esc(h.resource) + '</text></g>');
+    });
     // Culled passes, greyed, in declaration order.
     for (i = c0; i <= Math.min(c1, P.culled.length - 1); i++) {
       var c = P.culled[i], cx = x(i) + 2, cw = CW - 4;
@@ -266,10 +277,10 @@
       var r = P.resources[i];
       if (!inCols(r.first, r.last + 4)) continue;
       var ry = resTop + i * RH, x0 = x(r.first) + 3, x1 = x(r.last + 1) - 3;
-      var fill = r.memoryless ? 'url(#hatch)' : r.imported ? '#d6dadf' : r.kind === 'buffer' ? '#9fd3c5' : 'var(--placed)';
+      var fill = r.memoryless ? 'url(#hatch)' : r.history ? '#ece3f8' : r.imported ? '#d6dadf' : r.kind === 'buffer' ? '#9fd3c5' : 'var(--placed)';
       if (rowPx < 3) { addPath(fill, 'M' + x0 + ',' + (ry + 3) + 'h' + Math.max(2, x1 - x0) + 'v' + (RH - 6) + 'h' + (-Math.max(2, x1 - x0)) + 'z'); continue; }
-      s.push('<g class="hit" data-k="r:' + i + '">' + title(r.name + ' \u00b7 ' + bytes(r.bytes)) + '<rect x="' + x0 + '" y="' + ry + '" width="' + Math.max(2, x1 - x0) + '" height="' + RH + '" fill="transparent"/>');
-      s.push('<rect id="rb' + i + '" x="' + x0 + '" y="' + (ry + 3) + '" width="' + Math.max(2, x1 - x0) + '" height="' + (RH - 6) + '" rx="2" fill="' + fill + '" stroke="' + (r.imported ? '#8b939c' : 'none') + '"/>');
+      s.push('<g class="hit" data-k="r:' + i + '">' + title(r.name + historyTag(r) + ' \u00b7 ' + bytes(r.bytes)) + '<rect x="' + x0 + '" y="' + ry + '" width="' + Math.max(2, x1 - x0) + '" height="' + RH + '" fill="transparent"/>');
+      s.push('<rect id="rb' + i + '" x="' + x0 + '" y="' + (ry + 3) + '" width="' + Math.max(2, x1 - x0) + '" height="' + (RH - 6) + '" rx="2" fill="' + fill + '" stroke="' + (r.history ? '#7a4fb5' : r.imported ? '#8b939c' : 'none') + '"/>');
       if (rowDetail) {
         var wr = '', rd = '';
         r.uses.forEach(function (u) {
@@ -278,7 +289,7 @@
         });
         if (rd) s.push('<path d="' + rd + '" fill="#fff" stroke="#1d3a5c" stroke-width="0.8"/>');
         if (wr) s.push('<path d="' + wr + '" fill="#1d3a5c"/>');
-        var rn = elide(r.name, W - x1 - 12, 10);
+        var rn = elide(r.name + historyTag(r), W - x1 - 12, 10);
         if (rn) s.push('<text x="' + (x1 + 5) + '" y="' + (ry + 10) + '" font-size="10" fill="#223">' + esc(rn) + '</text>');
       }
       s.push('</g>');
@@ -396,12 +407,37 @@
     if (p.barriers_after.length) h += '<b>barriers after (' + p.barriers_after.length + ')</b>' + p.barriers_after.map(barrierHtml).join('');
     return h;
   }
+  function historyTag(r) {
+    if (!r.history) return '';
+    return r.history.physical ? ' \u00b7 history, physical ' + r.history.physical : ' \u00b7 history, single';
+  }
+  function historyText(r) {
+    var h = r.history;
+    if (!h.physical) return 'single-buffered: one physical resource, read then overwritten';
+    return 'double-buffered, swapped each frame: physical ' + h.physical + ' (' + (h.physical === 'A' ? "this frame's content" : "the previous frame's content") + '), twin ' + h.twin;
+  }
+  function historyDetails(h) {
+    var rows = [['buffering', esc(h.buffering)], ['physical', esc(h.previous ? 'A: ' + h.resource + ', B: ' + h.previous + ' (swapped each frame)' : 'one resource')],
+      ['size', bytes(h.bytes)], ['written last by', h.last_writer ? brk(h.last_writer) : '\u2014'], ['read next frame by', h.first_reader ? brk(h.first_reader) : '\u2014']];
+    return '<h3>history ' + brk(h.resource) + '</h3>' + dl(rows) + '<b>why</b><p>' + esc(h.reason) + '</p>';
+  }
+  function historySection() {
+    if (!P.history.length) return;
+    $('history-section').hidden = false;
+    $('history').innerHTML = '<table><tr><th>resource</th><th>buffering</th><th>physical resources</th><th class="num">size</th><th>last writer \u2192 first reader (next frame)</th><th>why</th></tr>' +
+      P.history.map(function (h, i) {
+        return '<tr class="click" data-k="h:' + i + '"><td>' + brk(h.resource) + '</td><td><span class="tag hist">' + esc(h.buffering) + '</span></td><td>' +
+          (h.previous ? 'A ' + brk(h.resource) + ' + B ' + brk(h.previous) + ', swapped each frame' : 'one') + '</td><td class="num">' + bytes(h.bytes) + '</td><td>' +
+          (h.last_writer ? brk(h.last_writer) : '\u2014') + ' \u2192 ' + (h.first_reader ? brk(h.first_reader) : '\u2014') + '</td><td>' + esc(h.reason) + '</td></tr>';
+      }).join('') + '</table>';
+  }
   function resourceDetails(r) {
     var rows = [['kind', r.kind], ['shape', esc(r.shape)], ['size', bytes(r.bytes) + ' (' + int(r.bytes) + ' B)'],
       ['lifetime', 'passes ' + r.first + '\u2013' + r.last]];
     var fl = [];
     if (r.imported) fl.push('imported'); if (r.output) fl.push('output'); if (r.memoryless) fl.push('memoryless');
     if (fl.length) rows.push(['flags', fl.join(', ')]);
+    if (r.history) rows.push(['history', esc(historyText(r))]);
     if (r.placement) rows.push(['placement', 'block ' + r.placement.block + ' @ ' + bytes(r.placement.offset) + ', ' + P.lifetime_unit + ' ' + r.placement.first + '\u2013' + r.placement.last]);
     var h = '<h3>' + brk(r.name) + '</h3>' + dl(rows) + '<b>uses</b><ul>' + r.uses.map(function (u) {
       return '<li>' + brk(P.passes[u[0]].name) + ': ' + esc(u[1]) + '</li>';
@@ -436,7 +472,7 @@
   }
   // Whether `k` names an item of the page (a details key: `p:3`, `rp:0`, ...).
   function known(k) {
-    var m = /^(p|r|b|rp|s|c):(\d+)$/.exec(k || ''), lists = { p: P.passes, r: P.resources, b: P.breaks, rp: P.render_passes, s: P.syncs, c: P.culled };
+    var m = /^(p|r|b|rp|s|c|h):(\d+)$/.exec(k || ''), lists = { p: P.passes, r: P.resources, b: P.breaks, rp: P.render_passes, s: P.syncs, c: P.culled, h: P.history };
     return !!m && +m[2] < lists[m[1]].length;
   }
   function setHash(k) {
@@ -451,6 +487,7 @@
       case 'rp': return rpDetails(P.render_passes[i]);
       case 's': return syncDetails(P.syncs[i]);
       case 'c': return culledDetails(P.culled[i]);
+      case 'h': return historyDetails(P.history[i]);
     }
     return '';
   }
@@ -625,7 +662,7 @@
     $('diff-title').textContent = 'Changes against ' + DATA.diff.against;
     var h = '<p>' + [
       ['passes added', d.passes_added.length], ['removed', d.passes_removed.length], ['merged pairs', d.merged.length], ['split pairs', d.split.length],
-      ['attachment changes', d.attachments.length], ['placement changes', d.placements.length],
+      ['attachment changes', d.attachments.length], ['placement changes', d.placements.length], ['history changes', d.history.length],
       ['barriers', d.barrier_count[0] + ' \u2192 ' + d.barrier_count[1] + ' (+' + d.barriers_added.length + ' \u2212' + d.barriers_removed.length + ')']
     ].map(function (x) { return '<span class="tag">' + x[0] + ': ' + x[1] + '</span>'; }).join(' ') + '</p>';
     if (d.figures.length) h += '<table><tr><th>figure</th><th class="num">before</th><th class="num">after</th><th class="num">change</th></tr>' + d.figures.map(function (f) {
@@ -644,6 +681,7 @@
   renderPasses();
   breaks();
   memory();
+  historySection();
   sync();
   culled();
   passes();

@@ -4,7 +4,10 @@
 //! Algorithm: index the plan by pass and resource name once, then build each part of the
 //! page in its own module — [`passes`] (pass rows in execution order, queue lanes,
 //! semaphores, culled passes), [`render_passes`] (attachments with load/store ops and DRAM
-//! bytes, breaks with their cost), [`resources`] (lifetimes and memory maps) and [`totals`].
+//! bytes, breaks with their cost), [`resources`] (lifetimes and memory maps), [`history`]
+//! (history resources, their physical resources and the passes that hand their content to
+//! the next frame) and [`totals`]. A graph with declared history resources is lowered first
+//! ([`tessera_graph::history::lower`]), so that it names the resources the plan names.
 //! The graph contributes only what the plan names but does not size: pass kinds, the uses of
 //! each pass, and resource sizes (memory bytes, and the bytes one attachment load or store
 //! moves, as the compiler's bandwidth model counts them).
@@ -16,6 +19,7 @@
 //! elsewhere) contributes no bytes and a default kind. Cost: O(passes + uses + barriers +
 //! placements) with hash lookups.
 
+pub mod history;
 pub mod passes;
 pub mod render_passes;
 pub mod resources;
@@ -30,6 +34,7 @@ use tessera_graph::graph::{Pass, QueueKind};
 use tessera_graph::plan::{Barrier, Batch, Edge, LifetimeUnit, ResourceSharing};
 use tessera_graph::{Graph, Plan, Resource};
 
+pub use history::{HistoryView, ResourceHistory};
 pub use passes::{CulledPass, PassRow, SyncView, UseView};
 pub use render_passes::{AttachmentView, BreakView, Handover, RenderPassView};
 pub use resources::{BlockView, PlacementRef, ResourceView};
@@ -62,6 +67,8 @@ pub struct Page {
     pub edges: Vec<Edge>,
     /// Resources used by kept passes, ordered by first use.
     pub resources: Vec<ResourceView>,
+    /// History resources (kept from one frame to the next), in the plan's order.
+    pub history: Vec<HistoryView>,
     /// Memory blocks with their placements.
     pub blocks: Vec<BlockView>,
     /// Frame totals.
@@ -124,13 +131,16 @@ impl<'a> Index<'a> {
 impl Page {
     /// Builds the page of `plan`, compiled from `graph`.
     pub fn build(graph: &Graph, plan: &Plan) -> Page {
+        let lowered = tessera_graph::history::lower(graph);
+        let graph: &Graph = &lowered;
         let index = Index::new(graph, plan);
         let syncs = passes::syncs(&index);
         let passes = passes::rows(&index, &syncs);
         let culled = passes::culled(&index);
         let render_passes = render_passes::render_passes(&index);
         let breaks = render_passes::breaks(&index, &render_passes);
-        let resources = resources::resources(&index, &render_passes);
+        let history = history::history(&index);
+        let resources = resources::resources(&index, &render_passes, &history);
         let blocks = resources::blocks(plan);
         let totals = Totals::new(plan, &render_passes, &breaks);
         log::debug!(
@@ -155,6 +165,7 @@ impl Page {
             sharing: plan.sharing.clone(),
             edges: plan.edges.clone(),
             resources,
+            history,
             blocks,
             totals,
         }

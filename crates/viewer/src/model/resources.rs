@@ -7,6 +7,7 @@
 //! x = that lifetime and y = offset, so placements that share bytes sit side by side on one
 //! row band, never overlapping where lifetimes overlap. Cost: O(uses + placements).
 
+use super::history::{role, HistoryView, ResourceHistory};
 use super::render_passes::RenderPassView;
 use super::Index;
 use serde::Serialize;
@@ -47,6 +48,9 @@ pub struct ResourceView {
     pub output: bool,
     /// Kept in tile memory only (memoryless in its render pass).
     pub memoryless: bool,
+    /// A history resource (kept from one frame to the next): its buffering and, for a
+    /// double-buffered pair, which physical resource this row is.
+    pub history: Option<ResourceHistory>,
     /// First position in `plan.order` of a kept pass using it.
     pub first: u32,
     /// Last such position.
@@ -92,7 +96,11 @@ fn shape(r: &tessera_graph::Resource) -> (&'static str, String) {
 }
 
 /// Resources used by kept passes, ordered by first use (then declaration).
-pub(crate) fn resources(index: &Index<'_>, rps: &[RenderPassView]) -> Vec<ResourceView> {
+pub(crate) fn resources(
+    index: &Index<'_>,
+    rps: &[RenderPassView],
+    history: &[HistoryView],
+) -> Vec<ResourceView> {
     let mut uses: HashMap<&str, Vec<(u32, Access)>> = HashMap::new();
     for (pos, name) in index.plan.order.iter().enumerate() {
         if let Some(p) = index.pass.get(name.as_str()) {
@@ -143,6 +151,7 @@ pub(crate) fn resources(index: &Index<'_>, rps: &[RenderPassView]) -> Vec<Resour
                     imported: r.is_imported(),
                     output: r.output,
                     memoryless: memoryless.contains(r.name.as_str()),
+                    history: role(history, r.name.as_str()),
                     first,
                     last,
                     uses: u,

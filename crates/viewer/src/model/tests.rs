@@ -20,6 +20,7 @@ const FRAMES: &[&str] = &[
     "async_scenario1",
     "async_scenario2",
     "async_scenario3",
+    "taa",
 ];
 
 fn asset(frame: &str) -> PathBuf {
@@ -412,4 +413,72 @@ fn unknown_names_cost_nothing_and_never_panic() {
     assert!(page.resources.is_empty());
     assert_eq!(page.totals.attachment_bytes, 0);
     assert!(page.passes.iter().all(|p| p.uses.is_empty()));
+}
+
+/// History resources: the plan's entries with the passes that hand their content to the
+/// next frame, and the resource rows marked with their buffering and physical resource.
+#[test]
+fn history_resources_show_their_buffering_and_next_frame_edges() {
+    let (g, plan) = compiled("taa", None);
+    let page = Page::build(&g, &plan);
+    assert_eq!(page.history.len(), plan.history.len());
+    let taa = &page.history[0];
+    assert_eq!(taa.resource, "taa_history");
+    assert_eq!(taa.buffering, tessera_graph::plan::Buffering::Double);
+    assert_eq!(taa.previous.as_deref(), Some("taa_history (previous)"));
+    // The TAA pass reads last frame's history and writes this frame's.
+    assert_eq!(taa.last_writer.as_deref(), Some("taa_resolve"));
+    assert_eq!(taa.first_reader.as_deref(), Some("taa_resolve"));
+    assert!(
+        taa.physical().contains("swapped each frame"),
+        "{}",
+        taa.physical()
+    );
+    let exposure = &page.history[1];
+    assert_eq!(exposure.buffering, tessera_graph::plan::Buffering::Single);
+    assert_eq!(exposure.last_writer.as_deref(), Some("adapt_exposure"));
+    assert_eq!(exposure.first_reader.as_deref(), Some("tonemap"));
+    // Both physical resources of the pair are rows, marked A and B.
+    let a = page.resource("taa_history").expect("row").history.clone();
+    let b = page
+        .resource("taa_history (previous)")
+        .expect("row of the previous half")
+        .history
+        .clone();
+    assert_eq!(a.as_ref().and_then(|h| h.physical), Some('A'));
+    assert_eq!(b.as_ref().and_then(|h| h.physical), Some('B'));
+    assert_eq!(
+        b.and_then(|h| h.twin).as_deref(),
+        Some("taa_history"),
+        "B's twin"
+    );
+    let e = page.resource("exposure").expect("row").history.clone();
+    assert_eq!(e.as_ref().map(|h| h.physical), Some(None));
+    assert!(page.resource("depth").expect("row").history.is_none());
+    // Bytes are the plan's (never placed in transient memory).
+    assert_eq!(taa.bytes, plan.history[0].bytes);
+    assert!(page.resource("taa_history").unwrap().placement.is_none());
+}
+
+/// A graph built in code (history declared, not lowered) gives the same page as the loaded
+/// one: the page lowers it to name the resources the plan names.
+#[test]
+fn a_declared_history_graph_is_lowered_for_the_page() {
+    let desc = ImageDesc::new(Format::R16G16B16A16_SFLOAT, 64, 64);
+    let mut g = Graph::new("declared");
+    let colour = g.image("colour", desc);
+    let h = g.history_image("h", desc);
+    g.compute("draw").uses(colour, Access::StorageWrite);
+    g.compute("taa")
+        .uses(colour, Access::Sampled)
+        .reads_previous(h, Access::Sampled)
+        .uses(h, Access::StorageWrite);
+    g.compute("show").uses(h, Access::Sampled).side_effects();
+    let plan = compile(&g, &Capabilities::desktop(), &CompileOptions::ALL).expect("compiles");
+    let page = Page::build(&g, &plan);
+    let lowered = tessera_graph::history::lower(&g).into_owned();
+    assert_eq!(page, Page::build(&lowered, &plan));
+    assert!(page.resource("h (previous)").is_some());
+    assert_eq!(page.history[0].first_reader.as_deref(), Some("taa"));
+    assert_eq!(page.history[0].last_writer.as_deref(), Some("taa"));
 }
