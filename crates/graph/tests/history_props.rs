@@ -175,19 +175,27 @@ proptest! {
 
 /// The generator covers both bufferings, passes that read the previous content and write
 /// this frame's (TAA), history resources read before and after the first write, previous
-/// reads on the async queue, and double-buffered pairs used on both queues.
+/// reads on the async queue, double-buffered pairs used on both queues, and single ones whose
+/// first use of this frame's content reads it (an exposure adapted in place).
 #[test]
 fn history_graphs_cover_both_bufferings() {
     let (mut single, mut double, mut same_pass, mut async_previous, mut shared) = (0, 0, 0, 0, 0);
+    let mut reads_at_entry = 0;
     let mut caps = Capabilities::desktop();
     caps.async_compute = true;
     for seed in 0..150 {
         let g = common::sample(&history_graph(), seed);
-        for (_, b) in expected_buffering(&g) {
+        for (id, b) in expected_buffering(&g) {
             match b {
                 Buffering::Single => single += 1,
                 Buffering::Double => double += 1,
             }
+            let first = g
+                .passes
+                .iter()
+                .flat_map(|p| &p.uses)
+                .find(|u| u.resource == id && !u.previous);
+            reads_at_entry += usize::from(first.is_some_and(|u| u.access.reads(u.clear)));
         }
         for p in &g.passes {
             let prev = p.uses.iter().filter(|u| u.previous);
@@ -209,7 +217,12 @@ fn history_graphs_cover_both_bufferings() {
         }
     }
     assert!(
-        single >= 20 && double >= 20 && same_pass >= 5 && async_previous >= 5 && shared >= 1,
-        "single {single}, double {double}, same pass {same_pass}, async previous {async_previous}, shared pairs {shared}"
+        single >= 20
+            && double >= 20
+            && same_pass >= 5
+            && async_previous >= 5
+            && shared >= 1
+            && reads_at_entry >= 5,
+        "single {single}, double {double}, same pass {same_pass}, async previous {async_previous}, shared pairs {shared}, single ones read at entry {reads_at_entry}"
     );
 }

@@ -25,6 +25,10 @@ pub struct RawHistory {
     previous: Vec<bool>,
     /// Extra previous reads: (pass, history resource, access), each taken modulo.
     extra: Vec<(u8, u8, u8)>,
+    /// Per history resource (cycled): when it is single-buffered, its first use of this
+    /// frame's content reads it too (`storage_write` becomes `storage_read_write`,
+    /// `color_write` becomes `color_read_write`), as an exposure adapted in place does.
+    read_modify_write: Vec<bool>,
 }
 
 fn raw_history() -> impl Strategy<Value = RawHistory> {
@@ -32,11 +36,13 @@ fn raw_history() -> impl Strategy<Value = RawHistory> {
         prop::collection::vec(prop::bool::weighted(0.4), 1..16),
         prop::collection::vec(any::<bool>(), 1..16),
         prop::collection::vec(any::<(u8, u8, u8)>(), 0..6),
+        prop::collection::vec(any::<bool>(), 1..8),
     )
-        .prop_map(|(history, previous, extra)| RawHistory {
+        .prop_map(|(history, previous, extra, read_modify_write)| RawHistory {
             history,
             previous,
             extra,
+            read_modify_write,
         })
 }
 
@@ -120,8 +126,29 @@ pub fn build_with_history(raw: &RawGraph, h: &RawHistory) -> Graph {
             });
         }
     }
-    // A previous read that lost its current twin in the same pass keeps the graph valid; a
-    // history resource whose reads all became previous ones keeps its writes.
+    // Single ones may read their content at entry: their first current use reads it too.
+    let single: Vec<ResourceId> = expected_buffering(&g)
+        .into_iter()
+        .filter(|&(_, b)| b == Buffering::Single)
+        .map(|(id, _)| id)
+        .collect();
+    for (k, &id) in history.iter().enumerate() {
+        if !single.contains(&id) || !h.read_modify_write[k % h.read_modify_write.len()] {
+            continue;
+        }
+        let first = g
+            .passes
+            .iter_mut()
+            .flat_map(|p| p.uses.iter_mut())
+            .find(|u| u.resource == id && !u.previous);
+        if let Some(u) = first.filter(|u| !u.clear) {
+            u.access = match u.access {
+                Access::StorageWrite => Access::StorageReadWrite,
+                Access::ColorWrite => Access::ColorReadWrite,
+                other => other,
+            };
+        }
+    }
     g
 }
 
