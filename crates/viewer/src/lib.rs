@@ -5,14 +5,16 @@
 //!
 //! - [`model`] derives the page model: plain data (pass rows in execution order grouped into
 //!   render passes, queue lanes and semaphores, culled passes, attachments with their DRAM
-//!   bytes, breaks with the bytes they cost, resource lifetimes, memory maps, barriers, totals).
+//!   bytes, breaks with the bytes they cost, resource lifetimes, memory maps, barriers, history
+//!   resources with their physical resources and the passes that hand their content to the
+//!   next frame, totals).
 //!   Every number comes from the plan, or from the graph's resource sizes where the plan names a
 //!   resource, and is checked against the plan by the tests.
 //! - [`html`] writes the model as one self-contained HTML page (inline CSS, JS and SVG; no
 //!   network), [`dot`] as a Graphviz digraph.
 //! - [`format`] writes byte sizes and counted nouns (the page's script follows the same rules).
-//! - [`diff`] compares two plans (passes, merges, load/store ops, placements, barriers, bytes),
-//!   for `tessera plan --diff` and for the page's diff section.
+//! - [`diff`] compares two plans (passes, merges, load/store ops, placements, barriers, bytes,
+//!   history buffering), for `tessera plan --diff` and for the page's diff section.
 //!
 //! [`Plan`]: tessera_graph::Plan
 //! [`Graph`]: tessera_graph::Graph
