@@ -327,3 +327,51 @@ fn taa_follows_a_moving_camera() {
         "TAA {e_taa} is no better than no AA {e_off} while moving"
     );
 }
+
+/// Largest share of the old view's difference that may remain visible right after a camera
+/// cut (the ghost), as luma RMSE against a history-free render of the new view over luma
+/// RMSE between the two views.
+const GHOST: f64 = 0.25;
+
+/// A camera cut: after 16 frames of one view (two turns of the jitter sequence, so the
+/// frames after the cut take the same jitter as a new renderer's first ones), the camera
+/// jumps sideways by 30% of its distance to the target. Two frames later, TAA's picture is close to a new renderer's at
+/// the new view (no history): the neighbourhood clamp keeps the old view's colours out, so
+/// what remains of it is below [`GHOST`] of the difference between the two views.
+#[test]
+fn a_camera_cut_leaves_no_ghost() {
+    let gpu = gpu();
+    let (old_view, new_view) = (panned(0, 0.0), panned(1, 0.3));
+    let before = gpu.messages.count();
+    let mut s = settings(Aa::Taa, (W, H));
+    s.camera = Some(old_view.clone());
+    let mut r = Renderer::new(gpu.clone(), tessera_scene::builtin(), s).expect("renderer");
+    for _ in 0..16 {
+        r.render(0.0).expect("frame");
+    }
+    let old = r.picture().expect("read back").expect("a picture");
+    r.set_camera(Some(new_view.clone()));
+    for _ in 0..2 {
+        r.render(0.0).expect("frame");
+    }
+    let cut = r.picture().expect("read back").expect("a picture");
+    r.destroy();
+    assert_eq!(
+        gpu.messages.count() - before,
+        0,
+        "validation: {:#?}",
+        gpu.messages.texts()
+    );
+    let mut s = settings(Aa::Taa, (W, H));
+    s.camera = Some(new_view);
+    let fresh = last(&gpu, s, 2);
+    keep("cut", &cut);
+    keep("cut-fresh", &fresh);
+    let (ghost, views) = (luma_rmse(&cut, &fresh), luma_rmse(&old, &fresh));
+    eprintln!("camera cut: luma RMSE against a history-free render {ghost:.5}, between the views {views:.5}");
+    assert!(views > 0.02, "the cut changes the picture ({views})");
+    assert!(
+        ghost < GHOST * views,
+        "{ghost} of the old view remains after the cut (the views differ by {views})"
+    );
+}
