@@ -344,13 +344,13 @@ fn a_camera_cut_leaves_no_ghost() {
     let (old_view, new_view) = (panned(0, 0.0), panned(1, 0.3));
     let before = gpu.messages.count();
     let mut s = settings(Aa::Taa, (W, H));
-    s.camera = Some(old_view.clone());
+    s.camera = Some(old_view);
     let mut r = Renderer::new(gpu.clone(), tessera_scene::builtin(), s).expect("renderer");
     for _ in 0..16 {
         r.render(0.0).expect("frame");
     }
     let old = r.picture().expect("read back").expect("a picture");
-    r.set_camera(Some(new_view.clone()));
+    r.set_camera(Some(new_view));
     for _ in 0..2 {
         r.render(0.0).expect("frame");
     }
