@@ -47,6 +47,12 @@
 //! of the latest `last_pass`, which holds the present barrier. Without `external` entries:
 //! around the first and last submits that use a handed-in resource.
 //!
+//! **History.** The graph's history resources (content kept from one frame to the next) are
+//! the executor's own, outside any plan (`history`): kept across re-plans while their
+//! description holds, swapped by frame parity when double-buffered, cleared and put in the
+//! plan's entry layout when new; [`RecordContext::history_valid`] tells bodies whether the
+//! previous content is a previous frame's ([`Executor::forget_history`] starts them over).
+//!
 //! Cost per frame: linear in passes, barriers and uses; no allocation of Vulkan objects in
 //! the steady state (a new handed-in view costs one framebuffer, once).
 
