@@ -1116,10 +1116,7 @@ fn initial_states(
     // of one half of a double-buffered history pair are those of the physical resource it
     // is this frame: its twin's.
     let mut end_layout: Vec<Option<Layout>> = vec![None; entering.len()];
-    let entering_as: Vec<ResourceId> = graph
-        .resource_ids()
-        .map(|id| graph.resource(id).history_twin().unwrap_or(id))
-        .collect();
+    let entering_as = |id: ResourceId| graph.resource(id).history_twin().unwrap_or(id);
     for &pass in &schedule.order {
         let p = graph.pass(pass);
         let group = grouping.group_of[pass.index()].unwrap_or(NO_GROUP);
@@ -1145,7 +1142,7 @@ fn initial_states(
                     QueueKind::AsyncCompute => ON_COMPUTE,
                 };
             }
-            let as_previous = entering_as[r];
+            let as_previous = entering_as(u.resource);
             if scope.layout.is_some() {
                 end_layout[as_previous.index()] = scope.layout;
             }
@@ -1195,7 +1192,7 @@ fn initial_states(
         if entering[resource.index()] & (SETTLED | FRESH) != 0 {
             continue; // a pending resource that turned out settled, or a per_frame one
         }
-        let s = &mut state[entering_as[resource.index()].index()];
+        let s = &mut state[entering_as(resource).index()];
         let me = Prior::of(k).with(Prior::PREVIOUS_FRAME);
         // As in the frame itself: a transition between subpasses of one render pass is
         // the render pass's own, not a barrier's.

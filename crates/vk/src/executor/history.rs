@@ -40,6 +40,9 @@ struct Entry {
     owner: Resources,
     /// The objects: one, or two swapped every frame.
     objects: Vec<Res>,
+    /// The resource of the running plan's graph each role names: this frame's content,
+    /// then (double-buffered) the previous frame's. Role `r` is object `(frames + r) % n`.
+    roles: Vec<ResourceId>,
     /// The layout each object was left in by the last frame (or the setup clear).
     layouts: Vec<vk::ImageLayout>,
     /// Frames this entry took part in.
@@ -103,7 +106,8 @@ impl HistoryStore {
             .collect();
         let mut kept = Vec::new();
         for mut e in self.entries.drain(..) {
-            if wanted.iter().any(|(k, ..)| *k == e.key) {
+            if let Some((_, id, twin)) = wanted.iter().find(|(k, ..)| *k == e.key) {
+                e.roles = std::iter::once(*id).chain(*twin).collect();
                 kept.push(e);
             } else {
                 log::debug!(
@@ -143,6 +147,7 @@ impl HistoryStore {
                 key,
                 owner,
                 objects,
+                roles: std::iter::once(id).chain(twin).collect(),
                 layouts,
                 frames: 0,
             });
@@ -150,41 +155,24 @@ impl HistoryStore {
         Ok(())
     }
 
-    /// The entry of resource `id` (either half) and the object index it names this frame.
-    fn locate(&self, graph: &Graph, id: ResourceId) -> Option<(usize, usize)> {
-        let (root, previous) = match graph.resource(id).origin {
-            Origin::History(HistoryRole::Previous { current }) => (current, true),
-            Origin::History(_) => (id, false),
-            _ => return None,
-        };
-        let name = graph.resource(root).name;
-        let e = self
-            .entries
-            .iter()
-            .position(|e| e.key.name == name.as_str())?;
-        let n = self.entries[e].objects.len() as u64;
-        let object = ((self.entries[e].frames + u64::from(previous)) % n) as usize;
-        Some((e, object))
+    /// The object of entry `e` that role `role` (0: this frame's content, 1: the previous
+    /// frame's) names this frame.
+    fn object(&self, e: usize, role: usize) -> usize {
+        let entry = &self.entries[e];
+        ((entry.frames + role as u64) % entry.objects.len() as u64) as usize
     }
 
     /// The layout the plan expects object `o` of entry `e` in at the frame's start, and the
     /// logical queue it is left on: for an object whose content is read at entry (single, or
     /// a pair's previous half), the layout its role's resource leaves the frame in; `None`
     /// for the others (entered from `UNDEFINED`) and for buffers.
-    fn expected(
-        &self,
-        plan: &PlanState,
-        graph: &Graph,
-        e: usize,
-        o: usize,
-    ) -> Option<(vk::ImageLayout, usize)> {
+    fn expected(&self, plan: &PlanState, e: usize, o: usize) -> Option<(vk::ImageLayout, usize)> {
         let entry = &self.entries[e];
         if !matches!(entry.objects[o], Res::Image(_)) {
             return None;
         }
-        let root = graph.find_resource(&entry.key.name)?;
-        let this_frame_current = (entry.frames % entry.objects.len() as u64) as usize == o;
-        if entry.key.double && this_frame_current {
+        let root = entry.roles[0];
+        if entry.key.double && self.object(e, 0) == o {
             return None;
         }
         // The previous half enters as its twin (this frame's half) leaves; a single one as
@@ -203,11 +191,10 @@ impl HistoryStore {
         dev: &mut DeviceState,
         plan: &PlanState,
     ) -> Result<(), VkError> {
-        let graph = &plan.graph;
         for e in 0..self.entries.len() {
             for o in 0..self.entries[e].objects.len() {
                 let fresh = self.entries[e].frames == 0;
-                let Some((want, queue)) = self.expected(plan, graph, e, o) else {
+                let Some((want, queue)) = self.expected(plan, e, o) else {
                     if fresh {
                         self.clear(gpu, dev, e, o, None)?;
                     }
@@ -295,10 +282,11 @@ impl HistoryStore {
             objects: Vec::new(),
             valid: vec![false; graph.resources.len()],
         };
-        for id in graph.resource_ids() {
-            if let Some((e, o)) = self.locate(graph, id) {
-                out.objects.push((id.index(), self.entries[e].objects[o]));
-                out.valid[id.index()] = self.entries[e].frames > 0;
+        for (e, entry) in self.entries.iter().enumerate() {
+            for (role, id) in entry.roles.iter().enumerate() {
+                out.objects
+                    .push((id.index(), entry.objects[self.object(e, role)]));
+                out.valid[id.index()] = entry.frames > 0;
             }
         }
         out
@@ -307,19 +295,16 @@ impl HistoryStore {
     /// A frame of `plan` was submitted: each object is left in the layout its role's
     /// resource ends the frame in, and the pairs swap.
     pub(crate) fn advance(&mut self, plan: &PlanState) {
-        let graph = &plan.graph;
-        for id in graph.resource_ids() {
-            if let Some((e, o)) = self.locate(graph, id) {
-                if matches!(self.entries[e].objects[o], Res::Image(_)) {
-                    let end = plan.end_layouts[id.index()];
-                    if end != vk::ImageLayout::UNDEFINED {
-                        self.entries[e].layouts[o] = end;
-                    }
+        for e in 0..self.entries.len() {
+            for role in 0..self.entries[e].roles.len() {
+                let o = self.object(e, role);
+                let end = plan.end_layouts[self.entries[e].roles[role].index()];
+                let entry = &mut self.entries[e];
+                if matches!(entry.objects[o], Res::Image(_)) && end != vk::ImageLayout::UNDEFINED {
+                    entry.layouts[o] = end;
                 }
             }
-        }
-        for e in &mut self.entries {
-            e.frames += 1;
+            self.entries[e].frames += 1;
         }
     }
 
