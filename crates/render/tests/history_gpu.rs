@@ -44,12 +44,7 @@ fn a_toggle_keeps_the_history_and_a_scene_change_starts_it_over() {
     r.render(4.0 / 60.0).expect("frame");
     assert_eq!(r.executor().history_age("exposure"), Some((1, 1)));
     r.destroy();
-    assert_eq!(
-        gpu.messages.count() - before,
-        0,
-        "{:#?}",
-        gpu.messages.texts()
-    );
+    assert_no_messages_since(&gpu, before);
 }
 
 #[test]
@@ -72,10 +67,5 @@ fn a_frame_from_a_new_history_equals_a_new_renderers_first_frame() {
     let restarted = r.picture().expect("read").expect("a picture");
     r.destroy();
     assert!(restarted == first, "{:?}", restarted.difference(&first));
-    assert_eq!(
-        gpu.messages.count() - before,
-        0,
-        "{:#?}",
-        gpu.messages.texts()
-    );
+    assert_no_messages_since(&gpu, before);
 }

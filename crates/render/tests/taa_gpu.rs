@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::{gpu, H, W};
+use common::{assert_no_messages_since, gpu, H, W};
 use std::sync::Arc;
 use tessera_graph::CompileOptions;
 use tessera_render::features::{Aa, Bloom, Exposure, Features, Ssao};
@@ -53,12 +53,7 @@ fn run(gpu: &Arc<Gpu>, s: Settings, frames: u64, keep: &[u64]) -> Vec<Picture> {
         }
     }
     r.destroy();
-    assert_eq!(
-        gpu.messages.count() - before,
-        0,
-        "validation: {:#?}",
-        gpu.messages.texts()
-    );
+    assert_no_messages_since(gpu, before);
     out
 }
 
@@ -212,12 +207,7 @@ fn a_resize_resets_the_history() {
     r.render(0.0).expect("frame");
     let resized = r.picture().expect("read back").expect("a picture");
     r.destroy();
-    assert_eq!(
-        gpu.messages.count() - before,
-        0,
-        "validation: {:#?}",
-        gpu.messages.texts()
-    );
+    assert_no_messages_since(&gpu, before);
     let fresh = last(&gpu, settings(Aa::Taa, small), 1);
     keep("resized", &resized);
     assert!(
@@ -312,12 +302,7 @@ fn taa_follows_a_moving_camera() {
     }
     let taa = r.picture().expect("read back").expect("a picture");
     r.destroy();
-    assert_eq!(
-        gpu.messages.count() - before,
-        0,
-        "validation: {:#?}",
-        gpu.messages.texts()
-    );
+    assert_no_messages_since(&gpu, before);
     keep("moving", &taa);
     keep("moving-reference", &reference);
     let (e_off, e_taa) = (luma_rmse(&off, &reference), luma_rmse(&taa, &reference));
@@ -358,12 +343,7 @@ fn a_camera_cut_leaves_no_ghost() {
     }
     let cut = r.picture().expect("read back").expect("a picture");
     r.destroy();
-    assert_eq!(
-        gpu.messages.count() - before,
-        0,
-        "validation: {:#?}",
-        gpu.messages.texts()
-    );
+    assert_no_messages_since(&gpu, before);
     let mut s = settings(Aa::Taa, (W, H));
     s.camera = Some(new_view);
     let fresh = last(&gpu, s, 2);

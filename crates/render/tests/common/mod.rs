@@ -60,13 +60,18 @@ pub fn render(gpu: &Arc<Gpu>, scene: Scene, s: Settings, frames: u64) -> Picture
     }
     let p = r.picture().expect("read back").expect("a picture");
     r.destroy();
+    assert_no_messages_since(gpu, before);
+    p
+}
+
+/// Asserts that the validation layers reported nothing since `before` messages.
+pub fn assert_no_messages_since(gpu: &Gpu, before: u64) {
     assert_eq!(
         gpu.messages.count() - before,
         0,
         "validation: {:#?}",
         gpu.messages.texts()
     );
-    p
 }
 
 /// Where the golden image `name` lives.
