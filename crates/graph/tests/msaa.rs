@@ -346,3 +346,163 @@ fn a_depth_resolve_reads_the_passes_own_depth_attachment_once() {
         "{e}"
     );
 }
+
+#[test]
+fn naive_resolves_are_separate_and_cost_at_least_three_times_the_plan() {
+    let g = example("tile_msaa_depth");
+    let plan = checked(&g, &mali());
+    let bw = &plan.bandwidth;
+    // Every sample of a 4× attachment, and one 1× image, in bytes.
+    let ms = 1920 * 1080 * 4 * 4u64;
+    let one = 1920 * 1080 * 4u64;
+    // Planned: only the two resolve targets are stored (the samples stay in tile memory).
+    assert_eq!((bw.load_bytes, bw.store_bytes), (0, 2 * one));
+    // Naive: 'transparent' loads both multisampled attachments and the imported swapchain,
+    // and each separate resolve loads its source's samples back.
+    assert_eq!(bw.naive_load_bytes, 2 * ms + one + 2 * ms);
+    // Naive: both passes store both multisampled attachments, 'transparent' both targets.
+    assert_eq!(bw.naive_store_bytes, 4 * ms + 2 * one);
+    let (planned, naive) = (
+        bw.load_bytes + bw.store_bytes,
+        bw.naive_load_bytes + bw.naive_store_bytes,
+    );
+    assert!(naive >= 3 * planned, "naive {naive} vs planned {planned}");
+}
+
+/// Two raster passes on one framebuffer: `a` clears multisampled `m` (and resolves it when
+/// `resolve_in_a`), `b` uses it with `b_access`, and resolves it into `out` when asked.
+fn two_passes(samples_b: u32, b_access: Access, resolve_in_a: bool, resolve_in_b: bool) -> Graph {
+    let mut g = Graph::new("two");
+    let m = g.image(
+        "m",
+        ImageDesc::new(Format::R8G8B8A8_UNORM, 64, 32).samples(4),
+    );
+    let first = g.image("first", ImageDesc::new(Format::R8G8B8A8_UNORM, 64, 32));
+    let out = g.image("out", ImageDesc::new(Format::R8G8B8A8_UNORM, 64, 32));
+    let other = g.image(
+        "other",
+        ImageDesc::new(Format::R8G8B8A8_UNORM, 64, 32).samples(samples_b),
+    );
+    for r in [first, out, other] {
+        g.resource_mut(r).output = true;
+    }
+    let a = g.raster("a").clears(m, Access::ColorWrite);
+    if resolve_in_a {
+        a.resolves(first, m);
+    }
+    let b = g
+        .raster("b")
+        .uses(m, b_access)
+        .uses(other, Access::ColorWriteAll);
+    if resolve_in_b {
+        b.resolves(out, m);
+    }
+    g
+}
+
+fn the_break(plan: &Plan) -> &str {
+    assert_eq!(plan.breaks.len(), 1, "{:?}", plan.breaks);
+    &plan.breaks[0].reason
+}
+
+#[test]
+fn different_sample_counts_break_and_say_why() {
+    let plan = checked(&two_passes(1, Access::Sampled, true, false), &mali());
+    let reason = the_break(&plan);
+    assert!(
+        reason.contains("sample count differs: 'b' uses 1 samples, the render pass 4")
+            && reason.contains("the subpasses of a render pass share one sample count"),
+        "{reason}"
+    );
+}
+
+#[test]
+fn the_tile_budget_counts_every_sample() {
+    // 4× RGBA16F is 256 bits per pixel: alone it fits mali's 256, with a second attachment
+    // it does not.
+    let mut g = Graph::new("budget");
+    let hdr = g.image(
+        "hdr",
+        ImageDesc::new(Format::R16G16B16A16_SFLOAT, 64, 32).samples(4),
+    );
+    let mask = g.image("mask", ImageDesc::new(Format::R8_UNORM, 64, 32).samples(4));
+    let out = g.image("out", ImageDesc::new(Format::R16G16B16A16_SFLOAT, 64, 32));
+    g.resource_mut(out).output = true;
+    let mask_1x = g.image("mask_1x", ImageDesc::new(Format::R8_UNORM, 64, 32));
+    g.resource_mut(mask_1x).output = true;
+    g.raster("a")
+        .clears(hdr, Access::ColorWrite)
+        .resolves(out, hdr);
+    g.raster("b")
+        .clears(mask, Access::ColorWrite)
+        .resolves(mask_1x, mask);
+    let plan = checked(&g, &mali());
+    let reason = the_break(&plan);
+    assert!(
+        reason.contains(
+            "tile storage: colour attachments would need 288 bits per pixel ('hdr' 256 (64 × 4 samples) + 'mask' 32 (8 × 4 samples)), over the device's 256"
+        ),
+        "{reason}"
+    );
+    // Without a budget they merge.
+    let plan = checked(&g, &Capabilities::desktop());
+    assert_eq!(plan.render_passes.len(), 1, "{:?}", plan.breaks);
+}
+
+#[test]
+fn a_write_after_an_earlier_subpass_resolved_the_source_breaks_the_merge() {
+    let plan = checked(&two_passes(4, Access::ColorReadWrite, true, true), &mali());
+    let reason = the_break(&plan);
+    assert!(
+        reason.contains("'b' writes 'm' (color_read_write) after subpass 'a' resolved it")
+            && reason.contains("a resolve happens at the end of the subpass that declares it"),
+        "{reason}"
+    );
+    // Reading it after its resolve is fine: one render pass.
+    let plan = checked(
+        &two_passes(4, Access::InputAttachment, true, false),
+        &mali(),
+    );
+    assert_eq!(plan.render_passes.len(), 1, "{:?}", plan.breaks);
+}
+
+#[test]
+fn a_multisampled_input_attachment_keeps_one_render_pass() {
+    // 'a' writes multisampled 'm' and 'd'; 'b' reads the samples of 'm' as an input
+    // attachment, tests 'd', writes multisampled 'lit' and resolves 'lit' and 'd' on
+    // write-back: one render pass, and 'm' and 'd' never leave tile memory on mali.
+    let mut g = Graph::new("ms_input");
+    let ms = |f| ImageDesc::new(f, 64, 32).samples(4);
+    let m = g.image("m", ms(Format::R8G8B8A8_UNORM));
+    let d = g.image("d", ms(Format::D32_SFLOAT));
+    let lit = g.image("lit", ms(Format::R8G8B8A8_UNORM));
+    let out = g.image("out", ImageDesc::new(Format::R8G8B8A8_UNORM, 64, 32));
+    let d_1x = g.image("d_1x", ImageDesc::new(Format::D32_SFLOAT, 64, 32));
+    g.resource_mut(out).output = true;
+    g.resource_mut(d_1x).output = true;
+    g.raster("a")
+        .clears(m, Access::ColorWrite)
+        .clears(d, Access::DepthWrite);
+    g.raster("b")
+        .uses(m, Access::InputAttachment)
+        .uses(d, Access::DepthRead)
+        .clears(lit, Access::ColorWrite)
+        .resolves(out, lit)
+        .resolves_depth(d_1x, d, ResolveMode::Min);
+    let plan = checked(&g, &mali());
+    assert_eq!(plan.render_passes.len(), 1, "{:?}", plan.breaks);
+    for name in ["m", "d", "lit"] {
+        let a = attachment(&plan, name);
+        assert!(a.memoryless, "{a:?}");
+        assert_eq!((a.load_op, a.store_op), (LoadOp::Clear, StoreOp::DontCare));
+    }
+    assert_eq!(attachment(&plan, "d").resolve_mode, Some(ResolveMode::Min));
+    assert_eq!(
+        attachment(&plan, "lit").resolve_target.as_deref(),
+        Some("out")
+    );
+    assert!(
+        !plan.render_passes[0].dependencies.is_empty(),
+        "the input attachment read depends on 'a'"
+    );
+}

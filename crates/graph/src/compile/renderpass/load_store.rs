@@ -297,12 +297,16 @@ pub fn sweep(
             first = all.drafts.len();
         }
         if raster {
-            // A resolve reads its source: mark the sources before their uses are swept.
+            // A resolve reads its source: mark the sources before their uses are swept. In
+            // the naive baseline it is a separate resolve, which loads every sample back
+            // (the source's store and the target's are counted with their uses).
             for u in &pass.uses {
                 if let (Access::Resolve, Some(from)) = (u.access, u.from) {
                     if let Some(f) = facts.resources.get_mut(from.index()) {
                         f.resolved_at = pos;
                     }
+                    let bytes = super::bandwidth::bytes(graph, from);
+                    facts.naive.0 = facts.naive.0.saturating_add(bytes);
                 }
             }
         }
