@@ -540,3 +540,27 @@ fn a_second_resolve_of_one_source_breaks_the_merge() {
         Some("first")
     );
 }
+
+#[test]
+fn the_report_names_depth_resolves_with_their_mode() {
+    let plan = checked(&example("tile_msaa_depth"), &mali());
+    let text = tessera_graph::report::Report {
+        plan: &plan,
+        name: "tile_msaa_depth",
+    }
+    .to_string();
+    let line = |name: &str| {
+        text.lines()
+            .find(|l| l.trim_start().starts_with(name))
+            .unwrap_or_else(|| panic!("no line for {name} in:\n{text}"))
+            .to_string()
+    };
+    assert!(
+        line("msaa_depth").ends_with("resolve -> depth_1x (max)"),
+        "{text}"
+    );
+    assert!(
+        line("msaa_color").ends_with("resolve -> swapchain"),
+        "{text}"
+    );
+}
