@@ -18,7 +18,7 @@ use tessera_graph::access::Access;
 mod coverage;
 use std::sync::Arc;
 use tessera_graph::graph::{Import, Origin};
-use tessera_graph::{frame_file, CompileOptions, Format, Graph, ImageDesc, QueueKind};
+use tessera_graph::{frame_file, CompileOptions, Format, Graph, ImageDesc, QueueKind, ResolveMode};
 use tessera_synth::{run_on, ExecConfig, ExecReport};
 use tessera_vk::executor::{ExecOptions, TestHooks};
 use tessera_vk::{Gpu, GpuOptions};
@@ -925,4 +925,105 @@ fn an_output_of_which_nothing_can_be_compared_is_a_failure_not_a_pass() {
         "{:?}",
         r.uncompared
     );
+}
+
+/// Multisampled colour and depth on one framebuffer (64×32), the depth resolved on write-back
+/// into `d1` by pass `resolver` (with `mode`, `None`: the default) and sampled by a compute
+/// pass into an output. `shape` picks where the depth is written, read and resolved.
+fn depth_resolve_graph(shape: u8, mode: Option<ResolveMode>) -> Graph {
+    let mut g = Graph::new(format!("depth_resolve{shape}"));
+    let ms = |f| ImageDesc::new(f, 64, 32).samples(4);
+    let d = g.image("ms_depth", ms(Format::D32_SFLOAT));
+    let c = g.image("ms_color", ms(Format::R8G8B8A8_UNORM));
+    let c1 = g.image("color_1x", ImageDesc::new(Format::R8G8B8A8_UNORM, 64, 32));
+    let d1 = g.image("depth_1x", ImageDesc::new(Format::D32_SFLOAT, 64, 32));
+    let seen = g.image("seen", ImageDesc::new(Format::R32_UINT, 64, 32));
+    g.resource_mut(c1).output = true;
+    g.resource_mut(seen).output = true;
+    fn resolve(
+        b: tessera_graph::graph::PassBuilder<'_>,
+        d1: tessera_graph::ResourceId,
+        d: tessera_graph::ResourceId,
+        mode: Option<ResolveMode>,
+    ) {
+        match mode {
+            Some(m) => b.resolves_depth(d1, d, m),
+            None => b.resolves(d1, d),
+        };
+    }
+    match shape {
+        // One pass writes the depth and resolves it.
+        0 => {
+            let b = g
+                .raster("draw")
+                .clears(d, Access::DepthWrite)
+                .clears(c, Access::ColorWrite)
+                .resolves(c1, c);
+            resolve(b, d1, d, mode);
+        }
+        // A later subpass tests the depth and resolves it (merged: a subpass dependency
+        // into the resolve's read; unmerged: a barrier).
+        1 => {
+            g.raster("opaque")
+                .clears(d, Access::DepthWrite)
+                .clears(c, Access::ColorWrite);
+            let b = g
+                .raster("transparent")
+                .uses(d, Access::DepthRead)
+                .uses(c, Access::ColorReadWrite)
+                .resolves(c1, c);
+            resolve(b, d1, d, mode);
+        }
+        // A middle subpass reads the depth samples as an input attachment; the last one
+        // tests it and resolves it.
+        _ => {
+            let x = g.image("ms_x", ms(Format::R8G8B8A8_UNORM));
+            g.raster("a")
+                .clears(d, Access::DepthWrite)
+                .clears(c, Access::ColorWrite);
+            g.raster("b")
+                .uses(d, Access::InputAttachment)
+                .uses(x, Access::ColorWriteAll);
+            let b = g
+                .raster("c")
+                .uses(d, Access::DepthRead)
+                .uses(x, Access::InputAttachment)
+                .uses(c, Access::ColorReadWrite)
+                .resolves(c1, c);
+            resolve(b, d1, d, mode);
+        }
+    }
+    g.compute("ssao")
+        .uses(d1, Access::Sampled)
+        .uses(seen, Access::StorageWrite);
+    g
+}
+
+/// Depth resolved on write-back runs clean in every mode (validation with synchronization
+/// validation, the CPU model): written and resolved in one pass, resolved by a later subpass
+/// that tests it, and after a subpass that reads its samples as an input attachment.
+#[test]
+fn depth_resolves_run_clean() {
+    let gpu = gpu();
+    let caps = gpu.capabilities();
+    assert!(
+        caps.depth_resolve_modes.contains(ResolveMode::SampleZero),
+        "the device resolves depth: {:?}",
+        caps.depth_resolve_modes
+    );
+    for shape in 0..3 {
+        for mode in [None, Some(ResolveMode::SampleZero)] {
+            let g = depth_resolve_graph(shape, mode);
+            let reports = all_modes(&gpu, g.name.as_ref(), &g, 3);
+            let plan = &reports[0].plan;
+            let depth = plan
+                .render_passes
+                .iter()
+                .flat_map(|rp| rp.attachments.iter())
+                .find(|a| a.resource == "ms_depth" && a.resolve_target.is_some())
+                .unwrap_or_else(|| panic!("{}: no resolved ms_depth", g.name));
+            assert_eq!(depth.resolve_target.as_deref(), Some("depth_1x"));
+            assert_eq!(depth.resolve_mode, Some(ResolveMode::SampleZero));
+        }
+    }
 }
