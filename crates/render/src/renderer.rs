@@ -225,7 +225,13 @@ fn output_targets(
 
 impl Renderer {
     /// Opens the renderer on `gpu` with `scene`.
-    pub fn new(gpu: Arc<Gpu>, scene: Scene, settings: Settings) -> Result<Renderer, RenderError> {
+    pub fn new(
+        gpu: Arc<Gpu>,
+        scene: Scene,
+        mut settings: Settings,
+    ) -> Result<Renderer, RenderError> {
+        settings.features.check().map_err(RenderError::Frame)?;
+        settings.features.msaa = crate::gpu::samples::clamp_msaa(&gpu, settings.features.msaa);
         // Every image of the frame within the device's limits, before any is created.
         gpu.check_extents(&frame_graph(&scene, &settings))?;
         let mut exec = Executor::new(
@@ -368,8 +374,14 @@ impl Renderer {
     }
 
     /// Changes the frame's features (the next frame declares them, and re-plans if the
-    /// graph changed).
-    pub fn set_features(&mut self, features: Features) {
+    /// graph changed). Features that cannot be rendered (`Features::check`) are the
+    /// caller's to refuse; here MSAA is only clamped to the device's counts.
+    pub fn set_features(&mut self, mut features: Features) {
+        if features.msaa != self.settings.features.msaa {
+            features.msaa = crate::gpu::samples::clamp_msaa(self.gpu(), features.msaa);
+        } else {
+            features.msaa = self.settings.features.msaa;
+        }
         if features.aa != self.settings.features.aa {
             self.taa_epoch = self.frames;
         }
@@ -636,7 +648,9 @@ impl<'a> FrameSource<'a> {
         data.ssao = [radius, crate::frame::ssao::STRENGTH, 0.15, 0.0];
         // TAA: the projection moves by a sub-pixel step every frame; without TAA nothing
         // moves (the picture is the same bit for bit).
-        if self.settings.features.aa == crate::features::Aa::Taa {
+        // The forward path writes no motion vectors: no TAA there, so no jitter.
+        let f = &self.settings.features;
+        if f.aa == crate::features::Aa::Taa && f.path == crate::features::RenderPath::Deferred {
             data = data.jittered(crate::gpu::frame_data::jitter(self.frame), self.previous);
         }
         // Shadows when switched on, with a size, and a sun to cast them (the scene's, or the

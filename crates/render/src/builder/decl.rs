@@ -102,6 +102,8 @@ pub(super) struct DeclUse {
     pub(super) access: Access,
     pub(super) clear: Option<ClearValue>,
     pub(super) previous: bool,
+    /// For a resolve: the multisampled attachment resolved into `resource`.
+    pub(super) from: Option<ResourceId>,
 }
 
 /// The uses of the pass being declared.
@@ -136,6 +138,7 @@ impl PassDecl {
             access,
             clear,
             previous: false,
+            from: None,
         });
     }
 
@@ -162,6 +165,7 @@ impl PassDecl {
             access,
             clear: None,
             previous,
+            from: None,
         });
         let set = self.set as usize;
         let binding = self.next_binding[set];
@@ -216,6 +220,20 @@ impl PassDecl {
     pub fn depth_cleared(&mut self, image: ImageRef, depth: f32) -> &mut Self {
         let clear = ClearValue::DepthStencil { depth, stencil: 0 };
         self.push(image.0, Access::DepthWrite, Some(clear));
+        self
+    }
+
+    /// Resolves the multisampled colour attachment `from` (written by this pass or an earlier
+    /// subpass of its render pass) into the single-sampled `target` when the subpass ends:
+    /// on a tiler the samples are averaged on write-back, so only `target` leaves the tile.
+    pub fn resolve(&mut self, target: ImageRef, from: ImageRef) -> &mut Self {
+        self.uses.push(DeclUse {
+            resource: target.0,
+            access: Access::Resolve,
+            clear: None,
+            previous: false,
+            from: Some(from.0),
+        });
         self
     }
 

@@ -40,6 +40,7 @@ pub mod bloom;
 pub mod clustering;
 pub mod debug;
 pub mod exposure;
+pub mod forward;
 pub mod geometry;
 pub mod lighting;
 pub mod overlay;
@@ -49,7 +50,7 @@ pub mod ssao;
 pub mod taa;
 
 use crate::builder::{BufferRef, ImageRef, ImportFlags, Size};
-use crate::features::{Aa, DebugView, Features, Ssao};
+use crate::features::{Aa, DebugView, Features, RenderPath, Ssao};
 use crate::gpu::frame_data::{update_buffer, FrameData, PointLightData};
 use crate::gpu::pass::FrameBuilder;
 use crate::gpu::scene::Draw;
@@ -145,6 +146,35 @@ pub struct Targets {
     pub motion: Option<ImageRef>,
 }
 
+/// The deferred path's SSAO, shadows and G-buffer, in the order that overlaps the async SSAO
+/// with graphics work: with a prepass it runs while the shadows and the G-buffer draw; from
+/// the G-buffer's depth it runs while the shadows draw, so the shadow pass is declared after
+/// the G-buffer then.
+fn declare_deferred(
+    fb: &mut FrameBuilder<'_>,
+    t: &mut Targets,
+    features: &Features,
+    (shadow_size, cascades): (u32, u32),
+) {
+    match features.ssao {
+        Ssao::Off => {
+            geometry::declare_shadows(fb, t, shadow_size, cascades);
+            geometry::declare_gbuffer(fb, t);
+        }
+        Ssao::Prepass => {
+            let depth = ssao::declare_prepass(fb, t);
+            t.ssao = Some(ssao::declare(fb, t, depth).ssao);
+            geometry::declare_shadows(fb, t, shadow_size, cascades);
+            geometry::declare_gbuffer(fb, t);
+        }
+        Ssao::GBuffer => {
+            geometry::declare_gbuffer(fb, t);
+            t.ssao = Some(ssao::declare(fb, t, t.depth).ssao);
+            geometry::declare_shadows(fb, t, shadow_size, cascades);
+        }
+    }
+}
+
 /// Declares the frame into `fb`.
 pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Imports {
     let vertices = fb.import_buffer(
@@ -217,6 +247,18 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
         .features
         .cascades
         .clamp(1, crate::shadows::MAX_CASCADES as u32);
+    let forward = features.path == RenderPath::Forward;
+    let hdr = fb.image("hdr", HDR_FORMAT, Size::FULL);
+    // The forward path declares no G-buffer: its three fields name the HDR target there,
+    // which no pass of that path reads as one (the views of them are refused,
+    // `Features::check`).
+    let gbuffer = |fb: &mut FrameBuilder<'a>, name: &str, format: Format| match forward {
+        true => hdr,
+        false => fb.image(name, format, Size::FULL),
+    };
+    let albedo = gbuffer(fb, "gbuffer albedo", Format::R8G8B8A8_SRGB);
+    let normal = gbuffer(fb, "gbuffer normal", Format::A2B10G10R10_UNORM_PACK32);
+    let material = gbuffer(fb, "gbuffer material", Format::R8G8B8A8_UNORM);
     let t = Targets {
         output,
         vertices,
@@ -229,20 +271,17 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
             Format::D32_SFLOAT,
             Size::Fixed(cascade * cascades, cascade),
         ),
-        albedo: fb.image("gbuffer albedo", Format::R8G8B8A8_SRGB, Size::FULL),
-        normal: fb.image(
-            "gbuffer normal",
-            Format::A2B10G10R10_UNORM_PACK32,
-            Size::FULL,
-        ),
-        material: fb.image("gbuffer material", Format::R8G8B8A8_UNORM, Size::FULL),
-        hdr: fb.image("hdr", HDR_FORMAT, Size::FULL),
+        albedo,
+        normal,
+        material,
+        hdr,
         depth: fb.image("depth", Format::D32_SFLOAT, Size::FULL),
         clusters: None,
         ssao: None,
         // TAA's motion vectors, when the post chain runs (a debug view of an image replaces
         // it; the exposure view draws over it).
         motion: (features.aa == Aa::Taa
+            && !forward
             && matches!(features.debug_view, DebugView::None | DebugView::Exposure))
         .then(|| fb.image("motion", taa::MOTION_FORMAT, Size::FULL)),
     };
@@ -250,28 +289,22 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
     if features.clustering {
         t.clusters = Some(clustering::declare(fb, &t));
     }
-    // The async SSAO overlaps graphics work: with a prepass it runs while the shadows and
-    // the G-buffer draw; from the G-buffer's depth it runs while the shadows draw, so the
-    // shadow pass is declared after the G-buffer then.
-    match features.ssao {
-        Ssao::Off => {
-            geometry::declare_shadows(fb, &t, inputs.shadow_size, cascades);
-            geometry::declare_gbuffer(fb, &t);
-        }
-        Ssao::Prepass => {
-            let depth = ssao::declare_prepass(fb, &t);
+    if forward {
+        // Any SSAO reads the forward prepass's depth: the surfaces are shaded in the pass
+        // that writes theirs.
+        let samples = features.msaa.max(1);
+        if features.ssao != Ssao::Off {
+            let depth = forward::declare_prepass(fb, &t, samples);
             t.ssao = Some(ssao::declare(fb, &t, depth).ssao);
-            geometry::declare_shadows(fb, &t, inputs.shadow_size, cascades);
-            geometry::declare_gbuffer(fb, &t);
         }
-        Ssao::GBuffer => {
-            geometry::declare_gbuffer(fb, &t);
-            t.ssao = Some(ssao::declare(fb, &t, t.depth).ssao);
-            geometry::declare_shadows(fb, &t, inputs.shadow_size, cascades);
-        }
+        geometry::declare_shadows(fb, &t, inputs.shadow_size, cascades);
+        let f = forward::declare_targets(fb, &t, samples);
+        forward::declare(fb, &t, f, inputs.transparent);
+    } else {
+        declare_deferred(fb, &mut t, features, (inputs.shadow_size, cascades));
+        lighting::declare(fb, &t);
+        geometry::declare_transparents(fb, &t, inputs.transparent, None);
     }
-    lighting::declare(fb, &t);
-    geometry::declare_transparents(fb, &t, inputs.transparent);
     let view = features.debug_view;
     let debug = !matches!(view, DebugView::None | DebugView::Exposure)
         && debug::declare(
