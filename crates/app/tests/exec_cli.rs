@@ -311,3 +311,57 @@ fn without_validation_the_summary_says_so_instead_of_zero_messages() {
     assert_eq!(v["validation"], false);
     assert!(v["validation_messages"].is_null(), "{v}");
 }
+
+/// A 4× colour and depth frame whose depth is resolved on write-back (in `sample_zero`, the
+/// mode every device with depth resolve has) and then sampled by a compute pass: the synthetic
+/// run reads the results back and compares them, with every optimisation on, off, and with
+/// the async queue emulated, under validation with synchronization validation.
+#[test]
+fn a_depth_resolve_on_write_back_runs_clean_in_every_mode() {
+    let f = frame(
+        "depth_resolve",
+        r#"{"name": "depth_resolve", "resources": [
+            {"name": "msaa_depth", "kind": "image", "format": "D32_SFLOAT", "width": 48, "height": 32, "samples": 4},
+            {"name": "msaa_color", "kind": "image", "format": "R8G8B8A8_UNORM", "width": 48, "height": 32, "samples": 4},
+            {"name": "color", "kind": "image", "format": "R8G8B8A8_UNORM", "width": 48, "height": 32, "output": true},
+            {"name": "depth_1x", "kind": "image", "format": "D32_SFLOAT", "width": 48, "height": 32},
+            {"name": "ao", "kind": "image", "format": "R8G8B8A8_UNORM", "width": 48, "height": 32, "output": true}],
+          "passes": [
+            {"name": "opaque", "kind": "raster", "uses": [
+              {"resource": "msaa_depth", "access": "depth_write", "clear": true},
+              {"resource": "msaa_color", "access": "color_write", "clear": true}]},
+            {"name": "blend", "kind": "raster", "uses": [
+              {"resource": "msaa_depth", "access": "depth_read"},
+              {"resource": "msaa_color", "access": "color_read_write"},
+              {"resource": "color", "access": "resolve", "from": "msaa_color"},
+              {"resource": "depth_1x", "access": "resolve", "from": "msaa_depth", "mode": "sample_zero"}]},
+            {"name": "ssao", "kind": "compute", "uses": [
+              {"resource": "depth_1x", "access": "sampled"},
+              {"resource": "ao", "access": "storage_write"}]}]}"#,
+    );
+    let path = f.to_str().unwrap();
+    for extra in [&[][..], &["--no-optimize"], &["--emulate-async"]] {
+        let mut args = vec!["exec", path, "--frames", "2", "--json"];
+        args.extend_from_slice(extra);
+        let out = tessera(&args);
+        assert!(out.status.success(), "{extra:?}: {}", stderr(&out));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON summary");
+        assert_eq!(v["mismatches"], 0, "{extra:?}: {v}");
+        assert_eq!(
+            v["messages"].as_array().map(Vec::len),
+            Some(0),
+            "{extra:?}: {v}"
+        );
+        assert!(v["compared_values"].as_u64().unwrap_or(0) > 0, "{v}");
+    }
+    let plan = tessera(&["plan", path, "--json"]);
+    assert!(plan.status.success(), "{}", stderr(&plan));
+    let plan: serde_json::Value = serde_json::from_slice(&plan.stdout).expect("plan JSON");
+    let depth = plan["render_passes"][0]["attachments"]
+        .as_array()
+        .and_then(|a| a.iter().find(|a| a["resource"] == "msaa_depth"))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(depth["resolve_target"], "depth_1x", "{plan}");
+    assert_eq!(depth["resolve_mode"], "sample_zero", "{plan}");
+}

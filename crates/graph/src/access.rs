@@ -237,11 +237,10 @@ impl Access {
             _ => {}
         }
         match (self, target) {
+            // A resolve may target a depth/stencil image: whether its source fits is the
+            // validate phase's rule (a multisampled depth attachment of the same pass).
             (
-                Access::ColorWrite
-                | Access::ColorWriteAll
-                | Access::ColorReadWrite
-                | Access::Resolve,
+                Access::ColorWrite | Access::ColorWriteAll | Access::ColorReadWrite,
                 Target::Image(f),
             ) if f.is_depth_stencil() => Err("colour access on a depth/stencil format"),
             (Access::DepthWrite | Access::DepthRead, Target::Image(f)) if !f.is_depth_stencil() => {
@@ -291,10 +290,23 @@ impl Access {
                 AccessMask::COLOR_ATTACHMENT_READ | AccessMask::COLOR_ATTACHMENT_WRITE,
                 image(Layout::COLOR_ATTACHMENT_OPTIMAL),
             ),
-            Access::ColorWriteAll | Access::Resolve => (
+            Access::ColorWriteAll => (
                 StageMask::COLOR_ATTACHMENT_OUTPUT,
                 AccessMask::COLOR_ATTACHMENT_WRITE,
                 image(Layout::COLOR_ATTACHMENT_OPTIMAL),
+            ),
+            // Every resolve, depth/stencil ones included, runs at the end of its subpass in
+            // the colour attachment output stage and writes with COLOR_ATTACHMENT_WRITE (the
+            // Vulkan specification, "Render Pass", multisample resolve operations); only the
+            // layout follows the target's aspect.
+            Access::Resolve => (
+                StageMask::COLOR_ATTACHMENT_OUTPUT,
+                AccessMask::COLOR_ATTACHMENT_WRITE,
+                image(if depth_image {
+                    Layout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL
+                } else {
+                    Layout::COLOR_ATTACHMENT_OPTIMAL
+                }),
             ),
             Access::DepthWrite => (
                 tests,
@@ -476,6 +488,8 @@ mod tests {
         let depth = Target::Image(Format::D32_SFLOAT);
         assert!(Access::DepthWrite.check(PassKind::Raster, color).is_err());
         assert!(Access::ColorWrite.check(PassKind::Raster, depth).is_err());
+        assert!(Access::Resolve.check(PassKind::Raster, depth).is_ok());
+        assert!(Access::Resolve.check(PassKind::Compute, depth).is_err());
         assert!(Access::InputAttachment
             .check(PassKind::Raster, Target::Buffer)
             .is_err());
@@ -509,6 +523,21 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_depth_resolve_writes_at_colour_output_in_a_depth_layout() {
+        let s = Access::Resolve.scope(PassKind::Raster, Target::Image(Format::D32_SFLOAT));
+        assert_eq!(
+            (s.stages, s.access, s.layout),
+            (
+                StageMask::COLOR_ATTACHMENT_OUTPUT,
+                AccessMask::COLOR_ATTACHMENT_WRITE,
+                Some(Layout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL)
+            )
+        );
+        let c = Access::Resolve.scope(PassKind::Raster, Target::Image(Format::R8G8B8A8_UNORM));
+        assert_eq!(c.layout, Some(Layout::COLOR_ATTACHMENT_OPTIMAL));
     }
 
     #[test]

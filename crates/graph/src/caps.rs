@@ -3,6 +3,7 @@
 //! The compiler never queries a device: the executor fills `Capabilities` from the real
 //! `VkPhysicalDevice`, and tests and `tessera plan` use the named profiles of docs/frame-format.md.
 
+use crate::resolve::{ResolveMode, ResolveModes};
 use serde::{Deserialize, Serialize};
 
 /// What the target device can do, as far as planning is concerned.
@@ -28,6 +29,10 @@ pub struct Capabilities {
     /// never share a memory block (the backend derives them from `memoryTypeBits`).
     #[serde(default)]
     pub memory_classes: MemoryClasses,
+    /// Depth/stencil resolve modes the device supports (`supportedDepthResolveModes`);
+    /// `sample_zero` only when absent, the mode every device with depth resolve has.
+    #[serde(default)]
+    pub depth_resolve_modes: ResolveModes,
 }
 
 /// What kind of memory a resource needs, as far as memory-type compatibility goes.
@@ -88,6 +93,12 @@ impl Capabilities {
             placement_alignment: 65536,
             buffer_image_granularity: 1024,
             memory_classes: MemoryClasses::default(),
+            // What desktop and tiler drivers report alike.
+            depth_resolve_modes: ResolveModes::of(&[
+                ResolveMode::SampleZero,
+                ResolveMode::Min,
+                ResolveMode::Max,
+            ]),
         };
         match name {
             "desktop" => Some(Capabilities {
@@ -178,5 +189,12 @@ mod tests {
         let a = Capabilities::profile("adreno").unwrap();
         assert!(!a.async_compute && a.lazily_allocated && a.tile_bits_per_pixel == 0);
         assert!(Capabilities::profile("voodoo").is_none());
+        for c in [d, m, a] {
+            let modes: Vec<ResolveMode> = c.depth_resolve_modes.iter().collect();
+            assert_eq!(
+                modes,
+                [ResolveMode::SampleZero, ResolveMode::Min, ResolveMode::Max]
+            );
+        }
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::access::Access;
 use crate::graph::PassKind;
+use crate::resolve::{ResolveMode, ResolveModes};
 use thiserror::Error;
 
 /// A graph that cannot be compiled.
@@ -144,6 +145,24 @@ pub enum ResolveRule {
     /// The pass does not write the source as a colour attachment.
     #[error("the resolve source is a colour attachment written by the same pass")]
     SourceNotAttachment,
+    /// A resolve into a depth/stencil image whose source is not the pass's depth/stencil
+    /// attachment.
+    #[error("the source of a depth/stencil resolve is the same pass's depth/stencil attachment (depth_write or depth_read)")]
+    SourceNotDepthAttachment,
+    /// A mode on a colour resolve.
+    #[error("a colour resolve averages the samples and takes no mode ('{0}' given): only a depth/stencil resolve takes a mode")]
+    ModeOnColour(ResolveMode),
+    /// A depth/stencil resolve mode the device does not support.
+    #[error("the device supports the depth/stencil resolve modes {supported}, not '{mode}'")]
+    ModeUnsupported {
+        /// The mode asked for (`sample_zero` when the use names none).
+        mode: ResolveMode,
+        /// The device's modes ([`crate::Capabilities::depth_resolve_modes`]).
+        supported: ResolveModes,
+    },
+    /// A second depth/stencil resolve in one pass.
+    #[error("a pass has one depth/stencil resolve")]
+    SecondDepthResolve,
 }
 
 /// Most bytes of memory a transient resource may occupy, and all the transient resources of

@@ -19,6 +19,7 @@ use crate::graph::{
     ClearValue, Exit, Graph, HistoryRole, ImageDesc, Import, Origin, PassKind, PerFrameExit,
     PerFrameImport, QueueKind, Resource, ResourceKind, Use,
 };
+use crate::resolve::{ResolveMode, ResolveModes};
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -71,6 +72,7 @@ const DEVICE_FIELDS: &[&str] = &[
     "tile_bits_per_pixel",
     "placement_alignment",
     "buffer_image_granularity",
+    "depth_resolve_modes",
 ];
 
 /// A string is a profile name, an object a [`DeviceOverrides`]; anything else is an error
@@ -124,6 +126,9 @@ pub struct DeviceOverrides {
     pub placement_alignment: Option<u64>,
     /// Override: buffer/image granularity in bytes.
     pub buffer_image_granularity: Option<u64>,
+    /// Override: supported depth/stencil resolve modes (a list of names).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth_resolve_modes: Option<ResolveModes>,
 }
 
 /// A resource entry.
@@ -226,6 +231,10 @@ pub struct UseSpec {
     /// For `resolve`: the multisampled source.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<String>,
+    /// For a `resolve` into a depth/stencil image: how the samples combine (default
+    /// `sample_zero`; a colour resolve always averages and takes none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<ResolveMode>,
     /// With `clear`: the value cleared to (default colour 0, depth 1.0, stencil 0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clear_value: Option<ClearValue>,
@@ -489,6 +498,7 @@ impl FrameFile {
                         access: u.access,
                         clear: u.clear,
                         from: u.from.map(|f| graph.resource(f).name.to_string()),
+                        mode: u.resolve_mode,
                         clear_value: u.clear_value,
                         previous: u.previous,
                     })
@@ -510,6 +520,7 @@ impl FrameFile {
             tile_bits_per_pixel: Some(caps.tile_bits_per_pixel),
             placement_alignment: Some(caps.placement_alignment),
             buffer_image_granularity: Some(caps.buffer_image_granularity),
+            depth_resolve_modes: Some(caps.depth_resolve_modes),
         });
         FrameFile {
             name: graph.name.to_string(),
@@ -562,6 +573,9 @@ impl FrameFile {
                     }
                     c.buffer_image_granularity = v;
                 }
+                if let Some(v) = o.depth_resolve_modes {
+                    c.depth_resolve_modes = v;
+                }
                 Ok(c)
             }
         }
@@ -598,6 +612,7 @@ impl FrameFile {
                     access: u.access,
                     clear: u.clear,
                     from,
+                    resolve_mode: u.mode,
                     clear_value: u.clear_value,
                     previous: u.previous,
                 });

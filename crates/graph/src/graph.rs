@@ -13,6 +13,7 @@ use crate::access::{Access, Target};
 pub use crate::access::PassKind;
 use crate::format::Format;
 use crate::name::Name;
+use crate::resolve::ResolveMode;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -597,6 +598,10 @@ pub struct Use {
     pub clear: bool,
     /// For `resolve`: the multisampled attachment resolved into this resource.
     pub from: Option<ResourceId>,
+    /// For a `resolve` into a depth/stencil image only: how the samples combine; `None`
+    /// means [`ResolveMode::SampleZero`], the mode every device with depth resolve has. A
+    /// colour resolve always averages and takes no mode (validation refuses one).
+    pub resolve_mode: Option<ResolveMode>,
     /// With `clear`: the value cleared to; `None` is the default (colour 0, depth 1.0,
     /// stencil 0; [`ClearValue::default_for`]).
     pub clear_value: Option<ClearValue>,
@@ -613,9 +618,15 @@ impl Use {
             access,
             clear: false,
             from: None,
+            resolve_mode: None,
             clear_value: None,
             previous: false,
         }
+    }
+
+    /// The mode of a depth/stencil resolve: its own, or [`ResolveMode::SampleZero`].
+    pub fn depth_resolve_mode(&self) -> ResolveMode {
+        self.resolve_mode.unwrap_or(ResolveMode::SampleZero)
     }
 
     /// The value this use clears an image of `format` to: its own, or the default.
@@ -816,6 +827,22 @@ impl PassBuilder<'_> {
         self
     }
 
+    /// Resolves the multisampled depth/stencil attachment `from` (this pass's depth
+    /// attachment) into the single-sampled `target` with `mode`.
+    pub fn resolves_depth(
+        mut self,
+        target: ResourceId,
+        from: ResourceId,
+        mode: ResolveMode,
+    ) -> Self {
+        self.pass().uses.push(Use {
+            from: Some(from),
+            resolve_mode: Some(mode),
+            ..Use::new(target, Access::Resolve)
+        });
+        self
+    }
+
     /// Asks for the async-compute queue.
     pub fn on_queue(mut self, queue: QueueKind) -> Self {
         self.pass().queue = queue;
@@ -862,6 +889,7 @@ mod tests {
                 access: Access::ColorWrite,
                 clear: true,
                 from: None,
+                resolve_mode: None,
                 clear_value: None,
                 previous: false,
             }]

@@ -26,6 +26,7 @@ pub mod history;
 pub mod name;
 pub mod plan;
 pub mod report;
+pub mod resolve;
 pub mod sync;
 
 pub use access::Access;
@@ -39,3 +40,4 @@ pub use graph::{
 };
 pub use name::Name;
 pub use plan::Plan;
+pub use resolve::{ResolveMode, ResolveModes};

@@ -8,6 +8,7 @@ use crate::caps::{Capabilities, CompileOptions};
 use crate::graph::{ClearValue, QueueKind};
 pub use crate::history::Buffering;
 use crate::name::Name;
+use crate::resolve::ResolveMode;
 use crate::sync::{AccessMask, Layout, StageMask};
 use serde::{Deserialize, Serialize};
 
@@ -235,6 +236,11 @@ pub struct Attachment {
     pub samples: u32,
     /// Single-sampled image this attachment is resolved into, if any.
     pub resolve_target: Option<Name>,
+    /// Addition: for a multisampled depth/stencil attachment with a `resolve_target`, the
+    /// resolve mode used (the use's own, or `sample_zero`); omitted otherwise (a colour
+    /// resolve averages).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resolve_mode: Option<ResolveMode>,
     /// Addition: layout at the start of the render pass.
     pub initial_layout: Layout,
     /// Addition: layout at the end of the render pass.

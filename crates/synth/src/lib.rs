@@ -508,7 +508,7 @@ fn check_formats(gpu: &Gpu, g: &Graph) -> Result<(), VkError> {
         for u in &p.uses {
             let r = g.resource(u.resource);
             let Some(d) = r.image_desc() else { continue };
-            let need = tessera_vk::conv::format_features(u.access);
+            let need = tessera_vk::conv::format_features_for(u.access, d.format);
             // SAFETY: a property query on our physical device.
             let props = unsafe {
                 gpu.instance.get_physical_device_format_properties(

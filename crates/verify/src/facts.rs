@@ -1,8 +1,8 @@
 //! The facts a plan speaks about, read out of RenderDoc's XML in one pass over its chunks.
 //!
 //! Kept, in command order: each created render pass (attachment descriptions, subpass and
-//! dependency counts, the attachments each subpass references as input, colour, resolve and
-//! depth/stencil, dependencies), framebuffers, images with the usage they were created
+//! dependency counts, the attachments each subpass references as input, colour, resolve,
+//! depth/stencil and depth/stencil resolve (with its mode), dependencies), framebuffers, images with the usage they were created
 //! with, buffers, the debug-utils names given to objects, and the command stream's
 //! render-pass begins, subpass steps and debug labels. Cost: one pass over the XML.
 
@@ -42,6 +42,11 @@ pub struct SubpassFacts {
     /// Used resolve references (`VK_ATTACHMENT_UNUSED` left out).
     pub resolve: Vec<u64>,
     pub depth: Option<u64>,
+    /// The depth/stencil resolve target (`VkSubpassDescriptionDepthStencilResolve` chained
+    /// onto the subpass), if any.
+    pub depth_resolve: Option<u64>,
+    /// Its depth resolve mode (`VK_RESOLVE_MODE_..._BIT`); empty without a depth resolve.
+    pub depth_resolve_mode: String,
 }
 
 /// `VK_ATTACHMENT_UNUSED`.
@@ -173,11 +178,25 @@ pub fn parse(xml: &str) -> Result<CaptureFacts, VerifyError> {
                             .filter(|d| d.has_tag_name("struct"))
                             .map(|d| number(field(d, "attachment")))
                             .filter(|&a| a != UNUSED);
+                        let ds_resolve = field(sp, "pNext").filter(|n| {
+                            n.attribute("typename")
+                                == Some("VkSubpassDescriptionDepthStencilResolve")
+                        });
+                        let depth_resolve = ds_resolve
+                            .and_then(|n| field(n, "pDepthStencilResolveAttachment"))
+                            .filter(|d| d.has_tag_name("struct"))
+                            .map(|d| number(field(d, "attachment")))
+                            .filter(|&a| a != UNUSED);
                         rp.subpasses.push(SubpassFacts {
                             input: refs(sp, "pInputAttachments"),
                             color: refs(sp, "pColorAttachments"),
                             resolve: refs(sp, "pResolveAttachments"),
                             depth,
+                            depth_resolve,
+                            depth_resolve_mode: depth_resolve
+                                .and(ds_resolve)
+                                .map(|n| enum_name(n, "depthResolveMode"))
+                                .unwrap_or_default(),
                         });
                     }
                 }

@@ -4,7 +4,8 @@
 //! For each: the `VkRenderPass` begun was created with the planned subpass, attachment and
 //! dependency counts, each attachment's format, samples, load/store ops (stencil too) and
 //! layouts, and each subpass references exactly the attachments its pass uses, in the right
-//! role (input, colour, resolve, depth/stencil); the render pass, its framebuffer and the
+//! role (input, colour, resolve, depth/stencil, depth/stencil resolve and its mode); the
+//! render pass, its framebuffer and the
 //! labels of its subpasses carry the plan's names. Then: every kept pass has one debug label,
 //! recorded in plan order on its command buffer; every image, buffer, render pass and
 //! framebuffer has a debug name, and every transient resource of the plan (placed in a
@@ -24,7 +25,7 @@
 use crate::facts::{AttachmentFacts, BeginFacts, CaptureFacts, RenderPassFacts, SubpassFacts};
 use std::collections::HashMap;
 use tessera_graph::plan::{LoadOp, RenderPass, StoreOp};
-use tessera_graph::{Access, Graph, Plan};
+use tessera_graph::{Access, Graph, Plan, ResolveMode};
 
 /// The result of holding a capture against its plan.
 #[derive(Clone, Debug, Default)]
@@ -456,6 +457,19 @@ fn subpasses(graph: &Graph, what: &str, rp: &RenderPass, c: &RenderPassFacts, v:
             v.sort();
             v
         };
+        // Resolves into a depth/stencil image are the subpass's depth/stencil resolve, the
+        // others its colour resolves.
+        let resolves = |depth: bool| {
+            let mut v: Vec<String> = graph
+                .pass(pass)
+                .uses
+                .iter()
+                .filter(|u| u.access == Access::Resolve && is_depth(graph, u.resource) == depth)
+                .map(|u| graph.resource(u.resource).name.to_string())
+                .collect();
+            v.sort();
+            v
+        };
         let roles = [
             (
                 "input attachments",
@@ -475,7 +489,12 @@ fn subpasses(graph: &Graph, what: &str, rp: &RenderPass, c: &RenderPassFacts, v:
             (
                 "resolve attachments",
                 sorted_names(&got.resolve),
-                uses(|a| a == Access::Resolve),
+                resolves(false),
+            ),
+            (
+                "depth/stencil resolve attachment",
+                sorted_names(got.depth_resolve.as_slice()),
+                resolves(true),
             ),
             (
                 "depth/stencil attachment",
@@ -490,6 +509,50 @@ fn subpasses(graph: &Graph, what: &str, rp: &RenderPass, c: &RenderPassFacts, v:
                 ));
             }
         }
+        depth_resolve_mode(graph, what, (j, name), rp, got, v);
+    }
+}
+
+/// True when `resource` is a depth/stencil image.
+fn is_depth(graph: &Graph, resource: tessera_graph::graph::ResourceId) -> bool {
+    graph
+        .resource(resource)
+        .image_desc()
+        .is_some_and(|d| d.format.is_depth_stencil())
+}
+
+/// A subpass that resolves depth on write-back does it in the planned mode: the one on the
+/// multisampled depth attachment of the plan (`sample_zero` where the plan names none).
+fn depth_resolve_mode(
+    graph: &Graph,
+    what: &str,
+    (j, name): (usize, &str),
+    rp: &RenderPass,
+    got: &SubpassFacts,
+    v: &mut Verdict,
+) {
+    let Some(pass) = graph.find_pass(name) else {
+        return;
+    };
+    let resolve = graph
+        .pass(pass)
+        .uses
+        .iter()
+        .find(|u| u.access == Access::Resolve && is_depth(graph, u.resource));
+    let Some(u) = resolve else { return };
+    let source = u.from.map(|f| graph.resource(f).name.to_string());
+    let planned = rp
+        .attachments
+        .iter()
+        .find(|a| Some(a.resource.to_string()) == source)
+        .and_then(|a| a.resolve_mode)
+        .unwrap_or(ResolveMode::SampleZero);
+    let expected = format!("VK_RESOLVE_MODE_{}_BIT", planned.name().to_uppercase());
+    if got.depth_resolve.is_some() && got.depth_resolve_mode != expected {
+        v.differences.push(format!(
+            "{what}: subpass {j} '{name}' resolves depth with {} in the capture, planned {expected}",
+            got.depth_resolve_mode
+        ));
     }
 }
 

@@ -6,7 +6,7 @@ use ash::vk;
 use tessera_graph::access::Access;
 use tessera_graph::plan::{LoadOp, StoreOp};
 use tessera_graph::sync::{AccessMask, Layout, StageMask};
-use tessera_graph::{Format, PassKind};
+use tessera_graph::{Format, PassKind, ResolveMode, ResolveModes};
 
 /// synchronization2 pipeline stages of a graph stage mask.
 pub fn stages(mask: StageMask) -> vk::PipelineStageFlags2 {
@@ -224,6 +224,18 @@ pub fn image_usage(access: Access) -> vk::ImageUsageFlags {
     }
 }
 
+/// Image usage an access to an image of `format` needs: [`image_usage`], except that a
+/// resolve into a depth/stencil image (a depth resolve on write-back) makes it a depth/stencil
+/// attachment.
+pub fn image_usage_for(access: Access, format: Format) -> vk::ImageUsageFlags {
+    match access {
+        Access::Resolve if format.is_depth_stencil() => {
+            vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
+        }
+        _ => image_usage(access),
+    }
+}
+
 /// Buffer usage an access needs.
 pub fn buffer_usage(access: Access) -> vk::BufferUsageFlags {
     match access {
@@ -261,6 +273,17 @@ pub fn format_features(access: Access) -> vk::FormatFeatureFlags {
     }
 }
 
+/// Format features an access to an image of `format` needs: [`format_features`], except
+/// that a depth resolve target needs depth/stencil attachment support.
+pub fn format_features_for(access: Access, format: Format) -> vk::FormatFeatureFlags {
+    match access {
+        Access::Resolve if format.is_depth_stencil() => {
+            vk::FormatFeatureFlags::DEPTH_STENCIL_ATTACHMENT
+        }
+        _ => format_features(access),
+    }
+}
+
 /// The pipeline bind point of a pass kind (transfer passes bind nothing).
 pub fn bind_point(kind: PassKind) -> Option<vk::PipelineBindPoint> {
     match kind {
@@ -282,6 +305,25 @@ pub fn samples(n: u32) -> Option<vk::SampleCountFlags> {
         64 => vk::SampleCountFlags::TYPE_64,
         _ => return None,
     })
+}
+
+/// The Vulkan flag of a resolve mode.
+pub fn resolve_mode(mode: ResolveMode) -> vk::ResolveModeFlags {
+    match mode {
+        ResolveMode::SampleZero => vk::ResolveModeFlags::SAMPLE_ZERO,
+        ResolveMode::Average => vk::ResolveModeFlags::AVERAGE,
+        ResolveMode::Min => vk::ResolveModeFlags::MIN,
+        ResolveMode::Max => vk::ResolveModeFlags::MAX,
+    }
+}
+
+/// The resolve modes among `flags` (a device's `supportedDepthResolveModes`); flags the
+/// graph has no mode for are left out.
+pub fn resolve_modes(flags: vk::ResolveModeFlags) -> ResolveModes {
+    ResolveMode::ALL
+        .into_iter()
+        .filter(|&m| flags.contains(resolve_mode(m)))
+        .fold(ResolveModes::EMPTY, ResolveModes::with)
 }
 
 #[cfg(test)]
@@ -414,6 +456,16 @@ mod tests {
             format_features(Access::StorageWrite),
             vk::FormatFeatureFlags::STORAGE_IMAGE
         );
+    }
+
+    #[test]
+    fn resolve_modes_round_trip() {
+        let all = vk::ResolveModeFlags::SAMPLE_ZERO
+            | vk::ResolveModeFlags::MIN
+            | vk::ResolveModeFlags::MAX;
+        let modes = resolve_modes(all);
+        assert!(modes.contains(ResolveMode::Min) && !modes.contains(ResolveMode::Average));
+        assert_eq!(resolve_mode(ResolveMode::Max), vk::ResolveModeFlags::MAX);
     }
 
     #[test]

@@ -619,7 +619,21 @@ impl Gpu {
             placement_alignment: 65536,
             buffer_image_granularity: limits.buffer_image_granularity,
             memory_classes: memtype::memory_classes(self.memory_types(), self.probe_type_bits()),
+            depth_resolve_modes: self.depth_resolve_modes(),
         }
+    }
+
+    /// The depth resolve modes of the device (`supportedDepthResolveModes`, Vulkan 1.2):
+    /// what a multisampled depth attachment may be resolved with on write-back.
+    pub fn depth_resolve_modes(&self) -> tessera_graph::ResolveModes {
+        let mut resolve = vk::PhysicalDeviceDepthStencilResolveProperties::default();
+        let mut props = vk::PhysicalDeviceProperties2::default().push_next(&mut resolve);
+        // SAFETY: a property query on our physical device; `resolve` outlives the call.
+        unsafe {
+            self.instance
+                .get_physical_device_properties2(self.physical, &mut props)
+        };
+        crate::conv::resolve_modes(resolve.supported_depth_resolve_modes)
     }
 
     /// `memoryTypeBits` of a representative buffer, sampled/storage image, colour attachment

@@ -2,7 +2,8 @@
 //! formats and samples: device lifetime), and `VkFramebuffer`s (plan lifetime, made by the
 //! executor with [`framebuffer`]).
 //!
-//! Each subpass gets its colour, depth, input and resolve references from its pass's uses
+//! Each subpass gets its colour, depth, input and resolve references (a depth/stencil
+//! resolve chained as `VkSubpassDescriptionDepthStencilResolve`) from its pass's uses
 //! (layout = the use's layout), attachments used before and after a subpass but not in it
 //! are preserved, and the plan's dependencies become `VkSubpassDependency2` with a chained
 //! `VkMemoryBarrier2` carrying the synchronization2 masks.
@@ -13,7 +14,7 @@ use ash::vk;
 use std::collections::HashMap;
 use tessera_graph::access::Access;
 use tessera_graph::plan::RenderPass;
-use tessera_graph::Graph;
+use tessera_graph::{Graph, ResolveMode};
 
 /// Render passes, cached by key (the plan render pass with its attachment descriptions:
 /// load/store operations, layouts, formats, samples; never extents), so an identical render
@@ -143,6 +144,13 @@ impl RenderPassCache {
                         };
                         s.input.push(reference(a))
                     }
+                    // A depth/stencil target is the subpass's depth resolve (one per pass,
+                    // the graph's validation), in the mode the use names (`sample_zero` when
+                    // it names none).
+                    Access::Resolve if fmt.is_some_and(|f| f.is_depth_stencil()) => {
+                        let mode = u.resolve_mode.unwrap_or(ResolveMode::SampleZero);
+                        s.depth_resolve = Some((reference(aspect), conv::resolve_mode(mode)));
+                    }
                     Access::Resolve => {
                         if let Some(from) = u.from {
                             s.resolve_from
@@ -165,9 +173,30 @@ impl RenderPassCache {
             }
             s.finish();
         }
-        let subpasses: Vec<vk::SubpassDescription2> = refs
+        // Depth/stencil resolves chain onto their subpass descriptions (Vulkan 1.2); the
+        // stencil aspect, where the format has one, is resolved with sample zero (the mode
+        // every device supports for stencil).
+        let mut depth_resolves: Vec<Option<vk::SubpassDescriptionDepthStencilResolve>> = refs
             .iter()
             .map(|s| {
+                s.depth_resolve.as_ref().map(|(r, mode)| {
+                    vk::SubpassDescriptionDepthStencilResolve::default()
+                        .depth_resolve_mode(*mode)
+                        .stencil_resolve_mode(
+                            if r.aspect_mask.contains(vk::ImageAspectFlags::STENCIL) {
+                                vk::ResolveModeFlags::SAMPLE_ZERO
+                            } else {
+                                vk::ResolveModeFlags::NONE
+                            },
+                        )
+                        .depth_stencil_resolve_attachment(r)
+                })
+            })
+            .collect();
+        let subpasses: Vec<vk::SubpassDescription2> = refs
+            .iter()
+            .zip(depth_resolves.iter_mut())
+            .map(|(s, depth_resolve)| {
                 let mut d = vk::SubpassDescription2::default()
                     .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
                     .color_attachments(&s.color_refs)
@@ -181,6 +210,9 @@ impl RenderPassCache {
                 }
                 if let Some(ds) = &s.depth {
                     d = d.depth_stencil_attachment(ds);
+                }
+                if let Some(resolve) = depth_resolve {
+                    d = d.push_next(resolve);
                 }
                 d
             })
@@ -291,6 +323,8 @@ struct SubpassRefs<'a> {
     color: Vec<(usize, vk::AttachmentReference2<'a>)>,
     resolve_from: Vec<(usize, vk::AttachmentReference2<'a>)>,
     depth: Option<vk::AttachmentReference2<'a>>,
+    /// The depth/stencil resolve target and its depth mode.
+    depth_resolve: Option<(vk::AttachmentReference2<'a>, vk::ResolveModeFlags)>,
     input: Vec<vk::AttachmentReference2<'a>>,
     preserve: Vec<u32>,
     color_refs: Vec<vk::AttachmentReference2<'a>>,

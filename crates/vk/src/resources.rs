@@ -131,13 +131,14 @@ pub fn usages(
     for p in &graph.passes {
         for u in &p.uses {
             let o = &mut out[u.resource.index()];
-            o.0 |= conv::image_usage(u.access);
+            let format = graph.resource(u.resource).image_desc().map(|d| d.format);
+            o.0 |= match format {
+                Some(f) => conv::image_usage_for(u.access, f),
+                None => conv::image_usage(u.access),
+            };
             // A depth image read as an input attachment or sampled sits in a depth read-only
             // layout, which Vulkan only allows on images with depth attachment usage.
-            let depth = graph
-                .resource(u.resource)
-                .image_desc()
-                .is_some_and(|d| d.format.is_depth_stencil());
+            let depth = format.is_some_and(|f| f.is_depth_stencil());
             let read_only = matches!(
                 u.access,
                 tessera_graph::Access::InputAttachment | tessera_graph::Access::Sampled

@@ -128,7 +128,10 @@ fn kept_uses(graph: &Graph, plan: &Plan) -> (Vec<Vec<Seen>>, Vec<MemoryKind>) {
             };
             uses[r].push(seen);
             if kind[r] != MemoryKind::Buffer {
-                if matches!(u.access, Access::DepthWrite | Access::DepthRead) {
+                // A resolve target is an attachment of its own aspect.
+                let depth_resolve = u.access == Access::Resolve
+                    && super::table::Class::of(graph, u.resource) == super::table::Class::Depth;
+                if matches!(u.access, Access::DepthWrite | Access::DepthRead) || depth_resolve {
                     kind[r] = MemoryKind::DepthAttachment;
                 } else if kind[r] == MemoryKind::Image
                     && matches!(

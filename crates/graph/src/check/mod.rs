@@ -57,6 +57,10 @@
 //!   included);
 //! - queues and syncs (`syncs`): `queues.*`, `syncs.*`, `transfer.*`, `sharing.*`,
 //!   `batches.*`;
+//! - resolves (`resolve`): `resolve.mismatch`, `resolve.subpass`, `resolve.missing`,
+//!   `resolve.mode_unsupported` (depth/stencil resolve modes), and `msaa.separate_resolve`
+//!   (multisampled samples stored, or copied by a transfer pass, where resolve on write-back
+//!   makes that traffic unneeded);
 //! - history resources (`history`): `history.missing`, `history.unexpected`,
 //!   `history.wrong`, `history.order`. A half of a double-buffered history pair enters the
 //!   frame in the state its twin left (`hazard.cross_frame`, `layout.mismatch` follow it).
@@ -67,6 +71,7 @@ pub mod limits;
 mod memory;
 mod ops;
 mod renderpass;
+mod resolve;
 mod syncs;
 mod table;
 
@@ -107,6 +112,7 @@ pub fn check(
     memory::check(graph, caps, options, plan, &mut v);
     syncs::check(graph, caps, options, plan, &mut v);
     history::check(graph, plan, &mut v);
+    resolve::check(graph, caps, plan, &mut v);
     if v.is_empty() {
         Ok(())
     } else {

@@ -10,8 +10,9 @@
 //!   resource of the render pass (it is independent of it).
 //! - `rp.break`: one break, with a reason, per adjacent raster pair split across render passes.
 //! - `rp.merge`: subpasses of one render pass share extent and sample count, use no resource
-//!   both as an attachment and otherwise, have no hazard outside attachments, and fit the
-//!   attachment limits and the tile budget; merging only when the option is on.
+//!   both as an attachment and otherwise, have no hazard outside attachments, write no
+//!   multisampled attachment an earlier subpass resolved, and fit the attachment limits and
+//!   the tile budget; merging only when the option is on.
 //! - `rp.attachment`: attachments are exactly the attachment uses, once each, with samples
 //!   and resolve targets as declared.
 //! - `rp.layout`: initial/final layouts are those of the first/last use, and a barrier before
@@ -342,9 +343,32 @@ fn check_merge(cx: &mut Ctx<'_>, i: usize, rp: &RenderPass, passes: &[PassId]) {
     let mut other_use: HashMap<ResourceId, (Access, usize, bool)> = HashMap::new();
     let mut colour: HashMap<ResourceId, u32> = HashMap::new();
     let mut inputs: HashSet<ResourceId> = HashSet::new();
+    // Multisampled attachments resolved by an earlier subpass, with its name.
+    let mut resolved: HashMap<ResourceId, &str> = HashMap::new();
     for (s, &p) in passes.iter().enumerate() {
         let pass = g.pass(p);
         let mut has_attachment = false;
+        for u in &pass.uses {
+            if let Some(by) = resolved.get(&u.resource) {
+                if writes(u.access) && u.access != Access::Resolve && table::is_attachment(u.access)
+                {
+                    cx.fail(
+                        "rp.merge",
+                        format!(
+                            "render pass #{i}: '{}' writes '{}' ({}) after subpass '{by}' resolved it (a resolve happens at the end of its subpass)",
+                            pass.name,
+                            g.resource(u.resource).name,
+                            u.access
+                        ),
+                    );
+                }
+            }
+        }
+        for u in &pass.uses {
+            if let (Access::Resolve, Some(from)) = (u.access, u.from) {
+                resolved.entry(from).or_insert(pass.name.as_str());
+            }
+        }
         for u in &pass.uses {
             let r = g.resource(u.resource);
             let Some(d) = r.image_desc() else {
@@ -519,10 +543,10 @@ fn check_attachments(cx: &mut Ctx<'_>, i: usize, rp: &RenderPass, passes: &[Pass
             cx.fail(
                 "rp.attachment",
                 format!(
-                    "render pass #{i}: '{}' has {} samples in the plan, {:?} declared",
+                    "render pass #{i}: attachment samples differ from the resource: '{}' has {} samples in the plan, {} declared",
                     a.resource,
                     a.samples,
-                    d.map(|d| d.samples)
+                    d.map_or_else(|| "none".to_string(), |d| d.samples.to_string())
                 ),
             );
         }
@@ -996,6 +1020,12 @@ fn check_bandwidth(cx: &mut Ctx<'_>) {
                 naive_load += bytes(u.resource);
             }
             naive_store += bytes(u.resource);
+            // Naively a resolve is a separate one: it loads every sample of its source back.
+            if let (Access::Resolve, Some(from)) = (u.access, u.from) {
+                if from.index() < g.resources.len() {
+                    naive_load += bytes(from);
+                }
+            }
         }
     }
     let bw = &cx.plan.bandwidth;

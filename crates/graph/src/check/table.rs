@@ -94,6 +94,13 @@ pub(crate) fn scope(access: Access, pass: PassKind, class: Class) -> Option<Scop
             AccessMask::COLOR_ATTACHMENT_WRITE,
             Some(Layout::COLOR_ATTACHMENT_OPTIMAL),
         ),
+        // A depth/stencil resolve too runs in the colour attachment output stage with a
+        // colour attachment write; its target stays in the depth/stencil attachment layout.
+        (A::Resolve, Depth) if raster => s(
+            color_out,
+            AccessMask::COLOR_ATTACHMENT_WRITE,
+            Some(Layout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL),
+        ),
         // Depth/stencil tests run in both fragment test stages.
         (A::DepthWrite, Depth) if raster => s(
             tests,

@@ -448,12 +448,18 @@ fn validate_passes<'g>(
             if let Some(value) = u.clear_value {
                 check_clear_value(resource, u.clear, value).map_err(mismatch)?;
             }
+            if let (Some(mode), false) = (u.resolve_mode, u.access == Access::Resolve) {
+                return Err(mismatch(format!(
+                    "a resolve mode ({mode}) on a {} use: only a resolve into a depth/stencil image takes a mode",
+                    u.access
+                )));
+            }
             match (u.access, u.from) {
                 (Access::Resolve, None) => return Err(mismatch(
                     "a resolve without 'from': a resolve names its multisampled source with 'from'"
                         .into(),
                 )),
-                (Access::Resolve, Some(from)) => check_resolve(graph, pass, u.resource, from)?,
+                (Access::Resolve, Some(from)) => check_resolve(graph, caps, pass, u, from)?,
                 (_, Some(from)) => {
                     let named = graph
                         .resources
@@ -577,14 +583,18 @@ pub(super) fn check_clear_value(
     }
 }
 
-/// A resolve target is single-sampled, the source a multisampled colour attachment of the
-/// same pass with the same format and extent.
+/// A resolve target is single-sampled, the source a multisampled attachment of the same pass
+/// with the same format and extent: a colour attachment for a colour target (which always
+/// averages, so it takes no mode), the pass's depth/stencil attachment for a depth/stencil
+/// target, resolved with a mode the device supports, once per pass.
 fn check_resolve(
     graph: &Graph,
+    caps: &Capabilities,
     pass: &crate::graph::Pass,
-    target: crate::graph::ResourceId,
+    resolve: &crate::graph::Use,
     from: crate::graph::ResourceId,
 ) -> Result<(), CompileError> {
+    let target = resolve.resource;
     let describe = |id: crate::graph::ResourceId| match graph.resources.get(id.index()) {
         Some(r) => (r.name.as_str().into(), shape(r)),
         None => (
@@ -619,19 +629,61 @@ fn check_resolve(
     if td.format != sd.format || td.width != sd.width || td.height != sd.height {
         return Err(error(ResolveRule::FormatAndExtent, ""));
     }
+    let depth = td.format.is_depth_stencil();
     let source_is_attachment = pass.uses.iter().any(|u| {
         u.resource == from
-            && matches!(
-                u.access,
-                Access::ColorWrite | Access::ColorWriteAll | Access::ColorReadWrite
-            )
+            && match u.access {
+                Access::ColorWrite | Access::ColorWriteAll | Access::ColorReadWrite => !depth,
+                Access::DepthWrite | Access::DepthRead => depth,
+                _ => false,
+            }
     });
     if !source_is_attachment {
         let used = match pass.uses.iter().find(|u| u.resource == from) {
             Some(u) => format!("; used as {}", u.access),
             None => "; not otherwise used by the pass".to_string(),
         };
-        return Err(error(ResolveRule::SourceNotAttachment, &used));
+        let rule = if depth {
+            ResolveRule::SourceNotDepthAttachment
+        } else {
+            ResolveRule::SourceNotAttachment
+        };
+        return Err(error(rule, &used));
+    }
+    if !depth {
+        return match resolve.resolve_mode {
+            Some(mode) => Err(error(ResolveRule::ModeOnColour(mode), "")),
+            None => Ok(()),
+        };
+    }
+    let mode = resolve.depth_resolve_mode();
+    if !caps.depth_resolve_modes.contains(mode) {
+        return Err(error(
+            ResolveRule::ModeUnsupported {
+                mode,
+                supported: caps.depth_resolve_modes,
+            },
+            "",
+        ));
+    }
+    // The first depth/stencil resolve of the pass is the one (a subpass has one
+    // depth/stencil resolve attachment).
+    let is_depth_resolve = |u: &crate::graph::Use| {
+        u.access == Access::Resolve
+            && graph
+                .resources
+                .get(u.resource.index())
+                .and_then(|r| r.image_desc())
+                .is_some_and(|d| d.format.is_depth_stencil())
+    };
+    if let Some(first) = pass.uses.iter().find(|u| is_depth_resolve(u)) {
+        if first.resource != target {
+            let already = format!(
+                "; already resolved into '{}'",
+                graph.resource(first.resource).name
+            );
+            return Err(error(ResolveRule::SecondDepthResolve, &already));
+        }
     }
     Ok(())
 }

@@ -355,6 +355,7 @@ fn fit(
         access,
         clear,
         from,
+        resolve_mode: None,
         clear_value: None,
         previous: false,
     })

@@ -29,6 +29,7 @@ fn use_(resource: ResourceId, access: Access) -> Use {
         access,
         clear: false,
         from: None,
+        resolve_mode: None,
         clear_value: None,
         previous: false,
     }

@@ -214,8 +214,16 @@ impl Problem {
                     s.pos_lo = s.pos_lo.min(pass_span.pos_lo);
                     s.pos_hi = s.pos_hi.max(pass_span.pos_hi);
                 }
+                // A resolve target is an attachment of its target's aspect.
+                let depth_target = || {
+                    graph
+                        .resource(u.resource)
+                        .image_desc()
+                        .is_some_and(|d| d.format.is_depth_stencil())
+                };
                 *used_as |= match u.access {
                     Access::DepthWrite | Access::DepthRead => DEPTH_USE,
+                    Access::Resolve if depth_target() => DEPTH_USE,
                     Access::ColorWrite
                     | Access::ColorWriteAll
                     | Access::ColorReadWrite

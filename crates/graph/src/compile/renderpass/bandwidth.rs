@@ -6,13 +6,18 @@
 //! texel. Clears, `DONT_CARE` and memoryless attachments move nothing.
 //!
 //! The planned figures count the plan's load and store operations, which follow the
-//! liveness of the content ([`super::load_store`]). The naive reference is the same kept
-//! passes with no merging (each raster pass its own render pass), every attachment with
-//! earlier content loaded unless the use clears it, and every attachment stored: it follows
-//! no liveness (not even whether the use replaces the content), so that it stays the cost
-//! of a graph compiled with no analysis at all and the saving shows what every rule of the
-//! plan earns together. Cost: O(attachments); the naive figures need a test per attachment
-//! use, made by the load/store sweep over the uses ([`Facts`]).
+//! liveness of the content ([`super::load_store`]); a multisampled attachment counts at its
+//! sample count, and a resolve on write-back moves only its target's store (the samples
+//! are averaged, or picked by the depth resolve mode, in tile memory). The naive reference
+//! is the same kept passes with no merging (each raster pass its own render pass), every
+//! attachment with earlier content loaded unless the use clears it, and every attachment
+//! stored; and every resolve a separate one, as without write-back resolve: the
+//! multisampled attachment is stored (every sample), loaded back (every sample) by the
+//! resolve and the resolved image stored. It follows no liveness (not even whether the use
+//! replaces the content), so that it stays the cost of a graph compiled with no analysis at
+//! all and the saving shows what every rule of the plan earns together. Cost:
+//! O(attachments); the naive figures need a test per attachment use, made by the load/store
+//! sweep over the uses ([`Facts`]).
 
 use super::load_store::{Attachments, Facts};
 use crate::graph::Graph;

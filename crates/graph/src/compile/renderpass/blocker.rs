@@ -114,6 +114,20 @@ pub enum Blocker {
         /// That subpass's access.
         other_access: Access,
     },
+    /// The candidate writes a multisampled attachment that an earlier subpass resolved: a
+    /// resolve happens at the end of the subpass that declares it, so the resolved image
+    /// would miss the write, and the write would have to wait for the resolve's read (a
+    /// later subpass that only reads the source after its resolve merges).
+    WriteAfterResolve {
+        /// The candidate.
+        pass: PassId,
+        /// The multisampled attachment.
+        resource: ResourceId,
+        /// The candidate's access.
+        access: Access,
+        /// The subpass that resolved it.
+        resolver: PassId,
+    },
     /// Too many colour attachments.
     ColorLimit {
         /// Colour attachments the merged render pass would hold.
@@ -230,7 +244,27 @@ impl Blocker {
                 "' uses ",
                 *samples,
                 " samples, the render pass ",
-                *group
+                *group,
+                " (the subpasses of a render pass share one sample count: a tiler keeps one \
+                 sample layout per tile)"
+            ),
+            Blocker::WriteAfterResolve {
+                pass,
+                resource,
+                access,
+                resolver,
+            } => put!(
+                out,
+                "'",
+                p(*pass),
+                "' writes '",
+                r(*resource),
+                "' (",
+                access.name(),
+                ") after subpass '",
+                p(*resolver),
+                "' resolved it: a resolve happens at the end of the subpass that declares \
+                 it, so the resolved image would miss the write"
             ),
             Blocker::NotAttachmentRead {
                 pass,
@@ -367,8 +401,25 @@ impl Blocker {
                 for (i, (id, b)) in parts.iter().enumerate() {
                     let sep = if i == 0 { "'" } else { " + '" };
                     put!(out, sep, r(*id), "' ", *b);
+                    // A multisampled attachment keeps every sample in the tile.
+                    if let Some(d) = graph.resource(*id).image_desc().filter(|d| d.samples > 1) {
+                        put!(
+                            out,
+                            " (",
+                            d.format.bits_per_texel(),
+                            " × ",
+                            d.samples,
+                            " samples)"
+                        );
+                    }
                 }
-                put!(out, "), over the device's ", *budget);
+                put!(
+                    out,
+                    "), over the device's ",
+                    *budget,
+                    " (tile_bits_per_pixel: bits per texel × samples, summed over the colour \
+                     attachments)"
+                );
             }
         }
     }

@@ -50,6 +50,7 @@ use crate::access::Access;
 use crate::compile::Schedule;
 use crate::graph::{ClearValue, Graph, Pass, PassId, PassKind, ResourceId, Use};
 use crate::plan::{LoadOp, StoreOp};
+use crate::resolve::ResolveMode;
 use crate::sync::Layout;
 
 /// What the load, store and memoryless decisions need about each resource, from one sweep
@@ -172,6 +173,8 @@ pub struct AttachmentDraft {
     pub samples: u32,
     /// The single-sampled image it is resolved into.
     pub resolve_target: Option<ResourceId>,
+    /// For a depth/stencil attachment with a resolve target: the mode of the resolve.
+    pub resolve_mode: Option<ResolveMode>,
     /// Layout at the start of the render pass.
     pub initial_layout: Layout,
     /// Layout at the end.
@@ -294,12 +297,16 @@ pub fn sweep(
             first = all.drafts.len();
         }
         if raster {
-            // A resolve reads its source: mark the sources before their uses are swept.
+            // A resolve reads its source: mark the sources before their uses are swept. In
+            // the naive baseline it is a separate resolve, which loads every sample back
+            // (the source's store and the target's are counted with their uses).
             for u in &pass.uses {
                 if let (Access::Resolve, Some(from)) = (u.access, u.from) {
                     if let Some(f) = facts.resources.get_mut(from.index()) {
                         f.resolved_at = pos;
                     }
+                    let bytes = super::bandwidth::bytes(graph, from);
+                    facts.naive.0 = facts.naive.0.saturating_add(bytes);
                 }
             }
         }
@@ -458,21 +465,28 @@ impl DraftUse<'_> {
     /// the later use of an existing one.
     fn add_to(&self, all: &mut Vec<AttachmentDraft>, first: usize) -> Option<u32> {
         let u = self.u;
-        // Only a multisampled colour attachment is resolved (validation).
-        let resolve_target = if self.samples > 1 {
+        // Only a multisampled colour or depth/stencil attachment of the resolving pass is
+        // resolved (validation); a depth/stencil resolve records its mode.
+        let resolve = if self.samples > 1 {
             self.pass
                 .uses
                 .iter()
                 .find(|v| v.access == Access::Resolve && v.from == Some(u.resource))
-                .map(|v| v.resource)
         } else {
             None
         };
+        let resolve_target = resolve.map(|v| v.resource);
+        let resolve_mode = resolve
+            .filter(|_| matches!(u.access, Access::DepthWrite | Access::DepthRead))
+            .map(Use::depth_resolve_mode);
         if let Some(a) = all[first..].iter_mut().find(|a| a.resource == u.resource) {
             a.final_layout = self.layout;
             a.last_subpass = self.subpass;
             a.last_use = self.use_index;
-            a.resolve_target = a.resolve_target.or(resolve_target);
+            if a.resolve_target.is_none() {
+                a.resolve_target = resolve_target;
+                a.resolve_mode = resolve_mode;
+            }
             return None;
         }
         all.push(AttachmentDraft {
@@ -482,6 +496,7 @@ impl DraftUse<'_> {
             memoryless: false,
             samples: self.samples,
             resolve_target,
+            resolve_mode,
             initial_layout: self.layout,
             final_layout: self.layout,
             clear_value: None,

@@ -13,6 +13,9 @@
 //!   non-attachment use: every read of an earlier subpass's output is an input attachment or
 //!   a depth test, so every subpass dependency is same-pixel; and non-attachment uses of one
 //!   image agree on its layout (nothing may transition it inside the render pass);
+//! - a multisampled attachment that an earlier subpass resolved is not written again: a
+//!   resolve happens at the end of the subpass that declares it (later subpasses may read
+//!   the source, e.g. as a per-sample input attachment);
 //! - colour attachments within `max_color_attachments`, input attachments within
 //!   `max_input_attachments`, and, where the device has a tile budget, Σ bits per texel ×
 //!   samples over the colour attachments within `tile_bits_per_pixel`.
@@ -60,6 +63,8 @@ struct GroupUse {
     colour_bits: Option<u32>,
     /// Read as an input attachment.
     input: bool,
+    /// The subpass that resolved it (a multisampled attachment; its first resolve).
+    resolved_by: Option<PassId>,
 }
 
 impl GroupUse {
@@ -72,6 +77,7 @@ impl GroupUse {
             writer: None,
             colour_bits: None,
             input: false,
+            resolved_by: None,
         }
     }
 }
@@ -229,7 +235,9 @@ impl OpenGroup {
             let known = self.find(u.resource);
             if let Some(g) = known {
                 let target = graph.resource(u.resource).target();
-                if conflict(pass, u.resource, u.access, u.clear, g, target).is_some() {
+                if conflict(pass, u.resource, u.access, u.clear, g, target).is_some()
+                    || write_after_resolve(pass, u.resource, u.access, g).is_some()
+                {
                     return false;
                 }
             }
@@ -310,6 +318,9 @@ impl OpenGroup {
             if let Some(g) = known {
                 let target = graph.resource(u.resource).target();
                 if let Some(b) = conflict(pass, u.resource, u.access, u.clear, g, target) {
+                    out(b);
+                }
+                if let Some(b) = write_after_resolve(pass, u.resource, u.access, g) {
                     out(b);
                 }
             }
@@ -410,8 +421,37 @@ impl OpenGroup {
                 g.writer = Some(pass);
             }
         }
+        // Sources resolved here (each a use of this pass, so its entry is current).
+        for u in p.uses.iter().filter(|u| u.access == Access::Resolve) {
+            if let Some(g) = u
+                .from
+                .and_then(|f| self.table.get_mut(f.index()))
+                .filter(|g| g.stamp == stamp)
+            {
+                g.resolved_by.get_or_insert(pass);
+            }
+        }
         self.passes.push(pass);
     }
+}
+
+/// The merge rule about a multisampled attachment an earlier subpass resolved: a later
+/// subpass may read it (an input attachment, a depth test), not write it.
+fn write_after_resolve(
+    pass: PassId,
+    resource: ResourceId,
+    access: Access,
+    g: &GroupUse,
+) -> Option<Blocker> {
+    let resolver = g.resolved_by?;
+    (access.is_attachment() && access.writes() && access != Access::Resolve).then_some(
+        Blocker::WriteAfterResolve {
+            pass,
+            resource,
+            access,
+            resolver,
+        },
+    )
 }
 
 /// The merge rule about one resource the render pass already uses: attachment uses only

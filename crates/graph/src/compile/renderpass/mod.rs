@@ -226,6 +226,7 @@ pub fn render_passes(
             memoryless: a.memoryless,
             samples: a.samples,
             resolve_target: a.resolve_target.map(|t| graph.resource(t).name),
+            resolve_mode: a.resolve_mode,
             initial_layout: a.initial_layout,
             final_layout: a.final_layout,
             clear_value: a.clear_value,

@@ -645,6 +645,7 @@ fn a_first_use_with_a_dead_result_loads_only_for_a_depth_test() {
             access: Access::DepthWrite,
             clear: true,
             from: None,
+            resolve_mode: None,
             clear_value: None,
             previous: false,
         });
@@ -653,6 +654,7 @@ fn a_first_use_with_a_dead_result_loads_only_for_a_depth_test() {
             access: d_access,
             clear: false,
             from: None,
+            resolve_mode: None,
             clear_value: None,
             previous: false,
         });

@@ -176,9 +176,10 @@ pub fn all_rules_hold(graph: &Graph, caps: &Capabilities) -> bool {
             if let Some(v) = u.clear_value {
                 ok &= check_clear_value(&graph.resources[u.resource.index()], u.clear, v).is_ok();
             }
+            ok &= u.resolve_mode.is_none() | r.resolve;
             ok &= match u.from {
                 None => !r.resolve,
-                Some(from) => r.resolve && check_resolve(graph, pass, u.resource, from).is_ok(),
+                Some(from) => r.resolve && check_resolve(graph, caps, pass, u, from).is_ok(),
             };
             // Uses per pass are few: a scan beats hashing.
             ok &= !pass.uses[..i].iter().any(|v| v.resource == u.resource);
