@@ -193,7 +193,10 @@ impl<'a, S: Copy> FrameBuilder<'a, S> {
         }
         for u in decl.uses {
             if let Some(from) = u.from {
-                b = b.resolves(u.resource, from);
+                b = match u.resolve_mode {
+                    Some(mode) => b.resolves_depth(u.resource, from, mode),
+                    None => b.resolves(u.resource, from),
+                };
                 continue;
             }
             b = match (u.clear, u.previous) {

@@ -57,6 +57,11 @@ pub struct Settings {
     /// The view; `None`: the scene's ([`View::of`]). Only frame data depends on it, so
     /// [`Renderer::set_camera`] changes it between frames without a re-plan.
     pub camera: Option<View>,
+    /// How the forward path's SSAO prepass resolves its multisampled depth into the depth
+    /// SSAO reads (`Max`: the nearest sample, with reversed Z); `None`: the prepass renders
+    /// single-sampled. [`Renderer::new`] keeps a mode the device has (else `SampleZero`, else
+    /// `None`).
+    pub depth_resolve: Option<tessera_graph::ResolveMode>,
     /// Plan with a tiler's tile facts over the device's own
     /// ([`tessera_vk::executor::TileRules`]); `None`: the device's.
     pub tile_rules: Option<tessera_vk::executor::TileRules>,
@@ -78,6 +83,7 @@ impl Default for Settings {
             overlay: false,
             camera: None,
             tile_rules: None,
+            depth_resolve: Some(tessera_graph::ResolveMode::Max),
         }
     }
 }
@@ -232,6 +238,12 @@ impl Renderer {
     ) -> Result<Renderer, RenderError> {
         settings.features.check().map_err(RenderError::Frame)?;
         settings.features.msaa = crate::gpu::samples::clamp_msaa(&gpu, settings.features.msaa);
+        let modes = gpu.capabilities().depth_resolve_modes;
+        settings.depth_resolve = settings.depth_resolve.and_then(|m| {
+            [m, tessera_graph::ResolveMode::SampleZero]
+                .into_iter()
+                .find(|&m| modes.contains(m))
+        });
         // Every image of the frame within the device's limits, before any is created.
         gpu.check_extents(&frame_graph(&scene, &settings))?;
         let mut exec = Executor::new(
@@ -749,6 +761,7 @@ impl<'a> FrameSource<'a> {
                 readback,
                 overlay,
                 taa_frames: self.taa_frames,
+                depth_resolve: self.settings.depth_resolve,
             },
         );
         let (graph, bodies) = fb.finish();

@@ -3,7 +3,7 @@
 //! leaves it, so MSAA costs tile bandwidth only where a single-sampled pass must read the
 //! resolved HDR; the depth SSAO reads is resolved only when SSAO is on.
 
-use tessera_graph::{compile, Capabilities, CompileOptions, Plan};
+use tessera_graph::{compile, Capabilities, CompileOptions, Plan, ResolveMode};
 use tessera_render::config::Config;
 use tessera_render::features::{Features, RenderPath, Ssao};
 use tessera_render::{frame_graph, Settings};
@@ -90,13 +90,25 @@ fn at_1x_there_is_no_multisampled_image_and_no_resolve() {
     assert_eq!(names, ["forward opaque", "transparents", "tonemap"]);
 }
 
+/// With SSAO the prepass's multisampled depth stays in tile memory and only its resolve
+/// (`max`: the nearest sample with reversed Z) is stored for SSAO to read; without SSAO there
+/// is no prepass and no depth resolve.
 #[test]
-fn the_ssao_depth_prepass_exists_only_with_ssao() {
+fn the_depth_is_resolved_only_for_ssao() {
     let with = plan(features(4, Ssao::Prepass));
-    assert!(with
-        .order
+    let rp = render_pass_of(&with, "forward depth prepass");
+    let ms = rp
+        .attachments
         .iter()
-        .any(|p| p.as_str() == "forward depth prepass"));
+        .find(|a| a.resource.as_str() == "ssao depth ms")
+        .expect("a multisampled prepass depth");
+    assert_eq!(ms.samples, 4, "{ms:?}");
+    assert!(ms.memoryless, "{ms:?}");
+    assert_eq!(
+        ms.resolve_target.as_ref().map(|n| n.as_str()),
+        Some("ssao depth")
+    );
+    assert_eq!(ms.resolve_mode, Some(ResolveMode::Max), "{ms:?}");
     let without = plan(features(4, Ssao::Off));
     assert!(!without
         .order
@@ -142,8 +154,9 @@ fn msaa_adds_tile_traffic_only_for_the_resolved_hdr() {
     assert!(t4 as f64 <= 1.2 * t1 as f64, "4x {t4} B against 1x {t1} B");
 }
 
-/// The naive baseline at 4× (every attachment, every sample stored and loaded) is at least 3×
-/// the planned traffic.
+/// The naive baseline at 4× (no merging, every attachment stored, each resolve a separate
+/// one: the samples stored, loaded back, the target stored) is at least 3× the planned
+/// traffic: measured 406,990,848 B against 100,098,048 B (4.07×).
 #[test]
 fn the_naive_baseline_at_4x_is_at_least_3x_the_plan() {
     let p = plan(features(4, Ssao::Prepass));

@@ -10,7 +10,7 @@
 //! pipeline, push constants and draws (kajiya's `SimpleRenderPass` works the same way).
 
 use tessera_graph::graph::ResourceId;
-use tessera_graph::{Access, ClearValue, QueueKind};
+use tessera_graph::{Access, ClearValue, QueueKind, ResolveMode};
 
 /// An image of the frame's graph.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -104,6 +104,8 @@ pub(super) struct DeclUse {
     pub(super) previous: bool,
     /// For a resolve: the multisampled attachment resolved into `resource`.
     pub(super) from: Option<ResourceId>,
+    /// For a depth resolve: how the samples combine.
+    pub(super) resolve_mode: Option<ResolveMode>,
 }
 
 /// The uses of the pass being declared.
@@ -139,6 +141,7 @@ impl PassDecl {
             clear,
             previous: false,
             from: None,
+            resolve_mode: None,
         });
     }
 
@@ -166,6 +169,7 @@ impl PassDecl {
             clear: None,
             previous,
             from: None,
+            resolve_mode: None,
         });
         let set = self.set as usize;
         let binding = self.next_binding[set];
@@ -233,6 +237,27 @@ impl PassDecl {
             clear: None,
             previous: false,
             from: Some(from.0),
+            resolve_mode: None,
+        });
+        self
+    }
+
+    /// Resolves this pass's multisampled depth attachment `from` into the single-sampled
+    /// `target` with `mode` as the subpass ends (`VK_KHR_depth_stencil_resolve`): a later pass
+    /// that samples the depth reads `target`, while `from` can stay in tile memory.
+    pub fn resolve_depth(
+        &mut self,
+        target: ImageRef,
+        from: ImageRef,
+        mode: ResolveMode,
+    ) -> &mut Self {
+        self.uses.push(DeclUse {
+            resource: target.0,
+            access: Access::Resolve,
+            clear: None,
+            previous: false,
+            from: Some(from.0),
+            resolve_mode: Some(mode),
         });
         self
     }

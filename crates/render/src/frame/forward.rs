@@ -3,8 +3,10 @@
 //!
 //! - `forward depth prepass` (SSAO only): the opaque depth at full resolution into `ssao
 //!   depth`, which SSAO reads (it must exist before the surfaces are shaded). At `msaa` > 1
-//!   with a depth resolve it renders `ssao depth ms` and resolves it on write-back
-//!   ([`PREPASS_DEPTH_RESOLVE`]); without one, a single-sampled prepass.
+//!   it renders `ssao depth ms` (memoryless on a tiler) and resolves it on write-back in the
+//!   device's mode (`Settings::depth_resolve`, `Max` by default: the nearest sample with
+//!   reversed Z): depth is resolved only because a later pass reads it. A device without
+//!   depth resolve gets a single-sampled prepass.
 //! - `forward opaque`: HDR colour and depth at `msaa` samples, cleared; the opaque and masked
 //!   draws lit with `shade()` (the sun's cascades, the clustered point lights, ambient ×
 //!   SSAO), then the sky where no sample was covered.
@@ -24,12 +26,7 @@ use crate::gpu::pass::FrameBuilder;
 use crate::gpu::pipelines::{variant_index, PipelineKind};
 use crate::gpu::scene::Draw;
 use ash::vk;
-use tessera_graph::{Format, PassKind};
-
-/// Whether the prepass renders at `msaa` samples and resolves its depth on write-back. Off
-/// until the executor records depth resolves: the prepass is single-sampled meanwhile (the
-/// same passes and uses, one attachment fewer).
-pub const PREPASS_DEPTH_RESOLVE: bool = false;
+use tessera_graph::{Format, PassKind, ResolveMode};
 
 /// The forward frame's colour and depth: multisampled at `msaa` > 1 (then resolved into
 /// `t.hdr`), else `t.hdr` and `t.depth` themselves.
@@ -59,18 +56,27 @@ pub fn declare_targets(fb: &mut FrameBuilder<'_>, t: &Targets, samples: u32) -> 
     }
 }
 
-/// `forward depth prepass`: the depth SSAO reads, at full resolution. Call before
+/// `forward depth prepass`: the depth SSAO reads, at full resolution; at `samples` > 1
+/// resolved from a multisampled depth with `resolve` (`None`: single-sampled). Call before
 /// `forward opaque`.
-pub fn declare_prepass(fb: &mut FrameBuilder<'_>, t: &Targets, samples: u32) -> ImageRef {
+pub fn declare_prepass(
+    fb: &mut FrameBuilder<'_>,
+    t: &Targets,
+    samples: u32,
+    resolve: Option<ResolveMode>,
+) -> ImageRef {
     let t = *t;
     let depth = fb.image("ssao depth", Format::D32_SFLOAT, Size::FULL);
-    let ms = (PREPASS_DEPTH_RESOLVE && samples > 1)
-        .then(|| fb.image_ms("ssao depth ms", Format::D32_SFLOAT, Size::FULL, samples));
+    let ms = resolve.filter(|_| samples > 1).map(|mode| {
+        let ms = fb.image_ms("ssao depth ms", Format::D32_SFLOAT, Size::FULL, samples);
+        (ms, mode)
+    });
     fb.pass("forward depth prepass", PassKind::Raster, |p| {
-        p.depth_cleared(ms.unwrap_or(depth), 0.0)
-            .uniform(t.ubo)
-            .vertices(t.vertices)
-            .indices(t.indices);
+        match ms {
+            Some((ms, mode)) => p.depth_cleared(ms, 0.0).resolve_depth(depth, ms, mode),
+            None => p.depth_cleared(depth, 0.0),
+        };
+        p.uniform(t.ubo).vertices(t.vertices).indices(t.indices);
         move |pc| super::ssao::draw_prepass(pc, &t)
     });
     depth

@@ -92,6 +92,9 @@ pub struct FrameInputs<'a> {
     /// TAA's count of frames accumulated since its history's reset, kept across frames by
     /// the renderer (`None`: a frame declared for its plan only).
     pub taa_frames: Option<&'a std::cell::Cell<u64>>,
+    /// How the forward path's prepass resolves its multisampled depth (`None`: it renders
+    /// single-sampled).
+    pub depth_resolve: Option<tessera_graph::ResolveMode>,
 }
 
 /// The graph handles of the frame's imported resources, which the renderer hands to the
@@ -294,7 +297,7 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
         // that writes theirs.
         let samples = features.msaa.max(1);
         if features.ssao != Ssao::Off {
-            let depth = forward::declare_prepass(fb, &t, samples);
+            let depth = forward::declare_prepass(fb, &t, samples, inputs.depth_resolve);
             t.ssao = Some(ssao::declare(fb, &t, depth).ssao);
         }
         geometry::declare_shadows(fb, &t, inputs.shadow_size, cascades);
