@@ -1,5 +1,8 @@
-//! The deferred frame, declared through the graph every frame. Each group of passes lives
-//! in its own module and is declared by one function that takes the [`Targets`] so far:
+//! The frame, declared through the graph every frame: deferred (below), or with
+//! `RenderPath::Forward` the [`forward`] path (no G-buffer: steps 3-4 become a depth prepass
+//! for SSAO, `forward opaque` and `transparents`, multisampled at `features.msaa` and
+//! resolved into HDR; the rest is the same). Each group of passes lives in its own module
+//! and is declared by one function that takes the [`Targets`] so far:
 //!
 //! 1. `frame constants` (transfer): the camera, lights and shadow cascades into two
 //!    transient buffers (here).
