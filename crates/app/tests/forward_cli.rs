@@ -31,7 +31,7 @@ fn deferred_msaa_and_forward_taa_are_refused_with_the_reason() {
     let e = one_error(&[
         "plan", "--frame", "--path", "forward", "--msaa", "4", "--aa", "taa",
     ]);
-    assert!(e.contains("aa = \"taa\" needs path = \"deferred\""), "{e}");
+    assert!(e.contains("aa = \"taa\" needs msaa = 1"), "{e}");
     assert_eq!(e.trim().lines().count(), 1, "{e}");
     let e = one_error(&[
         "render",

@@ -86,7 +86,8 @@ pub enum Aa {
     /// FXAA on the tone-mapped image.
     Fxaa,
     /// Temporal anti-aliasing on the tone-mapped image (`crate::frame::taa`): the projection
-    /// is jittered by a Halton(2, 3) sequence, the G-buffer writes motion vectors, and each
+    /// is jittered by a Halton(2, 3) sequence, the G-buffer (or the forward opaque pass, at
+    /// 1× only) writes motion vectors, and each
     /// frame is blended with the reprojected history of the previous ones.
     Taa,
 }
@@ -293,13 +294,12 @@ impl Features {
                 self.msaa, self.msaa, self.msaa
             ));
         }
-        if self.path == RenderPath::Forward && self.aa == Aa::Taa {
-            return Err(
-                "aa = \"taa\" needs path = \"deferred\": TAA reprojects with the G-buffer's \
-                 motion vectors, which the forward path does not write (use aa = \"fxaa\" or \
-                 \"off\", or MSAA)"
-                    .into(),
-            );
+        if self.msaa > 1 && self.aa == Aa::Taa {
+            return Err(format!(
+                "aa = \"taa\" needs msaa = 1: TAA reprojects single-sampled motion vectors and \
+                 blends over the edges {}x MSAA resolves (use aa = \"fxaa\" or \"off\" with MSAA)",
+                self.msaa
+            ));
         }
         if self.path == RenderPath::Forward && self.msaa > 1 && self.debug_view == DebugView::Depth
         {
@@ -371,7 +371,16 @@ mod tests {
             msaa: 4,
             ..Features::default()
         };
-        assert!(taa.check().unwrap_err().contains("aa = \"taa\""));
+        assert!(taa
+            .check()
+            .unwrap_err()
+            .contains("aa = \"taa\" needs msaa = 1"));
+        // TAA on forward at 1x writes its motion vectors in the forward opaque pass.
+        let taa_1x = Features {
+            msaa: 1,
+            ..taa.clone()
+        };
+        assert_eq!(taa_1x.check(), Ok(()));
         let view = Features {
             aa: Aa::Fxaa,
             debug_view: DebugView::Albedo,

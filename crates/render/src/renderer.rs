@@ -660,9 +660,9 @@ impl<'a> FrameSource<'a> {
         data.ssao = [radius, crate::frame::ssao::STRENGTH, 0.15, 0.0];
         // TAA: the projection moves by a sub-pixel step every frame; without TAA nothing
         // moves (the picture is the same bit for bit).
-        // The forward path writes no motion vectors: no TAA there, so no jitter.
+        // TAA runs single-sampled only (`Features::check`): no jitter under MSAA.
         let f = &self.settings.features;
-        if f.aa == crate::features::Aa::Taa && f.path == crate::features::RenderPath::Deferred {
+        if f.aa == crate::features::Aa::Taa && f.msaa <= 1 {
             data = data.jittered(crate::gpu::frame_data::jitter(self.frame), self.previous);
         }
         // Shadows when switched on, with a size, and a sun to cast them (the scene's, or the

@@ -449,7 +449,7 @@ fn path_and_msaa_choose_per_profile_and_render_overrides_both() {
     let (d, m) = (c.features_for("desktop"), c.features_for("mali"));
     assert_eq!((d.path, d.msaa), (RenderPath::Deferred, 1));
     assert_eq!((m.path, m.msaa, m.aa), (RenderPath::Forward, 4, Aa::Fxaa));
-    // [render] chooses for every profile (the desktop's TAA needs a switch on forward).
+    // [render] chooses for every profile (the desktop's TAA needs a switch with MSAA).
     let c = Config::parse(
         "[render]\npath = \"forward\"\nmsaa = 2\n[features]\naa = \"fxaa\"\n",
         "r.toml",
@@ -490,7 +490,7 @@ fn deferred_msaa_and_forward_taa_are_refused_with_the_reason() {
     assert!(e.contains("G-buffer"), "{e}");
     let e = err("[render]\npath = \"forward\"\nmsaa = 4\n");
     assert!(
-        e.contains("[features] (the desktop profile): aa = \"taa\" needs path = \"deferred\""),
+        e.contains("[features] (the desktop profile): aa = \"taa\" needs msaa = 1"),
         "{e}"
     );
     let e = err("[mobile]\naa = \"taa\"\n");

@@ -9,7 +9,8 @@
 //!   depth resolve gets a single-sampled prepass.
 //! - `forward opaque`: HDR colour and depth at `msaa` samples, cleared; the opaque and masked
 //!   draws lit with `shade()` (the sun's cascades, the clustered point lights, ambient ×
-//!   SSAO), then the sky where no sample was covered.
+//!   SSAO), then the sky where no sample was covered. With TAA (1× only) it also writes the
+//!   motion vectors, as the G-buffer does.
 //! - `transparents`: blended over the same colour with the depth read; at `msaa` > 1 it
 //!   declares the resolve of `hdr ms` into the single-sampled `hdr`, so the two passes merge
 //!   into one render pass whose multisampled attachments never leave tile memory (memoryless
@@ -88,8 +89,13 @@ pub fn declare_opaque(fb: &mut FrameBuilder<'_>, t: &Targets, f: ForwardTargets)
     fb.pass("forward opaque", PassKind::Raster, |p| {
         // Set 0: frame constants, lights, the variant's clusters (2) and SSAO (3); set 1:
         // each draw's material (the scene's); set 2: the shadow atlas.
-        p.color_cleared(f.color, [0.0; 4])
-            .depth_cleared(f.depth, 0.0)
+        p.color_cleared(f.color, [0.0; 4]);
+        // TAA's motion vectors (single-sampled only: `Features::check`), no motion where
+        // nothing is drawn.
+        if let Some(m) = t.motion {
+            p.color_cleared(m, [0.0; 4]);
+        }
+        p.depth_cleared(f.depth, 0.0)
             .uniform(t.ubo)
             .storage_read(t.lights)
             .vertices(t.vertices)
@@ -101,7 +107,7 @@ pub fn declare_opaque(fb: &mut FrameBuilder<'_>, t: &Targets, f: ForwardTargets)
             p.at_binding(3).sampled_with(a, Filter::Nearest);
         }
         p.in_set(2).sampled_with(t.atlas, Filter::ShadowCompare);
-        let (clustered, ao) = (t.clusters.is_some(), t.ssao.is_some());
+        let (clustered, ao, motion) = (t.clusters.is_some(), t.ssao.is_some(), t.motion.is_some());
         move |pc| {
             let subpass = subpass_of(pc)?;
             let (scene, pipelines) = (pc.scene()?, pc.pipelines()?);
@@ -121,7 +127,11 @@ pub fn declare_opaque(fb: &mut FrameBuilder<'_>, t: &Targets, f: ForwardTargets)
                 pipelines,
                 scene,
                 &scene.opaque,
-                Shading::Opaque { clustered, ao },
+                Shading::Opaque {
+                    clustered,
+                    ao,
+                    motion,
+                },
                 subpass,
                 &[sets[0], sets[2]],
                 pc.buffer(t.vertices)?,
@@ -130,7 +140,11 @@ pub fn declare_opaque(fb: &mut FrameBuilder<'_>, t: &Targets, f: ForwardTargets)
             let (rp, sp, extent, samples) = subpass;
             let sky = {
                 let mut p = pipelines.borrow_mut();
-                let kind = PipelineKind::Sky { clustered, ao };
+                let kind = PipelineKind::Sky {
+                    clustered,
+                    ao,
+                    motion,
+                };
                 (
                     p.get(pc.gpu, kind, (rp, sp), samples)?,
                     p.layouts.forward_opaque[variant],

@@ -136,6 +136,8 @@ pub(crate) enum Shading {
         clustered: bool,
         /// Ambient × SSAO.
         ao: bool,
+        /// Writes motion vectors.
+        motion: bool,
     },
 }
 
@@ -151,10 +153,15 @@ impl Shading {
                 double_sided,
                 clustered,
             },
-            Shading::Opaque { clustered, ao } => PipelineKind::ForwardOpaque {
+            Shading::Opaque {
+                clustered,
+                ao,
+                motion,
+            } => PipelineKind::ForwardOpaque {
                 double_sided,
                 clustered,
                 ao,
+                motion,
             },
         }
     }
@@ -164,7 +171,7 @@ impl Shading {
         match self {
             Shading::GBuffer { .. } => layouts.mesh,
             Shading::Transparent { clustered } => layouts.forward[usize::from(clustered)],
-            Shading::Opaque { clustered, ao } => {
+            Shading::Opaque { clustered, ao, .. } => {
                 layouts.forward_opaque[variant_index(clustered, ao)]
             }
         }

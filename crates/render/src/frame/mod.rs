@@ -287,7 +287,7 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
         // TAA's motion vectors, when the post chain runs (a debug view of an image replaces
         // it; the exposure view draws over it).
         motion: (features.aa == Aa::Taa
-            && !forward
+            && (!forward || features.msaa <= 1)
             && matches!(features.debug_view, DebugView::None | DebugView::Exposure))
         .then(|| fb.image("motion", taa::MOTION_FORMAT, Size::FULL)),
     };

@@ -48,6 +48,8 @@ pub enum PipelineKind {
         clustered: bool,
         /// Multiplies ambient by SSAO (`SSAO`).
         ao: bool,
+        /// Also writes the motion vectors (`MOTION`, a second colour target: TAA at 1×).
+        motion: bool,
     },
     /// The forward path's sky: a full-screen triangle at the far plane, drawn where no
     /// surface is (`sky.frag`); keyed by the opaque variant whose set 0 it shares.
@@ -56,6 +58,8 @@ pub enum PipelineKind {
         clustered: bool,
         /// The opaque variant's `ao`.
         ao: bool,
+        /// Writes no motion into the motion target (`MOTION`).
+        motion: bool,
     },
     /// Tone mapping's full-screen triangle.
     Tonemap,
@@ -276,14 +280,14 @@ struct Modules {
     shadow_vert: vk::ShaderModule,
     /// `gbuffer.frag#MOTION`.
     gbuffer_motion_frag: vk::ShaderModule,
-    /// `forward.frag#OPAQUE` by [`variant_index`].
-    forward_opaque_frag: [vk::ShaderModule; 4],
-    /// `sky.frag`.
-    sky_frag: vk::ShaderModule,
+    /// `forward.frag#OPAQUE` by [`variant_index`], then the same with `MOTION`.
+    forward_opaque_frag: [vk::ShaderModule; 8],
+    /// `sky.frag`, then `sky.frag#MOTION`.
+    sky_frag: [vk::ShaderModule; 2],
 }
 
 /// Every module [`Modules`] holds, in its field order: variant name and stage.
-const MODULES: [(&str, Stage); 18] = [
+const MODULES: [(&str, Stage); 23] = [
     ("mesh.vert", Stage::Vertex),
     ("gbuffer.frag", Stage::Fragment),
     ("forward.frag", Stage::Fragment),
@@ -301,7 +305,12 @@ const MODULES: [(&str, Stage); 18] = [
     ("forward.frag#OPAQUE#SSAO", Stage::Fragment),
     ("forward.frag#CLUSTERED#OPAQUE", Stage::Fragment),
     ("forward.frag#CLUSTERED#OPAQUE#SSAO", Stage::Fragment),
+    ("forward.frag#MOTION#OPAQUE", Stage::Fragment),
+    ("forward.frag#MOTION#OPAQUE#SSAO", Stage::Fragment),
+    ("forward.frag#CLUSTERED#MOTION#OPAQUE", Stage::Fragment),
+    ("forward.frag#CLUSTERED#MOTION#OPAQUE#SSAO", Stage::Fragment),
     ("sky.frag", Stage::Fragment),
+    ("sky.frag#MOTION", Stage::Fragment),
 ];
 
 impl Modules {
@@ -350,8 +359,8 @@ impl Modules {
             tonemap_frag: m(10),
             shadow_vert: m(11),
             gbuffer_motion_frag: m(12),
-            forward_opaque_frag: [m(13), m(14), m(15), m(16)],
-            sky_frag: m(17),
+            forward_opaque_frag: [m(13), m(14), m(15), m(16), m(17), m(18), m(19), m(20)],
+            sky_frag: [m(21), m(22)],
         })
     }
 
@@ -365,7 +374,6 @@ impl Modules {
             self.depth_vert,
             self.tonemap_frag,
             self.shadow_vert,
-            self.sky_frag,
         ];
         // SAFETY: the caller guarantees no pipeline creation or recording uses them.
         unsafe {
@@ -374,6 +382,7 @@ impl Modules {
                 .chain(&self.forward_frag)
                 .chain(&self.lighting_frag)
                 .chain(&self.forward_opaque_frag)
+                .chain(&self.sky_frag)
             {
                 gpu.device.destroy_shader_module(s, None);
             }
@@ -533,14 +542,23 @@ impl Pipelines {
                 m.lighting_frag[variant_index(clustered, ao)],
                 self.layouts.lighting[variant_index(clustered, ao)],
             ),
-            PipelineKind::ForwardOpaque { clustered, ao, .. } => (
+            PipelineKind::ForwardOpaque {
+                clustered,
+                ao,
+                motion,
+                ..
+            } => (
                 m.mesh_vert,
-                m.forward_opaque_frag[variant_index(clustered, ao)],
+                m.forward_opaque_frag[variant_index(clustered, ao) + 4 * usize::from(motion)],
                 self.layouts.forward_opaque[variant_index(clustered, ao)],
             ),
-            PipelineKind::Sky { clustered, ao } => (
+            PipelineKind::Sky {
+                clustered,
+                ao,
+                motion,
+            } => (
                 m.fullscreen_vert,
-                m.sky_frag,
+                m.sky_frag[usize::from(motion)],
                 self.layouts.forward_opaque[variant_index(clustered, ao)],
             ),
             PipelineKind::Tonemap => (m.fullscreen_vert, m.tonemap_frag, self.layouts.tonemap),
@@ -683,7 +701,9 @@ impl Pipelines {
             PipelineKind::GBuffer { motion, .. } => vec![opaque; 4 + usize::from(motion)],
             PipelineKind::Forward { .. } => vec![premultiplied],
             PipelineKind::Lighting { .. } => vec![additive],
-            PipelineKind::ForwardOpaque { .. } | PipelineKind::Sky { .. } => vec![opaque],
+            PipelineKind::ForwardOpaque { motion, .. } | PipelineKind::Sky { motion, .. } => {
+                vec![opaque; 1 + usize::from(motion)]
+            }
             PipelineKind::Tonemap => vec![opaque],
             PipelineKind::Shadow | PipelineKind::DepthPrepass => Vec::new(),
         };

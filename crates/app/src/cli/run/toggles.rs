@@ -82,8 +82,8 @@ impl Switches {
             Feature::Aa => {
                 fs.aa = match fs.aa {
                     Aa::Off => Aa::Fxaa,
-                    // The forward path has no motion vectors for TAA.
-                    Aa::Fxaa if fs.path == tessera_render::features::RenderPath::Forward => Aa::Off,
+                    // TAA runs single-sampled only.
+                    Aa::Fxaa if fs.msaa > 1 => Aa::Off,
                     Aa::Fxaa => Aa::Taa,
                     Aa::Taa => Aa::Off,
                 };
