@@ -182,6 +182,10 @@ impl Display for Report<'_> {
                     }
                     if let Some(t) = &a.resolve_target {
                         let _ = write!(extra, ", resolve -> {t}");
+                        // A depth/stencil resolve names its mode (a colour one averages).
+                        if let Some(mode) = a.resolve_mode {
+                            let _ = write!(extra, " ({mode})");
+                        }
                     }
                     writeln!(
                         f,

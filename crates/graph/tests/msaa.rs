@@ -506,3 +506,61 @@ fn a_multisampled_input_attachment_keeps_one_render_pass() {
         "the input attachment read depends on 'a'"
     );
 }
+
+#[test]
+fn a_second_resolve_of_one_source_breaks_the_merge() {
+    // 'a' resolves the multisampled depth into 'first', 'b' tests it and resolves it into
+    // 'second': an attachment has one resolve target per render pass.
+    let mut g = Graph::new("twice");
+    let d = g.image("d", ImageDesc::new(Format::D32_SFLOAT, 64, 32).samples(4));
+    let c = g.image(
+        "c",
+        ImageDesc::new(Format::R8G8B8A8_UNORM, 64, 32).samples(4),
+    );
+    let first = g.image("first", ImageDesc::new(Format::D32_SFLOAT, 64, 32));
+    let second = g.image("second", ImageDesc::new(Format::D32_SFLOAT, 64, 32));
+    g.resource_mut(first).output = true;
+    g.resource_mut(second).output = true;
+    g.raster("a")
+        .clears(d, Access::DepthWrite)
+        .resolves_depth(first, d, ResolveMode::Max);
+    g.raster("b")
+        .uses(d, Access::DepthRead)
+        .clears(c, Access::ColorWrite)
+        .side_effects()
+        .resolves(second, d);
+    let plan = checked(&g, &mali());
+    let reason = the_break(&plan);
+    assert!(
+        reason.contains("'b' resolves 'd' again after subpass 'a' resolved it"),
+        "{reason}"
+    );
+    assert_eq!(
+        attachment(&plan, "d").resolve_target.as_deref(),
+        Some("first")
+    );
+}
+
+#[test]
+fn the_report_names_depth_resolves_with_their_mode() {
+    let plan = checked(&example("tile_msaa_depth"), &mali());
+    let text = tessera_graph::report::Report {
+        plan: &plan,
+        name: "tile_msaa_depth",
+    }
+    .to_string();
+    let line = |name: &str| {
+        text.lines()
+            .find(|l| l.trim_start().starts_with(name))
+            .unwrap_or_else(|| panic!("no line for {name} in:\n{text}"))
+            .to_string()
+    };
+    assert!(
+        line("msaa_depth").ends_with("resolve -> depth_1x (max)"),
+        "{text}"
+    );
+    assert!(
+        line("msaa_color").ends_with("resolve -> swapchain"),
+        "{text}"
+    );
+}

@@ -122,3 +122,37 @@ fn valid_graphs_read_attachments_before_their_last_subpass() {
     }
     assert!(total.store >= 10 && total.dont_care >= 1, "{total:?}");
 }
+
+/// The random graphs include depth/stencil resolves (with and without a mode), which compile
+/// into plans that record their mode.
+#[test]
+fn valid_graphs_include_depth_resolves() {
+    let caps = Capabilities::profile("mali").expect("the mali profile");
+    let (mut declared, mut planned) = (0, 0);
+    for seed in 0..400 {
+        let g = common::sample(&valid_graph(), seed);
+        let depth_resolve = |u: &tessera_graph::Use| {
+            u.access == tessera_graph::Access::Resolve
+                && g.resource(u.resource)
+                    .image_desc()
+                    .is_some_and(|d| d.format.is_depth_stencil())
+        };
+        declared += g
+            .passes
+            .iter()
+            .flat_map(|p| &p.uses)
+            .filter(|u| depth_resolve(u))
+            .count();
+        let plan = compile(&g, &caps, &CompileOptions::ALL).expect("valid graphs compile");
+        planned += plan
+            .render_passes
+            .iter()
+            .flat_map(|rp| rp.attachments.iter())
+            .filter(|a| a.resolve_mode.is_some())
+            .count();
+    }
+    assert!(
+        declared >= 5 && planned >= 3,
+        "declared {declared}, planned {planned}"
+    );
+}

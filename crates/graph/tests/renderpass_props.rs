@@ -1,5 +1,5 @@
 //! Property tests: random raster-heavy frames (several extents and sample counts, input
-//! attachments, sampled reads, MSAA resolves, compute passes in between on either queue,
+//! attachments, sampled reads, MSAA colour and depth resolves of every mode, compute passes in between on either queue,
 //! declared-memoryless images) compiled under random options and devices; every plan must pass the plan checker,
 //! and a declared-memoryless error must agree with what the undeclared frame gets.
 
@@ -14,7 +14,7 @@ use tessera_graph::compile::{cull, deps, levels, order, Schedule};
 use tessera_graph::graph::Origin;
 use tessera_graph::{
     check, compile, Capabilities, CompileError, CompileOptions, Format, Graph, ImageDesc, PassKind,
-    QueueKind, ResourceId,
+    QueueKind, ResolveMode, ResourceId,
 };
 
 /// Image classes: (width, height, samples).
@@ -55,7 +55,19 @@ struct Pool {
     /// Per class: colour images (RGBA8, RGBA16F), then the depth image.
     class: Vec<Vec<ResourceId>>,
     resolve: ResourceId,
+    /// Single-sampled D32 target of depth resolves (of the multisampled class's depth).
+    depth_resolve: ResourceId,
     buffer: ResourceId,
+}
+
+/// A depth resolve mode every profile supports, or none (`sample_zero`), from a pick.
+fn depth_mode(pick: u8) -> Option<ResolveMode> {
+    [
+        None,
+        Some(ResolveMode::SampleZero),
+        Some(ResolveMode::Min),
+        Some(ResolveMode::Max),
+    ][pick as usize % 4]
 }
 
 fn build(specs: &[PassSpec], flags: u16) -> Graph {
@@ -85,10 +97,14 @@ fn build(specs: &[PassSpec], flags: u16) -> Graph {
     }
     let resolve = g.image("resolved", ImageDesc::new(Format::R8G8B8A8_UNORM, 64, 32));
     g.resource_mut(resolve).output = true;
+    let depth_resolve = g.image("resolved_depth", ImageDesc::new(Format::D32_SFLOAT, 64, 32));
+    // Sometimes an output, sometimes only sampled by a later pass (or not at all).
+    g.resource_mut(depth_resolve).output = flags & 1 == 0;
     let buffer = g.buffer("buf", 256);
     let pool = Pool {
         class,
         resolve,
+        depth_resolve,
         buffer,
     };
     let mut written = vec![false; g.resources.len()];
@@ -108,6 +124,7 @@ fn build(specs: &[PassSpec], flags: u16) -> Graph {
                 written[pool.class[class][k].index()] = true;
             }
             written[pool.resolve.index()] |= CLASSES[class].2 > 1;
+            written[pool.depth_resolve.index()] |= CLASSES[class].2 > 1 && spec.picks[0].2;
             continue;
         }
         let mut uses: Vec<(ResourceId, Access, bool, Option<ResourceId>)> = Vec::new();
@@ -123,7 +140,10 @@ fn build(specs: &[PassSpec], flags: u16) -> Graph {
         if spec.compute {
             for &(r, a, _) in &spec.picks {
                 let img = pool.class[r as usize % CLASSES.len()][(a as usize / 3) % 3];
-                if a % 2 == 0 && written[img.index()] {
+                if a % 7 == 6 && written[pool.depth_resolve.index()] {
+                    // The resolved depth, sampled (SSAO, fog).
+                    add(&mut uses, pool.depth_resolve, Access::Sampled, false, None);
+                } else if a % 2 == 0 && written[img.index()] {
                     add(&mut uses, img, Access::Sampled, false, None);
                 } else {
                     add(&mut uses, pool.buffer, Access::StorageWrite, false, None);
@@ -174,6 +194,19 @@ fn build(specs: &[PassSpec], flags: u16) -> Graph {
             if let (Some(src), true) = (msaa_colour, CLASSES[class].2 > 1 && spec.picks.len() > 2) {
                 add(&mut uses, pool.resolve, Access::Resolve, false, Some(src));
             }
+            // The multisampled depth attachment, resolved on write-back.
+            let msaa_depth = uses
+                .iter()
+                .any(|u| u.0 == mine[3] && matches!(u.1, Access::DepthWrite | Access::DepthRead));
+            if msaa_depth && CLASSES[class].2 > 1 && spec.picks.len() > 1 {
+                add(
+                    &mut uses,
+                    pool.depth_resolve,
+                    Access::Resolve,
+                    false,
+                    Some(mine[3]),
+                );
+            }
         }
         let name = format!("p{i}");
         let mut b = if spec.compute {
@@ -186,8 +219,13 @@ fn build(specs: &[PassSpec], flags: u16) -> Graph {
         } else {
             g.raster(name)
         };
+        let mode = depth_mode(spec.picks.last().map_or(0, |p| p.0));
         for &(r, a, clear, from) in &uses {
             b = match (a, from) {
+                (Access::Resolve, Some(src)) if r == pool.depth_resolve => match mode {
+                    Some(m) => b.resolves_depth(r, src, m),
+                    None => b.resolves(r, src),
+                },
                 (Access::Resolve, Some(src)) => b.resolves(r, src),
                 (_, _) if clear => b.clears(r, a),
                 _ => b.uses(r, a),
@@ -238,6 +276,12 @@ fn chain(g: &mut Graph, pool: &Pool, class: usize, i: usize, spec: &PassSpec) {
         .uses(y, Access::ColorReadWrite);
     if CLASSES[class].2 > 1 {
         c = c.resolves(pool.resolve, y);
+        if pick.2 {
+            c = match depth_mode(pick.0 / 4) {
+                Some(m) => c.resolves_depth(pool.depth_resolve, d, m),
+                None => c.resolves(pool.depth_resolve, d),
+            };
+        }
     }
     c.side_effects();
 }
@@ -426,4 +470,37 @@ fn random_frames_read_attachments_before_their_last_subpass() {
         total.store >= 20 && total.dont_care >= 20 && total.resolve >= 5,
         "{total:?}"
     );
+}
+
+/// The generator makes depth resolves of every mode, through the compiler into the plan
+/// (counted on `mali`).
+#[test]
+fn random_frames_resolve_depth_in_every_mode() {
+    let caps = device(0);
+    let strategy = (prop::collection::vec(pass_spec(), 1..10), any::<u16>());
+    let mut modes = std::collections::HashMap::new();
+    for seed in 0..300 {
+        let (specs, flags) = common::sample(&strategy, seed);
+        let mut g = build(&specs, flags);
+        for r in &mut g.resources {
+            if r.declared_memoryless() {
+                r.origin = Origin::TRANSIENT;
+            }
+        }
+        let plan =
+            compile(&g, &caps, &CompileOptions::ALL).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        for a in plan
+            .render_passes
+            .iter()
+            .flat_map(|rp| rp.attachments.iter())
+        {
+            if let Some(m) = a.resolve_mode {
+                assert_eq!(a.resolve_target.as_deref(), Some("resolved_depth"));
+                *modes.entry(m).or_insert(0u32) += 1;
+            }
+        }
+    }
+    for m in [ResolveMode::SampleZero, ResolveMode::Min, ResolveMode::Max] {
+        assert!(modes.get(&m).copied().unwrap_or(0) >= 3, "{m}: {modes:?}");
+    }
 }

@@ -366,6 +366,16 @@ fn check_merge(cx: &mut Ctx<'_>, i: usize, rp: &RenderPass, passes: &[PassId]) {
         }
         for u in &pass.uses {
             if let (Access::Resolve, Some(from)) = (u.access, u.from) {
+                if let Some(by) = resolved.get(&from) {
+                    cx.fail(
+                        "rp.merge",
+                        format!(
+                            "render pass #{i}: '{}' resolves '{}' again after subpass '{by}' resolved it (one resolve target per attachment and render pass)",
+                            pass.name,
+                            g.resource(from).name
+                        ),
+                    );
+                }
                 resolved.entry(from).or_insert(pass.name.as_str());
             }
         }

@@ -4,7 +4,7 @@
 //! - `resolve.subpass`: a render pass lists a resolve only where one of its subpasses uses
 //!   the source as an attachment and resolves it into that target (the resolve happens at
 //!   the end of that subpass);
-//! - `resolve.missing`: every resolve use of a kept pass has its `resolve_target` on the
+//! - `resolve.missing`: every resolve use of a kept pass is the `resolve_target` of the
 //!   source's attachment in the pass's render pass;
 //! - `resolve.mode_unsupported`: a resolved depth/stencil attachment records the frame's mode
 //!   (its own or `sample_zero`), one the device supports; nothing else records a mode (a
@@ -85,12 +85,16 @@ pub(super) fn check(graph: &Graph, caps: &Capabilities, plan: &Plan, out: &mut V
                 .get(name.as_str())
                 .and_then(|&rp| plan.render_passes.get(rp))
                 .and_then(|rp| rp.attachments.iter().find(|a| a.resource == source.name));
-            if listed.is_none_or(|a| a.resolve_target.is_none()) {
+            if listed.is_none_or(|a| a.resolve_target.as_deref() != Some(target.name.as_str())) {
                 push(
                     "resolve.missing",
                     format!(
-                        "pass '{}' resolves '{}' into '{}' but its render pass's attachment '{}' has no resolve_target",
-                        pass.name, source.name, target.name, source.name
+                        "pass '{}' resolves '{}' into '{}' but its render pass's attachment '{}' has resolve_target {:?}",
+                        pass.name,
+                        source.name,
+                        target.name,
+                        source.name,
+                        listed.and_then(|a| a.resolve_target.as_deref())
                     ),
                 );
             }

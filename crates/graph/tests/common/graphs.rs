@@ -5,13 +5,14 @@
 //! pass or the resource is replaced by the next one that does, reads of transient resources
 //! nobody wrote yet become writes, attachments keep one extent and sample count per pass,
 //! and a resolve is only emitted when the pass writes a matching multisampled colour
-//! attachment. The result always passes `validate`.
+//! attachment, or (into a depth/stencil image, with a mode) has a matching multisampled
+//! depth attachment. The result always passes `validate`.
 
 use proptest::prelude::*;
 use tessera_graph::graph::{
     Graph, ImageDesc, Import, Origin, PassKind, QueueKind, Resource, ResourceKind, Use,
 };
-use tessera_graph::{Access, Format};
+use tessera_graph::{Access, Format, ResolveMode};
 
 /// Shape limits of generated graphs.
 #[derive(Clone, Debug)]
@@ -156,9 +157,12 @@ const COLOR_FORMATS: &[Format] = &[
     Format::B10G11R11_UFLOAT_PACK32,
 ];
 const MSAA_FORMATS: &[Format] = &[Format::R8G8B8A8_UNORM, Format::R16G16B16A16_SFLOAT];
+/// D32 twice: the format of the multisampled depth images, so that depth resolves into a
+/// single-sampled one are common.
 const DEPTH_FORMATS: &[Format] = &[
     Format::D32_SFLOAT,
     Format::D24_UNORM_S8_UINT,
+    Format::D32_SFLOAT,
     Format::D16_UNORM,
 ];
 
@@ -318,24 +322,46 @@ fn fit(
         return None;
     }
     let mut from = None;
+    let mut resolve_mode = None;
     if access == Access::Resolve {
         let d = desc?;
         if d.samples != 1 {
             return None;
         }
+        // A colour target resolves a written colour attachment, a depth/stencil one the
+        // pass's depth attachment (once per pass).
+        let depth_target = d.format.is_depth_stencil();
+        if depth_target
+            && uses.iter().any(|u| {
+                u.access == Access::Resolve
+                    && g.resource(u.resource)
+                        .image_desc()
+                        .is_some_and(|t| t.format.is_depth_stencil())
+            })
+        {
+            return None;
+        }
         from = uses.iter().find_map(|u| {
             let s = g.resource(u.resource).image_desc()?;
-            let colour = matches!(
-                u.access,
-                Access::ColorWrite | Access::ColorWriteAll | Access::ColorReadWrite
-            );
-            (colour
+            let source = if depth_target {
+                matches!(u.access, Access::DepthWrite | Access::DepthRead)
+            } else {
+                matches!(
+                    u.access,
+                    Access::ColorWrite | Access::ColorWriteAll | Access::ColorReadWrite
+                )
+            };
+            (source
                 && s.samples > 1
                 && s.format == d.format
                 && (s.width, s.height) == (d.width, d.height))
                 .then_some(u.resource)
         });
         from?;
+        if depth_target {
+            // Every profile supports these; which one follows the resource.
+            resolve_mode = [None, Some(ResolveMode::Min), Some(ResolveMode::Max)][r % 3];
+        }
     }
     if access.is_attachment() {
         let d = desc?;
@@ -355,7 +381,7 @@ fn fit(
         access,
         clear,
         from,
-        resolve_mode: None,
+        resolve_mode,
         clear_value: None,
         previous: false,
     })

@@ -389,9 +389,13 @@
     if (b.queue_transfer) s += '<br>' + esc(b.queue_transfer.half) + ' ' + esc(b.queue_transfer.src_queue) + ' \u2192 ' + esc(b.queue_transfer.dst_queue);
     return s + '</div>';
   }
+  // A depth/stencil resolve's mode (a colour resolve averages and has none).
+  function resolveMode(a) {
+    return a.resolve_mode ? ' (' + esc(a.resolve_mode) + ')' : '';
+  }
   function attachmentRow(a) {
     return '<tr><td>' + brk(a.resource) + (a.memoryless ? ' <span class="tag ml">memoryless</span>' : '') +
-      (a.resolve_target ? ' \u2192 ' + esc(a.resolve_target) : '') + '</td><td class="' + opClass(a.load_op) + '">' + a.load_op.toUpperCase() +
+      (a.resolve_target ? ' \u2192 ' + esc(a.resolve_target) + resolveMode(a) : '') + '</td><td class="' + opClass(a.load_op) + '">' + a.load_op.toUpperCase() +
       '</td><td class="' + opClass(a.store_op) + '">' + a.store_op.toUpperCase() + '</td><td class="num">' + bytes(a.load_bytes + a.store_bytes) + '</td></tr>';
   }
   function passDetails(p) {
@@ -552,7 +556,7 @@
         var r = resByName[a.resource];
         return '<tr class="click"' + (r ? ' data-k="r:' + r.idx + '"' : '') + '><td>' + brk(a.resource) + '</td><td class="' + opClass(a.load_op) + '">' + a.load_op.toUpperCase() +
           '</td><td class="' + opClass(a.store_op) + '">' + a.store_op.toUpperCase() + '</td><td>' + (a.memoryless ? '<span class="tag ml">yes</span>' : 'no') +
-          '</td><td class="num">' + a.samples + '</td><td>' + (a.resolve_target ? esc(a.resolve_target) : '') + '</td><td class="lay">' + esc(a.initial_layout) + ' \u2192 ' + esc(a.final_layout) +
+          '</td><td class="num">' + a.samples + '</td><td>' + (a.resolve_target ? esc(a.resolve_target) + resolveMode(a) : '') + '</td><td class="lay">' + esc(a.initial_layout) + ' \u2192 ' + esc(a.final_layout) +
           '</td><td class="num">' + bytes(a.op_bytes) + '</td><td class="num">' + bytes(a.load_bytes + a.store_bytes) + '</td><td class="num">' + rate(a.load_bytes + a.store_bytes) + '</td></tr>';
       }).join('') + '</table></div>';
   }

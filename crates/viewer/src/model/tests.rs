@@ -177,6 +177,21 @@ fn tile_msaa_resolve_is_the_only_traffic() {
     );
 }
 
+#[test]
+fn a_depth_resolve_carries_its_mode_to_the_page() {
+    let (graph, plan) = compiled("tile_msaa_depth", None);
+    let page = Page::build(&graph, &plan);
+    let depth = page.render_passes[0]
+        .attachments
+        .iter()
+        .find(|a| a.planned.resource == "msaa_depth")
+        .expect("msaa_depth");
+    assert_eq!(depth.planned.resolve_target.as_deref(), Some("depth_1x"));
+    let json = serde_json::to_value(depth).expect("serializes");
+    assert_eq!(json["resolve_mode"], "max");
+    assert!(include_str!("../html/page.js").contains("a.resolve_mode"));
+}
+
 /// A break whose later render pass loads what the earlier one stored, and samples a second
 /// image the earlier one wrote.
 fn break_graph() -> Graph {

@@ -114,10 +114,11 @@ pub enum Blocker {
         /// That subpass's access.
         other_access: Access,
     },
-    /// The candidate writes a multisampled attachment that an earlier subpass resolved: a
-    /// resolve happens at the end of the subpass that declares it, so the resolved image
-    /// would miss the write, and the write would have to wait for the resolve's read (a
-    /// later subpass that only reads the source after its resolve merges).
+    /// The candidate writes (or resolves again, `access` [`Access::Resolve`]) a multisampled
+    /// attachment that an earlier subpass resolved: a resolve happens at the end of the
+    /// subpass that declares it, so the resolved image would miss the write, and the write
+    /// would have to wait for the resolve's read; an attachment has one resolve target per
+    /// render pass (a later subpass that only reads the source after its resolve merges).
     WriteAfterResolve {
         /// The candidate.
         pass: PassId,
@@ -247,6 +248,21 @@ impl Blocker {
                 *group,
                 " (the subpasses of a render pass share one sample count: a tiler keeps one \
                  sample layout per tile)"
+            ),
+            Blocker::WriteAfterResolve {
+                pass,
+                resource,
+                access: Access::Resolve,
+                resolver,
+            } => put!(
+                out,
+                "'",
+                p(*pass),
+                "' resolves '",
+                r(*resource),
+                "' again after subpass '",
+                p(*resolver),
+                "' resolved it: a multisampled attachment has one resolve target per render pass"
             ),
             Blocker::WriteAfterResolve {
                 pass,

@@ -13,9 +13,10 @@
 //!   non-attachment use: every read of an earlier subpass's output is an input attachment or
 //!   a depth test, so every subpass dependency is same-pixel; and non-attachment uses of one
 //!   image agree on its layout (nothing may transition it inside the render pass);
-//! - a multisampled attachment that an earlier subpass resolved is not written again: a
-//!   resolve happens at the end of the subpass that declares it (later subpasses may read
-//!   the source, e.g. as a per-sample input attachment);
+//! - a multisampled attachment that an earlier subpass resolved is not written nor resolved
+//!   again: a resolve happens at the end of the subpass that declares it (later subpasses
+//!   may read the source, e.g. as a per-sample input attachment), and an attachment has one
+//!   resolve target per render pass;
 //! - colour attachments within `max_color_attachments`, input attachments within
 //!   `max_input_attachments`, and, where the device has a tile budget, Σ bits per texel ×
 //!   samples over the colour attachments within `tile_bits_per_pixel`.
@@ -241,6 +242,9 @@ impl OpenGroup {
                     return false;
                 }
             }
+            if self.resolved_again(pass, u).is_some() {
+                return false;
+            }
             if let Some(b) = colour_bits(graph, u.resource, u.access) {
                 if known.is_none_or(|g| g.colour_bits.is_none()) {
                     colour += 1;
@@ -324,6 +328,9 @@ impl OpenGroup {
                     out(b);
                 }
             }
+            if let Some(b) = self.resolved_again(pass, u) {
+                out(b);
+            }
             if let Some(b) = colour_bits(graph, u.resource, u.access) {
                 if known.is_none_or(|g| g.colour_bits.is_none()) {
                     count += 1;
@@ -369,6 +376,19 @@ impl OpenGroup {
                 parts,
             });
         }
+    }
+
+    /// The merge rule about a resolve of a source an earlier subpass resolved: one resolve
+    /// per multisampled attachment and render pass (the plan's attachment has one target).
+    fn resolved_again(&self, pass: PassId, u: &crate::graph::Use) -> Option<Blocker> {
+        let from = u.from.filter(|_| u.access == Access::Resolve)?;
+        let resolver = self.find(from)?.resolved_by?;
+        Some(Blocker::WriteAfterResolve {
+            pass,
+            resource: from,
+            access: Access::Resolve,
+            resolver,
+        })
     }
 
     /// Adds `pass` as the next subpass (the caller has checked [`OpenGroup::accepts`]).
