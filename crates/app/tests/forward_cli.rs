@@ -107,3 +107,33 @@ fn render_forward_4x_runs_clean() {
     assert!(stdout.contains("validation messages: 0"), "{stdout}");
     assert!(out.exists());
 }
+
+/// lavapipe renders 1 or 4 samples: `--msaa 8` runs at 4 with one warning, and the summary
+/// says what ran.
+#[test]
+fn msaa_above_the_device_is_lowered_with_one_warning() {
+    let dir = common::scratch("forward-8x");
+    let out = dir.join("f.png");
+    let o = tessera(&[
+        "render",
+        "--width",
+        "64",
+        "--height",
+        "36",
+        "--frames",
+        "1",
+        "--path",
+        "forward",
+        "--msaa",
+        "8",
+        "--aa",
+        "fxaa",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let (stdout, stderr) = (text(&o.stdout), text(&o.stderr));
+    assert!(o.status.success(), "{stdout}{stderr}");
+    assert!(stdout.contains("path=forward msaa=4"), "{stdout}");
+    assert_eq!(stderr.matches("msaa = 8").count(), 1, "{stderr}");
+    assert!(stderr.contains("using 4"), "{stderr}");
+}
