@@ -177,6 +177,20 @@ pub fn frame_graph(scene: &Scene, settings: &Settings) -> Graph {
     .0
 }
 
+/// The depth resolve mode the forward prepass uses with a device of `modes`: `wanted` if
+/// it has it, else `SampleZero` (every device with depth resolve has it), else none (a
+/// single-sampled prepass).
+pub fn depth_resolve_in(
+    wanted: Option<tessera_graph::ResolveMode>,
+    modes: tessera_graph::ResolveModes,
+) -> Option<tessera_graph::ResolveMode> {
+    wanted.and_then(|m| {
+        [m, tessera_graph::ResolveMode::SampleZero]
+            .into_iter()
+            .find(|&m| modes.contains(m))
+    })
+}
+
 /// The graph format of a presentable 8-bit swapchain format, if it is one.
 fn present_format(f: vk::Format) -> Option<tessera_graph::Format> {
     use tessera_graph::Format as F;
@@ -238,12 +252,10 @@ impl Renderer {
     ) -> Result<Renderer, RenderError> {
         settings.features.check().map_err(RenderError::Frame)?;
         settings.features.msaa = crate::gpu::samples::clamp_msaa(&gpu, settings.features.msaa);
-        let modes = gpu.capabilities().depth_resolve_modes;
-        settings.depth_resolve = settings.depth_resolve.and_then(|m| {
-            [m, tessera_graph::ResolveMode::SampleZero]
-                .into_iter()
-                .find(|&m| modes.contains(m))
-        });
+        settings.depth_resolve = depth_resolve_in(
+            settings.depth_resolve,
+            gpu.capabilities().depth_resolve_modes,
+        );
         // Every image of the frame within the device's limits, before any is created.
         gpu.check_extents(&frame_graph(&scene, &settings))?;
         let mut exec = Executor::new(
