@@ -137,3 +137,56 @@ fn msaa_above_the_device_is_lowered_with_one_warning() {
     assert_eq!(stderr.matches("msaa = 8").count(), 1, "{stderr}");
     assert!(stderr.contains("using 4"), "{stderr}");
 }
+
+/// The mobile preset's forward frame at 4× as a Mali would plan it passes the plan checker,
+/// and its RenderDoc capture matches the plan: the multisampled colour and depth (and the
+/// prepass's depth) created memoryless, their load/store ops keeping them in tile memory.
+#[test]
+fn the_tiler_forward_frame_passes_the_checker_and_its_capture_matches_the_plan() {
+    let o = tessera(&[
+        "plan",
+        "--frame",
+        "--profile",
+        "mali",
+        "--width",
+        "1920",
+        "--height",
+        "1080",
+        "--check",
+    ]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{out}{}", text(&o.stderr));
+    assert!(out.contains("passes every check"), "{out}");
+    let dir = common::scratch("forward-capture");
+    let (png, rdc) = (dir.join("f.png"), dir.join("f.rdc"));
+    let o = tessera(&[
+        "render",
+        "--width",
+        "320",
+        "--height",
+        "180",
+        "--frames",
+        "2",
+        "--profile",
+        "mali",
+        "--tile-rules",
+        "mali",
+        "--out",
+        png.to_str().unwrap(),
+        "--capture",
+        rdc.to_str().unwrap(),
+    ]);
+    let stdout = text(&o.stdout);
+    assert!(o.status.success(), "{stdout}{}", text(&o.stderr));
+    assert!(stdout.contains("validation messages: 0"), "{stdout}");
+    let o = tessera(&["verify-capture", rdc.to_str().unwrap()]);
+    let out = text(&o.stdout) + &text(&o.stderr);
+    assert!(o.status.success(), "{out}");
+    assert!(
+        out.contains("result: the capture matches the plan"),
+        "{out}"
+    );
+    for m in ["hdr ms (memoryless)", "depth ms (memoryless)"] {
+        assert!(out.contains(m), "{m}: {out}");
+    }
+}
