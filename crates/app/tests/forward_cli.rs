@@ -154,8 +154,8 @@ fn the_tiler_forward_frame_passes_the_checker_and_its_capture_matches_the_plan()
         "1080",
         "--check",
     ]);
-    let out = text(&o.stdout);
-    assert!(o.status.success(), "{out}{}", text(&o.stderr));
+    let out = text(&o.stdout) + &text(&o.stderr);
+    assert!(o.status.success(), "{out}");
     assert!(out.contains("passes every check"), "{out}");
     let dir = common::scratch("forward-capture");
     let (png, rdc) = (dir.join("f.png"), dir.join("f.rdc"));
