@@ -83,6 +83,23 @@ pub struct SyncScope {
     pub layout: Option<Layout>,
 }
 
+impl SyncScope {
+    /// This scope widened by the read a depth/stencil resolve makes of its source at the end
+    /// of the subpass: the Vulkan specification puts every multisample resolve in the colour
+    /// attachment output stage, reading the multisampled attachment with
+    /// `COLOR_ATTACHMENT_READ`, depth/stencil ones included. A depth attachment's own stages
+    /// (the fragment tests) do not cover that read, so a dependency or barrier on the source
+    /// of a depth resolve must name it too; colour attachments are used in that stage anyway.
+    #[must_use]
+    pub fn with_resolve_read(self) -> SyncScope {
+        SyncScope {
+            stages: self.stages | StageMask::COLOR_ATTACHMENT_OUTPUT,
+            access: self.access | AccessMask::COLOR_ATTACHMENT_READ,
+            layout: self.layout,
+        }
+    }
+}
+
 impl Access {
     /// Every access kind.
     pub const ALL: &'static [Access] = &[

@@ -651,6 +651,29 @@ pub struct Pass {
     pub uses: Vec<Use>,
 }
 
+impl Pass {
+    /// True when `u`, one of this pass's uses, is a depth/stencil attachment the pass
+    /// resolves on write-back: the resolve reads it at the end of the subpass as well
+    /// ([`crate::access::SyncScope::with_resolve_read`]).
+    pub fn resolves_depth_source(&self, u: &Use) -> bool {
+        matches!(u.access, Access::DepthWrite | Access::DepthRead)
+            && self
+                .uses
+                .iter()
+                .any(|v| v.access == Access::Resolve && v.from == Some(u.resource))
+    }
+
+    /// The scope of its use `u` (`scope`, from [`Access::scope`] or a table of it), widened
+    /// by a depth/stencil resolve's read when the pass resolves that attachment.
+    pub fn use_scope(&self, u: &Use, scope: crate::access::SyncScope) -> crate::access::SyncScope {
+        if self.resolves_depth_source(u) {
+            scope.with_resolve_read()
+        } else {
+            scope
+        }
+    }
+}
+
 /// A frame graph: resources and passes in declaration order.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Graph {

@@ -17,7 +17,8 @@ pub enum ResolveMode {
     /// The value of sample 0 (every device with depth/stencil resolve supports it).
     #[default]
     SampleZero,
-    /// The mean of the samples (colour resolves; not a depth/stencil mode in Vulkan 1.2).
+    /// The mean of the samples (every colour resolve; a depth resolve where the device
+    /// supports it, never a stencil one).
     Average,
     /// The smallest sample (nearest depth with a standard depth test).
     Min,

@@ -66,12 +66,12 @@ fn a_mode_other_than_the_frames_or_one_the_device_lacks_is_caught() {
         "resolve.mode_unsupported",
     );
     assert!(
-        found[0].contains("Some(Min)") && found[0].contains("Some(Max)"),
+        found[0].contains("Some(Min)") && found[0].contains("Some(SampleZero)"),
         "{found:?}"
     );
-    // The plan as compiled, checked for a device without 'max'.
+    // The plan as compiled, checked for a device without 'sample_zero'.
     let mut narrow = caps.clone();
-    narrow.depth_resolve_modes = ResolveModes::of(&[ResolveMode::SampleZero, ResolveMode::Min]);
+    narrow.depth_resolve_modes = ResolveModes::of(&[ResolveMode::Min, ResolveMode::Max]);
     let found = require(
         &violations(&g, &narrow, options, &plan),
         "resolve.mode_unsupported",
@@ -79,7 +79,7 @@ fn a_mode_other_than_the_frames_or_one_the_device_lacks_is_caught() {
     assert!(
         found
             .iter()
-            .any(|d| d.contains("resolves with max") && d.contains("sample_zero, min")),
+            .any(|d| d.contains("resolves with sample_zero") && d.contains("min, max")),
         "{found:?}"
     );
     // A mode on the colour attachment (a colour resolve averages).
@@ -203,4 +203,55 @@ fn a_sample_count_changed_in_the_plan_is_caught() {
         ),
         "{found:?}"
     );
+}
+
+/// A depth resolve reads its multisampled source at COLOR_ATTACHMENT_OUTPUT with
+/// COLOR_ATTACHMENT_READ (where the Vulkan specification puts every resolve), beyond the depth
+/// test's stages: the dependency into the resolving subpass names that read, and without it
+/// the checker finds the hazard.
+#[test]
+fn the_dependency_into_a_depth_resolve_covers_its_read() {
+    use tessera_graph::sync::{AccessMask, StageMask};
+    let options = CompileOptions::ALL;
+    let (g, caps, mut plan) = base(options);
+    let read = |d: &tessera_graph::plan::SubpassDependency| {
+        d.dst_stage.contains(StageMask::COLOR_ATTACHMENT_OUTPUT)
+            && d.dst_access.contains(AccessMask::COLOR_ATTACHMENT_READ)
+    };
+    let deps = &mut plan.render_passes[0].dependencies;
+    assert!(
+        deps.iter()
+            .any(|d| d.src_subpass == 0 && d.dst_subpass == 1 && read(d)),
+        "{deps:?}"
+    );
+    for d in deps.iter_mut() {
+        d.dst_access = d.dst_access - AccessMask::COLOR_ATTACHMENT_READ;
+    }
+    let found = require(&violations(&g, &caps, options, &plan), "rp.dependency");
+    assert!(
+        found.iter().any(|d| d.contains("'msaa_depth'")),
+        "{found:?}"
+    );
+}
+
+/// The same across render passes: the barrier before the resolving pass waits for the depth
+/// writes and makes them visible to the resolve's read.
+#[test]
+fn the_barrier_before_a_depth_resolve_covers_its_read() {
+    use tessera_graph::sync::{AccessMask, StageMask};
+    let options = CompileOptions::NONE;
+    let (g, caps, mut plan) = base(options);
+    let b = plan
+        .barriers
+        .iter_mut()
+        .find(|b| b.before == "transparent" && b.resource == "msaa_depth")
+        .expect("a barrier before 'transparent' on msaa_depth");
+    assert!(
+        b.dst_stage.contains(StageMask::COLOR_ATTACHMENT_OUTPUT)
+            && b.dst_access.contains(AccessMask::COLOR_ATTACHMENT_READ),
+        "{b:?}"
+    );
+    b.dst_access = b.dst_access - AccessMask::COLOR_ATTACHMENT_READ;
+    let found = require(&violations(&g, &caps, options, &plan), "hazard.uncovered");
+    assert!(found.iter().any(|d| d.contains("msaa_depth")), "{found:?}");
 }

@@ -84,7 +84,7 @@ fn ms_colour_and_depth_stay_in_tile_memory_on_mali() {
     }
     let d = attachment(&plan, "msaa_depth");
     assert_eq!(d.resolve_target.as_deref(), Some("depth_1x"));
-    assert_eq!(d.resolve_mode, Some(ResolveMode::Max));
+    assert_eq!(d.resolve_mode, Some(ResolveMode::SampleZero));
     let c = attachment(&plan, "msaa_color");
     assert_eq!(c.resolve_target.as_deref(), Some("swapchain"));
     assert_eq!(c.resolve_mode, None, "a colour resolve averages");
@@ -140,7 +140,7 @@ fn resolve_mode_is_in_the_plan_json_and_reads_back() {
             .find(|a| a["resource"] == n)
             .unwrap_or_else(|| panic!("{n}"))
     };
-    assert_eq!(by_name("msaa_depth")["resolve_mode"], "max");
+    assert_eq!(by_name("msaa_depth")["resolve_mode"], "sample_zero");
     assert_eq!(by_name("msaa_depth")["resolve_target"], "depth_1x");
     assert!(by_name("msaa_color").get("resolve_mode").is_none());
     assert_eq!(
@@ -556,7 +556,7 @@ fn the_report_names_depth_resolves_with_their_mode() {
             .to_string()
     };
     assert!(
-        line("msaa_depth").ends_with("resolve -> depth_1x (max)"),
+        line("msaa_depth").ends_with("resolve -> depth_1x (sample_zero)"),
         "{text}"
     );
     assert!(

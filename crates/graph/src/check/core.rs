@@ -335,7 +335,16 @@ impl<'a> Ctx<'a> {
     /// combination the table does not allow gets every stage and access).
     pub fn scope(&self, p: usize, u: &Use) -> Scope {
         let class = Class::of(self.graph, u.resource);
-        table::scope(u.access, self.graph.passes[p].kind, class).unwrap_or_else(table::unknown)
+        let mut s =
+            table::scope(u.access, self.graph.passes[p].kind, class).unwrap_or_else(table::unknown);
+        // The source of a depth/stencil resolve is read by the resolve too.
+        if let Some((stages, access)) =
+            table::resolve_read(self.graph, crate::graph::PassId(p as u32), u)
+        {
+            s.stages |= stages;
+            s.access |= access;
+        }
+        s
     }
 
     /// The kept pass named `name`, if there is one.

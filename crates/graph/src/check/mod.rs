@@ -12,8 +12,10 @@
 //! attachment's first subpass (`LOAD` reads, `CLEAR`/`DONT_CARE` write; colour at
 //! `COLOR_ATTACHMENT_OUTPUT`, depth/stencil at `EARLY_FRAGMENT_TESTS`), the store at the end
 //! of its last (`STORE`/`DONT_CARE` write; colour at `COLOR_ATTACHMENT_OUTPUT`, depth/stencil
-//! at `LATE_FRAGMENT_TESTS`), a resolve at the end of its subpass. Every hazard rule below
-//! (`hazard.*`, `rp.dependency`, `memory.alias_*`, `syncs.uncovered`) treats them like uses;
+//! at `LATE_FRAGMENT_TESTS`), a resolve at the end of its subpass (a depth/stencil resolve
+//! also reads its source there, at `COLOR_ATTACHMENT_OUTPUT` with `COLOR_ATTACHMENT_READ`).
+//! Every hazard rule below (`hazard.*`, `rp.dependency`, `memory.alias_*`,
+//! `syncs.uncovered`) treats them like uses;
 //! accesses of one subpass are ordered by the render pass itself.
 //!
 //! Size: a frame or plan over one of the [`limits`] (passes, resources, entries of a list,

@@ -644,9 +644,14 @@ fn check_dependencies(cx: &mut Ctx<'_>, i: usize, rp: &RenderPass, passes: &[Pas
     for (j, &p) in passes.iter().enumerate() {
         let j = j as u32;
         for u in &g.pass(p).uses {
-            let Some(used) = att(u.access, is_depth(g, u.resource)) else {
+            let Some(mut used) = att(u.access, is_depth(g, u.resource)) else {
                 continue;
             };
+            // A depth/stencil resolve reads its source at the end of this subpass too.
+            if let Some((stages, access)) = table::resolve_read(g, p, u) {
+                used.stages |= stages;
+                used.access |= access;
+            }
             let op = ops.at(p.index(), u.resource.index());
             let as_att = |a: OpAccess| Att {
                 stages: a.stages,

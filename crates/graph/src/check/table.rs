@@ -159,6 +159,27 @@ pub(crate) fn scope(access: Access, pass: PassKind, class: Class) -> Option<Scop
     }
 }
 
+/// The read a depth/stencil resolve makes of its source, in addition to the source's own
+/// attachment use, when `use_` (a depth attachment of pass `p`) is resolved by `p`: the
+/// specification's multisample resolve reads at `COLOR_ATTACHMENT_OUTPUT` with
+/// `COLOR_ATTACHMENT_READ`, whatever the aspect ("Render Pass", multisample resolve
+/// operations). `None` for every other use (a colour source is used at that stage anyway).
+pub(crate) fn resolve_read(
+    graph: &Graph,
+    p: PassId,
+    use_: &Use,
+) -> Option<(StageMask, AccessMask)> {
+    let pass = graph.passes.get(p.index())?;
+    let resolved = pass
+        .uses
+        .iter()
+        .any(|v| v.access == Access::Resolve && v.from == Some(use_.resource));
+    (matches!(use_.access, Access::DepthWrite | Access::DepthRead) && resolved).then_some((
+        StageMask::COLOR_ATTACHMENT_OUTPUT,
+        AccessMask::COLOR_ATTACHMENT_READ,
+    ))
+}
+
 /// Accesses of a transfer pass: copies, blits and clears.
 fn transfer(access: Access, pass: PassKind, class: Class) -> Option<Scope> {
     let layout = |l| (class != Class::Buffer).then_some(l);

@@ -412,7 +412,7 @@ fn replay_on<const TWO_QUEUES: bool>(frame: &Frame, mut entering: Vec<Flags>) ->
                 let (scope, writes) = ops.fold(
                     pass,
                     use_index,
-                    scopes.scope(u.access, p.kind, classes[resource.index()]),
+                    p.use_scope(u, scopes.scope(u.access, p.kind, classes[resource.index()])),
                     u.access.writes(),
                 );
                 // This use's facts, for the later uses that wait for it.
@@ -1128,7 +1128,7 @@ fn initial_states(
             let (scope, writes) = ops.fold(
                 pass,
                 use_index,
-                scopes.scope(u.access, p.kind, classes[r]),
+                p.use_scope(u, scopes.scope(u.access, p.kind, classes[r])),
                 u.access.writes(),
             );
             let queue = schedule.queue[pass.index()];

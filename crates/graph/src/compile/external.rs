@@ -40,7 +40,8 @@ pub fn external(graph: &Graph, schedule: &Schedule) -> Vec<ExternalSync> {
             let r = graph.resource(id);
             let scope = |p: PassId, k: usize| {
                 let pass = graph.pass(p);
-                pass.uses[k].access.scope(pass.kind, r.target())
+                let u = &pass.uses[k];
+                pass.use_scope(u, u.access.scope(pass.kind, r.target()))
             };
             let exit_layout = match (r.exit(), r.image_desc()) {
                 (_, None) => None,

@@ -188,7 +188,7 @@ fn a_depth_resolve_carries_its_mode_to_the_page() {
         .expect("msaa_depth");
     assert_eq!(depth.planned.resolve_target.as_deref(), Some("depth_1x"));
     let json = serde_json::to_value(depth).expect("serializes");
-    assert_eq!(json["resolve_mode"], "max");
+    assert_eq!(json["resolve_mode"], "sample_zero");
     assert!(include_str!("../html/page.js").contains("a.resolve_mode"));
 }
 

@@ -258,7 +258,10 @@ pub fn dependencies_with(
         }
         let p = graph.pass(pass);
         for u in &p.uses {
-            let scope = u.access.scope(p.kind, graph.resource(u.resource).target());
+            let scope = p.use_scope(
+                u,
+                u.access.scope(p.kind, graph.resource(u.resource).target()),
+            );
             let me = Prior {
                 subpass: j,
                 scope,
