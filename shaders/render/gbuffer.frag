@@ -23,11 +23,6 @@ void main() {
     out_material = vec4(s.metallic, s.roughness, s.occlusion, 0.0);
     out_hdr = vec4(s.emissive, 1.0);
 #ifdef MOTION
-    // Objects do not move (only lights animate): last frame's world position is this one's.
-    // A per-object previous model matrix would transform the object-space position here.
-    vec4 now = frame.unjittered_view_proj * vec4(in_world, 1.0);
-    vec4 before = frame.prev_view_proj * vec4(in_world, 1.0);
-    // NDC to UV: x right, y down (the viewport is flipped: NDC +Y is the top row).
-    out_motion = (now.xy / now.w - before.xy / before.w) * vec2(0.5, -0.5);
+    out_motion = surface_motion(in_world);
 #endif
 }

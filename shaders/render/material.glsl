@@ -55,4 +55,15 @@ Surface surface() {
     return s;
 }
 
+// The motion vector of the surface point `world` (TAA): its current minus previous screen
+// position in UV units, both unjittered. Objects do not move (only lights animate), so last
+// frame's world position is this one's; a per-object previous model matrix would transform
+// the object-space position here.
+vec2 surface_motion(vec3 world) {
+    vec4 now = frame.unjittered_view_proj * vec4(world, 1.0);
+    vec4 before = frame.prev_view_proj * vec4(world, 1.0);
+    // NDC to UV: x right, y down (the viewport is flipped: NDC +Y is the top row).
+    return (now.xy / now.w - before.xy / before.w) * vec2(0.5, -0.5);
+}
+
 #endif

@@ -133,6 +133,11 @@ fn the_viewer_shows_the_renderers_frame() {
         "--frame",
         "--profile",
         "mali",
+        // The deferred mobile frame (the preset's path is forward).
+        "--path",
+        "deferred",
+        "--msaa",
+        "1",
         "--html",
         html.to_str().expect("utf-8 path"),
     ]));

@@ -177,6 +177,11 @@ fn the_renderers_frame_compiles_for_desktop_and_mali() {
             "180",
             "--profile",
             profile,
+            // The deferred frame on every profile (the mobile preset's path is forward).
+            "--path",
+            "deferred",
+            "--msaa",
+            "1",
             "--json",
         ]);
         assert!(

@@ -141,7 +141,21 @@ fn desktop_frame_verifies_with_every_optimisation_on_and_off() {
 /// The deferred frame merged into one render pass with memoryless G-buffer, depth and HDR.
 fn merged() -> &'static Captured {
     static MERGED: OnceLock<Captured> = OnceLock::new();
-    MERGED.get_or_init(|| capture("tiler", &["--profile", "mali", "--tile-rules", "mali"]))
+    MERGED.get_or_init(|| {
+        capture(
+            "tiler",
+            &[
+                "--profile",
+                "mali",
+                "--tile-rules",
+                "mali",
+                "--path",
+                "deferred",
+                "--msaa",
+                "1",
+            ],
+        )
+    })
 }
 
 /// The merged render pass of `c`'s plan (index, subpasses) and its memoryless attachments.
@@ -195,7 +209,17 @@ fn merged_tiler_frame_verifies_with_every_optimisation_on_and_off() {
     );
     let none = capture(
         "tiler-naive",
-        &["--profile", "mali", "--tile-rules", "mali", "--no-optimize"],
+        &[
+            "--profile",
+            "mali",
+            "--tile-rules",
+            "mali",
+            "--path",
+            "deferred",
+            "--msaa",
+            "1",
+            "--no-optimize",
+        ],
     );
     assert_verifies("tiler --no-optimize", &none);
     assert!(render_passes(&none.plan).iter().all(|r| r.len() == 1));

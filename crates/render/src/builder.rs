@@ -105,6 +105,15 @@ impl<'a, S: Copy> FrameBuilder<'a, S> {
         ImageRef::new(self.graph.image(name, ImageDesc::new(format, w, h)))
     }
 
+    /// A transient multisampled image (`samples` per pixel; 1 is [`Self::image`]): an
+    /// attachment that a pass resolves ([`PassDecl::resolve`]) and nothing samples, which
+    /// the compiler keeps memoryless on a tiler.
+    pub fn image_ms(&mut self, name: &str, format: Format, size: Size, samples: u32) -> ImageRef {
+        let (w, h) = self.pixels(size);
+        let desc = ImageDesc::new(format, w, h).samples(samples.max(1));
+        ImageRef::new(self.graph.image(name, desc))
+    }
+
     /// A transient buffer.
     pub fn buffer(&mut self, name: &str, size: u64) -> BufferRef {
         BufferRef::new(self.graph.buffer(name, size))
@@ -183,6 +192,13 @@ impl<'a, S: Copy> FrameBuilder<'a, S> {
             b = b.side_effects();
         }
         for u in decl.uses {
+            if let Some(from) = u.from {
+                b = match u.resolve_mode {
+                    Some(mode) => b.resolves_depth(u.resource, from, mode),
+                    None => b.resolves(u.resource, from),
+                };
+                continue;
+            }
             b = match (u.clear, u.previous) {
                 (_, true) => b.reads_previous(u.resource, u.access),
                 (Some(v), false) => b.clears_to(u.resource, u.access, v),

@@ -86,7 +86,8 @@ pub enum Aa {
     /// FXAA on the tone-mapped image.
     Fxaa,
     /// Temporal anti-aliasing on the tone-mapped image (`crate::frame::taa`): the projection
-    /// is jittered by a Halton(2, 3) sequence, the G-buffer writes motion vectors, and each
+    /// is jittered by a Halton(2, 3) sequence, the G-buffer (or the forward opaque pass, at
+    /// 1× only) writes motion vectors, and each
     /// frame is blended with the reprojected history of the previous ones.
     Taa,
 }
@@ -101,6 +102,31 @@ impl Aa {
         }
     }
 }
+
+/// How the opaque surfaces are lit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RenderPath {
+    /// A G-buffer, then a full-screen lighting pass (`crate::frame`). Single-sampled only.
+    Deferred,
+    /// Opaque surfaces shaded as they are drawn, with the same clustered lights
+    /// (`crate::frame::forward`): no G-buffer, so MSAA costs one colour and one depth
+    /// attachment, memoryless on a tiler and resolved on write-back.
+    Forward,
+}
+
+impl RenderPath {
+    /// The configuration name (one of `config::PATH_VALUES`).
+    pub fn name(self) -> &'static str {
+        match self {
+            RenderPath::Deferred => "deferred",
+            RenderPath::Forward => "forward",
+        }
+    }
+}
+
+/// The MSAA sample counts the settings accept (the device may support fewer: the renderer
+/// clamps, `crate::gpu::samples`).
+pub const MSAA_VALUES: &[u32] = &[1, 2, 4, 8];
 
 /// What the output shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -190,6 +216,10 @@ pub struct Features {
     pub resolution_scale: f32,
     /// What the output shows.
     pub debug_view: DebugView,
+    /// Deferred or forward lighting.
+    pub path: RenderPath,
+    /// MSAA samples per pixel (one of [`MSAA_VALUES`]); above 1 only on the forward path.
+    pub msaa: u32,
 }
 
 impl Default for Features {
@@ -207,6 +237,8 @@ impl Default for Features {
             aa: Aa::Taa,
             resolution_scale: 1.0,
             debug_view: DebugView::None,
+            path: RenderPath::Deferred,
+            msaa: 1,
         }
     }
 }
@@ -226,9 +258,15 @@ impl Features {
     }
 
     /// The `[mobile]` preset's defaults: the tile-friendly variant of every feature that
-    /// would break the G-buffer → lighting → transparents → tone-map render pass, and FXAA
-    /// for TAA (its motion target and full-size history cost a tiler bandwidth it lacks).
+    /// would break the G-buffer → lighting → transparents → tone-map render pass, FXAA
+    /// for TAA (its motion target and full-size history cost a tiler bandwidth it lacks),
+    /// and the forward path at 4× MSAA (its multisampled colour and depth stay in tile memory
+    /// and are resolved on write-back: anti-aliased edges for the bandwidth of 1×).
     pub fn tile_friendly(mut self) -> Self {
+        if self.path == RenderPath::Deferred && self.msaa == 1 {
+            self.path = RenderPath::Forward;
+            self.msaa = 4;
+        }
         if self.aa == Aa::Taa {
             self.aa = Aa::Fxaa;
         }
@@ -239,6 +277,58 @@ impl Features {
             self.bloom = Bloom::Tonemap;
         }
         self
+    }
+}
+
+impl Features {
+    /// The one reason these features cannot be rendered, if any: a combination of values
+    /// each valid alone (every caller reports it as its one error).
+    pub fn check(&self) -> Result<(), String> {
+        if !MSAA_VALUES.contains(&self.msaa) {
+            return Err(format!("msaa = {}: expected one of 1, 2, 4, 8", self.msaa));
+        }
+        if self.path == RenderPath::Deferred && self.msaa > 1 {
+            return Err(format!(
+                "msaa = {} needs path = \"forward\": the deferred path renders single-sampled \
+                 (a {}x G-buffer is {}x the tile memory and lighting runs per sample)",
+                self.msaa, self.msaa, self.msaa
+            ));
+        }
+        if self.msaa > 1 && self.aa == Aa::Taa {
+            return Err(format!(
+                "aa = \"taa\" needs msaa = 1: TAA reprojects single-sampled motion vectors and \
+                 blends over the edges {}x MSAA resolves (use aa = \"fxaa\" or \"off\" with MSAA)",
+                self.msaa
+            ));
+        }
+        if self.path == RenderPath::Forward && self.msaa > 1 && self.debug_view == DebugView::Depth
+        {
+            return Err(
+                "debug_view = \"depth\" on the forward path needs msaa = 1: its depth is \
+                 multisampled and stays in tile memory"
+                    .into(),
+            );
+        }
+        if self.path == RenderPath::Forward {
+            if let Some(v) = self.debug_view.needs_gbuffer() {
+                return Err(format!(
+                    "debug_view = \"{v}\" shows the G-buffer, which the forward path has no \
+                     (views there: none, depth, ssao, shadow0-3, clusters, exposure)"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl DebugView {
+    /// The view's name when it shows a G-buffer image (albedo, normal, material).
+    pub fn needs_gbuffer(self) -> Option<String> {
+        matches!(
+            self,
+            DebugView::Albedo | DebugView::Normal | DebugView::Material
+        )
+        .then(|| self.name())
     }
 }
 
@@ -262,5 +352,41 @@ mod tests {
         let f = Features::default().tile_friendly();
         assert_eq!((f.ssao, f.bloom), (Ssao::Prepass, Bloom::Tonemap));
         assert_eq!((Features::default().aa, f.aa), (Aa::Taa, Aa::Fxaa));
+        assert_eq!((f.path, f.msaa), (RenderPath::Forward, 4));
+        assert_eq!(f.check(), Ok(()));
+    }
+
+    #[test]
+    fn refused_combinations_say_why() {
+        let deferred = Features {
+            msaa: 4,
+            ..Features::default()
+        };
+        assert!(deferred
+            .check()
+            .unwrap_err()
+            .contains("needs path = \"forward\""));
+        let taa = Features {
+            path: RenderPath::Forward,
+            msaa: 4,
+            ..Features::default()
+        };
+        assert!(taa
+            .check()
+            .unwrap_err()
+            .contains("aa = \"taa\" needs msaa = 1"));
+        // TAA on forward at 1x writes its motion vectors in the forward opaque pass.
+        let taa_1x = Features {
+            msaa: 1,
+            ..taa.clone()
+        };
+        assert_eq!(taa_1x.check(), Ok(()));
+        let view = Features {
+            aa: Aa::Fxaa,
+            debug_view: DebugView::Albedo,
+            ..taa
+        };
+        assert!(view.check().unwrap_err().contains("albedo"));
+        assert!(Features::default().check().is_ok());
     }
 }

@@ -57,6 +57,11 @@ pub struct Settings {
     /// The view; `None`: the scene's ([`View::of`]). Only frame data depends on it, so
     /// [`Renderer::set_camera`] changes it between frames without a re-plan.
     pub camera: Option<View>,
+    /// How the forward path's SSAO prepass resolves its multisampled depth into the depth
+    /// SSAO reads (`Max`: the nearest sample, with reversed Z); `None`: the prepass renders
+    /// single-sampled. [`Renderer::new`] keeps a mode the device has (else `SampleZero`, else
+    /// `None`).
+    pub depth_resolve: Option<tessera_graph::ResolveMode>,
     /// Plan with a tiler's tile facts over the device's own
     /// ([`tessera_vk::executor::TileRules`]); `None`: the device's.
     pub tile_rules: Option<tessera_vk::executor::TileRules>,
@@ -78,6 +83,7 @@ impl Default for Settings {
             overlay: false,
             camera: None,
             tile_rules: None,
+            depth_resolve: Some(tessera_graph::ResolveMode::Max),
         }
     }
 }
@@ -171,6 +177,20 @@ pub fn frame_graph(scene: &Scene, settings: &Settings) -> Graph {
     .0
 }
 
+/// The depth resolve mode the forward prepass uses with a device of `modes`: `wanted` if
+/// it has it, else `SampleZero` (every device with depth resolve has it), else none (a
+/// single-sampled prepass).
+pub fn depth_resolve_in(
+    wanted: Option<tessera_graph::ResolveMode>,
+    modes: tessera_graph::ResolveModes,
+) -> Option<tessera_graph::ResolveMode> {
+    wanted.and_then(|m| {
+        [m, tessera_graph::ResolveMode::SampleZero]
+            .into_iter()
+            .find(|&m| modes.contains(m))
+    })
+}
+
 /// The graph format of a presentable 8-bit swapchain format, if it is one.
 fn present_format(f: vk::Format) -> Option<tessera_graph::Format> {
     use tessera_graph::Format as F;
@@ -225,7 +245,17 @@ fn output_targets(
 
 impl Renderer {
     /// Opens the renderer on `gpu` with `scene`.
-    pub fn new(gpu: Arc<Gpu>, scene: Scene, settings: Settings) -> Result<Renderer, RenderError> {
+    pub fn new(
+        gpu: Arc<Gpu>,
+        scene: Scene,
+        mut settings: Settings,
+    ) -> Result<Renderer, RenderError> {
+        settings.features.check().map_err(RenderError::Frame)?;
+        settings.features.msaa = crate::gpu::samples::clamp_msaa(&gpu, settings.features.msaa);
+        settings.depth_resolve = depth_resolve_in(
+            settings.depth_resolve,
+            gpu.capabilities().depth_resolve_modes,
+        );
         // Every image of the frame within the device's limits, before any is created.
         gpu.check_extents(&frame_graph(&scene, &settings))?;
         let mut exec = Executor::new(
@@ -368,8 +398,14 @@ impl Renderer {
     }
 
     /// Changes the frame's features (the next frame declares them, and re-plans if the
-    /// graph changed).
-    pub fn set_features(&mut self, features: Features) {
+    /// graph changed). Features that cannot be rendered (`Features::check`) are the
+    /// caller's to refuse; here MSAA is only clamped to the device's counts.
+    pub fn set_features(&mut self, mut features: Features) {
+        if features.msaa != self.settings.features.msaa {
+            features.msaa = crate::gpu::samples::clamp_msaa(self.gpu(), features.msaa);
+        } else {
+            features.msaa = self.settings.features.msaa;
+        }
         if features.aa != self.settings.features.aa {
             self.taa_epoch = self.frames;
         }
@@ -636,7 +672,9 @@ impl<'a> FrameSource<'a> {
         data.ssao = [radius, crate::frame::ssao::STRENGTH, 0.15, 0.0];
         // TAA: the projection moves by a sub-pixel step every frame; without TAA nothing
         // moves (the picture is the same bit for bit).
-        if self.settings.features.aa == crate::features::Aa::Taa {
+        // TAA runs single-sampled only (`Features::check`): no jitter under MSAA.
+        let f = &self.settings.features;
+        if f.aa == crate::features::Aa::Taa && f.msaa <= 1 {
             data = data.jittered(crate::gpu::frame_data::jitter(self.frame), self.previous);
         }
         // Shadows when switched on, with a size, and a sun to cast them (the scene's, or the
@@ -735,6 +773,7 @@ impl<'a> FrameSource<'a> {
                 readback,
                 overlay,
                 taa_frames: self.taa_frames,
+                depth_resolve: self.settings.depth_resolve,
             },
         );
         let (graph, bodies) = fb.finish();

@@ -501,6 +501,9 @@ fn on_tilers_the_four_raster_passes_merge_with_a_memoryless_gbuffer() {
 fn tilers_merge(gpu: &Arc<Gpu>, ssao: Ssao) {
     let mut s = with_features(CompileOptions::ALL, ssao, true);
     s.features = s.features.tile_friendly();
+    // The deferred mobile frame (the preset's own path is forward).
+    s.features.path = tessera_render::features::RenderPath::Deferred;
+    s.features.msaa = 1;
     let mut r = Renderer::new(gpu.clone(), tessera_scene::builtin(), s).expect("renderer");
     r.render(0.0).expect("frame");
     let graph = r.executor().graph().expect("a plan ran").clone();

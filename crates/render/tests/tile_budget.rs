@@ -10,7 +10,12 @@ use tessera_render::{frame_graph, Settings};
 use tessera_vk::device_class::{BIFROST_TILE_BITS, VALHALL_TILE_BITS};
 
 fn mobile_plan(tile_bits: u32) -> Plan {
-    let features = Config::builtin().features_for("mali");
+    // The deferred mobile frame (the preset's own path is forward, `forward_plan.rs`).
+    let features = tessera_render::features::Features {
+        path: tessera_render::features::RenderPath::Deferred,
+        msaa: 1,
+        ..Config::builtin().features_for("mali")
+    };
     let settings = Settings {
         width: 320,
         height: 180,

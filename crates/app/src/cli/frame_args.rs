@@ -35,6 +35,13 @@ fn vec3(s: &str) -> Result<[f32; 3], String> {
         .map_err(|_| "expected three comma-separated numbers X,Y,Z (e.g. 0,2,8)".to_string())
 }
 
+fn msaa(s: &str) -> Result<u32, String> {
+    s.parse::<u32>()
+        .ok()
+        .filter(|n| tessera_render::features::MSAA_VALUES.contains(n))
+        .ok_or_else(|| format!("expected {}", config::msaa_expected()))
+}
+
 fn resolution_scale(s: &str) -> Result<f32, String> {
     let (lo, hi) = config::RESOLUTION_SCALE;
     s.parse::<f32>()
@@ -110,6 +117,13 @@ pub struct FrameArgs {
     /// What the output shows.
     #[arg(long, value_name = "NAME", value_parser = clap::builder::PossibleValuesParser::new(DebugView::NAMES))]
     debug_view: Option<String>,
+    /// Lighting path: deferred or forward [default: the config's, per profile].
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(config::PATH_VALUES))]
+    path: Option<String>,
+    /// MSAA samples per pixel: 1, 2, 4 or 8 (above 1 needs --path forward) [default: the
+    /// config's, per profile].
+    #[arg(long, value_name = "N", value_parser = msaa)]
+    msaa: Option<u32>,
     /// Where the eye starts [default: the config's [camera], else the scene's camera].
     #[arg(long, value_name = "X,Y,Z", value_parser = vec3, allow_hyphen_values = true)]
     camera_position: Option<[f32; 3]>,
@@ -175,6 +189,13 @@ impl FrameArgs {
         } else if self.fixed_exposure {
             f.exposure = Exposure::Fixed(value);
         }
+        if let Some(p) = &self.path {
+            f.path = config::parse_path(p);
+        }
+        if let Some(n) = self.msaa {
+            f.msaa = n;
+        }
+        f.check().map_err(|why| anyhow::anyhow!("{why}"))?;
         if let DebugView::Shadow(c) = f.debug_view {
             if c >= f.cascades {
                 anyhow::bail!(

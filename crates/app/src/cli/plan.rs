@@ -62,17 +62,23 @@ pub fn compile_builtin(
 ) -> anyhow::Result<Compiled> {
     let profile = profile.unwrap_or("desktop");
     let chosen = args.choose(profile, no_optimize)?;
+    let caps =
+        Capabilities::profile(profile).with_context(|| format!("unknown profile '{profile}'"))?;
+    let defaults = tessera_render::Settings::default();
     let settings = tessera_render::Settings {
         width: chosen.width,
         height: chosen.height,
         options: chosen.options,
         features: chosen.features,
         profile: profile.to_string(),
-        ..tessera_render::Settings::default()
+        // The prepass resolves its depth in a mode the profile has, as on a device.
+        depth_resolve: tessera_render::renderer::depth_resolve_in(
+            defaults.depth_resolve,
+            caps.depth_resolve_modes,
+        ),
+        ..defaults
     };
     let graph = tessera_render::frame_graph(&chosen.scene, &settings);
-    let caps =
-        Capabilities::profile(profile).with_context(|| format!("unknown profile '{profile}'"))?;
     let plan = compile(&graph, &caps, &chosen.options)
         .map_err(|e| anyhow::anyhow!("the renderer's frame: {e}"))?;
     Ok(Compiled {

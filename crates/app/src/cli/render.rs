@@ -205,6 +205,8 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
     let scene_name = scene.name.clone();
     let settings_size = (settings.width, settings.height);
     let mut renderer = Renderer::new(gpu.clone(), scene, settings)?;
+    // What the renderer runs: MSAA lowered to the device's counts.
+    let features = renderer.settings().features.clone();
     let mut cpu = Vec::new();
     let mut peak_allocations = gpu.allocation_count();
     let mut progress = super::progress::Progress::new(

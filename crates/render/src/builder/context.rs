@@ -74,6 +74,29 @@ impl<'a, 'r, S: Copy> PassContext<'a, 'r, S> {
         })
     }
 
+    /// Samples per pixel of the pass's attachments (its colour and depth: the subpass's
+    /// rasterization samples; 1 outside a render pass). A resolve target is single-sampled
+    /// and does not count.
+    pub fn samples(&self) -> u32 {
+        use tessera_graph::Access as A;
+        self.pass
+            .uses
+            .iter()
+            .filter(|u| {
+                matches!(
+                    u.access,
+                    A::ColorWrite
+                        | A::ColorWriteAll
+                        | A::ColorReadWrite
+                        | A::DepthWrite
+                        | A::DepthRead
+                )
+            })
+            .filter_map(|u| self.frame.image(u.resource).map(|i| i.samples))
+            .max()
+            .unwrap_or(1)
+    }
+
     /// The Vulkan image (and its views) behind `image` this frame.
     pub fn image(&self, image: ImageRef) -> Result<tessera_vk::resources::ImageRes, RenderError> {
         self.frame.image(image.id()).copied().ok_or_else(|| {

@@ -10,7 +10,7 @@
 //! pipeline, push constants and draws (kajiya's `SimpleRenderPass` works the same way).
 
 use tessera_graph::graph::ResourceId;
-use tessera_graph::{Access, ClearValue, QueueKind};
+use tessera_graph::{Access, ClearValue, QueueKind, ResolveMode};
 
 /// An image of the frame's graph.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -102,6 +102,10 @@ pub(super) struct DeclUse {
     pub(super) access: Access,
     pub(super) clear: Option<ClearValue>,
     pub(super) previous: bool,
+    /// For a resolve: the multisampled attachment resolved into `resource`.
+    pub(super) from: Option<ResourceId>,
+    /// For a depth resolve: how the samples combine.
+    pub(super) resolve_mode: Option<ResolveMode>,
 }
 
 /// The uses of the pass being declared.
@@ -136,6 +140,8 @@ impl PassDecl {
             access,
             clear,
             previous: false,
+            from: None,
+            resolve_mode: None,
         });
     }
 
@@ -162,6 +168,8 @@ impl PassDecl {
             access,
             clear: None,
             previous,
+            from: None,
+            resolve_mode: None,
         });
         let set = self.set as usize;
         let binding = self.next_binding[set];
@@ -216,6 +224,41 @@ impl PassDecl {
     pub fn depth_cleared(&mut self, image: ImageRef, depth: f32) -> &mut Self {
         let clear = ClearValue::DepthStencil { depth, stencil: 0 };
         self.push(image.0, Access::DepthWrite, Some(clear));
+        self
+    }
+
+    /// Resolves the multisampled colour attachment `from` (written by this pass or an earlier
+    /// subpass of its render pass) into the single-sampled `target` when the subpass ends:
+    /// on a tiler the samples are averaged on write-back, so only `target` leaves the tile.
+    pub fn resolve(&mut self, target: ImageRef, from: ImageRef) -> &mut Self {
+        self.uses.push(DeclUse {
+            resource: target.0,
+            access: Access::Resolve,
+            clear: None,
+            previous: false,
+            from: Some(from.0),
+            resolve_mode: None,
+        });
+        self
+    }
+
+    /// Resolves this pass's multisampled depth attachment `from` into the single-sampled
+    /// `target` with `mode` as the subpass ends (`VK_KHR_depth_stencil_resolve`): a later pass
+    /// that samples the depth reads `target`, while `from` can stay in tile memory.
+    pub fn resolve_depth(
+        &mut self,
+        target: ImageRef,
+        from: ImageRef,
+        mode: ResolveMode,
+    ) -> &mut Self {
+        self.uses.push(DeclUse {
+            resource: target.0,
+            access: Access::Resolve,
+            clear: None,
+            previous: false,
+            from: Some(from.0),
+            resolve_mode: Some(mode),
+        });
         self
     }
 

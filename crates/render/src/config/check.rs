@@ -48,6 +48,23 @@ impl TryFrom<i64> for ShadowSize {
     }
 }
 
+/// `msaa`: one of [`MSAA_VALUES`].
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(try_from = "i64")]
+pub(super) struct Msaa(pub u32);
+
+impl TryFrom<i64> for Msaa {
+    type Error = &'static str;
+    fn try_from(n: i64) -> Result<Self, Self::Error> {
+        MSAA_VALUES
+            .iter()
+            .copied()
+            .find(|&m| i64::from(m) == n)
+            .map(Msaa)
+            .ok_or("not a sample count")
+    }
+}
+
 /// A finite number (integer or float) as an `f32`, read as today's files write it.
 fn finite(x: f64) -> Option<f32> {
     Some(x)
@@ -174,6 +191,13 @@ impl Named for DebugView {
     }
 }
 
+impl Named for RenderPath {
+    const NAMES: &'static [&'static str] = PATH_VALUES;
+    fn of(name: &str) -> Self {
+        parse_path(name)
+    }
+}
+
 impl Named for PresentMode {
     const NAMES: &'static [&'static str] = PRESENT_MODES;
     fn of(name: &str) -> Self {
@@ -222,6 +246,8 @@ pub(super) fn expected(section: &str, key: &str) -> String {
         (_, "exposure") => one_of(EXPOSURE_VALUES),
         (_, "aa") => one_of(AA_VALUES),
         (_, "debug_view") => one_of(DebugView::NAMES),
+        (_, "path") => one_of(PATH_VALUES),
+        (_, "msaa") => msaa_expected(),
         (_, "exposure_value") => "a number greater than 0 and at most 3.4e38".into(),
         _ => format!(
             "a number from {} to {}",

@@ -20,7 +20,7 @@ mod read;
 mod report;
 mod schema;
 
-use crate::features::{Aa, Bloom, DebugView, Exposure, Features, Ssao};
+use crate::features::{Aa, Bloom, DebugView, Exposure, Features, RenderPath, Ssao, MSAA_VALUES};
 use check::{Int, SceneName};
 use report::Cx;
 use schema::FeaturesIn;
@@ -45,7 +45,7 @@ pub const MOBILE_PROFILES: &[&str] = &["mali", "adreno"];
 pub const SECTIONS: &[&str] = &["render", "window", "camera", "features", "graph", "mobile"];
 
 /// `[render]` keys.
-pub const RENDER_KEYS: &[&str] = &["width", "height", "scene", "frames"];
+pub const RENDER_KEYS: &[&str] = &["width", "height", "scene", "frames", "path", "msaa"];
 /// `[window]` keys.
 pub const WINDOW_KEYS: &[&str] = &["width", "height", "present_mode"];
 /// `[camera]` keys.
@@ -64,6 +64,8 @@ pub const FEATURE_KEYS: &[&str] = &[
     "aa",
     "resolution_scale",
     "debug_view",
+    "path",
+    "msaa",
 ];
 /// `[graph]` keys.
 pub const GRAPH_KEYS: &[&str] = &[
@@ -96,6 +98,8 @@ pub const BLOOM_VALUES: &[&str] = &["hdr", "tonemap", "off"];
 pub const EXPOSURE_VALUES: &[&str] = &["auto", "fixed"];
 /// `aa` values.
 pub const AA_VALUES: &[&str] = &["taa", "fxaa", "off"];
+/// `path` values.
+pub const PATH_VALUES: &[&str] = &["deferred", "forward"];
 /// `present_mode` values.
 pub const PRESENT_MODES: &[&str] = &["fifo", "mailbox", "immediate"];
 
@@ -135,6 +139,10 @@ pub struct RenderSection {
     pub scene: SceneChoice,
     /// Frames to render.
     pub frames: u64,
+    /// `path`: the lighting path of every profile, over `[features]` and `[mobile]`.
+    pub path: Option<RenderPath>,
+    /// `msaa`: the sample count of every profile, over `[features]` and `[mobile]`.
+    pub msaa: Option<u32>,
 }
 
 /// How the desktop window presents.
@@ -208,6 +216,8 @@ impl Default for Config {
                 height: 720,
                 scene: SceneChoice::Builtin,
                 frames: 3,
+                path: None,
+                msaa: None,
             },
             window: WindowSection {
                 width: 1280,
@@ -323,6 +333,8 @@ impl Config {
                     }),
                 },
                 frames: r.frames.map_or(defaults.render.frames, |n| n.0),
+                path: r.path.as_ref().map(|p| p.get_ref().0),
+                msaa: r.msaa.as_ref().map(|m| m.get_ref().0),
             },
             window: WindowSection {
                 width: w.width.map_or(defaults.window.width, Int::u32),
@@ -349,6 +361,33 @@ impl Config {
         config.mobile = mobile.apply(config.features.clone().tile_friendly());
         check_shadow_view(&cx, &config.features, &[&features])?;
         check_shadow_view(&cx, &config.mobile, &[&mobile, &features])?;
+        // `[render]` path and msaa choose for every profile.
+        for f in [&mut config.features, &mut config.mobile] {
+            f.path = config.render.path.unwrap_or(f.path);
+            f.msaa = config.render.msaa.unwrap_or(f.msaa);
+        }
+        let render_at = r
+            .msaa
+            .as_ref()
+            .map(|m| m.span().start)
+            .or(r.path.as_ref().map(|p| p.span().start));
+        for (section, f) in [("features", &config.features), ("mobile", &config.mobile)] {
+            if let Err(why) = f.check() {
+                let where_ = match section {
+                    "mobile" => "[mobile] (the mali and adreno profiles)",
+                    _ => "[features] (the desktop profile)",
+                };
+                let message = format!("{where_}: {why}");
+                return Err(match render_at {
+                    Some(at) => cx.err(at, message),
+                    None => ConfigError {
+                        file: file.into(),
+                        at: None,
+                        message,
+                    },
+                });
+            }
+        }
         Ok(config)
     }
 }
@@ -376,6 +415,8 @@ struct FeatureKeys {
     aa: Option<Aa>,
     resolution_scale: Option<f32>,
     debug_view: Option<DebugView>,
+    path: Option<RenderPath>,
+    msaa: Option<u32>,
     /// Where `debug_view` was given: the section, the value's offset and source text.
     view_at: Option<(&'static str, usize, String)>,
 }
@@ -395,7 +436,9 @@ impl FeatureKeys {
             bloom,
             aa,
             resolution_scale,
-            debug_view
+            debug_view,
+            path,
+            msaa
         );
         let (auto, value) = match f.exposure {
             Exposure::Fixed(v) => (false, v),
@@ -428,6 +471,8 @@ impl FeatureKeys {
             aa: f.aa.map(|c| c.0),
             resolution_scale: f.resolution_scale.map(|x| x.0),
             debug_view: f.debug_view.as_ref().map(|v| v.get_ref().0),
+            path: f.path.map(|p| p.0),
+            msaa: f.msaa.map(|m| m.0),
             view_at: f
                 .debug_view
                 .map(|v| (section, v.span().start, cx.source(v.span()))),
@@ -486,6 +531,20 @@ pub fn parse_aa(name: &str) -> Aa {
     }
 }
 
+/// The [`RenderPath`] of one of [`PATH_VALUES`] (`deferred` for anything else).
+pub fn parse_path(name: &str) -> RenderPath {
+    match name {
+        "forward" => RenderPath::Forward,
+        _ => RenderPath::Deferred,
+    }
+}
+
+/// What `msaa` allows, as messages say it.
+pub fn msaa_expected() -> String {
+    let n: Vec<String> = MSAA_VALUES.iter().map(u32::to_string).collect();
+    format!("one of {}", n.join(", "))
+}
+
 /// The configuration names of features' values, for summaries: `(key, value)` in
 /// [`FEATURE_KEYS`] order.
 pub fn feature_names(f: &Features) -> Vec<(&'static str, String)> {
@@ -506,6 +565,8 @@ pub fn feature_names(f: &Features) -> Vec<(&'static str, String)> {
         ("aa", f.aa.name().into()),
         ("resolution_scale", f.resolution_scale.to_string()),
         ("debug_view", f.debug_view.name()),
+        ("path", f.path.name().into()),
+        ("msaa", f.msaa.to_string()),
     ]
 }
 

@@ -3,7 +3,9 @@
 //! Values are read as their checked types ([`super::check`]); those that a later check or
 //! message needs the place of are [`Spanned`].
 
-use super::check::{AutoExposure, Choice, Int, Positive, Scale, SceneName, ShadowSize, Size, Vec3};
+use super::check::{
+    AutoExposure, Choice, Int, Msaa, Positive, Scale, SceneName, ShadowSize, Size, Vec3,
+};
 use super::*;
 use serde::Deserialize;
 
@@ -15,6 +17,8 @@ pub(super) struct RenderIn {
     pub height: Option<Size>,
     pub scene: Option<SceneName>,
     pub frames: Option<Int<{ FRAMES.0 }, { FRAMES.1 }>>,
+    pub path: Option<Spanned<Choice<RenderPath>>>,
+    pub msaa: Option<Spanned<Msaa>>,
 }
 
 /// `[window]`.
@@ -50,6 +54,8 @@ pub(super) struct FeaturesIn {
     pub aa: Option<Choice<Aa>>,
     pub resolution_scale: Option<Scale>,
     pub debug_view: Option<Spanned<Choice<DebugView>>>,
+    pub path: Option<Choice<RenderPath>>,
+    pub msaa: Option<Msaa>,
 }
 
 /// `[graph]`.

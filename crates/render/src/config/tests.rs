@@ -1,6 +1,7 @@
 //! The configuration's tests: every key read, every error message.
 
 use super::*;
+use crate::features::RenderPath;
 
 #[test]
 fn feature_value_names_round_trip_through_their_parsers() {
@@ -88,6 +89,8 @@ width = 64
 height = 36
 scene = "scenes/a.gltf"
 frames = 2
+path = "forward"
+msaa = 2
 [window]
 width = 800
 height = 600
@@ -108,6 +111,8 @@ exposure_value = 1.5
 aa = "off"
 resolution_scale = 0.5
 debug_view = "shadow1"
+path = "deferred"
+msaa = 1
 [graph]
 merge = false
 memoryless = false
@@ -125,7 +130,9 @@ minimize_syncs = false
             width: 64,
             height: 36,
             scene: SceneChoice::File(PathBuf::from("dir/scenes/a.gltf")),
-            frames: 2
+            frames: 2,
+            path: Some(RenderPath::Forward),
+            msaa: Some(2),
         }
     );
     assert_eq!(c.window.present_mode, PresentMode::Mailbox);
@@ -144,6 +151,8 @@ minimize_syncs = false
         aa: Aa::Off,
         resolution_scale: 0.5,
         debug_view: DebugView::Shadow(1),
+        path: RenderPath::Forward,
+        msaa: 2,
     };
     assert_eq!(c.features, f);
     assert_eq!(c.options(), CompileOptions::NONE);
@@ -182,7 +191,7 @@ fn an_unknown_section_names_the_allowed_ones() {
 fn an_unknown_key_names_the_allowed_ones() {
     let e = err("[features]\nshadows = true\nssoa = \"off\"\n");
     assert!(e.starts_with("config/x.toml:3:1: unknown key [features] ssoa; allowed: shadows, cascades, shadow_size,"), "{e}");
-    assert!(e.ends_with("debug_view"), "{e}");
+    assert!(e.ends_with("debug_view, path, msaa"), "{e}");
     let e = err("[mobile]\nmerge = false\n");
     assert!(
         e.starts_with("config/x.toml:2:1: unknown key [mobile] merge; allowed: shadows"),
@@ -432,4 +441,61 @@ mod garbled {
             }
         }
     }
+}
+
+#[test]
+fn path_and_msaa_choose_per_profile_and_render_overrides_both() {
+    let c = Config::builtin();
+    let (d, m) = (c.features_for("desktop"), c.features_for("mali"));
+    assert_eq!((d.path, d.msaa), (RenderPath::Deferred, 1));
+    assert_eq!((m.path, m.msaa, m.aa), (RenderPath::Forward, 4, Aa::Fxaa));
+    // [render] chooses for every profile (the desktop's TAA needs a switch with MSAA).
+    let c = Config::parse(
+        "[render]\npath = \"forward\"\nmsaa = 2\n[features]\naa = \"fxaa\"\n",
+        "r.toml",
+    )
+    .unwrap();
+    for p in ["desktop", "mali", "adreno"] {
+        let f = c.features_for(p);
+        assert_eq!((f.path, f.msaa), (RenderPath::Forward, 2), "{p}");
+    }
+    // A tiler may go back to deferred.
+    let c = Config::parse("[mobile]\npath = \"deferred\"\nmsaa = 1\n", "m.toml").unwrap();
+    assert_eq!(c.features_for("mali").path, RenderPath::Deferred);
+}
+
+#[test]
+fn bad_path_and_msaa_values_give_one_clear_error() {
+    let e = err("[render]\npath = \"forwards\"\n");
+    assert_eq!(
+        e,
+        "config/x.toml:2:8: [render] path = \"forwards\": expected one of \"deferred\", \"forward\""
+    );
+    let e = err("[features]\nmsaa = 3\n");
+    assert_eq!(
+        e,
+        "config/x.toml:2:8: [features] msaa = 3: expected one of 1, 2, 4, 8"
+    );
+    let e = err("[mobile]\nmsaa = \"4\"\n");
+    assert!(
+        e.contains("[mobile] msaa = \"4\": expected one of 1, 2, 4, 8"),
+        "{e}"
+    );
+}
+
+#[test]
+fn deferred_msaa_and_forward_taa_are_refused_with_the_reason() {
+    let e = err("[render]\nmsaa = 4\n[mobile]\npath = \"deferred\"\n");
+    assert!(e.starts_with("config/x.toml:2:8: [features] (the desktop profile): msaa = 4 needs path = \"forward\""), "{e}");
+    assert!(e.contains("G-buffer"), "{e}");
+    let e = err("[render]\npath = \"forward\"\nmsaa = 4\n");
+    assert!(
+        e.contains("[features] (the desktop profile): aa = \"taa\" needs msaa = 1"),
+        "{e}"
+    );
+    let e = err("[mobile]\naa = \"taa\"\n");
+    assert!(
+        e.starts_with("config/x.toml: [mobile] (the mali and adreno profiles): aa = \"taa\""),
+        "{e}"
+    );
 }

@@ -3,11 +3,11 @@
 
 use super::sets::frame_set;
 use super::Targets;
-use crate::builder::Filter;
+use crate::builder::{Filter, ImageRef};
 use crate::gpu::commands::set_viewport;
 use crate::gpu::descriptors::declared_sets;
 use crate::gpu::pass::{FrameBuilder, PassContext};
-use crate::gpu::pipelines::{variant_index, PipelineKind, Pipelines, DRAW_CONSTANTS};
+use crate::gpu::pipelines::{variant_index, Layouts, PipelineKind, Pipelines, DRAW_CONSTANTS};
 use crate::gpu::scene::{Draw, SceneGpu};
 use crate::RenderError;
 use ash::vk;
@@ -26,7 +26,7 @@ fn draw_shadows(
     let (pipeline, layout, set_layout) = {
         let mut p = pipelines.borrow_mut();
         (
-            p.get(pc.gpu, PipelineKind::Shadow, rp, sp)?,
+            p.get(pc.gpu, PipelineKind::Shadow, (rp, sp), pc.samples())?,
             p.layouts.shadow,
             p.layouts.frame_constants,
         )
@@ -117,18 +117,87 @@ pub(crate) fn draw_opaque_depth(
     }
 }
 
-/// Records `draws` with the mesh pipeline of each material (G-buffer, or forward with
-/// `Some(clustered)`); `sets`
-/// are the frame set and, for lit draws, the shadow set.
+/// Which mesh shader a draw list records with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Shading {
+    /// Into the G-buffer; `motion`: also the motion vectors (TAA).
+    GBuffer {
+        /// Writes motion vectors.
+        motion: bool,
+    },
+    /// Lit forward and blended (transparents).
+    Transparent {
+        /// Loops over the light cluster.
+        clustered: bool,
+    },
+    /// Lit forward, opaque and masked (the forward path).
+    Opaque {
+        /// Loops over the light cluster.
+        clustered: bool,
+        /// Ambient × SSAO.
+        ao: bool,
+        /// Writes motion vectors.
+        motion: bool,
+    },
+}
+
+impl Shading {
+    /// The pipeline of a material drawn this way.
+    fn kind(self, double_sided: bool) -> PipelineKind {
+        match self {
+            Shading::GBuffer { motion } => PipelineKind::GBuffer {
+                double_sided,
+                motion,
+            },
+            Shading::Transparent { clustered } => PipelineKind::Forward {
+                double_sided,
+                clustered,
+            },
+            Shading::Opaque {
+                clustered,
+                ao,
+                motion,
+            } => PipelineKind::ForwardOpaque {
+                double_sided,
+                clustered,
+                ao,
+                motion,
+            },
+        }
+    }
+
+    /// The pipeline layout every pipeline of this shading shares.
+    pub(crate) fn layout(self, layouts: &Layouts) -> vk::PipelineLayout {
+        match self {
+            Shading::GBuffer { .. } => layouts.mesh,
+            Shading::Transparent { clustered } => layouts.forward[usize::from(clustered)],
+            Shading::Opaque { clustered, ao, .. } => {
+                layouts.forward_opaque[variant_index(clustered, ao)]
+            }
+        }
+    }
+}
+
+/// The render pass, subpass, render area and samples per pixel a body records in.
+pub(crate) type Subpass = (vk::RenderPass, u32, vk::Extent2D, u32);
+
+/// The subpass of `pc` with its sample count.
+pub(crate) fn subpass_of(pc: &PassContext<'_, '_, '_>) -> Result<Subpass, RenderError> {
+    let (rp, sp, extent) = pc.subpass()?;
+    Ok((rp, sp, extent, pc.samples()))
+}
+
+/// Records `draws` with the mesh pipeline of each material drawn as `shading`; `sets` are
+/// the frame set and, for lit draws, the shadow set.
 #[allow(clippy::too_many_arguments)]
-fn draw_meshes(
+pub(crate) fn draw_meshes(
     gpu: &Gpu,
     cmd: vk::CommandBuffer,
     pipelines: &RefCell<Pipelines>,
     scene: &SceneGpu,
     draws: &[Draw],
-    (forward, motion): (Option<bool>, bool),
-    subpass: (vk::RenderPass, u32, vk::Extent2D),
+    shading: Shading,
+    subpass: Subpass,
     sets: &[vk::DescriptorSet],
     vertices: vk::Buffer,
     indices: vk::Buffer,
@@ -136,12 +205,9 @@ fn draw_meshes(
     if draws.is_empty() {
         return Ok(());
     }
-    let (rp, sp, extent) = subpass;
+    let (rp, sp, extent, samples) = subpass;
     let mut pipelines = pipelines.borrow_mut();
-    let layout = match forward {
-        Some(clustered) => pipelines.layouts.forward[usize::from(clustered)],
-        None => pipelines.layouts.mesh,
-    };
+    let layout = shading.layout(&pipelines.layouts);
     set_viewport(gpu, cmd, extent);
     // SAFETY: recording inside the subpass the pipelines were created for; live buffers.
     unsafe {
@@ -171,18 +237,8 @@ fn draw_meshes(
     let mut bound = None;
     for d in draws {
         let m = &scene.materials[d.material];
-        let kind = if let Some(clustered) = forward {
-            PipelineKind::Forward {
-                double_sided: m.double_sided,
-                clustered,
-            }
-        } else {
-            PipelineKind::GBuffer {
-                double_sided: m.double_sided,
-                motion,
-            }
-        };
-        let pipeline = pipelines.get(gpu, kind, rp, sp)?;
+        let kind = shading.kind(m.double_sided);
+        let pipeline = pipelines.get(gpu, kind, (rp, sp), samples)?;
         let mut push = [0f32; DRAW_CONSTANTS as usize / 4];
         push[..16].copy_from_slice(&d.transform.to_cols_array());
         push[16..20].copy_from_slice(&m.base_color);
@@ -268,7 +324,7 @@ pub fn declare_gbuffer(fb: &mut FrameBuilder<'_>, t: &Targets) {
             .vertices(t.vertices)
             .indices(t.indices);
         move |pc| {
-            let subpass = pc.subpass()?;
+            let subpass = subpass_of(pc)?;
             let (scene, pipelines) = (pc.scene()?, pc.pipelines()?);
             let frame_layout = pipelines.borrow().layouts.frame;
             let set = frame_set(pc, frame_layout, t.ubo, t.lights)?;
@@ -278,7 +334,9 @@ pub fn declare_gbuffer(fb: &mut FrameBuilder<'_>, t: &Targets) {
                 pipelines,
                 scene,
                 &scene.opaque,
-                (None, t.motion.is_some()),
+                Shading::GBuffer {
+                    motion: t.motion.is_some(),
+                },
                 subpass,
                 &[set],
                 pc.buffer(t.vertices)?,
@@ -289,10 +347,19 @@ pub fn declare_gbuffer(fb: &mut FrameBuilder<'_>, t: &Targets) {
 }
 
 /// `transparents`: `transparent` (back to front), lit forward and blended over HDR with a
-/// read-only depth test.
-pub fn declare_transparents(fb: &mut FrameBuilder<'_>, t: &Targets, transparent: Vec<Draw>) {
+/// read-only depth test. `resolve`: `(target, from)`, the multisampled colour `t.hdr` resolved
+/// into `target` as the pass's subpass ends (the forward path with MSAA).
+pub fn declare_transparents(
+    fb: &mut FrameBuilder<'_>,
+    t: &Targets,
+    transparent: Vec<Draw>,
+    resolve: Option<(ImageRef, ImageRef)>,
+) {
     let t = *t;
     fb.pass("transparents", PassKind::Raster, |p| {
+        if let Some((target, from)) = resolve {
+            p.resolve(target, from);
+        }
         // Set 0: frame constants, lights and the variant's clusters; set 1: each draw's
         // material (the scene's, not the graph's); set 2: the shadow atlas.
         p.blend(t.hdr)
@@ -308,7 +375,7 @@ pub fn declare_transparents(fb: &mut FrameBuilder<'_>, t: &Targets, transparent:
             p.storage_read(c);
         }
         move |pc| {
-            let subpass = pc.subpass()?;
+            let subpass = subpass_of(pc)?;
             let (scene, pipelines) = (pc.scene()?, pc.pipelines()?);
             let set_layouts = {
                 let p = pipelines.borrow();
@@ -325,7 +392,9 @@ pub fn declare_transparents(fb: &mut FrameBuilder<'_>, t: &Targets, transparent:
                 pipelines,
                 scene,
                 &transparent,
-                (Some(t.clusters.is_some()), false),
+                Shading::Transparent {
+                    clustered: t.clusters.is_some(),
+                },
                 subpass,
                 &[sets[0], sets[2]],
                 pc.buffer(t.vertices)?,

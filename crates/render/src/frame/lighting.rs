@@ -45,7 +45,7 @@ pub fn declare(fb: &mut FrameBuilder<'_>, t: &Targets) {
             let (pipeline, layout, set_layouts) = {
                 let mut p = pipelines.borrow_mut();
                 (
-                    p.get(pc.gpu, kind, rp, sp)?,
+                    p.get(pc.gpu, kind, (rp, sp), pc.samples())?,
                     p.layouts.lighting[variant],
                     [
                         p.layouts.lit_frame[variant],

@@ -1,5 +1,8 @@
-//! The deferred frame, declared through the graph every frame. Each group of passes lives
-//! in its own module and is declared by one function that takes the [`Targets`] so far:
+//! The frame, declared through the graph every frame: deferred (below), or with
+//! `RenderPath::Forward` the [`forward`] path (no G-buffer: steps 3-4 become a depth prepass
+//! for SSAO, `forward opaque` and `transparents`, multisampled at `features.msaa` and
+//! resolved into HDR; the rest is the same). Each group of passes lives in its own module
+//! and is declared by one function that takes the [`Targets`] so far:
 //!
 //! 1. `frame constants` (transfer): the camera, lights and shadow cascades into two
 //!    transient buffers (here).
@@ -40,6 +43,7 @@ pub mod bloom;
 pub mod clustering;
 pub mod debug;
 pub mod exposure;
+pub mod forward;
 pub mod geometry;
 pub mod lighting;
 pub mod overlay;
@@ -49,7 +53,7 @@ pub mod ssao;
 pub mod taa;
 
 use crate::builder::{BufferRef, ImageRef, ImportFlags, Size};
-use crate::features::{Aa, DebugView, Features, Ssao};
+use crate::features::{Aa, DebugView, Features, RenderPath, Ssao};
 use crate::gpu::frame_data::{update_buffer, FrameData, PointLightData};
 use crate::gpu::pass::FrameBuilder;
 use crate::gpu::scene::Draw;
@@ -91,6 +95,9 @@ pub struct FrameInputs<'a> {
     /// TAA's count of frames accumulated since its history's reset, kept across frames by
     /// the renderer (`None`: a frame declared for its plan only).
     pub taa_frames: Option<&'a std::cell::Cell<u64>>,
+    /// How the forward path's prepass resolves its multisampled depth (`None`: it renders
+    /// single-sampled).
+    pub depth_resolve: Option<tessera_graph::ResolveMode>,
 }
 
 /// The graph handles of the frame's imported resources, which the renderer hands to the
@@ -143,6 +150,35 @@ pub struct Targets {
     pub ssao: Option<ImageRef>,
     /// The motion vectors (`R16G16_SFLOAT`, UV now minus UV last frame), when TAA runs.
     pub motion: Option<ImageRef>,
+}
+
+/// The deferred path's SSAO, shadows and G-buffer, in the order that overlaps the async SSAO
+/// with graphics work: with a prepass it runs while the shadows and the G-buffer draw; from
+/// the G-buffer's depth it runs while the shadows draw, so the shadow pass is declared after
+/// the G-buffer then.
+fn declare_deferred(
+    fb: &mut FrameBuilder<'_>,
+    t: &mut Targets,
+    features: &Features,
+    (shadow_size, cascades): (u32, u32),
+) {
+    match features.ssao {
+        Ssao::Off => {
+            geometry::declare_shadows(fb, t, shadow_size, cascades);
+            geometry::declare_gbuffer(fb, t);
+        }
+        Ssao::Prepass => {
+            let depth = ssao::declare_prepass(fb, t);
+            t.ssao = Some(ssao::declare(fb, t, depth).ssao);
+            geometry::declare_shadows(fb, t, shadow_size, cascades);
+            geometry::declare_gbuffer(fb, t);
+        }
+        Ssao::GBuffer => {
+            geometry::declare_gbuffer(fb, t);
+            t.ssao = Some(ssao::declare(fb, t, t.depth).ssao);
+            geometry::declare_shadows(fb, t, shadow_size, cascades);
+        }
+    }
 }
 
 /// Declares the frame into `fb`.
@@ -217,6 +253,18 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
         .features
         .cascades
         .clamp(1, crate::shadows::MAX_CASCADES as u32);
+    let forward = features.path == RenderPath::Forward;
+    let hdr = fb.image("hdr", HDR_FORMAT, Size::FULL);
+    // The forward path declares no G-buffer: its three fields name the HDR target there,
+    // which no pass of that path reads as one (the views of them are refused,
+    // `Features::check`).
+    let gbuffer = |fb: &mut FrameBuilder<'a>, name: &str, format: Format| match forward {
+        true => hdr,
+        false => fb.image(name, format, Size::FULL),
+    };
+    let albedo = gbuffer(fb, "gbuffer albedo", Format::R8G8B8A8_SRGB);
+    let normal = gbuffer(fb, "gbuffer normal", Format::A2B10G10R10_UNORM_PACK32);
+    let material = gbuffer(fb, "gbuffer material", Format::R8G8B8A8_UNORM);
     let t = Targets {
         output,
         vertices,
@@ -229,20 +277,17 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
             Format::D32_SFLOAT,
             Size::Fixed(cascade * cascades, cascade),
         ),
-        albedo: fb.image("gbuffer albedo", Format::R8G8B8A8_SRGB, Size::FULL),
-        normal: fb.image(
-            "gbuffer normal",
-            Format::A2B10G10R10_UNORM_PACK32,
-            Size::FULL,
-        ),
-        material: fb.image("gbuffer material", Format::R8G8B8A8_UNORM, Size::FULL),
-        hdr: fb.image("hdr", HDR_FORMAT, Size::FULL),
+        albedo,
+        normal,
+        material,
+        hdr,
         depth: fb.image("depth", Format::D32_SFLOAT, Size::FULL),
         clusters: None,
         ssao: None,
         // TAA's motion vectors, when the post chain runs (a debug view of an image replaces
         // it; the exposure view draws over it).
         motion: (features.aa == Aa::Taa
+            && (!forward || features.msaa <= 1)
             && matches!(features.debug_view, DebugView::None | DebugView::Exposure))
         .then(|| fb.image("motion", taa::MOTION_FORMAT, Size::FULL)),
     };
@@ -250,28 +295,22 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
     if features.clustering {
         t.clusters = Some(clustering::declare(fb, &t));
     }
-    // The async SSAO overlaps graphics work: with a prepass it runs while the shadows and
-    // the G-buffer draw; from the G-buffer's depth it runs while the shadows draw, so the
-    // shadow pass is declared after the G-buffer then.
-    match features.ssao {
-        Ssao::Off => {
-            geometry::declare_shadows(fb, &t, inputs.shadow_size, cascades);
-            geometry::declare_gbuffer(fb, &t);
-        }
-        Ssao::Prepass => {
-            let depth = ssao::declare_prepass(fb, &t);
+    if forward {
+        // Any SSAO reads the forward prepass's depth: the surfaces are shaded in the pass
+        // that writes theirs.
+        let samples = features.msaa.max(1);
+        if features.ssao != Ssao::Off {
+            let depth = forward::declare_prepass(fb, &t, samples, inputs.depth_resolve);
             t.ssao = Some(ssao::declare(fb, &t, depth).ssao);
-            geometry::declare_shadows(fb, &t, inputs.shadow_size, cascades);
-            geometry::declare_gbuffer(fb, &t);
         }
-        Ssao::GBuffer => {
-            geometry::declare_gbuffer(fb, &t);
-            t.ssao = Some(ssao::declare(fb, &t, t.depth).ssao);
-            geometry::declare_shadows(fb, &t, inputs.shadow_size, cascades);
-        }
+        geometry::declare_shadows(fb, &t, inputs.shadow_size, cascades);
+        let f = forward::declare_targets(fb, &t, samples);
+        forward::declare(fb, &t, f, inputs.transparent);
+    } else {
+        declare_deferred(fb, &mut t, features, (inputs.shadow_size, cascades));
+        lighting::declare(fb, &t);
+        geometry::declare_transparents(fb, &t, inputs.transparent, None);
     }
-    lighting::declare(fb, &t);
-    geometry::declare_transparents(fb, &t, inputs.transparent);
     let view = features.debug_view;
     let debug = !matches!(view, DebugView::None | DebugView::Exposure)
         && debug::declare(

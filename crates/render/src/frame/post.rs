@@ -178,7 +178,7 @@ fn declare_tonemap(fb: &mut FrameBuilder<'_>, tm: Tonemap) {
                 let (pipeline, layout, input_layout) = {
                     let mut p = pc.pipelines()?.borrow_mut();
                     (
-                        p.get(pc.gpu, PipelineKind::Tonemap, rp, sp)?,
+                        p.get(pc.gpu, PipelineKind::Tonemap, (rp, sp), pc.samples())?,
                         p.layouts.tonemap,
                         p.layouts.hdr_input,
                     )

@@ -92,13 +92,16 @@ pub fn declare(fb: &mut FrameBuilder<'_>, t: &Targets, depth: ImageRef) -> SsaoT
 }
 
 /// Records the opaque draws, depth only, through the camera.
-fn draw_prepass(pc: &mut PassContext<'_, '_, '_>, t: &Targets) -> Result<(), RenderError> {
+pub(crate) fn draw_prepass(
+    pc: &mut PassContext<'_, '_, '_>,
+    t: &Targets,
+) -> Result<(), RenderError> {
     let (rp, sp, extent) = pc.subpass()?;
     let (scene, pipelines) = (pc.scene()?, pc.pipelines()?);
     let (pipeline, layout, set_layout) = {
         let mut p = pipelines.borrow_mut();
         (
-            p.get(pc.gpu, PipelineKind::DepthPrepass, rp, sp)?,
+            p.get(pc.gpu, PipelineKind::DepthPrepass, (rp, sp), pc.samples())?,
             p.layouts.shadow,
             p.layouts.frame_constants,
         )

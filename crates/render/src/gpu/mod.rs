@@ -6,4 +6,5 @@ pub mod frame_data;
 pub mod generic;
 pub mod pass;
 pub mod pipelines;
+pub mod samples;
 pub mod scene;

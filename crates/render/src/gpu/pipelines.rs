@@ -1,7 +1,8 @@
 //! The renderer's pipelines, descriptor-set layouts and pipeline layouts (device lifetime).
 //!
 //! A pipeline is created the first time a pass records with it in a render pass and subpass,
-//! and kept under the key (kind, render pass, subpass): the executor's render-pass cache gives
+//! and kept under the key (kind, render pass, subpass, samples: the subpass's attachments'
+//! sample count, which its rasterization must match): the executor's render-pass cache gives
 //! an unchanged render pass the same handle after a rebuild (a resize, a toggle that leaves
 //! the pass alone), so those pipelines are reused. Viewport and scissor are dynamic, so a
 //! resize creates no pipeline.
@@ -38,6 +39,27 @@ pub enum PipelineKind {
         clustered: bool,
         /// Multiplies ambient by SSAO (`SSAO`).
         ao: bool,
+    },
+    /// Opaque and masked surfaces of the forward path, lit as drawn (`forward.frag#OPAQUE`).
+    ForwardOpaque {
+        /// No back-face culling.
+        double_sided: bool,
+        /// Loops over the light cluster (`CLUSTERED`), not every light.
+        clustered: bool,
+        /// Multiplies ambient by SSAO (`SSAO`).
+        ao: bool,
+        /// Also writes the motion vectors (`MOTION`, a second colour target: TAA at 1×).
+        motion: bool,
+    },
+    /// The forward path's sky: a full-screen triangle at the far plane, drawn where no
+    /// surface is (`sky.frag`); keyed by the opaque variant whose set 0 it shares.
+    Sky {
+        /// The opaque variant's `clustered`.
+        clustered: bool,
+        /// The opaque variant's `ao`.
+        ao: bool,
+        /// Writes no motion into the motion target (`MOTION`).
+        motion: bool,
     },
     /// Tone mapping's full-screen triangle.
     Tonemap,
@@ -79,6 +101,9 @@ pub struct Layouts {
     /// Forward (transparents), by `clustered`: lit frame + material + shadow map, draw push
     /// constants.
     pub forward: [vk::PipelineLayout; 2],
+    /// Forward opaque (and its sky), by [`variant_index`]: lit frame + material + shadow
+    /// map, draw push constants.
+    pub forward_opaque: [vk::PipelineLayout; 4],
     /// Tone mapping: HDR input, exposure push constant.
     pub tonemap: vk::PipelineLayout,
 }
@@ -177,6 +202,10 @@ impl Layouts {
             pipeline_layout(gpu, &[lit_frame[0], material, shadow_map], Some(draw))?,
             pipeline_layout(gpu, &[lit_frame[2], material, shadow_map], Some(draw))?,
         ];
+        let mut forward_opaque = [vk::PipelineLayout::null(); 4];
+        for (l, &f) in forward_opaque.iter_mut().zip(&lit_frame) {
+            *l = pipeline_layout(gpu, &[f, material, shadow_map], Some(draw))?;
+        }
         let shadow_draw = vk::PushConstantRange {
             stage_flags: S::VERTEX,
             offset: 0,
@@ -201,6 +230,7 @@ impl Layouts {
             shadow,
             mesh,
             lighting,
+            forward_opaque,
             tonemap,
         })
     }
@@ -213,6 +243,7 @@ impl Layouts {
                 .iter()
                 .chain(&self.lighting)
                 .chain(&self.forward)
+                .chain(&self.forward_opaque)
             {
                 gpu.device.destroy_pipeline_layout(l, None);
             }
@@ -249,10 +280,14 @@ struct Modules {
     shadow_vert: vk::ShaderModule,
     /// `gbuffer.frag#MOTION`.
     gbuffer_motion_frag: vk::ShaderModule,
+    /// `forward.frag#OPAQUE` by [`variant_index`], then the same with `MOTION`.
+    forward_opaque_frag: [vk::ShaderModule; 8],
+    /// `sky.frag`, then `sky.frag#MOTION`.
+    sky_frag: [vk::ShaderModule; 2],
 }
 
 /// Every module [`Modules`] holds, in its field order: variant name and stage.
-const MODULES: [(&str, Stage); 13] = [
+const MODULES: [(&str, Stage); 23] = [
     ("mesh.vert", Stage::Vertex),
     ("gbuffer.frag", Stage::Fragment),
     ("forward.frag", Stage::Fragment),
@@ -266,6 +301,16 @@ const MODULES: [(&str, Stage); 13] = [
     ("tonemap.frag", Stage::Fragment),
     ("shadow.vert", Stage::Vertex),
     ("gbuffer.frag#MOTION", Stage::Fragment),
+    ("forward.frag#OPAQUE", Stage::Fragment),
+    ("forward.frag#OPAQUE#SSAO", Stage::Fragment),
+    ("forward.frag#CLUSTERED#OPAQUE", Stage::Fragment),
+    ("forward.frag#CLUSTERED#OPAQUE#SSAO", Stage::Fragment),
+    ("forward.frag#MOTION#OPAQUE", Stage::Fragment),
+    ("forward.frag#MOTION#OPAQUE#SSAO", Stage::Fragment),
+    ("forward.frag#CLUSTERED#MOTION#OPAQUE", Stage::Fragment),
+    ("forward.frag#CLUSTERED#MOTION#OPAQUE#SSAO", Stage::Fragment),
+    ("sky.frag", Stage::Fragment),
+    ("sky.frag#MOTION", Stage::Fragment),
 ];
 
 impl Modules {
@@ -314,6 +359,8 @@ impl Modules {
             tonemap_frag: m(10),
             shadow_vert: m(11),
             gbuffer_motion_frag: m(12),
+            forward_opaque_frag: [m(13), m(14), m(15), m(16), m(17), m(18), m(19), m(20)],
+            sky_frag: [m(21), m(22)],
         })
     }
 
@@ -334,6 +381,8 @@ impl Modules {
                 .iter()
                 .chain(&self.forward_frag)
                 .chain(&self.lighting_frag)
+                .chain(&self.forward_opaque_frag)
+                .chain(&self.sky_frag)
             {
                 gpu.device.destroy_shader_module(s, None);
             }
@@ -348,7 +397,7 @@ pub struct Pipelines {
     pub layouts: Layouts,
     modules: Modules,
     cache: vk::PipelineCache,
-    pipelines: HashMap<(PipelineKind, vk::RenderPass, u32), vk::Pipeline>,
+    pipelines: HashMap<(PipelineKind, vk::RenderPass, u32, u32), vk::Pipeline>,
     /// The shadow atlas's comparison sampler (`LESS_OR_EQUAL`, linear: 2×2 PCF per tap).
     pub shadow_sampler: vk::Sampler,
     /// Pipelines created so far (tests count them across rebuilds).
@@ -446,19 +495,21 @@ impl Pipelines {
         self.pipelines.len()
     }
 
-    /// The pipeline of `kind` for a subpass, created on first use.
+    /// The pipeline of `kind` for a subpass whose attachments have `samples` per pixel
+    /// (`PassContext::samples`), created on first use.
     pub fn get(
         &mut self,
         gpu: &Gpu,
         kind: PipelineKind,
-        render_pass: vk::RenderPass,
-        subpass: u32,
+        (render_pass, subpass): (vk::RenderPass, u32),
+        samples: u32,
     ) -> Result<vk::Pipeline, RenderError> {
-        if let Some(&p) = self.pipelines.get(&(kind, render_pass, subpass)) {
+        let key = (kind, render_pass, subpass, samples);
+        if let Some(&p) = self.pipelines.get(&key) {
             return Ok(p);
         }
-        let p = self.create(gpu, kind, render_pass, subpass)?;
-        self.pipelines.insert((kind, render_pass, subpass), p);
+        let p = self.create(gpu, kind, (render_pass, subpass), samples)?;
+        self.pipelines.insert(key, p);
         self.created += 1;
         Ok(p)
     }
@@ -467,9 +518,12 @@ impl Pipelines {
         &self,
         gpu: &Gpu,
         kind: PipelineKind,
-        render_pass: vk::RenderPass,
-        subpass: u32,
+        (render_pass, subpass): (vk::RenderPass, u32),
+        samples: u32,
     ) -> Result<vk::Pipeline, RenderError> {
+        let rasterization = tessera_vk::conv::samples(samples).ok_or_else(|| {
+            RenderError::Frame(format!("{samples} samples per pixel for {kind:?}"))
+        })?;
         let m = &self.modules;
         let (vert, frag, layout) = match kind {
             PipelineKind::GBuffer { motion: false, .. } => {
@@ -487,6 +541,25 @@ impl Pipelines {
                 m.fullscreen_vert,
                 m.lighting_frag[variant_index(clustered, ao)],
                 self.layouts.lighting[variant_index(clustered, ao)],
+            ),
+            PipelineKind::ForwardOpaque {
+                clustered,
+                ao,
+                motion,
+                ..
+            } => (
+                m.mesh_vert,
+                m.forward_opaque_frag[variant_index(clustered, ao) + 4 * usize::from(motion)],
+                self.layouts.forward_opaque[variant_index(clustered, ao)],
+            ),
+            PipelineKind::Sky {
+                clustered,
+                ao,
+                motion,
+            } => (
+                m.fullscreen_vert,
+                m.sky_frag[usize::from(motion)],
+                self.layouts.forward_opaque[variant_index(clustered, ao)],
             ),
             PipelineKind::Tonemap => (m.fullscreen_vert, m.tonemap_frag, self.layouts.tonemap),
             // Depth only: no fragment shader.
@@ -513,7 +586,9 @@ impl Pipelines {
         };
         let mesh = matches!(
             kind,
-            PipelineKind::GBuffer { .. } | PipelineKind::Forward { .. }
+            PipelineKind::GBuffer { .. }
+                | PipelineKind::Forward { .. }
+                | PipelineKind::ForwardOpaque { .. }
         ) || depth_only;
         let bindings = [vk::VertexInputBindingDescription {
             binding: 0,
@@ -554,6 +629,10 @@ impl Pipelines {
             | PipelineKind::Forward {
                 double_sided: false,
                 ..
+            }
+            | PipelineKind::ForwardOpaque {
+                double_sided: false,
+                ..
             } => vk::CullModeFlags::BACK,
             _ => vk::CullModeFlags::NONE,
         };
@@ -571,20 +650,26 @@ impl Pipelines {
         } else {
             raster
         };
-        let multisample = vk::PipelineMultisampleStateCreateInfo::default()
-            .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+        let multisample =
+            vk::PipelineMultisampleStateCreateInfo::default().rasterization_samples(rasterization);
         // Reversed Z: near is 1, infinity 0.
         let depth = match kind {
-            PipelineKind::GBuffer { .. } | PipelineKind::DepthPrepass => {
-                vk::PipelineDepthStencilStateCreateInfo::default()
-                    .depth_test_enable(true)
-                    .depth_write_enable(true)
-                    .depth_compare_op(vk::CompareOp::GREATER)
-            }
+            PipelineKind::GBuffer { .. }
+            | PipelineKind::ForwardOpaque { .. }
+            | PipelineKind::DepthPrepass => vk::PipelineDepthStencilStateCreateInfo::default()
+                .depth_test_enable(true)
+                .depth_write_enable(true)
+                .depth_compare_op(vk::CompareOp::GREATER),
             PipelineKind::Forward { .. } => vk::PipelineDepthStencilStateCreateInfo::default()
                 .depth_test_enable(true)
                 .depth_write_enable(false)
                 .depth_compare_op(vk::CompareOp::GREATER),
+            // The sky's triangle lies at the far plane (0): it passes only where no surface
+            // wrote depth (each sample tested on its own under MSAA).
+            PipelineKind::Sky { .. } => vk::PipelineDepthStencilStateCreateInfo::default()
+                .depth_test_enable(true)
+                .depth_write_enable(false)
+                .depth_compare_op(vk::CompareOp::GREATER_OR_EQUAL),
             // Shadow maps keep the ordinary depth convention (cleared to 1, nearest wins).
             PipelineKind::Shadow => vk::PipelineDepthStencilStateCreateInfo::default()
                 .depth_test_enable(true)
@@ -616,6 +701,9 @@ impl Pipelines {
             PipelineKind::GBuffer { motion, .. } => vec![opaque; 4 + usize::from(motion)],
             PipelineKind::Forward { .. } => vec![premultiplied],
             PipelineKind::Lighting { .. } => vec![additive],
+            PipelineKind::ForwardOpaque { motion, .. } | PipelineKind::Sky { motion, .. } => {
+                vec![opaque; 1 + usize::from(motion)]
+            }
             PipelineKind::Tonemap => vec![opaque],
             PipelineKind::Shadow | PipelineKind::DepthPrepass => Vec::new(),
         };

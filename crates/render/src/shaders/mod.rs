@@ -77,6 +77,14 @@ const SOURCES: &[(&str, &str)] = &[
         include_str!("../../../../shaders/render/gbuffer.frag"),
     ),
     (
+        "lit.glsl",
+        include_str!("../../../../shaders/render/lit.glsl"),
+    ),
+    (
+        "sky.frag",
+        include_str!("../../../../shaders/render/sky.frag"),
+    ),
+    (
         "forward.frag",
         include_str!("../../../../shaders/render/forward.frag"),
     ),

@@ -82,6 +82,8 @@ impl Switches {
             Feature::Aa => {
                 fs.aa = match fs.aa {
                     Aa::Off => Aa::Fxaa,
+                    // TAA runs single-sampled only.
+                    Aa::Fxaa if fs.msaa > 1 => Aa::Off,
                     Aa::Fxaa => Aa::Taa,
                     Aa::Taa => Aa::Off,
                 };
@@ -92,7 +94,7 @@ impl Switches {
                 format!("clustering {}", on_off(fs.clustering))
             }
             Feature::DebugView => {
-                fs.debug_view = next_view(fs.debug_view, fs.cascades);
+                fs.debug_view = next_view(fs);
                 format!("debug view {}", fs.debug_view.name())
             }
         }
@@ -120,13 +122,25 @@ impl Switches {
 }
 
 /// The debug view after `v`, skipping the shadow cascades the frame does not have.
-fn next_view(v: DebugView, cascades: u32) -> DebugView {
+/// The view after `fs`'s that `fs` can show (a cascade it has; on the forward path, no
+/// G-buffer view).
+fn next_view(fs: &tessera_render::features::Features) -> DebugView {
     let names = DebugView::NAMES;
-    let at = names.iter().position(|&n| n == v.name()).unwrap_or(0);
+    let at = names
+        .iter()
+        .position(|&n| n == fs.debug_view.name())
+        .unwrap_or(0);
     (1..=names.len())
         .map(|step| names[(at + step) % names.len()])
         .filter_map(DebugView::parse)
-        .find(|n| !matches!(n, DebugView::Shadow(c) if *c >= cascades))
+        .filter(|n| !matches!(n, DebugView::Shadow(c) if *c >= fs.cascades))
+        .find(|&n| {
+            let f = tessera_render::features::Features {
+                debug_view: n,
+                ..fs.clone()
+            };
+            f.check().is_ok()
+        })
         .unwrap_or(DebugView::None)
 }
 
@@ -289,12 +303,15 @@ mod tests {
 
     #[test]
     fn debug_views_step_through_the_cascades_the_frame_has() {
-        let mut v = DebugView::None;
+        let mut f = tessera_render::features::Features {
+            cascades: 2,
+            ..Default::default()
+        };
         let mut seen = Vec::new();
         // Twelve names, two cascades missing, then around again.
         for _ in 0..11 {
-            v = next_view(v, 2);
-            seen.push(v.name());
+            f.debug_view = next_view(&f);
+            seen.push(f.debug_view.name());
         }
         assert_eq!(
             seen,
@@ -302,6 +319,26 @@ mod tests {
                 "albedo", "normal", "material", "depth", "ssao", "shadow0", "shadow1", "clusters",
                 "exposure", "none", "albedo"
             ]
+        );
+    }
+
+    #[test]
+    fn on_the_forward_path_the_views_skip_the_gbuffer_and_the_msaa_depth() {
+        use tessera_render::features::{Features, RenderPath};
+        let mut f = Features {
+            path: RenderPath::Forward,
+            msaa: 4,
+            aa: Aa::Fxaa,
+            ..Features::default()
+        };
+        let mut seen = Vec::new();
+        for _ in 0..8 {
+            f.debug_view = next_view(&f);
+            seen.push(f.debug_view.name());
+        }
+        assert_eq!(
+            seen,
+            ["ssao", "shadow0", "shadow1", "shadow2", "clusters", "exposure", "none", "ssao"]
         );
     }
 

@@ -1,0 +1,170 @@
+//! The forward path (`RenderPath::Forward`): opaque surfaces are shaded as they are drawn, so
+//! there is no G-buffer and MSAA costs one colour and one depth attachment.
+//!
+//! - `forward depth prepass` (SSAO only): the opaque depth at full resolution into `ssao
+//!   depth`, which SSAO reads (it must exist before the surfaces are shaded). At `msaa` > 1
+//!   it renders `ssao depth ms` (memoryless on a tiler) and resolves it on write-back in the
+//!   device's mode (`Settings::depth_resolve`, `Max` by default: the nearest sample with
+//!   reversed Z): depth is resolved only because a later pass reads it. A device without
+//!   depth resolve gets a single-sampled prepass.
+//! - `forward opaque`: HDR colour and depth at `msaa` samples, cleared; the opaque and masked
+//!   draws lit with `shade()` (the sun's cascades, the clustered point lights, ambient ×
+//!   SSAO), then the sky where no sample was covered. With TAA (1× only) it also writes the
+//!   motion vectors, as the G-buffer does.
+//! - `transparents`: blended over the same colour with the depth read; at `msaa` > 1 it
+//!   declares the resolve of `hdr ms` into the single-sampled `hdr`, so the two passes merge
+//!   into one render pass whose multisampled attachments never leave tile memory (memoryless
+//!   on a tiler) and only the resolved `hdr` is stored, the bytes a 1× frame stores.
+//!
+//! Post processing reads `hdr` as on the deferred path.
+
+use super::geometry::{declare_transparents, draw_meshes, subpass_of, Shading};
+use super::sets::draw_fullscreen;
+use super::Targets;
+use crate::builder::{Filter, ImageRef, Size};
+use crate::gpu::descriptors::declared_sets;
+use crate::gpu::pass::FrameBuilder;
+use crate::gpu::pipelines::{variant_index, PipelineKind};
+use crate::gpu::scene::Draw;
+use ash::vk;
+use tessera_graph::{Format, PassKind, ResolveMode};
+
+/// The forward frame's colour and depth: multisampled at `msaa` > 1 (then resolved into
+/// `t.hdr`), else `t.hdr` and `t.depth` themselves.
+#[derive(Clone, Copy, Debug)]
+pub struct ForwardTargets {
+    /// The colour the surfaces are drawn into.
+    pub color: ImageRef,
+    /// Their depth.
+    pub depth: ImageRef,
+    /// Samples per pixel of both.
+    pub samples: u32,
+}
+
+/// Declares the forward path's colour and depth at `samples` per pixel.
+pub fn declare_targets(fb: &mut FrameBuilder<'_>, t: &Targets, samples: u32) -> ForwardTargets {
+    if samples <= 1 {
+        return ForwardTargets {
+            color: t.hdr,
+            depth: t.depth,
+            samples: 1,
+        };
+    }
+    ForwardTargets {
+        color: fb.image_ms("hdr ms", super::HDR_FORMAT, Size::FULL, samples),
+        depth: fb.image_ms("depth ms", Format::D32_SFLOAT, Size::FULL, samples),
+        samples,
+    }
+}
+
+/// `forward depth prepass`: the depth SSAO reads, at full resolution; at `samples` > 1
+/// resolved from a multisampled depth with `resolve` (`None`: single-sampled). Call before
+/// `forward opaque`.
+pub fn declare_prepass(
+    fb: &mut FrameBuilder<'_>,
+    t: &Targets,
+    samples: u32,
+    resolve: Option<ResolveMode>,
+) -> ImageRef {
+    let t = *t;
+    let depth = fb.image("ssao depth", Format::D32_SFLOAT, Size::FULL);
+    let ms = resolve.filter(|_| samples > 1).map(|mode| {
+        let ms = fb.image_ms("ssao depth ms", Format::D32_SFLOAT, Size::FULL, samples);
+        (ms, mode)
+    });
+    fb.pass("forward depth prepass", PassKind::Raster, |p| {
+        match ms {
+            Some((ms, mode)) => p.depth_cleared(ms, 0.0).resolve_depth(depth, ms, mode),
+            None => p.depth_cleared(depth, 0.0),
+        };
+        p.uniform(t.ubo).vertices(t.vertices).indices(t.indices);
+        move |pc| super::ssao::draw_prepass(pc, &t)
+    });
+    depth
+}
+
+/// `forward opaque`: the opaque and masked draws lit into `f.color`, then the sky.
+pub fn declare_opaque(fb: &mut FrameBuilder<'_>, t: &Targets, f: ForwardTargets) {
+    let t = *t;
+    fb.pass("forward opaque", PassKind::Raster, |p| {
+        // Set 0: frame constants, lights, the variant's clusters (2) and SSAO (3); set 1:
+        // each draw's material (the scene's); set 2: the shadow atlas.
+        p.color_cleared(f.color, [0.0; 4]);
+        // TAA's motion vectors (single-sampled only: `Features::check`), no motion where
+        // nothing is drawn.
+        if let Some(m) = t.motion {
+            p.color_cleared(m, [0.0; 4]);
+        }
+        p.depth_cleared(f.depth, 0.0)
+            .uniform(t.ubo)
+            .storage_read(t.lights)
+            .vertices(t.vertices)
+            .indices(t.indices);
+        if let Some(c) = t.clusters {
+            p.at_binding(2).storage_read(c);
+        }
+        if let Some(a) = t.ssao {
+            p.at_binding(3).sampled_with(a, Filter::Nearest);
+        }
+        p.in_set(2).sampled_with(t.atlas, Filter::ShadowCompare);
+        let (clustered, ao, motion) = (t.clusters.is_some(), t.ssao.is_some(), t.motion.is_some());
+        move |pc| {
+            let subpass = subpass_of(pc)?;
+            let (scene, pipelines) = (pc.scene()?, pc.pipelines()?);
+            let variant = variant_index(clustered, ao);
+            let set_layouts = {
+                let p = pipelines.borrow();
+                [
+                    p.layouts.lit_frame[variant],
+                    vk::DescriptorSetLayout::null(),
+                    p.layouts.shadow_map,
+                ]
+            };
+            let sets = declared_sets(pc, &set_layouts)?;
+            draw_meshes(
+                pc.gpu,
+                pc.cmd,
+                pipelines,
+                scene,
+                &scene.opaque,
+                Shading::Opaque {
+                    clustered,
+                    ao,
+                    motion,
+                },
+                subpass,
+                &[sets[0], sets[2]],
+                pc.buffer(t.vertices)?,
+                pc.buffer(t.indices)?,
+            )?;
+            let (rp, sp, extent, samples) = subpass;
+            let sky = {
+                let mut p = pipelines.borrow_mut();
+                let kind = PipelineKind::Sky {
+                    clustered,
+                    ao,
+                    motion,
+                };
+                (
+                    p.get(pc.gpu, kind, (rp, sp), samples)?,
+                    p.layouts.forward_opaque[variant],
+                )
+            };
+            draw_fullscreen(pc, sky, extent, &sets[..1], &[]);
+            Ok(())
+        }
+    });
+}
+
+/// The forward path's geometry after the shadows (and SSAO): `forward opaque`, then
+/// `transparents` resolving the multisampled colour into `t.hdr`.
+pub fn declare(fb: &mut FrameBuilder<'_>, t: &Targets, f: ForwardTargets, transparent: Vec<Draw>) {
+    declare_opaque(fb, t, f);
+    let drawn = Targets {
+        hdr: f.color,
+        depth: f.depth,
+        ..*t
+    };
+    let resolve = (f.samples > 1).then_some((t.hdr, f.color));
+    declare_transparents(fb, &drawn, transparent, resolve);
+}
