@@ -458,3 +458,116 @@ fn the_converted_xml_goes_to_a_private_folder_with_a_fixed_name() {
     assert_eq!(std::fs::read_dir(&tmp).unwrap().count(), 0, "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The forward path at 4× as a Mali plans it: multisampled colour and depth resolved on
+/// write-back (the prepass's depth resolve in its mode).
+fn msaa() -> &'static Captured {
+    static C: OnceLock<Captured> = OnceLock::new();
+    C.get_or_init(|| {
+        capture(
+            "msaa",
+            &[
+                "--profile",
+                "mali",
+                "--tile-rules",
+                "mali",
+                "--path",
+                "forward",
+                "--msaa",
+                "4",
+                "--aa",
+                "fxaa",
+                "--ssao",
+                "prepass",
+            ],
+        )
+    })
+}
+
+/// (render pass, attachment index, resource) of each multisampled attachment resolved on
+/// write-back in `plan`, depth ones flagged.
+fn resolved_ms(plan: &serde_json::Value) -> Vec<(usize, usize, String, bool)> {
+    let mut out = Vec::new();
+    for (k, rp) in plan["render_passes"].as_array().unwrap().iter().enumerate() {
+        for (i, a) in rp["attachments"].as_array().unwrap().iter().enumerate() {
+            if a["samples"].as_u64().unwrap_or(1) > 1 && a["resolve_target"].is_string() {
+                let name = a["resource"].as_str().unwrap().to_string();
+                out.push((k, i, name, a["resolve_mode"].is_string()));
+            }
+        }
+    }
+    out
+}
+
+/// The capture of the 4× forward frame matches its plan, and each way a plan can get MSAA
+/// wrong is reported, naming the render pass and attachment: a resolve removed, a sample
+/// count changed, a multisampled attachment stored, and the depth resolve mode changed.
+#[test]
+fn msaa_resolves_on_write_back_verify_and_their_mutations_are_reported() {
+    let c = msaa();
+    assert_verifies("forward 4x", c);
+    let resolved = resolved_ms(&c.plan);
+    let (ck, ci, colour, _) = resolved
+        .iter()
+        .find(|r| !r.3)
+        .cloned()
+        .expect("a resolved multisampled colour attachment");
+    let (dk, di, depth, _) = resolved
+        .iter()
+        .find(|r| r.3)
+        .cloned()
+        .expect("a resolved multisampled depth attachment (the SSAO prepass)");
+    let place = |k: usize| format!("render pass {k} [{}]", render_passes(&c.plan)[k].join(", "));
+
+    let p = altered(c, "no-resolve.plan.json", |plan| {
+        plan["render_passes"][ck]["attachments"][ci]["resolve_target"] = serde_json::Value::Null;
+    });
+    let (code, out) = verify_with_plan(c, &p);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(&format!("{}: resolves on write-back into", place(ck))),
+        "{out}"
+    );
+
+    let p = altered(c, "samples.plan.json", |plan| {
+        plan["render_passes"][ck]["attachments"][ci]["samples"] = 1.into();
+    });
+    let (code, out) = verify_with_plan(c, &p);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(&format!(
+            "{}, attachment '{colour}': samples VK_SAMPLE_COUNT_4_BIT, planned VK_SAMPLE_COUNT_1_BIT",
+            place(ck)
+        )),
+        "{out}"
+    );
+
+    let p = altered(c, "stored.plan.json", |plan| {
+        plan["render_passes"][ck]["attachments"][ci]["store_op"] = "store".into();
+    });
+    let (code, out) = verify_with_plan(c, &p);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(&format!("{}, attachment '{colour}': storeOp", place(ck))),
+        "{out}"
+    );
+
+    let planned = c.plan["render_passes"][dk]["attachments"][di]["resolve_mode"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let other = if planned == "min" { "max" } else { "min" };
+    let p = altered(c, "mode.plan.json", |plan| {
+        plan["render_passes"][dk]["attachments"][di]["resolve_mode"] = other.into();
+    });
+    let (code, out) = verify_with_plan(c, &p);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(&format!(
+            "resolves depth with VK_RESOLVE_MODE_{}_BIT in the capture, planned VK_RESOLVE_MODE_{}_BIT",
+            planned.to_uppercase(),
+            other.to_uppercase()
+        )),
+        "{depth}: {out}"
+    );
+}

@@ -239,6 +239,7 @@ fn render_pass(
         row.attachments[i].ok = v.differences.len() == n;
     }
     subpasses(graph, &what, rp, c, v);
+    resolve_targets(&what, rp, c, v);
     for (j, labels) in begin.labels.iter().enumerate().skip(rp.subpasses.len()) {
         v.differences.push(format!(
             "{what}: the capture has a subpass {j} (labelled {labels:?}) the plan does not"
@@ -510,6 +511,33 @@ fn subpasses(graph: &Graph, what: &str, rp: &RenderPass, c: &RenderPassFacts, v:
             }
         }
         depth_resolve_mode(graph, what, (j, name), rp, got, v);
+    }
+}
+
+/// The render pass resolves on write-back into exactly the images the plan names as
+/// resolve targets of its multisampled attachments (colour and depth/stencil alike).
+fn resolve_targets(what: &str, rp: &RenderPass, c: &RenderPassFacts, v: &mut Verdict) {
+    let mut planned: Vec<String> = rp
+        .attachments
+        .iter()
+        .filter_map(|a| a.resolve_target.as_ref().map(|t| t.to_string()))
+        .collect();
+    let mut got: Vec<String> = c
+        .subpasses
+        .iter()
+        .flat_map(|s| s.resolve.iter().chain(s.depth_resolve.as_slice()))
+        .map(|&slot| {
+            rp.attachments
+                .get(slot as usize)
+                .map_or_else(|| format!("#{slot}"), |a| a.resource.to_string())
+        })
+        .collect();
+    planned.sort();
+    got.sort();
+    if planned != got {
+        v.differences.push(format!(
+            "{what}: resolves on write-back into {got:?} in the capture, planned {planned:?}"
+        ));
     }
 }
 
