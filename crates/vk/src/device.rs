@@ -322,9 +322,9 @@ impl Gpu {
         let tools = attached_tools(&entry, &instance, physical, &properties);
         // SAFETY: a feature query on our physical device; `open_device` enabled the feature
         // exactly when this reports it.
-        let sample_rate_shading =
-            unsafe { instance.get_physical_device_features(physical) }.sample_rate_shading
-                == vk::TRUE;
+        let sample_rate_shading = unsafe { instance.get_physical_device_features(physical) }
+            .sample_rate_shading
+            == vk::TRUE;
         if !tools.is_empty() {
             log::info!("tools attached to the device: {}", tools.join(", "));
         }

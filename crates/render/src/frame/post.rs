@@ -27,13 +27,13 @@
 
 use super::sets::draw_fullscreen;
 use super::{Targets, HDR_FORMAT, OUTPUT_FORMAT};
-use tessera_graph::Format;
 use crate::builder::{BufferRef, ImageRef, ImportFlags, Size};
 use crate::features::{Aa, Bloom, Exposure, Features};
 use crate::gpu::descriptors::{declared_sets, draw_screen};
 use crate::gpu::pass::FrameBuilder;
 use crate::gpu::pipelines::PipelineKind;
 use ash::vk;
+use tessera_graph::Format;
 use tessera_graph::PassKind;
 
 /// What the post chain declared, for the debug views and the tests.
@@ -92,8 +92,7 @@ pub fn declare<'a>(
     if matches!(features.exposure, Exposure::Auto { .. }) {
         out.exposure = Some(super::exposure::declare_history(fb));
     }
-    let early_bloom =
-        (features.bloom == Bloom::Hdr).then(|| super::bloom::declare(fb, hdr.image));
+    let early_bloom = (features.bloom == Bloom::Hdr).then(|| super::bloom::declare(fb, hdr.image));
     if features.bloom == Bloom::Tonemap {
         out.bloom_source = Some(
             hdr.bloom_source
