@@ -1,7 +1,8 @@
 //! The frame, declared through the graph every frame: deferred (below), or with
 //! `RenderPath::Forward` the [`forward`] path (no G-buffer: steps 3-4 become a depth prepass
-//! for SSAO, `forward opaque` and `transparents`, multisampled at `features.msaa` and
-//! resolved into HDR; the rest is the same). Each group of passes lives in its own module
+//! for SSAO, `forward opaque` and `transparents`, multisampled at `features.msaa`, then
+//! tone mapped per sample in the same render pass or resolved into HDR; the rest is the
+//! same). Each group of passes lives in its own module
 //! and is declared by one function that takes the [`Targets`] so far:
 //!
 //! 1. `frame constants` (transfer): the camera, lights and shadow cascades into two
