@@ -11,16 +11,17 @@
 //!   draws lit with `shade()` (the sun's cascades, the clustered point lights, ambient ×
 //!   SSAO), then the sky where no sample was covered. With TAA (1× only) it also writes the
 //!   motion vectors, as the G-buffer does.
-//! - `transparents`: blended over the same colour with the depth read; at `msaa` > 1 it
-//!   declares the resolve of `hdr ms` into the single-sampled `hdr`, so the two passes merge
-//!   into one render pass whose multisampled attachments never leave tile memory (memoryless
-//!   on a tiler) and only the resolved `hdr` is stored, the bytes a 1× frame stores.
+//! - `transparents`: blended over the same colour with the depth read; at `msaa` > 1 when
+//!   HDR is resolved before tone mapping it declares the resolve of `hdr ms` into the
+//!   single-sampled `hdr`, so the two passes merge into one render pass whose multisampled
+//!   attachments never leave tile memory (memoryless on a tiler) and only the resolved `hdr`
+//!   is stored.
 //!
 //! Post processing reads `hdr` as on the deferred path, unless tone mapping runs per sample
-//! ([`tonemaps_per_sample`]): then `transparents` resolves nothing and `tonemap` joins the
-//! multisampled render pass, reading `hdr ms` at each sample and resolving its multisampled
-//! target, so only single-sampled results leave tile memory (with `Bloom::Tonemap`
-//! `transparents` resolves `hdr ms` into `bloom source`).
+//! ([`tonemaps_per_sample`]): then `transparents` resolves `hdr ms` only into `bloom source`
+//! (`Bloom::Tonemap`) and `tonemap` joins the multisampled render pass, reading `hdr ms` at
+//! each sample and resolving its multisampled target, so only single-sampled results leave
+//! tile memory: the bytes a 1× frame stores.
 
 use super::geometry::{declare_transparents, draw_meshes, subpass_of, Shading};
 use super::post::Hdr;

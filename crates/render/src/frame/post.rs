@@ -22,8 +22,8 @@
 //!   tile-friendly bloom.
 //! - Per sample (the forward path at `msaa` > 1, [`super::forward::tonemaps_per_sample`]):
 //!   tone mapping reads the multisampled `hdr ms` at each sample in the forward render pass
-//!   and writes `ldr ms` (`output ms` when it writes the output) and `bloom source ms`,
-//!   resolved on write-back into `ldr` (the output) and `bloom source`.
+//!   and writes `ldr ms` (`output ms` when it writes the output), resolved on write-back into
+//!   `ldr` (the output); `bloom source` is the resolve of `hdr ms` ([`Hdr::bloom_source`]).
 
 use super::sets::draw_fullscreen;
 use super::{Targets, HDR_FORMAT, OUTPUT_FORMAT};
@@ -197,7 +197,7 @@ fn tonemap_shader(auto: bool, add: bool, source: bool, per_sample: bool) -> &'st
 
 /// `tonemap`: HDR (an input attachment) times the exposure, plus the early bloom, ACES fit,
 /// into `target`; with the tile-friendly bloom also the HDR copy `bloom source`. Per sample
-/// (`tm.ms`) it writes their multisampled images and resolves them into those.
+/// (`tm.ms`) it writes the multisampled target and resolves it into `target`.
 fn declare_tonemap(fb: &mut FrameBuilder<'_>, tm: Tonemap) {
     fb.pass("tonemap", PassKind::Raster, |p| {
         p.input(tm.hdr);
