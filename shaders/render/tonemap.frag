@@ -4,8 +4,17 @@
 // Variants (defines): AUTO_EXPOSURE multiplies by the adapted exposure of the `exposure`
 // history buffer (the previous frame's adaptation; exposure 1 before there was one); BLOOM_ADD adds the bloom
 // chain's result (sampled, half resolution) before the curve; BLOOM_SOURCE also writes the
-// HDR colour to a second attachment, the tile-friendly bloom's source.
+// HDR colour to a second attachment, the tile-friendly bloom's source. PER_SAMPLE reads a
+// multisampled HDR at this invocation's sample (gl_SampleID runs the shader per sample): each
+// sample is mapped, then the multisampled targets are resolved, so the average is taken after
+// the non-linear curve.
+#ifdef PER_SAMPLE
+layout(input_attachment_index = 0, set = 0, binding = 0) uniform subpassInputMS hdr_in;
+#define LOAD_HDR() subpassLoad(hdr_in, gl_SampleID)
+#else
 layout(input_attachment_index = 0, set = 0, binding = 0) uniform subpassInput hdr_in;
+#define LOAD_HDR() subpassLoad(hdr_in)
+#endif
 
 #ifdef AUTO_EXPOSURE
 layout(set = 0, binding = 1, std430) readonly buffer Exposure {
@@ -38,7 +47,7 @@ vec3 aces(vec3 x) {
 }
 
 void main() {
-    vec3 hdr = subpassLoad(hdr_in).rgb;
+    vec3 hdr = LOAD_HDR().rgb;
 #ifdef BLOOM_SOURCE
     out_bloom_source = vec4(hdr, 1.0);
 #endif

@@ -59,9 +59,16 @@ fn plan_frame_shows_the_forward_frame_on_mali() {
     ]);
     let out = text(&o.stdout);
     assert!(o.status.success(), "{out}{}", text(&o.stderr));
-    assert!(out.contains("forward opaque -> transparents"), "{out}");
+    // Tone mapping runs per sample in the multisampled render pass: only the resolves of
+    // `hdr ms` (the bloom source) and `ldr ms` leave tile memory.
     assert!(
-        out.contains("4x") && out.contains("memoryless, resolve -> hdr"),
+        out.contains("forward opaque -> transparents -> tonemap"),
+        "{out}"
+    );
+    assert!(
+        out.contains("4x")
+            && out.contains("memoryless, resolve -> bloom source")
+            && out.contains("memoryless, resolve -> ldr"),
         "{out}"
     );
     // Back to the deferred frame at 1x on the same profile.
@@ -140,7 +147,8 @@ fn msaa_above_the_device_is_lowered_with_one_warning() {
 
 /// The mobile preset's forward frame at 4× as a Mali would plan it passes the plan checker,
 /// and its RenderDoc capture matches the plan: the multisampled colour and depth (and the
-/// prepass's depth) created memoryless, their load/store ops keeping them in tile memory.
+/// prepass's depth, the per-sample tone mapping's `ldr ms`) created memoryless, their
+/// load/store ops keeping them in tile memory.
 #[test]
 fn the_tiler_forward_frame_passes_the_checker_and_its_capture_matches_the_plan() {
     let o = tessera(&[
@@ -186,7 +194,11 @@ fn the_tiler_forward_frame_passes_the_checker_and_its_capture_matches_the_plan()
         out.contains("result: the capture matches the plan"),
         "{out}"
     );
-    for m in ["hdr ms (memoryless)", "depth ms (memoryless)"] {
+    for m in [
+        "hdr ms (memoryless)",
+        "depth ms (memoryless)",
+        "ldr ms (memoryless)",
+    ] {
         assert!(out.contains(m), "{m}: {out}");
     }
 }

@@ -62,6 +62,10 @@ pub struct Settings {
     /// single-sampled. [`Renderer::new`] keeps a mode the device has (else `SampleZero`, else
     /// `None`).
     pub depth_resolve: Option<tessera_graph::ResolveMode>,
+    /// Let the forward path at `msaa` > 1 tone map each sample inside its render pass
+    /// ([`crate::frame::forward::tonemaps_per_sample`]); off: resolve HDR, then tone map.
+    /// [`Renderer::new`] turns it off on a device without `sampleRateShading`.
+    pub tonemap_per_sample: bool,
     /// Plan with a tiler's tile facts over the device's own
     /// ([`tessera_vk::executor::TileRules`]); `None`: the device's.
     pub tile_rules: Option<tessera_vk::executor::TileRules>,
@@ -84,6 +88,7 @@ impl Default for Settings {
             camera: None,
             tile_rules: None,
             depth_resolve: Some(tessera_graph::ResolveMode::Max),
+            tonemap_per_sample: true,
         }
     }
 }
@@ -256,6 +261,7 @@ impl Renderer {
             settings.depth_resolve,
             gpu.capabilities().depth_resolve_modes,
         );
+        settings.tonemap_per_sample &= gpu.sample_rate_shading;
         // Every image of the frame within the device's limits, before any is created.
         gpu.check_extents(&frame_graph(&scene, &settings))?;
         let mut exec = Executor::new(
@@ -774,6 +780,7 @@ impl<'a> FrameSource<'a> {
                 overlay,
                 taa_frames: self.taa_frames,
                 depth_resolve: self.settings.depth_resolve,
+                tonemap_per_sample: self.settings.tonemap_per_sample,
             },
         );
         let (graph, bodies) = fb.finish();

@@ -106,10 +106,11 @@ fn steps(p: &Picture, threshold: u8) -> Vec<bool> {
 /// 2/255) or of a crease the 1× colour steps across (by more than 2/255: where two surfaces
 /// meet at the same depth). With SSAO the resolved depth at an edge pixel is its nearest
 /// sample, not its centre's, and the 5×5 half-resolution blur carries that up to 6 pixels
-/// away. Measured on lavapipe at 160×90 without SSAO: 1732 of 14400 pixels (12.0%) differ by
-/// more than 2/255 (up to 237/255 where a bright edge meets the sky), 222 of them at creases
-/// off the depth discontinuities, none away from every edge; with SSAO 1760 (12.2%), all
-/// within 6 pixels of a depth discontinuity (one, off by 3/255, 2 pixels from its edge).
+/// away. At 4× tone mapping runs per sample (each sample mapped, then averaged). Measured on
+/// lavapipe at 160×90 without SSAO: 1750 of 14400 pixels (12.2%) differ by more than 2/255
+/// (up to 181/255 where a bright edge meets the sky), 220 of them at creases off the depth
+/// discontinuities, none away from every edge; with SSAO 1776 (12.3%), all within 6 pixels of
+/// a depth discontinuity.
 #[test]
 fn msaa_changes_only_pixels_at_geometry_edges() {
     let gpu = gpu();
@@ -331,4 +332,109 @@ fn taa_at_1x_on_forward_matches_deferred_taa() {
     let d = fwd.difference(&def).expect("same size");
     eprintln!("forward TAA vs deferred TAA, 4 frames: {d:?}");
     assert!(d.within_tolerance(u64::from(W * H)), "{d:?}");
+}
+
+/// The mobile preset's post chain at 4× (`Bloom::Tonemap`, auto exposure, FXAA): tone
+/// mapping runs per sample in the multisampled render pass (lavapipe has
+/// `sampleRateShading`), without a validation message, and every graph optimisation off
+/// gives the same picture bit for bit.
+#[test]
+fn tone_mapping_per_sample_runs_clean_and_matches_with_optimisations_off() {
+    let gpu = gpu();
+    assert!(gpu.sample_rate_shading, "lavapipe shades per sample");
+    let mobile = Features {
+        bloom: Bloom::Tonemap,
+        exposure: Exposure::Auto { compensation: 1.0 },
+        ..forward(4)
+    };
+    let r = Renderer::new(
+        gpu.clone(),
+        tessera_scene::builtin(),
+        settings(CompileOptions::ALL, mobile.clone()),
+    )
+    .expect("renderer");
+    assert!(r.settings().tonemap_per_sample);
+    r.destroy();
+    let on = render(
+        &gpu,
+        tessera_scene::builtin(),
+        settings(CompileOptions::ALL, mobile.clone()),
+        2,
+    );
+    let off = render(
+        &gpu,
+        tessera_scene::builtin(),
+        settings(CompileOptions::NONE, mobile),
+        2,
+    );
+    assert!(on == off, "all off: {:?}", on.difference(&off));
+}
+
+/// Mapping each sample then averaging differs from resolving HDR then mapping (the
+/// fallback) only where a pixel's samples differ, at geometry edges: within 1 pixel of a
+/// depth step or colour crease of the 1× frame (post effects that spread a change off, as
+/// in `msaa_changes_only_pixels_at_geometry_edges`). Where the samples agree both orders
+/// give the same value. Measured on lavapipe at 160×90: 1127 of 14400 pixels differ by more
+/// than 2/255 (up to 98/255), none off every edge.
+#[test]
+fn per_sample_tone_mapping_differs_from_resolve_first_only_at_edges() {
+    let gpu = gpu();
+    let plain = |msaa| Features {
+        aa: Aa::Off,
+        bloom: Bloom::Off,
+        exposure: Exposure::Fixed(1.0),
+        ssao: Ssao::Off,
+        ..forward(msaa)
+    };
+    let scene = opaque_courtyard;
+    let s = |f| settings(CompileOptions::ALL, f);
+    let per_sample = render(&gpu, scene(), s(plain(4)), 1);
+    let resolved_first = render(
+        &gpu,
+        scene(),
+        Settings {
+            tonemap_per_sample: false,
+            ..s(plain(4))
+        },
+        1,
+    );
+    let one = render(&gpu, scene(), s(plain(1)), 1);
+    let depth = render(
+        &gpu,
+        scene(),
+        s(Features {
+            debug_view: tessera_render::features::DebugView::Depth,
+            ..plain(1)
+        }),
+        1,
+    );
+    let n = (W * H) as usize;
+    let changed: Vec<usize> = (0..n)
+        .filter(|&i| diff(&per_sample, &resolved_first, i) > 2)
+        .collect();
+    let (depth_edges, colour_edges) = (dilate(&steps(&depth, 2), 1), dilate(&steps(&one, 2), 1));
+    let off_edges: Vec<(usize, usize, u8)> = changed
+        .iter()
+        .copied()
+        .filter(|&i| !depth_edges[i] && !colour_edges[i])
+        .map(|i| {
+            (
+                i % W as usize,
+                i / W as usize,
+                diff(&per_sample, &resolved_first, i),
+            )
+        })
+        .collect();
+    eprintln!(
+        "per sample vs resolve then map: {} of {n} pixels differ by > 2/255, {} off every \
+         edge; max difference {}",
+        changed.len(),
+        off_edges.len(),
+        (0..n)
+            .map(|i| diff(&per_sample, &resolved_first, i))
+            .max()
+            .unwrap_or(0)
+    );
+    assert!(!changed.is_empty(), "the order matters at bright edges");
+    assert!(off_edges.is_empty(), "{off_edges:?}");
 }

@@ -159,6 +159,9 @@ pub struct Gpu {
     /// Tools attached to the device, as they name themselves
     /// (`vkGetPhysicalDeviceToolProperties`): `RenderDoc` while RenderDoc can capture.
     pub tools: Vec<String>,
+    /// `sampleRateShading` is enabled (the device has it): shaders may read `gl_SampleID`.
+    /// Without it the forward path resolves HDR before tone mapping.
+    pub sample_rate_shading: bool,
 }
 
 impl std::fmt::Debug for Gpu {
@@ -317,6 +320,11 @@ impl Gpu {
             .as_ref()
             .map(|_| ash::ext::debug_utils::Device::new(&instance, &device));
         let tools = attached_tools(&entry, &instance, physical, &properties);
+        // SAFETY: a feature query on our physical device; `open_device` enabled the feature
+        // exactly when this reports it.
+        let sample_rate_shading = unsafe { instance.get_physical_device_features(physical) }
+            .sample_rate_shading
+            == vk::TRUE;
         if !tools.is_empty() {
             log::info!("tools attached to the device: {}", tools.join(", "));
         }
@@ -338,6 +346,7 @@ impl Gpu {
             validation: options.validation,
             surface_loader,
             tools,
+            sample_rate_shading,
         })
     }
 
@@ -439,7 +448,10 @@ impl Gpu {
         // and overwrite another (the synthetic bodies' partial writes do).
         let features = vk::PhysicalDeviceFeatures::default()
             .fragment_stores_and_atomics(true)
-            .independent_blend(have.independent_blend == vk::TRUE);
+            .independent_blend(have.independent_blend == vk::TRUE)
+            // Per-sample shading (`gl_SampleID`): tone mapping inside a multisampled render
+            // pass maps each sample (`Gpu::sample_rate_shading`).
+            .sample_rate_shading(have.sample_rate_shading == vk::TRUE);
         let mut f12 = vk::PhysicalDeviceVulkan12Features::default()
             .timeline_semaphore(true)
             .host_query_reset(true);

@@ -11,17 +11,24 @@
 //!   draws lit with `shade()` (the sun's cascades, the clustered point lights, ambient ×
 //!   SSAO), then the sky where no sample was covered. With TAA (1× only) it also writes the
 //!   motion vectors, as the G-buffer does.
-//! - `transparents`: blended over the same colour with the depth read; at `msaa` > 1 it
-//!   declares the resolve of `hdr ms` into the single-sampled `hdr`, so the two passes merge
-//!   into one render pass whose multisampled attachments never leave tile memory (memoryless
-//!   on a tiler) and only the resolved `hdr` is stored, the bytes a 1× frame stores.
+//! - `transparents`: blended over the same colour with the depth read; at `msaa` > 1 when
+//!   HDR is resolved before tone mapping it declares the resolve of `hdr ms` into the
+//!   single-sampled `hdr`, so the two passes merge into one render pass whose multisampled
+//!   attachments never leave tile memory (memoryless on a tiler) and only the resolved `hdr`
+//!   is stored.
 //!
-//! Post processing reads `hdr` as on the deferred path.
+//! Post processing reads `hdr` as on the deferred path, unless tone mapping runs per sample
+//! ([`tonemaps_per_sample`]): then `transparents` resolves `hdr ms` only into `bloom source`
+//! (`Bloom::Tonemap`) and `tonemap` joins the multisampled render pass, reading `hdr ms` at
+//! each sample and resolving its multisampled target, so only single-sampled results leave
+//! tile memory: the bytes a 1× frame stores.
 
 use super::geometry::{declare_transparents, draw_meshes, subpass_of, Shading};
+use super::post::Hdr;
 use super::sets::draw_fullscreen;
 use super::Targets;
 use crate::builder::{Filter, ImageRef, Size};
+use crate::features::{Bloom, DebugView, Exposure, Features, RenderPath};
 use crate::gpu::descriptors::declared_sets;
 use crate::gpu::pass::FrameBuilder;
 use crate::gpu::pipelines::{variant_index, PipelineKind};
@@ -156,15 +163,60 @@ pub fn declare_opaque(fb: &mut FrameBuilder<'_>, t: &Targets, f: ForwardTargets)
     });
 }
 
+/// Whether `tonemap` runs at the forward path's `msaa` samples inside its render pass, per
+/// sample, in place of resolving HDR first: when `allowed` (the device shades per sample)
+/// and no pass but tone mapping reads HDR. `Bloom::Hdr` samples it, and so does the exposure
+/// histogram without the tile-friendly bloom's copy; a debug view of an image reads it.
+pub fn tonemaps_per_sample(features: &Features, allowed: bool) -> bool {
+    let auto = matches!(features.exposure, Exposure::Auto { .. });
+    allowed
+        && features.path == RenderPath::Forward
+        && features.msaa > 1
+        && match features.bloom {
+            Bloom::Hdr => false,
+            Bloom::Off => !auto,
+            Bloom::Tonemap => true,
+        }
+        && matches!(features.debug_view, DebugView::None | DebugView::Exposure)
+}
+
 /// The forward path's geometry after the shadows (and SSAO): `forward opaque`, then
-/// `transparents` resolving the multisampled colour into `t.hdr`.
-pub fn declare(fb: &mut FrameBuilder<'_>, t: &Targets, f: ForwardTargets, transparent: Vec<Draw>) {
+/// `transparents`. Returns what tone mapping reads: `t.hdr`, which `transparents` resolves
+/// the multisampled colour into; or, per sample ([`tonemaps_per_sample`] with `allowed`),
+/// the multisampled colour itself, which `transparents` resolves into the tile-friendly
+/// bloom's `bloom source` (a copy of HDR: the average is what a linear blur wants) or not at
+/// all.
+pub fn declare(
+    fb: &mut FrameBuilder<'_>,
+    t: &Targets,
+    f: ForwardTargets,
+    transparent: Vec<Draw>,
+    (features, allowed): (&Features, bool),
+) -> Hdr {
     declare_opaque(fb, t, f);
     let drawn = Targets {
         hdr: f.color,
         depth: f.depth,
         ..*t
     };
-    let resolve = (f.samples > 1).then_some((t.hdr, f.color));
-    declare_transparents(fb, &drawn, transparent, resolve);
+    let per_sample = f.samples > 1 && tonemaps_per_sample(features, allowed);
+    let hdr = match per_sample {
+        false => Hdr {
+            image: t.hdr,
+            samples: 1,
+            bloom_source: None,
+        },
+        true => Hdr {
+            image: f.color,
+            samples: f.samples,
+            bloom_source: (features.bloom == Bloom::Tonemap)
+                .then(|| fb.image("bloom source", super::HDR_FORMAT, Size::FULL)),
+        },
+    };
+    let resolve = match per_sample {
+        false => (f.samples > 1).then_some(t.hdr),
+        true => hdr.bloom_source,
+    };
+    declare_transparents(fb, &drawn, transparent, resolve.map(|r| (r, f.color)));
+    hdr
 }

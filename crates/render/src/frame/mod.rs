@@ -1,7 +1,8 @@
 //! The frame, declared through the graph every frame: deferred (below), or with
 //! `RenderPath::Forward` the [`forward`] path (no G-buffer: steps 3-4 become a depth prepass
-//! for SSAO, `forward opaque` and `transparents`, multisampled at `features.msaa` and
-//! resolved into HDR; the rest is the same). Each group of passes lives in its own module
+//! for SSAO, `forward opaque` and `transparents`, multisampled at `features.msaa`, then
+//! tone mapped per sample in the same render pass or resolved into HDR; the rest is the
+//! same). Each group of passes lives in its own module
 //! and is declared by one function that takes the [`Targets`] so far:
 //!
 //! 1. `frame constants` (transfer): the camera, lights and shadow cascades into two
@@ -98,6 +99,9 @@ pub struct FrameInputs<'a> {
     /// How the forward path's prepass resolves its multisampled depth (`None`: it renders
     /// single-sampled).
     pub depth_resolve: Option<tessera_graph::ResolveMode>,
+    /// The forward path at `msaa` > 1 may tone map per sample (the device can shade per
+    /// sample; [`forward::tonemaps_per_sample`]).
+    pub tonemap_per_sample: bool,
 }
 
 /// The graph handles of the frame's imported resources, which the renderer hands to the
@@ -295,6 +299,12 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
     if features.clustering {
         t.clusters = Some(clustering::declare(fb, &t));
     }
+    // What tone mapping reads: `hdr`, or the forward path's multisampled colour.
+    let mut post_hdr = post::Hdr {
+        image: t.hdr,
+        samples: 1,
+        bloom_source: None,
+    };
     if forward {
         // Any SSAO reads the forward prepass's depth: the surfaces are shaded in the pass
         // that writes theirs.
@@ -305,7 +315,8 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
         }
         geometry::declare_shadows(fb, &t, inputs.shadow_size, cascades);
         let f = forward::declare_targets(fb, &t, samples);
-        forward::declare(fb, &t, f, inputs.transparent);
+        let allowed = (features, inputs.tonemap_per_sample);
+        post_hdr = forward::declare(fb, &t, f, inputs.transparent, allowed);
     } else {
         declare_deferred(fb, &mut t, features, (inputs.shadow_size, cascades));
         lighting::declare(fb, &t);
@@ -324,7 +335,14 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
     let post = if debug {
         post::PostTargets::default()
     } else {
-        post::declare(fb, &t, features, inputs.taa_frames)
+        let output_format = inputs.present.unwrap_or(OUTPUT_FORMAT);
+        post::declare(
+            fb,
+            &t,
+            features,
+            (post_hdr, output_format),
+            inputs.taa_frames,
+        )
     };
     if view == DebugView::Exposure {
         debug::declare_exposure(fb, &t, &post);

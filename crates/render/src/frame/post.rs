@@ -20,6 +20,10 @@
 //!   image (render size, `R8G8B8A8_SRGB`) and writes the output (output size). Tone mapping
 //!   writes the output directly when there is nothing for it to do: no FXAA, scale 1 and no
 //!   tile-friendly bloom.
+//! - Per sample (the forward path at `msaa` > 1, [`super::forward::tonemaps_per_sample`]):
+//!   tone mapping reads the multisampled `hdr ms` at each sample in the forward render pass
+//!   and writes `ldr ms` (`output ms` when it writes the output), resolved on write-back into
+//!   `ldr` (the output); `bloom source` is the resolve of `hdr ms` ([`Hdr::bloom_source`]).
 
 use super::sets::draw_fullscreen;
 use super::{Targets, HDR_FORMAT, OUTPUT_FORMAT};
@@ -29,6 +33,7 @@ use crate::gpu::descriptors::{declared_sets, draw_screen};
 use crate::gpu::pass::FrameBuilder;
 use crate::gpu::pipelines::PipelineKind;
 use ash::vk;
+use tessera_graph::Format;
 use tessera_graph::PassKind;
 
 /// What the post chain declared, for the debug views and the tests.
@@ -50,6 +55,18 @@ pub struct PostTargets {
     pub taa: Option<ImageRef>,
 }
 
+/// The HDR colour tone mapping reads.
+#[derive(Clone, Copy, Debug)]
+pub struct Hdr {
+    /// The image (an input attachment).
+    pub image: ImageRef,
+    /// Its samples per pixel: > 1 tone maps each sample in the render pass that drew it.
+    pub samples: u32,
+    /// Per sample with `Bloom::Tonemap`: the bloom source, already resolved from `image`
+    /// (a multisampled copy would not fit a tiler's colour budget next to HDR and LDR).
+    pub bloom_source: Option<ImageRef>,
+}
+
 /// The exposure multiplier tone mapping applies: the fixed value, or the compensation on
 /// the adapted one.
 pub fn exposure_scale(e: Exposure) -> f32 {
@@ -60,22 +77,27 @@ pub fn exposure_scale(e: Exposure) -> f32 {
 }
 
 /// Declares bloom, tone mapping, TAA, the last post pass and the exposure adaptation, as
-/// `features` ask, from `t.hdr` into `t.output`. `taa_frames`: TAA's count of frames
-/// accumulated, which the renderer keeps across frames.
+/// `features` ask, from `hdr` into `t.output` (of `output_format`). `taa_frames`: TAA's
+/// count of frames accumulated, which the renderer keeps across frames.
 pub fn declare<'a>(
     fb: &mut FrameBuilder<'a>,
     t: &Targets,
     features: &Features,
+    (hdr, output_format): (Hdr, Format),
     taa_frames: Option<&'a std::cell::Cell<u64>>,
 ) -> PostTargets {
+    let ms = hdr.samples > 1;
     let mut out = PostTargets::default();
     let scale = exposure_scale(features.exposure);
     if matches!(features.exposure, Exposure::Auto { .. }) {
         out.exposure = Some(super::exposure::declare_history(fb));
     }
-    let early_bloom = (features.bloom == Bloom::Hdr).then(|| super::bloom::declare(fb, t.hdr));
+    let early_bloom = (features.bloom == Bloom::Hdr).then(|| super::bloom::declare(fb, hdr.image));
     if features.bloom == Bloom::Tonemap {
-        out.bloom_source = Some(fb.image("bloom source", HDR_FORMAT, Size::FULL));
+        out.bloom_source = Some(
+            hdr.bloom_source
+                .unwrap_or_else(|| fb.image("bloom source", HDR_FORMAT, Size::FULL)),
+        );
     }
     let direct = features.aa == Aa::Off
         && fb.render_size() == fb.output()
@@ -87,14 +109,20 @@ pub fn declare<'a>(
         out.ldr = Some(ldr);
         ldr
     };
+    let target_ms = ms.then(|| match direct {
+        true => fb.image_ms("output ms", output_format, Size::Output, hdr.samples),
+        false => fb.image_ms("ldr ms", OUTPUT_FORMAT, Size::FULL, hdr.samples),
+    });
     declare_tonemap(
         fb,
         Tonemap {
-            hdr: t.hdr,
+            hdr: hdr.image,
             target,
+            ms: target_ms,
             exposure: out.exposure,
             bloom: early_bloom,
-            bloom_source: out.bloom_source,
+            // Per sample the forward render pass resolved it already.
+            bloom_source: out.bloom_source.filter(|_| !ms),
             scale,
         },
     );
@@ -140,13 +168,23 @@ pub fn declare<'a>(
 struct Tonemap {
     hdr: ImageRef,
     target: ImageRef,
+    /// Per sample: the multisampled target written, resolved into `target`.
+    ms: Option<ImageRef>,
     exposure: Option<BufferRef>,
     bloom: Option<ImageRef>,
     bloom_source: Option<ImageRef>,
     scale: f32,
 }
 
-fn tonemap_shader(auto: bool, add: bool, source: bool) -> &'static str {
+/// The tone-mapping variant. Per sample there is neither bloom added (`Bloom::Hdr`) nor a
+/// bloom source written (the render pass resolves it).
+fn tonemap_shader(auto: bool, add: bool, source: bool, per_sample: bool) -> &'static str {
+    if per_sample {
+        return match auto {
+            false => "tonemap.frag#PER_SAMPLE",
+            true => "tonemap.frag#AUTO_EXPOSURE#PER_SAMPLE",
+        };
+    }
     match (auto, add, source) {
         (false, false, false) => "tonemap.frag",
         (false, true, _) => "tonemap.frag#BLOOM_ADD",
@@ -158,10 +196,15 @@ fn tonemap_shader(auto: bool, add: bool, source: bool) -> &'static str {
 }
 
 /// `tonemap`: HDR (an input attachment) times the exposure, plus the early bloom, ACES fit,
-/// into `target`; with the tile-friendly bloom also the HDR copy `bloom source`.
+/// into `target`; with the tile-friendly bloom also the HDR copy `bloom source`. Per sample
+/// (`tm.ms`) it writes the multisampled target and resolves it into `target`.
 fn declare_tonemap(fb: &mut FrameBuilder<'_>, tm: Tonemap) {
     fb.pass("tonemap", PassKind::Raster, |p| {
-        p.input(tm.hdr).color(tm.target);
+        p.input(tm.hdr);
+        match tm.ms {
+            Some(ms) => p.color(ms).resolve(tm.target, ms),
+            None => p.color(tm.target),
+        };
         if let Some(s) = tm.bloom_source {
             p.color(s);
         }
@@ -173,7 +216,12 @@ fn declare_tonemap(fb: &mut FrameBuilder<'_>, tm: Tonemap) {
         }
         move |pc| {
             let (rp, sp, extent) = pc.subpass()?;
-            if tm.exposure.is_none() && tm.bloom.is_none() && tm.bloom_source.is_none() {
+            let per_sample = tm.ms.is_some();
+            if tm.exposure.is_none()
+                && tm.bloom.is_none()
+                && tm.bloom_source.is_none()
+                && !per_sample
+            {
                 // The core frame's tone mapping, with its own pipeline and layout.
                 let (pipeline, layout, input_layout) = {
                     let mut p = pc.pipelines()?.borrow_mut();
@@ -197,6 +245,7 @@ fn declare_tonemap(fb: &mut FrameBuilder<'_>, tm: Tonemap) {
                 tm.exposure.is_some(),
                 tm.bloom.is_some(),
                 tm.bloom_source.is_some(),
+                per_sample,
             );
             let colors = 1 + u32::from(tm.bloom_source.is_some());
             let valid = tm.exposure.is_some_and(|e| pc.buffer_history_valid(e));

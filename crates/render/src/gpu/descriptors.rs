@@ -192,6 +192,7 @@ pub fn draw_screen(
         push.len() as u32,
         (rp, sp),
         colors,
+        pc.samples(),
     )?;
     let sets = declared_sets(pc, &[pipeline.set_layout])?;
     pipeline.draw_fullscreen(pc, extent, sets[0], push);

@@ -32,7 +32,8 @@ struct Key {
     shader: &'static str,
     bindings: Vec<vk::DescriptorType>,
     push: u32,
-    target: Option<(vk::RenderPass, u32, u32)>,
+    /// Render pass, subpass, colour attachments, samples.
+    target: Option<(vk::RenderPass, u32, u32, u32)>,
     blend: bool,
 }
 
@@ -234,7 +235,8 @@ impl ShaderPipelines {
 
     /// The full-screen pipeline of the fragment shader `shader` for the subpass `sp` of
     /// `rp`, writing `colors` attachments without blending (no depth), with set 0 of
-    /// `bindings` and `push` bytes of fragment push constants.
+    /// `bindings` and `push` bytes of fragment push constants, rasterizing `samples` per
+    /// pixel (the subpass's attachments').
     #[allow(clippy::too_many_arguments)]
     pub fn screen(
         &mut self,
@@ -244,8 +246,10 @@ impl ShaderPipelines {
         push: u32,
         (rp, sp): (vk::RenderPass, u32),
         colors: u32,
+        samples: u32,
     ) -> Result<ShaderPipeline, RenderError> {
-        self.screen_with(gpu, shader, bindings, push, (rp, sp), colors, false)
+        let target = (rp, sp, colors, samples);
+        self.screen_with(gpu, shader, bindings, push, target, false)
     }
 
     /// [`ShaderPipelines::screen`] for one colour attachment that the shader's colour is
@@ -259,7 +263,7 @@ impl ShaderPipelines {
         push: u32,
         (rp, sp): (vk::RenderPass, u32),
     ) -> Result<ShaderPipeline, RenderError> {
-        self.screen_with(gpu, shader, bindings, push, (rp, sp), 1, true)
+        self.screen_with(gpu, shader, bindings, push, (rp, sp, 1, 1), true)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -269,15 +273,17 @@ impl ShaderPipelines {
         shader: &'static str,
         bindings: &[vk::DescriptorType],
         push: u32,
-        (rp, sp): (vk::RenderPass, u32),
-        colors: u32,
+        (rp, sp, colors, samples): (vk::RenderPass, u32, u32, u32),
         blend: bool,
     ) -> Result<ShaderPipeline, RenderError> {
+        let rasterization = tessera_vk::conv::samples(samples).ok_or_else(|| {
+            RenderError::Frame(format!("{samples} samples per pixel for {shader}"))
+        })?;
         let key = Key {
             shader,
             bindings: bindings.to_vec(),
             push,
-            target: Some((rp, sp, colors)),
+            target: Some((rp, sp, colors, samples)),
             blend,
         };
         if let Some(&p) = self.pipelines.get(&key) {
@@ -307,8 +313,8 @@ impl ShaderPipelines {
             .polygon_mode(vk::PolygonMode::FILL)
             .cull_mode(vk::CullModeFlags::NONE)
             .line_width(1.0);
-        let multisample = vk::PipelineMultisampleStateCreateInfo::default()
-            .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+        let multisample =
+            vk::PipelineMultisampleStateCreateInfo::default().rasterization_samples(rasterization);
         let mut state = vk::PipelineColorBlendAttachmentState::default()
             .color_write_mask(vk::ColorComponentFlags::RGBA);
         if blend {

@@ -49,6 +49,8 @@ pub const VARIANTS: &[&str] = &[
     "tonemap.frag#AUTO_EXPOSURE",
     "tonemap.frag#AUTO_EXPOSURE#BLOOM_ADD",
     "tonemap.frag#AUTO_EXPOSURE#BLOOM_SOURCE",
+    "tonemap.frag#AUTO_EXPOSURE#PER_SAMPLE",
     "tonemap.frag#BLOOM_ADD",
     "tonemap.frag#BLOOM_SOURCE",
+    "tonemap.frag#PER_SAMPLE",
 ];
