@@ -23,17 +23,15 @@
 //! each sample and resolving its multisampled target, so only single-sampled results leave
 //! tile memory: the bytes a 1× frame stores.
 
-use super::geometry::{declare_transparents, draw_meshes, subpass_of, Shading};
+use super::geometry::{declare_transparents, draw_meshes, lit_sets, subpass_of, Shading};
 use super::post::Hdr;
 use super::sets::draw_fullscreen;
 use super::Targets;
 use crate::builder::{Filter, ImageRef, Size};
 use crate::features::{Bloom, DebugView, Exposure, Features, RenderPath};
-use crate::gpu::descriptors::declared_sets;
 use crate::gpu::pass::FrameBuilder;
 use crate::gpu::pipelines::{variant_index, PipelineKind};
 use crate::gpu::scene::Draw;
-use ash::vk;
 use tessera_graph::{Format, PassKind, ResolveMode};
 
 /// The forward frame's colour and depth: multisampled at `msaa` > 1 (then resolved into
@@ -119,15 +117,7 @@ pub fn declare_opaque(fb: &mut FrameBuilder<'_>, t: &Targets, f: ForwardTargets)
             let subpass = subpass_of(pc)?;
             let (scene, pipelines) = (pc.scene()?, pc.pipelines()?);
             let variant = variant_index(clustered, ao);
-            let set_layouts = {
-                let p = pipelines.borrow();
-                [
-                    p.layouts.lit_frame[variant],
-                    vk::DescriptorSetLayout::null(),
-                    p.layouts.shadow_map,
-                ]
-            };
-            let sets = declared_sets(pc, &set_layouts)?;
+            let sets = lit_sets(pc, pipelines, variant)?;
             draw_meshes(
                 pc.gpu,
                 pc.cmd,
@@ -140,7 +130,7 @@ pub fn declare_opaque(fb: &mut FrameBuilder<'_>, t: &Targets, f: ForwardTargets)
                     motion,
                 },
                 subpass,
-                &[sets[0], sets[2]],
+                &sets,
                 pc.buffer(t.vertices)?,
                 pc.buffer(t.indices)?,
             )?;

@@ -187,6 +187,26 @@ pub(crate) fn subpass_of(pc: &PassContext<'_, '_, '_>) -> Result<Subpass, Render
     Ok((rp, sp, extent, pc.samples()))
 }
 
+/// The sets a lit forward draw binds, written from its pass's declaration: set 0 (frame
+/// constants, lights, and the clusters and SSAO of layout `variant`) and set 2 (the shadow
+/// atlas); set 1 is each draw's material, which the scene owns.
+pub(crate) fn lit_sets(
+    pc: &mut PassContext<'_, '_, '_>,
+    pipelines: &RefCell<Pipelines>,
+    variant: usize,
+) -> Result<[vk::DescriptorSet; 2], RenderError> {
+    let set_layouts = {
+        let p = pipelines.borrow();
+        [
+            p.layouts.lit_frame[variant],
+            vk::DescriptorSetLayout::null(),
+            p.layouts.shadow_map,
+        ]
+    };
+    let sets = declared_sets(pc, &set_layouts)?;
+    Ok([sets[0], sets[2]])
+}
+
 /// Records `draws` with the mesh pipeline of each material drawn as `shading`; `sets` are
 /// the frame set and, for lit draws, the shadow set.
 #[allow(clippy::too_many_arguments)]
@@ -377,15 +397,7 @@ pub fn declare_transparents(
         move |pc| {
             let subpass = subpass_of(pc)?;
             let (scene, pipelines) = (pc.scene()?, pc.pipelines()?);
-            let set_layouts = {
-                let p = pipelines.borrow();
-                [
-                    p.layouts.lit_frame[variant_index(t.clusters.is_some(), false)],
-                    vk::DescriptorSetLayout::null(),
-                    p.layouts.shadow_map,
-                ]
-            };
-            let sets = declared_sets(pc, &set_layouts)?;
+            let sets = lit_sets(pc, pipelines, variant_index(t.clusters.is_some(), false))?;
             draw_meshes(
                 pc.gpu,
                 pc.cmd,
@@ -396,7 +408,7 @@ pub fn declare_transparents(
                     clustered: t.clusters.is_some(),
                 },
                 subpass,
-                &[sets[0], sets[2]],
+                &sets,
                 pc.buffer(t.vertices)?,
                 pc.buffer(t.indices)?,
             )
