@@ -447,12 +447,12 @@ fn subpasses(graph: &Graph, what: &str, rp: &RenderPass, c: &RenderPassFacts, v:
             continue;
         };
         let got = c.subpasses.get(j).unwrap_or(&empty);
-        let uses = |f: fn(Access) -> bool| {
+        let uses = |f: &dyn Fn(&tessera_graph::graph::Use) -> bool| {
             let mut v: Vec<String> = graph
                 .pass(pass)
                 .uses
                 .iter()
-                .filter(|u| f(u.access))
+                .filter(|u| f(u))
                 .map(|u| graph.resource(u.resource).name.to_string())
                 .collect();
             v.sort();
@@ -461,28 +461,20 @@ fn subpasses(graph: &Graph, what: &str, rp: &RenderPass, c: &RenderPassFacts, v:
         // Resolves into a depth/stencil image are the subpass's depth/stencil resolve, the
         // others its colour resolves.
         let resolves = |depth: bool| {
-            let mut v: Vec<String> = graph
-                .pass(pass)
-                .uses
-                .iter()
-                .filter(|u| u.access == Access::Resolve && is_depth(graph, u.resource) == depth)
-                .map(|u| graph.resource(u.resource).name.to_string())
-                .collect();
-            v.sort();
-            v
+            uses(&|u| u.access == Access::Resolve && is_depth(graph, u.resource) == depth)
         };
         let roles = [
             (
                 "input attachments",
                 sorted_names(&got.input),
-                uses(|a| a == Access::InputAttachment),
+                uses(&|u| u.access == Access::InputAttachment),
             ),
             (
                 "colour attachments",
                 sorted_names(&got.color),
-                uses(|a| {
+                uses(&|u| {
                     matches!(
-                        a,
+                        u.access,
                         Access::ColorWrite | Access::ColorWriteAll | Access::ColorReadWrite
                     )
                 }),
@@ -500,7 +492,7 @@ fn subpasses(graph: &Graph, what: &str, rp: &RenderPass, c: &RenderPassFacts, v:
             (
                 "depth/stencil attachment",
                 sorted_names(got.depth.as_slice()),
-                uses(|a| matches!(a, Access::DepthWrite | Access::DepthRead)),
+                uses(&|u| matches!(u.access, Access::DepthWrite | Access::DepthRead)),
             ),
         ];
         for (kind, got, expected) in roles {
