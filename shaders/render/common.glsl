@@ -68,9 +68,13 @@ float falloff(float dist, float range) {
 }
 
 #ifdef CLUSTERED
-// Set 0, binding 2: the light clusters (`light_clustering.comp`): per cluster a count and
-// `cluster_grid.w` light indices, ascending.
-layout(set = 0, binding = 2, std430) readonly buffer LightClusters {
+// Set 0, binding 2 (CLUSTERS_BINDING where a shader's set 0 is laid out otherwise): the light
+// clusters (`light_clustering.comp`): per cluster a count and `cluster_grid.w` light indices,
+// ascending.
+#ifndef CLUSTERS_BINDING
+#define CLUSTERS_BINDING 2
+#endif
+layout(set = 0, binding = CLUSTERS_BINDING, std430) readonly buffer LightClusters {
     uint data[];
 } light_clusters;
 

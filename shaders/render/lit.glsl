@@ -7,14 +7,18 @@
 #include "common.glsl"
 
 #ifdef SSAO
-layout(set = 0, binding = 3) uniform sampler2D ssao_tex;
+#ifndef SSAO_BINDING
+#define SSAO_BINDING 3
+#endif
+layout(set = 0, binding = SSAO_BINDING) uniform sampler2D ssao_tex;
 
-// The half-resolution AO at this full-resolution pixel: bilinear over its four nearest texels
-// (texelFetch: R32_SFLOAT need not support linear filtering).
-float ambient_occlusion() {
+// The half-resolution AO at the full-resolution pixel whose centre is `pixel` (window
+// coordinates, as gl_FragCoord): bilinear over its four nearest texels (texelFetch: R32_SFLOAT
+// need not support linear filtering).
+float ambient_occlusion_at(vec2 pixel) {
     ivec2 size = textureSize(ssao_tex, 0);
     // Half-resolution texel i covers full-resolution pixels 2i and 2i + 1.
-    vec2 f = gl_FragCoord.xy * 0.5 - 0.5;
+    vec2 f = pixel * 0.5 - 0.5;
     ivec2 i = ivec2(floor(f));
     vec2 w = f - vec2(i);
     ivec2 hi = size - 1;
@@ -25,8 +29,15 @@ float ambient_occlusion() {
     return mix(mix(a, b, w.x), mix(c, d, w.x), w.y);
 }
 #else
-float ambient_occlusion() {
+float ambient_occlusion_at(vec2 pixel) {
     return 1.0;
+}
+#endif
+
+#ifndef LIT_COMPUTE
+// The AO at this fragment.
+float ambient_occlusion() {
+    return ambient_occlusion_at(gl_FragCoord.xy);
 }
 #endif
 

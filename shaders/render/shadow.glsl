@@ -5,7 +5,11 @@
 
 #include "frame_data.glsl"
 
-layout(set = 2, binding = 0) uniform sampler2DShadow shadow_atlas;
+#ifndef SHADOW_SET
+#define SHADOW_SET 2
+#define SHADOW_BINDING 0
+#endif
+layout(set = SHADOW_SET, binding = SHADOW_BINDING) uniform sampler2DShadow shadow_atlas;
 
 float cascade_visibility(int i, vec3 p) {
     vec4 q = frame.cascade_view_proj[i] * vec4(p, 1.0);
@@ -21,7 +25,13 @@ float cascade_visibility(int i, vec3 p) {
     for (int dy = -1; dy <= 1; ++dy) {
         for (int dx = -1; dx <= 1; ++dx) {
             vec2 t = uv + vec2(dx, dy) * texel;
-            sum += texture(shadow_atlas, vec3((float(i) + t.x) / frame.shadow.z, t.y, q.z));
+            vec3 at = vec3((float(i) + t.x) / frame.shadow.z, t.y, q.z);
+#ifdef LIT_COMPUTE
+            // Compute shaders have no derivatives for an implicit level: the atlas has one.
+            sum += textureLod(shadow_atlas, at, 0.0);
+#else
+            sum += texture(shadow_atlas, at);
+#endif
         }
     }
     return sum / 9.0;

@@ -124,6 +124,28 @@ impl RenderPath {
     }
 }
 
+/// Where the deferred path's lighting runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Lighting {
+    /// A full-screen fragment pass reading the G-buffer as input attachments: a subpass
+    /// of the G-buffer's render pass, so on a tiler the G-buffer never leaves tile memory.
+    Raster,
+    /// A compute pass sampling the G-buffer and depth (`crate::frame::lighting`): on an
+    /// immediate-mode GPU there is no tile memory to keep, and compute shades far faster
+    /// than a full-screen triangle where little of the chip rasterises.
+    Compute,
+}
+
+impl Lighting {
+    /// The configuration name (one of `config::LIGHTING_VALUES`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Lighting::Raster => "raster",
+            Lighting::Compute => "compute",
+        }
+    }
+}
+
 /// The MSAA sample counts the settings accept (the device may support fewer: the renderer
 /// clamps, `crate::gpu::samples`).
 pub const MSAA_VALUES: &[u32] = &[1, 2, 4, 8];
@@ -220,6 +242,8 @@ pub struct Features {
     pub path: RenderPath,
     /// MSAA samples per pixel (one of [`MSAA_VALUES`]); above 1 only on the forward path.
     pub msaa: u32,
+    /// Where the deferred path's lighting runs (the forward path lights as it draws).
+    pub lighting: Lighting,
 }
 
 impl Default for Features {
@@ -239,6 +263,7 @@ impl Default for Features {
             debug_view: DebugView::None,
             path: RenderPath::Deferred,
             msaa: 1,
+            lighting: Lighting::Compute,
         }
     }
 }
@@ -261,7 +286,8 @@ impl Features {
     /// would break the G-buffer → lighting → transparents → tone-map render pass, FXAA
     /// for TAA (its motion target and full-size history cost a tiler bandwidth it lacks),
     /// and the forward path at 4× MSAA (its multisampled colour and depth stay in tile memory
-    /// and are resolved on write-back: anti-aliased edges for the bandwidth of 1×).
+    /// and are resolved on write-back: anti-aliased edges for the bandwidth of 1×); a deferred
+    /// frame there lights in a raster subpass.
     pub fn tile_friendly(mut self) -> Self {
         if self.path == RenderPath::Deferred && self.msaa == 1 {
             self.path = RenderPath::Forward;
@@ -276,6 +302,8 @@ impl Features {
         if self.bloom == Bloom::Hdr {
             self.bloom = Bloom::Tonemap;
         }
+        // A deferred frame on a tiler lights from tile memory, in the G-buffer's render pass.
+        self.lighting = Lighting::Raster;
         self
     }
 }

@@ -124,6 +124,11 @@ pub struct FrameArgs {
     /// config's, per profile].
     #[arg(long, value_name = "N", value_parser = msaa)]
     msaa: Option<u32>,
+    /// Where the deferred lighting runs: compute (sampling the G-buffer; immediate-mode
+    /// GPUs) or raster (a subpass reading it as input attachments; tilers) [default: the
+    /// config's, per profile].
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(config::LIGHTING_VALUES))]
+    lighting: Option<String>,
     /// Where the eye starts [default: the config's [camera], else the scene's camera].
     #[arg(long, value_name = "X,Y,Z", value_parser = vec3, allow_hyphen_values = true)]
     camera_position: Option<[f32; 3]>,
@@ -194,6 +199,9 @@ impl FrameArgs {
         }
         if let Some(n) = self.msaa {
             f.msaa = n;
+        }
+        if let Some(l) = &self.lighting {
+            f.lighting = config::parse_lighting(l);
         }
         f.check().map_err(|why| anyhow::anyhow!("{why}"))?;
         if let DebugView::Shadow(c) = f.debug_view {

@@ -198,6 +198,13 @@ impl Named for RenderPath {
     }
 }
 
+impl Named for Lighting {
+    const NAMES: &'static [&'static str] = LIGHTING_VALUES;
+    fn of(name: &str) -> Self {
+        parse_lighting(name)
+    }
+}
+
 impl Named for PresentMode {
     const NAMES: &'static [&'static str] = PRESENT_MODES;
     fn of(name: &str) -> Self {
@@ -247,6 +254,7 @@ pub(super) fn expected(section: &str, key: &str) -> String {
         (_, "aa") => one_of(AA_VALUES),
         (_, "debug_view") => one_of(DebugView::NAMES),
         (_, "path") => one_of(PATH_VALUES),
+        (_, "lighting") => one_of(LIGHTING_VALUES),
         (_, "msaa") => msaa_expected(),
         (_, "exposure_value") => "a number greater than 0 and at most 3.4e38".into(),
         _ => format!(

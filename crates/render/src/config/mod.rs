@@ -20,7 +20,9 @@ mod read;
 mod report;
 mod schema;
 
-use crate::features::{Aa, Bloom, DebugView, Exposure, Features, RenderPath, Ssao, MSAA_VALUES};
+use crate::features::{
+    Aa, Bloom, DebugView, Exposure, Features, Lighting, RenderPath, Ssao, MSAA_VALUES,
+};
 use check::{Int, SceneName};
 use report::Cx;
 use schema::FeaturesIn;
@@ -45,7 +47,9 @@ pub const MOBILE_PROFILES: &[&str] = &["mali", "adreno"];
 pub const SECTIONS: &[&str] = &["render", "window", "camera", "features", "graph", "mobile"];
 
 /// `[render]` keys.
-pub const RENDER_KEYS: &[&str] = &["width", "height", "scene", "frames", "path", "msaa"];
+pub const RENDER_KEYS: &[&str] = &[
+    "width", "height", "scene", "frames", "path", "msaa", "lighting",
+];
 /// `[window]` keys.
 pub const WINDOW_KEYS: &[&str] = &["width", "height", "present_mode"];
 /// `[camera]` keys.
@@ -66,6 +70,7 @@ pub const FEATURE_KEYS: &[&str] = &[
     "debug_view",
     "path",
     "msaa",
+    "lighting",
 ];
 /// `[graph]` keys.
 pub const GRAPH_KEYS: &[&str] = &[
@@ -100,6 +105,8 @@ pub const EXPOSURE_VALUES: &[&str] = &["auto", "fixed"];
 pub const AA_VALUES: &[&str] = &["taa", "fxaa", "off"];
 /// `path` values.
 pub const PATH_VALUES: &[&str] = &["deferred", "forward"];
+/// `lighting` values.
+pub const LIGHTING_VALUES: &[&str] = &["raster", "compute"];
 /// `present_mode` values.
 pub const PRESENT_MODES: &[&str] = &["fifo", "mailbox", "immediate"];
 
@@ -143,6 +150,9 @@ pub struct RenderSection {
     pub path: Option<RenderPath>,
     /// `msaa`: the sample count of every profile, over `[features]` and `[mobile]`.
     pub msaa: Option<u32>,
+    /// `lighting`: where the deferred lighting runs on every profile, over `[features]` and
+    /// `[mobile]`.
+    pub lighting: Option<Lighting>,
 }
 
 /// How the desktop window presents.
@@ -218,6 +228,7 @@ impl Default for Config {
                 frames: 3,
                 path: None,
                 msaa: None,
+                lighting: None,
             },
             window: WindowSection {
                 width: 1280,
@@ -335,6 +346,7 @@ impl Config {
                 frames: r.frames.map_or(defaults.render.frames, |n| n.0),
                 path: r.path.as_ref().map(|p| p.get_ref().0),
                 msaa: r.msaa.as_ref().map(|m| m.get_ref().0),
+                lighting: r.lighting.map(|l| l.0),
             },
             window: WindowSection {
                 width: w.width.map_or(defaults.window.width, Int::u32),
@@ -365,6 +377,7 @@ impl Config {
         for f in [&mut config.features, &mut config.mobile] {
             f.path = config.render.path.unwrap_or(f.path);
             f.msaa = config.render.msaa.unwrap_or(f.msaa);
+            f.lighting = config.render.lighting.unwrap_or(f.lighting);
         }
         let render_at = r
             .msaa
@@ -417,6 +430,7 @@ struct FeatureKeys {
     debug_view: Option<DebugView>,
     path: Option<RenderPath>,
     msaa: Option<u32>,
+    lighting: Option<Lighting>,
     /// Where `debug_view` was given: the section, the value's offset and source text.
     view_at: Option<(&'static str, usize, String)>,
 }
@@ -438,7 +452,8 @@ impl FeatureKeys {
             resolution_scale,
             debug_view,
             path,
-            msaa
+            msaa,
+            lighting
         );
         let (auto, value) = match f.exposure {
             Exposure::Fixed(v) => (false, v),
@@ -473,6 +488,7 @@ impl FeatureKeys {
             debug_view: f.debug_view.as_ref().map(|v| v.get_ref().0),
             path: f.path.map(|p| p.0),
             msaa: f.msaa.map(|m| m.0),
+            lighting: f.lighting.map(|l| l.0),
             view_at: f
                 .debug_view
                 .map(|v| (section, v.span().start, cx.source(v.span()))),
@@ -539,6 +555,14 @@ pub fn parse_path(name: &str) -> RenderPath {
     }
 }
 
+/// The [`Lighting`] of one of [`LIGHTING_VALUES`] (`compute` for anything else).
+pub fn parse_lighting(name: &str) -> Lighting {
+    match name {
+        "raster" => Lighting::Raster,
+        _ => Lighting::Compute,
+    }
+}
+
 /// What `msaa` allows, as messages say it.
 pub fn msaa_expected() -> String {
     let n: Vec<String> = MSAA_VALUES.iter().map(u32::to_string).collect();
@@ -567,6 +591,7 @@ pub fn feature_names(f: &Features) -> Vec<(&'static str, String)> {
         ("debug_view", f.debug_view.name()),
         ("path", f.path.name().into()),
         ("msaa", f.msaa.to_string()),
+        ("lighting", f.lighting.name().into()),
     ]
 }
 

@@ -1,7 +1,7 @@
 //! The configuration's tests: every key read, every error message.
 
 use super::*;
-use crate::features::RenderPath;
+use crate::features::{Lighting, RenderPath};
 
 #[test]
 fn feature_value_names_round_trip_through_their_parsers() {
@@ -91,6 +91,7 @@ scene = "scenes/a.gltf"
 frames = 2
 path = "forward"
 msaa = 2
+lighting = "raster"
 [window]
 width = 800
 height = 600
@@ -113,6 +114,7 @@ resolution_scale = 0.5
 debug_view = "shadow1"
 path = "deferred"
 msaa = 1
+lighting = "compute"
 [graph]
 merge = false
 memoryless = false
@@ -133,6 +135,7 @@ minimize_syncs = false
             frames: 2,
             path: Some(RenderPath::Forward),
             msaa: Some(2),
+            lighting: Some(Lighting::Raster),
         }
     );
     assert_eq!(c.window.present_mode, PresentMode::Mailbox);
@@ -153,6 +156,7 @@ minimize_syncs = false
         debug_view: DebugView::Shadow(1),
         path: RenderPath::Forward,
         msaa: 2,
+        lighting: Lighting::Raster,
     };
     assert_eq!(c.features, f);
     assert_eq!(c.options(), CompileOptions::NONE);
@@ -191,7 +195,7 @@ fn an_unknown_section_names_the_allowed_ones() {
 fn an_unknown_key_names_the_allowed_ones() {
     let e = err("[features]\nshadows = true\nssoa = \"off\"\n");
     assert!(e.starts_with("config/x.toml:3:1: unknown key [features] ssoa; allowed: shadows, cascades, shadow_size,"), "{e}");
-    assert!(e.ends_with("debug_view, path, msaa"), "{e}");
+    assert!(e.ends_with("debug_view, path, msaa, lighting"), "{e}");
     let e = err("[mobile]\nmerge = false\n");
     assert!(
         e.starts_with("config/x.toml:2:1: unknown key [mobile] merge; allowed: shadows"),

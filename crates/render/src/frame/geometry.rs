@@ -335,7 +335,7 @@ pub fn declare_gbuffer(fb: &mut FrameBuilder<'_>, t: &Targets) {
         p.color_cleared(t.albedo, [0.0; 4])
             .color_cleared(t.normal, [0.0; 4])
             .color_cleared(t.material, [0.0; 4])
-            .color_cleared(t.hdr, [0.0; 4]);
+            .color_cleared(t.emission, [0.0; 4]);
         if let Some(m) = t.motion {
             p.color_cleared(m, [0.0; 4]);
         }

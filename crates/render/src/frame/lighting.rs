@@ -1,9 +1,10 @@
-//! `lighting`: the deferred lighting pass.
+//! `lighting`: the deferred lighting pass, as a raster subpass ([`declare`]) or a compute
+//! pass ([`declare_compute`]).
 
 use super::sets::draw_fullscreen;
 use super::Targets;
 use crate::builder::Filter;
-use crate::gpu::descriptors::declared_sets;
+use crate::gpu::descriptors::{declared_sets, dispatch, groups};
 use crate::gpu::pass::FrameBuilder;
 use crate::gpu::pipelines::{variant_index, PipelineKind};
 use tessera_graph::PassKind;
@@ -57,6 +58,44 @@ pub fn declare(fb: &mut FrameBuilder<'_>, t: &Targets) {
             let sets = declared_sets(pc, &set_layouts)?;
             draw_fullscreen(pc, (pipeline, layout), extent, &sets, &[]);
             Ok(())
+        }
+    });
+}
+
+/// Workgroup side of `lighting.comp`.
+const GROUP: u32 = 8;
+
+/// `lighting` as a compute pass (`Lighting::Compute`): samples the G-buffer, depth and
+/// emission at each pixel and writes every pixel of HDR (the lit surface plus its emission,
+/// or the sky), with the same `shade()` as the raster pass. Set 0 in the order
+/// `lighting.comp` binds it.
+pub fn declare_compute(fb: &mut FrameBuilder<'_>, t: &Targets) {
+    let t = *t;
+    fb.pass("lighting", PassKind::Compute, |p| {
+        p.uniform(t.ubo)
+            .storage_read(t.lights)
+            .sampled_with(t.atlas, Filter::ShadowCompare)
+            .sampled_with(t.albedo, Filter::Nearest)
+            .sampled_with(t.normal, Filter::Nearest)
+            .sampled_with(t.material, Filter::Nearest)
+            .sampled_with(t.depth, Filter::Nearest)
+            .sampled_with(t.emission, Filter::Nearest)
+            .image_store(t.hdr);
+        if let Some(c) = t.clusters {
+            p.storage_read(c);
+        }
+        if let Some(a) = t.ssao {
+            p.sampled_with(a, Filter::Nearest);
+        }
+        move |pc| {
+            let shader = match (t.clusters.is_some(), t.ssao.is_some()) {
+                (false, false) => "lighting.comp",
+                (true, false) => "lighting.comp#CLUSTERED",
+                (false, true) => "lighting.comp#SSAO",
+                (true, true) => "lighting.comp#CLUSTERED#SSAO",
+            };
+            let extent = pc.image(t.hdr)?.extent;
+            dispatch(pc, shader, &[], groups(extent, GROUP))
         }
     });
 }

@@ -16,9 +16,11 @@
 //!    `crate::shadows`), `gbuffer` (albedo `R8G8B8A8_SRGB`, normal
 //!    `A2B10G10R10_UNORM_PACK32`, material `R8G8B8A8_UNORM`, emission into HDR, depth
 //!    `D32_SFLOAT`, reversed Z) and, after lighting, `transparents` (forward, blended).
-//! 4. [`lighting`]: the G-buffer and depth as input attachments, the sun (shadowed, PCF,
-//!    cascades blended) and point lights (GGX), ambient × SSAO, added to HDR
-//!    `B10G11R11_UFLOAT_PACK32`.
+//! 4. [`lighting`]: the sun (shadowed, PCF, cascades blended) and point lights (GGX), ambient
+//!    × SSAO, into HDR `B10G11R11_UFLOAT_PACK32`: with `Lighting::Raster` a full-screen pass
+//!    reading the G-buffer and depth as input attachments and adding to HDR; with
+//!    `Lighting::Compute` a compute pass sampling them (and `gbuffer emission`) and writing
+//!    every pixel of HDR.
 //! 5. [`post`]: [`bloom`] (a threshold and 5 + 5 compute mip steps, one transient image per
 //!    level), `tonemap` (HDR as an input attachment, exposure, ACES fit), [`taa`] (`Aa::Taa`:
 //!    the jittered frame blended with its reprojected history, from the G-buffer's `motion`),
@@ -54,7 +56,7 @@ pub mod ssao;
 pub mod taa;
 
 use crate::builder::{BufferRef, ImageRef, ImportFlags, Size};
-use crate::features::{Aa, DebugView, Features, RenderPath, Ssao};
+use crate::features::{Aa, DebugView, Features, Lighting, RenderPath, Ssao};
 use crate::gpu::frame_data::{update_buffer, FrameData, PointLightData};
 use crate::gpu::pass::FrameBuilder;
 use crate::gpu::scene::Draw;
@@ -146,6 +148,10 @@ pub struct Targets {
     pub material: ImageRef,
     /// The HDR colour target.
     pub hdr: ImageRef,
+    /// What the G-buffer pass writes emission into: `hdr`, which raster lighting adds to;
+    /// with `Lighting::Compute` its own `gbuffer emission` image, which lighting reads where
+    /// surfaces are and then writes every pixel of `hdr`.
+    pub emission: ImageRef,
     /// Scene depth.
     pub depth: ImageRef,
     /// The light clusters (storage buffer), when `features.clustering`.
@@ -269,6 +275,10 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
     let albedo = gbuffer(fb, "gbuffer albedo", Format::R8G8B8A8_SRGB);
     let normal = gbuffer(fb, "gbuffer normal", Format::A2B10G10R10_UNORM_PACK32);
     let material = gbuffer(fb, "gbuffer material", Format::R8G8B8A8_UNORM);
+    let emission = match !forward && features.lighting == Lighting::Compute {
+        true => fb.image("gbuffer emission", HDR_FORMAT, Size::FULL),
+        false => hdr,
+    };
     let t = Targets {
         output,
         vertices,
@@ -285,6 +295,7 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
         normal,
         material,
         hdr,
+        emission,
         depth: fb.image("depth", Format::D32_SFLOAT, Size::FULL),
         clusters: None,
         ssao: None,
@@ -319,7 +330,10 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
         post_hdr = forward::declare(fb, &t, f, inputs.transparent, allowed);
     } else {
         declare_deferred(fb, &mut t, features, (inputs.shadow_size, cascades));
-        lighting::declare(fb, &t);
+        match features.lighting {
+            Lighting::Raster => lighting::declare(fb, &t),
+            Lighting::Compute => lighting::declare_compute(fb, &t),
+        }
         geometry::declare_transparents(fb, &t, inputs.transparent, None);
     }
     let view = features.debug_view;

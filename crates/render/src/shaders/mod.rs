@@ -97,6 +97,10 @@ const SOURCES: &[(&str, &str)] = &[
         include_str!("../../../../shaders/render/lighting.frag"),
     ),
     (
+        "lighting.comp",
+        include_str!("../../../../shaders/render/lighting.comp"),
+    ),
+    (
         "light_clustering.comp",
         include_str!("../../../../shaders/render/light_clustering.comp"),
     ),

@@ -1,0 +1,80 @@
+//! Where the deferred lighting runs, in the plans of the desktop and Mali profiles at
+//! 1920×1080, without a device: on desktop (`Lighting::Compute`, the default there) a
+//! compute pass outside every render pass that samples the G-buffer; on Mali (the `[mobile]`
+//! preset's deferred frame: `Lighting::Raster`) a subpass of the merged G-buffer render pass
+//! reading it as input attachments, with the G-buffer memoryless.
+
+use tessera_graph::{compile, Capabilities, CompileOptions, PassKind, Plan};
+use tessera_render::config::Config;
+use tessera_render::features::{Features, Lighting, RenderPath};
+use tessera_render::{frame_graph, Settings};
+
+fn plan(profile: &str, features: Features) -> (tessera_graph::Graph, Plan) {
+    let settings = Settings {
+        width: 1920,
+        height: 1080,
+        features,
+        profile: profile.into(),
+        ..Settings::default()
+    };
+    let graph = frame_graph(&tessera_scene::builtin(), &settings);
+    let caps = Capabilities::profile(profile).expect("profile");
+    let plan = compile(&graph, &caps, &CompileOptions::ALL).expect("the frame compiles");
+    (graph, plan)
+}
+
+fn in_render_pass(plan: &Plan, pass: &str) -> Option<Vec<String>> {
+    plan.render_passes
+        .iter()
+        .find(|rp| rp.subpasses.iter().any(|s| s.as_str() == pass))
+        .map(|rp| rp.subpasses.iter().map(|s| s.to_string()).collect())
+}
+
+#[test]
+fn desktop_lights_in_compute_outside_any_render_pass() {
+    let features = Config::builtin().features_for("desktop");
+    assert_eq!(features.lighting, Lighting::Compute, "the desktop default");
+    let (graph, plan) = plan("desktop", features);
+    let lighting = graph.find_pass("lighting").expect("a lighting pass");
+    assert_eq!(graph.pass(lighting).kind, PassKind::Compute);
+    assert_eq!(in_render_pass(&plan, "lighting"), None);
+    // The G-buffer pass ends its render pass: lighting samples what it stored.
+    let gbuffer = in_render_pass(&plan, "gbuffer").expect("gbuffer is a raster pass");
+    assert!(!gbuffer.iter().any(|s| s == "lighting"), "{gbuffer:?}");
+}
+
+#[test]
+fn mali_keeps_raster_lighting_in_the_merged_render_pass() {
+    let mut features = Config::builtin().features_for("mali");
+    assert_eq!(features.lighting, Lighting::Raster, "the [mobile] preset");
+    features.path = RenderPath::Deferred;
+    features.msaa = 1;
+    let (graph, plan) = plan("mali", features);
+    let lighting = graph.find_pass("lighting").expect("a lighting pass");
+    assert_eq!(graph.pass(lighting).kind, PassKind::Raster);
+    let merged = in_render_pass(&plan, "lighting").expect("lighting is a subpass");
+    assert_eq!(merged, ["gbuffer", "lighting", "transparents", "tonemap"]);
+    let memoryless = tessera_vk::resources::memoryless_set(&graph, &plan);
+    for name in [
+        "gbuffer albedo",
+        "gbuffer normal",
+        "gbuffer material",
+        "depth",
+    ] {
+        let id = graph.find_resource(name).expect(name);
+        assert!(memoryless[id.index()], "'{name}' is not memoryless");
+    }
+}
+
+/// `--lighting raster` on desktop is the raster pass, which the compiler may merge there
+/// (the desktop profile has no tile budget to respect, so it is a subpass again).
+#[test]
+fn desktop_raster_lighting_is_still_selectable() {
+    let features = Features {
+        lighting: Lighting::Raster,
+        ..Config::builtin().features_for("desktop")
+    };
+    let (graph, _) = plan("desktop", features);
+    let lighting = graph.find_pass("lighting").expect("a lighting pass");
+    assert_eq!(graph.pass(lighting).kind, PassKind::Raster);
+}
