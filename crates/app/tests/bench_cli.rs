@@ -38,6 +38,81 @@ fn at<'a>(v: &'a serde_json::Value, path: &str) -> &'a serde_json::Value {
     path.split('.').fold(v, |v, k| &v[k])
 }
 
+/// `--lighting-paths raster,compute` runs every mode once per lighting path, side by side:
+/// a cell per mode and path, each with its per-pass figures and timeline, ratios against
+/// `none` of the same path, the lighting pass a raster one or a compute one as the path says,
+/// and columns `MODE/PATH` in the table.
+#[test]
+fn lighting_paths_run_side_by_side() {
+    let dir = scratch("lighting-paths");
+    let json = dir.join("bench.json");
+    let o = tessera(&[
+        "bench",
+        "--sizes",
+        "96x64",
+        "--modes",
+        "none,all",
+        "--lighting-paths",
+        "raster,compute",
+        "--frames",
+        "2",
+        "--warmup",
+        "1",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    let stdout = text(&o.stdout);
+    assert!(o.status.success(), "{stdout}{}", text(&o.stderr));
+    assert!(
+        stdout.contains("all/raster") && stdout.contains("all/compute"),
+        "{stdout}"
+    );
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let cells = r["cells"].as_array().unwrap();
+    let columns: Vec<(&str, &str)> = cells
+        .iter()
+        .map(|c| (c["mode"].as_str().unwrap(), c["lighting"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        columns,
+        [
+            ("none", "raster"),
+            ("all", "raster"),
+            ("none", "compute"),
+            ("all", "compute")
+        ]
+    );
+    for c in cells {
+        let lighting = c["lighting"].as_str().unwrap();
+        let span = c["timeline"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["pass"] == "lighting")
+            .unwrap_or_else(|| panic!("no lighting span: {c:#}"));
+        assert!(
+            c["passes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|p| p["pass"] == "lighting"),
+            "{lighting}: no lighting pass figure"
+        );
+        assert_eq!(span["queue"], "graphics", "{lighting}");
+        if c["mode"] == "none" {
+            assert_eq!(c["ratios"]["gpu_frame_us"], 1.0, "{lighting}");
+        }
+    }
+    // Compute lighting is outside every render pass: one subpass fewer than raster.
+    let subpasses = |i: usize| at(&cells[i], "plan.subpasses").as_u64().unwrap();
+    assert_eq!(
+        subpasses(2) + 1,
+        subpasses(0),
+        "compute lighting is no subpass"
+    );
+}
+
 #[test]
 fn a_smoke_run_reports_every_figure_for_every_cell() {
     let dir = scratch("smoke");
@@ -55,6 +130,9 @@ fn a_smoke_run_reports_every_figure_for_every_cell() {
         "1",
         "--emulate-async",
         "--validation",
+        // Raster lighting: a subpass that all-on merges into the G-buffer's render pass.
+        "--lighting",
+        "raster",
         "--json",
         json.to_str().unwrap(),
         "--html",

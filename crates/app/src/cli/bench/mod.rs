@@ -14,7 +14,9 @@
 //! `--html` write the report and a self-contained page ([`html`]).
 //!
 //! A mode is one optimisation alone over none (`merge`, `memoryless`, `alias`, `async`),
-//! none, or all of them (`all`, with reordering and sync reduction too).
+//! none, or all of them (`all`, with reordering and sync reduction too). With
+//! `--lighting-paths raster,compute` every mode runs once per deferred lighting path, side by
+//! side in the same turns (columns `MODE/PATH`, ratios against `none` of the same path).
 
 mod html;
 mod measure;
@@ -53,6 +55,10 @@ pub struct BenchArgs {
     /// Modes to compare (none, merge, memoryless, alias, async, all) [default: all six].
     #[arg(long, value_name = "MODE,...", value_delimiter = ',', value_parser = clap::builder::PossibleValuesParser::new(MODES))]
     modes: Vec<String>,
+    /// Run every mode once per deferred lighting path given (raster, compute), side by side:
+    /// each cell's column is then MODE/PATH [default: the configuration's path only].
+    #[arg(long, value_name = "PATH,...", value_delimiter = ',', value_parser = clap::builder::PossibleValuesParser::new(tessera_render::config::LIGHTING_VALUES))]
+    lighting_paths: Vec<String>,
     /// Measured frames per cell [default: 60; on a CPU device 5].
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     frames: Option<u32>,
@@ -73,7 +79,7 @@ pub struct BenchArgs {
     validation: bool,
     /// Measure nothing: print (and write with --html) the report an earlier `--json` run
     /// saved, e.g. one made on another machine.
-    #[arg(long, value_name = "REPORT.json", conflicts_with_all = ["sizes", "modes", "frames", "warmup", "emulate_async", "validation", "tile_rules"])]
+    #[arg(long, value_name = "REPORT.json", conflicts_with_all = ["sizes", "modes", "frames", "warmup", "emulate_async", "validation", "tile_rules", "lighting_paths"])]
     from: Option<PathBuf>,
 }
 
@@ -181,6 +187,17 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     } else {
         String::new()
     };
+    // Each renderer of a size: a mode, with its lighting path when comparing them.
+    let mut lightings: Vec<Option<String>> =
+        args.lighting_paths.iter().cloned().map(Some).collect();
+    lightings.dedup();
+    if lightings.is_empty() {
+        lightings.push(None);
+    }
+    let variants: Vec<(String, Option<String>)> = lightings
+        .iter()
+        .flat_map(|l| modes.iter().map(move |m| (m.clone(), l.clone())))
+        .collect();
     let mut cells = Vec::new();
     for &(width, height) in &sizes {
         let settings = Settings {
@@ -198,7 +215,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             &gpu,
             &chosen.scene,
             &settings,
-            &modes,
+            &variants,
             frames,
             warmup,
         )?);
@@ -316,23 +333,26 @@ fn bench_size(
     gpu: &Arc<Gpu>,
     scene: &tessera_scene::Scene,
     settings: &Settings,
-    modes: &[String],
+    modes: &[(String, Option<String>)],
     frames: u32,
     warmup: u32,
 ) -> anyhow::Result<Vec<Cell>> {
     let (width, height) = (settings.width, settings.height);
     let mut renderers = Vec::new();
-    for mode in modes {
-        let s = Settings {
+    for (mode, lighting) in modes {
+        let mut s = Settings {
             options: mode_options(mode),
             ..settings.clone()
         };
+        if let Some(l) = lighting {
+            s.features.lighting = tessera_render::config::parse_lighting(l);
+        }
         renderers.push(Renderer::new(gpu.clone(), scene.clone(), s)?);
     }
     let mut samples: Vec<Samples> = modes.iter().map(|_| Samples::default()).collect();
     let rounds = warmup + frames;
     let mut progress = super::progress::Progress::new(
-        format!("bench {width}x{height}, {} modes", modes.len()),
+        format!("bench {width}x{height}, {} renderers", modes.len()),
         "round",
         rounds as u64,
     );
@@ -354,8 +374,10 @@ fn bench_size(
         progress.set(round as u64 + 1);
     }
     let mut cells = Vec::new();
-    for ((mode, mut r), s) in modes.iter().zip(renderers).zip(samples) {
-        cells.push(cell(mode, &mut r, &s)?);
+    for (((mode, lighting), mut r), s) in modes.iter().zip(renderers).zip(samples) {
+        let mut c = cell(mode, &mut r, &s)?;
+        c.lighting = lighting.clone();
+        cells.push(c);
         r.destroy();
     }
     Ok(cells)
@@ -426,6 +448,7 @@ fn cell(mode: &str, r: &mut Renderer, s: &Samples) -> anyhow::Result<Cell> {
         width,
         height,
         mode: mode.to_string(),
+        lighting: None,
         gpu,
         cpu,
         memory,

@@ -55,6 +55,10 @@ pub struct Cell {
     pub height: u32,
     /// `none`, `merge`, `memoryless`, `alias`, `async` or `all`.
     pub mode: String,
+    /// With `--lighting-paths`: where this cell's deferred lighting ran (`raster` or
+    /// `compute`); absent otherwise and in older reports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lighting: Option<String>,
     /// GPU time from timestamps.
     pub gpu: GpuFigures,
     /// Host time per frame.
@@ -163,6 +167,20 @@ pub struct Span {
 }
 
 impl Cell {
+    /// The cell's column: its mode, and with `--lighting-paths` its lighting path
+    /// (`all/compute`).
+    pub fn column(&self) -> String {
+        match &self.lighting {
+            Some(l) => format!("{}/{l}", self.mode),
+            None => self.mode.clone(),
+        }
+    }
+
+    /// Whether `other` is this cell's baseline: mode `none` with the same lighting path.
+    pub fn is_baseline_of(&self, other: &Cell) -> bool {
+        self.mode == "none" && self.lighting == other.lighting
+    }
+
     /// Every figure the tables compare, by name, in display order.
     pub fn figures(&self) -> Vec<(&'static str, f64)> {
         let m = &self.memory;
@@ -197,15 +215,15 @@ type Figures = Vec<(&'static str, f64)>;
 
 /// Fills every cell's ratios against mode `none` of the same size.
 pub fn fill_ratios(cells: &mut [Cell]) {
-    let bases: Vec<(u32, u32, Figures)> = cells
+    let bases: Vec<(u32, u32, Option<String>, Figures)> = cells
         .iter()
         .filter(|c| c.mode == "none")
-        .map(|c| (c.width, c.height, c.figures()))
+        .map(|c| (c.width, c.height, c.lighting.clone(), c.figures()))
         .collect();
     for c in cells.iter_mut() {
-        let Some((_, _, base)) = bases
+        let Some((_, _, _, base)) = bases
             .iter()
-            .find(|(w, h, _)| (*w, *h) == (c.width, c.height))
+            .find(|(w, h, l, _)| (*w, *h) == (c.width, c.height) && *l == c.lighting)
         else {
             continue;
         };

@@ -68,7 +68,7 @@ pub fn render(r: &BenchReport) -> String {
             .collect();
         let _ = writeln!(s, "\n{w}x{h} (ratio against none in brackets)");
         let mut rows: Vec<Vec<String>> = vec![std::iter::once("figure".to_string())
-            .chain(cells.iter().map(|c| c.mode.clone()))
+            .chain(cells.iter().map(|c| c.column()))
             .collect()];
         let Some(first) = cells.first() else { continue };
         for (i, (name, _)) in first.figures().iter().enumerate() {
@@ -105,7 +105,7 @@ pub fn render(r: &BenchReport) -> String {
             let _ = write!(
                 s,
                 "{}: GPU frame median {} (p10 {}, p90 {}), graphics queue idle {}",
-                c.mode,
+                c.column(),
                 value("_us", g.median),
                 value("_us", g.p10),
                 value("_us", g.p90),

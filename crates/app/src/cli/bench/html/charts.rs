@@ -46,12 +46,12 @@ const C_MEMORYLESS: &str = "#2f9a74";
 pub(super) fn main_chart(v: &View) -> Chart {
     let gpu = panels(v, Unit::Micros, |_, c, i| {
         let f = c.gpu.frame_us;
-        let mut b = Bar::one(f.median, Unit::Micros, mode_colour(&c.mode, i), &c.mode)
+        let mut b = Bar::one(f.median, Unit::Micros, mode_colour(&c.mode, i), &c.column())
             .with_ratio(report_ratio(c, "gpu_frame_us"), Better::Lower);
         b.whisker = Some((f.p10, f.p90));
         b.segs[0].title = format!(
             "{}: median {}, p10 {}, p90 {}",
-            c.mode,
+            c.column(),
             fmt_us(f.median),
             fmt_us(f.p10),
             fmt_us(f.p90)
@@ -133,7 +133,7 @@ pub(super) fn cpu_chart(v: &View) -> Chart {
             .map(|((what, col), x)| Seg {
                 value: x,
                 colour: col.to_string(),
-                title: format!("{}: {what} {}", c.mode, fmt_us(x)),
+                title: format!("{}: {what} {}", c.column(), fmt_us(x)),
                 label: None,
             })
             .collect();

@@ -6,7 +6,8 @@ use crate::cli::bench::report::{BenchReport, Cell};
 
 /// The report's cells by size and mode, plus the pass colours shared by every chart.
 pub(super) struct View<'a> {
-    pub(super) modes: Vec<&'a str>,
+    /// Column labels: the modes, or mode/lighting with `--lighting-paths`.
+    pub(super) modes: Vec<String>,
     pub(super) sizes: Vec<Size<'a>>,
     pub(super) colours: PassColours,
 }
@@ -21,15 +22,17 @@ pub(super) struct Size<'a> {
 impl<'a> View<'a> {
     pub(super) fn new(r: &'a BenchReport) -> Self {
         // The declared order first; a cell of an undeclared mode still gets a column.
-        let mut modes: Vec<&str> = r.modes.iter().map(String::as_str).collect();
+        // Columns are modes, or mode/lighting with `--lighting-paths`.
+        let mut modes: Vec<String> = r.modes.clone();
         for c in &r.cells {
-            if !modes.contains(&c.mode.as_str()) {
-                modes.push(&c.mode);
+            let column = c.column();
+            if !modes.contains(&column) {
+                modes.push(column);
             }
         }
         let mut sizes: Vec<Size> = Vec::new();
         for c in &r.cells {
-            let Some(m) = modes.iter().position(|m| *m == c.mode) else {
+            let Some(m) = modes.iter().position(|m| *m == c.column()) else {
                 continue;
             };
             let i = match sizes
@@ -65,11 +68,11 @@ impl<'a> Size<'a> {
     pub(super) fn present<'v>(
         &'v self,
         v: &'v View<'a>,
-    ) -> impl Iterator<Item = (&'a str, &'a Cell)> + 'v {
+    ) -> impl Iterator<Item = (&'v str, &'a Cell)> + 'v {
         v.modes
             .iter()
             .zip(&self.cells)
-            .filter_map(|(m, c)| c.map(|c| (*m, c)))
+            .filter_map(|(m, c)| c.map(|c| (m.as_str(), c)))
     }
 
     /// `f` of `cell` divided by `f` of mode `none`, for figures the report has no ratio of;
@@ -80,7 +83,7 @@ impl<'a> Size<'a> {
         }
         let base = self
             .present(v)
-            .find(|(m, _)| *m == "none")
+            .find(|(_, c)| c.is_baseline_of(cell))
             .map(|(_, c)| f(c))?;
         (base != 0.0).then(|| f(cell) / base)
     }
