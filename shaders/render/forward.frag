@@ -28,6 +28,11 @@ void main() {
     out_motion = surface_motion(in_world);
 #endif
 #else
+    // A fully transparent texel without emission adds exactly nothing under ONE,
+    // ONE_MINUS_SRC_ALPHA: skip its lighting (the lights are already the cluster's only).
+    if (s.base.a <= 0.0 && all(equal(s.emissive, vec3(0.0)))) {
+        discard;
+    }
     vec3 c = shade(in_world, s.normal, s.base.rgb, s.metallic, s.roughness, s.occlusion,
                    sun_shadow(in_world));
     out_hdr = vec4(c * s.base.a + s.emissive, s.base.a);
