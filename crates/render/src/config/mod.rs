@@ -20,7 +20,9 @@ mod read;
 mod report;
 mod schema;
 
-use crate::features::{Aa, Bloom, DebugView, Exposure, Features, RenderPath, Ssao, MSAA_VALUES};
+use crate::features::{
+    Aa, Bloom, DebugView, Exposure, Features, PostPath, RenderPath, Ssao, MSAA_VALUES,
+};
 use check::{Int, SceneName};
 use report::Cx;
 use schema::FeaturesIn;
@@ -45,7 +47,7 @@ pub const MOBILE_PROFILES: &[&str] = &["mali", "adreno"];
 pub const SECTIONS: &[&str] = &["render", "window", "camera", "features", "graph", "mobile"];
 
 /// `[render]` keys.
-pub const RENDER_KEYS: &[&str] = &["width", "height", "scene", "frames", "path", "msaa"];
+pub const RENDER_KEYS: &[&str] = &["width", "height", "scene", "frames", "path", "msaa", "post"];
 /// `[window]` keys.
 pub const WINDOW_KEYS: &[&str] = &["width", "height", "present_mode"];
 /// `[camera]` keys.
@@ -66,6 +68,7 @@ pub const FEATURE_KEYS: &[&str] = &[
     "debug_view",
     "path",
     "msaa",
+    "post",
 ];
 /// `[graph]` keys.
 pub const GRAPH_KEYS: &[&str] = &[
@@ -100,6 +103,8 @@ pub const EXPOSURE_VALUES: &[&str] = &["auto", "fixed"];
 pub const AA_VALUES: &[&str] = &["taa", "fxaa", "off"];
 /// `path` values.
 pub const PATH_VALUES: &[&str] = &["deferred", "forward"];
+/// `post` values.
+pub const POST_VALUES: &[&str] = &["raster", "compute"];
 /// `present_mode` values.
 pub const PRESENT_MODES: &[&str] = &["fifo", "mailbox", "immediate"];
 
@@ -143,6 +148,8 @@ pub struct RenderSection {
     pub path: Option<RenderPath>,
     /// `msaa`: the sample count of every profile, over `[features]` and `[mobile]`.
     pub msaa: Option<u32>,
+    /// `post`: the post chain of every profile, over `[features]` and `[mobile]`.
+    pub post: Option<PostPath>,
 }
 
 /// How the desktop window presents.
@@ -218,6 +225,7 @@ impl Default for Config {
                 frames: 3,
                 path: None,
                 msaa: None,
+                post: None,
             },
             window: WindowSection {
                 width: 1280,
@@ -335,6 +343,7 @@ impl Config {
                 frames: r.frames.map_or(defaults.render.frames, |n| n.0),
                 path: r.path.as_ref().map(|p| p.get_ref().0),
                 msaa: r.msaa.as_ref().map(|m| m.get_ref().0),
+                post: r.post.map(|p| p.0),
             },
             window: WindowSection {
                 width: w.width.map_or(defaults.window.width, Int::u32),
@@ -361,10 +370,11 @@ impl Config {
         config.mobile = mobile.apply(config.features.clone().tile_friendly());
         check_shadow_view(&cx, &config.features, &[&features])?;
         check_shadow_view(&cx, &config.mobile, &[&mobile, &features])?;
-        // `[render]` path and msaa choose for every profile.
+        // `[render]` path, msaa and post choose for every profile.
         for f in [&mut config.features, &mut config.mobile] {
             f.path = config.render.path.unwrap_or(f.path);
             f.msaa = config.render.msaa.unwrap_or(f.msaa);
+            f.post = config.render.post.unwrap_or(f.post);
         }
         let render_at = r
             .msaa
@@ -417,6 +427,7 @@ struct FeatureKeys {
     debug_view: Option<DebugView>,
     path: Option<RenderPath>,
     msaa: Option<u32>,
+    post: Option<PostPath>,
     /// Where `debug_view` was given: the section, the value's offset and source text.
     view_at: Option<(&'static str, usize, String)>,
 }
@@ -438,7 +449,8 @@ impl FeatureKeys {
             resolution_scale,
             debug_view,
             path,
-            msaa
+            msaa,
+            post
         );
         let (auto, value) = match f.exposure {
             Exposure::Fixed(v) => (false, v),
@@ -473,6 +485,7 @@ impl FeatureKeys {
             debug_view: f.debug_view.as_ref().map(|v| v.get_ref().0),
             path: f.path.map(|p| p.0),
             msaa: f.msaa.map(|m| m.0),
+            post: f.post.map(|p| p.0),
             view_at: f
                 .debug_view
                 .map(|v| (section, v.span().start, cx.source(v.span()))),
@@ -539,6 +552,14 @@ pub fn parse_path(name: &str) -> RenderPath {
     }
 }
 
+/// The [`PostPath`] of one of [`POST_VALUES`] (`compute` for anything else).
+pub fn parse_post(name: &str) -> PostPath {
+    match name {
+        "raster" => PostPath::Raster,
+        _ => PostPath::Compute,
+    }
+}
+
 /// What `msaa` allows, as messages say it.
 pub fn msaa_expected() -> String {
     let n: Vec<String> = MSAA_VALUES.iter().map(u32::to_string).collect();
@@ -567,6 +588,7 @@ pub fn feature_names(f: &Features) -> Vec<(&'static str, String)> {
         ("debug_view", f.debug_view.name()),
         ("path", f.path.name().into()),
         ("msaa", f.msaa.to_string()),
+        ("post", f.post.name().into()),
     ]
 }
 

@@ -19,6 +19,7 @@ pub(super) struct RenderIn {
     pub frames: Option<Int<{ FRAMES.0 }, { FRAMES.1 }>>,
     pub path: Option<Spanned<Choice<RenderPath>>>,
     pub msaa: Option<Spanned<Msaa>>,
+    pub post: Option<Choice<PostPath>>,
 }
 
 /// `[window]`.
@@ -56,6 +57,7 @@ pub(super) struct FeaturesIn {
     pub debug_view: Option<Spanned<Choice<DebugView>>>,
     pub path: Option<Choice<RenderPath>>,
     pub msaa: Option<Msaa>,
+    pub post: Option<Choice<PostPath>>,
 }
 
 /// `[graph]`.
