@@ -3,7 +3,7 @@
 // image scaled bilinearly to the output, FXAA when `fxaa` is set, the late bloom's screen
 // blend) from the linear `ldr` (RGBA16F) or TAA's history, written sRGB-encoded into an RGBA8
 // UNORM image that a transfer pass copies into the output; channels swapped when `bgra` is
-// set (a BGRA output: the copy moves bytes as they are).
+// set (a BGRA output: the copy moves bytes as they are); unencoded for a UNORM output.
 layout(local_size_x = 8, local_size_y = 8) in;
 
 layout(set = 0, binding = 0) uniform sampler2D ldr;
@@ -30,6 +30,7 @@ layout(push_constant) uniform Post {
     float exposure;   // fixed exposure, or the compensation on the adapted one
     float exposure_valid; // AUTO_EXPOSURE: 1 when the buffer holds a previous frame's value
     float bgra;       // 1: store the channels in B, G, R order
+    float encode;     // 1: encode sRGB (an sRGB output), 0 for a UNORM one
 } pc;
 
 vec3 tap(vec2 uv) {
@@ -56,7 +57,7 @@ void main() {
     vec3 b = aces(textureLod(bloom, uv, 0.0).rgb * pc.bloom * e);
     c = 1.0 - (1.0 - c) * (1.0 - b);
 #endif
-    c = srgb_encode(c);
+    c = pc.encode > 0.5 ? srgb_encode(c) : c;
     c = pc.bgra > 0.5 ? c.bgr : c;
     imageStore(target, p, vec4(c, 1.0));
 }

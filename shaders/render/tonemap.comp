@@ -5,7 +5,8 @@
 // (RGBA16F, render size), which TAA or the last post pass read; with OUTPUT (nothing
 // follows: no AA, scale 1, no late bloom) it writes the sRGB-encoded result into an RGBA8
 // UNORM image copied into the output afterwards, channels swapped when `bgra` is set (a BGRA
-// output: the copy moves bytes as they are).
+// output: the copy moves bytes as they are); a UNORM output gets the values unencoded, as a
+// UNORM attachment would.
 #include "tonemap.glsl"
 
 layout(local_size_x = 8, local_size_y = 8) in;
@@ -37,6 +38,7 @@ layout(push_constant) uniform Tonemap {
     vec2 inv_size;    // 1 / render size
     float exposure_valid; // AUTO_EXPOSURE: 1 when the buffer holds a previous frame's value
     float bgra;       // OUTPUT: 1 to store the channels in B, G, R order
+    float encode;     // OUTPUT: 1 to encode sRGB (an sRGB output), 0 for a UNORM one
 } pc;
 
 void main() {
@@ -56,7 +58,7 @@ void main() {
 #endif
     vec3 c = aces(hdr * e);
 #ifdef OUTPUT
-    c = srgb_encode(c);
+    c = pc.encode > 0.5 ? srgb_encode(c) : c;
     c = pc.bgra > 0.5 ? c.bgr : c;
 #endif
     imageStore(target, p, vec4(c, 1.0));

@@ -14,3 +14,4 @@ vec3 srgb_encode(vec3 c) {
     vec3 hi = 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055;
     return mix(hi, lo, lessThanEqual(c, vec3(0.0031308)));
 }
+

@@ -333,7 +333,10 @@ fn a_captured_presented_frame_is_the_rendered_frame() {
     let mut r = Renderer::new(gpu.clone(), tessera_scene::builtin(), s).expect("renderer");
     r.set_overlay(Some(text(60)));
     r.set_targets_readable(true);
-    let usage = vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC;
+    // A swapchain image's usage (`tessera_vk::swapchain`): the compute post chain copies in.
+    let usage = vk::ImageUsageFlags::COLOR_ATTACHMENT
+        | vk::ImageUsageFlags::TRANSFER_DST
+        | vk::ImageUsageFlags::TRANSFER_SRC;
     let mut semaphores = Vec::new();
     let mut present = |r: &mut Renderer, target: &OwnedImage| {
         let (acquire, done) = (signalled_semaphore(&gpu), semaphore(&gpu));

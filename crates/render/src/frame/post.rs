@@ -87,8 +87,9 @@ pub fn declare<'a>(
     taa_frames: Option<&'a std::cell::Cell<u64>>,
 ) -> PostTargets {
     let ms = hdr.samples > 1;
-    // Per sample, tone mapping runs inside the forward render pass: raster either way.
-    let compute = features.post == PostPath::Compute && !ms;
+    // Per sample, tone mapping runs inside the forward render pass: raster either way; so
+    // does an output the chain's RGBA8 result cannot be copied into (not 8-bit RGBA/BGRA).
+    let compute = features.post == PostPath::Compute && !ms && copyable(output_format);
     let mut out = PostTargets::default();
     let scale = exposure_scale(features.exposure);
     if matches!(features.exposure, Exposure::Auto { .. }) {
@@ -196,6 +197,27 @@ pub const COMPUTE_OUT_FORMAT: Format = Format::R8G8B8A8_UNORM;
 /// them in the shader, as the copy moves bytes unconverted.
 fn bgra(format: Format) -> bool {
     matches!(format, Format::B8G8R8A8_SRGB | Format::B8G8R8A8_UNORM)
+}
+
+/// Whether the compute chain's result ([`COMPUTE_OUT_FORMAT`]) copies into an output of
+/// `format`: 8-bit RGBA or BGRA, UNORM or sRGB.
+fn copyable(format: Format) -> bool {
+    bgra(format) || matches!(format, Format::R8G8B8A8_SRGB | Format::R8G8B8A8_UNORM)
+}
+
+/// Whether an output of `format` is sRGB: the compute chain encodes for it, as an sRGB
+/// attachment would on write (a UNORM output gets the values as they are).
+fn srgb(format: Format) -> bool {
+    matches!(format, Format::R8G8B8A8_SRGB | Format::B8G8R8A8_SRGB)
+}
+
+/// A shader's boolean push constant.
+fn flag(on: bool) -> f32 {
+    if on {
+        1.0
+    } else {
+        0.0
+    }
 }
 
 /// What tone mapping reads and writes.
@@ -338,8 +360,8 @@ fn declare_tonemap_compute(fb: &mut FrameBuilder<'_>, tm: Tonemap, output: Optio
                 1.0 / extent.width as f32,
                 1.0 / extent.height as f32,
                 super::exposure::valid_flag(valid),
-                if output.is_some_and(bgra) { 1.0 } else { 0.0 },
-                0.0,
+                flag(output.is_some_and(bgra)),
+                flag(output.is_some_and(srgb)),
                 0.0,
             ];
             dispatch(pc, shader, bytemuck::cast_slice(&push), groups(extent, 8))
@@ -429,7 +451,8 @@ fn declare_final_compute(
                 super::bloom::INTENSITY,
                 f.scale,
                 super::exposure::valid_flag(f.exposure.is_some_and(|e| pc.buffer_history_valid(e))),
-                if bgra(output_format) { 1.0 } else { 0.0 },
+                flag(bgra(output_format)),
+                flag(srgb(output_format)),
             ];
             dispatch(pc, shader, bytemuck::cast_slice(&push), groups(extent, 8))
         }
