@@ -24,6 +24,14 @@
 //!   tone mapping reads the multisampled `hdr ms` at each sample in the forward render pass
 //!   and writes `ldr ms` (`output ms` when it writes the output), resolved on write-back into
 //!   `ldr` (the output); `bloom source` is the resolve of `hdr ms` ([`Hdr::bloom_source`]).
+//! - `PostPath::Compute` (not per sample, and an 8-bit RGBA/BGRA output): `tonemap`
+//!   (`tonemap.comp`) samples `hdr` at the same texel and writes the linear `ldr`
+//!   ([`COMPUTE_LDR_FORMAT`]); the last post pass (`post.comp`) writes `post out`
+//!   ([`COMPUTE_OUT_FORMAT`], sRGB-encoded by the shader), and `post copy` copies it into
+//!   the output. Without a last post pass tone mapping writes `post out` itself. The
+//!   tile-friendly bloom's chain samples `hdr` directly (no `bloom source` copy). The math
+//!   is the raster chain's (`tonemap.glsl`, `fxaa.glsl`); pictures agree within a rounding
+//!   step (docs/frame.md, "The compute post chain").
 
 use super::sets::draw_fullscreen;
 use super::{Targets, HDR_FORMAT, OUTPUT_FORMAT};
