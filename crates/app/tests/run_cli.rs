@@ -561,6 +561,9 @@ fn a_shader_that_fails_to_reload_keeps_the_old_pipelines_and_says_why() {
         // FXAA: TAA's frames differ from one to the next by design.
         "--aa",
         "fxaa",
+        // The raster chain, whose last pass is post.frag's.
+        "--post",
+        "raster",
         "--no-overlay",
         "--shader-dir",
         shaders.to_str().unwrap(),
@@ -598,6 +601,9 @@ fn the_overlay_is_a_pass_that_draws_over_the_frame() {
         // FXAA: TAA's frames differ from one to the next by design.
         "--aa",
         "fxaa",
+        // The raster chain: its last post pass is a render pass the overlay joins.
+        "--post",
+        "raster",
         "--no-overlay",
         "--script",
         &script,
