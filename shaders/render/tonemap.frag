@@ -41,10 +41,7 @@ layout(location = 0) out vec4 out_color;
 layout(location = 1) out vec4 out_bloom_source;
 #endif
 
-// Narkowicz's fit of the ACES reference rendering transform.
-vec3 aces(vec3 x) {
-    return clamp((x * (2.51 * x + 0.03)) / (x * (2.43 * x + 0.59) + 0.14), 0.0, 1.0);
-}
+#include "tonemap.glsl"
 
 void main() {
     vec3 hdr = LOAD_HDR().rgb;

@@ -399,8 +399,8 @@ fn the_capture_key_writes_a_capture_that_verifies_against_its_plan() {
     assert_eq!(v.status.code(), Some(0), "{out}");
     assert!(
         out.lines()
-            // TAA (the default) leaves the last post pass to `compose`.
-            .any(|l| l.contains("compose | overlay") && l.contains("output") && l.ends_with("ok")),
+            // The desktop post chain is compute: the overlay is the presented render pass.
+            .any(|l| l.contains("overlay") && l.contains("output") && l.ends_with("ok")),
         "the presented render pass is not verified: {out}"
     );
 }
@@ -561,6 +561,9 @@ fn a_shader_that_fails_to_reload_keeps_the_old_pipelines_and_says_why() {
         // FXAA: TAA's frames differ from one to the next by design.
         "--aa",
         "fxaa",
+        // The raster chain, whose last pass is post.frag's.
+        "--post",
+        "raster",
         "--no-overlay",
         "--shader-dir",
         shaders.to_str().unwrap(),
@@ -598,6 +601,9 @@ fn the_overlay_is_a_pass_that_draws_over_the_frame() {
         // FXAA: TAA's frames differ from one to the next by design.
         "--aa",
         "fxaa",
+        // The raster chain: its last post pass is a render pass the overlay joins.
+        "--post",
+        "raster",
         "--no-overlay",
         "--script",
         &script,

@@ -146,6 +146,28 @@ impl Lighting {
     }
 }
 
+/// Where the full-screen post chain (tone mapping, FXAA, TAA's compose) runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PostPath {
+    /// Fragment shaders: tone mapping reads HDR as an input attachment, so on a tiler it
+    /// merges into the lighting (or forward) render pass.
+    Raster,
+    /// Compute passes into storage images and a copy into the output (`crate::frame::post`):
+    /// faster on immediate-mode GPUs, where fragment shading of a full-screen triangle costs
+    /// more than a dispatch. The forward path's per-sample tone mapping stays raster.
+    Compute,
+}
+
+impl PostPath {
+    /// The configuration name (one of `config::POST_VALUES`).
+    pub fn name(self) -> &'static str {
+        match self {
+            PostPath::Raster => "raster",
+            PostPath::Compute => "compute",
+        }
+    }
+}
+
 /// The MSAA sample counts the settings accept (the device may support fewer: the renderer
 /// clamps, `crate::gpu::samples`).
 pub const MSAA_VALUES: &[u32] = &[1, 2, 4, 8];
@@ -244,6 +266,8 @@ pub struct Features {
     pub msaa: u32,
     /// Where the deferred path's lighting runs (the forward path lights as it draws).
     pub lighting: Lighting,
+    /// Raster or compute post chain.
+    pub post: PostPath,
 }
 
 impl Default for Features {
@@ -264,6 +288,7 @@ impl Default for Features {
             path: RenderPath::Deferred,
             msaa: 1,
             lighting: Lighting::Compute,
+            post: PostPath::Compute,
         }
     }
 }
@@ -288,7 +313,10 @@ impl Features {
     /// and the forward path at 4× MSAA (its multisampled colour and depth stay in tile memory
     /// and are resolved on write-back: anti-aliased edges for the bandwidth of 1×); a deferred
     /// frame there lights in a raster subpass.
+    /// and are resolved on write-back: anti-aliased edges for the bandwidth of 1×), and the
+    /// raster post chain (tone mapping merged into that render pass, HDR never leaving tiles).
     pub fn tile_friendly(mut self) -> Self {
+        self.post = PostPath::Raster;
         if self.path == RenderPath::Deferred && self.msaa == 1 {
             self.path = RenderPath::Forward;
             self.msaa = 4;
@@ -381,6 +409,10 @@ mod tests {
         assert_eq!((f.ssao, f.bloom), (Ssao::Prepass, Bloom::Tonemap));
         assert_eq!((Features::default().aa, f.aa), (Aa::Taa, Aa::Fxaa));
         assert_eq!((f.path, f.msaa), (RenderPath::Forward, 4));
+        assert_eq!(
+            (Features::default().post, f.post),
+            (PostPath::Compute, PostPath::Raster)
+        );
         assert_eq!(f.check(), Ok(()));
     }
 

@@ -220,7 +220,10 @@ fn output_targets(
         width: settings.width.max(1),
         height: settings.height.max(1),
     };
-    let usage = vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC;
+    // TRANSFER_DST: the compute post chain copies its result in.
+    let usage = vk::ImageUsageFlags::COLOR_ATTACHMENT
+        | vk::ImageUsageFlags::TRANSFER_SRC
+        | vk::ImageUsageFlags::TRANSFER_DST;
     let mut image = OwnedImage::new(
         gpu,
         tessera_vk::conv::format(OUTPUT_FORMAT),

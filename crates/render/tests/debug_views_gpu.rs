@@ -15,7 +15,7 @@ fn view(gpu: &std::sync::Arc<tessera_vk::Gpu>, v: DebugView) -> tessera_render::
     render(
         gpu,
         tessera_scene::builtin(),
-        settings_with(CompileOptions::ALL, features),
+        raster_post(settings_with(CompileOptions::ALL, features)),
         2,
     )
 }

@@ -73,8 +73,12 @@ fn every_optimisation_gives_the_same_picture_on_one_queue() {
 #[test]
 fn golden_full_frame_and_emulated_async_agree() {
     let gpu = gpu();
+    let golden = raster_post(settings_with(CompileOptions::ALL, small_features()));
+    check_golden(
+        "full_frame",
+        &render(&gpu, tessera_scene::builtin(), golden, FRAMES),
+    );
     let folded = frame_10(&gpu, CompileOptions::ALL, false);
-    check_golden("full_frame", &folded);
     let emulated = frame_10(&gpu, CompileOptions::ALL, true);
     assert!(folded == emulated, "{:?}", folded.difference(&emulated));
 }

@@ -6,7 +6,7 @@ mod common;
 
 use common::gpu;
 use std::path::{Path, PathBuf};
-use tessera_render::features::{Aa, Exposure, Features};
+use tessera_render::features::{Aa, Exposure, Features, PostPath};
 use tessera_render::png_out::Picture;
 use tessera_render::{Renderer, Settings};
 
@@ -37,8 +37,8 @@ impl Drop for ShaderDir {
     }
 }
 
-/// 160×90, the core frame with FXAA (the last pass is `fxaa`, `post.frag`) and a fixed
-/// exposure: every frame at the same time is the same picture.
+/// 160×90, the core frame with FXAA on the raster post chain (the last pass is `fxaa`,
+/// `post.frag`) and a fixed exposure: every frame at the same time is the same picture.
 fn settings() -> Settings {
     Settings {
         width: 160,
@@ -46,6 +46,7 @@ fn settings() -> Settings {
         features: Features {
             aa: Aa::Fxaa,
             exposure: Exposure::Fixed(1.0),
+            post: PostPath::Raster,
             ..Features::minimal()
         },
         ..Settings::default()

@@ -7,16 +7,18 @@ mod common;
 use common::{gpu, H, W};
 use std::sync::Arc;
 use tessera_graph::{Capabilities, CompileOptions, Graph, Plan};
-use tessera_render::features::{Aa, Bloom, Exposure, Features};
+use tessera_render::features::{Aa, Bloom, Exposure, Features, PostPath};
 use tessera_render::png_out::Picture;
 use tessera_render::{Renderer, Settings};
 use tessera_scene::Scene;
 use tessera_vk::Gpu;
 
-/// The core frame with 512-texel shadows, plus what `f` changes.
+/// The core frame with 512-texel shadows on the raster post chain (`post_compute_gpu.rs`
+/// compares the compute one with it), plus what `f` changes.
 fn settings(f: impl FnOnce(&mut Features)) -> Settings {
     let mut features = Features {
         shadow_size: 512,
+        post: PostPath::Raster,
         ..Features::minimal()
     };
     features.shadows = true;
@@ -370,7 +372,12 @@ fn optimisations_never_change_the_post_chain() {
             f.resolution_scale = 0.75;
         },
     ];
-    for (k, v) in variants.into_iter().enumerate() {
+    for (k, v) in variants
+        .into_iter()
+        .flat_map(|v| [(PostPath::Raster, v), (PostPath::Compute, v)])
+        .enumerate()
+    {
+        let (post, v) = v;
         let mut base = None;
         for (options, emulate) in [
             (CompileOptions::ALL, false),
@@ -379,6 +386,7 @@ fn optimisations_never_change_the_post_chain() {
             (CompileOptions::NONE, true),
         ] {
             let mut s = settings(v);
+            s.features.post = post;
             s.options = options;
             s.emulate_async = emulate;
             let (p, _, plan) = one(&gpu, s, 10);
@@ -398,7 +406,7 @@ fn optimisations_never_change_the_post_chain() {
                 None => base = Some(p),
                 Some(b) => assert!(
                     p == *b,
-                    "variant {k}, {options:?}, emulated async {emulate}: {:?}",
+                    "variant {k} ({post:?}), {options:?}, emulated async {emulate}: {:?}",
                     p.difference(b)
                 ),
             }

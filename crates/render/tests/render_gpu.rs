@@ -62,7 +62,7 @@ fn golden_courtyard() {
     let p = render(
         &gpu,
         tessera_scene::builtin(),
-        settings(CompileOptions::ALL),
+        raster_post(settings(CompileOptions::ALL)),
         2,
     );
     check_golden("courtyard", &p);
@@ -74,7 +74,7 @@ fn golden_box_textured() {
     let p = render(
         &gpu,
         model("BoxTextured-glTF-Binary/BoxTextured.glb"),
-        settings(CompileOptions::ALL),
+        raster_post(settings(CompileOptions::ALL)),
         1,
     );
     check_golden("box_textured", &p);
@@ -86,7 +86,7 @@ fn golden_two_cylinder_engine() {
     let p = render(
         &gpu,
         model("2CylinderEngine-glTF-Binary/2CylinderEngine.glb"),
-        settings(CompileOptions::ALL),
+        raster_post(settings(CompileOptions::ALL)),
         1,
     );
     check_golden("2cylinder_engine", &p);

@@ -129,6 +129,10 @@ pub struct FrameArgs {
     /// config's, per profile].
     #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(config::LIGHTING_VALUES))]
     lighting: Option<String>,
+    /// Post chain: compute or raster [default: the config's, per profile: compute on
+    /// desktop, raster on tilers].
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(config::POST_VALUES))]
+    post: Option<String>,
     /// Where the eye starts [default: the config's [camera], else the scene's camera].
     #[arg(long, value_name = "X,Y,Z", value_parser = vec3, allow_hyphen_values = true)]
     camera_position: Option<[f32; 3]>,
@@ -202,6 +206,9 @@ impl FrameArgs {
         }
         if let Some(l) = &self.lighting {
             f.lighting = config::parse_lighting(l);
+        }
+        if let Some(p) = &self.post {
+            f.post = config::parse_post(p);
         }
         f.check().map_err(|why| anyhow::anyhow!("{why}"))?;
         if let DebugView::Shadow(c) = f.debug_view {

@@ -377,6 +377,12 @@ impl PassDecl {
         self
     }
 
+    /// Copies (or blits) into `image` (layout `TRANSFER_DST_OPTIMAL`).
+    pub fn copy_into(&mut self, image: ImageRef) -> &mut Self {
+        self.push(image.0, Access::TransferDst, None);
+        self
+    }
+
     /// Clears `buffer` (`vkCmdFillBuffer`) before a pass accumulates into it.
     pub fn fill(&mut self, buffer: BufferRef) -> &mut Self {
         self.push(buffer.0, Access::TransferDst, None);

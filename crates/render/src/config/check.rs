@@ -205,6 +205,13 @@ impl Named for Lighting {
     }
 }
 
+impl Named for PostPath {
+    const NAMES: &'static [&'static str] = POST_VALUES;
+    fn of(name: &str) -> Self {
+        parse_post(name)
+    }
+}
+
 impl Named for PresentMode {
     const NAMES: &'static [&'static str] = PRESENT_MODES;
     fn of(name: &str) -> Self {
@@ -256,6 +263,7 @@ pub(super) fn expected(section: &str, key: &str) -> String {
         (_, "path") => one_of(PATH_VALUES),
         (_, "lighting") => one_of(LIGHTING_VALUES),
         (_, "msaa") => msaa_expected(),
+        (_, "post") => one_of(POST_VALUES),
         (_, "exposure_value") => "a number greater than 0 and at most 3.4e38".into(),
         _ => format!(
             "a number from {} to {}",

@@ -21,7 +21,7 @@ mod report;
 mod schema;
 
 use crate::features::{
-    Aa, Bloom, DebugView, Exposure, Features, Lighting, RenderPath, Ssao, MSAA_VALUES,
+    Aa, Bloom, DebugView, Exposure, Features, Lighting, PostPath, RenderPath, Ssao, MSAA_VALUES,
 };
 use check::{Int, SceneName};
 use report::Cx;
@@ -48,7 +48,7 @@ pub const SECTIONS: &[&str] = &["render", "window", "camera", "features", "graph
 
 /// `[render]` keys.
 pub const RENDER_KEYS: &[&str] = &[
-    "width", "height", "scene", "frames", "path", "msaa", "lighting",
+    "width", "height", "scene", "frames", "path", "msaa", "lighting", "post",
 ];
 /// `[window]` keys.
 pub const WINDOW_KEYS: &[&str] = &["width", "height", "present_mode"];
@@ -71,6 +71,7 @@ pub const FEATURE_KEYS: &[&str] = &[
     "path",
     "msaa",
     "lighting",
+    "post",
 ];
 /// `[graph]` keys.
 pub const GRAPH_KEYS: &[&str] = &[
@@ -107,6 +108,8 @@ pub const AA_VALUES: &[&str] = &["taa", "fxaa", "off"];
 pub const PATH_VALUES: &[&str] = &["deferred", "forward"];
 /// `lighting` values.
 pub const LIGHTING_VALUES: &[&str] = &["raster", "compute"];
+/// `post` values.
+pub const POST_VALUES: &[&str] = &["raster", "compute"];
 /// `present_mode` values.
 pub const PRESENT_MODES: &[&str] = &["fifo", "mailbox", "immediate"];
 
@@ -153,6 +156,8 @@ pub struct RenderSection {
     /// `lighting`: where the deferred lighting runs on every profile, over `[features]` and
     /// `[mobile]`.
     pub lighting: Option<Lighting>,
+    /// `post`: the post chain of every profile, over `[features]` and `[mobile]`.
+    pub post: Option<PostPath>,
 }
 
 /// How the desktop window presents.
@@ -229,6 +234,7 @@ impl Default for Config {
                 path: None,
                 msaa: None,
                 lighting: None,
+                post: None,
             },
             window: WindowSection {
                 width: 1280,
@@ -347,6 +353,7 @@ impl Config {
                 path: r.path.as_ref().map(|p| p.get_ref().0),
                 msaa: r.msaa.as_ref().map(|m| m.get_ref().0),
                 lighting: r.lighting.map(|l| l.0),
+                post: r.post.map(|p| p.0),
             },
             window: WindowSection {
                 width: w.width.map_or(defaults.window.width, Int::u32),
@@ -373,11 +380,12 @@ impl Config {
         config.mobile = mobile.apply(config.features.clone().tile_friendly());
         check_shadow_view(&cx, &config.features, &[&features])?;
         check_shadow_view(&cx, &config.mobile, &[&mobile, &features])?;
-        // `[render]` path and msaa choose for every profile.
+        // `[render]` path, msaa and post choose for every profile.
         for f in [&mut config.features, &mut config.mobile] {
             f.path = config.render.path.unwrap_or(f.path);
             f.msaa = config.render.msaa.unwrap_or(f.msaa);
             f.lighting = config.render.lighting.unwrap_or(f.lighting);
+            f.post = config.render.post.unwrap_or(f.post);
         }
         let render_at = r
             .msaa
@@ -431,6 +439,7 @@ struct FeatureKeys {
     path: Option<RenderPath>,
     msaa: Option<u32>,
     lighting: Option<Lighting>,
+    post: Option<PostPath>,
     /// Where `debug_view` was given: the section, the value's offset and source text.
     view_at: Option<(&'static str, usize, String)>,
 }
@@ -453,7 +462,8 @@ impl FeatureKeys {
             debug_view,
             path,
             msaa,
-            lighting
+            lighting,
+            post
         );
         let (auto, value) = match f.exposure {
             Exposure::Fixed(v) => (false, v),
@@ -489,6 +499,7 @@ impl FeatureKeys {
             path: f.path.map(|p| p.0),
             msaa: f.msaa.map(|m| m.0),
             lighting: f.lighting.map(|l| l.0),
+            post: f.post.map(|p| p.0),
             view_at: f
                 .debug_view
                 .map(|v| (section, v.span().start, cx.source(v.span()))),
@@ -563,6 +574,14 @@ pub fn parse_lighting(name: &str) -> Lighting {
     }
 }
 
+/// The [`PostPath`] of one of [`POST_VALUES`] (`compute` for anything else).
+pub fn parse_post(name: &str) -> PostPath {
+    match name {
+        "raster" => PostPath::Raster,
+        _ => PostPath::Compute,
+    }
+}
+
 /// What `msaa` allows, as messages say it.
 pub fn msaa_expected() -> String {
     let n: Vec<String> = MSAA_VALUES.iter().map(u32::to_string).collect();
@@ -592,6 +611,7 @@ pub fn feature_names(f: &Features) -> Vec<(&'static str, String)> {
         ("path", f.path.name().into()),
         ("msaa", f.msaa.to_string()),
         ("lighting", f.lighting.name().into()),
+        ("post", f.post.name().into()),
     ]
 }
 

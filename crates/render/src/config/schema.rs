@@ -20,6 +20,7 @@ pub(super) struct RenderIn {
     pub path: Option<Spanned<Choice<RenderPath>>>,
     pub msaa: Option<Spanned<Msaa>>,
     pub lighting: Option<Choice<Lighting>>,
+    pub post: Option<Choice<PostPath>>,
 }
 
 /// `[window]`.
@@ -58,6 +59,7 @@ pub(super) struct FeaturesIn {
     pub path: Option<Choice<RenderPath>>,
     pub msaa: Option<Msaa>,
     pub lighting: Option<Choice<Lighting>>,
+    pub post: Option<Choice<PostPath>>,
 }
 
 /// `[graph]`.

@@ -115,6 +115,7 @@ debug_view = "shadow1"
 path = "deferred"
 msaa = 1
 lighting = "compute"
+post = "raster"
 [graph]
 merge = false
 memoryless = false
@@ -136,6 +137,7 @@ minimize_syncs = false
             path: Some(RenderPath::Forward),
             msaa: Some(2),
             lighting: Some(Lighting::Raster),
+            post: None,
         }
     );
     assert_eq!(c.window.present_mode, PresentMode::Mailbox);
@@ -157,6 +159,7 @@ minimize_syncs = false
         path: RenderPath::Forward,
         msaa: 2,
         lighting: Lighting::Raster,
+        post: crate::features::PostPath::Raster,
     };
     assert_eq!(c.features, f);
     assert_eq!(c.options(), CompileOptions::NONE);
@@ -195,7 +198,7 @@ fn an_unknown_section_names_the_allowed_ones() {
 fn an_unknown_key_names_the_allowed_ones() {
     let e = err("[features]\nshadows = true\nssoa = \"off\"\n");
     assert!(e.starts_with("config/x.toml:3:1: unknown key [features] ssoa; allowed: shadows, cascades, shadow_size,"), "{e}");
-    assert!(e.ends_with("debug_view, path, msaa, lighting"), "{e}");
+    assert!(e.ends_with("debug_view, path, msaa, lighting, post"), "{e}");
     let e = err("[mobile]\nmerge = false\n");
     assert!(
         e.starts_with("config/x.toml:2:1: unknown key [mobile] merge; allowed: shadows"),
@@ -501,5 +504,24 @@ fn deferred_msaa_and_forward_taa_are_refused_with_the_reason() {
     assert!(
         e.starts_with("config/x.toml: [mobile] (the mali and adreno profiles): aa = \"taa\""),
         "{e}"
+    );
+}
+
+#[test]
+fn post_is_compute_on_desktop_raster_on_tilers_and_render_overrides_both() {
+    use crate::features::PostPath;
+    let c = Config::builtin();
+    assert_eq!(c.features_for("desktop").post, PostPath::Compute);
+    for p in MOBILE_PROFILES {
+        assert_eq!(c.features_for(p).post, PostPath::Raster, "{p}");
+    }
+    let c = Config::parse("[render]\npost = \"raster\"\n", "x.toml").unwrap();
+    assert_eq!(c.features_for("desktop").post, PostPath::Raster);
+    let c = Config::parse("[mobile]\npost = \"compute\"\n", "x.toml").unwrap();
+    assert_eq!(c.features_for("mali").post, PostPath::Compute);
+    let e = err("[render]\npost = \"fragment\"\n");
+    assert_eq!(
+        e,
+        "config/x.toml:2:8: [render] post = \"fragment\": expected one of \"raster\", \"compute\""
     );
 }

@@ -28,7 +28,9 @@
 //!    (`fxaa`/`compose`: FXAA, the resolution scale, the tile-friendly bloom) into the sRGB
 //!    output, [`exposure`] (histogram and adaptation on the async queue, into the
 //!    `exposure` history buffer) and `readback` (the output into a host-visible buffer,
-//!    when asked).
+//!    when asked). With `PostPath::Compute` (`features.post`, the desktop default) `tonemap`
+//!    and `fxaa`/`compose` are compute passes into storage images and `post copy` copies the
+//!    result into the output ([`post`]).
 //! 6. [`debug`] (`features.debug_view`): one intermediate shown as the output in place of
 //!    the post chain.
 //! 7. [`overlay`] (`Settings::overlay`): lines of text blended over the output, the last

@@ -24,12 +24,20 @@
 //!   tone mapping reads the multisampled `hdr ms` at each sample in the forward render pass
 //!   and writes `ldr ms` (`output ms` when it writes the output), resolved on write-back into
 //!   `ldr` (the output); `bloom source` is the resolve of `hdr ms` ([`Hdr::bloom_source`]).
+//! - `PostPath::Compute` (not per sample, and an 8-bit RGBA/BGRA output): `tonemap`
+//!   (`tonemap.comp`) samples `hdr` at the same texel and writes the linear `ldr`
+//!   ([`COMPUTE_LDR_FORMAT`]); the last post pass (`post.comp`) writes `post out`
+//!   ([`COMPUTE_OUT_FORMAT`], sRGB-encoded by the shader), and `post copy` copies it into
+//!   the output. Without a last post pass tone mapping writes `post out` itself. The
+//!   tile-friendly bloom's chain samples `hdr` directly (no `bloom source` copy). The math
+//!   is the raster chain's (`tonemap.glsl`, `fxaa.glsl`); pictures agree within a rounding
+//!   step (docs/frame.md, "The compute post chain").
 
 use super::sets::draw_fullscreen;
 use super::{Targets, HDR_FORMAT, OUTPUT_FORMAT};
 use crate::builder::{BufferRef, ImageRef, ImportFlags, Size};
-use crate::features::{Aa, Bloom, Exposure, Features};
-use crate::gpu::descriptors::{declared_sets, draw_screen};
+use crate::features::{Aa, Bloom, Exposure, Features, PostPath};
+use crate::gpu::descriptors::{declared_sets, dispatch, draw_screen, groups};
 use crate::gpu::pass::FrameBuilder;
 use crate::gpu::pipelines::PipelineKind;
 use ash::vk;
@@ -87,13 +95,17 @@ pub fn declare<'a>(
     taa_frames: Option<&'a std::cell::Cell<u64>>,
 ) -> PostTargets {
     let ms = hdr.samples > 1;
+    // Per sample, tone mapping runs inside the forward render pass: raster either way; so
+    // does an output the chain's RGBA8 result cannot be copied into (not 8-bit RGBA/BGRA).
+    let compute = features.post == PostPath::Compute && !ms && copyable(output_format);
     let mut out = PostTargets::default();
     let scale = exposure_scale(features.exposure);
     if matches!(features.exposure, Exposure::Auto { .. }) {
         out.exposure = Some(super::exposure::declare_history(fb));
     }
     let early_bloom = (features.bloom == Bloom::Hdr).then(|| super::bloom::declare(fb, hdr.image));
-    if features.bloom == Bloom::Tonemap {
+    // In compute the tile-friendly bloom's chain samples `hdr` itself: no copy to write.
+    if features.bloom == Bloom::Tonemap && !compute {
         out.bloom_source = Some(
             hdr.bloom_source
                 .unwrap_or_else(|| fb.image("bloom source", HDR_FORMAT, Size::FULL)),
@@ -102,31 +114,46 @@ pub fn declare<'a>(
     let direct = features.aa == Aa::Off
         && fb.render_size() == fb.output()
         && features.bloom != Bloom::Tonemap;
-    let target = if direct {
-        t.output
-    } else {
-        let ldr = fb.image("ldr", OUTPUT_FORMAT, Size::FULL);
-        out.ldr = Some(ldr);
-        ldr
+    let target = match (direct, compute) {
+        (true, false) => t.output,
+        (true, true) => fb.image("post out", COMPUTE_OUT_FORMAT, Size::Output),
+        (false, _) => {
+            let format = if compute {
+                COMPUTE_LDR_FORMAT
+            } else {
+                OUTPUT_FORMAT
+            };
+            let ldr = fb.image("ldr", format, Size::FULL);
+            out.ldr = Some(ldr);
+            ldr
+        }
     };
     let target_ms = ms.then(|| match direct {
         true => fb.image_ms("output ms", output_format, Size::Output, hdr.samples),
         false => fb.image_ms("ldr ms", OUTPUT_FORMAT, Size::FULL, hdr.samples),
     });
-    declare_tonemap(
-        fb,
-        Tonemap {
-            hdr: hdr.image,
-            target,
-            ms: target_ms,
-            exposure: out.exposure,
-            bloom: early_bloom,
-            // Per sample the forward render pass resolved it already.
-            bloom_source: out.bloom_source.filter(|_| !ms),
-            scale,
-        },
-    );
-    let late_bloom = out.bloom_source.map(|s| super::bloom::declare(fb, s));
+    let tm = Tonemap {
+        hdr: hdr.image,
+        target,
+        ms: target_ms,
+        exposure: out.exposure,
+        bloom: early_bloom,
+        // Per sample the forward render pass resolved it already.
+        bloom_source: out.bloom_source.filter(|_| !ms),
+        scale,
+    };
+    if compute {
+        declare_tonemap_compute(fb, tm, direct.then_some(output_format));
+        if direct {
+            declare_copy(fb, target, t.output);
+        }
+    } else {
+        declare_tonemap(fb, tm);
+    }
+    let late_bloom = match compute && features.bloom == Bloom::Tonemap {
+        true => Some(super::bloom::declare(fb, hdr.image)),
+        false => out.bloom_source.map(|s| super::bloom::declare(fb, s)),
+    };
     out.bloom = early_bloom.or(late_bloom);
     if let Some(ldr) = out.ldr {
         // TAA needs the G-buffer's motion vectors; without them (a debug view's frame) the
@@ -144,23 +171,61 @@ pub fn declare<'a>(
             )),
             _ => None,
         };
-        declare_final(
-            fb,
-            Final {
-                ldr: out.taa.unwrap_or(ldr),
-                output: t.output,
-                bloom: late_bloom,
-                exposure: out.exposure,
-                fxaa: features.aa == Aa::Fxaa || (features.aa == Aa::Taa && out.taa.is_none()),
-                scale,
-            },
-        );
+        let f = Final {
+            ldr: out.taa.unwrap_or(ldr),
+            output: t.output,
+            bloom: late_bloom,
+            exposure: out.exposure,
+            fxaa: features.aa == Aa::Fxaa || (features.aa == Aa::Taa && out.taa.is_none()),
+            scale,
+        };
+        if compute {
+            let post_out = fb.image("post out", COMPUTE_OUT_FORMAT, Size::Output);
+            declare_final_compute(fb, f, post_out, output_format);
+            declare_copy(fb, post_out, t.output);
+        } else {
+            declare_final(fb, f);
+        }
     }
     if let Some(e) = out.exposure {
         let src = out.bloom_source.unwrap_or(t.hdr);
         out.histogram = Some(super::exposure::declare_adaptation(fb, src, e));
     }
     out
+}
+
+/// The compute chain's tone-mapped image (linear, render size): a storage format every
+/// Vulkan device supports, and TAA's history format.
+pub const COMPUTE_LDR_FORMAT: Format = Format::R16G16B16A16_SFLOAT;
+/// The compute chain's result (sRGB-encoded by the shader: sRGB formats are rarely storage
+/// formats), copied into the output, with which it is copy-compatible (32-bit texels).
+pub const COMPUTE_OUT_FORMAT: Format = Format::R8G8B8A8_UNORM;
+
+/// Whether an output of `format` stores its channels as B, G, R: the compute chain swaps
+/// them in the shader, as the copy moves bytes unconverted.
+fn bgra(format: Format) -> bool {
+    matches!(format, Format::B8G8R8A8_SRGB | Format::B8G8R8A8_UNORM)
+}
+
+/// Whether the compute chain's result ([`COMPUTE_OUT_FORMAT`]) copies into an output of
+/// `format`: 8-bit RGBA or BGRA, UNORM or sRGB.
+fn copyable(format: Format) -> bool {
+    bgra(format) || matches!(format, Format::R8G8B8A8_SRGB | Format::R8G8B8A8_UNORM)
+}
+
+/// Whether an output of `format` is sRGB: the compute chain encodes for it, as an sRGB
+/// attachment would on write (a UNORM output gets the values as they are).
+fn srgb(format: Format) -> bool {
+    matches!(format, Format::R8G8B8A8_SRGB | Format::B8G8R8A8_SRGB)
+}
+
+/// A shader's boolean push constant.
+fn flag(on: bool) -> f32 {
+    if on {
+        1.0
+    } else {
+        0.0
+    }
 }
 
 /// What tone mapping reads and writes.
@@ -264,6 +329,54 @@ fn declare_tonemap(fb: &mut FrameBuilder<'_>, tm: Tonemap) {
     });
 }
 
+/// The compute tone-mapping variant.
+fn tonemap_compute_shader(auto: bool, add: bool, output: bool) -> &'static str {
+    match (auto, add, output) {
+        (false, false, false) => "tonemap.comp",
+        (false, false, true) => "tonemap.comp#OUTPUT",
+        (false, true, false) => "tonemap.comp#BLOOM_ADD",
+        (false, true, true) => "tonemap.comp#BLOOM_ADD#OUTPUT",
+        (true, false, false) => "tonemap.comp#AUTO_EXPOSURE",
+        (true, false, true) => "tonemap.comp#AUTO_EXPOSURE#OUTPUT",
+        (true, true, false) => "tonemap.comp#AUTO_EXPOSURE#BLOOM_ADD",
+        (true, true, true) => "tonemap.comp#AUTO_EXPOSURE#BLOOM_ADD#OUTPUT",
+    }
+}
+
+/// `tonemap` in compute (`tonemap.comp`): HDR (sampled at the same texel) times the
+/// exposure, plus the early bloom, ACES fit, into the linear `ldr` storage image; with
+/// `output` (the output's format: nothing follows tone mapping) sRGB-encoded into `post
+/// out`, which [`declare_copy`] copies into the output.
+fn declare_tonemap_compute(fb: &mut FrameBuilder<'_>, tm: Tonemap, output: Option<Format>) {
+    fb.pass("tonemap", PassKind::Compute, |p| {
+        p.sampled_with(tm.hdr, crate::builder::Filter::Nearest);
+        if let Some(e) = tm.exposure {
+            p.storage_read_previous(e);
+        }
+        if let Some(b) = tm.bloom {
+            p.sampled(b);
+        }
+        p.image_store(tm.target);
+        move |pc| {
+            let extent = pc.image(tm.target)?.extent;
+            let shader =
+                tonemap_compute_shader(tm.exposure.is_some(), tm.bloom.is_some(), output.is_some());
+            let valid = tm.exposure.is_some_and(|e| pc.buffer_history_valid(e));
+            let push = [
+                tm.scale,
+                super::bloom::INTENSITY,
+                1.0 / extent.width as f32,
+                1.0 / extent.height as f32,
+                super::exposure::valid_flag(valid),
+                flag(output.is_some_and(bgra)),
+                flag(output.is_some_and(srgb)),
+                0.0,
+            ];
+            dispatch(pc, shader, bytemuck::cast_slice(&push), groups(extent, 8))
+        }
+    });
+}
+
 /// What the last post pass reads and writes.
 #[derive(Clone, Copy, Debug)]
 struct Final {
@@ -306,6 +419,93 @@ fn declare_final(fb: &mut FrameBuilder<'_>, f: Final) {
                 super::exposure::valid_flag(f.exposure.is_some_and(|e| pc.buffer_history_valid(e))),
             ];
             draw_screen(pc, shader, bytemuck::cast_slice(&push), 1)
+        }
+    });
+}
+
+/// The last post pass in compute (`post.comp`, named as [`declare_final`]'s): the same
+/// math from the linear `ldr` (or TAA's history) into `post out`, sRGB-encoded, channels in
+/// the order of `output_format`.
+fn declare_final_compute(
+    fb: &mut FrameBuilder<'_>,
+    f: Final,
+    post_out: ImageRef,
+    output_format: Format,
+) {
+    let name = if f.fxaa { "fxaa" } else { "compose" };
+    fb.pass(name, PassKind::Compute, |p| {
+        p.sampled(f.ldr);
+        if let Some(b) = f.bloom {
+            p.sampled(b);
+            if let Some(e) = f.exposure {
+                p.storage_read_previous(e);
+            }
+        }
+        p.image_store(post_out);
+        move |pc| {
+            let extent = pc.image(post_out)?.extent;
+            let ldr = pc.image(f.ldr)?;
+            let shader = match (f.bloom, f.exposure) {
+                (None, _) => "post.comp",
+                (Some(_), None) => "post.comp#BLOOM",
+                (Some(_), Some(_)) => "post.comp#BLOOM#AUTO_EXPOSURE",
+            };
+            let push = [
+                1.0 / extent.width as f32,
+                1.0 / extent.height as f32,
+                1.0 / ldr.extent.width as f32,
+                1.0 / ldr.extent.height as f32,
+                if f.fxaa { 1.0 } else { 0.0 },
+                super::bloom::INTENSITY,
+                f.scale,
+                super::exposure::valid_flag(f.exposure.is_some_and(|e| pc.buffer_history_valid(e))),
+                flag(bgra(output_format)),
+                flag(srgb(output_format)),
+            ];
+            dispatch(pc, shader, bytemuck::cast_slice(&push), groups(extent, 8))
+        }
+    });
+}
+
+/// `post copy`: the compute chain's result (`post out`, RGBA8 UNORM holding sRGB-encoded
+/// values) copied into the output (`R8G8B8A8_SRGB`, or a `B8G8R8A8_SRGB` swapchain image,
+/// whose channel order the shader wrote): both 32-bit formats, so a plain copy, bytes
+/// unconverted.
+fn declare_copy(fb: &mut FrameBuilder<'_>, from: ImageRef, output: ImageRef) {
+    fb.pass("post copy", PassKind::Transfer, |p| {
+        p.copy_from(from).copy_into(output);
+        move |pc| {
+            let (src, dst) = (pc.image(from)?, pc.image(output)?);
+            let layers = vk::ImageSubresourceLayers {
+                aspect_mask: vk::ImageAspectFlags::COLOR,
+                mip_level: 0,
+                base_array_layer: 0,
+                layer_count: 1,
+            };
+            let region = vk::ImageCopy {
+                src_subresource: layers,
+                src_offset: vk::Offset3D::default(),
+                dst_subresource: layers,
+                dst_offset: vk::Offset3D::default(),
+                extent: vk::Extent3D {
+                    width: src.extent.width.min(dst.extent.width),
+                    height: src.extent.height.min(dst.extent.height),
+                    depth: 1,
+                },
+            };
+            // SAFETY: recording outside a render pass; the plan put `from` in
+            // TRANSFER_SRC_OPTIMAL and the output in TRANSFER_DST_OPTIMAL after the writes.
+            unsafe {
+                pc.gpu.device.cmd_copy_image(
+                    pc.cmd,
+                    src.image,
+                    vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                    dst.image,
+                    vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                    &[region],
+                );
+            }
+            Ok(())
         }
     });
 }

@@ -164,6 +164,22 @@ const SOURCES: &[(&str, &str)] = &[
         "taa.comp",
         include_str!("../../../../shaders/render/taa.comp"),
     ),
+    (
+        "tonemap.glsl",
+        include_str!("../../../../shaders/render/tonemap.glsl"),
+    ),
+    (
+        "fxaa.glsl",
+        include_str!("../../../../shaders/render/fxaa.glsl"),
+    ),
+    (
+        "tonemap.comp",
+        include_str!("../../../../shaders/render/tonemap.comp"),
+    ),
+    (
+        "post.comp",
+        include_str!("../../../../shaders/render/post.comp"),
+    ),
 ];
 
 /// The source of an embedded shader file.

@@ -51,6 +51,13 @@ pub fn small_features() -> Features {
     }
 }
 
+/// `s` on the raster post chain: the golden images were made with it (the compute chain's
+/// pictures are within a rounding step of them, `post_compute_gpu.rs`).
+pub fn raster_post(mut s: Settings) -> Settings {
+    s.features.post = tessera_render::features::PostPath::Raster;
+    s
+}
+
 /// Renders `frames` frames and returns the last picture; asserts no validation message.
 pub fn render(gpu: &Arc<Gpu>, scene: Scene, s: Settings, frames: u64) -> Picture {
     let before = gpu.messages.count();
