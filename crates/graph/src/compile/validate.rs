@@ -19,6 +19,7 @@
 //! graph, names checked for uniqueness in one open-addressing table reused for resources
 //! and passes; an invalid graph pays the walk as well.
 
+mod coverage;
 mod screen;
 
 pub use screen::all_rules_hold;
@@ -79,17 +80,21 @@ const MAX_DIMENSION: u32 = 65536;
 /// Most array layers of an image.
 const MAX_LAYERS: u32 = 2048;
 
-/// Checks every rule; `Ok` means the graph can be compiled.
+/// Checks every rule, the coverage rules (`coverage.rs`) last; `Ok` means the graph can be
+/// compiled.
 pub fn validate(graph: &Graph, caps: &Capabilities) -> Result<(), CompileError> {
     if screen::all_rules_hold(graph, caps) {
         debug_assert!(validate_rule_by_rule(graph, caps).is_ok());
-        return Ok(());
+    } else {
+        validate_rule_by_rule(graph, caps)?;
     }
-    validate_rule_by_rule(graph, caps)
+    // Coverage rules read the other rules' results (declared ids, one use per resource).
+    coverage::check(graph)
 }
 
 /// Checks every rule one after the other and names the first broken one; same result as
-/// [`validate`], which runs it only for graphs its screen does not pass.
+/// [`validate`] before its coverage rules, which it runs only for graphs its screen does not
+/// pass.
 pub fn validate_rule_by_rule(graph: &Graph, caps: &Capabilities) -> Result<(), CompileError> {
     validate_resources(graph, caps)?;
     match validate_passes(graph, caps)? {

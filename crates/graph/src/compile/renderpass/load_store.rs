@@ -238,7 +238,7 @@ struct Waiting {
 /// exception: it decides which fragments reach the other attachments.
 fn reads_earlier(u: &Use, resolved_here: bool) -> bool {
     (u.access.reads(u.clear) && u.access != Access::ColorReadWrite)
-        || (u.access.keeps_content(u.clear) && (u.access == Access::DepthWrite || resolved_here))
+        || (u.keeps_content() && (u.access == Access::DepthWrite || resolved_here))
 }
 
 /// Sweeps the kept uses of `graph` in `schedule` order once: the per-resource [`Facts`], the
@@ -317,7 +317,8 @@ pub fn sweep(
             };
             let attachment = u.access.is_attachment();
             let reads = reads_earlier(u, f.resolved_at == pos);
-            let replaces = !u.access.keeps_content(u.clear);
+            // (A covered write replaces: the pixels it leaves undefined are never read.)
+            let replaces = !u.keeps_content();
             if f.waiting != NONE && (reads || replaces) {
                 answer(&mut all.drafts, &waiting, f.waiting, reads);
                 f.waiting = NONE;
