@@ -7,8 +7,9 @@
 //! transient resource declared, at most [`MAX_TRANSIENT_BYTES`]), that each access fits its
 //! pass and resource, one use per resource per pass, resolve sources, one depth/stencil
 //! attachment per raster pass, and that every read of a transient resource has an earlier
-//! writer. Returns the first broken rule, naming the pass and resource, the values that break
-//! it, and what it needs.
+//! writer; then the coverage rules (`validate/coverage.rs`: covered content is read only with
+//! the same coverage). Returns the first broken rule, naming the pass and resource, the values
+//! that break it, and what it needs.
 //!
 //! Two passes over the same rules: [`validate`] first runs the screen [`all_rules_hold`], which
 //! only answers "every rule holds" (one sweep, one byte of facts per resource, the access

@@ -10,7 +10,8 @@
 //! `depth_read`, input attachments, sampling, storage and transfer reads...), when it is a
 //! `depth_write` without a clear (its depth test compares), and when it keeps content and
 //! its pass resolves the attachment (the resolve reads every pixel, kept ones included). It
-//! *replaces* the content with a clear, `color_write_all` or `resolve`. Any other use (a
+//! *replaces* the content with a clear, `color_write_all`, `resolve` or a covered colour
+//! write ([`Use::covered_write`]: the pixels it leaves undefined are never read). Any other use (a
 //! `color_write` without a clear, ...) keeps earlier content without reading it: it passes
 //! the question on to the uses after it. So does a blend (`color_read_write` whose pass does
 //! not resolve it): it reads earlier content only into its own result, so that content is
