@@ -241,6 +241,10 @@ pub struct UseSpec {
     /// Reads the previous frame's content of a history resource.
     #[serde(default, skip_serializing_if = "is_false")]
     pub previous: bool,
+    /// Coverage by this depth/stencil image: a colour write writes only the pixels it
+    /// covers, a read reads only those ([`Use::coverage`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coverage: Option<String>,
 }
 
 /// Text syntax of a frame file.
@@ -501,6 +505,7 @@ impl FrameFile {
                         mode: u.resolve_mode,
                         clear_value: u.clear_value,
                         previous: u.previous,
+                        coverage: u.coverage.map(|d| graph.resource(d).name.to_string()),
                     })
                     .collect(),
             })
@@ -607,6 +612,7 @@ impl FrameFile {
                         })
                 };
                 let from = u.from.as_deref().map(lookup).transpose()?;
+                let coverage = u.coverage.as_deref().map(lookup).transpose()?;
                 uses.push(Use {
                     resource: lookup(&u.resource)?,
                     access: u.access,
@@ -615,6 +621,7 @@ impl FrameFile {
                     resolve_mode: u.mode,
                     clear_value: u.clear_value,
                     previous: u.previous,
+                    coverage,
                 });
             }
             let queue = spec.queue;

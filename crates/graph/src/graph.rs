@@ -608,6 +608,12 @@ pub struct Use {
     /// Reads the previous frame's content of a history resource ([`Origin::History`]), not
     /// this frame's. A pass may use a history resource twice: once this way, once not.
     pub previous: bool,
+    /// Coverage by a depth/stencil image `D` (frame files: `"coverage": "D"`). On a colour
+    /// write: the pass writes every pixel its depth attachment `D` covers and leaves the
+    /// others undefined, so the use replaces earlier content (no load, no clear). On a
+    /// read: the pass reads only the pixels `D` covers. Validation checks that covered
+    /// content is read with the same coverage ([`Use::covered_write`]).
+    pub coverage: Option<ResourceId>,
 }
 
 impl Use {
@@ -621,7 +627,20 @@ impl Use {
             resolve_mode: None,
             clear_value: None,
             previous: false,
+            coverage: None,
         }
+    }
+
+    /// True for a colour write with coverage: it replaces the content (every pixel that is
+    /// ever read is written), though it does not write every pixel.
+    pub fn covered_write(&self) -> bool {
+        self.coverage.is_some() && matches!(self.access, Access::ColorWrite | Access::ColorWriteAll)
+    }
+
+    /// True when what the use leaves keeps earlier content ([`Access::keeps_content`]), which
+    /// a covered write does not: the pixels it leaves are never read.
+    pub fn keeps_content(&self) -> bool {
+        self.access.keeps_content(self.clear) && !self.covered_write()
     }
 
     /// The mode of a depth/stencil resolve: its own, or [`ResolveMode::SampleZero`].
@@ -866,6 +885,16 @@ impl PassBuilder<'_> {
         self
     }
 
+    /// Uses `resource` with `access` covered by the depth/stencil image `depth`
+    /// ([`Use::coverage`]).
+    pub fn covered(mut self, resource: ResourceId, access: Access, depth: ResourceId) -> Self {
+        self.pass().uses.push(Use {
+            coverage: Some(depth),
+            ..Use::new(resource, access)
+        });
+        self
+    }
+
     /// Asks for the async-compute queue.
     pub fn on_queue(mut self, queue: QueueKind) -> Self {
         self.pass().queue = queue;
@@ -915,6 +944,7 @@ mod tests {
                 resolve_mode: None,
                 clear_value: None,
                 previous: false,
+                coverage: None,
             }]
         );
         assert!(g.pass(p).side_effects);

@@ -199,10 +199,13 @@ impl<'a, S: Copy> FrameBuilder<'a, S> {
                 };
                 continue;
             }
-            b = match (u.clear, u.previous) {
-                (_, true) => b.reads_previous(u.resource, u.access),
-                (Some(v), false) => b.clears_to(u.resource, u.access, v),
-                (None, false) => b.uses(u.resource, u.access),
+            // (`PassDecl` gives coverage only to uses that neither clear nor read the
+            // previous frame.)
+            b = match (u.clear, u.previous, u.coverage) {
+                (_, true, _) => b.reads_previous(u.resource, u.access),
+                (Some(v), false, _) => b.clears_to(u.resource, u.access, v),
+                (None, false, Some(d)) => b.covered(u.resource, u.access, d),
+                (None, false, None) => b.uses(u.resource, u.access),
             };
         }
         let id = b.id();
@@ -326,4 +329,77 @@ impl<S: Copy> PassBodies for FrameBodies<'_, S> {
     }
 
     fn destroy(&mut self, _gpu: &Gpu) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tessera_graph::plan::LoadOp;
+    use tessera_graph::{compile, Access, Capabilities, CompileOptions};
+
+    /// A G-buffer target written covered by depth and read covered by lighting: the
+    /// coverage reaches the graph's uses (not the depth's own, nor a cleared one), and the
+    /// covered target is neither cleared nor loaded.
+    #[test]
+    fn covered_by_reaches_the_graph_and_makes_the_load_dont_care() {
+        let mut fb = FrameBuilder::<()>::new(
+            "covered",
+            vk::Extent2D {
+                width: 64,
+                height: 64,
+            },
+        );
+        let depth = fb.image("depth", Format::D32_SFLOAT, Size::FULL);
+        let albedo = fb.image("albedo", Format::R8G8B8A8_UNORM, Size::FULL);
+        let hdr = fb.image("hdr", Format::R16G16B16A16_SFLOAT, Size::FULL);
+        fb.pass("gbuffer", PassKind::Raster, |p| {
+            p.covered_by(depth)
+                .depth_cleared(depth, 0.0)
+                .color_partial(albedo)
+                .color_cleared(hdr, [0.0; 4]);
+            |_| Ok(())
+        });
+        fb.pass("lighting", PassKind::Raster, |p| {
+            p.covered_by(depth)
+                .input(albedo)
+                .everywhere()
+                .input(depth)
+                .blend(hdr)
+                .side_effects();
+            |_| Ok(())
+        });
+        let (g, _) = fb.finish();
+        let coverage = |pass: &str, image: ImageRef| {
+            let p = g.pass(g.find_pass(pass).expect("pass"));
+            let u = p
+                .uses
+                .iter()
+                .find(|u| u.resource == image.id())
+                .expect("use");
+            u.coverage
+        };
+        assert_eq!(coverage("gbuffer", albedo), Some(depth.id()));
+        assert_eq!(coverage("gbuffer", depth), None);
+        assert_eq!(
+            coverage("gbuffer", hdr),
+            None,
+            "a cleared use takes no coverage"
+        );
+        assert_eq!(coverage("lighting", albedo), Some(depth.id()));
+        assert_eq!(coverage("lighting", depth), None);
+        let gbuffer = g.pass(g.find_pass("gbuffer").expect("gbuffer"));
+        assert!(gbuffer
+            .uses
+            .iter()
+            .any(|u| u.access == Access::ColorWrite && !u.clear));
+        let caps = Capabilities::desktop();
+        let plan = compile(&g, &caps, &CompileOptions::ALL).unwrap_or_else(|e| panic!("{e}"));
+        let load = plan
+            .render_passes
+            .iter()
+            .flat_map(|rp| rp.attachments.iter())
+            .find(|a| a.resource == "albedo")
+            .map(|a| a.load_op);
+        assert_eq!(load, Some(LoadOp::DontCare));
+    }
 }

@@ -65,9 +65,12 @@
 //!   makes that traffic unneeded);
 //! - history resources (`history`): `history.missing`, `history.unexpected`,
 //!   `history.wrong`, `history.order`. A half of a double-buffered history pair enters the
-//!   frame in the state its twin left (`hazard.cross_frame`, `layout.mismatch` follow it).
+//!   frame in the state its twin left (`hazard.cross_frame`, `layout.mismatch` follow it);
+//! - coverage (`coverage`): `coverage.uncovered_read` (content a covered write left is
+//!   read without the same coverage), `coverage.stale_depth`, `coverage.survives`.
 
 mod core;
+mod coverage;
 mod history;
 pub mod limits;
 mod memory;
@@ -114,6 +117,7 @@ pub fn check(
     memory::check(graph, caps, options, plan, &mut v);
     syncs::check(graph, caps, options, plan, &mut v);
     history::check(graph, plan, &mut v);
+    coverage::check(graph, plan, &mut v);
     resolve::check(graph, caps, plan, &mut v);
     if v.is_empty() {
         Ok(())

@@ -24,7 +24,8 @@
 //! - `rp.load` / `rp.store`: loads and stores follow liveness, in both directions (no lost
 //!   content, no wasted traffic). Walking the uses after a point in execution order, content
 //!   is live when a use that looks at it (a read, a blend, a depth test) comes before any use
-//!   that replaces it completely (a clear, a write of every pixel), or when nothing replaces
+//!   that replaces it completely (a clear, a write of every pixel, a write covered by a
+//!   depth image: the pixels it leaves are never read, `coverage.*`), or when nothing replaces
 //!   it and the resource survives the frame (an output, or imported without
 //!   `discard_on_last_use`). Load: `CLEAR` when the first use in the render pass clears;
 //!   `LOAD` when earlier content exists (an earlier write, or imported without
@@ -39,7 +40,7 @@
 //!   (naive).
 
 use super::ops::Ops;
-use super::table::{self, looks_at, replaces, writes, Class, OpAccess};
+use super::table::{self, looks_at, writes, Class, OpAccess};
 use super::Violation;
 use crate::access::Access;
 use crate::caps::{Capabilities, CompileOptions};
@@ -786,7 +787,7 @@ fn live_after(cx: &Ctx<'_>, r: ResourceId, pos: usize) -> Live {
         if looks_at(cx.graph, *p, u) {
             return Live::ReadBy(*p);
         }
-        if replaces(u.access, u.clear) {
+        if table::replaces_use(u) {
             return Live::ReplacedBy(*p);
         }
     }
@@ -849,7 +850,7 @@ fn check_load_store(cx: &mut Ctx<'_>, i: usize, rp: &RenderPass, passes: &[PassI
                 LoadOp::Load,
                 format!("its first use ({}) reads earlier content", first.access),
             )
-        } else if replaces(first.access, false) {
+        } else if table::replaces_use(first) {
             (
                 LoadOp::DontCare,
                 format!("its first use ({}) replaces it", first.access),

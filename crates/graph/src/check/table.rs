@@ -313,7 +313,7 @@ pub(crate) fn observes(access: Access, clear: bool) -> bool {
 /// content is needed exactly when the blend's result is.
 pub(crate) fn looks_at(graph: &Graph, p: PassId, u: &Use) -> bool {
     (observes(u.access, u.clear) && !blends(u.access, u.clear))
-        || (!replaces(u.access, u.clear)
+        || (!replaces_use(u)
             && graph
                 .pass(p)
                 .uses
@@ -330,6 +330,13 @@ pub(crate) fn blends(access: Access, clear: bool) -> bool {
 /// True when the use replaces all earlier content (a clear, or a write of every pixel).
 pub(crate) fn replaces(access: Access, clear: bool) -> bool {
     clear || matches!(access, Access::ColorWriteAll | Access::Resolve)
+}
+
+/// True when use `u` replaces all earlier content: [`replaces`], or a colour write covered by
+/// a depth image (the pixels it leaves undefined are never read, `coverage.*` rules).
+pub(crate) fn replaces_use(u: &Use) -> bool {
+    replaces(u.access, u.clear)
+        || (u.coverage.is_some() && matches!(u.access, Access::ColorWrite | Access::ColorWriteAll))
 }
 
 /// True for uses that are attachments of a render pass.

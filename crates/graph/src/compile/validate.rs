@@ -7,8 +7,9 @@
 //! transient resource declared, at most [`MAX_TRANSIENT_BYTES`]), that each access fits its
 //! pass and resource, one use per resource per pass, resolve sources, one depth/stencil
 //! attachment per raster pass, and that every read of a transient resource has an earlier
-//! writer. Returns the first broken rule, naming the pass and resource, the values that break
-//! it, and what it needs.
+//! writer; then the coverage rules (`validate/coverage.rs`: covered content is read only with
+//! the same coverage). Returns the first broken rule, naming the pass and resource, the values
+//! that break it, and what it needs.
 //!
 //! Two passes over the same rules: [`validate`] first runs the screen [`all_rules_hold`], which
 //! only answers "every rule holds" (one sweep, one byte of facts per resource, the access
@@ -19,6 +20,7 @@
 //! graph, names checked for uniqueness in one open-addressing table reused for resources
 //! and passes; an invalid graph pays the walk as well.
 
+mod coverage;
 mod screen;
 
 pub use screen::all_rules_hold;
@@ -79,17 +81,21 @@ const MAX_DIMENSION: u32 = 65536;
 /// Most array layers of an image.
 const MAX_LAYERS: u32 = 2048;
 
-/// Checks every rule; `Ok` means the graph can be compiled.
+/// Checks every rule, the coverage rules (`coverage.rs`) last; `Ok` means the graph can be
+/// compiled.
 pub fn validate(graph: &Graph, caps: &Capabilities) -> Result<(), CompileError> {
     if screen::all_rules_hold(graph, caps) {
         debug_assert!(validate_rule_by_rule(graph, caps).is_ok());
-        return Ok(());
+    } else {
+        validate_rule_by_rule(graph, caps)?;
     }
-    validate_rule_by_rule(graph, caps)
+    // Coverage rules read the other rules' results (declared ids, one use per resource).
+    coverage::check(graph)
 }
 
 /// Checks every rule one after the other and names the first broken one; same result as
-/// [`validate`], which runs it only for graphs its screen does not pass.
+/// [`validate`] before its coverage rules, which it runs only for graphs its screen does not
+/// pass.
 pub fn validate_rule_by_rule(graph: &Graph, caps: &Capabilities) -> Result<(), CompileError> {
     validate_resources(graph, caps)?;
     match validate_passes(graph, caps)? {

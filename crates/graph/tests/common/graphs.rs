@@ -384,5 +384,6 @@ fn fit(
         resolve_mode,
         clear_value: None,
         previous: false,
+        coverage: None,
     })
 }

@@ -32,6 +32,7 @@ fn use_(resource: ResourceId, access: Access) -> Use {
         resolve_mode: None,
         clear_value: None,
         previous: false,
+        coverage: None,
     }
 }
 

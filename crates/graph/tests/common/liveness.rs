@@ -58,7 +58,7 @@ pub fn walk(graph: &Graph, plan: &Plan) -> Walk {
                 })
             });
             let content = earlier_write || (res.is_imported() && !res.clear_on_first_use());
-            let keeps = first.access.keeps_content(false);
+            let keeps = first.keeps_content();
             if !first.clear && keeps && content {
                 out.per_pass_loads += 1;
             }
@@ -106,7 +106,7 @@ fn reads(graph: &Graph, plan: &Plan, pos: usize, u: &Use) -> bool {
             .any(|v| v.access == Access::Resolve && v.from == Some(u.resource))
     });
     (u.access.reads(u.clear) && u.access != Access::ColorReadWrite)
-        || (u.access.keeps_content(u.clear) && (u.access == Access::DepthWrite || resolved))
+        || (u.keeps_content() && (u.access == Access::DepthWrite || resolved))
 }
 
 /// True when the content of `r` after position `pos` of the order is read before it is
@@ -122,7 +122,7 @@ fn live_after(graph: &Graph, plan: &Plan, r: ResourceId, pos: usize) -> bool {
         if reads(graph, plan, at, u) {
             return true;
         }
-        if !u.access.keeps_content(u.clear) {
+        if !u.keeps_content() {
             return false;
         }
     }

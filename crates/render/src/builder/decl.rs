@@ -106,6 +106,8 @@ pub(super) struct DeclUse {
     pub(super) from: Option<ResourceId>,
     /// For a depth resolve: how the samples combine.
     pub(super) resolve_mode: Option<ResolveMode>,
+    /// Coverage by this depth/stencil image ([`PassDecl::covered_by`]).
+    pub(super) coverage: Option<ResourceId>,
 }
 
 /// The uses of the pass being declared.
@@ -118,6 +120,8 @@ pub struct PassDecl {
     set: u32,
     /// The next free binding of each set so far.
     next_binding: Vec<u32>,
+    /// The depth image the image uses declared next are covered by ([`Self::covered_by`]).
+    covered_by: Option<ResourceId>,
 }
 
 impl Default for PassDecl {
@@ -129,12 +133,16 @@ impl Default for PassDecl {
             side_effects: false,
             set: 0,
             next_binding: vec![0],
+            covered_by: None,
         }
     }
 }
 
 impl PassDecl {
     fn push(&mut self, resource: ResourceId, access: Access, clear: Option<ClearValue>) {
+        let coverage = self
+            .coverage_of(resource, access)
+            .filter(|_| clear.is_none());
         self.uses.push(DeclUse {
             resource,
             access,
@@ -142,7 +150,20 @@ impl PassDecl {
             previous: false,
             from: None,
             resolve_mode: None,
+            coverage,
         });
+    }
+
+    /// The coverage a use of image `resource` as `access` declared now takes: the current
+    /// [`Self::covered_by`] image, except on that image's own use, on depth attachments and
+    /// resolves (which coverage does not describe); the caller leaves it off cleared uses
+    /// (a clear defines every pixel).
+    fn coverage_of(&self, resource: ResourceId, access: Access) -> Option<ResourceId> {
+        let described = !matches!(
+            access,
+            Access::DepthWrite | Access::DepthRead | Access::Resolve
+        );
+        self.covered_by.filter(|&d| d != resource && described)
     }
 
     /// A use that a shader reaches through a descriptor: the use, and the next binding of
@@ -159,9 +180,9 @@ impl PassDecl {
         kind: BindingKind,
         previous: bool,
     ) {
-        let id = match resource {
-            Bound::Image(i) => i.0,
-            Bound::Buffer(b) => b.0,
+        let (id, coverage) = match resource {
+            Bound::Image(i) => (i.0, self.coverage_of(i.0, access).filter(|_| !previous)),
+            Bound::Buffer(b) => (b.0, None),
         };
         self.uses.push(DeclUse {
             resource: id,
@@ -170,6 +191,7 @@ impl PassDecl {
             previous,
             from: None,
             resolve_mode: None,
+            coverage,
         });
         let set = self.set as usize;
         let binding = self.next_binding[set];
@@ -199,6 +221,32 @@ impl PassDecl {
     /// whose layout leaves a gap).
     pub fn at_binding(&mut self, binding: u32) -> &mut Self {
         self.next_binding[self.set as usize] = binding;
+        self
+    }
+
+    /// The image uses declared next (colour writes and reads, until [`Self::everywhere`])
+    /// are covered by `depth`, this pass's depth attachment for a colour write
+    /// (`Use::coverage`): a colour write ([`Self::color`], [`Self::color_partial`]) writes
+    /// every pixel `depth` covers and leaves the others undefined, so the graph neither
+    /// clears nor loads it; a read ([`Self::input`], [`Self::sampled`], ...) reads only
+    /// covered pixels, and the pass reads `depth` too. The graph rejects a read of covered
+    /// content without the same coverage. The use of `depth` itself, cleared uses, resolves
+    /// and buffers take no coverage.
+    pub fn covered_by(&mut self, depth: ImageRef) -> &mut Self {
+        self.covered_by = Some(depth.0);
+        self
+    }
+
+    /// The uses declared next are not covered (the default; ends [`Self::covered_by`]).
+    pub fn everywhere(&mut self) -> &mut Self {
+        self.covered_by = None;
+        self
+    }
+
+    /// Writes a colour attachment where fragments are drawn, keeping the other pixels (or,
+    /// after [`Self::covered_by`], leaving the uncovered ones undefined).
+    pub fn color_partial(&mut self, image: ImageRef) -> &mut Self {
+        self.push(image.0, Access::ColorWrite, None);
         self
     }
 
@@ -238,6 +286,7 @@ impl PassDecl {
             previous: false,
             from: Some(from.0),
             resolve_mode: None,
+            coverage: None,
         });
         self
     }
@@ -258,6 +307,7 @@ impl PassDecl {
             previous: false,
             from: Some(from.0),
             resolve_mode: Some(mode),
+            coverage: None,
         });
         self
     }
@@ -475,5 +525,28 @@ mod tests {
         // The uses keep declaration order (the plan depends on it).
         let order: Vec<usize> = d.uses.iter().map(|u| u.resource.index()).collect();
         assert_eq!(order, vec![0, 1, 2, 3, 4, 5]);
+    }
+
+    #[test]
+    fn covered_by_applies_to_image_uses_until_everywhere() {
+        let mut d = PassDecl::default();
+        d.covered_by(image(0))
+            .depth_cleared(image(0), 0.0)
+            .color(image(1))
+            .color_partial(image(2))
+            .color_cleared(image(3), [0.0; 4])
+            .uniform(buffer(4))
+            .everywhere()
+            .sampled(image(5));
+        let coverage: Vec<Option<usize>> = d
+            .uses
+            .iter()
+            .map(|u| u.coverage.map(|c| c.index()))
+            .collect();
+        assert_eq!(
+            coverage,
+            vec![None, Some(0), Some(0), None, None, None],
+            "the depth itself, a cleared use, a buffer and uses after everywhere() are not covered"
+        );
     }
 }

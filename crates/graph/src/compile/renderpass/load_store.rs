@@ -10,7 +10,8 @@
 //! `depth_read`, input attachments, sampling, storage and transfer reads...), when it is a
 //! `depth_write` without a clear (its depth test compares), and when it keeps content and
 //! its pass resolves the attachment (the resolve reads every pixel, kept ones included). It
-//! *replaces* the content with a clear, `color_write_all` or `resolve`. Any other use (a
+//! *replaces* the content with a clear, `color_write_all`, `resolve` or a covered colour
+//! write ([`Use::covered_write`]: the pixels it leaves undefined are never read). Any other use (a
 //! `color_write` without a clear, ...) keeps earlier content without reading it: it passes
 //! the question on to the uses after it. So does a blend (`color_read_write` whose pass does
 //! not resolve it): it reads earlier content only into its own result, so that content is
@@ -238,7 +239,7 @@ struct Waiting {
 /// exception: it decides which fragments reach the other attachments.
 fn reads_earlier(u: &Use, resolved_here: bool) -> bool {
     (u.access.reads(u.clear) && u.access != Access::ColorReadWrite)
-        || (u.access.keeps_content(u.clear) && (u.access == Access::DepthWrite || resolved_here))
+        || (u.keeps_content() && (u.access == Access::DepthWrite || resolved_here))
 }
 
 /// Sweeps the kept uses of `graph` in `schedule` order once: the per-resource [`Facts`], the
@@ -317,7 +318,8 @@ pub fn sweep(
             };
             let attachment = u.access.is_attachment();
             let reads = reads_earlier(u, f.resolved_at == pos);
-            let replaces = !u.access.keeps_content(u.clear);
+            // (A covered write replaces: the pixels it leaves undefined are never read.)
+            let replaces = !u.keeps_content();
             if f.waiting != NONE && (reads || replaces) {
                 answer(&mut all.drafts, &waiting, f.waiting, reads);
                 f.waiting = NONE;

@@ -648,6 +648,7 @@ fn a_first_use_with_a_dead_result_loads_only_for_a_depth_test() {
             resolve_mode: None,
             clear_value: None,
             previous: false,
+            coverage: None,
         });
         g.passes[b.index()].uses.push(crate::graph::Use {
             resource: d,
@@ -657,6 +658,7 @@ fn a_first_use_with_a_dead_result_loads_only_for_a_depth_test() {
             resolve_mode: None,
             clear_value: None,
             previous: false,
+            coverage: None,
         });
         compiled(&g, CompileOptions::ALL)
     };
