@@ -78,3 +78,82 @@ fn desktop_raster_lighting_is_still_selectable() {
     let lighting = graph.find_pass("lighting").expect("a lighting pass");
     assert_eq!(graph.pass(lighting).kind, PassKind::Raster);
 }
+
+/// The load op of attachment `name` in the render pass holding `pass`.
+fn load_op(plan: &Plan, pass: &str, name: &str) -> tessera_graph::plan::LoadOp {
+    let rp = plan
+        .render_passes
+        .iter()
+        .find(|rp| rp.subpasses.iter().any(|s| s.as_str() == pass))
+        .unwrap_or_else(|| panic!("no render pass holds '{pass}'"));
+    rp.attachments
+        .iter()
+        .find(|a| a.resource.as_str() == name)
+        .unwrap_or_else(|| panic!("'{pass}' has no attachment '{name}'"))
+        .load_op
+}
+
+/// Only depth is cleared before the G-buffer, with either lighting path: the colour targets
+/// are declared written where depth is (`coverage`), so their load op is `dont_care`; HDR,
+/// which raster lighting adds to at every pixel, is still cleared on that path.
+#[test]
+fn the_gbuffer_clears_only_depth() {
+    use tessera_graph::plan::LoadOp;
+    for lighting in [Lighting::Compute, Lighting::Raster] {
+        let features = Features {
+            lighting,
+            ..Config::builtin().features_for("desktop")
+        };
+        let (_, plan) = plan("desktop", features);
+        let mut targets = vec![
+            "gbuffer albedo",
+            "gbuffer normal",
+            "gbuffer material",
+            "motion",
+        ];
+        if lighting == Lighting::Compute {
+            targets.push("gbuffer emission");
+        } else {
+            assert_eq!(load_op(&plan, "gbuffer", "hdr"), LoadOp::Clear);
+        }
+        for name in targets {
+            assert_eq!(
+                load_op(&plan, "gbuffer", name),
+                LoadOp::DontCare,
+                "{lighting:?} {name}"
+            );
+        }
+        assert_eq!(load_op(&plan, "gbuffer", "depth"), LoadOp::Clear);
+    }
+}
+
+/// The mutation: lighting stripped of its coverage reads the G-buffer's uncovered pixels.
+/// The compiler refuses that frame, and the independent checker rejects the real plan
+/// against it (`coverage.uncovered_read`); unmutated, the checker accepts the plan.
+#[test]
+fn lighting_reading_uncovered_pixels_is_rejected() {
+    let features = Config::builtin().features_for("desktop");
+    let (graph, plan) = plan("desktop", features);
+    let caps = Capabilities::profile("desktop").expect("profile");
+    let options = CompileOptions::ALL;
+    tessera_graph::check::check(&graph, &caps, &options, &plan)
+        .unwrap_or_else(|v| panic!("the frame's own plan: {v:#?}"));
+    let mut mutated = graph.clone();
+    let lighting = graph.find_pass("lighting").expect("lighting");
+    let mut stripped = 0;
+    for u in &mut mutated.passes[lighting.index()].uses {
+        stripped += usize::from(u.coverage.take().is_some());
+    }
+    assert_eq!(
+        stripped, 4,
+        "albedo, normal, material and emission were covered reads"
+    );
+    let e = compile(&mutated, &caps, &options).expect_err("an uncovered read compiles");
+    assert!(e.to_string().contains("lighting"), "{e}");
+    let v = tessera_graph::check::check(&mutated, &caps, &options, &plan)
+        .expect_err("the checker accepts an uncovered read");
+    assert!(
+        v.iter().any(|x| x.rule == "coverage.uncovered_read"),
+        "{v:#?}"
+    );
+}

@@ -7,7 +7,7 @@ mod common;
 use common::{gpu, H, W};
 use std::sync::Arc;
 use tessera_graph::{Capabilities, CompileOptions, Graph, Plan};
-use tessera_render::features::{Aa, Bloom, Exposure, Features, PostPath};
+use tessera_render::features::{Aa, Bloom, Exposure, Features, Lighting, PostPath};
 use tessera_render::png_out::Picture;
 use tessera_render::{Renderer, Settings};
 use tessera_scene::Scene;
@@ -16,9 +16,11 @@ use tessera_vk::Gpu;
 /// The core frame with 512-texel shadows on the raster post chain (`post_compute_gpu.rs`
 /// compares the compute one with it), plus what `f` changes.
 fn settings(f: impl FnOnce(&mut Features)) -> Settings {
+    // The raster chain and raster lighting: what a tiler merges into one render pass.
     let mut features = Features {
         shadow_size: 512,
         post: PostPath::Raster,
+        lighting: Lighting::Raster,
         ..Features::minimal()
     };
     features.shadows = true;

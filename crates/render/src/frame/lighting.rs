@@ -17,10 +17,13 @@ pub fn declare(fb: &mut FrameBuilder<'_>, t: &Targets) {
     fb.pass("lighting", PassKind::Raster, |p| {
         // Set 0: frame constants, lights, the variant's clusters (2) and SSAO (3); set 1:
         // the G-buffer; set 2: the shadow atlas.
+        // The G-buffer is read where depth is (`gbuffer`'s coverage); HDR at every pixel.
         p.in_set(1)
+            .covered_by(t.depth)
             .input(t.albedo)
             .input(t.normal)
             .input(t.material)
+            .everywhere()
             .input(t.depth)
             .blend(t.hdr)
             .in_set(0)
@@ -75,11 +78,14 @@ pub fn declare_compute(fb: &mut FrameBuilder<'_>, t: &Targets) {
         p.uniform(t.ubo)
             .storage_read(t.lights)
             .sampled_with(t.atlas, Filter::ShadowCompare)
+            // The G-buffer and emission where depth is (`gbuffer`'s coverage).
+            .covered_by(t.depth)
             .sampled_with(t.albedo, Filter::Nearest)
             .sampled_with(t.normal, Filter::Nearest)
             .sampled_with(t.material, Filter::Nearest)
             .sampled_with(t.depth, Filter::Nearest)
             .sampled_with(t.emission, Filter::Nearest)
+            .everywhere()
             .image_store(t.hdr);
         if let Some(c) = t.clusters {
             p.storage_read(c);

@@ -174,19 +174,21 @@ fn declare_deferred(
     features: &Features,
     (shadow_size, cascades): (u32, u32),
 ) {
+    // A debug view of a G-buffer target shows every pixel: cleared targets then.
+    let covered = features.debug_view.needs_gbuffer().is_none();
     match features.ssao {
         Ssao::Off => {
             geometry::declare_shadows(fb, t, shadow_size, cascades);
-            geometry::declare_gbuffer(fb, t);
+            geometry::declare_gbuffer(fb, t, covered);
         }
         Ssao::Prepass => {
             let depth = ssao::declare_prepass(fb, t);
             t.ssao = Some(ssao::declare(fb, t, depth).ssao);
             geometry::declare_shadows(fb, t, shadow_size, cascades);
-            geometry::declare_gbuffer(fb, t);
+            geometry::declare_gbuffer(fb, t, covered);
         }
         Ssao::GBuffer => {
-            geometry::declare_gbuffer(fb, t);
+            geometry::declare_gbuffer(fb, t, covered);
             t.ssao = Some(ssao::declare(fb, t, t.depth).ssao);
             geometry::declare_shadows(fb, t, shadow_size, cascades);
         }

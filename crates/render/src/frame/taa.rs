@@ -55,7 +55,11 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, i: TaaInputs<'a>) -> ImageRef {
     fb.pass("taa", PassKind::Compute, |p| {
         p.uniform(i.ubo)
             .sampled_with(i.ldr, Filter::Nearest)
+            // Motion only where depth has a surface (sky pixels reproject their view
+            // direction): the G-buffer's coverage.
+            .covered_by(i.depth)
             .sampled_with(i.motion, Filter::Nearest)
+            .everywhere()
             .sampled_with(i.depth, Filter::Nearest)
             .sampled_previous(history)
             .image_store(history);
