@@ -21,13 +21,10 @@ fn renders_the_courtyard_into_a_png_and_reports_the_plan() {
     ]);
     let stdout = text(&o.stdout);
     assert!(o.status.success(), "{stdout}{}", text(&o.stderr));
-    // The desktop preset's bloom samples hdr after transparents: tone mapping starts a
-    // render pass of its own (the mobile preset's tile-friendly bloom keeps it merged).
-    assert!(
-        // Merged with `gbuffer` unless SSAO samples the G-buffer depth (the default).
-        stdout.contains("render pass: lighting -> transparents\n"),
-        "{stdout}"
-    );
+    // The desktop frame lights in compute (`lighting = "compute"`): lighting is in no
+    // render pass, and transparents draw in one of their own after it.
+    assert!(stdout.contains("render pass: transparents\n"), "{stdout}");
+    assert!(!stdout.contains("render pass: lighting"), "{stdout}");
     // The desktop post chain is compute (`post = "compute"`): tone mapping is in no render
     // pass (`--post raster` gives it one of its own).
     assert!(!stdout.contains("render pass: tonemap"), "{stdout}");
@@ -66,9 +63,9 @@ fn json_summary_of_a_gltf_model_with_every_optimisation_off() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
     assert_eq!(v["validation_messages"], 0);
-    // No merging: every raster pass (shadows and the three deferred ones; tone mapping and
-    // FXAA are compute on desktop) is a render pass of its own.
-    assert_eq!(v["render_passes"].as_array().map(Vec::len), Some(4), "{v}");
+    // No merging: every raster pass (shadows, the G-buffer and transparents; lighting, tone
+    // mapping and FXAA are compute on desktop) is a render pass of its own.
+    assert_eq!(v["render_passes"].as_array().map(Vec::len), Some(3), "{v}");
     assert!(
         v["timings_us"].as_array().is_some_and(|t| t.len() >= 5),
         "{v}"

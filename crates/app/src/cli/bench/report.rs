@@ -266,6 +266,7 @@ mod tests {
             width,
             height: 10,
             mode: mode.into(),
+            lighting: None,
             gpu: GpuFigures {
                 frame_us: Spread {
                     median: frame_us,

@@ -360,11 +360,14 @@ mod tests {
     #[test]
     fn changes_name_what_a_toggle_did_to_the_real_frame() {
         let scene = tessera_scene::builtin();
-        let settings = tessera_render::Settings {
+        // The raster lighting and post chain, which a tiler merges.
+        let mut settings = tessera_render::Settings {
             width: 320,
             height: 180,
             ..tessera_render::Settings::default()
         };
+        settings.features.lighting = tessera_render::features::Lighting::Raster;
+        settings.features.post = tessera_render::features::PostPath::Raster;
         let graph = tessera_render::frame_graph(&scene, &settings);
         let caps = tessera_graph::Capabilities::profile("mali").expect("profile");
         let plan = |o: CompileOptions| tessera_graph::compile(&graph, &caps, &o).expect("compiles");

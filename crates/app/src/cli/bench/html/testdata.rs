@@ -33,6 +33,7 @@ fn cell(width: u32, height: u32, mode: &str, k: f64) -> Cell {
         width,
         height,
         mode: mode.to_string(),
+        lighting: None,
         gpu: GpuFigures {
             frame_us: spread(1500.0 * k),
             graphics_busy_us: spread(1400.0 * k),
