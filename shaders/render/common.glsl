@@ -91,21 +91,6 @@ uint cluster_of(vec3 p) {
     int slice = clamp(int(floor(s)), 0, slices - 1);
     return uint(t.x + tiles.x * (t.y + tiles.y * slice));
 }
-
-#ifdef DRAW_LIGHTS
-// A list chosen by the includer (its draw's, `forward.frag`): where it starts in the
-// binding's data and its length.
-uint light_list_of(vec3 p);
-uint light_count_at(uint base);
-#else
-uint light_list_of(vec3 p) {
-    return cluster_of(p) * (frame.cluster_grid.w + 1u);
-}
-
-uint light_count_at(uint base) {
-    return min(light_clusters.data[base], frame.cluster_grid.w);
-}
-#endif
 #endif
 
 // Point light `i` on surface point `p` (normal `n`, towards the eye `v`).
@@ -138,8 +123,8 @@ vec3 shade(vec3 p, vec3 n, vec3 base, float metallic, float roughness, float occ
                   roughness) * sun_visibility;
     }
 #ifdef CLUSTERED
-    uint base_index = light_list_of(p);
-    uint count = light_count_at(base_index);
+    uint base_index = cluster_of(p) * (frame.cluster_grid.w + 1u);
+    uint count = min(light_clusters.data[base_index], frame.cluster_grid.w);
     for (uint k = 0u; k < count; ++k) {
         c += point_light(light_clusters.data[base_index + 1u + k], p, n, v, base, metallic,
                          roughness);

@@ -5,25 +5,10 @@
 // surfaces, written as the deferred lighting would light them (emission + lit colour, ambient
 // × SSAO with SSAO); MOTION (TAA, single-sampled only) also writes the motion vector, as the
 // G-buffer does.
-#if defined(CLUSTERED) && !defined(OPAQUE)
-// Transparents loop over their draw's light list (`light_lists.rs`) in the clusters' binding.
-#define DRAW_LIGHTS
-#endif
 #include "common.glsl"
 #include "material.glsl"
 #include "shadow.glsl"
 #include "lit.glsl"
-
-#ifdef DRAW_LIGHTS
-// The draw's list: its offset in alpha.z (`Draw::light_list`), the count first.
-uint light_list_of(vec3 p) {
-    return uint(draw.alpha.z);
-}
-
-uint light_count_at(uint base) {
-    return light_clusters.data[base];
-}
-#endif
 
 layout(location = 0) out vec4 out_hdr;
 #ifdef MOTION

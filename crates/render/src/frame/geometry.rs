@@ -265,8 +265,6 @@ pub(crate) fn draw_meshes(
         push[20..24].copy_from_slice(&m.emissive);
         push[24..28].copy_from_slice(&m.params);
         push[28..32].copy_from_slice(&m.alpha);
-        // alpha.z: a transparent draw's light list (`super::light_lists`).
-        push[30] = d.light_list as f32;
         // SAFETY: recording in the pipeline's subpass; the material set is live for the
         // scene's life; the push range matches the layout.
         unsafe {
@@ -395,9 +393,8 @@ pub fn declare_transparents(
         if let Some((target, from)) = resolve {
             p.resolve(target, from);
         }
-        // Set 0: frame constants, lights and, in the clusters' binding, the per-draw light
-        // lists (`super::light_lists`); set 1: each draw's material (the scene's, not the
-        // graph's); set 2: the shadow atlas.
+        // Set 0: frame constants, lights and the variant's clusters; set 1: each draw's
+        // material (the scene's, not the graph's); set 2: the shadow atlas.
         p.blend(t.hdr)
             .depth_read(t.depth)
             .uniform(t.ubo)
@@ -407,13 +404,13 @@ pub fn declare_transparents(
             .vertices(t.vertices)
             .indices(t.indices)
             .in_set(0);
-        if let Some(lists) = t.draw_lights {
-            p.storage_read(lists);
+        if let Some(c) = t.clusters {
+            p.storage_read(c);
         }
         move |pc| {
             let subpass = subpass_of(pc)?;
             let (scene, pipelines) = (pc.scene()?, pc.pipelines()?);
-            let sets = lit_sets(pc, pipelines, variant_index(t.draw_lights.is_some(), false))?;
+            let sets = lit_sets(pc, pipelines, variant_index(t.clusters.is_some(), false))?;
             draw_meshes(
                 pc.gpu,
                 pc.cmd,
@@ -421,7 +418,7 @@ pub fn declare_transparents(
                 scene,
                 &transparent,
                 Shading::Transparent {
-                    clustered: t.draw_lights.is_some(),
+                    clustered: t.clusters.is_some(),
                 },
                 subpass,
                 &sets,

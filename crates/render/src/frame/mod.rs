@@ -50,7 +50,6 @@ pub mod debug;
 pub mod exposure;
 pub mod forward;
 pub mod geometry;
-pub mod light_lists;
 pub mod lighting;
 pub mod overlay;
 pub mod post;
@@ -159,9 +158,6 @@ pub struct Targets {
     pub depth: ImageRef,
     /// The light clusters (storage buffer), when `features.clustering`.
     pub clusters: Option<BufferRef>,
-    /// The transparents' per-draw light lists (storage buffer, [`light_lists`]), when
-    /// `features.clustering`.
-    pub draw_lights: Option<BufferRef>,
     /// The blurred ambient occlusion (`R32_SFLOAT`, half resolution), when SSAO is on.
     pub ssao: Option<ImageRef>,
     /// The motion vectors (`R16G16_SFLOAT`, UV now minus UV last frame), when TAA runs.
@@ -227,19 +223,6 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
         lights.push(PointLightData::point([0.0; 3], 0.0, [0.0; 3]));
     }
     let light_bytes = std::mem::size_of_val(lights.as_slice()) as u64;
-    // The transparents loop over their draw's lights (a culled list per draw) where lighting
-    // loops over its cluster's.
-    let mut transparent = inputs.transparent;
-    let lists = inputs
-        .features
-        .clustering
-        .then(|| light_lists::build(&lights, &mut transparent));
-    let draw_lights = lists.as_ref().map(|l| {
-        fb.buffer(
-            "transparent lights",
-            std::mem::size_of_val(l.as_slice()) as u64,
-        )
-    });
     let ubo = fb.buffer("frame constants", std::mem::size_of::<FrameData>() as u64);
     let light_buffer = fb.buffer("point lights", light_bytes);
     let features = inputs.features;
@@ -261,9 +244,6 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
         if let Some(b) = overlay_buffer {
             p.copy_to(b);
         }
-        if let Some(b) = draw_lights {
-            p.copy_to(b);
-        }
         move |pc| {
             if let Some((b, grid)) = &overlay_text {
                 overlay::upload(pc, *b, grid)?;
@@ -278,9 +258,6 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
                 pc.buffer(light_buffer)?,
                 bytemuck::cast_slice(&lights),
             );
-            if let (Some(b), Some(l)) = (draw_lights, &lists) {
-                update_buffer(pc.gpu, pc.cmd, pc.buffer(b)?, bytemuck::cast_slice(l));
-            }
             Ok(())
         }
     });
@@ -325,7 +302,6 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
         emission,
         depth: fb.image("depth", Format::D32_SFLOAT, Size::FULL),
         clusters: None,
-        draw_lights,
         ssao: None,
         // TAA's motion vectors, when the post chain runs (a debug view of an image replaces
         // it; the exposure view draws over it).
@@ -355,14 +331,14 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
         geometry::declare_shadows(fb, &t, inputs.shadow_size, cascades);
         let f = forward::declare_targets(fb, &t, samples);
         let allowed = (features, inputs.tonemap_per_sample);
-        post_hdr = forward::declare(fb, &t, f, transparent, allowed);
+        post_hdr = forward::declare(fb, &t, f, inputs.transparent, allowed);
     } else {
         declare_deferred(fb, &mut t, features, (inputs.shadow_size, cascades));
         match features.lighting {
             Lighting::Raster => lighting::declare(fb, &t),
             Lighting::Compute => lighting::declare_compute(fb, &t),
         }
-        geometry::declare_transparents(fb, &t, transparent, None);
+        geometry::declare_transparents(fb, &t, inputs.transparent, None);
     }
     let view = features.debug_view;
     let debug = !matches!(view, DebugView::None | DebugView::Exposure)

@@ -26,12 +26,6 @@ pub struct Draw {
     pub transform: Mat4,
     /// World-space centre of its bounds (back-to-front sorting of transparents).
     pub centre: Vec3,
-    /// Radius of a world-space sphere about `centre` holding the draw (a transparent draw's
-    /// light list, `crate::frame::light_lists`).
-    pub radius: f32,
-    /// A transparent draw's offset in this frame's light lists (`crate::frame::light_lists`);
-    /// 0 otherwise.
-    pub light_list: u32,
 }
 
 /// Per-material constants pushed with each draw (`Draw` in `material.glsl`).
@@ -274,29 +268,6 @@ impl SceneGpu {
                 let centre = inst
                     .transform
                     .transform_point3((p.bounds.min + p.bounds.max) * 0.5);
-                // The farthest transformed corner of the bounds: a sphere holding them all.
-                let radius = (0..8)
-                    .map(|i| {
-                        let corner = Vec3::new(
-                            if i & 1 == 0 {
-                                p.bounds.min.x
-                            } else {
-                                p.bounds.max.x
-                            },
-                            if i & 2 == 0 {
-                                p.bounds.min.y
-                            } else {
-                                p.bounds.max.y
-                            },
-                            if i & 4 == 0 {
-                                p.bounds.min.z
-                            } else {
-                                p.bounds.max.z
-                            },
-                        );
-                        inst.transform.transform_point3(corner).distance(centre)
-                    })
-                    .fold(0.0f32, f32::max);
                 let d = Draw {
                     first_index: p.first_index,
                     index_count: p.index_count,
@@ -304,8 +275,6 @@ impl SceneGpu {
                     material: p.material,
                     transform: inst.transform,
                     centre,
-                    radius,
-                    light_list: 0,
                 };
                 if self.materials[p.material].blend {
                     self.transparent.push(d);
