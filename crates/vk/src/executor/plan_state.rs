@@ -8,7 +8,7 @@ use super::resolve::ResolvedPlan;
 use super::{setup, ExecOptions, PassSetup, PassUse, TestHooks};
 use crate::device::Gpu;
 use crate::render::{self, RenderPassCache};
-use crate::resources::{Res, Resources};
+use crate::resources::{Res, Resources, SpareMemory};
 use crate::submit::{self, SubmitPlan};
 use crate::{conv, VkError};
 use ash::vk;
@@ -109,6 +109,7 @@ impl PlanState {
         declared: &Graph,
         compile_options: &CompileOptions,
         first_frame: u64,
+        spare: &mut SpareMemory,
     ) -> Result<PlanState, VkError> {
         let (graph, plan, unbound) =
             setup::compile_for_device(gpu, dev, options, hooks, declared, compile_options)?;
@@ -127,7 +128,7 @@ impl PlanState {
                 plan.memory.blocks.len()
             );
         }
-        let resources = Resources::bind(gpu, &graph, &plan, unbound)?;
+        let resources = Resources::bind_reusing(gpu, &graph, &plan, unbound, spare)?;
         let mut me = PlanState {
             declared: declared.clone(),
             compile_options: *compile_options,
@@ -636,6 +637,18 @@ impl PlanState {
     }
 
     pub(crate) fn destroy(&mut self, gpu: &Gpu, dev: &mut DeviceState) {
+        self.destroy_objects(gpu, dev);
+        self.resources.destroy(gpu);
+    }
+
+    /// [`PlanState::destroy`], keeping the resources' memory on offer in `spare` for the
+    /// next plan.
+    pub(crate) fn retire(&mut self, gpu: &Gpu, dev: &mut DeviceState, spare: &mut SpareMemory) {
+        self.destroy_objects(gpu, dev);
+        self.resources.retire(gpu, spare);
+    }
+
+    fn destroy_objects(&mut self, gpu: &Gpu, dev: &mut DeviceState) {
         let d = &gpu.device;
         // SAFETY: no work of this plan is in flight (the executor waited for its frames);
         // every object below was created for this plan.
@@ -664,7 +677,6 @@ impl PlanState {
                 d.destroy_framebuffer(f, None);
             }
         }
-        self.resources.destroy(gpu);
     }
 }
 
