@@ -74,6 +74,12 @@ pub(crate) struct PlanState {
     pub(crate) resolved: ResolvedPlan,
     /// Test only: barriers not recorded.
     pub(crate) dropped: Vec<bool>,
+    /// Per unit, the plan barriers recorded before and after it, in waves of distinct
+    /// resources (each wave one `vkCmdPipelineBarrier2`): worked out once per plan, not
+    /// once per frame.
+    pub(crate) unit_barriers: Vec<[Vec<Vec<usize>>; 2]>,
+    /// Each plan barrier in Vulkan terms (the queue families are the executor's for life).
+    pub(crate) translated: Vec<crate::barrier::VkBarrier>,
     /// Timeline semaphore per logical queue in use.
     pub(crate) semaphores: [vk::Semaphore; 2],
     /// Command buffers per slot, one per submit.
@@ -144,6 +150,8 @@ impl PlanState {
             submits: Vec::new(),
             resolved,
             dropped: Vec::new(),
+            unit_barriers: Vec::new(),
+            translated: Vec::new(),
             semaphores: [vk::Semaphore::null(); 2],
             cmds: Vec::new(),
             queries: Vec::new(),
@@ -192,8 +200,50 @@ impl PlanState {
         self.place_barriers(hooks)?;
         self.build_submits(hooks)?;
         self.place_external()?;
+        self.plan_unit_barriers();
         self.replay_end_states();
         self.create_frame_objects(gpu, dev)
+    }
+
+    /// [`PlanState::unit_barriers`] and [`PlanState::translated`].
+    fn plan_unit_barriers(&mut self) {
+        let families = self.families;
+        let family = |q| families[crate::submit::slot(q)];
+        self.translated = self
+            .run
+            .barriers
+            .iter()
+            .map(|b| crate::barrier::translate(b, family))
+            .collect();
+        let resolved = &self.resolved;
+        let waves_of = |lists: &[Vec<usize>], passes: &[usize]| -> Vec<Vec<usize>> {
+            let list: Vec<usize> = passes
+                .iter()
+                .flat_map(|&x| lists[x].iter().copied())
+                .collect();
+            let resources: Vec<usize> = list
+                .iter()
+                .map(|&bi| resolved.barriers[bi].resource)
+                .collect();
+            crate::barrier::waves(&resources)
+                .into_iter()
+                .map(|w| list[w].to_vec())
+                .collect()
+        };
+        self.unit_barriers = self
+            .units
+            .iter()
+            .map(|u| {
+                let passes: &[usize] = match u {
+                    Unit::Pass(x) => std::slice::from_ref(x),
+                    Unit::RenderPass(_, ps) => ps,
+                };
+                [
+                    waves_of(&resolved.before, passes),
+                    waves_of(&resolved.after, passes),
+                ]
+            })
+            .collect();
     }
 
     /// Render passes from the device cache, their clear values and plan-lifetime
