@@ -27,10 +27,7 @@ fn descriptor_type(kind: BindingKind) -> vk::DescriptorType {
 /// The descriptor types of set `set` as the pass declared them, binding 0 up: the
 /// `bindings` of a generic pipeline ([`super::generic::ShaderPipelines`]). The set must be
 /// declared without gaps.
-pub fn declared_types(
-    pc: &PassContext<'_, '_, '_>,
-    set: u32,
-) -> Result<SetTypes, RenderError> {
+pub fn declared_types(pc: &PassContext<'_, '_, '_>, set: u32) -> Result<SetTypes, RenderError> {
     let bindings = pc.bindings();
     let mut types = SetTypes::default();
     // Binding i is the one declared with number i (found without sorting or allocating:
@@ -38,7 +35,11 @@ pub fn declared_types(
     loop {
         let i = types.len();
         let mut of_set = bindings.iter().filter(|b| b.set == set);
-        let Some(next) = of_set.clone().map(|b| b.binding).filter(|&b| b as usize >= i).min()
+        let Some(next) = of_set
+            .clone()
+            .map(|b| b.binding)
+            .filter(|&b| b as usize >= i)
+            .min()
         else {
             let declared = bindings.iter().filter(|b| b.set == set).count();
             if declared != types.len() {

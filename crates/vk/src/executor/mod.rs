@@ -517,7 +517,8 @@ impl Executor {
         self.history.destroy(&self.gpu);
         if let Some(plan) = &self.plan {
             let mut none = SpareMemory::default();
-            self.history.follow(&self.gpu, &mut self.dev, plan, &mut none)?;
+            self.history
+                .follow(&self.gpu, &mut self.dev, plan, &mut none)?;
         }
         Ok(())
     }

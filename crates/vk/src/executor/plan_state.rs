@@ -107,6 +107,7 @@ pub(crate) struct PlanState {
 pub(crate) const FRAME_TIMES_KEPT: usize = 64;
 
 impl PlanState {
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn build(
         gpu: &Gpu,
         dev: &mut DeviceState,
