@@ -595,7 +595,7 @@ impl<'a> FrameSource<'a> {
         );
         let a = self.settings.ambient;
         data.ambient = [a[0], a[1], a[2], 0.35];
-        let mut lights = Vec::new();
+        let mut lights = Vec::with_capacity(self.scene.lights.len());
         let positions = self.scene.light_positions_at(time);
         let mut sun = false;
         for (l, p) in self.scene.lights.iter().zip(positions) {

@@ -420,10 +420,17 @@ fn resize_and_scene_change_replan_and_stay_clean() {
     let mut o = CompileOptions::ALL;
     o.merge = false;
     r.reconfigure(200, 120, o).expect("toggle");
+    let reused = r.executor().stats().allocations_reused;
     assert!(
         r.render(3.0 / 60.0).expect("frame").rebuilt,
         "a toggle re-plans"
     );
+    assert!(
+        r.executor().stats().allocations_reused > reused,
+        "a toggle's plan binds to the memory of the plan it replaced"
+    );
+    let toggled = r.picture().expect("read back").expect("picture");
+    assert_eq!((toggled.width, toggled.height), (200, 120));
     r.set_scene(model("BoxTextured-glTF-Binary/BoxTextured.glb"))
         .expect("scene change");
     r.reconfigure(W, H, CompileOptions::ALL)

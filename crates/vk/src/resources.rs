@@ -93,10 +93,89 @@ impl Res {
 }
 
 enum Memory {
-    Managed(Allocation),
+    /// An allocation of the allocator, with the memory type bits and the linearity it was
+    /// asked for (what a later plan's requirement must equal to take it over).
+    Managed(Allocation, u32, bool),
     /// A lazily allocated `vkAllocateMemory` of its own: the memory, its bytes and the
     /// property flags of its type.
     Direct(vk::DeviceMemory, u64, vk::MemoryPropertyFlags),
+}
+
+/// Memory of a retired plan's resources ([`Resources::retire`]), offered to the next plan's
+/// [`Resources::bind_reusing`]: an allocation is taken over by a requirement with the same
+/// memory type bits and linearity that it fits, at its alignment, without being more than a
+/// quarter larger. Whatever no requirement took is freed ([`SpareMemory::free`]). A re-plan
+/// whose blocks did not grow (a feature toggled, a window made a little smaller) so makes
+/// no `vkAllocateMemory` / `vkFreeMemory` for them, which cost in proportion to the bytes
+/// on some drivers (lavapipe maps and unmaps them).
+#[derive(Default)]
+pub struct SpareMemory {
+    spare: Vec<(Allocation, u32, bool)>,
+    /// Allocations taken over since creation.
+    pub reused: u64,
+}
+
+impl std::fmt::Debug for SpareMemory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SpareMemory")
+            .field("spare", &self.spare.len())
+            .field("reused", &self.reused)
+            .finish()
+    }
+}
+
+impl SpareMemory {
+    /// The spare allocation that best fits `req` (the smallest that fits), taken out.
+    fn take(&mut self, req: &vk::MemoryRequirements, linear: bool) -> Option<Allocation> {
+        let fits = |(a, bits, lin): &(Allocation, u32, bool)| {
+            *bits == req.memory_type_bits
+                && *lin == linear
+                && a.size() >= req.size
+                && a.size() - req.size <= req.size / 4
+                && (req.alignment == 0 || a.offset() % req.alignment == 0)
+        };
+        let i = (0..self.spare.len())
+            .filter(|&i| fits(&self.spare[i]))
+            .min_by_key(|&i| self.spare[i].0.size())?;
+        self.reused += 1;
+        Some(self.spare.swap_remove(i).0)
+    }
+
+    /// Allocations on offer.
+    pub fn len(&self) -> usize {
+        self.spare.len()
+    }
+
+    /// Whether none is on offer.
+    pub fn is_empty(&self) -> bool {
+        self.spare.is_empty()
+    }
+
+    /// Frees every allocation on offer.
+    pub fn free(&mut self, gpu: &Gpu) {
+        for (a, _, _) in self.spare.drain(..) {
+            free_managed(gpu, a);
+        }
+    }
+}
+
+impl Drop for SpareMemory {
+    fn drop(&mut self) {
+        if !self.spare.is_empty() {
+            log::error!(
+                "{} spare allocation(s) dropped without being freed",
+                self.spare.len()
+            );
+        }
+    }
+}
+
+fn free_managed(gpu: &Gpu, a: Allocation) {
+    if let Some(al) = &gpu.allocator {
+        if let Ok(mut al) = al.lock() {
+            let _ = al.free(a);
+        }
+    }
 }
 
 /// Every resource of a frame with its memory.
@@ -416,13 +495,25 @@ impl Resources {
         plan: &Plan,
         unbound: Unbound,
     ) -> Result<Resources, VkError> {
+        Self::bind_reusing(gpu, graph, plan, unbound, &mut SpareMemory::default())
+    }
+
+    /// [`Resources::bind`], taking over allocations of `spare` that fit before asking the
+    /// allocator (what `spare` still holds afterwards is the caller's to free).
+    pub fn bind_reusing(
+        gpu: &Gpu,
+        graph: &Graph,
+        plan: &Plan,
+        unbound: Unbound,
+        spare: &mut SpareMemory,
+    ) -> Result<Resources, VkError> {
         let mut me = Resources {
             res: unbound.res,
             memory: Vec::new(),
             blocks: 0,
             memoryless_fallbacks: Vec::new(),
         };
-        match me.bind_inner(gpu, graph, plan, &unbound.requirements) {
+        match me.bind_inner(gpu, graph, plan, &unbound.requirements, spare) {
             Ok(()) => Ok(me),
             Err(e) => {
                 me.destroy(gpu);
@@ -437,6 +528,7 @@ impl Resources {
         graph: &Graph,
         plan: &Plan,
         reqs: &[vk::MemoryRequirements],
+        spare: &mut SpareMemory,
     ) -> Result<(), VkError> {
         let d = &gpu.device;
         let mut bound = vec![false; self.res.len()];
@@ -471,7 +563,7 @@ impl Resources {
                     "memory block {bi} mixes resources with no common device-local memory type"
                 )));
             };
-            let alloc = self.allocate(gpu, &format!("block {bi}"), req, !has_image)?;
+            let alloc = self.allocate(gpu, &format!("block {bi}"), req, !has_image, spare)?;
             let (memory, base) = (alloc.0, alloc.1);
             for p in &block.placements {
                 let i = id_of(&p.resource)?;
@@ -516,8 +608,8 @@ impl Resources {
                     (m, 0)
                 }
                 MemorylessBacking::Ordinary => {
-                    let a =
-                        self.allocate(gpu, &name, reqs[i], matches!(self.res[i], Res::Buffer(_)))?;
+                    let linear = matches!(self.res[i], Res::Buffer(_));
+                    let a = self.allocate(gpu, &name, reqs[i], linear, spare)?;
                     (a.0, a.1)
                 }
             };
@@ -571,7 +663,7 @@ impl Resources {
         let mut bytes: Vec<(String, u64)> = Vec::new();
         for m in &self.memory {
             let (flags, size) = match m {
-                Memory::Managed(a) => (a.memory_properties(), a.size()),
+                Memory::Managed(a, _, _) => (a.memory_properties(), a.size()),
                 Memory::Direct(_, size, flags) => (*flags, *size),
             };
             let key = format!("{flags:?}");
@@ -612,7 +704,16 @@ impl Resources {
         name: &str,
         req: vk::MemoryRequirements,
         linear: bool,
+        spare: &mut SpareMemory,
     ) -> Result<(vk::DeviceMemory, u64), VkError> {
+        if let Some(alloc) = spare.take(&req, linear) {
+            // SAFETY: the allocation is alive until `destroy` frees it; nothing of the
+            // retired plan is bound to it any more (its objects were destroyed).
+            let out = (unsafe { alloc.memory() }, alloc.offset());
+            self.memory
+                .push(Memory::Managed(alloc, req.memory_type_bits, linear));
+            return Ok(out);
+        }
         let Some(a) = &gpu.allocator else {
             return Err(VkError::Setup("allocator gone".into()));
         };
@@ -628,7 +729,8 @@ impl Resources {
         })?;
         // SAFETY: the allocation is alive until `destroy` frees it.
         let out = (unsafe { alloc.memory() }, alloc.offset());
-        self.memory.push(Memory::Managed(alloc));
+        self.memory
+            .push(Memory::Managed(alloc, req.memory_type_bits, linear));
         Ok(out)
     }
 
@@ -650,17 +752,23 @@ impl Resources {
 
     /// Destroys every object and frees the memory (the device must be idle).
     pub fn destroy(&mut self, gpu: &Gpu) {
+        let mut none = SpareMemory::default();
+        self.retire_into(gpu, &mut none, false);
+    }
+
+    /// Destroys every object and puts the allocator's allocations on offer in `spare` for
+    /// the next plan (lazily allocated memory is freed); the device must be idle.
+    pub fn retire(&mut self, gpu: &Gpu, spare: &mut SpareMemory) {
+        self.retire_into(gpu, spare, true);
+    }
+
+    fn retire_into(&mut self, gpu: &Gpu, spare: &mut SpareMemory, keep: bool) {
         destroy_objects(gpu, &self.res);
         self.res.clear();
         for m in self.memory.drain(..) {
             match m {
-                Memory::Managed(a) => {
-                    if let Some(al) = &gpu.allocator {
-                        if let Ok(mut al) = al.lock() {
-                            let _ = al.free(a);
-                        }
-                    }
-                }
+                Memory::Managed(a, bits, linear) if keep => spare.spare.push((a, bits, linear)),
+                Memory::Managed(a, _, _) => free_managed(gpu, a),
                 Memory::Direct(m, _, _) => {
                     // SAFETY: nothing bound to it is alive any more.
                     unsafe { gpu.device.free_memory(m, None) };

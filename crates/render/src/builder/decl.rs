@@ -127,8 +127,9 @@ pub struct PassDecl {
 impl Default for PassDecl {
     fn default() -> Self {
         PassDecl {
-            uses: Vec::new(),
-            bindings: Vec::new(),
+            // A pass of the frame has a handful of uses and bindings.
+            uses: Vec::with_capacity(8),
+            bindings: Vec::with_capacity(8),
             queue: QueueKind::Graphics,
             side_effects: false,
             set: 0,

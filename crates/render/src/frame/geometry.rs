@@ -255,10 +255,21 @@ pub(crate) fn draw_meshes(
         }
     }
     let mut bound = None;
+    let mut bound_material = None;
+    // The pipeline of each facing (single, double sided): looked up once per pass, not
+    // once per draw.
+    let mut by_facing: [Option<vk::Pipeline>; 2] = [None; 2];
     for d in draws {
         let m = &scene.materials[d.material];
-        let kind = shading.kind(m.double_sided);
-        let pipeline = pipelines.get(gpu, kind, (rp, sp), samples)?;
+        let pipeline = match by_facing[usize::from(m.double_sided)] {
+            Some(p) => p,
+            None => {
+                let kind = shading.kind(m.double_sided);
+                let p = pipelines.get(gpu, kind, (rp, sp), samples)?;
+                by_facing[usize::from(m.double_sided)] = Some(p);
+                p
+            }
+        };
         let mut push = [0f32; DRAW_CONSTANTS as usize / 4];
         push[..16].copy_from_slice(&d.transform.to_cols_array());
         push[16..20].copy_from_slice(&m.base_color);
@@ -273,14 +284,19 @@ pub(crate) fn draw_meshes(
                     .cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
                 bound = Some(pipeline);
             }
-            gpu.device.cmd_bind_descriptor_sets(
-                cmd,
-                vk::PipelineBindPoint::GRAPHICS,
-                layout,
-                1,
-                &[scene.material_sets[d.material]],
-                &[],
-            );
+            // Draws of one material in a row share its set (the pipelines of both facings
+            // have the one layout, so a pipeline change keeps it bound).
+            if bound_material != Some(d.material) {
+                gpu.device.cmd_bind_descriptor_sets(
+                    cmd,
+                    vk::PipelineBindPoint::GRAPHICS,
+                    layout,
+                    1,
+                    &[scene.material_sets[d.material]],
+                    &[],
+                );
+                bound_material = Some(d.material);
+            }
             gpu.device.cmd_push_constants(
                 cmd,
                 layout,

@@ -6,6 +6,7 @@
 //! pass (`Access::scope`, the rule behind the plan's barriers and render-pass layouts), so
 //! a body cannot name a layout the plan does not put the image in.
 
+use super::generic::SetTypes;
 use super::pass::PassContext;
 use crate::builder::{BindingKind, Bound, Filter};
 use crate::RenderError;
@@ -26,27 +27,48 @@ fn descriptor_type(kind: BindingKind) -> vk::DescriptorType {
 /// The descriptor types of set `set` as the pass declared them, binding 0 up: the
 /// `bindings` of a generic pipeline ([`super::generic::ShaderPipelines`]). The set must be
 /// declared without gaps.
-pub fn declared_types(
-    pc: &PassContext<'_, '_, '_>,
-    set: u32,
-) -> Result<Vec<vk::DescriptorType>, RenderError> {
-    let mut of_set: Vec<_> = pc.bindings().iter().filter(|b| b.set == set).collect();
-    of_set.sort_by_key(|b| b.binding);
-    of_set
-        .iter()
-        .enumerate()
-        .map(|(i, b)| {
-            if b.binding as usize == i {
-                Ok(descriptor_type(b.kind))
-            } else {
-                Err(RenderError::Frame(format!(
-                    "pass '{}': set {set} declares binding {} where {i} is next (a generic \
-                     pipeline's set has no gaps)",
-                    pc.pass.name, b.binding
-                )))
+pub fn declared_types(pc: &PassContext<'_, '_, '_>, set: u32) -> Result<SetTypes, RenderError> {
+    let bindings = pc.bindings();
+    let mut types = SetTypes::default();
+    // Binding i is the one declared with number i (found without sorting or allocating:
+    // a set has a handful of bindings).
+    loop {
+        let i = types.len();
+        let mut of_set = bindings.iter().filter(|b| b.set == set);
+        let Some(next) = of_set
+            .clone()
+            .map(|b| b.binding)
+            .filter(|&b| b as usize >= i)
+            .min()
+        else {
+            let declared = bindings.iter().filter(|b| b.set == set).count();
+            if declared != types.len() {
+                return Err(RenderError::Frame(format!(
+                    "pass '{}': set {set} declares a binding twice (a generic pipeline's set \
+                     has one of each)",
+                    pc.pass.name
+                )));
             }
-        })
-        .collect()
+            return Ok(types);
+        };
+        if next as usize != i {
+            return Err(RenderError::Frame(format!(
+                "pass '{}': set {set} declares binding {next} where {i} is next (a generic \
+                 pipeline's set has no gaps)",
+                pc.pass.name
+            )));
+        }
+        let b = of_set
+            .find(|b| b.binding == next)
+            .expect("the binding just found");
+        if !types.push(descriptor_type(b.kind)) {
+            return Err(RenderError::Frame(format!(
+                "pass '{}': set {set} has more than {} bindings (a generic pipeline's most)",
+                pc.pass.name,
+                SetTypes::MAX
+            )));
+        }
+    }
 }
 
 /// One declared binding's Vulkan objects.

@@ -27,10 +27,57 @@ pub struct ShaderPipeline {
     stages: vk::ShaderStageFlags,
 }
 
+/// The descriptor types of a generic pipeline's set 0, binding 0 up, held inline: a
+/// pipeline lookup every pass of every frame allocates nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SetTypes {
+    len: u8,
+    types: [vk::DescriptorType; SetTypes::MAX],
+}
+
+impl SetTypes {
+    /// The most bindings a generic pipeline's set has.
+    pub const MAX: usize = 16;
+
+    /// `types`, or `None` when there are more than [`SetTypes::MAX`].
+    pub fn new(types: &[vk::DescriptorType]) -> Option<SetTypes> {
+        let mut me = SetTypes {
+            len: 0,
+            types: [vk::DescriptorType::SAMPLER; SetTypes::MAX],
+        };
+        me.types.get_mut(..types.len())?.copy_from_slice(types);
+        me.len = types.len() as u8;
+        Some(me)
+    }
+
+    /// Appends `ty`; `false` (nothing appended) when full.
+    pub fn push(&mut self, ty: vk::DescriptorType) -> bool {
+        let Some(slot) = self.types.get_mut(self.len as usize) else {
+            return false;
+        };
+        *slot = ty;
+        self.len += 1;
+        true
+    }
+}
+
+impl Default for SetTypes {
+    fn default() -> SetTypes {
+        SetTypes::new(&[]).expect("empty fits")
+    }
+}
+
+impl std::ops::Deref for SetTypes {
+    type Target = [vk::DescriptorType];
+    fn deref(&self) -> &[vk::DescriptorType] {
+        &self.types[..self.len as usize]
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Key {
     shader: &'static str,
-    bindings: Vec<vk::DescriptorType>,
+    bindings: SetTypes,
     push: u32,
     /// Render pass, subpass, colour attachments, samples.
     target: Option<(vk::RenderPass, u32, u32, u32)>,
@@ -205,7 +252,7 @@ impl ShaderPipelines {
     ) -> Result<ShaderPipeline, RenderError> {
         let key = Key {
             shader,
-            bindings: bindings.to_vec(),
+            bindings: set_types(shader, bindings)?,
             push,
             target: None,
             blend: false,
@@ -281,7 +328,7 @@ impl ShaderPipelines {
         })?;
         let key = Key {
             shader,
-            bindings: bindings.to_vec(),
+            bindings: set_types(shader, bindings)?,
             push,
             target: Some((rp, sp, colors, samples)),
             blend,
@@ -373,6 +420,17 @@ impl ShaderPipelines {
             }
         }
     }
+}
+
+/// `bindings` inline, or an error naming `shader` when they are too many.
+fn set_types(shader: &str, bindings: &[vk::DescriptorType]) -> Result<SetTypes, RenderError> {
+    SetTypes::new(bindings).ok_or_else(|| {
+        RenderError::Frame(format!(
+            "{shader}: {} bindings in set 0, a generic pipeline has at most {}",
+            bindings.len(),
+            SetTypes::MAX
+        ))
+    })
 }
 
 impl ShaderPipeline {

@@ -17,7 +17,7 @@
 use super::device_state::DeviceState;
 use super::plan_state::PlanState;
 use crate::device::Gpu;
-use crate::resources::{self, Res, Resources};
+use crate::resources::{self, Res, Resources, SpareMemory};
 use crate::VkError;
 use ash::vk;
 use tessera_graph::graph::{HistoryRole, Origin, ResourceKind};
@@ -85,6 +85,7 @@ impl HistoryStore {
         gpu: &Gpu,
         dev: &mut DeviceState,
         plan: &PlanState,
+        spare: &mut SpareMemory,
     ) -> Result<(), VkError> {
         let graph = &plan.graph;
         let memoryless = vec![false; graph.resources.len()];
@@ -114,7 +115,7 @@ impl HistoryStore {
                     "history '{}': description changed, objects dropped",
                     e.key.name
                 );
-                e.owner.destroy(gpu);
+                e.owner.retire(gpu, spare);
             }
         }
         self.entries = kept;
@@ -136,7 +137,7 @@ impl HistoryStore {
                 dev.families,
                 &make,
             )?;
-            let owner = Resources::bind(gpu, graph, &Plan::default(), unbound)?;
+            let owner = Resources::bind_reusing(gpu, graph, &Plan::default(), unbound, spare)?;
             let mut objects = vec![owner.res[id.index()]];
             if let Some(t) = twin {
                 objects.push(owner.res[t.index()]);

@@ -74,7 +74,7 @@ pub use imports::FrameImports;
 pub use record::RecordContext;
 
 use crate::device::Gpu;
-use crate::resources::{Res, Resources, StagingRing};
+use crate::resources::{Res, Resources, SpareMemory, StagingRing};
 use crate::submit;
 use crate::VkError;
 use ash::vk;
@@ -337,6 +337,9 @@ pub struct ExecStats {
     pub descriptor_pools: u64,
     /// Samplers created (sampler-cache misses).
     pub samplers_created: u64,
+    /// Memory allocations a new plan took over from the plan it replaced
+    /// ([`crate::resources::SpareMemory`]).
+    pub allocations_reused: u64,
 }
 
 /// Host time of the last [`Executor::frame`], split so that a slow GPU (the frame waits for
@@ -434,8 +437,15 @@ impl Executor {
         {
             return Ok(false);
         }
-        self.retire_plan(bodies)?;
-        let state = PlanState::build(
+        // The old plan's memory is offered to the new one (what did not grow is bound
+        // again without a new allocation); what the new plan did not take is freed.
+        let mut spare = SpareMemory::default();
+        self.wait_all()?;
+        self.report_done(bodies);
+        if let Some(mut old) = self.plan.take() {
+            old.retire(&self.gpu, &mut self.dev, &mut spare);
+        }
+        let built = PlanState::build(
             &self.gpu,
             &mut self.dev,
             &self.options,
@@ -443,10 +453,24 @@ impl Executor {
             graph,
             options,
             self.frame,
-        )?;
+            &mut spare,
+        );
+        let state = match built {
+            Ok(s) => s,
+            Err(e) => {
+                spare.free(&self.gpu);
+                return Err(e);
+            }
+        };
         self.stats.rebuilds += 1;
         let state = self.plan.insert(state);
-        if let Err(e) = self.history.follow(&self.gpu, &mut self.dev, state) {
+        // History objects whose description changed (a resize) take over memory too.
+        let followed = self
+            .history
+            .follow(&self.gpu, &mut self.dev, state, &mut spare);
+        spare.free(&self.gpu);
+        self.stats.allocations_reused += spare.reused;
+        if let Err(e) = followed {
             if let Some(mut p) = self.plan.take() {
                 p.destroy(&self.gpu, &mut self.dev);
             }
@@ -462,16 +486,6 @@ impl Executor {
             return Err(e);
         }
         Ok(true)
-    }
-
-    /// Waits for the frames in flight and destroys the running plan's objects.
-    fn retire_plan(&mut self, bodies: &mut dyn PassBodies) -> Result<(), VkError> {
-        self.wait_all()?;
-        self.report_done(bodies);
-        if let Some(mut old) = self.plan.take() {
-            old.destroy(&self.gpu, &mut self.dev);
-        }
-        Ok(())
     }
 
     /// Waits for the frames in flight and destroys the framebuffers made for handed-in
@@ -502,7 +516,9 @@ impl Executor {
         self.report_done(bodies);
         self.history.destroy(&self.gpu);
         if let Some(plan) = &self.plan {
-            self.history.follow(&self.gpu, &mut self.dev, plan)?;
+            let mut none = SpareMemory::default();
+            self.history
+                .follow(&self.gpu, &mut self.dev, plan, &mut none)?;
         }
         Ok(())
     }

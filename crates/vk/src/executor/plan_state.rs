@@ -8,7 +8,7 @@ use super::resolve::ResolvedPlan;
 use super::{setup, ExecOptions, PassSetup, PassUse, TestHooks};
 use crate::device::Gpu;
 use crate::render::{self, RenderPassCache};
-use crate::resources::{Res, Resources};
+use crate::resources::{Res, Resources, SpareMemory};
 use crate::submit::{self, SubmitPlan};
 use crate::{conv, VkError};
 use ash::vk;
@@ -74,6 +74,12 @@ pub(crate) struct PlanState {
     pub(crate) resolved: ResolvedPlan,
     /// Test only: barriers not recorded.
     pub(crate) dropped: Vec<bool>,
+    /// Per unit, the plan barriers recorded before and after it, in waves of distinct
+    /// resources (each wave one `vkCmdPipelineBarrier2`): worked out once per plan, not
+    /// once per frame.
+    pub(crate) unit_barriers: Vec<[Vec<Vec<usize>>; 2]>,
+    /// Each plan barrier in Vulkan terms (the queue families are the executor's for life).
+    pub(crate) translated: Vec<crate::barrier::VkBarrier>,
     /// Timeline semaphore per logical queue in use.
     pub(crate) semaphores: [vk::Semaphore; 2],
     /// Command buffers per slot, one per submit.
@@ -101,6 +107,7 @@ pub(crate) struct PlanState {
 pub(crate) const FRAME_TIMES_KEPT: usize = 64;
 
 impl PlanState {
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn build(
         gpu: &Gpu,
         dev: &mut DeviceState,
@@ -109,6 +116,7 @@ impl PlanState {
         declared: &Graph,
         compile_options: &CompileOptions,
         first_frame: u64,
+        spare: &mut SpareMemory,
     ) -> Result<PlanState, VkError> {
         let (graph, plan, unbound) =
             setup::compile_for_device(gpu, dev, options, hooks, declared, compile_options)?;
@@ -127,7 +135,7 @@ impl PlanState {
                 plan.memory.blocks.len()
             );
         }
-        let resources = Resources::bind(gpu, &graph, &plan, unbound)?;
+        let resources = Resources::bind_reusing(gpu, &graph, &plan, unbound, spare)?;
         let mut me = PlanState {
             declared: declared.clone(),
             compile_options: *compile_options,
@@ -143,6 +151,8 @@ impl PlanState {
             submits: Vec::new(),
             resolved,
             dropped: Vec::new(),
+            unit_barriers: Vec::new(),
+            translated: Vec::new(),
             semaphores: [vk::Semaphore::null(); 2],
             cmds: Vec::new(),
             queries: Vec::new(),
@@ -191,8 +201,50 @@ impl PlanState {
         self.place_barriers(hooks)?;
         self.build_submits(hooks)?;
         self.place_external()?;
+        self.plan_unit_barriers();
         self.replay_end_states();
         self.create_frame_objects(gpu, dev)
+    }
+
+    /// [`PlanState::unit_barriers`] and [`PlanState::translated`].
+    fn plan_unit_barriers(&mut self) {
+        let families = self.families;
+        let family = |q| families[crate::submit::slot(q)];
+        self.translated = self
+            .run
+            .barriers
+            .iter()
+            .map(|b| crate::barrier::translate(b, family))
+            .collect();
+        let resolved = &self.resolved;
+        let waves_of = |lists: &[Vec<usize>], passes: &[usize]| -> Vec<Vec<usize>> {
+            let list: Vec<usize> = passes
+                .iter()
+                .flat_map(|&x| lists[x].iter().copied())
+                .collect();
+            let resources: Vec<usize> = list
+                .iter()
+                .map(|&bi| resolved.barriers[bi].resource)
+                .collect();
+            crate::barrier::waves(&resources)
+                .into_iter()
+                .map(|w| list[w].to_vec())
+                .collect()
+        };
+        self.unit_barriers = self
+            .units
+            .iter()
+            .map(|u| {
+                let passes: &[usize] = match u {
+                    Unit::Pass(x) => std::slice::from_ref(x),
+                    Unit::RenderPass(_, ps) => ps,
+                };
+                [
+                    waves_of(&resolved.before, passes),
+                    waves_of(&resolved.after, passes),
+                ]
+            })
+            .collect();
     }
 
     /// Render passes from the device cache, their clear values and plan-lifetime
@@ -636,6 +688,18 @@ impl PlanState {
     }
 
     pub(crate) fn destroy(&mut self, gpu: &Gpu, dev: &mut DeviceState) {
+        self.destroy_objects(gpu, dev);
+        self.resources.destroy(gpu);
+    }
+
+    /// [`PlanState::destroy`], keeping the resources' memory on offer in `spare` for the
+    /// next plan.
+    pub(crate) fn retire(&mut self, gpu: &Gpu, dev: &mut DeviceState, spare: &mut SpareMemory) {
+        self.destroy_objects(gpu, dev);
+        self.resources.retire(gpu, spare);
+    }
+
+    fn destroy_objects(&mut self, gpu: &Gpu, dev: &mut DeviceState) {
         let d = &gpu.device;
         // SAFETY: no work of this plan is in flight (the executor waited for its frames);
         // every object below was created for this plan.
@@ -664,7 +728,6 @@ impl PlanState {
                 d.destroy_framebuffer(f, None);
             }
         }
-        self.resources.destroy(gpu);
     }
 }
 

@@ -5,7 +5,6 @@
 use super::plan_state::{PlanState, Unit};
 use super::slot::DescriptorAllocator;
 use super::PassBodies;
-use crate::barrier;
 use crate::device::Gpu;
 use crate::resources::{ImageRes, Res};
 use crate::VkError;
@@ -102,15 +101,7 @@ impl Rec<'_> {
     ) -> Result<(), VkError> {
         let d = &self.gpu.device;
         let p = self.plan;
-        let passes: &[usize] = match &p.units[u] {
-            Unit::Pass(x) => std::slice::from_ref(x),
-            Unit::RenderPass(_, ps) => ps,
-        };
-        let before: Vec<usize> = passes
-            .iter()
-            .flat_map(|&x| p.resolved.before[x].iter().copied())
-            .collect();
-        self.barriers(&before, cmd);
+        self.barriers(&p.unit_barriers[u][0], cmd);
         match &p.units[u] {
             Unit::Pass(x) => self.pass(*x, cmd, ctx, bodies)?,
             Unit::RenderPass(k, ps) => {
@@ -142,11 +133,7 @@ impl Rec<'_> {
                 result?;
             }
         }
-        let after: Vec<usize> = passes
-            .iter()
-            .flat_map(|&x| p.resolved.after[x].iter().copied())
-            .collect();
-        self.barriers(&after, cmd);
+        self.barriers(&p.unit_barriers[u][1], cmd);
         Ok(())
     }
 
@@ -201,34 +188,26 @@ impl Rec<'_> {
     /// into one `vkCmdPipelineBarrier2` until a resource comes again (a routed transition
     /// then its release, an acquire then a transition): barriers of one command are not
     /// ordered among themselves, successive commands are (their stages chain).
-    fn barriers(&self, list: &[usize], cmd: vk::CommandBuffer) {
-        let resources: Vec<usize> = list
-            .iter()
-            .map(|&bi| self.plan.resolved.barriers[bi].resource)
-            .collect();
-        for wave in barrier::waves(&resources) {
-            self.dependency(&list[wave], cmd);
+    /// Records the plan barriers of a unit's side, wave by wave
+    /// ([`PlanState::unit_barriers`]).
+    fn barriers(&self, waves: &[Vec<usize>], cmd: vk::CommandBuffer) {
+        for wave in waves {
+            self.dependency(wave, cmd);
         }
     }
 
     /// Records plan barriers on distinct resources as one dependency.
     fn dependency(&self, list: &[usize], cmd: vk::CommandBuffer) {
         let p = self.plan;
-        let mut images = Vec::new();
+        let mut images = Vec::with_capacity(list.len());
         let mut buffers = Vec::new();
         let mut memory = Vec::new();
-        let family = |q| {
-            let i = crate::submit::slot(q);
-            // The device queue families are fixed for the executor's lifetime.
-            p.families[i]
-        };
         for &bi in list {
             if p.dropped[bi] {
                 continue;
             }
-            let b = &p.run.barriers[bi];
             let i = p.resolved.barriers[bi].resource;
-            let v = barrier::translate(b, family);
+            let v = p.translated[bi];
             match &self.res[i] {
                 Res::Image(im) if v.layouts.is_some() || v.transfers_ownership() => {
                     // Transfer halves always name their layouts (checked at setup).
