@@ -23,7 +23,12 @@ impl<'a> View<'a> {
     pub(super) fn new(r: &'a BenchReport) -> Self {
         // The declared order first; a cell of an undeclared mode still gets a column.
         // Columns are modes, or mode/lighting with `--lighting-paths`.
-        let mut modes: Vec<String> = r.modes.clone();
+        let by_lighting = r.cells.iter().any(|c| c.lighting.is_some());
+        let mut modes: Vec<String> = if by_lighting {
+            Vec::new()
+        } else {
+            r.modes.clone()
+        };
         for c in &r.cells {
             let column = c.column();
             if !modes.contains(&column) {
