@@ -260,6 +260,8 @@ impl Renderer {
     ) -> Result<Renderer, RenderError> {
         settings.features.check().map_err(RenderError::Frame)?;
         settings.features.msaa = crate::gpu::samples::clamp_msaa(&gpu, settings.features.msaa);
+        settings.features.lighting =
+            crate::gpu::lighting_support::clamp_lighting(&gpu, settings.features.lighting);
         settings.depth_resolve = depth_resolve_in(
             settings.depth_resolve,
             gpu.capabilities().depth_resolve_modes,
@@ -408,12 +410,17 @@ impl Renderer {
 
     /// Changes the frame's features (the next frame declares them, and re-plans if the
     /// graph changed). Features that cannot be rendered (`Features::check`) are the
-    /// caller's to refuse; here MSAA is only clamped to the device's counts.
+    /// caller's to refuse; here MSAA is only clamped to the device's counts, and compute
+    /// lighting falls back to raster where the device cannot store HDR.
     pub fn set_features(&mut self, mut features: Features) {
         if features.msaa != self.settings.features.msaa {
             features.msaa = crate::gpu::samples::clamp_msaa(self.gpu(), features.msaa);
         } else {
             features.msaa = self.settings.features.msaa;
+        }
+        if features.lighting != self.settings.features.lighting {
+            features.lighting =
+                crate::gpu::lighting_support::clamp_lighting(self.gpu(), features.lighting);
         }
         if features.aa != self.settings.features.aa {
             self.taa_epoch = self.frames;

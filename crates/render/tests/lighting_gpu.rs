@@ -87,3 +87,15 @@ fn compute_lighting_optimisations_never_change_the_picture() {
         assert!(p == all, "{name}: {:?}", p.difference(&all));
     }
 }
+
+/// lavapipe stores `B10G11R11_UFLOAT_PACK32` images, so compute lighting stays compute there
+/// (a device without that support would light in the raster pass, with a warning), and
+/// raster stays raster.
+#[test]
+fn compute_lighting_runs_where_the_device_stores_hdr() {
+    use tessera_render::gpu::lighting_support::{clamp_lighting, hdr_storage};
+    let gpu = gpu();
+    assert!(hdr_storage(&gpu));
+    assert_eq!(clamp_lighting(&gpu, Lighting::Compute), Lighting::Compute);
+    assert_eq!(clamp_lighting(&gpu, Lighting::Raster), Lighting::Raster);
+}

@@ -4,6 +4,7 @@ pub mod commands;
 pub mod descriptors;
 pub mod frame_data;
 pub mod generic;
+pub mod lighting_support;
 pub mod pass;
 pub mod pipelines;
 pub mod samples;
