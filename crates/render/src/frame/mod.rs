@@ -14,8 +14,10 @@
 //!    from `ssao depth prepass` (declared first).
 //! 3. [`geometry`]: `shadows` (the sun's cascades side by side in one `D32_SFLOAT` atlas,
 //!    `crate::shadows`), `gbuffer` (albedo `R8G8B8A8_SRGB`, normal
-//!    `A2B10G10R10_UNORM_PACK32`, material `R8G8B8A8_UNORM`, emission into HDR, depth
-//!    `D32_SFLOAT`, reversed Z) and, after lighting, `transparents` (forward, blended).
+//!    `A2B10G10R10_UNORM_PACK32`, material `R8G8B8A8_UNORM`, emission into HDR or, with
+//!    compute lighting, `gbuffer emission`, depth `D32_SFLOAT`, reversed Z; only depth is
+//!    cleared: the colour targets are declared covered by it) and, after lighting,
+//!    `transparents` (forward, blended).
 //! 4. [`lighting`]: the sun (shadowed, PCF, cascades blended) and point lights (GGX), ambient
 //!    × SSAO, into HDR `B10G11R11_UFLOAT_PACK32`: with `Lighting::Raster` a full-screen pass
 //!    reading the G-buffer and depth as input attachments and adding to HDR; with
