@@ -1,6 +1,6 @@
 //! Compute lighting against raster lighting on lavapipe (validated, zero messages): the same
 //! `shade()` on the same G-buffer texels gives the same picture within the stated tolerance,
-//! and the graph's optimisations change nothing with lighting in compute.
+//! and the graph's optimisations change nothing on either path.
 
 mod common;
 
@@ -64,27 +64,29 @@ fn compute_lighting_matches_raster_lighting() {
     }
 }
 
-/// With lighting in compute, every optimisation off (and the async queue emulated) gives
-/// the picture all on gives, bit for bit.
+/// On either lighting path, every optimisation off (and the async queue emulated) gives the
+/// picture all on gives, bit for bit.
 #[test]
-fn compute_lighting_optimisations_never_change_the_picture() {
+fn optimisations_never_change_the_picture_on_either_lighting_path() {
     let gpu = gpu();
-    let f = features(Lighting::Compute, Ssao::GBuffer, true);
-    let all = render(
-        &gpu,
-        tessera_scene::builtin(),
-        settings_with(CompileOptions::ALL, f.clone()),
-        2,
-    );
-    for (name, options, emulate) in [
-        ("none", CompileOptions::NONE, false),
-        ("emulated async", CompileOptions::ALL, true),
-        ("emulated async, none", CompileOptions::NONE, true),
-    ] {
-        let mut s = settings_with(options, f.clone());
-        s.emulate_async = emulate;
-        let p = render(&gpu, tessera_scene::builtin(), s, 2);
-        assert!(p == all, "{name}: {:?}", p.difference(&all));
+    for lighting in [Lighting::Compute, Lighting::Raster] {
+        let f = features(lighting, Ssao::GBuffer, true);
+        let all = render(
+            &gpu,
+            tessera_scene::builtin(),
+            settings_with(CompileOptions::ALL, f.clone()),
+            2,
+        );
+        for (name, options, emulate) in [
+            ("none", CompileOptions::NONE, false),
+            ("emulated async", CompileOptions::ALL, true),
+            ("emulated async, none", CompileOptions::NONE, true),
+        ] {
+            let mut s = settings_with(options, f.clone());
+            s.emulate_async = emulate;
+            let p = render(&gpu, tessera_scene::builtin(), s, 2);
+            assert!(p == all, "{lighting:?}, {name}: {:?}", p.difference(&all));
+        }
     }
 }
 
