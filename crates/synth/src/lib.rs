@@ -316,6 +316,7 @@ pub fn run(graph: &Graph, config: &ExecConfig) -> Result<ExecReport, VkError> {
     let gpu = Arc::new(Gpu::new(&GpuOptions {
         validation: config.validation,
         surface: None,
+        ..Default::default()
     })?);
     run_on(&gpu, graph, config)
 }
@@ -332,6 +333,7 @@ pub fn run_with_capture(
     let gpu = Arc::new(Gpu::new(&GpuOptions {
         validation: config.validation,
         surface: None,
+        ..Default::default()
     })?);
     run_inner(&gpu, graph, config, Some(&mut capture))
 }

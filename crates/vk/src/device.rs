@@ -101,6 +101,51 @@ pub struct GpuOptions {
     /// Open the device for presenting to this window (surface and swapchain extensions, a
     /// graphics family that can present); `None` is headless.
     pub surface: Option<SurfaceRequest>,
+    /// Which queue runs the plan's async-compute passes.
+    pub async_queue: AsyncQueue,
+}
+
+/// Which queue the executor gives the plan's async-compute passes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AsyncQueue {
+    /// A queue of a compute-only family where the device has one (desktop GPUs); else a
+    /// second queue of the graphics family where it has two or more (Mali and Adreno expose
+    /// no compute-only family, but several graphics queues); else none (the async passes
+    /// fold onto the graphics queue).
+    #[default]
+    Auto,
+    /// A second queue of the graphics family even where a compute-only family exists (the
+    /// tilers' layout, measurable on a desktop GPU); none when the family has one queue.
+    Graphics,
+}
+
+impl AsyncQueue {
+    /// The option names, in the order of [`AsyncQueue::parse`].
+    pub const NAMES: &'static [&'static str] = &["auto", "graphics"];
+
+    /// The choice named `name` (one of [`AsyncQueue::NAMES`]).
+    pub fn parse(name: &str) -> Option<AsyncQueue> {
+        match name {
+            "auto" => Some(AsyncQueue::Auto),
+            "graphics" => Some(AsyncQueue::Graphics),
+            _ => None,
+        }
+    }
+
+    /// The async queue's (family, index in it), given the graphics family `gfam` with
+    /// `graphics_queues` queues and the compute-only family `compute_only`, if any.
+    pub fn pick(
+        self,
+        gfam: u32,
+        graphics_queues: u32,
+        compute_only: Option<u32>,
+    ) -> Option<(u32, u32)> {
+        let second_graphics = (graphics_queues >= 2).then_some((gfam, 1));
+        match self {
+            AsyncQueue::Auto => compute_only.map(|c| (c, 0)).or(second_graphics),
+            AsyncQueue::Graphics => second_graphics,
+        }
+    }
 }
 
 // Not derivable: the default follows the build profile (validation on in debug builds).
@@ -110,6 +155,7 @@ impl Default for GpuOptions {
         GpuOptions {
             validation: cfg!(debug_assertions),
             surface: None,
+            async_queue: AsyncQueue::Auto,
         }
     }
 }
@@ -137,7 +183,8 @@ pub struct Gpu {
     pub device: ash::Device,
     /// The graphics queue (also compute and transfer).
     pub graphics: Queue,
-    /// A queue of a distinct compute-only family, if the device has one.
+    /// The async-compute queue ([`GpuOptions::async_queue`]): of a compute-only family, or a
+    /// second queue of the graphics family; `None` when the device has neither.
     pub compute: Option<Queue>,
     /// Device properties.
     pub properties: vk::PhysicalDeviceProperties,
@@ -294,7 +341,7 @@ impl Gpu {
         };
         let opened = probe.and_then(|probe| {
             let probe = surface_loader.as_ref().zip(probe);
-            let opened = Self::open_device(&instance, probe);
+            let opened = Self::open_device(&instance, probe, options.async_queue);
             if let Some((loader, p)) = probe {
                 // SAFETY: no swapchain was made on the probe; only the support queries
                 // used it.
@@ -354,6 +401,7 @@ impl Gpu {
     fn open_device(
         instance: &ash::Instance,
         surface: Option<(&ash::khr::surface::Instance, vk::SurfaceKHR)>,
+        async_queue: AsyncQueue,
     ) -> Result<
         (
             vk::PhysicalDevice,
@@ -374,7 +422,7 @@ impl Gpu {
             vk::PhysicalDevice,
             vk::PhysicalDeviceProperties,
             u32,
-            Option<u32>,
+            Option<(u32, u32)>,
         )> = None;
         for p in physicals {
             // SAFETY: `p` comes from this instance.
@@ -411,7 +459,11 @@ impl Gpu {
             if surface.is_some() && !has_extensions(instance, p, &[ash::khr::swapchain::NAME]) {
                 continue;
             }
-            let c = compute_only_family(&families);
+            let c = async_queue.pick(
+                g as u32,
+                families[g].queue_count,
+                compute_only_family(&families),
+            );
             let rank = match props.device_type {
                 vk::PhysicalDeviceType::DISCRETE_GPU => 0,
                 vk::PhysicalDeviceType::INTEGRATED_GPU => 1,
@@ -431,11 +483,19 @@ impl Gpu {
             ));
         };
         let core_1_3 = properties.api_version >= vk::API_VERSION_1_3;
+        // The graphics queue (which presents) first and at the higher priority when the
+        // async queue is a second one of its family.
         let prio = [1.0f32];
+        let shared_prio = [1.0f32, 0.5];
+        let async_in_graphics = cfam.is_some_and(|(f, _)| f == gfam);
         let mut queue_infos = vec![vk::DeviceQueueCreateInfo::default()
             .queue_family_index(gfam)
-            .queue_priorities(&prio)];
-        if let Some(c) = cfam {
+            .queue_priorities(if async_in_graphics {
+                &shared_prio
+            } else {
+                &prio
+            })];
+        if let Some((c, _)) = cfam.filter(|_| !async_in_graphics) {
             queue_infos.push(
                 vk::DeviceQueueCreateInfo::default()
                     .queue_family_index(c)
@@ -496,10 +556,10 @@ impl Gpu {
             // SAFETY: the queue was requested in `info`.
             queue: unsafe { device.get_device_queue(gfam, 0) },
         };
-        let compute = cfam.map(|c| Queue {
+        let compute = cfam.map(|(c, index)| Queue {
             family: c,
             // SAFETY: as above.
-            queue: unsafe { device.get_device_queue(c, 0) },
+            queue: unsafe { device.get_device_queue(c, index) },
         });
         // SAFETY: property query on our physical device.
         let memory = unsafe { instance.get_physical_device_memory_properties(physical) };
@@ -928,6 +988,23 @@ mod tests {
             queue_count: n,
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn the_async_queue_is_a_compute_only_family_or_a_second_graphics_queue() {
+        use super::AsyncQueue;
+        // A desktop GPU: the compute-only family, unless a graphics queue is asked for.
+        assert_eq!(AsyncQueue::Auto.pick(0, 16, Some(2)), Some((2, 0)));
+        assert_eq!(AsyncQueue::Graphics.pick(0, 16, Some(2)), Some((0, 1)));
+        // A tiler: no compute-only family, several graphics queues.
+        assert_eq!(AsyncQueue::Auto.pick(0, 2, None), Some((0, 1)));
+        // lavapipe: one queue in one family, nothing to run beside it.
+        assert_eq!(AsyncQueue::Auto.pick(0, 1, None), None);
+        assert_eq!(AsyncQueue::Graphics.pick(0, 1, Some(1)), None);
+        for name in AsyncQueue::NAMES {
+            assert!(AsyncQueue::parse(name).is_some(), "{name}");
+        }
+        assert_eq!(AsyncQueue::parse("compute"), None);
     }
 
     #[test]

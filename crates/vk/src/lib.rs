@@ -53,7 +53,7 @@ pub mod surface;
 pub mod swapchain;
 mod window;
 
-pub use device::{Gpu, GpuOptions};
+pub use device::{AsyncQueue, Gpu, GpuOptions};
 pub use surface::{SurfaceRequest, WindowSource, WindowSurface};
 
 /// What can go wrong in the executor.

@@ -22,6 +22,7 @@ fn gpu() -> Arc<Gpu> {
         Gpu::new(&GpuOptions {
             validation: true,
             surface: None,
+            ..Default::default()
         })
         .expect("a Vulkan 1.3 device with validation layers"),
     )

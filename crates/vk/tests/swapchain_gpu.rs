@@ -37,6 +37,7 @@ fn a_headless_device_makes_no_window_surface() {
         Gpu::new(&GpuOptions {
             validation: true,
             surface: None,
+            ..Default::default()
         })
         .expect("a Vulkan 1.3 device with validation layers"),
     );
@@ -50,6 +51,7 @@ fn a_window_without_handles_is_one_clear_error() {
     let r = Gpu::new(&GpuOptions {
         validation: true,
         surface: Some(SurfaceRequest::new(Arc::new(Gone))),
+        ..Default::default()
     });
     let m = setup_error(r);
     assert!(m.contains("no usable handle"), "{m}");

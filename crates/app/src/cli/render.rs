@@ -182,6 +182,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
         Gpu::new(&GpuOptions {
             validation: !args.no_validation,
             surface: None,
+            ..Default::default()
         })
         .map_err(|e| match e {
             VkError::NoDevice(_) => anyhow::anyhow!("{e}"),

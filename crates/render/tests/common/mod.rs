@@ -23,6 +23,7 @@ pub fn gpu() -> Arc<Gpu> {
         Gpu::new(&GpuOptions {
             validation: true,
             surface: None,
+            ..Default::default()
         })
         .expect("a Vulkan device (lavapipe) with validation"),
     )

@@ -34,7 +34,7 @@ use std::time::Instant;
 use tessera_graph::{CompileOptions, QueueKind};
 use tessera_render::{FrameStats, Renderer, Settings};
 use tessera_vk::executor::{FrameTimes, TileRules};
-use tessera_vk::{Gpu, GpuOptions};
+use tessera_vk::{AsyncQueue, Gpu, GpuOptions};
 
 /// The modes, in the order they take turns.
 pub const MODES: [&str; 6] = ["none", "merge", "memoryless", "alias", "async", "all"];
@@ -74,12 +74,17 @@ pub struct BenchArgs {
     /// Run the async-compute queue's work as separate submits on the graphics queue.
     #[arg(long)]
     emulate_async: bool,
+    /// The async-compute queue: `auto` (a compute-only family, else a second graphics
+    /// queue) or `graphics` (a second queue of the graphics family, as on Mali and Adreno,
+    /// even where a compute-only family exists).
+    #[arg(long, default_value = "auto", value_parser = clap::builder::PossibleValuesParser::new(AsyncQueue::NAMES))]
+    async_queue: String,
     /// Run with the validation layers (slower: for checking, not for timing).
     #[arg(long)]
     validation: bool,
     /// Measure nothing: print (and write with --html) the report an earlier `--json` run
     /// saved, e.g. one made on another machine.
-    #[arg(long, value_name = "REPORT.json", conflicts_with_all = ["sizes", "modes", "frames", "warmup", "emulate_async", "validation", "tile_rules", "lighting_paths"])]
+    #[arg(long, value_name = "REPORT.json", conflicts_with_all = ["sizes", "modes", "frames", "warmup", "emulate_async", "validation", "tile_rules", "lighting_paths", "async_queue"])]
     from: Option<PathBuf>,
 }
 
@@ -166,6 +171,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     let gpu = Arc::new(Gpu::new(&GpuOptions {
         validation: args.validation,
         surface: None,
+        async_queue: AsyncQueue::parse(&args.async_queue).unwrap_or_default(),
     })?);
     let cpu_device = gpu.properties.device_type == ash::vk::PhysicalDeviceType::CPU;
     let sizes = if !args.sizes.is_empty() {

@@ -163,6 +163,7 @@ impl App {
             Gpu::new(&GpuOptions {
                 validation: self.options.validation,
                 surface: Some(SurfaceRequest::new(window.clone())),
+                ..Default::default()
             })
             .map_err(|e| match e {
                 VkError::NoDevice(_) => anyhow::anyhow!("{e}"),
