@@ -74,8 +74,8 @@ pub struct BenchArgs {
     /// Run the async-compute queue's work as separate submits on the graphics queue.
     #[arg(long)]
     emulate_async: bool,
-    /// The async-compute queue: `auto` (a compute-only family, else a second graphics
-    /// queue) or `graphics` (a second queue of the graphics family, as on Mali and Adreno,
+    /// The async-compute queue: `auto` (a compute-only family, where the device has one) or
+    /// `graphics` (a second queue of the graphics family, the layout Mali and Adreno allow,
     /// even where a compute-only family exists).
     #[arg(long, default_value = "auto", value_parser = clap::builder::PossibleValuesParser::new(AsyncQueue::NAMES))]
     async_queue: String,
