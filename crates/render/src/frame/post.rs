@@ -388,36 +388,63 @@ struct Final {
     scale: f32,
 }
 
-/// `fxaa` (or `compose` without FXAA): the tone-mapped image scaled to the output, with
-/// FXAA, plus the tile-friendly bloom.
-fn declare_final(fb: &mut FrameBuilder<'_>, f: Final) {
-    let name = if f.fxaa { "fxaa" } else { "compose" };
-    fb.pass(name, PassKind::Raster, |p| {
-        p.sampled(f.ldr).color(f.output);
-        if let Some(b) = f.bloom {
+impl Final {
+    /// The pass's name: `fxaa`, or `compose` without FXAA.
+    fn name(self) -> &'static str {
+        if self.fxaa {
+            "fxaa"
+        } else {
+            "compose"
+        }
+    }
+
+    /// What both variants of the pass read: `ldr`, and the tile-friendly bloom with the
+    /// previous exposure.
+    fn declare_reads(self, p: &mut crate::builder::PassDecl) {
+        p.sampled(self.ldr);
+        if let Some(b) = self.bloom {
             p.sampled(b);
-            if let Some(e) = f.exposure {
+            if let Some(e) = self.exposure {
                 p.storage_read_previous(e);
             }
         }
+    }
+
+    /// The push constants `post.frag` and `post.comp` share, for a target of `extent`.
+    fn push(
+        self,
+        pc: &crate::gpu::pass::PassContext<'_, '_, '_>,
+        extent: vk::Extent2D,
+    ) -> Result<[f32; 8], crate::RenderError> {
+        let ldr = pc.image(self.ldr)?;
+        let valid = self.exposure.is_some_and(|e| pc.buffer_history_valid(e));
+        Ok([
+            1.0 / extent.width as f32,
+            1.0 / extent.height as f32,
+            1.0 / ldr.extent.width as f32,
+            1.0 / ldr.extent.height as f32,
+            if self.fxaa { 1.0 } else { 0.0 },
+            super::bloom::INTENSITY,
+            self.scale,
+            super::exposure::valid_flag(valid),
+        ])
+    }
+}
+
+/// `fxaa` (or `compose` without FXAA): the tone-mapped image scaled to the output, with
+/// FXAA, plus the tile-friendly bloom.
+fn declare_final(fb: &mut FrameBuilder<'_>, f: Final) {
+    fb.pass(f.name(), PassKind::Raster, |p| {
+        f.declare_reads(p);
+        p.color(f.output);
         move |pc| {
             let (_, _, extent) = pc.subpass()?;
-            let ldr = pc.image(f.ldr)?;
             let shader = match (f.bloom, f.exposure) {
                 (None, _) => "post.frag",
                 (Some(_), None) => "post.frag#BLOOM",
                 (Some(_), Some(_)) => "post.frag#BLOOM#AUTO_EXPOSURE",
             };
-            let push = [
-                1.0 / extent.width as f32,
-                1.0 / extent.height as f32,
-                1.0 / ldr.extent.width as f32,
-                1.0 / ldr.extent.height as f32,
-                if f.fxaa { 1.0 } else { 0.0 },
-                super::bloom::INTENSITY,
-                f.scale,
-                super::exposure::valid_flag(f.exposure.is_some_and(|e| pc.buffer_history_valid(e))),
-            ];
+            let push = f.push(pc, extent)?;
             draw_screen(pc, shader, bytemuck::cast_slice(&push), 1)
         }
     });
@@ -432,36 +459,21 @@ fn declare_final_compute(
     post_out: ImageRef,
     output_format: Format,
 ) {
-    let name = if f.fxaa { "fxaa" } else { "compose" };
-    fb.pass(name, PassKind::Compute, |p| {
-        p.sampled(f.ldr);
-        if let Some(b) = f.bloom {
-            p.sampled(b);
-            if let Some(e) = f.exposure {
-                p.storage_read_previous(e);
-            }
-        }
+    fb.pass(f.name(), PassKind::Compute, |p| {
+        f.declare_reads(p);
         p.image_store(post_out);
         move |pc| {
             let extent = pc.image(post_out)?.extent;
-            let ldr = pc.image(f.ldr)?;
             let shader = match (f.bloom, f.exposure) {
                 (None, _) => "post.comp",
                 (Some(_), None) => "post.comp#BLOOM",
                 (Some(_), Some(_)) => "post.comp#BLOOM#AUTO_EXPOSURE",
             };
-            let push = [
-                1.0 / extent.width as f32,
-                1.0 / extent.height as f32,
-                1.0 / ldr.extent.width as f32,
-                1.0 / ldr.extent.height as f32,
-                if f.fxaa { 1.0 } else { 0.0 },
-                super::bloom::INTENSITY,
-                f.scale,
-                super::exposure::valid_flag(f.exposure.is_some_and(|e| pc.buffer_history_valid(e))),
-                flag(bgra(output_format)),
-                flag(srgb(output_format)),
-            ];
+            // `post.frag`'s constants, then the output's channel order and encoding.
+            let mut push = [0.0f32; 10];
+            push[..8].copy_from_slice(&f.push(pc, extent)?);
+            push[8] = flag(bgra(output_format));
+            push[9] = flag(srgb(output_format));
             dispatch(pc, shader, bytemuck::cast_slice(&push), groups(extent, 8))
         }
     });
