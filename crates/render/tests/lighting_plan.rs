@@ -4,30 +4,20 @@
 //! preset's deferred frame: `Lighting::Raster`) a subpass of the merged G-buffer render pass
 //! reading it as input attachments, with the G-buffer memoryless.
 
+mod common;
+
+use common::{frame_plan, render_pass_holding};
 use tessera_graph::{compile, Capabilities, CompileOptions, PassKind, Plan};
 use tessera_render::config::Config;
 use tessera_render::features::{Features, Lighting, RenderPath};
-use tessera_render::{frame_graph, Settings};
 
 fn plan(profile: &str, features: Features) -> (tessera_graph::Graph, Plan) {
-    let settings = Settings {
-        width: 1920,
-        height: 1080,
-        features,
-        profile: profile.into(),
-        ..Settings::default()
-    };
-    let graph = frame_graph(&tessera_scene::builtin(), &settings);
-    let caps = Capabilities::profile(profile).expect("profile");
-    let plan = compile(&graph, &caps, &CompileOptions::ALL).expect("the frame compiles");
-    (graph, plan)
+    frame_plan((1920, 1080), profile, features)
 }
 
+/// The subpasses of the render pass holding `pass`, if any.
 fn in_render_pass(plan: &Plan, pass: &str) -> Option<Vec<String>> {
-    plan.render_passes
-        .iter()
-        .find(|rp| rp.subpasses.iter().any(|s| s.as_str() == pass))
-        .map(|rp| rp.subpasses.iter().map(|s| s.to_string()).collect())
+    render_pass_holding(plan, pass).map(|rp| rp.subpasses.iter().map(|s| s.to_string()).collect())
 }
 
 #[test]
@@ -81,11 +71,8 @@ fn desktop_raster_lighting_is_still_selectable() {
 
 /// The load op of attachment `name` in the render pass holding `pass`.
 fn load_op(plan: &Plan, pass: &str, name: &str) -> tessera_graph::plan::LoadOp {
-    let rp = plan
-        .render_passes
-        .iter()
-        .find(|rp| rp.subpasses.iter().any(|s| s.as_str() == pass))
-        .unwrap_or_else(|| panic!("no render pass holds '{pass}'"));
+    let rp =
+        render_pass_holding(plan, pass).unwrap_or_else(|| panic!("no render pass holds '{pass}'"));
     rp.attachments
         .iter()
         .find(|a| a.resource.as_str() == name)

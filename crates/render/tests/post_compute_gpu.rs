@@ -15,11 +15,10 @@ mod common;
 
 use common::*;
 use std::sync::Arc;
-use tessera_graph::{compile, Capabilities, CompileOptions, Graph, PassKind, Plan};
+use tessera_graph::{CompileOptions, Graph, PassKind, Plan};
 use tessera_render::config::Config;
 use tessera_render::features::{Aa, Bloom, Features, PostPath, RenderPath};
 use tessera_render::png_out::Picture;
-use tessera_render::{frame_graph, Settings};
 use tessera_vk::Gpu;
 
 fn with(post: PostPath, frames: u64, f: &Features, gpu: &Arc<Gpu>) -> Picture {
@@ -135,17 +134,7 @@ fn optimisations_never_change_the_compute_post_chain() {
 }
 
 fn graph_and_plan(features: Features, profile: &str) -> (Graph, Plan) {
-    let settings = Settings {
-        width: W,
-        height: H,
-        features,
-        profile: profile.into(),
-        ..Settings::default()
-    };
-    let graph = frame_graph(&tessera_scene::builtin(), &settings);
-    let caps = Capabilities::profile(profile).expect("profile");
-    let plan = compile(&graph, &caps, &CompileOptions::ALL).expect("the frame compiles");
-    (graph, plan)
+    frame_plan((W, H), profile, features)
 }
 
 fn kind(graph: &Graph, pass: &str) -> PassKind {

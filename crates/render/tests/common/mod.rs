@@ -110,3 +110,34 @@ pub fn check_golden(name: &str, picture: &Picture) {
         );
     }
 }
+
+/// The renderer's frame at `width`×`height` with `features`, compiled for `profile` with
+/// every optimisation on, without a device: the graph and its plan.
+pub fn frame_plan(
+    (width, height): (u32, u32),
+    profile: &str,
+    features: Features,
+) -> (tessera_graph::Graph, tessera_graph::Plan) {
+    let settings = Settings {
+        width,
+        height,
+        features,
+        profile: profile.into(),
+        ..Settings::default()
+    };
+    let graph = tessera_render::frame_graph(&tessera_scene::builtin(), &settings);
+    let caps = tessera_graph::Capabilities::profile(profile).expect("profile");
+    let plan =
+        tessera_graph::compile(&graph, &caps, &CompileOptions::ALL).expect("the frame compiles");
+    (graph, plan)
+}
+
+/// The render pass of `plan` that holds `pass` as a subpass, if any.
+pub fn render_pass_holding<'p>(
+    plan: &'p tessera_graph::Plan,
+    pass: &str,
+) -> Option<&'p tessera_graph::plan::RenderPass> {
+    plan.render_passes
+        .iter()
+        .find(|rp| rp.subpasses.iter().any(|s| s.as_str() == pass))
+}
