@@ -176,9 +176,12 @@ impl Cell {
         }
     }
 
-    /// Whether `other` is this cell's baseline: mode `none` with the same lighting path.
+    /// Whether this cell is `other`'s baseline: mode `none` at the same size with the same
+    /// lighting path.
     pub fn is_baseline_of(&self, other: &Cell) -> bool {
-        self.mode == "none" && self.lighting == other.lighting
+        self.mode == "none"
+            && (self.width, self.height) == (other.width, other.height)
+            && self.lighting == other.lighting
     }
 
     /// Every figure the tables compare, by name, in display order.
@@ -210,27 +213,17 @@ impl Cell {
     }
 }
 
-/// A cell's figures by name ([`Cell::figures`]).
-type Figures = Vec<(&'static str, f64)>;
-
 /// Fills every cell's ratios against mode `none` of the same size.
 pub fn fill_ratios(cells: &mut [Cell]) {
-    let bases: Vec<(u32, u32, Option<String>, Figures)> = cells
-        .iter()
-        .filter(|c| c.mode == "none")
-        .map(|c| (c.width, c.height, c.lighting.clone(), c.figures()))
-        .collect();
+    let bases: Vec<Cell> = cells.iter().filter(|c| c.mode == "none").cloned().collect();
     for c in cells.iter_mut() {
-        let Some((_, _, _, base)) = bases
-            .iter()
-            .find(|(w, h, l, _)| (*w, *h) == (c.width, c.height) && *l == c.lighting)
-        else {
+        let Some(base) = bases.iter().find(|b| b.is_baseline_of(c)) else {
             continue;
         };
         c.ratios = c
             .figures()
             .iter()
-            .zip(base)
+            .zip(base.figures())
             .filter(|(_, (_, b))| *b != 0.0)
             .map(|((name, v), (_, b))| (name.to_string(), v / b))
             .collect();
