@@ -146,6 +146,10 @@ pub struct CompileOptions {
     pub async_compute: bool,
     /// Drop cross-queue waits implied by the others.
     pub minimize_syncs: bool,
+    /// Let the next frame's graphics work start while this frame's tail still runs on the
+    /// async queue (plans the two-frame window: `Plan::frame_overlap`). Older plans lack it.
+    #[serde(default)]
+    pub overlap_frames: bool,
 }
 
 impl CompileOptions {
@@ -157,6 +161,7 @@ impl CompileOptions {
         alias: true,
         async_compute: true,
         minimize_syncs: true,
+        overlap_frames: true,
     };
 
     /// Every optimisation off: the naive reference plan.
@@ -167,6 +172,7 @@ impl CompileOptions {
         alias: false,
         async_compute: false,
         minimize_syncs: false,
+        overlap_frames: false,
     };
 }
 

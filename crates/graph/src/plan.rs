@@ -13,8 +13,10 @@ use crate::sync::{AccessMask, Layout, StageMask};
 use serde::{Deserialize, Serialize};
 
 mod list;
+mod overlap;
 mod text;
 pub use list::List;
+pub use overlap::{CrossFrameWait, DoubledResource, FrameOverlap, ReplacedResource};
 pub use text::Text;
 
 /// A compiled frame.
@@ -71,6 +73,11 @@ pub struct Plan {
     /// Addition: the compile options the plan was compiled with (`None` in older plans).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub options: Option<CompileOptions>,
+    /// Addition: with `overlap_frames` and work on the async queue, how this frame's tail
+    /// overlaps the next frame's head (`None`: frames do not overlap; each queue's first
+    /// submit waits for the previous frame on the other queue).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frame_overlap: Option<FrameOverlap>,
 }
 
 impl Plan {

@@ -793,7 +793,13 @@ impl<'a> FrameSource<'a> {
                 tonemap_per_sample: self.settings.tonemap_per_sample,
             },
         );
-        let (graph, bodies) = fb.finish();
+        let (mut graph, bodies) = fb.finish();
+        let options = &self.settings.options;
+        if options.overlap_frames && options.async_compute {
+            // The post chain after the last raster pass runs on the async queue, beside the
+            // next frame's first graphics passes (`Plan::frame_overlap`).
+            tessera_graph::compile::overlap::tail_to_async(&mut graph);
+        }
         (graph, bodies, imports)
     }
 }

@@ -60,6 +60,9 @@ pub struct SubmitBatch {
     pub first_on_queue: bool,
     /// Last batch of its queue in the frame.
     pub last_on_queue: bool,
+    /// Waits for the other queue's previous frame (a cross-frame wait of the plan's
+    /// `frame_overlap`).
+    pub waits_previous_frame: bool,
 }
 
 /// The submission layout of one plan.
@@ -71,6 +74,9 @@ pub struct SubmitPlan {
     pub passes: [u64; 2],
     /// Whether each logical queue has work.
     pub used: [bool; 2],
+    /// Frames overlap (`frame_overlap`): the graphics queue starts a frame without waiting
+    /// for the previous one on the async queue, except where the plan says.
+    pub overlap: bool,
 }
 
 /// A timeline wait or signal: (logical queue, value).
@@ -145,7 +151,21 @@ impl SubmitPlan {
                 signal: b.signal,
                 first_on_queue: false,
                 last_on_queue: false,
+                waits_previous_frame: false,
             });
+        }
+        if let Some(o) = &plan.frame_overlap {
+            out.overlap = true;
+            for w in &o.waits {
+                let b = out
+                    .batches
+                    .iter_mut()
+                    .find(|b| b.queue == 0 && b.passes.first() == pos.get(w.wait.as_str()))
+                    .ok_or_else(|| {
+                        format!("the cross-frame wait before '{}' starts no graphics batch", w.wait)
+                    })?;
+                b.waits_previous_frame = true;
+            }
         }
         if let Some(p) = seen.iter().position(|s| !s) {
             return Err(format!("pass '{}' is in no batch", plan.order[p]));
@@ -196,10 +216,26 @@ impl SubmitPlan {
         if planned {
             out.extend(b.waits.iter().map(|&(q, v)| (q, self.value(q, f, v))));
         }
-        if b.first_on_queue && f > 0 {
+        if f > 0 {
             let o = 1 - b.queue;
-            if self.used[o] {
-                out.push((o, self.frame_end(o, f - 1)));
+            if !self.overlap {
+                // Frames in sequence: each queue starts a frame after the other's previous.
+                if b.first_on_queue && self.used[o] {
+                    out.push((o, self.frame_end(o, f - 1)));
+                }
+            } else {
+                if b.first_on_queue {
+                    // After its own previous frame, as a semaphore (a full dependency, as
+                    // the other queue's frame end gave before frames overlapped); the async
+                    // queue also after the graphics queue's previous frame.
+                    out.push((b.queue, self.frame_end(b.queue, f - 1)));
+                    if b.queue == 1 && self.used[0] {
+                        out.push((0, self.frame_end(0, f - 1)));
+                    }
+                }
+                if b.waits_previous_frame && self.used[1] {
+                    out.push((1, self.frame_end(1, f - 1)));
+                }
             }
         }
         // One wait per semaphore: the largest value implies the others.
@@ -238,10 +274,13 @@ impl SubmitPlan {
     }
 
     /// The tail submit of queue `q` in frame `f` (when [`Self::tails`]): it waits for exactly
-    /// what the other queue's last batch signals, and signals the frame end of `q`.
-    pub fn tail(&self, q: usize, f: u64) -> (Point, Point) {
+    /// what the other queue's last batch signals, and signals the frame end of `q`. With
+    /// overlapping frames the graphics queue's waits for nothing: the async queue may still
+    /// run the frame's tail while graphics goes on with the next frame.
+    pub fn tail(&self, q: usize, f: u64) -> (Option<Point>, Point) {
         let o = 1 - q;
-        ((o, self.last_signal(o, f)), (q, self.frame_end(q, f)))
+        let wait = (!(self.overlap && q == 0)).then(|| (o, self.last_signal(o, f)));
+        (wait, (q, self.frame_end(q, f)))
     }
 
     /// Submits per frame (batches plus tails).
@@ -274,7 +313,68 @@ mod tests {
             .uses(depth, Access::DepthRead)
             .clears(hdr, Access::ColorWrite)
             .id();
+        let sequential = CompileOptions {
+            overlap_frames: false,
+            ..CompileOptions::ALL
+        };
+        compile(&g, &Capabilities::desktop(), &sequential).unwrap()
+    }
+
+    /// The scenario plus a post pass on the async queue after the last raster pass (the
+    /// tail), compiled with overlapping frames.
+    fn overlapping() -> Plan {
+        let mut g = Graph::new("o");
+        let depth = g.image("depth", ImageDesc::new(Format::D32_SFLOAT, 64, 64));
+        let tiles = g.buffer("tiles", 1024);
+        let hdr = g.image("hdr", ImageDesc::new(Format::R16G16B16A16_SFLOAT, 64, 64));
+        let ldr = g.image("ldr", ImageDesc::new(Format::R8G8B8A8_UNORM, 64, 64));
+        // A read-back target: imported, never placed.
+        g.resource_mut(ldr).origin = tessera_graph::Origin::Imported(Default::default());
+        g.raster("prepass").clears(depth, Access::DepthWrite).id();
+        g.compute("cull")
+            .on_queue(QueueKind::AsyncCompute)
+            .uses(depth, Access::Sampled)
+            .uses(tiles, Access::StorageWrite)
+            .id();
+        g.raster("opaque")
+            .uses(tiles, Access::StorageRead)
+            .uses(depth, Access::DepthRead)
+            .clears(hdr, Access::ColorWrite)
+            .id();
+        g.compute("post")
+            .on_queue(QueueKind::AsyncCompute)
+            .uses(hdr, Access::Sampled)
+            .uses(ldr, Access::StorageWrite)
+            .id();
         compile(&g, &Capabilities::desktop(), &CompileOptions::ALL).unwrap()
+    }
+
+    #[test]
+    fn overlapping_frames_start_graphics_without_waiting_for_the_async_tail() {
+        let plan = overlapping();
+        let o = plan.frame_overlap.as_ref().expect("the plan overlaps frames");
+        assert_eq!(o.tail, ["post"]);
+        assert_eq!(o.head, ["prepass"]);
+        assert!(o.waits.is_empty(), "{o:?}");
+        let s = SubmitPlan::from_plan(&plan).unwrap();
+        assert!(s.overlap && s.tails());
+        replay(&s, 4);
+        for i in 0..s.batches.len() {
+            let b = &s.batches[i];
+            let waits = s.waits(i, 2, true);
+            if b.first_on_queue && b.queue == 0 {
+                // Its own previous frame only: the async queue may still run frame 1's post.
+                assert_eq!(waits, vec![(0, s.frame_end(0, 1))], "{waits:?}");
+            }
+            if b.first_on_queue && b.queue == 1 {
+                // (a later value of a semaphore implies the earlier ones)
+                let on = |q: usize| waits.iter().find(|w| w.0 == q).map(|w| w.1);
+                assert!(on(0) >= Some(s.frame_end(0, 1)), "{waits:?}");
+                assert!(on(1) >= Some(s.frame_end(1, 1)), "{waits:?}");
+            }
+        }
+        assert_eq!(s.tail(0, 2).0, None, "graphics ends its frame without the async tail");
+        assert_eq!(s.tail(1, 2).0.map(|w| w.0), Some(0));
     }
 
     /// Replays `frames` frames in submission order and checks that every wait names a
@@ -304,7 +404,9 @@ mod tests {
             if s.tails() {
                 for q in 0..2 {
                     let (w, sig) = s.tail(q, f);
-                    assert!(log.contains(&w), "tail of {q} waits {w:?}, never signalled");
+                    if let Some(w) = w {
+                        assert!(log.contains(&w), "tail of {q} waits {w:?}, never signalled");
+                    }
                     signal(sig, &mut top, &mut log);
                 }
             }

@@ -78,6 +78,13 @@ pub struct FrameArgs {
     /// Do not use the async-compute queue.
     #[arg(long)]
     no_async: bool,
+    /// Let the next frame's graphics work start while this frame's post chain still runs on
+    /// the async queue (the default where an async queue exists; `[graph] overlap_frames`).
+    #[arg(long, conflicts_with = "no_overlap")]
+    overlap_frames: bool,
+    /// Run frames one after the other on the two queues (no overlap).
+    #[arg(long)]
+    no_overlap: bool,
     /// No sun shadows.
     #[arg(long)]
     no_shadows: bool,
@@ -153,6 +160,7 @@ impl FrameArgs {
         o.memoryless &= !self.no_memoryless;
         o.alias &= !self.no_alias;
         o.async_compute &= !self.no_async;
+        o.overlap_frames = (o.overlap_frames || self.overlap_frames) && !self.no_overlap;
         o
     }
 

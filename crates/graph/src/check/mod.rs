@@ -67,7 +67,10 @@
 //!   `history.wrong`, `history.order`. A half of a double-buffered history pair enters the
 //!   frame in the state its twin left (`hazard.cross_frame`, `layout.mismatch` follow it);
 //! - coverage (`coverage`): `coverage.uncovered_read` (content a covered write left is
-//!   read without the same coverage), `coverage.stale_depth`, `coverage.survives`.
+//!   read without the same coverage), `coverage.stale_depth`, `coverage.survives`;
+//! - overlapping frames (`overlap`): `overlap.tail`, `overlap.wait`, `overlap.doubled`,
+//!   `overlap.hazard`, `overlap.alias` (frame N's async tail against frame N+1's first
+//!   graphics passes).
 
 mod core;
 mod coverage;
@@ -75,6 +78,7 @@ mod history;
 pub mod limits;
 mod memory;
 mod ops;
+mod overlap;
 mod renderpass;
 mod resolve;
 mod syncs;
@@ -118,6 +122,7 @@ pub fn check(
     syncs::check(graph, caps, options, plan, &mut v);
     history::check(graph, plan, &mut v);
     coverage::check(graph, plan, &mut v);
+    overlap::check(graph, plan, &mut v);
     resolve::check(graph, caps, plan, &mut v);
     if v.is_empty() {
         Ok(())

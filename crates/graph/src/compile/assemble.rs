@@ -223,6 +223,7 @@ impl Parts<'_> {
             history: history(self.graph),
             device: Some(self.caps.clone()),
             options: Some(*self.options),
+            frame_overlap: None,
         }
     }
 }

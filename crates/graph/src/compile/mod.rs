@@ -18,6 +18,7 @@ pub mod external;
 pub mod levels;
 pub mod memory;
 pub mod order;
+pub mod overlap;
 pub mod ownership;
 pub mod renderpass;
 mod resource_uses;
@@ -130,34 +131,95 @@ pub fn compile(
         front(graph, caps, &reference, &deps, &culling)?;
     }
     let (schedule, rp) = front(graph, caps, options, &deps, &culling)?;
-    let ownership = ownership::decide(graph, &schedule);
+    let back = |exclusive: &[bool]| {
+        back(
+            graph,
+            caps,
+            options,
+            (&deps, &culling),
+            &schedule,
+            rp.clone(),
+            exclusive,
+        )
+    };
+    let plan = back(&[]);
+    if !options.overlap_frames {
+        return Ok(plan);
+    }
+    Ok(with_overlap(graph, plan, back))
+}
+
+/// `plan` with its two-frame window ([`overlap`]). Moving resources to memory of their own
+/// changes the memory phase and what follows it (aliasing barriers and syncs), so the back
+/// phases run again with them (`back`) and the window is decided again on the result, until
+/// it moves nothing new (the moved set only grows, and the budget bounds it); the last of
+/// [`overlap::ROUNDS`] rounds may move nothing.
+fn with_overlap(graph: &Graph, mut plan: Plan, back: impl Fn(&[bool]) -> Plan) -> Plan {
+    let base = plan.memory.aliased_bytes;
+    let mut exclusive = vec![false; graph.resources.len()];
+    let mut replaced = Vec::new();
+    for round in 0..overlap::ROUNDS {
+        let spent = plan.memory.aliased_bytes.saturating_sub(base);
+        let budget = overlap::Budget {
+            frame_bytes: base,
+            spent,
+            may_move: round + 1 < overlap::ROUNDS,
+        };
+        let Some(mut decision) = overlap::decide(graph, &plan, &exclusive, budget) else {
+            return plan;
+        };
+        let new = decision
+            .exclusive
+            .iter()
+            .zip(&exclusive)
+            .any(|(&d, &had)| d && !had);
+        replaced.append(&mut decision.section.replaced);
+        if !new {
+            decision.section.replaced = replaced;
+            plan.frame_overlap = Some(decision.section);
+            overlap::split_batches(&mut plan);
+            return plan;
+        }
+        exclusive = decision.exclusive;
+        plan = back(&exclusive);
+    }
+    unreachable!("the last round moves nothing")
+}
+
+/// The phases after the render passes: ownership, barriers, memory (with the resources
+/// marked in `exclusive` in memory of their own), aliasing barriers, syncs, the plan.
+fn back(
+    graph: &Graph,
+    caps: &Capabilities,
+    options: &CompileOptions,
+    (deps, culling): (&deps::Dependencies, &cull::Culling),
+    schedule: &Schedule,
+    rp: renderpass::RenderPasses,
+    exclusive: &[bool],
+) -> Plan {
+    let ownership = ownership::decide(graph, schedule);
     let mut barriers =
-        barriers::barriers(graph, &schedule, &rp.grouping, &rp.ops, &ownership.sharing);
+        barriers::barriers(graph, schedule, &rp.grouping, &rp.ops, &ownership.sharing);
     let layout = memory::plan_memory(
         graph,
-        &schedule,
+        schedule,
         &rp.grouping,
         caps,
         options,
         &rp.memoryless,
+        exclusive,
     );
-    alias_barriers::add(graph, &schedule, &layout, &mut barriers);
-    let syncs = syncs::syncs(
-        graph,
-        &schedule,
-        &rp.grouping,
-        &barriers.cross_queue,
-        options,
-    );
+    alias_barriers::add(graph, schedule, &layout, &mut barriers);
+    let syncs = syncs::syncs(graph, schedule, &rp.grouping, &barriers.cross_queue, options);
     let mut memory = layout.memory;
     memory.memoryless_fallbacks = rp.memoryless_fallbacks;
-    Ok(assemble::Parts {
+    assemble::Parts {
         graph,
         caps,
         options,
-        deps: &deps,
-        culling: &culling,
-        schedule: &schedule,
+        deps,
+        culling,
+        schedule,
         render_passes: rp.render_passes,
         breaks: rp.breaks,
         barriers: &barriers,
@@ -166,5 +228,5 @@ pub fn compile(
         memory,
         bandwidth: rp.bandwidth,
     }
-    .into_plan())
+    .into_plan()
 }

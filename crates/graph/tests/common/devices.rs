@@ -22,13 +22,14 @@ pub fn capabilities() -> impl Strategy<Value = Capabilities> {
 
 /// `ALL`, `NONE`, or any combination of switches.
 pub fn options() -> impl Strategy<Value = CompileOptions> {
-    let mixed = any::<[bool; 6]>().prop_map(|b| CompileOptions {
+    let mixed = any::<[bool; 7]>().prop_map(|b| CompileOptions {
         reorder: b[0],
         merge: b[1],
         memoryless: b[2],
         alias: b[3],
         async_compute: b[4],
         minimize_syncs: b[5],
+        overlap_frames: b[6],
     });
     prop_oneof![Just(CompileOptions::ALL), Just(CompileOptions::NONE), mixed]
 }

@@ -371,6 +371,7 @@ impl Config {
                 async_compute: g.async_compute.unwrap_or(all.async_compute),
                 reorder: g.reorder.unwrap_or(all.reorder),
                 minimize_syncs: g.minimize_syncs.unwrap_or(all.minimize_syncs),
+                overlap_frames: g.overlap_frames.unwrap_or(all.overlap_frames),
             },
             ..defaults
         };

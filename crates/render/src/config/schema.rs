@@ -73,4 +73,5 @@ pub(super) struct GraphIn {
     pub async_compute: Option<bool>,
     pub reorder: Option<bool>,
     pub minimize_syncs: Option<bool>,
+    pub overlap_frames: Option<bool>,
 }

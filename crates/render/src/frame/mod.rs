@@ -189,6 +189,11 @@ fn declare_deferred(
             geometry::declare_shadows(fb, t, shadow_size, cascades);
             geometry::declare_gbuffer(fb, t, covered);
         }
+        Ssao::GBuffer if std::env::var_os("TESSERA_SHADOWS_FIRST").is_some() => {
+            geometry::declare_shadows(fb, t, shadow_size, cascades);
+            geometry::declare_gbuffer(fb, t, covered);
+            t.ssao = Some(ssao::declare(fb, t, t.depth).ssao);
+        }
         Ssao::GBuffer => {
             geometry::declare_gbuffer(fb, t, covered);
             t.ssao = Some(ssao::declare(fb, t, t.depth).ssao);

@@ -29,7 +29,7 @@ impl PlanState {
         history: &HistoryFrame,
     ) -> Result<(), VkError> {
         let d = &gpu.device;
-        let (res, handed) = imports::resolve(self, imports, history)?;
+        let (res, handed) = imports::resolve(self, imports, history, frame)?;
         let fbs = imports::framebuffers(self, gpu, dev, &res, &handed)?;
         // SAFETY: the slot's previous frame is complete (waited for by the caller).
         unsafe {
@@ -129,7 +129,7 @@ impl PlanState {
                 ),
                 None => {
                     let (w, s) = self.layout.tail(sub.queue, rel);
-                    (vec![w], Some(s))
+                    (w.into_iter().collect(), Some(s))
                 }
             };
             let point = |(q, v): submit::Point| {

@@ -43,9 +43,16 @@ pub(crate) fn resolve(
     plan: &PlanState,
     imports: &FrameImports<'_>,
     history: &HistoryFrame,
+    frame: u64,
 ) -> Result<(Vec<Res>, Vec<bool>), VkError> {
     let g = &plan.graph;
     let mut res = plan.resources.res.clone();
+    // Odd frames use the second copy of each doubled resource (overlapping frames).
+    if let Some(twins) = plan.twins.as_ref().filter(|_| frame % 2 == 1) {
+        for (i, _) in plan.doubled.iter().enumerate().filter(|(_, &d)| d) {
+            res[i] = twins.res[i];
+        }
+    }
     for &(i, object) in &history.objects {
         res[i] = object;
     }
@@ -145,7 +152,9 @@ pub(crate) fn framebuffers(
     let mut out = Vec::with_capacity(plan.built.len());
     for k in 0..plan.built.len() {
         let b = &plan.built[k];
-        if !b.attachments.iter().any(|&i| handed[i]) && b.framebuffer != vk::Framebuffer::null() {
+        // A doubled attachment is another image every other frame, as a handed-in one is.
+        let per_frame = |i: usize| handed[i] || plan.doubled.get(i).copied().unwrap_or(false);
+        if !b.attachments.iter().any(|&i| per_frame(i)) && b.framebuffer != vk::Framebuffer::null() {
             out.push(b.framebuffer);
             continue;
         }

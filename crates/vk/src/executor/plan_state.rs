@@ -62,6 +62,10 @@ pub(crate) struct PlanState {
     /// The plan as executed (equal to `plan` unless a test hook changes it).
     pub(crate) run: Plan,
     pub(crate) resources: Resources,
+    /// The odd frames' objects of the resources the plan doubles for overlapping frames.
+    pub(crate) twins: Option<Resources>,
+    /// Which resources are doubled (indexed by resource).
+    pub(crate) doubled: Vec<bool>,
     pub(crate) built: Vec<BuiltRenderPass>,
     /// Framebuffers with handed-in views: (render pass index, views) -> framebuffer.
     pub(crate) fb_cache: HashMap<(usize, Vec<vk::ImageView>), vk::Framebuffer>,
@@ -118,8 +122,12 @@ impl PlanState {
         first_frame: u64,
         spare: &mut SpareMemory,
     ) -> Result<PlanState, VkError> {
-        let (graph, plan, unbound) =
-            setup::compile_for_device(gpu, dev, options, hooks, declared, compile_options)?;
+        let setup::DevicePlan {
+            graph,
+            plan,
+            unbound,
+            twins,
+        } = setup::compile_for_device(gpu, dev, options, hooks, declared, compile_options)?;
         let run = match hooks.executed_plan {
             Some(f) => f(&graph, &plan),
             None => plan.clone(),
@@ -135,7 +143,36 @@ impl PlanState {
                 plan.memory.blocks.len()
             );
         }
-        let resources = Resources::bind_reusing(gpu, &graph, &plan, unbound, spare)?;
+        let doubled = setup::doubled_set(&graph, &plan);
+        let resources = match Resources::bind_reusing(gpu, &graph, &plan, unbound, spare) {
+            Ok(r) => r,
+            Err(e) => {
+                if let Some(t) = twins {
+                    Resources::from_unbound(t).destroy(gpu);
+                }
+                return Err(e);
+            }
+        };
+        let twins = match twins {
+            None => None,
+            Some(t) => {
+                // The twins' blocks as a plan's memory, so that binding reads them as any.
+                let mut twin_plan = Plan::default();
+                twin_plan.memory.blocks = plan
+                    .frame_overlap
+                    .as_ref()
+                    .map(|o| o.twin_blocks.clone())
+                    .unwrap_or_default();
+                match Resources::bind_reusing(gpu, &graph, &twin_plan, t, spare) {
+                    Ok(r) => Some(r),
+                    Err(e) => {
+                        let mut resources = resources;
+                        resources.destroy(gpu);
+                        return Err(e);
+                    }
+                }
+            }
+        };
         let mut me = PlanState {
             declared: declared.clone(),
             compile_options: *compile_options,
@@ -143,6 +180,8 @@ impl PlanState {
             plan,
             run,
             resources,
+            twins,
+            doubled,
             built: Vec::new(),
             fb_cache: HashMap::new(),
             setups: Vec::new(),
@@ -690,6 +729,9 @@ impl PlanState {
     pub(crate) fn destroy(&mut self, gpu: &Gpu, dev: &mut DeviceState) {
         self.destroy_objects(gpu, dev);
         self.resources.destroy(gpu);
+        if let Some(t) = &mut self.twins {
+            t.destroy(gpu);
+        }
     }
 
     /// [`PlanState::destroy`], keeping the resources' memory on offer in `spare` for the
@@ -697,6 +739,9 @@ impl PlanState {
     pub(crate) fn retire(&mut self, gpu: &Gpu, dev: &mut DeviceState, spare: &mut SpareMemory) {
         self.destroy_objects(gpu, dev);
         self.resources.retire(gpu, spare);
+        if let Some(t) = &mut self.twins {
+            t.retire(gpu, spare);
+        }
     }
 
     fn destroy_objects(&mut self, gpu: &Gpu, dev: &mut DeviceState) {

@@ -23,6 +23,19 @@ pub(crate) fn external_set(graph: &Graph, options: &ExecOptions) -> Vec<bool> {
         .collect()
 }
 
+/// What [`compile_for_device`] makes.
+pub(crate) struct DevicePlan {
+    /// The graph with real sizes.
+    pub graph: Graph,
+    /// Its plan.
+    pub plan: Plan,
+    /// The resources, unbound.
+    pub unbound: Unbound,
+    /// The odd frames' copies of the resources the plan doubles for overlapping frames
+    /// (`frame_overlap.doubled`; the others are null placeholders), unbound.
+    pub twins: Option<Unbound>,
+}
+
 /// The graph with real sizes, its plan, and the unbound resources.
 pub(crate) fn compile_for_device(
     gpu: &Gpu,
@@ -31,7 +44,7 @@ pub(crate) fn compile_for_device(
     hooks: &TestHooks,
     declared: &Graph,
     compile_options: &CompileOptions,
-) -> Result<(Graph, Plan, Unbound), VkError> {
+) -> Result<DevicePlan, VkError> {
     // Before anything is created: an image beyond the device's limits is one error.
     gpu.check_extents(declared)?;
     let mut g = declared.clone();
@@ -66,11 +79,46 @@ pub(crate) fn compile_for_device(
         }
         Ok(plan)
     })();
-    match checked {
-        Ok(plan) => Ok((g, plan, unbound)),
+    let plan = match checked {
+        Ok(plan) => plan,
+        Err(e) => {
+            resources::Resources::from_unbound(unbound).destroy(gpu);
+            return Err(e);
+        }
+    };
+    let doubled = doubled_set(&g, &plan);
+    if !doubled.contains(&true) {
+        return Ok(DevicePlan {
+            graph: g,
+            plan,
+            unbound,
+            twins: None,
+        });
+    }
+    // The twins: the same create infos, every other resource a placeholder.
+    let others: Vec<bool> = doubled.iter().map(|d| !d).collect();
+    let concurrent = unbound.concurrent.clone();
+    match resources::create_unbound(gpu, &g, &memoryless, &concurrent, dev.families, &others) {
+        Ok(twins) => Ok(DevicePlan {
+            graph: g,
+            plan,
+            unbound,
+            twins: Some(twins),
+        }),
         Err(e) => {
             resources::Resources::from_unbound(unbound).destroy(gpu);
             Err(e)
         }
     }
+}
+
+/// The resources `plan` doubles for overlapping frames (indexed by resource).
+pub(crate) fn doubled_set(graph: &Graph, plan: &Plan) -> Vec<bool> {
+    let mut out = vec![false; graph.resources.len()];
+    for d in plan.frame_overlap.iter().flat_map(|o| &o.doubled) {
+        if let Some(r) = graph.find_resource(&d.resource) {
+            out[r.index()] = true;
+        }
+    }
+    out
 }

@@ -91,6 +91,17 @@ pub fn figures(frame: &FrameTimes) -> FrameFigures {
     }
 }
 
+/// The end of each frame to the end of the next, in microseconds, over `frames` that ran
+/// back to back (in submission order; frames without spans are skipped).
+pub fn periods(frames: &[FrameTimes]) -> Vec<f64> {
+    let ends: Vec<f64> = frames
+        .iter()
+        .filter(|f| !f.passes.is_empty())
+        .map(|f| f.passes.iter().map(|p| p.end_ns).fold(f64::MIN, f64::max))
+        .collect();
+    ends.windows(2).map(|w| (w[1] - w[0]) / 1000.0).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,6 +114,22 @@ mod tests {
             start_ns: start_us * 1000.0,
             end_ns: end_us * 1000.0,
         }
+    }
+
+    #[test]
+    fn periods_are_end_to_end_over_frames_in_a_row() {
+        use QueueKind::{AsyncCompute as A, Graphics as G};
+        // Frame 1 starts before frame 0's async tail ends: the period is shorter than a
+        // frame.
+        let f0 = FrameTimes {
+            passes: vec![span("g", G, 0.0, 80.0), span("post", A, 80.0, 100.0)],
+        };
+        let f1 = FrameTimes {
+            passes: vec![span("g", G, 80.0, 160.0), span("post", A, 160.0, 180.0)],
+        };
+        let empty = FrameTimes { passes: vec![] };
+        assert_eq!(periods(&[f0.clone(), empty, f1]), vec![80.0]);
+        assert!(periods(&[f0]).is_empty());
     }
 
     #[test]

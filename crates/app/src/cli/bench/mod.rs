@@ -37,7 +37,18 @@ use tessera_vk::executor::{FrameTimes, TileRules};
 use tessera_vk::{AsyncQueue, Gpu, GpuOptions};
 
 /// The modes, in the order they take turns.
-pub const MODES: [&str; 6] = ["none", "merge", "memoryless", "alias", "async", "all"];
+pub const MODES: [&str; 7] = [
+    "none",
+    "merge",
+    "memoryless",
+    "alias",
+    "async",
+    "overlap",
+    "all",
+];
+
+/// Most frames of a throughput burst (the executor keeps the spans of this many).
+const FRAME_TIMES_BURST: u32 = 60;
 
 #[derive(Debug, clap::Args)]
 pub struct BenchArgs {
@@ -119,6 +130,11 @@ pub fn mode_options(mode: &str) -> CompileOptions {
         },
         "async" => CompileOptions {
             async_compute: true,
+            ..none
+        },
+        "overlap" => CompileOptions {
+            async_compute: true,
+            overlap_frames: true,
             ..none
         },
         "all" => CompileOptions::ALL,
@@ -332,6 +348,8 @@ fn write_outputs(outs: &Outs, report: &BenchReport) -> anyhow::Result<()> {
 struct Samples {
     cpu: Vec<FrameStats>,
     times: Vec<FrameTimes>,
+    /// Frames submitted back to back, for the frame period.
+    burst: Vec<FrameTimes>,
 }
 
 /// Every mode at one size: renderers side by side, taking turns.
@@ -379,6 +397,17 @@ fn bench_size(
         }
         progress.set(round as u64 + 1);
     }
+    // Throughput: each mode alone, its frames submitted back to back (two in flight, as
+    // a window renders), so that consecutive frames may overlap on the GPU.
+    let burst = frames.clamp(2, FRAME_TIMES_BURST);
+    for (r, s) in renderers.iter_mut().zip(&mut samples) {
+        r.take_frame_times();
+        for k in 0..burst {
+            r.render((rounds + k) as f32 / 60.0)?;
+        }
+        r.wait()?;
+        s.burst = r.take_frame_times();
+    }
     let mut cells = Vec::new();
     for (((mode, lighting), mut r), s) in modes.iter().zip(renderers).zip(samples) {
         let mut c = cell(mode, &mut r, &s)?;
@@ -406,6 +435,7 @@ fn cell(mode: &str, r: &mut Renderer, s: &Samples) -> anyhow::Result<Cell> {
         graphics_busy_us: pick(|f| f.graphics_busy_us),
         async_busy_us: pick(|f| f.async_busy_us),
         overlap_us: pick(|f| f.overlap_us),
+        frame_period_us: report::spread(&measure::periods(&s.burst)),
     };
     let median_cpu = |f: fn(&FrameStats) -> f64| {
         report::percentile(&s.cpu.iter().map(f).collect::<Vec<_>>(), 50.0)

@@ -87,6 +87,11 @@ pub struct GpuFigures {
     pub async_busy_us: Spread,
     /// Async-compute time that overlaps graphics time.
     pub overlap_us: Spread,
+    /// Throughput: the time from one frame's end to the next's over frames submitted back
+    /// to back (frames may overlap across queues), beside `frame_us`, one frame's span
+    /// (latency). Absent in reports written before it existed.
+    #[serde(default)]
+    pub frame_period_us: Spread,
 }
 
 /// CPU figures, in microseconds (medians over the measured frames).
@@ -193,6 +198,7 @@ impl Cell {
             ("gpu_graphics_busy_us", self.gpu.graphics_busy_us.median),
             ("gpu_async_busy_us", self.gpu.async_busy_us.median),
             ("gpu_overlap_us", self.gpu.overlap_us.median),
+            ("gpu_frame_period_us", self.gpu.frame_period_us.median),
             ("cpu_declare_us", self.cpu.declare_us),
             ("cpu_compile_cached_us", self.cpu.compile_cached_us),
             ("cpu_compile_uncached_us", self.cpu.compile_uncached_us),

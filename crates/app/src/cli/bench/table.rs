@@ -111,6 +111,13 @@ pub fn render(r: &BenchReport) -> String {
                 value("_us", g.p90),
                 value("_us", (g.median - c.gpu.graphics_busy_us.median).max(0.0)),
             );
+            if c.gpu.frame_period_us.median > 0.0 {
+                let _ = write!(
+                    s,
+                    "; frame period {} (frames back to back)",
+                    value("_us", c.gpu.frame_period_us.median)
+                );
+            }
             let busy = c.gpu.async_busy_us.median;
             if busy > 0.0 && g.median > 0.0 {
                 // Overlap can hide at most the async queue's own busy time.

@@ -54,7 +54,9 @@ pub struct MemoryLayout {
 }
 
 /// Places the transient resources used by kept passes, leaving out imported ones and those
-/// marked in `memoryless` (indexed by resource).
+/// marked in `memoryless` (indexed by resource); those marked in `exclusive` (indexed by
+/// resource, may be empty) share bytes with no other resource (the overlap of two frames
+/// needs them apart: `compile::overlap`).
 pub fn plan_memory(
     graph: &Graph,
     schedule: &Schedule,
@@ -62,8 +64,26 @@ pub fn plan_memory(
     caps: &Capabilities,
     options: &CompileOptions,
     memoryless: &[bool],
+    exclusive: &[bool],
 ) -> MemoryLayout {
-    let (problem, lower_bound) = Problem::of_schedule(graph, schedule, grouping, caps, memoryless);
+    let (mut problem, lower_bound) =
+        Problem::of_schedule(graph, schedule, grouping, caps, memoryless);
+    if exclusive.contains(&true) {
+        // The whole frame, as far as any item reaches: such an item conflicts with all.
+        let whole = problem.items.iter().fold(
+            Span { pos_lo: 0, pos_hi: 0, lvl_lo: 0, lvl_hi: 0 },
+            |w, it| Span {
+                pos_hi: w.pos_hi.max(it.span.pos_hi),
+                lvl_hi: w.lvl_hi.max(it.span.lvl_hi),
+                ..w
+            },
+        );
+        for it in &mut problem.items {
+            if exclusive.get(it.resource.index()) == Some(&true) {
+                it.span = whole;
+            }
+        }
+    }
     let (packing, article_bytes, by_start) = if options.alias {
         let (packing, article, by_start) =
             planner::plan_in_start_order(&problem, Some(lower_bound));

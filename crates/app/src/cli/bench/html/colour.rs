@@ -84,7 +84,7 @@ fn luminance(h: f64, s: f64, l: f64) -> f64 {
     0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
 }
 
-/// A mode's colour in single-series charts; modes outside the known six cycle a spare set.
+/// A mode's colour in single-series charts; modes outside the known seven cycle a spare set.
 pub(super) fn mode_colour(mode: &str, index: usize) -> &'static str {
     match mode {
         "none" => "#8b939e",
@@ -92,6 +92,7 @@ pub(super) fn mode_colour(mode: &str, index: usize) -> &'static str {
         "memoryless" => "#2f9a74",
         "alias" => "#d9822b",
         "async" => "#8e63bf",
+        "overlap" => "#3c8f9e",
         "all" => "#cf3f5a",
         _ => ["#5a6b7d", "#a0813a", "#3c8f9e", "#b05a8c"][index % 4],
     }
