@@ -56,6 +56,54 @@ fn mali_keeps_raster_lighting_in_the_merged_render_pass() {
     }
 }
 
+/// The same deferred frame on a tiler with an async-compute queue (a second graphics queue,
+/// `--async-queue graphics`): `ssao` and `ssao blur` on the async queue, which `lighting`
+/// reads, move before the G-buffer render pass (the wait for them at its first subpass), so
+/// the frame has the render passes of the one-queue plan, G-buffer to tone map merged.
+#[test]
+fn mali_with_an_async_queue_keeps_the_merged_render_pass() {
+    let mut features = Config::builtin().features_for("mali");
+    features.path = RenderPath::Deferred;
+    features.msaa = 1;
+    let settings = tessera_render::Settings {
+        width: 1920,
+        height: 1080,
+        features,
+        profile: "mali".into(),
+        ..tessera_render::Settings::default()
+    };
+    let graph = tessera_render::frame_graph(&tessera_scene::builtin(), &settings);
+    let one_queue = Capabilities::profile("mali").expect("profile");
+    let two_queues = Capabilities {
+        async_compute: true,
+        ..one_queue.clone()
+    };
+    let single = compile(&graph, &one_queue, &CompileOptions::ALL).expect("compiles");
+    let plan = compile(&graph, &two_queues, &CompileOptions::ALL).expect("compiles");
+    assert!(
+        !plan.queues.async_compute.is_empty(),
+        "async passes run there"
+    );
+    assert_eq!(
+        plan.render_passes.len(),
+        single.render_passes.len(),
+        "{:?}",
+        plan.breaks
+    );
+    let merged = in_render_pass(&plan, "lighting").expect("lighting is a subpass");
+    assert_eq!(merged, ["gbuffer", "lighting", "transparents", "tonemap"]);
+    // Every wait of the merged render pass is at its first subpass.
+    let inside = ["lighting", "transparents", "tonemap"];
+    assert!(plan
+        .syncs
+        .iter()
+        .all(|s| !inside.contains(&s.wait.as_str())));
+    assert!(plan.syncs.iter().any(|s| s.wait == "gbuffer"));
+    if let Err(v) = tessera_graph::check::check(&graph, &two_queues, &CompileOptions::ALL, &plan) {
+        panic!("{v:?}");
+    }
+}
+
 /// `--lighting raster` on desktop is the raster pass, which the compiler may merge there
 /// (the desktop profile has no tile budget to respect, so it is a subpass again).
 #[test]

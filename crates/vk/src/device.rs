@@ -115,8 +115,9 @@ pub enum AsyncQueue {
     /// A second queue of the graphics family where it has two or more (Mali and Adreno
     /// expose no compute-only family, but several graphics queues), even where a
     /// compute-only family exists; none when the family has one queue. Opt-in: on the H200
-    /// it never ran beside the first queue, and until a cross-queue wait can sit before a
-    /// render pass it would split a tiler's merged deferred render pass.
+    /// it never ran beside the first queue, and on tilers it is unmeasured (a tiler's merged
+    /// deferred render pass no longer splits: the compiler hoists the wait for independent
+    /// async work to the render pass's start).
     Graphics,
 }
 

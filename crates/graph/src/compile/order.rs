@@ -25,6 +25,14 @@
 //!   (raster passes last, so the render pass they open can continue into the next level).
 //!   Async-compute passes do not close the render pass in between; the merge rule of
 //!   `renderpass::cross_queue` decides which raster passes may still join it.
+//! - [`hoist`], with levels: a raster pass that the open render pass accepts but for
+//!   async-compute passes inside it in the order that share a resource with it (or with the
+//!   render pass), none of which depends on a subpass, is taken anyway: those passes, with
+//!   their ancestors emitted since the first subpass, move to just before the first subpass
+//!   (`renderpass::cross_queue` tells why that is sound), so the wait for them sits at the
+//!   render pass's start instead of splitting it. The moved passes then run before passes
+//!   of lower levels (the subpasses), the one exception to positions following levels;
+//!   memory lifetimes test positions and levels both, so they stay sound.
 //!
 //! Cost: one queue, O(passes + edges) (successor lists chained through the edges, ready passes in a
 //! bitset whose first set bit only moves forward, ready raster passes in a second one for
@@ -38,7 +46,9 @@ use super::deps::Dependencies;
 use super::levels;
 use super::renderpass::merge::{Grouped, Grouper, OpenGroup};
 use crate::caps::{Capabilities, CompileOptions};
-use crate::graph::{Graph, PassId, PassKind, QueueKind};
+use crate::graph::{Graph, PassId, PassKind, QueueKind, ResourceId};
+use crate::hash::FxBuildHasher;
+use std::collections::HashSet;
 
 /// Kept passes in execution order, and their render passes (the merge phase run alongside,
 /// [`Grouper`]); `queue` is the queue of each pass (indexed by pass).
@@ -51,7 +61,7 @@ pub fn order(
     queue: &[QueueKind],
 ) -> (Vec<PassId>, Grouped) {
     let kept = &culling.kept;
-    let mut grouper = Grouper::new(graph, caps, options, queue);
+    let mut grouper = Grouper::new(graph, caps, options, queue, deps);
     if !options.reorder {
         let order: Vec<PassId> = graph.pass_ids().filter(|p| kept[p.index()]).collect();
         for &p in &order {
@@ -166,6 +176,8 @@ fn by_level(
     let slice = |b: usize| &sorted[bounds[b] as usize..bounds[b + 1] as usize];
     // Raster passes already emitted (picked ahead of earlier ones), by pass.
     let mut taken = vec![false; graph.passes.len()];
+    // Scratch of `hoist`, by pass (all clear between hoists).
+    let mut marks = vec![0u8; graph.passes.len()];
     let mut order = Vec::with_capacity(declared.len());
     for l in 0..depth as usize {
         let (on_async, others, rasters) = (slice(l * 3), slice(l * 3 + 1), slice(l * 3 + 2));
@@ -177,10 +189,14 @@ fn by_level(
                 r += 1;
             }
             let candidates = rasters[r..].iter().copied().filter(|p| !taken[p.index()]);
-            let no_crossing = |p: PassId| !grouper.crossing_blocks(p);
-            let picked = pick_mergeable(graph, caps, grouper.joinable(), candidates, no_crossing);
+            // Other-queue passes in the way that a hoist can move count as no obstacle.
+            let crossing_ok = |p: PassId| grouper.crossing_passable(p);
+            let picked = pick_mergeable(graph, caps, grouper.joinable(), candidates, crossing_ok);
             let p = if let Some(p) = picked {
                 taken[p.index()] = true;
+                if grouper.crossing_blocks(p) {
+                    hoist(graph, deps, queue, &mut order, grouper, p, &mut marks);
+                }
                 p
             } else if let Some(&p) = on_async.get(a) {
                 a += 1;
@@ -201,6 +217,83 @@ fn by_level(
     }
     debug_assert_eq!(order.len(), declared.len(), "every kept pass is ordered");
     order
+}
+
+/// A pass of [`hoist`]'s window: emitted since the open render pass's first subpass.
+const INSIDE: u8 = 1;
+/// A pass [`hoist`] moves before the render pass.
+const MOVED: u8 = 2;
+
+/// Moves the other-queue passes that keep `pass` out of the open render pass (those emitted
+/// since its first subpass that share a resource with a subpass or with `pass`), and their
+/// ancestors emitted since, to just before the first subpass, keeping their relative order;
+/// the caller checked that none of them depends on a subpass
+/// ([`Grouper::crossing_hoistable`]). `marks` is scratch by pass, left clear.
+fn hoist(
+    graph: &Graph,
+    deps: &Dependencies,
+    queue: &[QueueKind],
+    order: &mut Vec<PassId>,
+    grouper: &mut Grouper<'_>,
+    pass: PassId,
+    marks: &mut [u8],
+) {
+    let Some(group) = grouper.joinable() else {
+        debug_assert!(false, "a hoist needs an open render pass");
+        return;
+    };
+    let first = group.passes[0];
+    let Some(start) = order.iter().rposition(|&q| q == first) else {
+        debug_assert!(false, "the first subpass is ordered");
+        return;
+    };
+    let shared: HashSet<ResourceId, FxBuildHasher> = group
+        .passes
+        .iter()
+        .chain([&pass])
+        .flat_map(|&s| graph.pass(s).uses.iter().map(|u| u.resource))
+        .collect();
+    let window = order.split_off(start);
+    for &q in &window {
+        marks[q.index()] = INSIDE;
+        let in_the_way = queue[q.index()] != QueueKind::Graphics
+            && graph
+                .pass(q)
+                .uses
+                .iter()
+                .any(|u| shared.contains(&u.resource));
+        if in_the_way {
+            marks[q.index()] |= MOVED;
+        }
+    }
+    // Ancestors inside the window, latest first: a pass's predecessors come before it.
+    for &q in window.iter().rev() {
+        if marks[q.index()] & MOVED != 0 {
+            for e in deps.into(q) {
+                if marks[e.from.index()] & INSIDE != 0 {
+                    marks[e.from.index()] |= MOVED;
+                }
+            }
+        }
+    }
+    debug_assert!(
+        window
+            .iter()
+            .all(|q| marks[q.index()] & MOVED == 0 || queue[q.index()] != QueueKind::Graphics),
+        "no subpass moves: the moved passes depend on none"
+    );
+    let moved = |q: &&PassId| marks[q.index()] & MOVED != 0;
+    order.extend(window.iter().filter(moved));
+    let inside = order.len();
+    order.extend(window.iter().filter(|q| !moved(q)));
+    for &q in &window {
+        marks[q.index()] = 0;
+    }
+    grouper.hoisted(&order[start..inside], &order[inside..]);
+    debug_assert!(
+        !grouper.crossing_blocks(pass),
+        "nothing in the way is left inside the render pass"
+    );
 }
 
 /// Merge-aware rule: the first-declared ready raster pass (`candidates`: raster passes in

@@ -16,7 +16,9 @@
 //! after the earlier occupant's last use in submission order, or no barrier on one queue
 //! (and no forward semaphore across queues) can order them. With async compute the order
 //! phase submits level by level, so a span wholly before another in levels is also wholly
-//! before it in positions (render passes aside, whose spans cover all their subpasses).
+//! before it in positions (render passes aside, whose spans cover all their subpasses, and
+//! async-compute passes hoisted before a render pass, which run ahead of its lower levels:
+//! both tests are made, so neither exception is unsound).
 //! Cost: O(passes + uses); the lower bound ([`bound::Accumulator`](super::bound)) is
 //! summed on the way, so no other pass over the items is needed for it.
 

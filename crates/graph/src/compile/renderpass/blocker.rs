@@ -38,6 +38,10 @@ pub enum Blocker {
     },
     /// The candidate uses a resource that a pass of the other queue, inside the render pass
     /// in the execution order, also uses: the render pass could have to wait for that pass.
+    /// With `depends_on`, that pass depends on a subpass, so it cannot move before the
+    /// render pass (nor the wait for it to the render pass's start); without, the order
+    /// phase could have moved it there (it does, with `reorder` on, when nothing else keeps
+    /// the candidate out).
     WaitsOnOtherQueue {
         /// The candidate.
         pass: PassId,
@@ -45,15 +49,20 @@ pub enum Blocker {
         other: PassId,
         /// A resource both use.
         resource: ResourceId,
+        /// A subpass of the render pass that `other` depends on (transitively), if any.
+        depends_on: Option<PassId>,
     },
     /// A pass of the other queue inside the render pass in the execution order uses one of
     /// its resources (so it is not independent of the render pass, and typically waits for
-    /// it): the render pass ends before it.
+    /// it): the render pass ends before it. `depends_on` as for
+    /// [`Blocker::WaitsOnOtherQueue`].
     OtherQueueInside {
         /// The other-queue pass.
         other: PassId,
         /// A resource it shares with the render pass.
         resource: ResourceId,
+        /// A subpass of the render pass that `other` depends on (transitively), if any.
+        depends_on: Option<PassId>,
     },
     /// The pass has no attachments, so no render area to share.
     NoAttachments(PassId),
@@ -202,6 +211,7 @@ impl Blocker {
                 pass,
                 other,
                 resource,
+                depends_on: None,
             } => put!(
                 out,
                 "'",
@@ -215,7 +225,29 @@ impl Blocker {
                 " queue, which runs inside the render pass: the render pass could wait \
                          for the other queue inside it",
             ),
-            Blocker::OtherQueueInside { other, resource } => put!(
+            Blocker::WaitsOnOtherQueue {
+                pass,
+                other,
+                resource,
+                depends_on: Some(subpass),
+            } => {
+                put!(
+                    out,
+                    "'",
+                    p(*pass),
+                    "' uses '",
+                    r(*resource),
+                    "' like '",
+                    p(*other),
+                    "', which runs inside the render pass: "
+                );
+                depends_text(graph, out, *other, *subpass);
+            }
+            Blocker::OtherQueueInside {
+                other,
+                resource,
+                depends_on: None,
+            } => put!(
                 out,
                 "'",
                 p(*other),
@@ -226,6 +258,22 @@ impl Blocker {
                 "' of the render pass and runs inside it in the order: the render pass \
                          must end before it",
             ),
+            Blocker::OtherQueueInside {
+                other,
+                resource,
+                depends_on: Some(subpass),
+            } => {
+                put!(
+                    out,
+                    "'",
+                    p(*other),
+                    "' runs inside the render pass in the order and uses its '",
+                    r(*resource),
+                    "': "
+                );
+                depends_text(graph, out, *other, *subpass);
+                put!(out, ", and the render pass must end before it");
+            }
             Blocker::Extent {
                 pass,
                 extent,
@@ -523,6 +571,23 @@ impl Piece for u32 {
         }
         digits[i..].iter().for_each(|&d| out.push(char::from(d)));
     }
+}
+
+/// The words of an other-queue pass `other` inside the render pass that depends on its
+/// subpass `subpass`, so that no hoisting moves it (or a wait for it) to the render pass's
+/// start.
+fn depends_text(graph: &Graph, out: &mut String, other: PassId, subpass: PassId) {
+    let p = |id: PassId| graph.pass(id).name.as_str();
+    put!(
+        out,
+        "'",
+        p(other),
+        "' on the ",
+        graph.pass(other).queue.name(),
+        " queue depends on subpass '",
+        p(subpass),
+        "' of the render pass, so its wait cannot move to the render pass's start"
+    );
 }
 
 /// The start of [`Blocker::Between`]'s text, up to the pass name.

@@ -45,6 +45,7 @@ use super::cross_queue::Crossings;
 use super::{BreakDraft, Breaks, RenderPassGrouping};
 use crate::access::{Access, Target};
 use crate::caps::{Capabilities, CompileOptions};
+use crate::compile::deps::{self, Dependencies};
 use crate::compile::Schedule;
 use crate::graph::{Graph, Pass, PassId, PassKind, QueueKind, ResourceId};
 
@@ -533,14 +534,15 @@ fn conflict(
 
 /// Groups the scheduled raster passes into render passes and records a break, with every
 /// reason, between each pair of adjacent raster passes left in different render passes:
-/// [`Grouper`] fed the whole order.
+/// [`Grouper`] fed the whole order (nothing moves: the order is final).
 pub fn group(
     graph: &Graph,
     schedule: &Schedule,
     caps: &Capabilities,
     options: &CompileOptions,
 ) -> Grouped {
-    let mut grouper = Grouper::new(graph, caps, options, &schedule.queue);
+    let deps = deps::kept_dependencies(graph, &schedule.kept);
+    let mut grouper = Grouper::new(graph, caps, options, &schedule.queue, &deps);
     for &pass in &schedule.order {
         grouper.push(pass, None);
     }
@@ -560,6 +562,20 @@ pub struct Grouped {
 /// Bytes per pass the text of the break reasons is given at the first break.
 const REASON_BYTES: usize = 96;
 
+/// The break recorded before the open render pass's first subpass, with where its reasons
+/// about the cross-queue rule sit in its text (offsets into [`Breaks::text`]), so that a
+/// hoist ([`Grouper::hoisted`]) can write that part again.
+#[derive(Clone, Copy, Debug)]
+struct Opening {
+    /// Index of the break in [`Breaks::drafts`].
+    draft: usize,
+    /// End of the reasons about passes in between (the cross-queue reason follows).
+    between_end: usize,
+    /// Start of the merge rules' reasons (after their separator), the end of the text
+    /// when there are none.
+    rules_start: usize,
+}
+
 /// The merge phase as a stream: passes are pushed in execution order, as the order phase
 /// emits them, and each raster pass joins the open render pass or opens a new one. The
 /// order phase reads [`Grouper::joinable`] to pick mergeable passes, and hands the decision
@@ -578,17 +594,27 @@ pub struct Grouper<'a> {
     between: Vec<PassId>,
     /// The rule about other-queue passes; followed only when a pass is on another queue.
     crossings: Crossings,
+    /// [`Grouper::crossings`] of the render pass before the open one, as it was when the
+    /// open one started, plus the passes hoisted before the open one since: what the merge
+    /// rules over the finished order know at the open render pass's first subpass.
+    before: Crossings,
+    /// The break recorded when the open render pass started, if any.
+    opening: Option<Opening>,
+    /// Edges among the kept passes (whether an other-queue pass depends on a subpass).
+    deps: &'a Dependencies,
     two_queues: bool,
     extent_texts: ExtentTexts,
 }
 
 impl<'a> Grouper<'a> {
-    /// No pass emitted yet; `queue` is the queue of each pass (indexed by pass).
+    /// No pass emitted yet; `queue` is the queue of each pass (indexed by pass), `deps` the
+    /// edges among the kept passes.
     pub fn new(
         graph: &'a Graph,
         caps: &'a Capabilities,
         options: &'a CompileOptions,
         queue: &'a [QueueKind],
+        deps: &'a Dependencies,
     ) -> Self {
         Grouper {
             graph,
@@ -609,6 +635,9 @@ impl<'a> Grouper<'a> {
             open: OpenGroup::for_graph(graph),
             between: Vec::new(),
             crossings: Crossings::default(),
+            before: Crossings::default(),
+            opening: None,
+            deps,
             // Without an early exit: a scan the compiler vectorises.
             two_queues: queue
                 .iter()
@@ -636,12 +665,105 @@ impl<'a> Grouper<'a> {
         self.two_queues && self.crossings.blocker(self.graph, pass).is_some()
     }
 
+    /// True when the other-queue passes that keep `pass` out of the open render pass all
+    /// depend on none of its subpasses ([`Crossings::hoistable`]): the order phase may move
+    /// them before the render pass ([`Grouper::hoisted`]).
+    pub fn crossing_hoistable(&self, pass: PassId) -> bool {
+        self.two_queues && self.crossings.hoistable(self.graph, pass)
+    }
+
+    /// True when the rule about other-queue passes lets `pass` join the open render pass, at
+    /// once or after a hoist ([`Crossings::passable`]).
+    pub fn crossing_passable(&self, pass: PassId) -> bool {
+        !self.two_queues || self.crossings.passable(self.graph, pass)
+    }
+
+    /// The order phase moved the other-queue passes `moved` (in their order) from inside the
+    /// open render pass to just before its first subpass; `inside` is what the order now
+    /// holds from the first subpass on. The rule's state is rebuilt as if the order had
+    /// been this one all along: the moved passes count for the render pass before (and the
+    /// reason of the break before the first subpass is written again), and the open render
+    /// pass sees only what is left inside it.
+    pub fn hoisted(&mut self, moved: &[PassId], inside: &[PassId]) {
+        let graph = self.graph;
+        let Some(&first) = self.open.passes.first() else {
+            debug_assert!(false, "a hoist needs an open render pass");
+            return;
+        };
+        debug_assert_eq!(
+            inside.first(),
+            Some(&first),
+            "the first subpass opens `inside`"
+        );
+        for &x in moved {
+            log::debug!(
+                "hoist '{}' before the render pass of '{}'",
+                graph.pass(x).name,
+                graph.pass(first).name
+            );
+            self.before.note(graph, self.deps, x);
+        }
+        if let Some(opening) = self.opening {
+            self.rewrite_opening(opening, first);
+        }
+        self.crossings.open(graph, first);
+        for &p in &inside[1..] {
+            if self.queue[p.index()] == QueueKind::Graphics {
+                debug_assert!(
+                    self.open.passes.contains(&p),
+                    "only subpasses and other-queue passes"
+                );
+                self.crossings.joined(graph, p);
+            } else {
+                self.crossings.note(graph, self.deps, p);
+            }
+        }
+    }
+
+    /// Writes again the cross-queue part of the break before the open render pass's first
+    /// subpass `first` (the last break recorded), from [`Grouper::before`].
+    fn rewrite_opening(&mut self, opening: Opening, first: PassId) {
+        let graph = self.graph;
+        let breaks = &mut self.grouped.breaks;
+        let draft = &mut breaks.drafts[opening.draft];
+        debug_assert_eq!(draft.before, first);
+        debug_assert_eq!(
+            draft.reason.end as usize,
+            breaks.text.len(),
+            "the last break"
+        );
+        let start = draft.reason.start as usize;
+        let rules = breaks.text[opening.rules_start..].to_string();
+        breaks.text.truncate(opening.between_end);
+        let text = &mut breaks.text;
+        if let Some(b) = self.before.blocker(graph, first) {
+            if text.len() > start {
+                text.push_str("; ");
+            }
+            b.describe_with(graph, text, &mut self.extent_texts);
+        }
+        let rules_start = if rules.is_empty() {
+            text.len()
+        } else {
+            if text.len() > start {
+                text.push_str("; ");
+            }
+            text.len()
+        };
+        text.push_str(&rules);
+        draft.reason.end = text.len() as u32;
+        self.opening = Some(Opening {
+            rules_start,
+            ..opening
+        });
+    }
+
     /// `pass` runs next. `accepted`, when the caller knows it: whether the render pass of
     /// [`Grouper::joinable`] takes `pass` (a raster pass), all rules included.
     pub fn push(&mut self, pass: PassId, accepted: Option<bool>) {
         let graph = self.graph;
         if self.queue[pass.index()] != QueueKind::Graphics {
-            self.crossings.note(graph, pass);
+            self.crossings.note(graph, self.deps, pass);
             return;
         }
         if graph.pass(pass).kind != PassKind::Raster {
@@ -680,6 +802,7 @@ impl<'a> Grouper<'a> {
             grouping.groups.set_independent(!self.open.shared);
             grouping.group_of[pass.index()] = Some(index as u32);
         } else {
+            self.opening = None;
             if !self.open.passes.is_empty() {
                 self.record_break(pass);
             }
@@ -689,6 +812,8 @@ impl<'a> Grouper<'a> {
             self.open.restart(graph, pass);
             grouping.groups.set_independent(!self.open.shared);
             if self.two_queues {
+                // What the render pass before knew, for a hoist into this one.
+                std::mem::swap(&mut self.before, &mut self.crossings);
                 self.crossings.open(graph, pass);
             }
         }
@@ -709,14 +834,15 @@ impl<'a> Grouper<'a> {
         }
         let start = reason.len();
         let texts = &mut self.extent_texts;
-        let mut put = |b: Blocker| {
+        let put = |reason: &mut String, texts: &mut ExtentTexts, b: Blocker| {
             if reason.len() > start {
                 reason.push_str("; ");
             }
             b.describe_with(graph, reason, texts);
         };
+        let (mut between_end, mut rules_start) = (start, start);
         if !self.options.merge {
-            put(Blocker::MergeOff);
+            put(reason, texts, Blocker::MergeOff);
         } else {
             for &b in &self.between {
                 // Name the first attachment of the render pass it reads, if any.
@@ -727,22 +853,31 @@ impl<'a> Grouper<'a> {
                             .find(u.resource)
                             .is_some_and(|g| g.attachment.is_some())
                 });
-                put(match read {
+                let b = match read {
                     Some(u) => Blocker::BetweenReads {
                         pass: b,
                         resource: u.resource,
                         access: u.access,
                     },
                     None => Blocker::Between(b),
-                });
+                };
+                put(reason, texts, b);
             }
+            between_end = reason.len();
             if self.two_queues {
-                self.crossings
-                    .blocker(graph, pass)
-                    .into_iter()
-                    .for_each(&mut put);
+                if let Some(b) = self.crossings.blocker(graph, pass) {
+                    put(reason, texts, b);
+                }
             }
-            self.open.each_blocker(graph, self.caps, pass, &mut put);
+            let crossing_end = reason.len();
+            self.open
+                .each_blocker(graph, self.caps, pass, |b| put(reason, texts, b));
+            // After its separator, when the merge rules gave a reason after another.
+            rules_start = if reason.len() > crossing_end && crossing_end > start {
+                crossing_end + 2
+            } else {
+                crossing_end
+            };
         }
         debug_assert!(reason.len() > start, "a break has a reason");
         let after = *self.open.passes.last().unwrap_or(&pass);
@@ -752,6 +887,11 @@ impl<'a> Grouper<'a> {
             graph.pass(pass).name,
             &reason[start..],
         );
+        self.opening = Some(Opening {
+            draft: breaks.drafts.len(),
+            between_end,
+            rules_start,
+        });
         breaks.drafts.push(BreakDraft {
             after,
             before: pass,

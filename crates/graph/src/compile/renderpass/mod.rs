@@ -18,7 +18,9 @@
 //! Invariants: every kept raster pass is in exactly one render pass; render passes and
 //! their subpasses follow execution order and are contiguous among the graphics-queue
 //! passes (nothing else runs inside a render pass; async-compute passes may sit between its
-//! subpasses in `order` when the render pass never waits for them, see [`cross_queue`]).
+//! subpasses in `order` when the render pass never waits for them, and those it would wait
+//! for move before its first subpass when they depend on none of its subpasses, see
+//! [`cross_queue`]).
 //! Cost: O(uses) overall, plus O(uses × readers) for dependencies (only for render passes
 //! the merge step did not mark independent: a resource used by two subpasses); most of what is left is
 //! the plan's own records (the subpass and attachment lists of all render passes are slices
