@@ -131,7 +131,7 @@ pub fn compile(
         front(graph, caps, &reference, &deps, &culling)?;
     }
     let (schedule, rp) = front(graph, caps, options, &deps, &culling)?;
-    let back = |exclusive: &[bool]| {
+    let back = |apart: &[memory::Apart]| {
         back(
             graph,
             caps,
@@ -139,7 +139,7 @@ pub fn compile(
             (&deps, &culling),
             &schedule,
             rp.clone(),
-            exclusive,
+            apart,
         )
     };
     let plan = back(&[]);
@@ -149,45 +149,67 @@ pub fn compile(
     Ok(with_overlap(graph, plan, back))
 }
 
-/// `plan` with its two-frame window ([`overlap`]). Moving resources to memory of their own
-/// changes the memory phase and what follows it (aliasing barriers and syncs), so the back
-/// phases run again with them (`back`) and the window is decided again on the result, until
-/// it moves nothing new (the moved set only grows, and the budget bounds it); the last of
-/// [`overlap::ROUNDS`] rounds may move nothing.
-fn with_overlap(graph: &Graph, mut plan: Plan, back: impl Fn(&[bool]) -> Plan) -> Plan {
+/// `plan` with its two-frame window ([`overlap`]). Placing resources apart changes the
+/// memory phase and what follows it (aliasing barriers and syncs), so the back phases run
+/// again with them (`back`) and the window is decided again on the result, until it asks
+/// for nothing new; a placement over the memory budget is not taken (the window is then
+/// decided on the plan before it, placing nothing more), nor is one in the last of
+/// [`overlap::ROUNDS`] rounds.
+fn with_overlap(
+    graph: &Graph,
+    mut plan: Plan,
+    back: impl Fn(&[memory::Apart]) -> Plan,
+) -> Plan {
     let base = plan.memory.aliased_bytes;
-    let mut exclusive = vec![false; graph.resources.len()];
+    let mut apart = vec![memory::Apart::Shared; graph.resources.len()];
     let mut replaced = Vec::new();
+    let (mut fix_before, mut measured) = (usize::MAX, 0);
     for round in 0..overlap::ROUNDS {
-        let spent = plan.memory.aliased_bytes.saturating_sub(base);
         let budget = overlap::Budget {
             frame_bytes: base,
-            spent,
+            spent: plan.memory.aliased_bytes.saturating_sub(base),
             may_move: round + 1 < overlap::ROUNDS,
+            fix_before,
+            measured,
         };
-        let Some(mut decision) = overlap::decide(graph, &plan, &exclusive, budget) else {
+        let Some(mut decision) = overlap::decide(graph, &plan, &apart, budget) else {
             return plan;
         };
-        let new = decision
-            .exclusive
-            .iter()
-            .zip(&exclusive)
-            .any(|(&d, &had)| d && !had);
-        replaced.append(&mut decision.section.replaced);
-        if !new {
+        if decision.apart == apart {
+            replaced.append(&mut decision.section.replaced);
             decision.section.replaced = replaced;
+            let doubled: u64 = decision.section.doubled.iter().map(|d| d.bytes).sum();
+            decision.section.extra_bytes =
+                doubled + plan.memory.aliased_bytes.saturating_sub(base);
             plan.frame_overlap = Some(decision.section);
             overlap::split_batches(&mut plan);
             return plan;
         }
-        exclusive = decision.exclusive;
-        plan = back(&exclusive);
+        let candidate = back(&decision.apart);
+        let doubled: u64 = decision.section.doubled.iter().map(|d| d.bytes).sum();
+        let grown = candidate.memory.aliased_bytes.saturating_sub(base) + doubled;
+        log::debug!(
+            "overlap round {round}: {} resources placed apart, {grown} bytes more than one frame \
+             (budget {})",
+            decision.apart.iter().filter(|&&a| a != memory::Apart::Shared).count(),
+            budget.limit()
+        );
+        if grown > budget.limit() {
+            // Over the budget: decide again on this plan, the last pass that placed
+            // resources apart ending the head instead.
+            fix_before = decision.last_placing.unwrap_or(0).min(fix_before);
+            measured = grown;
+            continue;
+        }
+        replaced.append(&mut decision.section.replaced);
+        apart = decision.apart;
+        plan = candidate;
     }
-    unreachable!("the last round moves nothing")
+    unreachable!("the last round places nothing")
 }
 
 /// The phases after the render passes: ownership, barriers, memory (with the resources
-/// marked in `exclusive` in memory of their own), aliasing barriers, syncs, the plan.
+/// placed as `apart` says), aliasing barriers, syncs, the plan.
 fn back(
     graph: &Graph,
     caps: &Capabilities,
@@ -195,7 +217,7 @@ fn back(
     (deps, culling): (&deps::Dependencies, &cull::Culling),
     schedule: &Schedule,
     rp: renderpass::RenderPasses,
-    exclusive: &[bool],
+    apart: &[memory::Apart],
 ) -> Plan {
     let ownership = ownership::decide(graph, schedule);
     let mut barriers =
@@ -207,7 +229,7 @@ fn back(
         caps,
         options,
         &rp.memoryless,
-        exclusive,
+        apart,
     );
     alias_barriers::add(graph, schedule, &layout, &mut barriers);
     let syncs = syncs::syncs(graph, schedule, &rp.grouping, &barriers.cross_queue, options);

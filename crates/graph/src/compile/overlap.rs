@@ -26,6 +26,7 @@
 //! is a different object each frame. Cost: O(head × tail × uses²) name lookups, once per
 //! compile with overlap on.
 
+use super::memory::Apart;
 use crate::graph::{Graph, HistoryRole, Origin, PassId, PassKind, QueueKind, ResourceId};
 use crate::name::Name;
 use crate::plan::{
@@ -50,10 +51,16 @@ pub struct Budget {
     pub spent: u64,
     /// Whether it may move more resources (the last round may not).
     pub may_move: bool,
+    /// Only graphics passes before this position in their queue may have their hazards
+    /// removed (placing a later one's resources apart went over the budget).
+    pub fix_before: usize,
+    /// What placing the resources of the pass at `fix_before` apart added, as measured.
+    pub measured: u64,
 }
 
 impl Budget {
-    fn limit(&self) -> u64 {
+    /// The most the overlap may add: [`BUDGET_PERCENT`] of the frame's transient memory.
+    pub fn limit(&self) -> u64 {
         self.frame_bytes * BUDGET_PERCENT / 100
     }
 }
@@ -63,8 +70,11 @@ impl Budget {
 pub struct Decision {
     /// The plan section (memory fields describe the plan it was decided on).
     pub section: FrameOverlap,
-    /// Resources that must get memory of their own (indexed by resource).
-    pub exclusive: Vec<bool>,
+    /// Where each resource must be placed (indexed by resource).
+    pub apart: Vec<Apart>,
+    /// Position in the graphics queue of the last pass whose hazards placed resources
+    /// apart.
+    pub last_placing: Option<usize>,
 }
 
 /// Where a resource's bytes are: (block, offset, footprint); blocks past the plan's are
@@ -74,11 +84,16 @@ struct Place {
     block: usize,
     offset: u64,
     size: u64,
+    /// In the [`Apart::Group`] (the memory phase places the group apart from the rest).
+    group: bool,
 }
 
 impl Place {
     fn overlaps(&self, o: &Place) -> bool {
-        self.block == o.block && self.offset < o.offset + o.size && o.offset < self.offset + self.size
+        self.group == o.group
+            && self.block == o.block
+            && self.offset < o.offset + o.size
+            && o.offset < self.offset + self.size
     }
 }
 
@@ -98,7 +113,7 @@ enum Conflict {
 #[derive(Clone, Debug)]
 struct Choices {
     doubled: Vec<bool>,
-    exclusive: Vec<bool>,
+    apart: Vec<Apart>,
     extra: u64,
     doubled_list: Vec<DoubledResource>,
     replaced_list: Vec<ReplacedResource>,
@@ -115,9 +130,8 @@ struct Window<'a> {
 }
 
 /// Decides the two-frame window of `plan` (compiled from the lowered `graph`), with the
-/// resources marked in `exclusive` already in memory of their own; `None` when nothing runs
-/// on the async queue.
-pub fn decide(graph: &Graph, plan: &Plan, exclusive: &[bool], budget: Budget) -> Option<Decision> {
+/// resources already placed as `apart` says; `None` when nothing runs on the async queue.
+pub fn decide(graph: &Graph, plan: &Plan, apart: &[Apart], budget: Budget) -> Option<Decision> {
     let asyncs = plan.queues.of(QueueKind::AsyncCompute);
     if asyncs.is_empty() {
         return None;
@@ -170,6 +184,7 @@ pub fn decide(graph: &Graph, plan: &Plan, exclusive: &[bool], budget: Budget) ->
                     block: bi,
                     offset: p.offset,
                     size: p.size.div_ceil(window.alignment) * window.alignment,
+                    group: false,
                 });
                 window.alone[r.index()] = b.placements.len() == 1;
             }
@@ -177,8 +192,8 @@ pub fn decide(graph: &Graph, plan: &Plan, exclusive: &[bool], budget: Budget) ->
     }
     let mut choices = Choices {
         doubled: vec![false; n],
-        exclusive: (0..n)
-            .map(|i| exclusive.get(i).copied().unwrap_or(false))
+        apart: (0..n)
+            .map(|i| apart.get(i).copied().unwrap_or_default())
             .collect(),
         extra: budget.spent,
         doubled_list: Vec::new(),
@@ -189,7 +204,8 @@ pub fn decide(graph: &Graph, plan: &Plan, exclusive: &[bool], budget: Budget) ->
     let mut head_end = Name::from("");
     let mut waits = Vec::new();
     let mut has_raster = false;
-    for name in graphics.iter() {
+    let mut last_placing = None;
+    for (gi, name) in graphics.iter().enumerate() {
         if Some(name) == closing.as_ref() {
             head_end = name.clone();
             break;
@@ -205,11 +221,21 @@ pub fn decide(graph: &Graph, plan: &Plan, exclusive: &[bool], budget: Budget) ->
             Err("the head already holds raster work to overlap the tail, so the hazards are \
                  waited for rather than paid for in memory"
                 .to_string())
+        } else if gi >= budget.fix_before {
+            Err(format!(
+                "placing the resources of '{name}' apart from the tail's added {} bytes, over \
+                 the budget of {} bytes ({BUDGET_PERCENT}% of the frame's transient memory)",
+                budget.measured,
+                budget.limit()
+            ))
         } else {
             window.fix(g, &choices, budget)
         };
         match fixed {
             Ok(c) => {
+                if c.apart != choices.apart {
+                    last_placing = Some(gi);
+                }
                 choices = c;
                 has_raster |= graph.pass(g).kind == PassKind::Raster;
                 head.push(name.clone());
@@ -256,7 +282,8 @@ pub fn decide(graph: &Graph, plan: &Plan, exclusive: &[bool], budget: Budget) ->
             extra_bytes: choices.extra,
             budget_bytes: budget.limit(),
         },
-        exclusive: choices.exclusive,
+        apart: choices.apart,
+        last_placing,
     })
 }
 
@@ -314,10 +341,13 @@ impl Window<'_> {
     /// of its own, a twin, or not placed at all).
     fn bytes(&self, r: ResourceId, parity: u8, c: &Choices) -> Option<Place> {
         let i = r.index();
-        if c.exclusive[i] || self.alone[i] || (c.doubled[i] && parity == 1) {
+        if c.apart[i] == Apart::Own || self.alone[i] || (c.doubled[i] && parity == 1) {
             return None;
         }
-        self.place[i]
+        self.place[i].map(|p| Place {
+            group: c.apart[i] == Apart::Group,
+            ..p
+        })
     }
 
     /// Every hazard between `g` (frame N+1) and the tail (frame N), in both parities.
@@ -398,28 +428,40 @@ impl Window<'_> {
                         head_pass: graph.pass(g).name.clone(),
                     });
                 }
-                Conflict::Aliased {
-                    tail_res, head_res, ..
-                } if budget.may_move => {
-                    let size = |r: ResourceId| self.place[r.index()].map_or(0, |p| p.size);
-                    let (moved, other) = if size(tail_res) <= size(head_res) {
-                        (tail_res, head_res)
+                Conflict::Aliased { tail_res, head_res } if budget.may_move => {
+                    if c.apart[head_res.index()] == Apart::Shared {
+                        // Every placed resource of the pass goes to the head's group (the
+                        // memory phase measures what that costs): grouping only the one in
+                        // the way would let the next packing put another in its place.
+                        for u in &graph.pass(g).uses {
+                            let r = u.resource;
+                            if self.place[r.index()].is_some()
+                                && c.apart[r.index()] == Apart::Shared
+                            {
+                                c.apart[r.index()] = Apart::Group;
+                                c.replaced_list.push(ReplacedResource {
+                                    resource: name(r),
+                                    bytes: 0,
+                                    aliased_with: name(tail_res),
+                                });
+                            }
+                        }
                     } else {
-                        (head_res, tail_res)
-                    };
-                    c.exclusive[moved.index()] = true;
-                    c.extra += size(moved);
-                    c.replaced_list.push(ReplacedResource {
-                        resource: name(moved),
-                        bytes: size(moved),
-                        aliased_with: name(other),
-                    });
+                        // Both in the group: the tail's gets bytes of its own.
+                        let bytes = self.place[tail_res.index()].map_or(0, |p| p.size);
+                        c.apart[tail_res.index()] = Apart::Own;
+                        c.extra += bytes;
+                        c.replaced_list.push(ReplacedResource {
+                            resource: name(tail_res),
+                            bytes,
+                            aliased_with: name(head_res),
+                        });
+                    }
                 }
-                Conflict::Aliased {
-                    tail_res, head_res, ..
-                } => {
+                Conflict::Aliased { tail_res, head_res } => {
                     return Err(format!(
-                        "'{}' and '{}' of the previous frame share bytes",
+                        "'{}' and '{}' of the previous frame share bytes, and the memory is \
+                         not placed again (the last round)",
                         name(head_res),
                         name(tail_res)
                     ));

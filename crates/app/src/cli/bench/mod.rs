@@ -63,7 +63,7 @@ pub struct BenchArgs {
     /// Output sizes [default: 1280x720,1920x1080,3840x2160; on a CPU device 640x360].
     #[arg(long, value_name = "WxH,...", value_delimiter = ',', value_parser = parse_size)]
     sizes: Vec<(u32, u32)>,
-    /// Modes to compare (none, merge, memoryless, alias, async, all) [default: all six].
+    /// Modes to compare (none, merge, memoryless, alias, async, overlap, all) [default: all seven].
     #[arg(long, value_name = "MODE,...", value_delimiter = ',', value_parser = clap::builder::PossibleValuesParser::new(MODES))]
     modes: Vec<String>,
     /// Run every mode once per deferred lighting path given (raster, compute), side by side:

@@ -42,6 +42,23 @@ use crate::caps::{Capabilities, CompileOptions};
 use crate::graph::Graph;
 use crate::plan::{Block, Memory, Placement};
 
+/// Where the overlap of two frames (`compile::overlap`) wants a transient placed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Apart {
+    /// Anywhere its lifetime allows (the default).
+    #[default]
+    Shared,
+    /// Among the other `Group` resources only: the next frame's first graphics passes use
+    /// them while the previous frame's async tail uses the others.
+    Group,
+    /// Bytes no other resource uses.
+    Own,
+}
+
+/// The class bit of [`Apart::Group`] items while the planner runs (items of different
+/// classes never share a block); blocks get their real class back.
+const GROUP_CLASS: u32 = 1 << 30;
+
 /// The memory phase's output: the problem, its packing (by item index) and the plan section.
 #[derive(Clone, Debug, Default)]
 pub struct MemoryLayout {
@@ -54,9 +71,8 @@ pub struct MemoryLayout {
 }
 
 /// Places the transient resources used by kept passes, leaving out imported ones and those
-/// marked in `memoryless` (indexed by resource); those marked in `exclusive` (indexed by
-/// resource, may be empty) share bytes with no other resource (the overlap of two frames
-/// needs them apart: `compile::overlap`).
+/// marked in `memoryless` (indexed by resource), each where `apart` says (indexed by
+/// resource, may be empty: all [`Apart::Shared`]).
 pub fn plan_memory(
     graph: &Graph,
     schedule: &Schedule,
@@ -64,11 +80,17 @@ pub fn plan_memory(
     caps: &Capabilities,
     options: &CompileOptions,
     memoryless: &[bool],
-    exclusive: &[bool],
+    apart: &[Apart],
 ) -> MemoryLayout {
     let (mut problem, lower_bound) =
         Problem::of_schedule(graph, schedule, grouping, caps, memoryless);
-    if exclusive.contains(&true) {
+    let of = |it: &Item| apart.get(it.resource.index()).copied().unwrap_or_default();
+    for it in &mut problem.items {
+        if of(it) == Apart::Group {
+            it.class |= GROUP_CLASS;
+        }
+    }
+    if apart.contains(&Apart::Own) {
         // The whole frame, as far as any item reaches: such an item conflicts with all.
         let whole = problem.items.iter().fold(
             Span { pos_lo: 0, pos_hi: 0, lvl_lo: 0, lvl_hi: 0 },
@@ -79,7 +101,7 @@ pub fn plan_memory(
             },
         );
         for it in &mut problem.items {
-            if exclusive.get(it.resource.index()) == Some(&true) {
+            if of(it) == Apart::Own {
                 it.span = whole;
             }
         }
@@ -87,7 +109,15 @@ pub fn plan_memory(
     let (packing, article_bytes, by_start) = if options.alias {
         let (packing, article, by_start) =
             planner::plan_in_start_order(&problem, Some(lower_bound));
-        (packing, article.unwrap_or(0), by_start)
+        let placed_apart = apart.iter().any(|&a| a != Apart::Shared);
+        let article = match article {
+            Some(a) => a,
+            // Each group may reach its own bound while the real class, both groups
+            // together, does not: the article's algorithm is then the comparison.
+            None if placed_apart => article::pack(&problem).total(),
+            None => 0,
+        };
+        (packing, article, by_start)
     } else {
         let packing = Packing::unaliased(&problem);
         let total = packing.total();
@@ -159,7 +189,7 @@ pub fn describe(
                     return Block {
                         size: b.size,
                         placements: sorted.map(|(i, off)| place(off, i)).collect(),
-                        class: b.class,
+                        class: b.class & !GROUP_CLASS,
                     };
                 }
             }
@@ -190,7 +220,7 @@ pub fn describe(
             Block {
                 size: b.size,
                 placements,
-                class: b.class,
+                class: b.class & !GROUP_CLASS,
             }
         })
         .collect();
