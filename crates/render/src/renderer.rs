@@ -767,6 +767,13 @@ impl<'a> FrameSource<'a> {
             let none = OverlayText::default();
             OverlayGrid::pack(overlay.unwrap_or(&none), extent.width, extent.height)
         });
+        let options = &self.settings.options;
+        // The post chain can run beside the next frame only where no raster pass (the
+        // overlay) and no presentation (from the graphics queue) follows it.
+        let async_tail = options.overlap_frames
+            && options.async_compute
+            && overlay.is_none()
+            && present.is_none();
         let mut fb = FrameBuilder::new("tessera deferred", extent)
             .with_scale(self.settings.features.resolution_scale);
         let imports = frame::declare(
@@ -791,11 +798,11 @@ impl<'a> FrameSource<'a> {
                 taa_frames: self.taa_frames,
                 depth_resolve: self.settings.depth_resolve,
                 tonemap_per_sample: self.settings.tonemap_per_sample,
+                async_tail,
             },
         );
         let (mut graph, bodies) = fb.finish();
-        let options = &self.settings.options;
-        if options.overlap_frames && options.async_compute {
+        if async_tail {
             // The post chain after the last raster pass runs on the async queue, beside the
             // next frame's first graphics passes (`Plan::frame_overlap`).
             tessera_graph::compile::overlap::tail_to_async(&mut graph);

@@ -162,7 +162,10 @@ impl SubmitPlan {
                     .iter_mut()
                     .find(|b| b.queue == 0 && b.passes.first() == pos.get(w.wait.as_str()))
                     .ok_or_else(|| {
-                        format!("the cross-frame wait before '{}' starts no graphics batch", w.wait)
+                        format!(
+                            "the cross-frame wait before '{}' starts no graphics batch",
+                            w.wait
+                        )
                     })?;
                 b.waits_previous_frame = true;
             }
@@ -352,7 +355,10 @@ mod tests {
     #[test]
     fn overlapping_frames_start_graphics_without_waiting_for_the_async_tail() {
         let plan = overlapping();
-        let o = plan.frame_overlap.as_ref().expect("the plan overlaps frames");
+        let o = plan
+            .frame_overlap
+            .as_ref()
+            .expect("the plan overlaps frames");
         assert_eq!(o.tail, ["post"]);
         assert_eq!(o.head, ["prepass"]);
         assert!(o.waits.is_empty(), "{o:?}");
@@ -373,7 +379,11 @@ mod tests {
                 assert!(on(1) >= Some(s.frame_end(1, 1)), "{waits:?}");
             }
         }
-        assert_eq!(s.tail(0, 2).0, None, "graphics ends its frame without the async tail");
+        assert_eq!(
+            s.tail(0, 2).0,
+            None,
+            "graphics ends its frame without the async tail"
+        );
         assert_eq!(s.tail(1, 2).0.map(|w| w.0), Some(0));
     }
 

@@ -101,7 +101,8 @@ pub(super) fn check(graph: &Graph, plan: &Plan, out: &mut Vec<Violation>) {
                 for gu in &graph.pass(*g).uses {
                     for parity in [0u8, 1] {
                         let (tp, gp) = (parity, 1 - parity);
-                        let (tk, gk) = (model.object(tu.resource, tp), model.object(gu.resource, gp));
+                        let (tk, gk) =
+                            (model.object(tu.resource, tp), model.object(gu.resource, gp));
                         let both_read_buffer = !tu.access.writes()
                             && !gu.access.writes()
                             && graph.resource(tu.resource).image_desc().is_none();

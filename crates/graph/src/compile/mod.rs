@@ -155,11 +155,7 @@ pub fn compile(
 /// for nothing new; a placement over the memory budget is not taken (the window is then
 /// decided on the plan before it, placing nothing more), nor is one in the last of
 /// [`overlap::ROUNDS`] rounds.
-fn with_overlap(
-    graph: &Graph,
-    mut plan: Plan,
-    back: impl Fn(&[memory::Apart]) -> Plan,
-) -> Plan {
+fn with_overlap(graph: &Graph, mut plan: Plan, back: impl Fn(&[memory::Apart]) -> Plan) -> Plan {
     let base = plan.memory.aliased_bytes;
     let mut apart = vec![memory::Apart::Shared; graph.resources.len()];
     let mut replaced = Vec::new();
@@ -179,8 +175,7 @@ fn with_overlap(
             replaced.append(&mut decision.section.replaced);
             decision.section.replaced = replaced;
             let doubled: u64 = decision.section.doubled.iter().map(|d| d.bytes).sum();
-            decision.section.extra_bytes =
-                doubled + plan.memory.aliased_bytes.saturating_sub(base);
+            decision.section.extra_bytes = doubled + plan.memory.aliased_bytes.saturating_sub(base);
             plan.frame_overlap = Some(decision.section);
             overlap::split_batches(&mut plan);
             return plan;
@@ -191,7 +186,11 @@ fn with_overlap(
         log::debug!(
             "overlap round {round}: {} resources placed apart, {grown} bytes more than one frame \
              (budget {})",
-            decision.apart.iter().filter(|&&a| a != memory::Apart::Shared).count(),
+            decision
+                .apart
+                .iter()
+                .filter(|&&a| a != memory::Apart::Shared)
+                .count(),
             budget.limit()
         );
         if grown > budget.limit() {
@@ -232,7 +231,13 @@ fn back(
         apart,
     );
     alias_barriers::add(graph, schedule, &layout, &mut barriers);
-    let syncs = syncs::syncs(graph, schedule, &rp.grouping, &barriers.cross_queue, options);
+    let syncs = syncs::syncs(
+        graph,
+        schedule,
+        &rp.grouping,
+        &barriers.cross_queue,
+        options,
+    );
     let mut memory = layout.memory;
     memory.memoryless_fallbacks = rp.memoryless_fallbacks;
     assemble::Parts {

@@ -218,9 +218,11 @@ pub fn decide(graph: &Graph, plan: &Plan, apart: &[Apart], budget: Budget) -> Op
             continue;
         }
         let fixed = if has_raster {
-            Err("the head already holds raster work to overlap the tail, so the hazards are \
+            Err(
+                "the head already holds raster work to overlap the tail, so the hazards are \
                  waited for rather than paid for in memory"
-                .to_string())
+                    .to_string(),
+            )
         } else if gi >= budget.fix_before {
             Err(format!(
                 "placing the resources of '{name}' apart from the tail's added {} bytes, over \
@@ -241,10 +243,14 @@ pub fn decide(graph: &Graph, plan: &Plan, apart: &[Apart], budget: Budget) -> Op
                 head.push(name.clone());
             }
             Err(reason) => {
-                let at = anchor.get(name.as_str()).cloned().unwrap_or_else(|| name.clone());
-                while head.last().is_some_and(|h| {
-                    anchor.get(h.as_str()) == Some(&at)
-                }) {
+                let at = anchor
+                    .get(name.as_str())
+                    .cloned()
+                    .unwrap_or_else(|| name.clone());
+                while head
+                    .last()
+                    .is_some_and(|h| anchor.get(h.as_str()) == Some(&at))
+                {
                     head.pop();
                 }
                 let mut resources: Vec<Name> = conflicts
@@ -376,9 +382,10 @@ impl Window<'_> {
                         if tu.resource == gu.resource {
                             continue;
                         }
-                        let (Some(a), Some(b)) =
-                            (self.bytes(tu.resource, tp, c), self.bytes(gu.resource, gp, c))
-                        else {
+                        let (Some(a), Some(b)) = (
+                            self.bytes(tu.resource, tp, c),
+                            self.bytes(gu.resource, gp, c),
+                        ) else {
                             continue;
                         };
                         if a.overlaps(&b) {
@@ -513,8 +520,10 @@ pub fn split_batches(plan: &mut Plan) {
     let pos = plan.positions();
     let first = |b: &Batch| b.passes.first().and_then(|p| pos.get(p.as_str()).copied());
     let keys: Vec<Option<usize>> = plan.batches.iter().map(first).collect();
-    let mut indexed: Vec<(Option<usize>, Batch)> =
-        keys.into_iter().zip(std::mem::take(&mut plan.batches)).collect();
+    let mut indexed: Vec<(Option<usize>, Batch)> = keys
+        .into_iter()
+        .zip(std::mem::take(&mut plan.batches))
+        .collect();
     indexed.sort_by_key(|(k, _)| *k);
     plan.batches = indexed.into_iter().map(|(_, b)| b).collect();
 }
@@ -538,10 +547,12 @@ pub fn tail_to_async(graph: &mut Graph) -> usize {
     for p in graph.pass_ids().collect::<Vec<_>>().into_iter().rev() {
         let pass = graph.pass(p);
         let kind_ok = matches!(pass.kind, PassKind::Compute | PassKind::Transfer);
-        let presents = pass
-            .uses
-            .iter()
-            .any(|u| matches!(graph.resource(u.resource).origin, Origin::ImportedPerFrame(_)));
+        let presents = pass.uses.iter().any(|u| {
+            matches!(
+                graph.resource(u.resource).origin,
+                Origin::ImportedPerFrame(_)
+            )
+        });
         let downstream_ok = dependents[p.index()].iter().all(|d| movable[d.index()]);
         movable[p.index()] = kind_ok && !presents && downstream_ok;
     }

@@ -108,6 +108,10 @@ pub struct FrameInputs<'a> {
     /// The forward path at `msaa` > 1 may tone map per sample (the device can shade per
     /// sample; [`forward::tonemaps_per_sample`]).
     pub tonemap_per_sample: bool,
+    /// The post chain will run on the async queue beside the next frame's first graphics
+    /// passes ([`tessera_graph::compile::overlap::tail_to_async`]): the frame's start is
+    /// ordered for that.
+    pub async_tail: bool,
 }
 
 /// The graph handles of the frame's imported resources, which the renderer hands to the
@@ -169,12 +173,16 @@ pub struct Targets {
 /// The deferred path's SSAO, shadows and G-buffer, in the order that overlaps the async SSAO
 /// with graphics work: with a prepass it runs while the shadows and the G-buffer draw; from
 /// the G-buffer's depth it runs while the shadows draw, so the shadow pass is declared after
-/// the G-buffer then.
+/// the G-buffer then, unless `async_tail`: the previous frame's post chain then still runs
+/// on the async queue when this frame starts, and the shadow pass goes first, to run beside
+/// it (its atlas needs nothing twice, where the G-buffer pass would need depth and motion
+/// twice, which TAA reads: docs/perf.md measures both orders).
 fn declare_deferred(
     fb: &mut FrameBuilder<'_>,
     t: &mut Targets,
     features: &Features,
     (shadow_size, cascades): (u32, u32),
+    async_tail: bool,
 ) {
     // A debug view of a G-buffer target shows every pixel: cleared targets then.
     let covered = features.debug_view.needs_gbuffer().is_none();
@@ -189,7 +197,7 @@ fn declare_deferred(
             geometry::declare_shadows(fb, t, shadow_size, cascades);
             geometry::declare_gbuffer(fb, t, covered);
         }
-        Ssao::GBuffer if std::env::var_os("TESSERA_SHADOWS_FIRST").is_some() => {
+        Ssao::GBuffer if async_tail => {
             geometry::declare_shadows(fb, t, shadow_size, cascades);
             geometry::declare_gbuffer(fb, t, covered);
             t.ssao = Some(ssao::declare(fb, t, t.depth).ssao);
@@ -340,7 +348,13 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
         let allowed = (features, inputs.tonemap_per_sample);
         post_hdr = forward::declare(fb, &t, f, inputs.transparent, allowed);
     } else {
-        declare_deferred(fb, &mut t, features, (inputs.shadow_size, cascades));
+        declare_deferred(
+            fb,
+            &mut t,
+            features,
+            (inputs.shadow_size, cascades),
+            inputs.async_tail,
+        );
         match features.lighting {
             Lighting::Raster => lighting::declare(fb, &t),
             Lighting::Compute => lighting::declare_compute(fb, &t),

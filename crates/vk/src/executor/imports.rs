@@ -154,7 +154,8 @@ pub(crate) fn framebuffers(
         let b = &plan.built[k];
         // A doubled attachment is another image every other frame, as a handed-in one is.
         let per_frame = |i: usize| handed[i] || plan.doubled.get(i).copied().unwrap_or(false);
-        if !b.attachments.iter().any(|&i| per_frame(i)) && b.framebuffer != vk::Framebuffer::null() {
+        if !b.attachments.iter().any(|&i| per_frame(i)) && b.framebuffer != vk::Framebuffer::null()
+        {
             out.push(b.framebuffer);
             continue;
         }

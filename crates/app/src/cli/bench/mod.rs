@@ -451,6 +451,7 @@ fn cell(mode: &str, r: &mut Renderer, s: &Samples) -> anyhow::Result<Cell> {
     };
     let passes = per_pass(&s.times);
     let timeline = median_frame(&s.times, &frames);
+    let timeline_two_frames = two_frames(&s.burst);
     let (allocations, by_type) = r
         .executor()
         .resources()
@@ -491,6 +492,7 @@ fn cell(mode: &str, r: &mut Renderer, s: &Samples) -> anyhow::Result<Cell> {
         plan: plan_figures,
         passes,
         timeline,
+        timeline_two_frames,
         ratios: Default::default(),
     })
 }
@@ -572,9 +574,38 @@ fn median_frame(times: &[FrameTimes], figures: &[measure::FrameFigures]) -> Vec<
         .iter()
         .map(|p| Span {
             pass: p.pass.clone(),
+            frame: None,
             queue: queue_name(p.queue).into(),
             start_us: (p.start_ns - start) / 1000.0,
             end_us: (p.end_ns - start) / 1000.0,
+        })
+        .collect()
+}
+
+/// The middle two frames of a burst of frames submitted back to back, from the first one's
+/// start (empty with fewer than two frames with spans).
+fn two_frames(burst: &[FrameTimes]) -> Vec<Span> {
+    let frames: Vec<&FrameTimes> = burst.iter().filter(|f| !f.passes.is_empty()).collect();
+    if frames.len() < 2 {
+        return Vec::new();
+    }
+    let i = (frames.len() - 2) / 2;
+    let pair = [frames[i], frames[i + 1]];
+    let start = pair[0]
+        .passes
+        .iter()
+        .map(|p| p.start_ns)
+        .fold(f64::MAX, f64::min);
+    pair.iter()
+        .enumerate()
+        .flat_map(|(k, f)| {
+            f.passes.iter().map(move |p| Span {
+                pass: p.pass.clone(),
+                frame: Some(k as u32),
+                queue: queue_name(p.queue).into(),
+                start_us: (p.start_ns - start) / 1000.0,
+                end_us: (p.end_ns - start) / 1000.0,
+            })
         })
         .collect()
 }

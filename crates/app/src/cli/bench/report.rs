@@ -71,6 +71,11 @@ pub struct Cell {
     pub passes: Vec<PassFigure>,
     /// One measured frame (the median one) pass by pass on each queue.
     pub timeline: Vec<Span>,
+    /// Two consecutive frames submitted back to back (the throughput burst's middle
+    /// pair), from the first one's start: where frames overlap across queues, frame 0's
+    /// async tail and frame 1's first graphics passes share time. Empty in older reports.
+    #[serde(default)]
+    pub timeline_two_frames: Vec<Span>,
     /// Each figure of [`Cell::figures`] divided by mode `none`'s at the same size
     /// (absent where `none` was not run or its figure is 0).
     pub ratios: BTreeMap<String, f64>,
@@ -163,6 +168,10 @@ pub struct PassFigure {
 pub struct Span {
     /// Pass name.
     pub pass: String,
+    /// In [`Cell::timeline_two_frames`]: 0 for the first frame, 1 for the next (absent
+    /// elsewhere).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frame: Option<u32>,
     /// `graphics` or `async_compute`.
     pub queue: String,
     /// Start.
@@ -281,6 +290,7 @@ mod tests {
             },
             passes: Vec::new(),
             timeline: Vec::new(),
+            timeline_two_frames: Vec::new(),
             ratios: BTreeMap::new(),
         }
     }

@@ -93,7 +93,12 @@ pub fn plan_memory(
     if apart.contains(&Apart::Own) {
         // The whole frame, as far as any item reaches: such an item conflicts with all.
         let whole = problem.items.iter().fold(
-            Span { pos_lo: 0, pos_hi: 0, lvl_lo: 0, lvl_hi: 0 },
+            Span {
+                pos_lo: 0,
+                pos_hi: 0,
+                lvl_lo: 0,
+                lvl_hi: 0,
+            },
             |w, it| Span {
                 pos_hi: w.pos_hi.max(it.span.pos_hi),
                 lvl_hi: w.lvl_hi.max(it.span.lvl_hi),

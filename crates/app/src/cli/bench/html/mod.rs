@@ -148,7 +148,9 @@ fn mode_meaning(mode: &str) -> Option<&'static str> {
         "memoryless" => "attachments kept in tile memory where possible",
         "alias" => "transient resources share memory",
         "async" => "compute passes on the async-compute queue",
-        "overlap" => "async compute, with the next frame's graphics work beside this frame's async tail",
+        "overlap" => {
+            "async compute, with the next frame's graphics work beside this frame's async tail"
+        }
         "all" => "every optimisation at once",
         _ => return None,
     })

@@ -25,6 +25,7 @@ fn cell(width: u32, height: u32, mode: &str, k: f64) -> Cell {
     };
     let span = |name: &str, queue: &str, a: f64, b: f64| Span {
         pass: name.to_string(),
+        frame: None,
         queue: queue.to_string(),
         start_us: a,
         end_us: b,
@@ -39,6 +40,7 @@ fn cell(width: u32, height: u32, mode: &str, k: f64) -> Cell {
             graphics_busy_us: spread(1400.0 * k),
             async_busy_us: spread(100.0 * k),
             overlap_us: spread(50.0 / k),
+            frame_period_us: spread(1400.0 * k),
         },
         cpu: CpuFigures {
             declare_us: 20.0,
@@ -75,6 +77,7 @@ fn cell(width: u32, height: u32, mode: &str, k: f64) -> Cell {
             span(ODD, "async_compute", 300.0, 300.0 + 100.0 * k),
             span("tonemap", "graphics", 900.0 * k, 1400.0 * k),
         ],
+        timeline_two_frames: Vec::new(),
         ratios: BTreeMap::new(),
     }
 }
