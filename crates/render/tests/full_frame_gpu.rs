@@ -26,13 +26,14 @@ fn frame_10(
 /// The option sets compared: all on, each one off, each one alone.
 fn variants() -> Vec<(String, CompileOptions)> {
     type Switch = fn(&mut CompileOptions) -> &mut bool;
-    let switches: [(&str, Switch); 6] = [
+    let switches: [(&str, Switch); 7] = [
         ("merge", |o| &mut o.merge),
         ("memoryless", |o| &mut o.memoryless),
         ("alias", |o| &mut o.alias),
         ("async", |o| &mut o.async_compute),
         ("reorder", |o| &mut o.reorder),
         ("minimize syncs", |o| &mut o.minimize_syncs),
+        ("overlap", |o| &mut o.overlap_frames),
     ];
     let mut v = vec![("all".to_string(), CompileOptions::ALL)];
     for (name, f) in switches {
@@ -81,6 +82,49 @@ fn golden_full_frame_and_emulated_async_agree() {
     let folded = frame_10(&gpu, CompileOptions::ALL, false);
     let emulated = frame_10(&gpu, CompileOptions::ALL, true);
     assert!(folded == emulated, "{:?}", folded.difference(&emulated));
+}
+
+/// Frames that overlap (the post chain on the async queue beside the next frame's first
+/// graphics passes, resources the two frames share doubled) render at frame 10 what frames
+/// in sequence render, bit for bit, TAA's history and the exposure buffer included, with
+/// zero validation messages.
+#[test]
+fn overlapping_frames_render_what_frames_in_sequence_render() {
+    let gpu = gpu();
+    let taa = tessera_render::features::Features {
+        aa: tessera_render::features::Aa::Taa,
+        ..small_features()
+    };
+    let run = |overlap_frames: bool| {
+        let options = CompileOptions {
+            overlap_frames,
+            ..CompileOptions::ALL
+        };
+        let mut s = settings_with(options, taa.clone());
+        s.emulate_async = true;
+        let before = gpu.messages.count();
+        let mut r = tessera_render::Renderer::new(gpu.clone(), tessera_scene::builtin(), s)
+            .expect("renderer");
+        for f in 0..FRAMES {
+            r.render(f as f32 / 60.0).expect("frame");
+        }
+        let plan = r.executor().plan().cloned().expect("a plan ran");
+        let p = r.picture().expect("read back").expect("a picture");
+        r.destroy();
+        assert_no_messages_since(&gpu, before);
+        (p, plan)
+    };
+    let (sequential, plan) = run(false);
+    assert!(plan.frame_overlap.is_none());
+    let (overlapping, plan) = run(true);
+    let o = plan.frame_overlap.expect("the plan overlaps frames");
+    assert!(o.tail.iter().any(|p| p == "taa"), "{:?}", o.tail);
+    assert!(!o.head.is_empty() && !o.doubled.is_empty(), "{o:?}");
+    assert!(
+        overlapping == sequential,
+        "{:?}",
+        overlapping.difference(&sequential)
+    );
 }
 
 /// The cascade count is a switch of the declared graph: the atlas holds that many cascades
