@@ -22,7 +22,14 @@ struct Prepared {
     layout: vk::PipelineLayout,
     pipeline: vk::Pipeline,
     set: vk::DescriptorSet,
+    /// (binding, type, resource, access) of each descriptor.
+    bindings: Vec<Binding>,
+    /// The object each binding's resource had when `set` was written.
+    bound: Vec<Res>,
 }
+
+/// One descriptor of a pass: (binding, type, resource, access).
+type Binding = (u32, vk::DescriptorType, usize, Access);
 
 /// One compared resource: where it lands in the readback buffer.
 #[derive(Clone, Debug)]
@@ -369,52 +376,15 @@ impl SynthBodies {
                     .set_layouts(&layouts),
             )
         }?[0];
-        let mut image_infos = Vec::new();
-        let mut buffer_infos = Vec::new();
-        for &(_, ty, r, access) in &bindings {
+        let mut bound = Vec::with_capacity(bindings.len());
+        for &(_, _, r, _) in &bindings {
             let use_ = setup.uses.iter().find(|u| u.resource.index() == r);
             match use_.map(|u| u.res) {
-                Some(Res::Image(im)) => {
-                    let layout = access
-                        .scope(p.kind, tessera_graph::access::Target::Image(im.format))
-                        .layout
-                        .map(conv::layout)
-                        .unwrap_or(vk::ImageLayout::GENERAL);
-                    image_infos.push(vk::DescriptorImageInfo {
-                        sampler: if ty == vk::DescriptorType::COMBINED_IMAGE_SAMPLER {
-                            self.sampler
-                        } else {
-                            vk::Sampler::null()
-                        },
-                        image_view: im.shader_view,
-                        image_layout: layout,
-                    });
-                }
-                Some(Res::Buffer(b)) => buffer_infos.push(vk::DescriptorBufferInfo {
-                    buffer: b.buffer,
-                    offset: 0,
-                    range: vk::WHOLE_SIZE,
-                }),
+                Some(res) => bound.push(res),
                 None => return Err(VkError::Setup(format!("pass '{}' lost a resource", p.name))),
             }
         }
-        let mut writes = Vec::new();
-        let (mut ii, mut bi) = (0, 0);
-        for &(j, ty, _, _) in &bindings {
-            let w = vk::WriteDescriptorSet::default()
-                .dst_set(set)
-                .dst_binding(j)
-                .descriptor_type(ty);
-            if ty == vk::DescriptorType::STORAGE_BUFFER {
-                writes.push(w.buffer_info(std::slice::from_ref(&buffer_infos[bi])));
-                bi += 1;
-            } else {
-                writes.push(w.image_info(std::slice::from_ref(&image_infos[ii])));
-                ii += 1;
-            }
-        }
-        // SAFETY: the infos reference live views, buffers and the sampler.
-        unsafe { d.update_descriptor_sets(&writes, &[]) };
+        write_set(gpu, set, p.kind, &bindings, &bound, self.sampler);
         let src = glsl::shader(p)
             .ok_or_else(|| VkError::Setup("no shader for a transfer pass".into()))?;
         let words = compile(&src, stage, &p.name)?;
@@ -553,19 +523,29 @@ impl SynthBodies {
                 layout,
                 pipeline,
                 set,
+                bindings,
+                bound,
             },
         );
         Ok(())
     }
 
-    fn record_transfer(&self, gpu: &Gpu, setup: &PassSetup, p: &SynthPass, cmd: vk::CommandBuffer) {
+    /// Records a transfer pass with this frame's objects (`objects`, indexed by resource).
+    fn record_transfer(
+        &self,
+        gpu: &Gpu,
+        setup: &PassSetup,
+        p: &SynthPass,
+        objects: &[Res],
+        cmd: vk::CommandBuffer,
+    ) {
         let d = &gpu.device;
         let res = |r: usize| {
             setup
                 .uses
                 .iter()
                 .find(|u| u.resource.index() == r)
-                .map(|u| u.res)
+                .and_then(|_| objects.get(r).copied())
         };
         for dst in p.uses.iter().filter(|u| u.access == Access::TransferDst) {
             let Some(dres) = res(dst.resource) else {
@@ -804,12 +784,12 @@ impl PassBodies for SynthBodies {
         let indirect = p
             .indirect()
             .and_then(|u| setup.uses.iter().find(|s| s.resource.index() == u.resource))
-            .and_then(|u| match u.res {
+            .and_then(|u| match ctx.resources()[u.resource.index()] {
                 Res::Buffer(b) => Some(b.buffer),
                 Res::Image(_) => None,
             });
         match p.kind {
-            PassKind::Transfer => self.record_transfer(gpu, setup, p, cmd),
+            PassKind::Transfer => self.record_transfer(gpu, setup, p, ctx.resources(), cmd),
             PassKind::Raster | PassKind::Compute => {
                 let Some(pr) = self.prepared.get(&setup.id) else {
                     return Err(VkError::Setup(format!(
@@ -821,11 +801,21 @@ impl PassBodies for SynthBodies {
                     self.clear_in_subpass(gpu, p, setup, extent, cmd);
                 }
                 let bp = conv::bind_point(p.kind).unwrap_or(vk::PipelineBindPoint::COMPUTE);
+                // A resource the plan doubles for overlapping frames is another object on
+                // odd frames: a set of this frame's then.
+                let now: Vec<Res> = pr.bindings.iter().map(|b| ctx.resources()[b.2]).collect();
+                let set = if now.iter().zip(&pr.bound).all(|(a, b)| same_object(a, b)) {
+                    pr.set
+                } else {
+                    let set = ctx.descriptor_set(pr.set_layout)?;
+                    write_set(gpu, set, p.kind, &pr.bindings, &now, self.sampler);
+                    set
+                };
                 // SAFETY: recording with live pipeline, layout and set; raster passes are
                 // inside their subpass, compute passes outside any render pass.
                 unsafe {
                     d.cmd_bind_pipeline(cmd, bp, pr.pipeline);
-                    d.cmd_bind_descriptor_sets(cmd, bp, pr.layout, 0, &[pr.set], &[]);
+                    d.cmd_bind_descriptor_sets(cmd, bp, pr.layout, 0, &[set], &[]);
                     if p.kind == PassKind::Raster {
                         match indirect {
                             // The header draws the same fullscreen triangle once.
@@ -1064,4 +1054,69 @@ impl PassBodies for SynthBodies {
             }
         }
     }
+}
+
+/// Whether two resource entries name the same Vulkan object.
+fn same_object(a: &Res, b: &Res) -> bool {
+    match (a, b) {
+        (Res::Image(x), Res::Image(y)) => x.image == y.image && x.shader_view == y.shader_view,
+        (Res::Buffer(x), Res::Buffer(y)) => x.buffer == y.buffer,
+        _ => false,
+    }
+}
+
+/// Writes `set`: each of `bindings` to its object in `objects` (same order).
+fn write_set(
+    gpu: &Gpu,
+    set: vk::DescriptorSet,
+    kind: PassKind,
+    bindings: &[Binding],
+    objects: &[Res],
+    sampler: vk::Sampler,
+) {
+    let mut image_infos = Vec::new();
+    let mut buffer_infos = Vec::new();
+    for (&(_, ty, _, access), res) in bindings.iter().zip(objects) {
+        match *res {
+            Res::Image(im) => {
+                let layout = access
+                    .scope(kind, tessera_graph::access::Target::Image(im.format))
+                    .layout
+                    .map(conv::layout)
+                    .unwrap_or(vk::ImageLayout::GENERAL);
+                image_infos.push(vk::DescriptorImageInfo {
+                    sampler: if ty == vk::DescriptorType::COMBINED_IMAGE_SAMPLER {
+                        sampler
+                    } else {
+                        vk::Sampler::null()
+                    },
+                    image_view: im.shader_view,
+                    image_layout: layout,
+                });
+            }
+            Res::Buffer(b) => buffer_infos.push(vk::DescriptorBufferInfo {
+                buffer: b.buffer,
+                offset: 0,
+                range: vk::WHOLE_SIZE,
+            }),
+        }
+    }
+    let mut writes = Vec::new();
+    let (mut ii, mut bi) = (0, 0);
+    for &(j, ty, _, _) in bindings {
+        let w = vk::WriteDescriptorSet::default()
+            .dst_set(set)
+            .dst_binding(j)
+            .descriptor_type(ty);
+        if ty == vk::DescriptorType::STORAGE_BUFFER {
+            writes.push(w.buffer_info(std::slice::from_ref(&buffer_infos[bi])));
+            bi += 1;
+        } else {
+            writes.push(w.image_info(std::slice::from_ref(&image_infos[ii])));
+            ii += 1;
+        }
+    }
+    // SAFETY: the infos reference live views, buffers and the sampler; the set is not in
+    // use by a pending command buffer (just allocated, or before the first frame).
+    unsafe { gpu.device.update_descriptor_sets(&writes, &[]) };
 }

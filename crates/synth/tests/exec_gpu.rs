@@ -90,6 +90,8 @@ struct Coverage {
     async_runs: u32,
     transfer_runs: u32,
     aliased_runs: u32,
+    /// Runs whose frames overlapped: an async tail beside the next frame's graphics head.
+    overlap_runs: u32,
 }
 
 /// Runs `g` in every mode, checks each run and returns the reports by mode.
@@ -139,6 +141,12 @@ fn tally(cov: &mut [Coverage], reports: &[ExecReport]) {
         c.async_runs += u32::from(r.async_passes > 0);
         c.transfer_runs += u32::from(r.queue_transfers > 0);
         c.aliased_runs += u32::from(r.aliased);
+        c.overlap_runs += u32::from(
+            r.plan
+                .frame_overlap
+                .as_ref()
+                .is_some_and(|o| !o.tail.is_empty() && !o.head.is_empty()),
+        );
     }
 }
 
@@ -571,7 +579,12 @@ fn random_graphs_run_clean() {
     let mut middle = coverage::MiddleReads::default();
     while ran < 50 && seed < 400 {
         seed += 1;
-        let g = random_graph(seed);
+        let mut g = random_graph(seed);
+        if seed % 2 == 0 {
+            // Compute after the last raster work on the async queue, as the renderer's
+            // post chain with overlapping frames.
+            tessera_graph::compile::overlap::tail_to_async(&mut g);
+        }
         let caps = gpu.capabilities();
         if tessera_graph::compile(&g, &caps, &CompileOptions::ALL).is_err() {
             continue; // the generator made something the compiler rejects
@@ -589,10 +602,11 @@ fn random_graphs_run_clean() {
         middle.store >= 5 && middle.dont_care >= 5 && middle.resolve >= 2,
         "{middle:?}"
     );
-    // Both queue kinds, hand-overs and aliased memory are covered in the emulated mode.
+    // Both queue kinds, hand-overs, aliased memory and overlapping frames are covered in
+    // the emulated mode.
     let e = &cov[2];
     assert!(
-        e.async_runs >= 10 && e.transfer_runs > 0 && e.aliased_runs > 0,
+        e.async_runs >= 10 && e.transfer_runs > 0 && e.aliased_runs > 0 && e.overlap_runs >= 5,
         "{cov:?}"
     );
 }

@@ -101,8 +101,10 @@ pub struct PassUse {
     pub resource: ResourceId,
     /// Resource name.
     pub name: String,
-    /// The Vulkan object for the plan's lifetime (null handles for an import handed in every
-    /// frame: use [`RecordContext::image`] / [`RecordContext::buffer`]).
+    /// The Vulkan object of even frames (null handles for an import handed in every frame;
+    /// a resource the plan doubles for overlapping frames is another object on odd frames,
+    /// a history resource swaps: record with [`RecordContext::image`] /
+    /// [`RecordContext::buffer`] / [`RecordContext::resources`], which give this frame's).
     pub res: Res,
     /// For resolves: the multisampled source.
     pub from: Option<ResourceId>,
