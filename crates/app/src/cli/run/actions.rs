@@ -17,6 +17,8 @@ pub enum Optimisation {
     Async,
     /// Pass reordering.
     Reorder,
+    /// Frames overlapping across queues.
+    Overlap,
 }
 
 /// A frame feature the user can switch (or step through).
@@ -160,6 +162,12 @@ pub const BINDINGS: &[Binding] = &[
         A::Optimisation(Optimisation::Reorder),
         "reorder",
         "pass reordering on/off",
+    ),
+    bind(
+        C('o'),
+        A::Optimisation(Optimisation::Overlap),
+        "overlap",
+        "frames overlapping across queues on/off",
     ),
     bind(
         C('0'),

@@ -32,6 +32,7 @@ impl Switches {
             Optimisation::Alias => ("alias", &mut self.options.alias),
             Optimisation::Async => ("async", &mut self.options.async_compute),
             Optimisation::Reorder => ("reorder", &mut self.options.reorder),
+            Optimisation::Overlap => ("overlap", &mut self.options.overlap_frames),
         };
         *flag = !*flag;
         format!("{name} {}", on_off(*flag))
@@ -254,6 +255,7 @@ mod tests {
             Optimisation::Alias,
             Optimisation::Async,
             Optimisation::Reorder,
+            Optimisation::Overlap,
         ] {
             let mut s = switches();
             let said = s.optimisation(o);
