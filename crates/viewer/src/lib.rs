@@ -7,7 +7,8 @@
 //!   render passes, queue lanes and semaphores, culled passes, attachments with their DRAM
 //!   bytes, breaks with the bytes they cost, resource lifetimes, memory maps, barriers, history
 //!   resources with their physical resources and the passes that hand their content to the
-//!   next frame, totals).
+//!   next frame, totals, and for a plan with `frame_overlap` two consecutive frames on the
+//!   queue lanes with the cross-frame waits and the memory the overlap costs).
 //!   Every number comes from the plan, or from the graph's resource sizes where the plan names a
 //!   resource, and is checked against the plan by the tests.
 //! - [`html`] writes the model as one self-contained HTML page (inline CSS, JS and SVG; no

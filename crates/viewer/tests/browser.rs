@@ -589,3 +589,90 @@ fn taa_page_shows_history_resources() {
     assert_eq!(drawn(&l.dom, "data-k=\"h:"), 2 * plan.history.len());
     screenshot(&dir, 1400, 900);
 }
+
+/// A frame that overlaps the next: the async post pass is the tail, and the next frame's
+/// raster work waits for it (it overwrites what post reads).
+fn overlapping_with_wait() -> (Graph, Plan) {
+    use tessera_graph::graph::QueueKind;
+    use tessera_graph::{Access, Format, ImageDesc};
+    let mut g = Graph::new("w");
+    let depth = g.image("depth", ImageDesc::new(Format::D32_SFLOAT, 64, 64));
+    let hdr = g.image("hdr", ImageDesc::new(Format::R16G16B16A16_SFLOAT, 64, 64));
+    let ldr = g.image("ldr", ImageDesc::new(Format::R8G8B8A8_UNORM, 64, 64));
+    g.resource_mut(ldr).origin = tessera_graph::Origin::Imported(Default::default());
+    g.raster("prepass").clears(depth, Access::DepthWrite).id();
+    g.raster("shade")
+        .uses(depth, Access::DepthRead)
+        .clears(hdr, Access::ColorWrite)
+        .id();
+    g.compute("post")
+        .on_queue(QueueKind::AsyncCompute)
+        .uses(hdr, Access::Sampled)
+        .uses(ldr, Access::StorageWrite)
+        .id();
+    let plan = compile(&g, &Capabilities::desktop(), &CompileOptions::ALL).unwrap();
+    (g, plan)
+}
+
+/// A plan with `frame_overlap` gets the two-frame lanes: every pass once per frame, the
+/// cross-frame wait, where the head ends, and the overlap's memory; a plan without gets none.
+#[test]
+fn overlapping_page_draws_two_frames() {
+    let _one = BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let (graph, plan) = overlapping_with_wait();
+    let o = plan
+        .frame_overlap
+        .as_ref()
+        .expect("the plan overlaps frames");
+    assert!(!o.waits.is_empty());
+    let dir = Scratch::new("overlap");
+    let l = load(&dir, &html::html(&Page::build(&graph, &plan), None));
+    assert_clean("overlap", &l);
+    let section = l
+        .dom
+        .find("id=\"overlap-section\"")
+        .map(|i| &l.dom[i..])
+        .expect("an overlap section");
+    assert!(
+        !section[..section.find('>').unwrap_or(0)].contains("hidden"),
+        "the two-frame section is shown"
+    );
+    let n = plan.order.len();
+    assert_eq!(l.dom.matches("tf-pass\" data-frame=\"0\"").count(), n);
+    assert_eq!(l.dom.matches("tf-pass\" data-frame=\"1\"").count(), n);
+    // (The page's script holds these class names too: match what only drawing makes.)
+    assert_eq!(
+        l.dom.matches("class=\"tf-wait\"><title>frame N+1 ").count(),
+        o.waits.len()
+    );
+    let w = &o.waits[0];
+    let budget = format!(
+        "<dt>budget</dt><dd>{} · {:.1}% used</dd>",
+        format::bytes(o.budget_bytes),
+        100.0 * o.extra_bytes as f64 / o.budget_bytes as f64
+    );
+    for needle in [
+        format!("<title>the head ends at {}</title>", o.head_end),
+        format!("frame N+1 {} waits for frame N {}", w.wait, w.signal),
+        ">frame N</text>".to_string(),
+        ">frame N+1</text>".to_string(),
+        format!(
+            "<dt>extra memory</dt><dd>{} ({} B)</dd>",
+            format::bytes(o.extra_bytes),
+            o.extra_bytes
+        ),
+        budget,
+        "<th>frame N+1 pass waits</th>".to_string(),
+    ] {
+        assert!(l.dom.contains(&needle), "page shows {needle:?}");
+    }
+    // Without frame_overlap: the section stays hidden and empty.
+    let mut plain = plan.clone();
+    plain.frame_overlap = None;
+    let l = load(&dir, &html::html(&Page::build(&graph, &plain), None));
+    assert_clean("no overlap", &l);
+    assert!(l
+        .dom
+        .contains("<section id=\"overlap-section\" hidden=\"\">"));
+    assert!(!l.dom.contains("data-frame=\"0\""));
+}

@@ -6,7 +6,10 @@
 //! render passes, breaks, semaphores, culled passes, resource lifetimes) that scrolls and
 //! zooms, memory maps per block, tables (history resources among them: buffering, physical
 //! resources, and the passes that hand their content to the next frame, also drawn on the
-//! timeline as dashed edges to the frame's end and from its start), and a side panel with
+//! timeline as dashed edges to the frame's end and from its start), for a plan that overlaps
+//! frames a second lane drawing of two consecutive frames (frame N's async tail beside frame
+//! N+1's graphics head, the cross-frame wait, doubled and re-placed resources and the memory
+//! the overlap adds), and a side panel with
 //! the details of whatever is hovered or clicked. Nothing is fetched: no network, no fonts, no CDN.
 //!
 //! Labels: byte sizes and counts follow [`crate::format`]; a name that does not fit its box
@@ -114,6 +117,7 @@ const SKELETON: &str = r#"<div id="layout">
 <span class="hint">Ctrl+wheel zooms at the cursor, drag pans, wheel scrolls; hover or click for details.</span></div>
 <div id="legend" class="legend"></div>
 <div id="timeline" class="scroll"></div></section>
+<section id="overlap-section" hidden><h2>Two frames (overlapping)</h2><div id="overlap"></div></section>
 <section><h2>Render passes and attachments</h2><div id="rps"></div></section>
 <section><h2>Breaks</h2><div id="breaks"></div></section>
 <section><h2>Memory</h2><div id="memory"></div></section>

@@ -377,6 +377,86 @@
     $('zoom-fit').onclick = function () { setZoom((box.clientWidth - 2) / W); };
   }
 
+  // ---- two frames ---------------------------------------------------------------------
+  // A plan that overlaps frames: frame N then frame N+1 on the queue lanes (equal-width
+  // columns from the model), frame N+1 hatched; frame N's tail and frame N+1's head outlined;
+  // the cross-frame wait as an arrow; then the memory the overlap costs.
+  function twoFrames() {
+    var F = P.two_frames;
+    if (!F) return;
+    $('overlap-section').hidden = false;
+    var L2 = 120, TOP = 44, LH = 34, avail = Math.max(400, $('overlap').clientWidth - 4);
+    var cw = Math.max(20, Math.min(96, Math.floor((avail - L2 - 150) / Math.max(1, F.columns))));
+    var tlanes = ['graphics', 'async_compute'];
+    var W2 = L2 + F.columns * cw + 150, H2 = TOP + tlanes.length * LH + 26;
+    function cx(c) { return L2 + c * cw; }
+    function ly(q) { return TOP + tlanes.indexOf(q) * LH; }
+    var s = ['<svg id="tf" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ' + W2 + ' ' + H2 + '" width="' + W2 + '" height="' + H2 + '" font-size="11">' +
+      '<defs><pattern id="tfhatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><line x1="0" y1="0" x2="0" y2="6" stroke="#fff" stroke-width="2.5" opacity="0.75"/></pattern>' +
+      '<marker id="tfarrow" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L8,4 L0,8 z" fill="#c0282f"/></marker></defs>'];
+    // Frame bands: frame N from its first column to its end, frame N+1 from its first
+    // graphics pass to the end.
+    var f1start = F.passes.filter(function (p) { return p.frame === 1; }).reduce(function (m, p) { return Math.min(m, p.column); }, F.columns);
+    function band(c0, c1, y, fill, stroke, label) {
+      var w = Math.max(4, (c1 - c0) * cw - 2);
+      s.push('<rect x="' + (cx(c0) + 1) + '" y="' + y + '" width="' + w + '" height="15" rx="3" fill="' + fill + '" stroke="' + stroke + '"/>' +
+        '<text x="' + (cx(c0) + 6) + '" y="' + (y + 11.5) + '" font-weight="600" fill="#234">' + esc(elide(label, w - 10, 11)) + '</text>');
+    }
+    band(0, F.frame_end_column, 4, '#e4ecf8', '#9db3d6', 'frame N');
+    band(f1start, F.columns, 22, '#f1e9dc', '#c9ab7e', 'frame N+1');
+    tlanes.forEach(function (q) {
+      s.push('<line x1="' + L2 + '" x2="' + (W2 - 10) + '" y1="' + (ly(q) + LH - 2) + '" y2="' + (ly(q) + LH - 2) + '" stroke="#e3e7ec"/>' +
+        '<text x="8" y="' + (ly(q) + 20) + '" font-weight="600" fill="#234">' + queueName(q) + '</text>');
+    });
+    // Where frame N+1's graphics work starts: right after frame N's last graphics pass.
+    var bx = cx(F.next_frame_column);
+    s.push('<line class="tf-boundary" x1="' + bx + '" x2="' + bx + '" y1="20" y2="' + (TOP + tlanes.length * LH) + '" stroke="#8a6d3b" stroke-width="1.5" stroke-dasharray="5 3"/>');
+    F.passes.forEach(function (fp) {
+      var p = P.passes[fp.pass], y = ly(fp.queue) + 4, x0 = cx(fp.column) + 2, w = cw - 4, h = LH - 10;
+      var role = fp.tail ? ', tail (may run beside frame N+1)' : fp.head ? ', head (may run beside frame N\u2019s tail)' : '';
+      var stroke = fp.tail ? '#b34a00' : fp.head ? '#1f5f9a' : '#56657a', sw = fp.tail || fp.head ? 2 : 0.6;
+      s.push('<g class="hit tf-pass" data-frame="' + fp.frame + '" data-k="p:' + fp.pass + '">' + title(fp.name + ' (frame ' + (fp.frame ? 'N+1' : 'N') + role + ')') +
+        '<rect x="' + x0 + '" y="' + y + '" width="' + w + '" height="' + h + '" rx="3" fill="' + kindColor(p) + '"' + (fp.frame ? ' opacity="0.7"' : '') + '/>' +
+        (fp.frame ? '<rect x="' + x0 + '" y="' + y + '" width="' + w + '" height="' + h + '" rx="3" fill="url(#tfhatch)"/>' : '') +
+        '<rect x="' + x0 + '" y="' + y + '" width="' + w + '" height="' + h + '" rx="3" fill="none" stroke="' + stroke + '" stroke-width="' + sw + '"/>');
+      var px = textWidth(fp.name, 11) <= w - 6 ? 11 : 9, label = elide(fp.name, w - 4, px);
+      if (label) s.push('<text x="' + (x0 + w / 2) + '" y="' + (y + 15) + '" text-anchor="middle" font-size="' + px + '" fill="#122">' + esc(label) + '</text>');
+      s.push('</g>');
+    });
+    // Cross-frame waits: from the tail's last pass (frame N) to the waiting pass (N+1).
+    F.waits.forEach(function (wt) {
+      var x1 = cx(wt.signal_column) + cw - 2, y1 = ly(wt.signal_queue) + LH / 2 - 1;
+      var x2 = cx(wt.wait_column) + 2, y2 = ly(wt.wait_queue) + LH / 2 - 1, mx = (x1 + x2) / 2;
+      s.push('<g class="tf-wait">' + title('frame N+1 ' + wt.wait + ' waits for frame N ' + wt.signal + ': ' + wt.resources.join(', ')) +
+        '<path d="M' + x1 + ',' + y1 + ' C' + mx + ',' + y1 + ' ' + mx + ',' + y2 + ' ' + x2 + ',' + y2 + '" fill="none" stroke="var(--sem)" stroke-width="2" marker-end="url(#tfarrow)"/></g>');
+    });
+    // Where the head ends.
+    if (F.head_end_column !== null) {
+      var hx = cx(F.head_end_column);
+      s.push('<g class="tf-head-end">' + title('the head ends at ' + F.head_end) + '<line x1="' + hx + '" x2="' + hx + '" y1="' + TOP + '" y2="' + (TOP + tlanes.length * LH + 4) + '" stroke="var(--sem)" stroke-width="2"/>' +
+        '<text x="' + (hx + 3) + '" y="' + (TOP + tlanes.length * LH + 16) + '" fill="var(--sem)" font-size="10">' + esc('head ends: ' + F.head_end + (F.waits.length ? ' (waits for frame N)' : '')) + '</text></g>');
+    }
+    s.push('</svg>');
+    var h = '<div class="legend"><span><i style="background:var(--raster)"></i>frame N</span><span><i style="background:var(--raster);opacity:.6;background-image:repeating-linear-gradient(45deg,#fff 0 2px,transparent 2px 5px)"></i>frame N+1 (hatched)</span>' +
+      '<span><i style="border:2px solid #b34a00"></i>tail of frame N</span><span><i style="border:2px solid #1f5f9a"></i>head of frame N+1</span>' +
+      '<span><i style="background:var(--sem)"></i>cross-frame wait</span><span><i style="border-left:2px dashed #8a6d3b"></i>frame N+1 starts on graphics</span></div>';
+    h += '<div class="tf">' + s.join('') + '</div>';
+    h += '<p>Frame N\u2019s tail (' + esc(F.tail.join(', ')) + ') may run on the async compute queue while frame N+1\u2019s head (' + (F.head.length ? esc(F.head.join(', ')) : 'nothing') + ') runs on graphics' +
+      (F.head_end ? '; the head ends at <b>' + brk(F.head_end) + '</b>' : '') + '.</p>';
+    h += dl([['extra memory', bytes(F.extra_bytes) + ' (' + int(F.extra_bytes) + ' B)'], ['budget', bytes(F.budget_bytes) + ' \u00b7 ' + pct(F.budget_percent) + ' used'],
+      ['doubled', plural(F.doubled.length, 'resource', 'resources')], ['placed apart', plural(F.replaced.length, 'resource', 'resources')], ['cross-frame waits', F.waits.length]], 'kv');
+    if (F.waits.length) h += '<h3>cross-frame waits</h3><table><tr><th>frame N+1 pass waits</th><th>for frame N pass</th><th>resources</th><th>why</th></tr>' + F.waits.map(function (wt) {
+      return '<tr><td>' + brk(wt.wait) + ' <span class="muted">' + queueName(wt.wait_queue) + '</span></td><td>' + brk(wt.signal) + ' <span class="muted">' + queueName(wt.signal_queue) + '</span></td><td>' + esc(wt.resources.join(', ')) + '</td><td>' + esc(wt.reason) + '</td></tr>';
+    }).join('') + '</table>';
+    if (F.doubled.length) h += '<h3>doubled (one per frame parity)</h3><table><tr><th>resource</th><th class="num">second copy</th><th>tail pass</th><th>head pass</th></tr>' + F.doubled.map(function (d) {
+      return '<tr><td>' + brk(d.resource) + '</td><td class="num">' + bytes(d.bytes) + '</td><td>' + brk(d.tail_pass) + '</td><td>' + brk(d.head_pass) + '</td></tr>';
+    }).join('') + '</table>';
+    if (F.replaced.length) h += '<h3>placed apart</h3><table><tr><th>resource</th><th class="num">own block</th><th>shared memory with</th></tr>' + F.replaced.map(function (r) {
+      return '<tr><td>' + brk(r.resource) + '</td><td class="num">' + bytes(r.bytes) + '</td><td>' + brk(r.aliased_with) + '</td></tr>';
+    }).join('') + '</table>';
+    $('overlap').innerHTML = h;
+  }
+
   // ---- details panel ------------------------------------------------------------------
   var pinned = null, suppressClick = false, marked = [];
   function dl(rows, cls) {
@@ -681,6 +761,7 @@
   diff();
   timeline();
   wireZoom();
+  twoFrames();
   wirePanel();
   renderPasses();
   breaks();

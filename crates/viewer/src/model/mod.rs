@@ -6,7 +6,8 @@
 //! semaphores, culled passes), [`render_passes`] (attachments with load/store ops and DRAM
 //! bytes, breaks with their cost), [`resources`] (lifetimes and memory maps), [`history`]
 //! (history resources, their physical resources and the passes that hand their content to
-//! the next frame) and [`totals`]. A graph with declared history resources is lowered first
+//! the next frame), [`totals`] and, for a plan that overlaps frames, [`overlap`] (two
+//! consecutive frames on the queue lanes). A graph with declared history resources is lowered first
 //! ([`tessera_graph::history::lower`]), so that it names the resources the plan names.
 //! The graph contributes only what the plan names but does not size: pass kinds, the uses of
 //! each pass, and resource sizes (memory bytes, and the bytes one attachment load or store
@@ -20,6 +21,7 @@
 //! placements) with hash lookups.
 
 pub mod history;
+pub mod overlap;
 pub mod passes;
 pub mod render_passes;
 pub mod resources;
@@ -35,6 +37,7 @@ use tessera_graph::plan::{Barrier, Batch, Edge, LifetimeUnit, ResourceSharing};
 use tessera_graph::{Graph, Plan, Resource};
 
 pub use history::{HistoryView, ResourceHistory};
+pub use overlap::{CrossFrameWaitView, FramePass, TwoFrames};
 pub use passes::{CulledPass, PassRow, SyncView, UseView};
 pub use render_passes::{AttachmentView, BreakView, Handover, RenderPassView};
 pub use resources::{BlockView, PlacementRef, ResourceView};
@@ -73,6 +76,10 @@ pub struct Page {
     pub blocks: Vec<BlockView>,
     /// Frame totals.
     pub totals: Totals,
+    /// Two consecutive frames on the queue lanes, when the plan overlaps frames
+    /// (`frame_overlap`): frame N's tail beside frame N+1's head, the cross-frame waits and
+    /// the memory the overlap costs.
+    pub two_frames: Option<TwoFrames>,
 }
 
 /// Name lookups shared by the builders.
@@ -143,6 +150,7 @@ impl Page {
         let resources = resources::resources(&index, &render_passes, &history);
         let blocks = resources::blocks(plan);
         let totals = Totals::new(plan, &render_passes, &breaks);
+        let two_frames = overlap::two_frames(&index);
         log::debug!(
             "viewer page '{}': {} passes, {} render passes, {} breaks, {} resources, {} blocks",
             graph.name,
@@ -168,6 +176,7 @@ impl Page {
             history,
             blocks,
             totals,
+            two_frames,
         }
     }
 

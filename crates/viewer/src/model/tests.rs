@@ -497,3 +497,206 @@ fn a_declared_history_graph_is_lowered_for_the_page() {
     assert_eq!(page.history[0].first_reader.as_deref(), Some("taa"));
     assert_eq!(page.history[0].last_writer.as_deref(), Some("taa"));
 }
+
+/// The graph of an overlapping frame: a depth prepass, culling on async compute, the opaque
+/// pass, and post-processing on async compute into a read-back image (nothing in the frame
+/// waits for it: the tail).
+fn overlapping() -> (Graph, Plan) {
+    let mut g = Graph::new("o");
+    let depth = g.image("depth", ImageDesc::new(Format::D32_SFLOAT, 64, 64));
+    let tiles = g.buffer("tiles", 1024);
+    let hdr = g.image("hdr", ImageDesc::new(Format::R16G16B16A16_SFLOAT, 64, 64));
+    let ldr = g.image("ldr", ImageDesc::new(Format::R8G8B8A8_UNORM, 64, 64));
+    let hist = g.buffer("histogram", 256);
+    g.resource_mut(ldr).origin = tessera_graph::Origin::Imported(Default::default());
+    // First in the plan's order, on async compute: frame N+1's graphics work still starts
+    // right after frame N's.
+    g.compute("histogram clear")
+        .on_queue(QueueKind::AsyncCompute)
+        .uses(hist, Access::StorageWrite)
+        .id();
+    g.raster("prepass").clears(depth, Access::DepthWrite).id();
+    g.compute("cull")
+        .on_queue(QueueKind::AsyncCompute)
+        .uses(depth, Access::Sampled)
+        .uses(tiles, Access::StorageWrite)
+        .id();
+    g.raster("opaque")
+        .uses(tiles, Access::StorageRead)
+        .uses(depth, Access::DepthRead)
+        .clears(hdr, Access::ColorWrite)
+        .id();
+    g.compute("post")
+        .on_queue(QueueKind::AsyncCompute)
+        .uses(hdr, Access::Sampled)
+        .uses(hist, Access::StorageWrite)
+        .uses(ldr, Access::StorageWrite)
+        .id();
+    let plan = compile(&g, &Capabilities::desktop(), &CompileOptions::ALL).unwrap();
+    (g, plan)
+}
+
+#[test]
+fn two_frames_put_the_next_frames_head_beside_the_tail() {
+    let (g, plan) = overlapping();
+    let o = plan
+        .frame_overlap
+        .clone()
+        .expect("the plan overlaps frames");
+    assert!(!o.tail.is_empty() && !o.head.is_empty(), "{o:?}");
+    assert_eq!(
+        plan.order[0], "histogram clear",
+        "an async pass first: {:?}",
+        plan.order
+    );
+    let page = Page::build(&g, &plan);
+    let t = page.two_frames.as_ref().expect("a two-frame view");
+    let n = plan.order.len();
+    assert_eq!(t.passes.len(), 2 * n, "every pass once per frame");
+    // Frame N keeps the single-frame columns.
+    for (i, name) in plan.order.iter().enumerate() {
+        let e = t.entry(0, name).expect("frame N entry");
+        assert_eq!((e.column, e.pass), (i as u32, i as u32));
+        assert!(t.entry(1, name).is_some(), "frame N+1 entry of {name}");
+    }
+    // Frame N+1's graphics lane starts right after frame N's last graphics pass, not after
+    // the tail.
+    let last_graphics = plan
+        .order
+        .iter()
+        .rposition(|p| plan.queues.graphics.iter().any(|q| q == p))
+        .unwrap() as u32;
+    assert_eq!(t.next_frame_column, last_graphics + 1);
+    let tail_end = o
+        .tail
+        .iter()
+        .map(|p| t.entry(0, p).unwrap().column)
+        .max()
+        .unwrap();
+    for h in o.head.iter() {
+        let e = t.entry(1, h).expect("head pass in frame N+1");
+        assert!(e.head && e.queue == QueueKind::Graphics);
+        assert!(
+            e.column <= tail_end,
+            "head pass {h} (column {}) beside the tail (ends at column {tail_end})",
+            e.column
+        );
+    }
+    for p in o.tail.iter() {
+        assert!(t.entry(0, p).unwrap().tail);
+    }
+    // One queue never runs two passes in one column, and each frame keeps plan order.
+    for q in [QueueKind::Graphics, QueueKind::AsyncCompute] {
+        let mut cols: Vec<u32> = t
+            .passes
+            .iter()
+            .filter(|p| p.queue == q)
+            .map(|p| p.column)
+            .collect();
+        let len = cols.len();
+        cols.sort_unstable();
+        cols.dedup();
+        assert_eq!(cols.len(), len, "{q:?}: a column holds two passes");
+    }
+    for f in [0, 1] {
+        for q in [QueueKind::Graphics, QueueKind::AsyncCompute] {
+            let cols: Vec<u32> = t
+                .passes
+                .iter()
+                .filter(|p| p.frame == f && p.queue == q)
+                .map(|p| p.column)
+                .collect();
+            assert!(cols.windows(2).all(|w| w[0] < w[1]), "frame {f}: {cols:?}");
+        }
+        // The frame's own semaphores.
+        for s in &plan.syncs {
+            let (a, b) = (t.entry(f, &s.signal).unwrap(), t.entry(f, &s.wait).unwrap());
+            assert!(a.column < b.column, "frame {f}: {s:?}");
+        }
+    }
+    // Frame N+1 on one queue starts after frame N's last pass there.
+    for q in [QueueKind::Graphics, QueueKind::AsyncCompute] {
+        let last0 = t
+            .passes
+            .iter()
+            .filter(|p| p.frame == 0 && p.queue == q)
+            .map(|p| p.column)
+            .max();
+        let first1 = t
+            .passes
+            .iter()
+            .filter(|p| p.frame == 1 && p.queue == q)
+            .map(|p| p.column)
+            .min();
+        assert!(first1 > last0, "{q:?}");
+    }
+    // Cross-frame waits: the waiting pass of N+1 comes after the signal of N.
+    assert_eq!(t.waits.len(), o.waits.len());
+    for w in &t.waits {
+        assert!(w.wait_column > w.signal_column, "{w:?}");
+    }
+    assert_eq!(t.extra_bytes, o.extra_bytes);
+    assert_eq!(t.budget_bytes, o.budget_bytes);
+    assert_eq!(t.doubled, o.doubled);
+    assert_eq!(t.replaced, o.replaced);
+}
+
+#[test]
+fn no_two_frames_without_frame_overlap() {
+    for (name, g, plan) in all_compiled() {
+        let page = Page::build(&g, &plan);
+        assert_eq!(
+            page.two_frames.is_some(),
+            plan.frame_overlap.is_some(),
+            "{name}"
+        );
+    }
+    let (g, mut plan) = overlapping();
+    plan.frame_overlap = None;
+    assert!(Page::build(&g, &plan).two_frames.is_none());
+}
+
+/// A frame whose next frame waits for the tail: the second raster pass overwrites what the
+/// async post pass of the previous frame still reads.
+fn overlapping_with_wait() -> (Graph, Plan) {
+    let mut g = Graph::new("w");
+    let depth = g.image("depth", ImageDesc::new(Format::D32_SFLOAT, 64, 64));
+    let hdr = g.image("hdr", ImageDesc::new(Format::R16G16B16A16_SFLOAT, 64, 64));
+    let ldr = g.image("ldr", ImageDesc::new(Format::R8G8B8A8_UNORM, 64, 64));
+    g.resource_mut(ldr).origin = tessera_graph::Origin::Imported(Default::default());
+    g.raster("prepass").clears(depth, Access::DepthWrite).id();
+    g.raster("shade")
+        .uses(depth, Access::DepthRead)
+        .clears(hdr, Access::ColorWrite)
+        .id();
+    g.compute("post")
+        .on_queue(QueueKind::AsyncCompute)
+        .uses(hdr, Access::Sampled)
+        .uses(ldr, Access::StorageWrite)
+        .id();
+    let plan = compile(&g, &Capabilities::desktop(), &CompileOptions::ALL).unwrap();
+    (g, plan)
+}
+
+#[test]
+fn two_frames_place_the_cross_frame_wait_after_its_signal() {
+    let (g, plan) = overlapping_with_wait();
+    let o = plan
+        .frame_overlap
+        .clone()
+        .expect("the plan overlaps frames");
+    let page = Page::build(&g, &plan);
+    let t = page.two_frames.as_ref().expect("a two-frame view");
+    assert!(!t.waits.is_empty(), "{o:?}");
+    for w in &t.waits {
+        let s = t.entry(0, &w.signal).expect("signal in frame N");
+        let x = t.entry(1, &w.wait).expect("waiter in frame N+1");
+        assert_eq!((s.column, x.column), (w.signal_column, w.wait_column));
+        assert!(x.column > s.column, "{w:?}");
+    }
+    assert_eq!(t.head_end, o.head_end);
+    assert_eq!(
+        t.head_end_column,
+        Some(t.entry(1, &o.head_end).unwrap().column)
+    );
+}

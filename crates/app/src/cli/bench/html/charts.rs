@@ -56,6 +56,10 @@ pub(super) fn main_chart(v: &View) -> Chart {
             fmt_us(f.p10),
             fmt_us(f.p90)
         );
+        let period = c.gpu.frame_period_us.median;
+        if period > 0.0 {
+            b.segs[0].title += &format!("; frame period (back to back) {}", fmt_us(period));
+        }
         vec![b]
     });
     let mem = panels(v, Unit::Bytes, |_, c, _| {

@@ -13,7 +13,10 @@ impl PassColours {
         let mut map = BTreeMap::new();
         for c in cells {
             let names = c.passes.iter().map(|p| &p.pass);
-            for name in names.chain(c.timeline.iter().map(|s| &s.pass)) {
+            for name in names
+                .chain(c.timeline.iter().map(|s| &s.pass))
+                .chain(c.timeline_two_frames.iter().map(|s| &s.pass))
+            {
                 let next = map.len();
                 map.entry(name.clone()).or_insert(next);
             }

@@ -39,6 +39,9 @@ pub(super) fn meta(name: &str) -> Meta<'_> {
         "gpu_graphics_busy_us" => ("Graphics queue busy", GPU, Lower),
         "gpu_async_busy_us" => ("Async-compute queue busy", GPU, Neither),
         "gpu_overlap_us" => ("Async overlapping graphics", GPU, Higher),
+        // Frames submitted back to back: the time from one frame's start to the next's, which
+        // overlapping frames shorten below the frame time.
+        "gpu_frame_period_us" => ("GPU frame period (back to back)", GPU, Lower),
         "cpu_declare_us" => ("Declare graph", CPU, Lower),
         "cpu_compile_cached_us" => ("Compile (cached)", CPU, Lower),
         "cpu_compile_uncached_us" => ("Compile (from scratch)", CPU, Lower),

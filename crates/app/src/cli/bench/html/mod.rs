@@ -3,8 +3,8 @@
 //!
 //! Top to bottom: the run's header and note, a table per size of every figure with its ratio
 //! against mode `none`, bar charts per figure group (the first, `#main-chart`, is GPU frame
-//! time and transient memory), each mode's GPU time per pass, and each mode's queue timeline
-//! of one frame.
+//! time and transient memory), each mode's GPU time per pass, each mode's queue timeline
+//! of one frame and, where recorded, of two consecutive frames back to back.
 
 mod charts;
 mod colour;
@@ -20,7 +20,7 @@ use charts::{cpu_chart, main_chart, pass_chart, plan_chart};
 use format::{esc, fmt_ratio, fmt_value, meta, ratio_class, DASH};
 use std::fmt::{self, Write};
 use svg::chart;
-use timeline::timeline;
+use timeline::{timeline, two_frame_timeline};
 use view::{report_ratio, Size, View};
 
 /// The page's style: plain system fonts, a 1340 px column, charts that scale with it, and
@@ -67,6 +67,17 @@ fn write_page(out: &mut String, r: &BenchReport) -> fmt::Result {
     );
     for s in &v.sizes {
         timeline(out, &v, s)?;
+    }
+    if r.cells.iter().any(|c| !c.timeline_two_frames.is_empty()) {
+        out.push_str(
+            "<h3>Two frames back to back</h3>\n<p class=\"lead\">Two consecutive frames \
+             submitted back to back, for the modes that recorded them: where the next frame's \
+             graphics work starts while this frame's async tail still runs. Frame 1's passes \
+             are hatched.</p>\n",
+        );
+        for (i, s) in v.sizes.iter().enumerate() {
+            two_frame_timeline(out, &v, s, i)?;
+        }
     }
     out.push_str("</section>\n</main>\n</body>\n</html>\n");
     Ok(())
@@ -193,6 +204,8 @@ fn table(out: &mut String, v: &View, s: &Size) -> fmt::Result {
         )?;
         for (cell, figs) in s.cells.iter().zip(&figures) {
             let value = figs.as_ref().and_then(|f| f.get(i)).map(|(_, x)| *x);
+            // A report from before the frame period was measured has 0 there: not measured.
+            let value = value.filter(|x| !(*name == "gpu_frame_period_us" && *x == 0.0));
             let (Some(cell), Some(value)) = (cell, value) else {
                 write!(out, "<td class=\"na\">{DASH}</td>")?;
                 continue;
@@ -221,8 +234,79 @@ fn table(out: &mut String, v: &View, s: &Size) -> fmt::Result {
 
 #[cfg(test)]
 mod tests {
-    use super::testdata::report;
+    use super::testdata::{report, report_with_two_frames};
     use super::*;
+
+    #[test]
+    fn two_frame_timelines_draw_both_frames_where_recorded() {
+        // Without two-frame spans: no such drawing.
+        let p = page(&report());
+        assert!(!p.contains("two-frames") && !p.contains("Two frames back to back"));
+        let r = report_with_two_frames();
+        let p = page(&r);
+        assert_eq!(p.matches("<figure class=\"chart two-frames\"").count(), 1);
+        let at = p.find("<figure class=\"chart two-frames\"").unwrap();
+        let fig = &p[at..at + p[at..].find("</figure>").unwrap()];
+        // Only the cell that recorded them: mode alias at 640 × 360.
+        assert!(fig.contains("<strong>640 × 360</strong>"), "{fig}");
+        assert!(fig.contains(">alias</text>") && !fig.contains(">none</text>"));
+        // Both frames' passes, frame 1 hatched, and the frame boundary.
+        assert_eq!(fig.matches("<g class=\"f0\">").count(), 3);
+        assert_eq!(fig.matches("<g class=\"f1\">").count(), 3);
+        assert_eq!(fig.matches("fill=\"url(#hatch2f-0)\"").count(), 3);
+        for f in [0, 1] {
+            for pass in [
+                "gbuffer",
+                "tonemap",
+                "a &lt;&amp;&gt; &quot;pass&quot; &#39;x&#39;",
+            ] {
+                assert!(
+                    fig.contains(&format!("<title>frame {f}: {pass} (")),
+                    "frame {f} {pass}"
+                );
+            }
+        }
+        assert!(fig.contains(">frame 0</text>"));
+        assert!(fig.contains("frame 1 starts 1.13 ms"), "{fig}");
+        assert!(fig.contains("class=\"fbound\""));
+        assert!(fig.contains("Frame period (back to back): alias"));
+        assert_eq!(p.matches("<svg").count(), p.matches("</svg>").count());
+    }
+
+    #[test]
+    fn a_report_from_before_two_frame_timelines_loads_and_renders() {
+        let mut json = serde_json::to_value(report()).unwrap();
+        for c in json["cells"].as_array_mut().unwrap() {
+            c.as_object_mut().unwrap().remove("timeline_two_frames");
+            c["gpu"].as_object_mut().unwrap().remove("frame_period_us");
+        }
+        let r: BenchReport = serde_json::from_value(json).expect("an older report loads");
+        assert!(r.cells.iter().all(|c| c.timeline_two_frames.is_empty()));
+        let p = page(&r);
+        assert!(p.ends_with("</html>\n") && !p.contains("two-frames"));
+        assert!(!p.contains("frame period (back to back) "));
+    }
+
+    #[test]
+    fn the_frame_period_is_labelled_and_absent_when_not_measured() {
+        let p = page(&report());
+        assert!(p.contains("GPU frame period (back to back)<code>gpu_frame_period_us</code>"));
+        assert!(
+            p.contains("frame period (back to back) "),
+            "beside the frame time"
+        );
+        let mut r = report();
+        for c in &mut r.cells {
+            c.gpu.frame_period_us = Default::default();
+        }
+        let p = page(&r);
+        let row = p.find("<code>gpu_frame_period_us</code>").unwrap();
+        let row = &p[row..row + p[row..].find("</tr>").unwrap()];
+        assert!(
+            row.contains("class=\"na\"") && !row.contains("class=\"v\""),
+            "{row}"
+        );
+    }
 
     #[test]
     fn page_shows_every_mode_figure_and_chart() {

@@ -104,3 +104,30 @@ pub(super) fn report() -> BenchReport {
         cells,
     }
 }
+
+/// [`report`] with two consecutive frames recorded for mode `alias` at 640 × 360: frame 1's
+/// graphics work starts while frame 0's async pass still runs.
+pub(super) fn report_with_two_frames() -> BenchReport {
+    let mut r = report();
+    let span = |name: &str, frame: u32, queue: &str, a: f64, b: f64| Span {
+        pass: name.to_string(),
+        frame: Some(frame),
+        queue: queue.to_string(),
+        start_us: a,
+        end_us: b,
+    };
+    let c = r
+        .cells
+        .iter_mut()
+        .find(|c| c.mode == "alias" && c.width == 640)
+        .expect("alias at 640 × 360");
+    c.timeline_two_frames = vec![
+        span("gbuffer", 0, "graphics", 0.0, 720.0),
+        span("tonemap", 0, "graphics", 720.0, 1120.0),
+        span(ODD, 0, "async_compute", 1120.0, 1300.0),
+        span("gbuffer", 1, "graphics", 1130.0, 1850.0),
+        span("tonemap", 1, "graphics", 1850.0, 2250.0),
+        span(ODD, 1, "async_compute", 2250.0, 2430.0),
+    ];
+    r
+}
