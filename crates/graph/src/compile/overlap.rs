@@ -207,14 +207,14 @@ pub fn decide(graph: &Graph, plan: &Plan, apart: &[Apart], budget: Budget) -> Op
     let mut last_placing = None;
     for (gi, name) in graphics.iter().enumerate() {
         if Some(name) == closing.as_ref() {
-            head_end = name.clone();
+            head_end = *name;
             break;
         }
         let Some(g) = id(name) else { continue };
         let conflicts = window.conflicts(g, &choices);
         if conflicts.is_empty() {
             has_raster |= graph.pass(g).kind == PassKind::Raster;
-            head.push(name.clone());
+            head.push(*name);
             continue;
         }
         let fixed = if has_raster {
@@ -240,13 +240,10 @@ pub fn decide(graph: &Graph, plan: &Plan, apart: &[Apart], budget: Budget) -> Op
                 }
                 choices = c;
                 has_raster |= graph.pass(g).kind == PassKind::Raster;
-                head.push(name.clone());
+                head.push(*name);
             }
             Err(reason) => {
-                let at = anchor
-                    .get(name.as_str())
-                    .cloned()
-                    .unwrap_or_else(|| name.clone());
+                let at = anchor.get(name.as_str()).cloned().unwrap_or(*name);
                 while head
                     .last()
                     .is_some_and(|h| anchor.get(h.as_str()) == Some(&at))
@@ -256,14 +253,14 @@ pub fn decide(graph: &Graph, plan: &Plan, apart: &[Apart], budget: Budget) -> Op
                 let mut resources: Vec<Name> = conflicts
                     .iter()
                     .map(|c| match *c {
-                        Conflict::Same { resource, .. } => graph.resource(resource).name.clone(),
-                        Conflict::Aliased { head_res, .. } => graph.resource(head_res).name.clone(),
+                        Conflict::Same { resource, .. } => graph.resource(resource).name,
+                        Conflict::Aliased { head_res, .. } => graph.resource(head_res).name,
                     })
                     .collect();
                 resources.sort();
                 resources.dedup();
                 waits.push(CrossFrameWait {
-                    wait: at.clone(),
+                    wait: at,
                     wait_queue: QueueKind::Graphics,
                     signal: tail_names.last().cloned().unwrap_or_default(),
                     signal_queue: QueueKind::AsyncCompute,
@@ -299,7 +296,7 @@ fn first_subpasses(plan: &Plan) -> HashMap<&str, Name> {
     for rp in &plan.render_passes {
         if let Some(first) = rp.subpasses.first() {
             for s in rp.subpasses.iter() {
-                out.insert(s.as_str(), first.clone());
+                out.insert(s.as_str(), *first);
             }
         }
     }
@@ -405,7 +402,7 @@ impl Window<'_> {
     fn fix(&self, g: PassId, c: &Choices, budget: Budget) -> Result<Choices, String> {
         let graph = self.graph;
         let mut c = c.clone();
-        let name = |r: ResourceId| graph.resource(r).name.clone();
+        let name = |r: ResourceId| graph.resource(r).name;
         loop {
             let Some(&first) = self.conflicts(g, &c).first() else {
                 return Ok(c);
@@ -431,8 +428,8 @@ impl Window<'_> {
                     c.doubled_list.push(DoubledResource {
                         resource: name(resource),
                         bytes: p.size,
-                        tail_pass: graph.pass(tail).name.clone(),
-                        head_pass: graph.pass(g).name.clone(),
+                        tail_pass: graph.pass(tail).name,
+                        head_pass: graph.pass(g).name,
                     });
                 }
                 Conflict::Aliased { tail_res, head_res } if budget.may_move => {

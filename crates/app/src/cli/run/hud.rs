@@ -592,9 +592,9 @@ mod tests {
             let hud = hud(columns);
             // Every switch has a cell, but for one wider than a tiny overlay (wrapped).
             if columns >= "[V] debug-view shadow0".len() {
-                assert_eq!(hud.cells.len(), 12, "{columns}");
+                assert_eq!(hud.cells.len(), 13, "{columns}");
             } else {
-                assert!(!hud.cells.is_empty() && hud.cells.len() < 12, "{columns}");
+                assert!(!hud.cells.is_empty() && hud.cells.len() < 13, "{columns}");
             }
             for c in &hud.cells {
                 let line = &hud.lines[c.row].0;

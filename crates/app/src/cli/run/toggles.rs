@@ -111,6 +111,7 @@ impl Switches {
             ("alias", on_off(o.alias).into()),
             ("async", on_off(o.async_compute).into()),
             ("reorder", on_off(o.reorder).into()),
+            ("overlap", on_off(o.overlap_frames).into()),
             ("shadows", on_off(f.shadows).into()),
             ("ssao", f.ssao.name().into()),
             ("bloom", f.bloom.name().into()),
