@@ -21,7 +21,13 @@
 //! Waits: a batch's planned waits `(queue, v)` become `f·S_queue + v`; the first batch of a
 //! queue in frame `f > 0` also waits for the frame end of `f − 1` on the other used queue
 //! (docs/frame-format.md "Across frames": the plan has no edges for the previous frame's work
-//! on the other queue). Waits on one semaphore are merged into the largest value. Every wait names a value signalled by a submit made earlier (checked
+//! on the other queue). With overlapping frames (`Plan::frame_overlap`) the first batch of
+//! each queue waits for its own queue's frame end of `f − 1` instead (a full dependency on
+//! the queue's previous frame, as the other queue's frame end gave before), the async queue's
+//! also for the graphics queue's, the batch the plan's cross-frame wait starts for the async
+//! queue's frame end of `f − 1`, and the graphics queue's tail waits for nothing: frame `f`'s
+//! graphics work may run while frame `f − 1`'s async tail does. Waits on one semaphore are
+//! merged into the largest value. Every wait names a value signalled by a submit made earlier (checked
 //! by [`SubmitPlan::from_plan`]), so submitting in plan order never deadlocks, even when
 //! both logical queues share one `VkQueue`. Cost: O(passes + waits).
 

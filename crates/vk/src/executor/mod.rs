@@ -30,7 +30,10 @@
 //! ([`crate::submit`]); a render pass is never split between submits. With work on both
 //! queues each queue gets a tail submit that waits for the other queue's frame and runs
 //! [`PassBodies::end_frame`]; the first submit of each queue waits for the previous frame's
-//! end on the other queue. The emulated async queue ([`ExecOptions::emulate_async`]) runs the
+//! end on the other queue. With overlapping frames (the plan's `frame_overlap`) the graphics
+//! queue instead waits for its own previous frame and, at the plan's cross-frame wait, for the
+//! async queue's, and its tail does not wait for the async queue; a resource the plan doubles
+//! gets a second object, used on odd frames. The emulated async queue ([`ExecOptions::emulate_async`]) runs the
 //! async-compute batches as separate submits on the graphics `VkQueue`. Barriers become
 //! Vulkan barriers in [`crate::barrier`], ownership transfers included.
 //!
