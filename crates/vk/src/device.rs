@@ -108,16 +108,17 @@ pub struct GpuOptions {
 /// Which queue the executor gives the plan's async-compute passes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum AsyncQueue {
-    /// A queue of a compute-only family where the device has one (desktop GPUs); else none
-    /// (the async passes fold onto the graphics queue).
+    /// A queue of a compute-only family where the device has one (desktop GPUs); else a
+    /// second queue of the graphics family where it has two or more (Mali and Adreno expose
+    /// no compute-only family, but several graphics queues: early raster work and the
+    /// frame's async tail then run on two queues, as Arm's `async_compute` sample splits
+    /// them); else none (the async passes fold onto the graphics queue).
     #[default]
     Auto,
-    /// A second queue of the graphics family where it has two or more (Mali and Adreno
-    /// expose no compute-only family, but several graphics queues), even where a
-    /// compute-only family exists; none when the family has one queue. Opt-in: on the H200
-    /// it never ran beside the first queue, and on tilers it is unmeasured (a tiler's merged
-    /// deferred render pass no longer splits: the compiler hoists the wait for independent
-    /// async work to the render pass's start).
+    /// A second queue of the graphics family where it has two or more, even where a
+    /// compute-only family exists (the tilers' layout, measured on a desktop GPU); none when
+    /// the family has one queue. On the H200 it never ran beside the first queue
+    /// (docs/perf.md).
     Graphics,
 }
 
@@ -144,7 +145,7 @@ impl AsyncQueue {
     ) -> Option<(u32, u32)> {
         let second_graphics = (graphics_queues >= 2).then_some((gfam, 1));
         match self {
-            AsyncQueue::Auto => compute_only.map(|c| (c, 0)),
+            AsyncQueue::Auto => compute_only.map(|c| (c, 0)).or(second_graphics),
             AsyncQueue::Graphics => second_graphics,
         }
     }
@@ -998,8 +999,8 @@ mod tests {
         // A desktop GPU: the compute-only family, unless a graphics queue is asked for.
         assert_eq!(AsyncQueue::Auto.pick(0, 16, Some(2)), Some((2, 0)));
         assert_eq!(AsyncQueue::Graphics.pick(0, 16, Some(2)), Some((0, 1)));
-        // A tiler: no compute-only family, several graphics queues, used when asked for.
-        assert_eq!(AsyncQueue::Auto.pick(0, 2, None), None);
+        // A tiler: no compute-only family, several graphics queues: the second one.
+        assert_eq!(AsyncQueue::Auto.pick(0, 2, None), Some((0, 1)));
         assert_eq!(AsyncQueue::Graphics.pick(0, 2, None), Some((0, 1)));
         // lavapipe: one queue in one family, nothing to run beside it.
         assert_eq!(AsyncQueue::Auto.pick(0, 1, None), None);

@@ -85,9 +85,10 @@ pub struct BenchArgs {
     /// Run the async-compute queue's work as separate submits on the graphics queue.
     #[arg(long)]
     emulate_async: bool,
-    /// The async-compute queue: `auto` (a compute-only family, where the device has one) or
-    /// `graphics` (a second queue of the graphics family, the layout Mali and Adreno allow,
-    /// even where a compute-only family exists).
+    /// The async-compute queue: `auto` (a compute-only family where the device has one, else
+    /// a second queue of the graphics family, as on Mali and Adreno) or `graphics` (a second
+    /// queue of the graphics family even where a compute-only family exists: the tilers'
+    /// layout on a desktop GPU).
     #[arg(long, default_value = "auto", value_parser = clap::builder::PossibleValuesParser::new(AsyncQueue::NAMES))]
     async_queue: String,
     /// Run with the validation layers (slower: for checking, not for timing).
