@@ -303,17 +303,22 @@ fn ssao_darkens_occluded_ambient() {
 /// On desktop the async work overlaps graphics work: clustering and SSAO run on the
 /// async-compute queue; SSAO from the G-buffer depth waits only for `gbuffer` and runs while
 /// `shadows` draws; from the prepass it waits only for the prepass and runs while the
-/// shadows and the G-buffer draw.
+/// shadows and the G-buffer draw. (Frames in sequence: with overlapping frames the shadow
+/// pass goes first, `overlapping_frames_start_with_the_shadows`.)
 #[test]
 fn on_desktop_the_async_passes_overlap_the_shadows() {
     let gpu = gpu();
     let caps = tessera_graph::Capabilities::profile("desktop").expect("desktop");
+    let sequential = CompileOptions {
+        overlap_frames: false,
+        ..CompileOptions::ALL
+    };
     for (ssao, producer, overlapped) in [
         (Ssao::GBuffer, "gbuffer", &["shadows"][..]),
         (Ssao::Prepass, "ssao depth prepass", &["shadows", "gbuffer"]),
     ] {
-        let graph = frame_graph(&gpu, with_features(CompileOptions::ALL, ssao, true));
-        let plan = tessera_graph::compile(&graph, &caps, &CompileOptions::ALL).expect("compiles");
+        let graph = frame_graph(&gpu, with_features(sequential, ssao, true));
+        let plan = tessera_graph::compile(&graph, &caps, &sequential).expect("compiles");
         let names = |l: &[tessera_graph::Name]| -> Vec<String> {
             l.iter().map(|n| n.to_string()).collect()
         };
@@ -594,4 +599,25 @@ fn the_shadow_switch_changes_the_picture() {
         "shadows touched only {} pixels",
         d.pixels
     );
+}
+
+/// With overlapping frames the post chain runs on the async queue and the frame starts with
+/// the shadow pass, which the previous frame's post chain runs beside (the G-buffer would need
+/// its depth and motion twice).
+#[test]
+fn overlapping_frames_start_with_the_shadows() {
+    let gpu = gpu();
+    let caps = tessera_graph::Capabilities::profile("desktop").expect("desktop");
+    let graph = frame_graph(
+        &gpu,
+        with_features(CompileOptions::ALL, Ssao::GBuffer, true),
+    );
+    let plan = tessera_graph::compile(&graph, &caps, &CompileOptions::ALL).expect("compiles");
+    let graphics: Vec<&str> = plan.queues.graphics.iter().map(|n| n.as_str()).collect();
+    let at = |n: &str| graphics.iter().position(|g| *g == n).expect(n);
+    assert!(at("shadows") < at("gbuffer"), "{graphics:?}");
+    assert!(plan.queues.async_compute.iter().any(|n| n == "tonemap"));
+    let o = plan.frame_overlap.expect("frames overlap");
+    assert!(o.head.iter().any(|n| n == "shadows"), "{o:?}");
+    assert!(o.tail.iter().any(|n| n == "tonemap"), "{o:?}");
 }

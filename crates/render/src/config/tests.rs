@@ -123,6 +123,7 @@ alias = false
 async = false
 reorder = false
 minimize_syncs = false
+overlap_frames = false
 "#,
         "dir/c.toml",
     )
