@@ -188,3 +188,64 @@ fn an_egui_window_changes_only_its_rectangle_draws_text_and_never_replans() {
     r.destroy();
     assert_no_messages_since(&gpu, before);
 }
+
+/// One frame with the egui window over it (overlay on too when `overlay`), rendered with
+/// `options` and `features`; no validation message.
+fn ui_picture(options: CompileOptions, features: Features, overlay: bool) -> Picture {
+    let gpu = gpu();
+    let before = gpu.messages.count();
+    let s = settings_with(options, features);
+    let mut r = Renderer::new(gpu.clone(), tessera_scene::builtin(), s).expect("renderer");
+    if overlay {
+        r.set_overlay(Some(tessera_render::OverlayText {
+            lines: vec![tessera_render::OverlayLine::new("FPS 60", [255, 255, 255])],
+        }));
+    }
+    let (frame, _, _) = ui_frame(&egui::Context::default(), "hello");
+    r.set_ui(Some(frame)).expect("set ui");
+    r.render(TIME).expect("frame");
+    let p = picture(&mut r);
+    let plan = r.executor().plan().expect("a plan");
+    let order: Vec<String> = plan.order.iter().map(|n| n.to_string()).collect();
+    assert_eq!(
+        order.last().map(String::as_str),
+        Some("readback"),
+        "{order:?}"
+    );
+    assert_eq!(
+        order[order.len() - 2],
+        "ui",
+        "the last raster pass: {order:?}"
+    );
+    r.destroy();
+    assert_no_messages_since(&gpu, before);
+    p
+}
+
+/// The `ui` pass draws the same picture in a render pass of its own (every optimisation
+/// off) as in the plan the compiler makes (merged where it can), on the compute and the
+/// raster post chain, and after the overlay when both are on.
+#[test]
+fn the_ui_frame_is_the_same_with_every_optimisation_off() {
+    let base = Features {
+        exposure: Exposure::Fixed(1.0),
+        ..small_features()
+    };
+    let raster = Features {
+        post: tessera_render::features::PostPath::Raster,
+        ..base.clone()
+    };
+    for (name, f, overlay) in [
+        ("compute post", base.clone(), false),
+        ("raster post", raster, false),
+        ("with the overlay", base, true),
+    ] {
+        let none = ui_picture(CompileOptions::NONE, f.clone(), overlay);
+        let all = ui_picture(CompileOptions::ALL, f, overlay);
+        assert!(
+            none == all,
+            "{name}: every optimisation off differs from all on: {:?}",
+            none.difference(&all)
+        );
+    }
+}

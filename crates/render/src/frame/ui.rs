@@ -29,6 +29,9 @@
 //!   linear), the fragment is colour × texel and the blend `ONE, ONE_MINUS_SRC_ALPHA`. Text
 //!   blended in linear reads slightly thinner than egui's gamma-space reference; it is
 //!   legible and the solid colours are exact.
+//! - **Pipeline.** Its own (`ui.vert`, `ui.frag`, vertex input of [`UiVertex`], dynamic
+//!   scissor), made per render pass and subpass by [`crate::gpu::ui::UiGpu`] from the
+//!   build-time SPIR-V: the two shaders are not hot-reloaded yet.
 //! - Positions stay in points: the vertex shader divides by the output's size in points
 //!   (pushed), so `pixels_per_point` scales everything.
 
