@@ -1,16 +1,20 @@
 //! The egui `ui` pass on lavapipe, with zero validation and synchronization-validation
 //! messages: a real egui frame (a window with a label and a checkbox, built headless)
 //! changes only the pixels of its window and draws its text; new UI content never re-plans;
-//! the font atlas, uploaded once, keeps drawing text in frames whose delta is empty.
+//! the font atlas, uploaded once, keeps drawing text in frames whose delta is empty; the
+//! same picture with every optimisation off and when presented to a BGRA swapchain image.
 
 mod common;
 
+use ash::vk;
 use common::*;
 use tessera_graph::CompileOptions;
 use tessera_render::egui;
 use tessera_render::features::{Exposure, Features};
 use tessera_render::png_out::Picture;
 use tessera_render::{Renderer, Settings, UiFrame};
+use tessera_vk::resources::OwnedImage;
+use tessera_vk::Gpu;
 
 const TIME: f32 = 0.5;
 
@@ -247,5 +251,107 @@ fn the_ui_frame_is_the_same_with_every_optimisation_off() {
             "{name}: every optimisation off differs from all on: {:?}",
             none.difference(&all)
         );
+    }
+}
+
+/// Presented into a `B8G8R8A8_SRGB` image standing in for a swapchain image, the UI frame
+/// captured is the frame `render` reads back: the pass suits the swapchain's format too.
+#[test]
+fn a_presented_ui_frame_is_the_rendered_frame() {
+    let features = Features {
+        exposure: Exposure::Fixed(1.0),
+        ..small_features()
+    };
+    let expected = ui_picture(CompileOptions::ALL, features.clone(), false);
+    let gpu = gpu();
+    let before = gpu.messages.count();
+    let mut s = settings_with(CompileOptions::ALL, features);
+    s.read_back = false;
+    let mut r = Renderer::new(gpu.clone(), tessera_scene::builtin(), s).expect("renderer");
+    r.set_targets_readable(true);
+    let (frame, _, _) = ui_frame(&egui::Context::default(), "hello");
+    r.set_ui(Some(frame)).expect("set ui");
+    let usage = vk::ImageUsageFlags::COLOR_ATTACHMENT
+        | vk::ImageUsageFlags::TRANSFER_DST
+        | vk::ImageUsageFlags::TRANSFER_SRC;
+    let extent = vk::Extent2D {
+        width: W,
+        height: H,
+    };
+    let mut target = OwnedImage::new(
+        &gpu,
+        vk::Format::B8G8R8A8_SRGB,
+        extent,
+        1,
+        usage,
+        "stand-in",
+    )
+    .unwrap();
+    let mut semaphores = Vec::new();
+    for _ in 0..2 {
+        r.capture_next();
+        let (acquire, done) = (signalled_semaphore(&gpu), semaphore(&gpu));
+        r.render_to(TIME, target.imported(), acquire, done)
+            .expect("frame");
+        wait_semaphore(&gpu, done);
+        semaphores.extend([acquire, done]);
+        let shot = picture(&mut r);
+        assert!(
+            shot == expected,
+            "the capture differs from render: {:?}",
+            shot.difference(&expected)
+        );
+    }
+    r.wait().expect("wait");
+    target.destroy(&gpu);
+    r.destroy();
+    for s in semaphores {
+        // SAFETY: every submit that used them is complete (the renderer waited).
+        unsafe { gpu.device.destroy_semaphore(s, None) };
+    }
+    assert_no_messages_since(&gpu, before);
+}
+
+/// A binary semaphore, signalled by an empty submit (what an acquire would do).
+fn signalled_semaphore(gpu: &Gpu) -> vk::Semaphore {
+    let s = semaphore(gpu);
+    let sig = [vk::SemaphoreSubmitInfo::default()
+        .semaphore(s)
+        .stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)];
+    let info = vk::SubmitInfo2::default().signal_semaphore_infos(&sig);
+    // SAFETY: an empty submit signalling a fresh binary semaphore.
+    unsafe {
+        gpu.device
+            .queue_submit2(gpu.graphics.queue, &[info], vk::Fence::null())
+    }
+    .unwrap();
+    s
+}
+
+fn semaphore(gpu: &Gpu) -> vk::Semaphore {
+    // SAFETY: a complete create info; the caller destroys it.
+    unsafe {
+        gpu.device
+            .create_semaphore(&vk::SemaphoreCreateInfo::default(), None)
+    }
+    .unwrap()
+}
+
+/// Waits on `s` with an empty submit and a fence (what a present would do), on the host.
+fn wait_semaphore(gpu: &Gpu, s: vk::Semaphore) {
+    let d = &gpu.device;
+    // SAFETY: complete create info; destroyed below.
+    let fence = unsafe { d.create_fence(&vk::FenceCreateInfo::default(), None) }.unwrap();
+    let wait = [vk::SemaphoreSubmitInfo::default()
+        .semaphore(s)
+        .stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)];
+    let info = vk::SubmitInfo2::default().wait_semaphore_infos(&wait);
+    // SAFETY: an empty submit waiting for a semaphore a frame signals; the fence is waited
+    // (a frame that never signals fails the test after 10 s instead of hanging it).
+    unsafe {
+        d.queue_submit2(gpu.graphics.queue, &[info], fence).unwrap();
+        d.wait_for_fences(&[fence], true, 10_000_000_000)
+            .expect("the frame signals its semaphore");
+        d.destroy_fence(fence, None);
     }
 }
