@@ -1,6 +1,8 @@
 //! The egui pass's device objects (device lifetime, outside the graph): egui's textures as
 //! renderer-owned `R8G8B8A8_SRGB` images with one descriptor set each, and the pass's
-//! pipeline (one per render pass and subpass it is recorded in).
+//! pipeline (one per render pass and subpass it is recorded in, kept for the device's life
+//! like the generic pipelines: the executor's render-pass cache keeps a render pass's handle
+//! across re-plans).
 //!
 //! Textures follow egui's [`egui::TexturesDelta`]: [`UiGpu::apply`] creates or replaces an
 //! image for each whole `set` and patches a partial one (`pos`) into the texture's CPU copy,
