@@ -31,7 +31,10 @@ pub mod renderer;
 pub mod shaders;
 pub mod shadows;
 
+/// The egui version the `ui` pass paints (its data types are this crate's).
+pub use egui;
 pub use frame::overlay::{OverlayLine, OverlayText};
+pub use frame::ui::UiFrame;
 pub use renderer::{frame_graph, FrameStats, Renderer, Settings};
 pub use shaders::ReloadReport;
 

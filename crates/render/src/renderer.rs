@@ -8,11 +8,13 @@
 use crate::camera::View;
 use crate::features::Features;
 use crate::frame::overlay::{OverlayGrid, OverlayText};
+use crate::frame::ui::{self, UiFrame, UiInputs, UiMeshes};
 use crate::frame::{self, FrameInputs, OUTPUT_FORMAT};
 use crate::gpu::frame_data::{light_range, FrameData, PointLightData};
 use crate::gpu::pass::{FrameBodies, FrameBuilder, Shared};
 use crate::gpu::pipelines::Pipelines;
 use crate::gpu::scene::{Draw, SceneGpu};
+use crate::gpu::ui::UiGpu;
 use crate::png_out::Picture;
 use crate::shaders::ReloadReport;
 use crate::RenderError;
@@ -131,6 +133,15 @@ pub struct Renderer {
     taa_frames: std::cell::Cell<u64>,
     /// The overlay's text (`settings.overlay`); `None`: no lines.
     overlay: Option<OverlayText>,
+    /// The egui frame every following frame paints ([`Renderer::set_ui`]): its primitives
+    /// and pixels per point.
+    ui: Option<(Vec<egui::ClippedPrimitive>, f32)>,
+    /// egui's textures and the `ui` pass's pipeline, made on the first `set_ui`.
+    ui_gpu: Option<RefCell<UiGpu>>,
+    /// Textures egui freed, retired after the next frame.
+    ui_free: Vec<egui::TextureId>,
+    /// The `ui` buffers' capacities so far (they only grow: the graph stays the same).
+    ui_capacity: (u64, u64),
     /// The next `render_to` copies the presented image into `capture`.
     capture_next: bool,
     /// Whether the images handed to `render_to` allow `TRANSFER_SRC`.
@@ -178,7 +189,7 @@ pub fn frame_graph(scene: &Scene, settings: &Settings) -> Graph {
         previous: None,
         taa_frames: None,
     }
-    .declare(0.0, sizes, &[], readback, None, None)
+    .declare(0.0, sizes, &[], readback, None, (None, None))
     .0
 }
 
@@ -323,6 +334,10 @@ impl Renderer {
             taa_epoch: 0,
             taa_frames: std::cell::Cell::new(0),
             overlay: None,
+            ui: None,
+            ui_gpu: None,
+            ui_free: Vec::new(),
+            ui_capacity: (0, 0),
             capture_next: false,
             targets_readable: false,
             capture: None,
@@ -451,6 +466,53 @@ impl Renderer {
     pub fn set_overlay(&mut self, text: Option<OverlayText>) {
         self.settings.overlay = text.is_some();
         self.overlay = text;
+    }
+
+    /// `Some`: every following frame paints this egui frame over the output in the `ui`
+    /// pass (after the overlay, if on); its texture delta is applied now (uploads go with
+    /// the next frame; freed textures go after it). Handing in a new frame each frame never
+    /// re-plans, unless its meshes outgrow the buffers' capacity (then once). `None`: no
+    /// `ui` pass (the next frame re-plans); egui's textures stay.
+    pub fn set_ui(&mut self, ui: Option<UiFrame>) -> Result<(), RenderError> {
+        let Some(ui) = ui else {
+            self.ui = None;
+            return Ok(());
+        };
+        if self.ui_gpu.is_none() {
+            self.ui_gpu = Some(RefCell::new(UiGpu::new(self.exec.gpu())?));
+        }
+        let gpu = self.exec.gpu().clone();
+        if let Some(ui_gpu) = &self.ui_gpu {
+            let delta = &ui.textures_delta;
+            ui_gpu
+                .borrow_mut()
+                .apply(&gpu, &mut self.exec, delta, self.frames)?;
+        }
+        self.ui_free.extend(ui.textures_delta.free.iter().copied());
+        self.ui = Some((ui.primitives, ui.pixels_per_point));
+        Ok(())
+    }
+
+    /// egui's textures alive on the GPU (0 before the first [`Renderer::set_ui`]).
+    pub fn ui_textures(&self) -> usize {
+        self.ui_gpu
+            .as_ref()
+            .map_or(0, |u| u.borrow().texture_count())
+    }
+
+    /// The next frame's `ui` inputs: the meshes packed for the output, the capacities
+    /// grown to hold them.
+    fn ui_inputs(&mut self) -> Option<UiInputs> {
+        let (primitives, ppp) = self.ui.as_ref()?;
+        let size = (self.settings.width.max(1), self.settings.height.max(1));
+        let meshes = UiMeshes::pack(primitives, *ppp, size);
+        let (v, i) = meshes.bytes();
+        let (cv, ci) = self.ui_capacity;
+        self.ui_capacity = (cv.max(ui::capacity(v)), ci.max(ui::capacity(i)));
+        Some(UiInputs {
+            meshes,
+            capacity: self.ui_capacity,
+        })
     }
 
     /// The overlay's text, when the overlay is on.
@@ -741,7 +803,8 @@ impl<'a> FrameSource<'a> {
     /// buffer if the output is copied into one, `present` the swapchain format when the
     /// output is a presented swapchain image ([`FrameInputs::present`]), `overlay` the
     /// overlay's text when `settings.overlay` (`None`: no lines; the pass is declared all
-    /// the same, the graph depends on the switch only).
+    /// the same, the graph depends on the switch only), `ui` the egui meshes to paint
+    /// ([`FrameInputs::ui`]).
     pub fn declare(
         &self,
         time: f32,
@@ -749,7 +812,7 @@ impl<'a> FrameSource<'a> {
         transparent: &[Draw],
         readback: Option<u64>,
         present: Option<tessera_graph::Format>,
-        overlay: Option<&OverlayText>,
+        (overlay, ui): (Option<&OverlayText>, Option<UiInputs>),
     ) -> (Graph, FrameBodies<'a>, frame::Imports) {
         let (data, lights, view) = self.frame_data(time);
         let mut transparent = transparent.to_vec();
@@ -773,6 +836,7 @@ impl<'a> FrameSource<'a> {
         let async_tail = options.overlap_frames
             && options.async_compute
             && overlay.is_none()
+            && ui.is_none()
             && present.is_none();
         let mut fb = FrameBuilder::new("tessera deferred", extent)
             .with_scale(self.settings.features.resolution_scale);
@@ -795,6 +859,7 @@ impl<'a> FrameSource<'a> {
                 present,
                 readback,
                 overlay,
+                ui,
                 taa_frames: self.taa_frames,
                 depth_resolve: self.settings.depth_resolve,
                 tonemap_per_sample: self.settings.tonemap_per_sample,
@@ -891,6 +956,7 @@ impl Renderer {
             None => self.readback.as_ref(),
         }
         .map(|b| (b.buffer, b.size));
+        let ui = self.ui_inputs();
         let source = FrameSource {
             scene: &self.scene,
             settings: &self.settings,
@@ -905,7 +971,7 @@ impl Renderer {
             &self.scene_gpu.transparent,
             readback.map(|r| r.1),
             present.map(|p| p.1),
-            self.overlay.as_ref(),
+            (self.overlay.as_ref(), ui),
         );
         #[cfg(feature = "test-hooks")]
         {
@@ -914,6 +980,7 @@ impl Renderer {
         bodies.shared = Some(Shared {
             scene: &self.scene_gpu,
             pipelines: &self.pipelines,
+            ui: self.ui_gpu.as_ref(),
         });
         let t1 = Instant::now();
         let rebuilt = self
@@ -964,6 +1031,12 @@ impl Renderer {
         self.previous_view_proj = Some(source.view().view_proj(aspect));
         self.frames += 1;
         self.rebuilds += u64::from(rebuilt);
+        if let Some(ui_gpu) = &self.ui_gpu {
+            // egui frees textures after the frame that painted with them.
+            let mut ui_gpu = ui_gpu.borrow_mut();
+            ui_gpu.free(&std::mem::take(&mut self.ui_free), self.frames);
+            ui_gpu.collect(self.exec.gpu(), self.frames);
+        }
         let us = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1e6;
         Ok(FrameStats {
             declare_us: us(t0, t1),
@@ -1029,6 +1102,9 @@ impl Drop for Renderer {
             b.destroy(&gpu);
         }
         self.pipelines.borrow_mut().destroy(&gpu);
+        if let Some(ui) = &self.ui_gpu {
+            ui.borrow_mut().destroy(&gpu);
+        }
         // The executor's own objects go when it drops, after this.
     }
 }

@@ -38,6 +38,9 @@
 //! 7. [`overlay`] (`Settings::overlay`): lines of text blended over the output, the last
 //!    raster pass (before `readback`); its fixed-size text grid is written by
 //!    `frame constants`, so changing the text never changes the graph.
+//! 8. [`ui`] (in progress, [`crate::Renderer::set_ui`]): an egui frame's meshes painted over
+//!    the output, the last raster pass; its vertex and index buffers (a capacity, not the
+//!    UI's size) are written by `frame constants` too.
 //!
 //! On a tiler the deferred raster passes merge into one render pass with the G-buffer and
 //! depth memoryless (the shadow pass stays apart: its atlas is sampled at any pixel);
@@ -58,6 +61,7 @@ pub mod post;
 pub mod sets;
 pub mod ssao;
 pub mod taa;
+pub mod ui;
 
 use crate::builder::{BufferRef, ImageRef, ImportFlags, Size};
 use crate::features::{Aa, DebugView, Features, Lighting, RenderPath, Ssao};
@@ -99,6 +103,9 @@ pub struct FrameInputs<'a> {
     pub readback: Option<u64>,
     /// Declare the `overlay` pass drawing this grid over the output.
     pub overlay: Option<overlay::OverlayGrid>,
+    /// Declare the `ui` pass painting these egui meshes over the output (after `overlay`
+    /// when both are declared); the graph depends on its buffers' capacities only.
+    pub ui: Option<ui::UiInputs>,
     /// TAA's count of frames accumulated since its history's reset, kept across frames by
     /// the renderer (`None`: a frame declared for its plan only).
     pub taa_frames: Option<&'a std::cell::Cell<u64>>,
@@ -251,6 +258,12 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
         .overlay
         .map(|grid| (overlay::declare_buffer(fb), grid));
     let overlay_buffer = overlay_text.as_ref().map(|(b, _)| *b);
+    let ui = inputs
+        .ui
+        .map(|ui| (ui::declare_buffers(fb, ui.capacity), ui));
+    let ui_buffers = ui.as_ref().map(|(b, _)| *b);
+    // The pass body below uploads the meshes; the `ui` pass records from its own copy.
+    let ui_upload = ui.clone();
     fb.pass("frame constants", PassKind::Transfer, |p| {
         p.copy_to(ubo).copy_to(light_buffer);
         if let Some(a) = async_ubo {
@@ -259,9 +272,15 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
         if let Some(b) = overlay_buffer {
             p.copy_to(b);
         }
+        if let Some(b) = ui_buffers {
+            p.copy_to(b.vertices).copy_to(b.indices);
+        }
         move |pc| {
             if let Some((b, grid)) = &overlay_text {
                 overlay::upload(pc, *b, grid)?;
+            }
+            if let Some((b, ui)) = &ui_upload {
+                ui::upload(pc, *b, ui)?;
             }
             update_buffer(pc.gpu, pc.cmd, pc.buffer(ubo)?, bytemuck::bytes_of(&data));
             if let Some(a) = async_ubo {
@@ -388,6 +407,9 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
     }
     if let Some(text) = overlay_buffer {
         overlay::declare(fb, t.output, text);
+    }
+    if let Some((buffers, ui)) = ui {
+        ui::declare(fb, t.output, buffers, ui);
     }
     let readback = inputs
         .readback

@@ -9,3 +9,4 @@ pub mod pass;
 pub mod pipelines;
 pub mod samples;
 pub mod scene;
+pub mod ui;

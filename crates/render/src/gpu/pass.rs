@@ -15,6 +15,8 @@ pub struct Shared<'a> {
     pub scene: &'a SceneGpu,
     /// The pipelines.
     pub pipelines: &'a RefCell<Pipelines>,
+    /// The egui pass's textures and pipeline, once a UI was handed in.
+    pub ui: Option<&'a RefCell<super::ui::UiGpu>>,
 }
 
 /// A frame of this renderer being declared.

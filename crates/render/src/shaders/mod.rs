@@ -161,6 +161,14 @@ const SOURCES: &[(&str, &str)] = &[
         include_str!("../../../../shaders/render/overlay.frag"),
     ),
     (
+        "ui.vert",
+        include_str!("../../../../shaders/render/ui.vert"),
+    ),
+    (
+        "ui.frag",
+        include_str!("../../../../shaders/render/ui.frag"),
+    ),
+    (
         "taa.comp",
         include_str!("../../../../shaders/render/taa.comp"),
     ),

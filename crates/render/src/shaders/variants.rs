@@ -68,4 +68,6 @@ pub const VARIANTS: &[&str] = &[
     "tonemap.comp#BLOOM_ADD",
     "tonemap.comp#BLOOM_ADD#OUTPUT",
     "tonemap.comp#OUTPUT",
+    "ui.frag",
+    "ui.vert",
 ];
