@@ -14,7 +14,6 @@ use tessera_render::features::{Exposure, Features};
 use tessera_render::png_out::Picture;
 use tessera_render::{Renderer, Settings, UiFrame};
 use tessera_vk::resources::OwnedImage;
-use tessera_vk::Gpu;
 
 const TIME: f32 = 0.5;
 
@@ -310,48 +309,4 @@ fn a_presented_ui_frame_is_the_rendered_frame() {
         unsafe { gpu.device.destroy_semaphore(s, None) };
     }
     assert_no_messages_since(&gpu, before);
-}
-
-/// A binary semaphore, signalled by an empty submit (what an acquire would do).
-fn signalled_semaphore(gpu: &Gpu) -> vk::Semaphore {
-    let s = semaphore(gpu);
-    let sig = [vk::SemaphoreSubmitInfo::default()
-        .semaphore(s)
-        .stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)];
-    let info = vk::SubmitInfo2::default().signal_semaphore_infos(&sig);
-    // SAFETY: an empty submit signalling a fresh binary semaphore.
-    unsafe {
-        gpu.device
-            .queue_submit2(gpu.graphics.queue, &[info], vk::Fence::null())
-    }
-    .unwrap();
-    s
-}
-
-fn semaphore(gpu: &Gpu) -> vk::Semaphore {
-    // SAFETY: a complete create info; the caller destroys it.
-    unsafe {
-        gpu.device
-            .create_semaphore(&vk::SemaphoreCreateInfo::default(), None)
-    }
-    .unwrap()
-}
-
-/// Waits on `s` with an empty submit and a fence (what a present would do), on the host.
-fn wait_semaphore(gpu: &Gpu, s: vk::Semaphore) {
-    let d = &gpu.device;
-    // SAFETY: complete create info; destroyed below.
-    let fence = unsafe { d.create_fence(&vk::FenceCreateInfo::default(), None) }.unwrap();
-    let wait = [vk::SemaphoreSubmitInfo::default()
-        .semaphore(s)
-        .stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)];
-    let info = vk::SubmitInfo2::default().wait_semaphore_infos(&wait);
-    // SAFETY: an empty submit waiting for a semaphore a frame signals; the fence is waited
-    // (a frame that never signals fails the test after 10 s instead of hanging it).
-    unsafe {
-        d.queue_submit2(gpu.graphics.queue, &[info], fence).unwrap();
-        d.wait_for_fences(&[fence], true, 10_000_000_000)
-            .expect("the frame signals its semaphore");
-        d.destroy_fence(fence, None);
-    }
 }

@@ -141,3 +141,48 @@ pub fn render_pass_holding<'p>(
         .iter()
         .find(|rp| rp.subpasses.iter().any(|s| s.as_str() == pass))
 }
+
+/// A binary semaphore, signalled by an empty submit (what an acquire would do).
+pub fn signalled_semaphore(gpu: &Gpu) -> ash::vk::Semaphore {
+    let s = semaphore(gpu);
+    let sig = [ash::vk::SemaphoreSubmitInfo::default()
+        .semaphore(s)
+        .stage_mask(ash::vk::PipelineStageFlags2::ALL_COMMANDS)];
+    let info = ash::vk::SubmitInfo2::default().signal_semaphore_infos(&sig);
+    // SAFETY: an empty submit signalling a fresh binary semaphore.
+    unsafe {
+        gpu.device
+            .queue_submit2(gpu.graphics.queue, &[info], ash::vk::Fence::null())
+    }
+    .unwrap();
+    s
+}
+
+/// A fresh binary semaphore.
+pub fn semaphore(gpu: &Gpu) -> ash::vk::Semaphore {
+    // SAFETY: a complete create info; the caller destroys it.
+    unsafe {
+        gpu.device
+            .create_semaphore(&ash::vk::SemaphoreCreateInfo::default(), None)
+    }
+    .unwrap()
+}
+
+/// Waits on `s` with an empty submit and a fence (what a present would do), on the host.
+pub fn wait_semaphore(gpu: &Gpu, s: ash::vk::Semaphore) {
+    let d = &gpu.device;
+    // SAFETY: complete create info; destroyed below.
+    let fence = unsafe { d.create_fence(&ash::vk::FenceCreateInfo::default(), None) }.unwrap();
+    let wait = [ash::vk::SemaphoreSubmitInfo::default()
+        .semaphore(s)
+        .stage_mask(ash::vk::PipelineStageFlags2::ALL_COMMANDS)];
+    let info = ash::vk::SubmitInfo2::default().wait_semaphore_infos(&wait);
+    // SAFETY: an empty submit waiting for a semaphore a frame signals; the fence is waited
+    // (a frame that never signals fails the test after 10 s instead of hanging it).
+    unsafe {
+        d.queue_submit2(gpu.graphics.queue, &[info], fence).unwrap();
+        d.wait_for_fences(&[fence], true, 10_000_000_000)
+            .expect("the frame signals its semaphore");
+        d.destroy_fence(fence, None);
+    }
+}
