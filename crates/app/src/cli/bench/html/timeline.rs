@@ -16,23 +16,64 @@ const LANE_H: f64 = 18.0;
 const LANE_GAP: f64 = 4.0;
 const BLOCK_GAP: f64 = 14.0;
 
-/// The lanes of one size's timelines: graphics and async compute always, then any other queue.
-fn lanes<'c>(cells: &[(&str, &'c Cell)]) -> Vec<&'c str> {
+/// The lanes of one size's timelines, given the queues of their spans: graphics and async
+/// compute always, then any other queue.
+fn lanes<'c>(queues: impl Iterator<Item = &'c str>) -> Vec<&'c str> {
     let mut lanes = vec!["graphics", "async_compute"];
-    for (_, c) in cells {
-        for s in &c.timeline {
-            if !lanes.contains(&s.queue.as_str()) {
-                lanes.push(&s.queue);
-            }
+    for q in queues {
+        if !lanes.contains(&q) {
+            lanes.push(q);
         }
     }
     lanes
 }
 
+/// The time axis's grid lines and tick labels, the lines from `y1` to `y2`.
+fn grid(b: &mut String, scale: &Scale, k: f64, (y1, y2): (f64, f64)) -> fmt::Result {
+    for t in scale.ticks() {
+        let gx = TL_LEFT + t * k;
+        write!(
+            b,
+            "<line class=\"grid\" x1=\"{gx:.1}\" x2=\"{gx:.1}\" y1=\"{y1:.1}\" y2=\"{y2:.1}\"/>\
+             <text class=\"tick\" x=\"{gx:.1}\" y=\"12\">{}</text>",
+            esc(&scale.label(t))
+        )?;
+    }
+    Ok(())
+}
+
+/// A mode's block at `y0`: its name, then each lane's label and background `pw` wide.
+fn block_head(b: &mut String, mode: &str, lanes: &[&str], y0: f64, pw: f64) -> fmt::Result {
+    let block_h = lanes.len() as f64 * (LANE_H + LANE_GAP) - LANE_GAP;
+    write!(
+        b,
+        "<text class=\"tlmode\" x=\"0\" y=\"{:.1}\">{}</text>",
+        y0 + block_h / 2.0 + 4.5,
+        esc(mode)
+    )?;
+    for (j, lane) in lanes.iter().enumerate() {
+        let ly = y0 + j as f64 * (LANE_H + LANE_GAP);
+        write!(
+            b,
+            "<text class=\"lane\" x=\"{:.1}\" y=\"{:.1}\">{}</text>\
+             <rect class=\"lanebg\" x=\"{TL_LEFT}\" y=\"{ly:.1}\" width=\"{pw:.1}\" height=\"{LANE_H}\"/>",
+            TL_LEFT - 8.0,
+            ly + LANE_H / 2.0 + 3.5,
+            esc(&lane.replace('_', " "))
+        )?;
+    }
+    Ok(())
+}
+
 /// One size's timelines, a block of lanes per mode, on a common µs axis.
 pub(super) fn timeline(out: &mut String, v: &View, s: &Size) -> fmt::Result {
     let cells: Vec<(&str, &Cell)> = s.present(v).collect();
-    let lanes = lanes(&cells);
+    let lanes = lanes(
+        cells
+            .iter()
+            .flat_map(|(_, c)| &c.timeline)
+            .map(|sp| sp.queue.as_str()),
+    );
     let max = cells
         .iter()
         .flat_map(|(_, c)| c.timeline.iter().map(|s| s.end_us))
@@ -44,36 +85,10 @@ pub(super) fn timeline(out: &mut String, v: &View, s: &Size) -> fmt::Result {
     let top = 22.0;
     let bottom = top + cells.len() as f64 * (block_h + BLOCK_GAP);
     let mut b = String::new();
-    for t in scale.ticks() {
-        let gx = TL_LEFT + t * k;
-        write!(
-            b,
-            "<line class=\"grid\" x1=\"{gx:.1}\" x2=\"{gx:.1}\" y1=\"{:.1}\" y2=\"{:.1}\"/>\
-             <text class=\"tick\" x=\"{gx:.1}\" y=\"12\">{}</text>",
-            top - 4.0,
-            bottom - BLOCK_GAP + 4.0,
-            esc(&scale.label(t))
-        )?;
-    }
+    grid(&mut b, &scale, k, (top - 4.0, bottom - BLOCK_GAP + 4.0))?;
     for (i, (mode, c)) in cells.iter().enumerate() {
         let y0 = top + i as f64 * (block_h + BLOCK_GAP);
-        write!(
-            b,
-            "<text class=\"tlmode\" x=\"0\" y=\"{:.1}\">{}</text>",
-            y0 + block_h / 2.0 + 4.5,
-            esc(mode)
-        )?;
-        for (j, lane) in lanes.iter().enumerate() {
-            let ly = y0 + j as f64 * (LANE_H + LANE_GAP);
-            write!(
-                b,
-                "<text class=\"lane\" x=\"{:.1}\" y=\"{:.1}\">{}</text>\
-                 <rect class=\"lanebg\" x=\"{TL_LEFT}\" y=\"{ly:.1}\" width=\"{pw:.1}\" height=\"{LANE_H}\"/>",
-                TL_LEFT - 8.0,
-                ly + LANE_H / 2.0 + 3.5,
-                esc(&lane.replace('_', " "))
-            )?;
-        }
+        block_head(&mut b, mode, &lanes, y0, pw)?;
         for sp in &c.timeline {
             let j = lanes.iter().position(|l| *l == sp.queue).unwrap_or(0);
             let ly = y0 + j as f64 * (LANE_H + LANE_GAP);
@@ -154,14 +169,12 @@ pub(super) fn two_frame_timeline(out: &mut String, v: &View, s: &Size, id: usize
     if cells.is_empty() {
         return Ok(());
     }
-    let mut lanes = vec!["graphics", "async_compute"];
-    for (_, c) in &cells {
-        for sp in &c.timeline_two_frames {
-            if !lanes.contains(&sp.queue.as_str()) {
-                lanes.push(&sp.queue);
-            }
-        }
-    }
+    let lanes = lanes(
+        cells
+            .iter()
+            .flat_map(|(_, c)| &c.timeline_two_frames)
+            .map(|sp| sp.queue.as_str()),
+    );
     let max = cells
         .iter()
         .flat_map(|(_, c)| c.timeline_two_frames.iter().map(|s| s.end_us))
@@ -183,17 +196,7 @@ pub(super) fn two_frame_timeline(out: &mut String, v: &View, s: &Size, id: usize
          patternTransform=\"rotate(45)\"><rect width=\"5\" height=\"5\" fill=\"#fff\" opacity=\"0.35\"/>\
          <line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"5\" stroke=\"#fff\" stroke-width=\"2\" opacity=\"0.8\"/></pattern></defs>"
     )?;
-    for t in scale.ticks() {
-        let gx = TL_LEFT + t * k;
-        write!(
-            b,
-            "<line class=\"grid\" x1=\"{gx:.1}\" x2=\"{gx:.1}\" y1=\"{:.1}\" y2=\"{:.1}\"/>\
-             <text class=\"tick\" x=\"{gx:.1}\" y=\"12\">{}</text>",
-            top - 4.0,
-            bottom - BLOCK_GAP + 4.0,
-            esc(&scale.label(t))
-        )?;
-    }
+    grid(&mut b, &scale, k, (top - 4.0, bottom - BLOCK_GAP + 4.0))?;
     for (i, (mode, c)) in cells.iter().enumerate() {
         let y0 = top + i as f64 * step + head;
         let spans = &c.timeline_two_frames;
@@ -201,23 +204,7 @@ pub(super) fn two_frame_timeline(out: &mut String, v: &View, s: &Size, id: usize
         let end0 = frame(0).map(|s| s.end_us).fold(0.0, f64::max);
         let start1 = frame(1).map(|s| s.start_us).fold(f64::INFINITY, f64::min);
         let end = spans.iter().map(|s| s.end_us).fold(0.0, f64::max);
-        write!(
-            b,
-            "<text class=\"tlmode\" x=\"0\" y=\"{:.1}\">{}</text>",
-            y0 + block_h / 2.0 + 4.5,
-            esc(mode)
-        )?;
-        for (j, lane) in lanes.iter().enumerate() {
-            let ly = y0 + j as f64 * (LANE_H + LANE_GAP);
-            write!(
-                b,
-                "<text class=\"lane\" x=\"{:.1}\" y=\"{:.1}\">{}</text>\
-                 <rect class=\"lanebg\" x=\"{TL_LEFT}\" y=\"{ly:.1}\" width=\"{pw:.1}\" height=\"{LANE_H}\"/>",
-                TL_LEFT - 8.0,
-                ly + LANE_H / 2.0 + 3.5,
-                esc(&lane.replace('_', " "))
-            )?;
-        }
+        block_head(&mut b, mode, &lanes, y0, pw)?;
         // Frame labels above the lanes: frame 0 from 0, frame 1 from its first span.
         write!(
             b,
