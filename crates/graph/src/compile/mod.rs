@@ -174,8 +174,6 @@ fn with_overlap(graph: &Graph, mut plan: Plan, back: impl Fn(&[memory::Apart]) -
         if decision.apart == apart {
             replaced.append(&mut decision.section.replaced);
             decision.section.replaced = replaced;
-            let doubled: u64 = decision.section.doubled.iter().map(|d| d.bytes).sum();
-            decision.section.extra_bytes = doubled + plan.memory.aliased_bytes.saturating_sub(base);
             plan.frame_overlap = Some(decision.section);
             overlap::split_batches(&mut plan);
             return plan;
