@@ -163,6 +163,9 @@ pub enum ResolveRule {
     /// A second depth/stencil resolve in one pass.
     #[error("a pass has one depth/stencil resolve")]
     SecondDepthResolve,
+    /// A colour attachment resolved twice in one pass.
+    #[error("a colour attachment has one resolve target in a pass")]
+    SecondColourResolve,
 }
 
 /// Most bytes of memory a transient resource may occupy, and all the transient resources of

@@ -348,6 +348,28 @@ fn a_depth_resolve_reads_the_passes_own_depth_attachment_once() {
 }
 
 #[test]
+fn a_colour_attachment_resolves_into_one_target_per_pass() {
+    let mut g = depth_resolve_frame(None);
+    let second = g.image("out_again", ImageDesc::new(Format::R8G8B8A8_UNORM, 64, 32));
+    g.resource_mut(second).output = true;
+    let colour = g.find_resource("msaa_color").expect("msaa_color");
+    let draw = g.find_pass("draw").expect("draw");
+    g.passes[draw.index()].uses.push(tessera_graph::Use {
+        from: Some(colour),
+        ..tessera_graph::Use::new(second, Access::Resolve)
+    });
+    let e = compile(&g, &mali(), &CompileOptions::ALL)
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        e.contains("into 'out_again'")
+            && e.contains("already resolved into 'out'")
+            && e.contains("a colour attachment has one resolve target in a pass"),
+        "{e}"
+    );
+}
+
+#[test]
 fn naive_resolves_are_separate_and_cost_at_least_three_times_the_plan() {
     let g = example("tile_msaa_depth");
     let plan = checked(&g, &mali());

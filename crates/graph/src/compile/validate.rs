@@ -657,10 +657,22 @@ fn check_resolve(
         return Err(error(rule, &used));
     }
     if !depth {
-        return match resolve.resolve_mode {
-            Some(mode) => Err(error(ResolveRule::ModeOnColour(mode), "")),
-            None => Ok(()),
-        };
+        if let Some(mode) = resolve.resolve_mode {
+            return Err(error(ResolveRule::ModeOnColour(mode), ""));
+        }
+        // A Vulkan colour attachment has one resolve attachment in its subpass.
+        let first = pass
+            .uses
+            .iter()
+            .find(|u| u.access == Access::Resolve && u.from == Some(from));
+        if let Some(first) = first.filter(|u| u.resource != target) {
+            let already = format!(
+                "; already resolved into '{}'",
+                graph.resource(first.resource).name
+            );
+            return Err(error(ResolveRule::SecondColourResolve, &already));
+        }
+        return Ok(());
     }
     let mode = resolve.depth_resolve_mode();
     if !caps.depth_resolve_modes.contains(mode) {

@@ -351,7 +351,11 @@ fn fit(
                     Access::ColorWrite | Access::ColorWriteAll | Access::ColorReadWrite
                 )
             };
+            let resolved = uses
+                .iter()
+                .any(|v| v.access == Access::Resolve && v.from == Some(u.resource));
             (source
+                && !resolved
                 && s.samples > 1
                 && s.format == d.format
                 && (s.width, s.height) == (d.width, d.height))
