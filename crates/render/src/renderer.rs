@@ -25,7 +25,7 @@ use std::time::Instant;
 use tessera_graph::{CompileOptions, Graph};
 use tessera_scene::{LightKind, Scene};
 use tessera_vk::executor::{
-    ExecOptions, Executor, FrameImports, ImportedImage, PassTiming, SamplerDesc,
+    ExecOptions, Executor, FrameImports, ImportedImage, PassTiming, SamplerDesc, TimedFrame,
 };
 use tessera_vk::resources::{OwnedBuffer, OwnedImage};
 use tessera_vk::Gpu;
@@ -385,6 +385,19 @@ impl Renderer {
     /// Mean GPU time per pass.
     pub fn timings(&self) -> Vec<PassTiming> {
         self.exec.timings()
+    }
+
+    /// The newest completed frame's GPU pass times, kept across re-plans
+    /// ([`Executor::newest_frame`]): what a UI shows, since [`Renderer::timings`] starts over
+    /// at every re-plan and a toggle every frame or two would leave it empty.
+    pub fn newest_gpu_frame(&self) -> Option<&TimedFrame> {
+        self.exec.newest_frame()
+    }
+
+    /// The running plan's number ([`Executor::plan_generation`]): the newest frame's times
+    /// are of an older plan (stale) when its `plan` differs.
+    pub fn plan_generation(&self) -> u64 {
+        self.exec.plan_generation()
     }
 
     /// Changes the output size and the graph options (the next frame re-plans).

@@ -50,6 +50,13 @@
 //! of the latest `last_pass`, which holds the present barrier. Without `external` entries:
 //! around the first and last submits that use a handed-in resource.
 //!
+//! **Times.** Two timestamps per pass; a frame's are read when its slot is waited for
+//! (its slot reused, a re-plan, `finish`). The running plan keeps means
+//! ([`Executor::timings`]) and the spans of recent frames ([`Executor::take_frame_times`]),
+//! both gone with the plan; the newest frame's spans are kept across re-plans
+//! ([`Executor::newest_frame`], tagged with [`Executor::plan_generation`]), so times keep
+//! coming while a window re-plans every frame.
+//!
 //! **History.** The graph's history resources (content kept from one frame to the next) are
 //! the executor's own, outside any plan (`history`): kept across re-plans while their
 //! description holds, swapped by frame parity when double-buffered, cleared and put in the
@@ -70,11 +77,13 @@ mod resolve;
 mod setup;
 mod slot;
 mod staging;
+mod times;
 
 pub use crate::resources::ImportedImage;
 pub use device_state::SamplerDesc;
 pub use imports::FrameImports;
 pub use record::RecordContext;
+pub use times::{FrameTimes, PassSpan, PassTiming, TimedFrame};
 
 use crate::device::Gpu;
 use crate::resources::{Res, Resources, SpareMemory, StagingRing};
@@ -283,37 +292,6 @@ pub fn queue_families(gpu: &Gpu, emulate_async: bool) -> [u32; 2] {
     }
 }
 
-/// One pass's GPU span in one frame (device timestamps, nanoseconds).
-#[derive(Clone, Debug, PartialEq)]
-pub struct PassSpan {
-    /// Pass name.
-    pub pass: String,
-    /// The logical queue it ran on.
-    pub queue: QueueKind,
-    /// Timestamp before its first command.
-    pub start_ns: f64,
-    /// Timestamp after its last command.
-    pub end_ns: f64,
-}
-
-/// The pass spans of one frame, in execution order (passes without valid timestamps left out).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct FrameTimes {
-    /// The spans.
-    pub passes: Vec<PassSpan>,
-}
-
-/// Per-pass GPU time.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PassTiming {
-    /// Pass name.
-    pub pass: String,
-    /// Mean GPU time in microseconds over the timed frames.
-    pub mean_us: f64,
-    /// Frames timed.
-    pub frames: u64,
-}
-
 /// Counters the tests assert on.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ExecStats {
@@ -378,6 +356,9 @@ pub struct Executor {
     last_cpu: FrameCpu,
     /// History resources' objects, kept across plans.
     history: history::HistoryStore,
+    /// The newest frame whose timestamps were read, kept across plans (a re-plan retires
+    /// the plan that read it).
+    newest: Option<TimedFrame>,
 }
 
 impl std::fmt::Debug for Executor {
@@ -404,6 +385,7 @@ impl Executor {
             stats: ExecStats::default(),
             last_cpu: FrameCpu::default(),
             history: history::HistoryStore::default(),
+            newest: None,
         })
     }
 
@@ -469,6 +451,7 @@ impl Executor {
         };
         self.stats.rebuilds += 1;
         let state = self.plan.insert(state);
+        state.generation = self.stats.rebuilds;
         // History objects whose description changed (a resize) take over memory too.
         let followed = self
             .history
@@ -604,25 +587,24 @@ impl Executor {
         let Some(p) = &mut self.plan else {
             return Vec::new();
         };
-        let passes: Vec<(String, QueueKind)> =
-            p.setups.iter().map(|s| (s.name.clone(), s.queue)).collect();
-        p.frame_times
-            .drain(..)
-            .map(|spans| FrameTimes {
-                passes: passes
-                    .iter()
-                    .zip(spans)
-                    .filter_map(|((name, queue), span)| {
-                        span.map(|(start_ns, end_ns)| PassSpan {
-                            pass: name.clone(),
-                            queue: *queue,
-                            start_ns,
-                            end_ns,
-                        })
-                    })
-                    .collect(),
-            })
-            .collect()
+        let read: Vec<_> = p.frame_times.drain(..).collect();
+        read.iter().map(|spans| p.times_of(spans)).collect()
+    }
+
+    /// The newest completed frame's pass times, kept across re-plans (unlike
+    /// [`Executor::timings`] and [`Executor::take_frame_times`], which belong to the running
+    /// plan): updated whenever a frame's timestamps are read (its slot reused, a `prepare`
+    /// that waits for the frames in flight, [`Executor::finish`]). `None` until a frame with
+    /// a timed pass completes. Compare its `plan` with [`Executor::plan_generation`] to tell
+    /// times of the running plan from those of an older one.
+    pub fn newest_frame(&self) -> Option<&TimedFrame> {
+        self.newest.as_ref()
+    }
+
+    /// The running plan's number: a new one for every plan `prepare` builds (the value of
+    /// [`ExecStats::rebuilds`] when it was built); 0 without a plan.
+    pub fn plan_generation(&self) -> u64 {
+        self.plan.as_ref().map_or(0, |p| p.generation)
     }
 
     /// Host time of the last frame, waiting and recording apart.
@@ -758,7 +740,11 @@ impl Executor {
             return Ok(());
         };
         if let Some(p) = &mut self.plan {
-            p.read_timestamps(&self.gpu, slot_i);
+            // Every slot in flight was recorded by the running plan: `prepare` waits for
+            // them all before it replaces the plan.
+            if let Some(spans) = p.read_timestamps(&self.gpu, slot_i) {
+                times::keep_newest(&mut self.newest, f, p.generation, || p.times_of(&spans));
+            }
             debug_assert!(p.timeline_reached(&self.gpu, f));
         }
         self.dev.ring.retire(&self.gpu, &self.dev.slots)?;

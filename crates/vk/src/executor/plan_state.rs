@@ -5,6 +5,7 @@
 
 use super::device_state::DeviceState;
 use super::resolve::ResolvedPlan;
+use super::times::{FrameTimes, PassSpan};
 use super::{setup, ExecOptions, PassSetup, PassUse, TestHooks};
 use crate::device::Gpu;
 use crate::render::{self, RenderPassCache};
@@ -95,9 +96,12 @@ pub(crate) struct PlanState {
     pub(crate) ns_sum: Vec<f64>,
     pub(crate) ns_count: Vec<u64>,
     /// Each read frame's pass spans, oldest first (at most [`FRAME_TIMES_KEPT`]).
-    pub(crate) frame_times: std::collections::VecDeque<Vec<Option<(f64, f64)>>>,
+    pub(crate) frame_times: std::collections::VecDeque<Spans>,
     /// The executor's frame number of this plan's first frame (timeline values restart).
     pub(crate) first_frame: u64,
+    /// The plan's number ([`crate::executor::Executor::plan_generation`]), set by
+    /// `prepare` once the plan is built.
+    pub(crate) generation: u64,
     /// Queue family of each logical queue.
     pub(crate) families: [u32; 2],
     /// From the plan's `external` entries: the submit that waits for the frame's binary
@@ -105,6 +109,10 @@ pub(crate) struct PlanState {
     pub(crate) external_wait: Option<(usize, vk::PipelineStageFlags2)>,
     pub(crate) external_signal: Option<usize>,
 }
+
+/// One frame's pass spans as read, indexed like the setups: device nanoseconds, `None` for
+/// a pass without a valid timestamp pair.
+pub(crate) type Spans = Vec<Option<(f64, f64)>>;
 
 /// Frames of pass spans kept for [`crate::executor::Executor::take_frame_times`]: a
 /// benchmark drains them every frame, a window that never does keeps only the latest.
@@ -202,6 +210,7 @@ impl PlanState {
             ns_count: Vec::new(),
             frame_times: std::collections::VecDeque::new(),
             first_frame,
+            generation: 0,
             families: dev.families,
             external_wait: None,
             external_signal: None,
@@ -665,11 +674,11 @@ impl PlanState {
         }
     }
 
-    /// Reads the slot's timestamps (its frame is complete) and resets the queries.
-    pub(crate) fn read_timestamps(&mut self, gpu: &Gpu, slot_i: usize) {
-        let Some(q) = self.queries.get(slot_i).copied().flatten() else {
-            return;
-        };
+    /// Reads the slot's timestamps (its frame is complete) and resets the queries. Returns
+    /// the spans read, indexed like `setups` (`None` where a pass has no valid pair), or
+    /// `None` when the plan has no queries or the read failed.
+    pub(crate) fn read_timestamps(&mut self, gpu: &Gpu, slot_i: usize) -> Option<Spans> {
+        let q = self.queries.get(slot_i).copied().flatten()?;
         let d = &gpu.device;
         let n = self.setups.len();
         let mut data = vec![[0u64; 2]; 2 * n];
@@ -683,6 +692,7 @@ impl PlanState {
                 vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WITH_AVAILABILITY,
             )
         };
+        let mut read = None;
         if r.is_ok() || r == Err(vk::Result::NOT_READY) {
             let period = gpu.timestamp_period();
             let mut spans = vec![None; n];
@@ -697,10 +707,32 @@ impl PlanState {
             if self.frame_times.len() == FRAME_TIMES_KEPT {
                 self.frame_times.pop_front();
             }
-            self.frame_times.push_back(spans);
+            self.frame_times.push_back(spans.clone());
+            read = Some(spans);
         }
         // SAFETY: the queries are not in use (frame complete).
         unsafe { d.reset_query_pool(q, 0, 2 * n as u32) };
+        read
+    }
+
+    /// Spans read by [`PlanState::read_timestamps`] with the passes' names and queues; the
+    /// passes without a valid pair left out.
+    pub(crate) fn times_of(&self, spans: &[Option<(f64, f64)>]) -> FrameTimes {
+        FrameTimes {
+            passes: self
+                .setups
+                .iter()
+                .zip(spans)
+                .filter_map(|(s, span)| {
+                    span.map(|(start_ns, end_ns)| PassSpan {
+                        pass: s.name.clone(),
+                        queue: s.queue,
+                        start_ns,
+                        end_ns,
+                    })
+                })
+                .collect(),
+        }
     }
 
     /// Whether every used timeline has reached frame `f`'s end (a debug check).
