@@ -460,6 +460,59 @@ fn resize_and_scene_change_replan_and_stay_clean() {
     );
 }
 
+/// A switch flipped every frame re-plans every frame: the plan's own times start over each
+/// time, but the newest GPU frame keeps advancing, marked stale while an older plan ran it.
+#[test]
+fn gpu_times_keep_coming_while_every_frame_replans() {
+    let gpu = gpu();
+    let before = gpu.messages.count();
+    let mut r = Renderer::new(
+        gpu.clone(),
+        tessera_scene::builtin(),
+        settings(CompileOptions::ALL),
+    )
+    .expect("renderer");
+    let mut last = None;
+    for f in 0..6u32 {
+        let mut o = CompileOptions::ALL;
+        o.merge = f % 2 == 0;
+        r.reconfigure(W, H, o).expect("toggle");
+        assert!(
+            r.render(f as f32 / 60.0).expect("frame").rebuilt,
+            "frame {f}"
+        );
+        let Some(n) = r.newest_gpu_frame() else {
+            assert_eq!(f, 0, "no GPU times after frame {f}");
+            continue;
+        };
+        assert!(
+            last < Some(n.frame),
+            "after frame {f}: {} after {last:?}",
+            n.frame
+        );
+        last = Some(n.frame);
+        // The running plan was built for the frame just submitted.
+        let current_from = r.executor().frames() - 1;
+        assert_eq!(
+            n.plan == r.plan_generation(),
+            n.frame >= current_from,
+            "after frame {f}: frame {} of plan {}, plan {} since frame {current_from}",
+            n.frame,
+            n.plan,
+            r.plan_generation()
+        );
+        assert!(n.times.span_ms() > 0.0, "{:?}", n.times);
+        assert!(
+            n.times.passes.iter().any(|s| s.pass == "lighting"),
+            "{:?}",
+            n.times
+        );
+    }
+    assert!(last.is_some());
+    r.destroy();
+    assert_no_messages_since(&gpu, before);
+}
+
 /// Every valid model of the corpus renders cleanly at a small size.
 #[test]
 fn the_gltf_corpus_renders() {
