@@ -105,8 +105,9 @@ pub struct TimedFrame {
 }
 
 /// Keeps `frame` (run by plan `plan`) in `newest` when it is newer than the frame kept and
-/// has at least one timed pass: frames are read oldest first, but `wait_all` before a
-/// re-plan may read a slot that an earlier `frame` call had already read.
+/// has at least one timed pass (a frame without one has nothing to show, so the last times
+/// stay). Each frame is read once and, today, oldest first; the check keeps that order from
+/// being something the newest frame relies on.
 pub(crate) fn keep_newest(
     newest: &mut Option<TimedFrame>,
     frame: u64,
