@@ -1,6 +1,6 @@
 //! The window application: a winit 0.30 [`ApplicationHandler`] that opens the window, the
 //! device for its surface, the renderer and the swapchain, then on each redraw moves the
-//! camera, hands the overlay its text, acquires a swapchain image, renders the frame into
+//! camera, builds the UI ([`super::ui`]), acquires a swapchain image, renders the frame into
 //! it through the graph ([`Renderer::render_to`]: the image is the graph's per-frame
 //! imported output with `exit: present`) and presents it.
 //!
@@ -9,17 +9,20 @@
 //!   re-plans. A minimised window (0×0, or occluded) renders nothing and asks for no redraw:
 //!   the loop sleeps in the event wait until it is restored.
 //! - A toggle changes the renderer's features or options; the next frame re-plans and the
-//!   overlay and the log say what the plan diff changed, and how long the re-plan took.
+//!   UI and the log say what the plan diff changed, how long the re-plan took, and the
+//!   GPU frame time before and after.
+//! - Mouse and touch go to the UI first; the camera takes what the UI does not. A file
+//!   dropped on the window loads as the scene (a bad one is an error in the UI, and the old
+//!   scene stays).
 //! - Any error (a lost device or surface among them) ends the loop and the program with one
 //!   message; validation messages make the exit status 1.
 
 use super::actions::{self, Action};
 use super::clock::Clock;
-use super::hud;
 use super::input::Input;
 use super::launch::{Launch, Opening, Options};
+use super::no_effect;
 use super::outputs::Outputs;
-use super::overlay::Overlay;
 use super::presenter::{explain, explain_vk, new_surface, Presenter};
 use super::run_log::RunLog;
 use super::script::Step;
@@ -27,6 +30,9 @@ use super::script_run::ScriptRun;
 use super::switching::{Replan, Switching};
 use super::toggles::{changes, Figures, Switches};
 use super::touch::{Phase, Touches};
+use super::ui::panels::Notes;
+use super::ui::timing::{self, Change, Timing};
+use super::ui::{Command, Ui, View as UiView};
 use super::visibility::{Hidden, Visibility};
 use crate::cli::frame_args::{resolve_profile, AUTO};
 use anyhow::Context;
@@ -57,7 +63,18 @@ struct App {
     live: Option<Presenter>,
     outputs: Outputs,
     switching: Switching,
-    overlay: Overlay,
+    ui: Ui,
+    /// What the UI shows besides the switches.
+    notes: Notes,
+    timing: Timing,
+    /// The steady plan's figures.
+    figures: Figures,
+    /// The optimisations that cannot change the steady plan, and why.
+    greyed: Vec<(super::actions::Optimisation, String)>,
+    /// Steady plans seen (each switch that changes the plan makes one).
+    steady_plans: u64,
+    /// Fingers that landed on the UI: theirs, not the camera's.
+    ui_fingers: std::collections::HashSet<u64>,
     camera: Option<CameraController>,
     input: Input,
     clock: Clock,
@@ -119,7 +136,13 @@ impl App {
             live: None,
             outputs: Outputs::new(out_dir),
             switching: Switching::new(switches),
-            overlay: Overlay::new(overlay),
+            ui: Ui::new(overlay),
+            notes: Notes::default(),
+            timing: Timing::default(),
+            figures: Figures::default(),
+            greyed: Vec::new(),
+            steady_plans: 0,
+            ui_fingers: Default::default(),
             camera: None,
             input: Input::default(),
             clock: Clock {
@@ -172,6 +195,7 @@ impl App {
         );
         log::info!("device: {}", gpu.device_name());
         self.input.touches = Touches::new(window.scale_factor());
+        self.ui.attach(&window);
         if let Some((args, config)) = auto_profile {
             let features = settings.features.clone();
             let (profile, features, why) = resolve_profile(&args, &config, AUTO, features, &gpu)?;
@@ -186,12 +210,7 @@ impl App {
         let surface = self.make_surface(&gpu, &window)?;
         let start = start.unwrap_or_else(|| View::of(&scene));
         self.camera = Some(CameraController::new(start, scene.bounds));
-        self.overlay.title = format!(
-            "tessera: {} on {} ({} profile)",
-            scene.name,
-            gpu.device_name(),
-            settings.profile
-        );
+        window.set_title(&title(&scene.name, &settings.profile, &gpu.device_name()));
         let renderer = Renderer::new(gpu.clone(), scene, settings)?;
         self.live = Some(Presenter {
             renderer,
@@ -228,6 +247,7 @@ impl App {
         }
         // Keys and fingers released while suspended never arrive.
         self.input.release_all();
+        self.ui_fingers.clear();
         let Some(live) = &mut self.live else {
             return Ok(());
         };
@@ -283,10 +303,6 @@ impl App {
                 });
             }
         }
-        self.overlay.notes.title = format!(
-            "{}  {}x{}  {:?}",
-            self.overlay.title, extent.width, extent.height, self.options.present_mode
-        );
         Ok(())
     }
 
@@ -313,10 +329,10 @@ impl App {
             }
             Action::Pause => self.clock.paused = !self.clock.paused,
             Action::Overlay => {
-                self.overlay.shown = !self.overlay.shown;
+                self.ui.shown = !self.ui.shown;
                 self.switching.expect_replan(format!(
-                    "overlay {}",
-                    if self.overlay.shown { "on" } else { "off" }
+                    "ui {}",
+                    if self.ui.shown { "on" } else { "off" }
                 ));
             }
             Action::Screenshot => {
@@ -326,7 +342,7 @@ impl App {
                 if self.outputs.capture.is_some() {
                     self.outputs.capture_next = Some(self.outputs.file(path, "capture", "rdc"));
                 } else {
-                    self.overlay.notes.error =
+                    self.notes.error =
                         Some("capture: RenderDoc is not loaded (start with --renderdoc)".into());
                     log::warn!("capture: RenderDoc is not loaded (start with --renderdoc)");
                 }
@@ -341,36 +357,54 @@ impl App {
         Ok(())
     }
 
-    /// A tap at window pixel (`x`, `y`): the switch whose cell it hits in the overlay last
-    /// drawn toggles; with the overlay hidden, any tap shows it (a phone has no Tab key).
-    fn tap(&mut self, x: f64, y: f64) -> anyhow::Result<()> {
-        if !self.overlay.shown {
+    /// A tap the gesture recogniser saw away from the UI: with the UI hidden it shows it (a
+    /// phone has no Tab key); taps on the UI are egui's.
+    fn tap(&mut self) -> anyhow::Result<()> {
+        if !self.ui.shown {
             return self.act(Action::Overlay, None);
         }
-        match self.overlay.switch_at(x, y) {
-            Some(action) => {
-                log::info!("tap at ({x:.0}, {y:.0}): {}", actions::binding(action).name);
-                self.act(action, None)
+        Ok(())
+    }
+
+    /// What the user asked for in the UI, as the keys do it.
+    fn command(&mut self, command: Command) -> anyhow::Result<()> {
+        match command {
+            Command::Act(a) => self.act(a, None),
+            Command::Features(features, said) => {
+                self.switching.switches.features = *features;
+                self.apply_switches(said)
             }
-            None => Ok(()),
         }
     }
 
-    /// `--script N:tap=NAME`: a finger down and up at the centre of the switch `action`'s
-    /// cell in the overlay last drawn, through the gesture recogniser like a real one.
-    fn scripted_tap(&mut self, action: Action) -> anyhow::Result<()> {
-        let name = actions::binding(action).name;
-        let (x, y) = self.overlay.cell_centre(action, name)?;
-        let now = Instant::now();
-        let touches = &mut self.input.touches;
-        touches.touch(u64::MAX, Phase::Started, x, y, now);
-        touches.touch(
-            u64::MAX,
-            Phase::Ended,
-            x,
-            y,
-            now + Duration::from_millis(50),
-        );
+    /// Loads a file dropped on the window as the scene; a file that does not load leaves
+    /// the scene as it was and says why in the UI.
+    fn load_dropped(&mut self, path: &Path) -> anyhow::Result<()> {
+        let Some(l) = &mut self.live else {
+            return Ok(());
+        };
+        let scene = match tessera_scene::load(path) {
+            Ok(scene) => scene,
+            Err(e) => {
+                let said = format!("{} did not load, the scene stays: {e}", path.display());
+                log::warn!("{said}");
+                println!("{said}");
+                self.notes.error = Some(said);
+                return Ok(());
+            }
+        };
+        let name = scene.name.clone();
+        let start = View::of(&scene);
+        let bounds = scene.bounds;
+        l.renderer.set_scene(scene)?;
+        let s = l.renderer.settings();
+        l.window
+            .set_title(&title(&name, &s.profile, &l.gpu.device_name()));
+        self.camera = Some(CameraController::new(start, bounds));
+        self.notes.error = None;
+        println!("loaded the dropped scene {}", path.display());
+        self.switching
+            .expect_replan(format!("scene {}", path.display()));
         Ok(())
     }
 
@@ -390,15 +424,14 @@ impl App {
     fn reload_shaders(&mut self) {
         let Some(l) = &mut self.live else { return };
         let shader_dir = &self.options.shader_dir;
-        let notes = &mut self.overlay.notes;
+        let notes = &mut self.notes;
         match l.renderer.reload_shaders(shader_dir) {
             Ok(report) => {
                 println!("shaders reloaded from {}: {report:?}", shader_dir.display());
                 notes.error = None;
-                notes.change = vec![format!("shaders reloaded from {}", shader_dir.display())];
             }
             Err(e) => {
-                // The old pipelines stay; the overlay shows why.
+                // The old pipelines stay; the UI shows why.
                 log::error!("shader reload failed, keeping the old pipelines: {e}");
                 notes.error = Some(format!("shader reload: {e}"));
             }
@@ -420,7 +453,7 @@ impl App {
             .with_context(|| format!("writing {}", html_path.display()))?;
         let said = format!("{} and {}", path.display(), html_path.display());
         println!("wrote the plan: {said}");
-        self.overlay.notes.wrote = Some(said);
+        self.notes.wrote = Some(said);
         Ok(())
     }
 
@@ -461,8 +494,8 @@ impl App {
             return Ok(true);
         }
         let gestures = self.input.touches.take();
-        for &(x, y) in &gestures.taps {
-            self.tap(x, y)?;
+        for _ in &gestures.taps {
+            self.tap()?;
         }
         if self.live.as_ref().is_some_and(|l| l.stale) {
             self.recreate()?;
@@ -483,7 +516,6 @@ impl App {
         input.pan = gestures.pan;
         input.zoom = gestures.zoom;
         input.viewport_height = sc.extent.height as f32;
-        let extent = (sc.extent.width, sc.extent.height);
         if let Some(c) = &mut self.camera {
             if (moved || gestures.zoom != 0.0) && c.mode() == CameraMode::Fly {
                 // A finger drags the scene around its centre: touch orbits.
@@ -491,7 +523,7 @@ impl App {
             }
             c.update(&input, dt.min(0.1) as f32);
             live.renderer.set_camera(Some(c.view()));
-            self.overlay.notes.camera = format!(
+            self.notes.camera = format!(
                 "camera: {:?} (C), speed {:.2}; lights {} (Space)",
                 c.mode(),
                 c.speed(),
@@ -502,8 +534,31 @@ impl App {
                 }
             );
         }
-        live.renderer
-            .set_overlay(self.overlay.lay_out(&self.switching.switches, extent));
+        let commands = if self.ui.shown {
+            let view = UiView {
+                switches: &self.switching.switches,
+                greyed: &self.greyed,
+                figures: &self.figures,
+                timing: &self.timing,
+                notes: &self.notes,
+                scene_lights: live.renderer.scene().lights.len() as u32,
+            };
+            let (frame, commands) = self.ui.frame(&live.window, &view);
+            live.renderer.set_ui(Some(frame))?;
+            commands
+        } else {
+            live.renderer.set_ui(None)?;
+            Vec::new()
+        };
+        for c in commands {
+            self.command(c)?;
+        }
+        let Some(live) = &mut self.live else {
+            return Ok(true);
+        };
+        let Some(sc) = &mut live.swapchain else {
+            return Ok(true);
+        };
         let capture_frame = self.outputs.screenshot.is_some();
         if capture_frame {
             live.renderer.capture_next();
@@ -552,7 +607,7 @@ impl App {
                 files.plan.display(),
                 written.display()
             );
-            self.overlay.notes.wrote = Some(written.display().to_string());
+            self.notes.wrote = Some(written.display().to_string());
         }
         // A rotated surface presented upright is suboptimal by choice (`compositor_rotates`);
         // a real change comes as out-of-date or a resize.
@@ -570,29 +625,44 @@ impl App {
             log::info!("the window system dropped a presented frame (out of date)");
         }
         self.clock.rendered(now, !dropped);
-        self.log.cpu_ms.push(hud::cpu_ms(&stats));
+        self.log.cpu_ms.push(timing::cpu_ms(&stats));
         self.log.submit_ms.push(stats.submit_us / 1e3);
-        self.overlay
-            .stats
-            .frame(dt, &stats, &live.renderer.timings());
         if stats.rebuilt {
-            if let Some(plan) = live.renderer.executor().plan() {
+            let before = self.steady_plans;
+            let exec = live.renderer.executor();
+            if let (Some(plan), Some(graph)) = (exec.plan(), exec.graph()) {
                 // A screenshot's frame has the read-back copy in its plan: not the plan a
                 // switch changes.
-                if !capture_frame {
-                    self.overlay.figures = Figures::of(plan);
-                    self.switching.steady = Some(plan.clone());
-                }
+                let steady = (!capture_frame).then(|| {
+                    if self.switching.steady.as_ref() != Some(plan) {
+                        self.steady_plans += 1;
+                        self.figures = Figures::of(plan);
+                        self.greyed = no_effect::without_effect(graph, plan);
+                        self.switching.steady = Some(plan.clone());
+                    }
+                    self.steady_plans
+                });
+                self.timing.plan_ran(live.renderer.plan_generation(), steady);
             }
             // Re-plans nobody asked for (the first frame, a screenshot's copy and the
             // frame after it) are not reported.
             if let Some(replan) = self.switching.pending.take() {
-                self.report_replan(replan, stats.prepare_us / 1e3);
+                self.report_replan(replan, stats.prepare_us / 1e3, before);
             }
         } else if let Some(r) = self.switching.pending.take() {
             // A switch that did not change the graph (a feature the frame does not use).
             println!("{}: the graph did not change, no re-plan", r.reason);
-            self.overlay.notes.change = vec![format!("{}: the same graph", r.reason)];
+            let plan = self.timing.steady;
+            self.timing.change = Some(Change {
+                reason: format!("{}: the same graph", r.reason),
+                replan_ms: 0.0,
+                summary: Vec::new(),
+                plans: (plan, plan),
+            });
+        }
+        if let Some(live) = &self.live {
+            self.timing
+                .frame(dt, &stats, live.renderer.newest_gpu_frame());
         }
         if let (Some(path), Some(live)) = (self.outputs.screenshot.take(), &mut self.live) {
             let picture = live
@@ -603,7 +673,7 @@ impl App {
                 .write_png(&path)
                 .with_context(|| format!("writing the screenshot {}", path.display()))?;
             println!("wrote the screenshot {}", path.display());
-            self.overlay.notes.wrote = Some(path.display().to_string());
+            self.notes.wrote = Some(path.display().to_string());
         }
         self.clock.advance(dt);
         for step in self.script.due(self.clock.rendered) {
@@ -629,14 +699,28 @@ impl App {
                 Step::Suspend(ms) => {
                     self.suspend(Some(Instant::now() + Duration::from_millis(ms)))?;
                 }
-                Step::Tap(action) => self.scripted_tap(action)?,
+                Step::Tap(label) => {
+                    let (x, y) = self.ui.widget_centre(&label).map_err(|e| {
+                        anyhow::anyhow!("--script tap={label}: {e}")
+                    })?;
+                    self.ui.tap_at(x, y);
+                }
+                Step::Ui(label) => {
+                    let (x, y) = self.ui.widget_centre(&label).map_err(|e| {
+                        anyhow::anyhow!("--script ui={label}: {e}")
+                    })?;
+                    self.ui.click_at(x, y);
+                }
+                Step::Click(x, y) => self.ui.click_at(f64::from(x), f64::from(y)),
+                Step::Drop(path) => self.load_dropped(&path)?,
             }
         }
         Ok(!self.quit && self.options.frames.is_none_or(|n| self.clock.presented < n))
     }
 
     /// Says what a re-plan a switch (or a resize) caused changed, and how long it took.
-    fn report_replan(&mut self, replan: Replan, ms: f64) {
+    /// `before` is the steady plan the change left.
+    fn report_replan(&mut self, replan: Replan, ms: f64, before: u64) {
         let Some(plan) = self
             .live
             .as_ref()
@@ -661,10 +745,13 @@ impl App {
             changed.join(", ")
         };
         println!("{reason}: re-planned in {ms:.2} ms: {summary}");
-        self.overlay.notes.change = std::iter::once(format!("{reason} ({ms:.2} ms)"))
-            .chain(changed)
-            .collect();
-        self.log.replans.push((reason, ms));
+        self.log.replans.push((reason.clone(), ms));
+        self.timing.change = Some(Change {
+            reason,
+            replan_ms: ms,
+            summary: changed,
+            plans: (before, self.steady_plans),
+        });
     }
 
     fn fail(&mut self, event_loop: &ActiveEventLoop, e: anyhow::Error) {
@@ -740,14 +827,25 @@ impl ApplicationHandler for App {
         if restored {
             self.restore();
         }
+        // egui sees every event first; what it uses, the camera and the keys do not.
+        let used_by_ui = match &self.live {
+            Some(l) => self.ui.on_event(&l.window, &event),
+            None => false,
+        };
         let result = match event {
             WindowEvent::CloseRequested => {
                 event_loop.exit();
                 Ok(())
             }
-            WindowEvent::KeyboardInput { event, .. } => self.on_key(&event),
+            WindowEvent::KeyboardInput { event, .. } if !used_by_ui => self.on_key(&event),
             WindowEvent::MouseInput { state, button, .. } => {
-                let down = state == ElementState::Pressed;
+                // A press on the UI is the UI's; a release always ends the camera's drag.
+                let on_ui = used_by_ui
+                    || self
+                        .input
+                        .cursor
+                        .is_some_and(|(x, y)| self.ui.covers(x, y));
+                let down = state == ElementState::Pressed && !on_ui;
                 match button {
                     MouseButton::Right => self.input.look_button = down,
                     MouseButton::Left => self.input.orbit_button = down,
@@ -770,6 +868,15 @@ impl ApplicationHandler for App {
                 self.input.cursor = Some(p);
                 Ok(())
             }
+            WindowEvent::MouseWheel { .. }
+                if used_by_ui
+                    || self
+                        .input
+                        .cursor
+                        .is_some_and(|(x, y)| self.ui.covers(x, y)) =>
+            {
+                Ok(())
+            }
             WindowEvent::MouseWheel { delta, .. } => {
                 self.input.wheel += match delta {
                     MouseScrollDelta::LineDelta(_, y) => y,
@@ -780,12 +887,24 @@ impl ApplicationHandler for App {
             WindowEvent::Touch(t) => {
                 let (x, y) = (t.location.x, t.location.y);
                 let phase = Phase::from(t.phase);
-                self.input.touches.touch(t.id, phase, x, y, Instant::now());
+                // A finger that lands on the UI stays the UI's until it lifts.
+                if phase == Phase::Started && self.ui.covers(x, y) {
+                    self.ui_fingers.insert(t.id);
+                }
+                if self.ui_fingers.contains(&t.id) {
+                    if matches!(phase, Phase::Ended | Phase::Cancelled) {
+                        self.ui_fingers.remove(&t.id);
+                    }
+                } else {
+                    self.input.touches.touch(t.id, phase, x, y, Instant::now());
+                }
                 Ok(())
             }
+            WindowEvent::DroppedFile(path) => self.load_dropped(&path),
             WindowEvent::Focused(false) => {
                 // Keys and fingers released while the window is not focused never arrive.
                 self.input.release_all();
+                self.ui_fingers.clear();
                 Ok(())
             }
             WindowEvent::Occluded(hidden) => {
@@ -844,6 +963,11 @@ impl ApplicationHandler for App {
     fn exiting(&mut self, _event_loop: &ActiveEventLoop) {
         self.close();
     }
+}
+
+/// The window's title: what is shown, planned for which profile, on which device.
+fn title(scene: &str, profile: &str, device: &str) -> String {
+    format!("tessera: {scene} - {profile} profile - {device}")
 }
 
 /// Opens the window and runs until it closes, Escape, `--frames` or an error.

@@ -1,8 +1,8 @@
 //! `tessera run`: the desktop demo. A winit 0.30 window presents the frame rendered through
 //! the graph into the swapchain ([`app`]); keys move the camera and switch every graph
-//! optimisation and frame feature live ([`actions`], [`toggles`]), and an overlay drawn as a
-//! pass of the graph shows the figures ([`hud`]). `--script` drives the same actions at
-//! given frames ([`script`]).
+//! optimisation and frame feature live ([`actions`], [`toggles`]), and an egui UI painted by
+//! a pass of the graph shows and switches them with the mouse or a finger ([`ui`]).
+//! `--script` drives the same actions, and the UI, at given frames ([`script`]).
 //!
 //! What to open comes from the configuration (`[window]` size and present mode, `[render]`
 //! scene, `[camera]` start, `[features]`, `[graph]`), with the flags overriding it. Where no
@@ -13,11 +13,10 @@
 mod actions;
 mod app;
 mod clock;
-mod hud;
 mod input;
 mod launch;
+mod no_effect;
 mod outputs;
-mod overlay;
 mod presenter;
 mod run_log;
 mod script;
@@ -25,6 +24,7 @@ mod script_run;
 mod switching;
 mod toggles;
 mod touch;
+mod ui;
 mod visibility;
 
 use super::frame_args::{device_profile_parser, FrameArgs, AUTO};
@@ -93,7 +93,7 @@ pub struct RunArgs {
     /// Run without the validation layers.
     #[arg(long)]
     no_validation: bool,
-    /// Start with the overlay hidden (Tab shows it).
+    /// Start with the UI hidden (Tab, or a tap, shows it).
     #[arg(long)]
     no_overlay: bool,
     /// Load RenderDoc (librenderdoc.so) at start so that F9 captures the next frame.
@@ -110,8 +110,10 @@ pub struct RunArgs {
     /// (`merge`, `ssao`, `screenshot=PATH`, `plan=PATH`, `capture=PATH`, ...; a relative
     /// PATH is inside --out-dir), `resize=WxH` (the frames after it wait for the window to
     /// take that size), `minimise=MS`, `suspend=MS` (drop the swapchain and surface as
-    /// Android's `Suspended` does, resume after MS) or `tap=SWITCH` (a finger taps that
-    /// switch in the overlay; a small window's overlay shows fewer switches).
+    /// Android's `Suspended` does, resume after MS), `ui=LABEL` (a mouse click on the UI's
+    /// widget with that label: `merge`, `Features`, ...), `tap=LABEL` (the same with a
+    /// finger), `click=X,Y` (a click at that window pixel) or `drop=PATH` (the file dropped
+    /// on the window loads as the scene).
     #[arg(long, value_name = "STEPS", value_parser = script::Script::parse)]
     script: Option<script::Script>,
     /// Plan with this tiler profile's tile facts (lazily allocated memory, tile budget) over

@@ -15,7 +15,7 @@ pub struct RunLog {
     pub minimise_log: Vec<MinimisedPeriod>,
     /// Suspended periods, ms.
     pub suspend_log: Vec<f64>,
-    /// CPU ms of each presented frame ([`super::hud::cpu_ms`]), and the ms blocked in submit.
+    /// CPU ms of each presented frame ([`super::ui::timing::cpu_ms`]), and the ms blocked in submit.
     pub cpu_ms: Vec<f64>,
     pub submit_ms: Vec<f64>,
     /// Window surfaces made (the first one included).

@@ -5,8 +5,12 @@
 //! `resize=WxH` (ask the window for that size), `minimise=MS` (behave as a minimised
 //! window for MS milliseconds, then restore) and `suspend=MS` (what Android's `Suspended`
 //! does: drop the swapchain and the window surface, then resume with a new surface after
-//! MS milliseconds) and `tap=NAME` (a finger taps the switch `NAME`'s cell in the overlay,
-//! through the gesture recogniser, as on a phone). A step runs after the frame of that number
+//! MS milliseconds), `ui=LABEL` (a mouse click on the UI's widget labelled `LABEL` as last
+//! drawn, through egui's input: the checkbox `merge`, the panel title `Features`),
+//! `tap=LABEL` (the same with a finger, as on a phone), `click=X,Y` (a mouse click at window
+//! pixel X,Y) and `drop=PATH` (the file dropped on the window, as winit reports a drop).
+//! A click presses in the next frame and releases in the one after, so what it changes
+//! shows two frames later. A step runs after the frame of that number
 //! has been presented (frames count from 1), so what it changes shows from the next frame
 //! on: `59:screenshot=a.png` writes frame 60.
 
@@ -24,8 +28,14 @@ pub enum Step {
     Minimise(u64),
     /// Suspended (swapchain and surface dropped, as on Android) for this many milliseconds.
     Suspend(u64),
-    /// A finger's tap on this switch's cell in the overlay (through the gesture recogniser).
-    Tap(Action),
+    /// A finger's tap on the UI's widget with this label.
+    Tap(String),
+    /// A mouse click on the UI's widget with this label.
+    Ui(String),
+    /// A mouse click at this window pixel.
+    Click(u32, u32),
+    /// This file dropped on the window.
+    Drop(PathBuf),
 }
 
 /// The steps, in frame order.
@@ -59,17 +69,26 @@ fn step(text: &str) -> Result<Step, String> {
                 Step::Minimise
             })
             .ok_or_else(|| format!("'{text}': expected {name}=MILLISECONDS (1-60000)")),
-        ("tap", Some(a)) => actions::by_name(a)
-            .map(Step::Tap)
-            .ok_or_else(|| format!("'{text}': tap=SWITCH needs a switch's action name")),
-        ("resize" | "minimise" | "suspend" | "tap", None) => {
+        ("tap" | "ui", Some(a)) if !a.trim().is_empty() => Ok(if name == "tap" {
+            Step::Tap(a.to_string())
+        } else {
+            Step::Ui(a.to_string())
+        }),
+        ("click", Some(a)) => a
+            .split_once(',')
+            .and_then(|(x, y)| Some((x.trim().parse().ok()?, y.trim().parse().ok()?)))
+            .filter(|&(x, y): &(u32, u32)| x <= 16384 && y <= 16384)
+            .map(|(x, y)| Step::Click(x, y))
+            .ok_or_else(|| format!("'{text}': expected click=X,Y, window pixels 0-16384")),
+        ("drop", Some(a)) if !a.is_empty() => Ok(Step::Drop(PathBuf::from(a))),
+        ("resize" | "minimise" | "suspend" | "tap" | "ui" | "click" | "drop", _) => {
             Err(format!("'{text}': {name} needs =VALUE"))
         }
         _ => {
             let action = actions::by_name(name).ok_or_else(|| {
                 let names: Vec<&str> = actions::BINDINGS.iter().map(|b| b.name).collect();
                 format!(
-                    "'{text}': unknown step '{name}'; expected one of {}, resize=WxH, minimise=MS, suspend=MS, tap=SWITCH",
+                    "'{text}': unknown step '{name}'; expected one of {}, resize=WxH, minimise=MS, suspend=MS, ui=LABEL, tap=LABEL, click=X,Y, drop=PATH",
                     names.join(", ")
                 )
             })?;
@@ -87,10 +106,21 @@ fn step(text: &str) -> Result<Step, String> {
 }
 
 impl Script {
-    /// Parses `FRAME:STEP,...` (the `--script` flag's value parser).
+    /// Parses `FRAME:STEP,...` (the `--script` flag's value parser). A piece without a
+    /// `:` continues the step before it (`3:click=10,20`).
     pub fn parse(text: &str) -> Result<Script, String> {
+        let mut items: Vec<String> = Vec::new();
+        for piece in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            match items.last_mut() {
+                Some(last) if !piece.contains(':') => {
+                    last.push(',');
+                    last.push_str(piece);
+                }
+                _ => items.push(piece.to_string()),
+            }
+        }
         let mut steps = Vec::new();
-        for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        for item in &items {
             let (frame, rest) = item
                 .split_once(':')
                 .ok_or_else(|| format!("'{item}': expected FRAME:STEP"))?;
@@ -154,11 +184,13 @@ mod tests {
             ]
         );
         assert_eq!(s.due(7), vec![Step::Suspend(250)]);
-        let mut t = Script::parse("2:tap=merge").unwrap();
+        let mut t = Script::parse("2:tap=merge,3:ui=Features,3:click=10,20,4:drop=a.glb").unwrap();
+        assert_eq!(t.due(2), vec![Step::Tap("merge".into())]);
         assert_eq!(
-            t.due(2),
-            vec![Step::Tap(Action::Optimisation(Optimisation::Merge))]
+            t.due(3),
+            vec![Step::Ui("Features".into()), Step::Click(10, 20)]
         );
+        assert_eq!(t.due(4), vec![Step::Drop("a.glb".into())]);
         assert_eq!(
             s.due(100),
             vec![Step::Action(Action::Screenshot, Some("a.png".into()))]
@@ -177,7 +209,10 @@ mod tests {
             ("3:suspend=0", "suspend=MILLISECONDS"),
             ("3:suspend", "suspend needs =VALUE"),
             ("3:tap", "tap needs =VALUE"),
-            ("3:tap=nothing", "tap=SWITCH"),
+            ("3:ui=", "ui needs =VALUE"),
+            ("3:click=10", "click=X,Y"),
+            ("3:click=a,b", "click=X,Y"),
+            ("3:drop", "drop needs =VALUE"),
             ("3:merge=x", "takes no value"),
             ("3:screenshot=", "empty"),
             ("", "expected FRAME:STEP"),

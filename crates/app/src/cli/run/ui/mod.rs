@@ -1,0 +1,177 @@
+//! The window's UI: egui, fed by egui-winit (mouse, touch, keys, the scale factor), built
+//! from the app's state each frame ([`panels`]) and handed to the renderer as one
+//! [`UiFrame`], which the graph's `ui` pass paints over the output.
+//!
+//! What the user does in it comes back as [`Command`]s the app carries out as it does the
+//! keys'. `--script` drives it through egui's own input path: `ui=LABEL` and `tap=LABEL`
+//! press and release the mouse (or a finger) at the centre of the widget with that label as
+//! drawn in the last frame, `click=X,Y` at a window pixel ([`Ui::click_at`]).
+
+mod features_panel;
+mod frame_panel;
+pub mod panels;
+pub mod timing;
+
+use egui::{Event, PointerButton, Pos2, Rect, TouchDeviceId, TouchId, TouchPhase};
+use std::collections::{HashMap, VecDeque};
+use std::time::Instant;
+use tessera_render::frame::ui::UiFrame;
+use winit::window::Window;
+
+pub use panels::{Command, View};
+
+/// The UI between frames.
+pub struct Ui {
+    ctx: egui::Context,
+    /// egui's winit input, once the window is open.
+    input: Option<egui_winit::State>,
+    /// Tab: the UI is drawn (and takes input).
+    pub shown: bool,
+    /// Scripted input, a frame's events each, the next frame's first.
+    scripted: VecDeque<Vec<Event>>,
+    /// Where each labelled widget was drawn in the last frame (points).
+    widgets: HashMap<String, Rect>,
+    /// Points per pixel of the last frame.
+    pixels_per_point: f32,
+    /// CPU µs of the last frame's build and tessellation.
+    pub build_us: Vec<f64>,
+}
+
+impl Ui {
+    /// A UI, shown or hidden at start.
+    pub fn new(shown: bool) -> Ui {
+        let ctx = egui::Context::default();
+        panels::style(&ctx);
+        Ui {
+            ctx,
+            input: None,
+            shown,
+            scripted: VecDeque::new(),
+            widgets: HashMap::new(),
+            pixels_per_point: 1.0,
+            build_us: Vec::new(),
+        }
+    }
+
+    /// Takes its input from `window` from now on (the window's scale factor scales it).
+    pub fn attach(&mut self, window: &Window) {
+        let max_texture_side = 4096;
+        self.input = Some(egui_winit::State::new(
+            self.ctx.clone(),
+            egui::ViewportId::ROOT,
+            window,
+            Some(window.scale_factor() as f32),
+            None,
+            Some(max_texture_side),
+        ));
+    }
+
+    /// Hands a window event to egui; `true` when egui used it (the camera must not).
+    pub fn on_event(&mut self, window: &Window, event: &winit::event::WindowEvent) -> bool {
+        let Some(state) = &mut self.input else {
+            return false;
+        };
+        let r = state.on_window_event(window, event);
+        self.shown && r.consumed
+    }
+
+    /// Whether window pixel (`x`, `y`) is on the UI as last drawn (a press there is the
+    /// UI's, not the camera's).
+    pub fn covers(&self, x: f64, y: f64) -> bool {
+        let p = Pos2::new(x as f32, y as f32) / self.pixels_per_point;
+        self.shown && self.ctx.layer_id_at(p).is_some()
+    }
+
+    /// Builds this frame's UI over `view` for the output `window` shows: the painted frame
+    /// for the renderer and what the user asked for.
+    pub fn frame(&mut self, window: &Window, view: &View) -> (UiFrame, Vec<Command>) {
+        let started = Instant::now();
+        let mut raw = match &mut self.input {
+            Some(state) => state.take_egui_input(window),
+            None => egui::RawInput::default(),
+        };
+        if let Some(events) = self.scripted.pop_front() {
+            raw.events.extend(events);
+        }
+        let mut commands = Vec::new();
+        let mut widgets = HashMap::new();
+        let output = self.ctx.run(raw, |ctx| {
+            panels::show(ctx, view, &mut commands, &mut widgets);
+        });
+        self.widgets = widgets;
+        self.pixels_per_point = output.pixels_per_point;
+        if let Some(state) = &mut self.input {
+            state.handle_platform_output(window, output.platform_output);
+        }
+        let primitives = self.ctx.tessellate(output.shapes, output.pixels_per_point);
+        self.build_us.push(started.elapsed().as_secs_f64() * 1e6);
+        let frame = UiFrame {
+            primitives,
+            textures_delta: output.textures_delta,
+            pixels_per_point: output.pixels_per_point,
+        };
+        (frame, commands)
+    }
+
+    /// The centre of the widget labelled `label` in the last frame, in window pixels.
+    pub fn widget_centre(&self, label: &str) -> anyhow::Result<(f64, f64)> {
+        if !self.shown {
+            anyhow::bail!("the UI is hidden (Tab shows it): no widget '{label}' to click");
+        }
+        let rect = self.widgets.get(label).ok_or_else(|| {
+            let mut shown: Vec<&str> = self.widgets.keys().map(String::as_str).collect();
+            shown.sort_unstable();
+            anyhow::anyhow!(
+                "the UI shows no widget '{label}' (shown: {}; a closed panel's widgets show once \
+                 its title is clicked)",
+                shown.join(", ")
+            )
+        })?;
+        let c = rect.center() * self.pixels_per_point;
+        Ok((f64::from(c.x), f64::from(c.y)))
+    }
+
+    /// A mouse click at window pixel (`x`, `y`), through egui's input: the pointer moves
+    /// there and presses in the next frame, releases in the one after.
+    pub fn click_at(&mut self, x: f64, y: f64) {
+        let pos = Pos2::new(x as f32, y as f32) / self.pixels_per_point;
+        let button = |pressed| Event::PointerButton {
+            pos,
+            button: PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        };
+        self.script(vec![Event::PointerMoved(pos), button(true)]);
+        self.script(vec![button(false)]);
+    }
+
+    /// A finger's tap at window pixel (`x`, `y`): the touch events egui-winit makes of a
+    /// finger, with the pointer events it derives from the first finger.
+    pub fn tap_at(&mut self, x: f64, y: f64) {
+        let pos = Pos2::new(x as f32, y as f32) / self.pixels_per_point;
+        let touch = |phase| Event::Touch {
+            device_id: TouchDeviceId(0),
+            id: TouchId(0),
+            phase,
+            pos,
+            force: None,
+        };
+        let button = |pressed| Event::PointerButton {
+            pos,
+            button: PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        };
+        self.script(vec![
+            touch(TouchPhase::Start),
+            Event::PointerMoved(pos),
+            button(true),
+        ]);
+        self.script(vec![touch(TouchPhase::End), button(false), Event::PointerGone]);
+    }
+
+    /// Queues scripted events for the frame after those already queued.
+    fn script(&mut self, events: Vec<Event>) {
+        self.scripted.push_back(events);
+    }
+}
