@@ -5,68 +5,11 @@
 //! `DISPLAY` is available (they cannot run there); they are not `#[ignore]`d.
 
 mod common;
+use common::window::{assert_clean, picture, run_windowed, run_windowed_with};
 use common::{repo, scratch, tessera, text};
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
 use tessera_render::png_out::Picture;
-
-/// `tessera run ARGS` under `xvfb-run -a` (or the `DISPLAY` there is); `None` with the
-/// reason printed when neither exists.
-fn run_windowed(args: &[&str]) -> Option<Output> {
-    run_windowed_with(args, &[])
-}
-
-/// [`run_windowed`] with environment variables `env` set, in a folder of its own (what a
-/// step writes to a relative path lands there, never in the source tree).
-fn run_windowed_with(args: &[&str], env: &[(&str, &str)]) -> Option<Output> {
-    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let bin = env!("CARGO_BIN_EXE_tessera");
-    let xvfb = Command::new("xvfb-run")
-        .arg("--help")
-        .output()
-        .is_ok_and(|o| o.status.success() || !o.stdout.is_empty());
-    let mut cmd = if xvfb {
-        let mut c = Command::new("xvfb-run");
-        // A 24-bit screen large enough for the resize steps.
-        c.args(["-a", "-s", "-screen 0 1280x800x24"]).arg(bin);
-        c
-    } else if std::env::var_os("DISPLAY").is_some() {
-        Command::new(bin)
-    } else {
-        eprintln!("SKIPPED: no xvfb-run and no DISPLAY: the window test cannot open a window here");
-        return None;
-    };
-    let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    Some(
-        cmd.arg("run")
-            .args(args)
-            .env_remove("WAYLAND_DISPLAY")
-            .envs(env.iter().copied())
-            .current_dir(scratch(&format!("cwd-{n}")))
-            .output()
-            .expect("tessera runs"),
-    )
-}
-
-/// Asserts a clean run: exit 0, `frames` presented, zero validation messages, no panic.
-fn assert_clean(o: &Output, frames: u64) -> String {
-    let (stdout, stderr) = (text(&o.stdout), text(&o.stderr));
-    assert!(o.status.success(), "{stdout}{stderr}");
-    assert!(
-        stdout.contains(&format!("presented {frames} frames")),
-        "{stdout}{stderr}"
-    );
-    assert!(
-        stdout.contains("validation messages: 0"),
-        "{stdout}{stderr}"
-    );
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    stdout
-}
-
-fn picture(path: &Path) -> Picture {
-    Picture::read_png(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
 
 #[test]
 fn sixty_frames_in_the_window_match_tessera_render_of_the_same_camera() {
@@ -331,7 +274,7 @@ fn every_toggle_once_stays_clean_and_optimisations_never_change_the_picture() {
         "aa taa:",
         "clustering off:",
         "debug view albedo:",
-        "overlay on:",
+        "ui on:",
     ] {
         assert!(stdout.contains(said), "{said}: {stdout}");
     }
@@ -367,7 +310,7 @@ fn the_plan_key_writes_the_plan_json_and_the_viewer_page() {
 }
 
 /// F9 (here its script step) captures a presented frame with RenderDoc and writes the plan
-/// beside it: the capture, swapchain image and overlay included, verifies against it.
+/// beside it: the capture, swapchain image and UI included, verifies against it.
 #[test]
 fn the_capture_key_writes_a_capture_that_verifies_against_its_plan() {
     let dir = scratch("capture");
@@ -399,8 +342,8 @@ fn the_capture_key_writes_a_capture_that_verifies_against_its_plan() {
     assert_eq!(v.status.code(), Some(0), "{out}");
     assert!(
         out.lines()
-            // The desktop post chain is compute: the overlay is the presented render pass.
-            .any(|l| l.contains("overlay") && l.contains("output") && l.ends_with("ok")),
+            // The desktop post chain is compute: the UI is the presented render pass.
+            .any(|l| l.contains("'ui'") && l.contains("output") && l.ends_with("ok")),
         "the presented render pass is not verified: {out}"
     );
 }
@@ -578,104 +521,6 @@ fn a_shader_that_fails_to_reload_keeps_the_old_pipelines_and_says_why() {
     assert!(stderr.contains("post.frag:"), "{stderr}");
     // The old pipelines drew the same picture.
     assert!(picture(&a).rgba == picture(&b).rgba);
-}
-
-#[test]
-fn the_overlay_is_a_pass_that_draws_over_the_frame() {
-    let dir = scratch("overlay");
-    let (a, b) = (dir.join("off.png"), dir.join("on.png"));
-    let script = format!(
-        "1:pause,2:screenshot={},3:overlay,5:screenshot={}",
-        a.display(),
-        b.display()
-    );
-    let Some(o) = run_windowed(&[
-        "--frames",
-        "6",
-        "--width",
-        "320",
-        "--height",
-        "180",
-        "--exposure",
-        "1",
-        // FXAA: TAA's frames differ from one to the next by design.
-        "--aa",
-        "fxaa",
-        // The raster chain: its last post pass is a render pass the overlay joins.
-        "--post",
-        "raster",
-        "--no-overlay",
-        "--script",
-        &script,
-    ]) else {
-        return;
-    };
-    let stdout = assert_clean(&o, 6);
-    // Showing it adds the `overlay` pass, which the compiler merges into the last post
-    // pass's render pass as a subpass.
-    let line = stdout
-        .lines()
-        .find(|l| l.starts_with("overlay on: re-planned in"))
-        .unwrap_or_else(|| panic!("{stdout}"));
-    assert!(line.contains("merged fxaa + overlay"), "{line}");
-    let passes = line
-        .split(", ")
-        .find_map(|c| c.rsplit(": ").next()?.strip_prefix("passes "))
-        .and_then(|c| c.split_once(" -> "))
-        .map(|(a, b)| (a.parse::<u32>().unwrap(), b.parse::<u32>().unwrap()))
-        .unwrap_or_else(|| panic!("{line}"));
-    assert_eq!(passes.0 + 1, passes.1, "{line}");
-    assert!(
-        picture(&a).rgba != picture(&b).rgba,
-        "the overlay drew nothing"
-    );
-}
-
-#[test]
-fn a_tap_on_an_overlay_switch_toggles_it_and_auto_takes_the_devices_profile() {
-    // The phone's path on desktop: the profile comes from the device (lavapipe: desktop,
-    // not a tiler), and a finger's tap on a switch's cell in the overlay (through the
-    // gesture recogniser and the overlay's hit test) toggles it as its key does.
-    let Some(o) = run_windowed(&[
-        "--frames",
-        "6",
-        "--width",
-        "800",
-        "--height",
-        "600",
-        "--profile",
-        "auto",
-        "--script",
-        "3:tap=merge,4:tap=ssao",
-    ]) else {
-        return;
-    };
-    let stdout = assert_clean(&o, 6);
-    assert!(
-        stdout.contains("profile desktop chosen by the device:") && stdout.contains("not a tiler"),
-        "{stdout}"
-    );
-    assert!(stdout.contains("merge off: re-planned in"), "{stdout}");
-    assert!(stdout.contains("ssao prepass: re-planned in"), "{stdout}");
-    // A switch the overlay does not show cannot be tapped: one clear error, exit 1.
-    let o = run_windowed(&[
-        "--frames",
-        "4",
-        "--width",
-        "320",
-        "--height",
-        "180",
-        "--no-overlay",
-        "--script",
-        "2:tap=merge",
-    ])
-    .expect("a window");
-    let stderr = text(&o.stderr);
-    assert!(!o.status.success(), "{stderr}");
-    assert!(
-        stderr.contains("tap=merge: the overlay is hidden"),
-        "{stderr}"
-    );
 }
 
 #[test]

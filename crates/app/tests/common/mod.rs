@@ -3,6 +3,8 @@
 
 #![allow(dead_code)] // each test file uses its own subset
 
+pub mod window;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

@@ -330,10 +330,8 @@ impl App {
             Action::Pause => self.clock.paused = !self.clock.paused,
             Action::Overlay => {
                 self.ui.shown = !self.ui.shown;
-                self.switching.expect_replan(format!(
-                    "ui {}",
-                    if self.ui.shown { "on" } else { "off" }
-                ));
+                self.switching
+                    .expect_replan(format!("ui {}", if self.ui.shown { "on" } else { "off" }));
             }
             Action::Screenshot => {
                 self.outputs.screenshot = Some(self.outputs.file(path, "screenshot", "png"));
@@ -362,6 +360,26 @@ impl App {
     fn tap(&mut self) -> anyhow::Result<()> {
         if !self.ui.shown {
             return self.act(Action::Overlay, None);
+        }
+        Ok(())
+    }
+
+    /// `--script ui=LABEL` (a mouse click) or `tap=LABEL` (a finger, `finger`) on the UI's
+    /// widget `label` as last drawn, through egui's input; says where.
+    fn scripted_click(&mut self, label: &str, finger: bool) -> anyhow::Result<()> {
+        let step = if finger { "tap" } else { "ui" };
+        let (x, y, rect) = self
+            .ui
+            .widget_at(label)
+            .map_err(|e| anyhow::anyhow!("--script {step}={label}: {e}"))?;
+        println!(
+            "script: {step}={label} at ({x:.0}, {y:.0}), the widget's pixels ({:.0}, {:.0})-({:.0}, {:.0})",
+            rect.0, rect.1, rect.2, rect.3
+        );
+        if finger {
+            self.ui.tap_at(x, y);
+        } else {
+            self.ui.click_at(x, y);
         }
         Ok(())
     }
@@ -547,6 +565,7 @@ impl App {
             live.renderer.set_ui(Some(frame))?;
             commands
         } else {
+            self.ui.hidden_frame();
             live.renderer.set_ui(None)?;
             Vec::new()
         };
@@ -642,7 +661,8 @@ impl App {
                     }
                     self.steady_plans
                 });
-                self.timing.plan_ran(live.renderer.plan_generation(), steady);
+                self.timing
+                    .plan_ran(live.renderer.plan_generation(), steady);
             }
             // Re-plans nobody asked for (the first frame, a screenshot's copy and the
             // frame after it) are not reported.
@@ -699,18 +719,8 @@ impl App {
                 Step::Suspend(ms) => {
                     self.suspend(Some(Instant::now() + Duration::from_millis(ms)))?;
                 }
-                Step::Tap(label) => {
-                    let (x, y) = self.ui.widget_centre(&label).map_err(|e| {
-                        anyhow::anyhow!("--script tap={label}: {e}")
-                    })?;
-                    self.ui.tap_at(x, y);
-                }
-                Step::Ui(label) => {
-                    let (x, y) = self.ui.widget_centre(&label).map_err(|e| {
-                        anyhow::anyhow!("--script ui={label}: {e}")
-                    })?;
-                    self.ui.click_at(x, y);
-                }
+                Step::Tap(label) => self.scripted_click(&label, true)?,
+                Step::Ui(label) => self.scripted_click(&label, false)?,
                 Step::Click(x, y) => self.ui.click_at(f64::from(x), f64::from(y)),
                 Step::Drop(path) => self.load_dropped(&path)?,
             }
@@ -763,6 +773,13 @@ impl App {
 
     /// Waits for the GPU, keeps the validation count and closes everything.
     fn close(&mut self) {
+        let built = self
+            .ui
+            .build_median_us()
+            .map_or("no UI frames built".into(), |(us, n)| {
+                format!("{n} UI frames built, {us:.0} us each (median of build + tessellate)")
+            });
+        self.log.ui = Some(format!("ui: {built}; {}", self.timing.freshness()));
         if let Some(live) = self.live.take() {
             self.log.messages = live.close();
         }
@@ -840,11 +857,8 @@ impl ApplicationHandler for App {
             WindowEvent::KeyboardInput { event, .. } if !used_by_ui => self.on_key(&event),
             WindowEvent::MouseInput { state, button, .. } => {
                 // A press on the UI is the UI's; a release always ends the camera's drag.
-                let on_ui = used_by_ui
-                    || self
-                        .input
-                        .cursor
-                        .is_some_and(|(x, y)| self.ui.covers(x, y));
+                let on_ui =
+                    used_by_ui || self.input.cursor.is_some_and(|(x, y)| self.ui.covers(x, y));
                 let down = state == ElementState::Pressed && !on_ui;
                 match button {
                     MouseButton::Right => self.input.look_button = down,
@@ -869,11 +883,7 @@ impl ApplicationHandler for App {
                 Ok(())
             }
             WindowEvent::MouseWheel { .. }
-                if used_by_ui
-                    || self
-                        .input
-                        .cursor
-                        .is_some_and(|(x, y)| self.ui.covers(x, y)) =>
+                if used_by_ui || self.input.cursor.is_some_and(|(x, y)| self.ui.covers(x, y)) =>
             {
                 Ok(())
             }

@@ -102,7 +102,12 @@ mod tests {
         let caps = Capabilities::desktop();
         let plan = compile(&g, &caps, &CompileOptions::ALL).expect("compiles");
         let greyed = without_effect(&g, &plan);
-        let reason = |o| greyed.iter().find(|(g, _)| *g == o).map(|(_, r)| r.as_str());
+        let reason = |o| {
+            greyed
+                .iter()
+                .find(|(g, _)| *g == o)
+                .map(|(_, r)| r.as_str())
+        };
         assert!(
             reason(Optimisation::Memoryless).is_some_and(|r| r.contains("lazily allocated")),
             "{greyed:?}"

@@ -24,6 +24,8 @@ pub struct RunLog {
     pub swapchains: u64,
     /// The last swapchain's extent.
     pub extent: (u32, u32),
+    /// What the UI says of its cost and of the GPU times' freshness.
+    pub ui: Option<String>,
     /// Validation messages: how many, and their texts.
     pub messages: (u64, Vec<String>),
 }
@@ -53,6 +55,9 @@ impl RunLog {
         );
         for (reason, ms) in &self.replans {
             println!("re-plan: {reason}: {ms:.2} ms");
+        }
+        if let Some(ui) = &self.ui {
+            println!("{ui}");
         }
         for (ms, redraws, drawn, cpu) in &self.minimise_log {
             println!(

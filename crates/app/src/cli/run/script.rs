@@ -9,8 +9,8 @@
 //! drawn, through egui's input: the checkbox `merge`, the panel title `Features`),
 //! `tap=LABEL` (the same with a finger, as on a phone), `click=X,Y` (a mouse click at window
 //! pixel X,Y) and `drop=PATH` (the file dropped on the window, as winit reports a drop).
-//! A click presses in the next frame and releases in the one after, so what it changes
-//! shows two frames later. A step runs after the frame of that number
+//! A click comes with the next frame's input, so what it changes shows in the frame after
+//! that. A step runs after the frame of that number
 //! has been presented (frames count from 1), so what it changes shows from the next frame
 //! on: `59:screenshot=a.png` writes frame 60.
 

@@ -47,7 +47,13 @@ pub fn show(ui: &mut Ui, view: &View, out: &mut Vec<Command>, w: &mut Widgets) {
         f.aa = v;
         said = Some(format!("aa {}", v.name()));
     }
-    if record(w, "clustering", ui.checkbox(&mut f.clustering, "clustering")).changed() {
+    if record(
+        w,
+        "clustering",
+        ui.checkbox(&mut f.clustering, "clustering"),
+    )
+    .changed()
+    {
         said = Some(format!("clustering {}", on_off(f.clustering)));
     }
     let lights = f64::from(view.scene_lights.max(f.lights));
@@ -104,7 +110,11 @@ fn exposure(ui: &mut Ui, w: &mut Widgets, f: &mut Features, said: &mut Option<St
         Exposure::Auto { compensation } => f64::from(compensation),
         Exposure::Fixed(x) => f64::from(x.max(1e-3).log2()),
     };
-    let label = if auto { "compensation EV" } else { "exposure EV" };
+    let label = if auto {
+        "compensation EV"
+    } else {
+        "exposure EV"
+    };
     if let Some(v) = slider(ui, w, label, ev, -6.0..=6.0, 0.25) {
         f.exposure = match f.exposure {
             Exposure::Auto { .. } => Exposure::Auto {
@@ -158,7 +168,11 @@ fn slider(
 ) -> Option<f64> {
     let id = ui.id().with(("slider", label));
     let mut v = ui.data(|d| d.get_temp::<f64>(id)).unwrap_or(now);
-    let r = ui.add(egui::Slider::new(&mut v, range).step_by(step).text(label));
+    let mut s = egui::Slider::new(&mut v, range).step_by(step).text(label);
+    if step >= 1.0 {
+        s = s.integer();
+    }
+    let r = ui.add(s);
     let r = record(w, label, r);
     if r.dragged() || r.has_focus() {
         ui.data_mut(|d| d.insert_temp(id, v));

@@ -5,7 +5,7 @@
 
 use super::panels::{small, View, Widgets, CPU, GPU};
 use super::timing::HISTORY;
-use egui::{pos2, vec2, Color32, CollapsingHeader, Rect, RichText, Sense, Stroke, Ui};
+use egui::{pos2, vec2, CollapsingHeader, Color32, Rect, RichText, Sense, Stroke, Ui};
 use std::collections::VecDeque;
 use tessera_graph::QueueKind;
 

@@ -20,6 +20,12 @@ use winit::window::Window;
 
 pub use panels::{Command, View};
 
+/// The longest press that is a click, seconds (egui's default is 0.8).
+const MAX_CLICK_SECONDS: f64 = 5.0;
+
+/// Frames whose build time the median takes.
+const BUILD_TIMES: usize = 1000;
+
 /// The UI between frames.
 pub struct Ui {
     ctx: egui::Context,
@@ -29,12 +35,14 @@ pub struct Ui {
     pub shown: bool,
     /// Scripted input, a frame's events each, the next frame's first.
     scripted: VecDeque<Vec<Event>>,
+    /// Frames built since the UI was last shown.
+    frames_shown: u32,
     /// Where each labelled widget was drawn in the last frame (points).
     widgets: HashMap<String, Rect>,
     /// Points per pixel of the last frame.
     pixels_per_point: f32,
-    /// CPU µs of the last frame's build and tessellation.
-    pub build_us: Vec<f64>,
+    /// CPU µs of the last frames' build and tessellation (at most [`BUILD_TIMES`]).
+    build_us: VecDeque<f64>,
 }
 
 impl Ui {
@@ -42,15 +50,25 @@ impl Ui {
     pub fn new(shown: bool) -> Ui {
         let ctx = egui::Context::default();
         panels::style(&ctx);
+        // egui times a click by its frames' input times: a press and a release a slow frame
+        // apart (a software rasteriser, a phone under load) are still a click.
+        ctx.options_mut(|o| o.input_options.max_click_duration = MAX_CLICK_SECONDS);
         Ui {
             ctx,
             input: None,
             shown,
             scripted: VecDeque::new(),
+            frames_shown: 0,
             widgets: HashMap::new(),
             pixels_per_point: 1.0,
-            build_us: Vec::new(),
+            build_us: VecDeque::new(),
         }
+    }
+
+    /// The median CPU µs of building and tessellating a frame's UI, and of how many frames.
+    pub fn build_median_us(&self) -> Option<(f64, usize)> {
+        let v: Vec<f64> = self.build_us.iter().copied().collect();
+        Some((timing::median(&v)?, v.len()))
     }
 
     /// Takes its input from `window` from now on (the window's scale factor scales it).
@@ -64,6 +82,11 @@ impl Ui {
             None,
             Some(max_texture_side),
         ));
+    }
+
+    /// Notes that the UI is not drawn this frame (it measures itself again when shown).
+    pub fn hidden_frame(&mut self) {
+        self.frames_shown = 0;
     }
 
     /// Hands a window event to egui; `true` when egui used it (the camera must not).
@@ -90,9 +113,14 @@ impl Ui {
             Some(state) => state.take_egui_input(window),
             None => egui::RawInput::default(),
         };
-        if let Some(events) = self.scripted.pop_front() {
-            raw.events.extend(events);
+        // egui hit-tests against the widgets of the frame before, and an area's first frame
+        // only measures it: scripted input waits until the UI has been drawn once.
+        if self.frames_shown >= 2 {
+            if let Some(events) = self.scripted.pop_front() {
+                raw.events.extend(events);
+            }
         }
+        self.frames_shown += 1;
         let mut commands = Vec::new();
         let mut widgets = HashMap::new();
         let output = self.ctx.run(raw, |ctx| {
@@ -104,7 +132,11 @@ impl Ui {
             state.handle_platform_output(window, output.platform_output);
         }
         let primitives = self.ctx.tessellate(output.shapes, output.pixels_per_point);
-        self.build_us.push(started.elapsed().as_secs_f64() * 1e6);
+        if self.build_us.len() == BUILD_TIMES {
+            self.build_us.pop_front();
+        }
+        self.build_us
+            .push_back(started.elapsed().as_secs_f64() * 1e6);
         let frame = UiFrame {
             primitives,
             textures_delta: output.textures_delta,
@@ -113,8 +145,9 @@ impl Ui {
         (frame, commands)
     }
 
-    /// The centre of the widget labelled `label` in the last frame, in window pixels.
-    pub fn widget_centre(&self, label: &str) -> anyhow::Result<(f64, f64)> {
+    /// The centre of the widget labelled `label` in the last frame and its rectangle
+    /// (left, top, right, bottom), in window pixels.
+    pub fn widget_at(&self, label: &str) -> anyhow::Result<(f64, f64, (f64, f64, f64, f64))> {
         if !self.shown {
             anyhow::bail!("the UI is hidden (Tab shows it): no widget '{label}' to click");
         }
@@ -127,12 +160,22 @@ impl Ui {
                 shown.join(", ")
             )
         })?;
-        let c = rect.center() * self.pixels_per_point;
-        Ok((f64::from(c.x), f64::from(c.y)))
+        let px = |v: f32| f64::from(v * self.pixels_per_point);
+        let c = rect.center();
+        Ok((
+            px(c.x),
+            px(c.y),
+            (
+                px(rect.min.x),
+                px(rect.min.y),
+                px(rect.max.x),
+                px(rect.max.y),
+            ),
+        ))
     }
 
     /// A mouse click at window pixel (`x`, `y`), through egui's input: the pointer moves
-    /// there and presses in the next frame, releases in the one after.
+    /// there, presses and releases in the next frame (as egui's own test harness clicks).
     pub fn click_at(&mut self, x: f64, y: f64) {
         let pos = Pos2::new(x as f32, y as f32) / self.pixels_per_point;
         let button = |pressed| Event::PointerButton {
@@ -141,8 +184,7 @@ impl Ui {
             pressed,
             modifiers: egui::Modifiers::NONE,
         };
-        self.script(vec![Event::PointerMoved(pos), button(true)]);
-        self.script(vec![button(false)]);
+        self.script(vec![Event::PointerMoved(pos), button(true), button(false)]);
     }
 
     /// A finger's tap at window pixel (`x`, `y`): the touch events egui-winit makes of a
@@ -166,8 +208,10 @@ impl Ui {
             touch(TouchPhase::Start),
             Event::PointerMoved(pos),
             button(true),
+            touch(TouchPhase::End),
+            button(false),
+            Event::PointerGone,
         ]);
-        self.script(vec![touch(TouchPhase::End), button(false), Event::PointerGone]);
     }
 
     /// Queues scripted events for the frame after those already queued.

@@ -14,7 +14,7 @@
 use super::timing::Timing;
 use crate::cli::run::actions::{self, Action, Optimisation, BINDINGS, MOVEMENT_HELP};
 use crate::cli::run::toggles::{mib, Figures, Switches};
-use egui::{Align2, Color32, CollapsingHeader, Context, Frame, Rect, RichText, Ui, Vec2};
+use egui::{Align2, CollapsingHeader, Color32, Context, Frame, Rect, RichText, Ui, Vec2};
 use std::collections::HashMap;
 use tessera_render::features::Features;
 
@@ -96,7 +96,9 @@ pub fn show(ctx: &Context, view: &View, out: &mut Vec<Command>, widgets: &mut Wi
             panel(ui, "Keys", false, widgets, |ui, _| keys(ui));
             let notes = view.notes;
             if view.timing.change.is_some() || notes.error.is_some() || notes.wrote.is_some() {
-                panel(ui, "Last change", open, widgets, |ui, _| last_change(ui, view));
+                panel(ui, "Last change", open, widgets, |ui, _| {
+                    last_change(ui, view)
+                });
             }
         });
     egui::Area::new("right".into())
@@ -239,7 +241,13 @@ fn last_change(ui: &mut Ui, view: &View) {
         ui.add(egui::Label::new(RichText::new(format!("error: {e}")).color(RED)).wrap());
     }
     if let Some(c) = &view.timing.change {
-        ui.label(RichText::new(format!("{} (re-planned in {:.2} ms)", c.reason, c.replan_ms)).color(YELLOW));
+        ui.label(
+            RichText::new(format!(
+                "{} (re-planned in {:.2} ms)",
+                c.reason, c.replan_ms
+            ))
+            .color(YELLOW),
+        );
         if c.summary.is_empty() {
             small(ui, "the plan is the same".into());
         }

@@ -56,14 +56,24 @@ impl GpuFrame {
                 .collect();
             union_ns(&mut on) / 1e6
         });
-        let start = spans.iter().map(|s| s.start_ns).fold(f64::INFINITY, f64::min);
-        let end = spans.iter().map(|s| s.end_ns).fold(f64::NEG_INFINITY, f64::max);
+        let start = spans
+            .iter()
+            .map(|s| s.start_ns)
+            .fold(f64::INFINITY, f64::min);
+        let end = spans
+            .iter()
+            .map(|s| s.end_ns)
+            .fold(f64::NEG_INFINITY, f64::max);
         GpuFrame {
             frame: t.frame,
             steady,
             passes,
             busy,
-            span: if end > start { (end - start) / 1e6 } else { 0.0 },
+            span: if end > start {
+                (end - start) / 1e6
+            } else {
+                0.0
+            },
         }
     }
 
@@ -134,9 +144,12 @@ pub struct Timing {
     per_plan: HashMap<u64, VecDeque<f64>>,
     /// The last change.
     pub change: Option<Change>,
-    /// UI frames drawn, and how many of them had a newer GPU frame than the one before.
+    /// Frames taken, and how many of them brought a newer GPU frame than the one before.
     pub frames: u64,
     pub gpu_updates: u64,
+    /// The first frame (from 1) that brought GPU times, and how many after it brought none.
+    pub first_update: Option<u64>,
+    pub missed: u64,
 }
 
 impl Timing {
@@ -155,10 +168,14 @@ impl Timing {
             cpu.submit_us,
         ];
         self.frames += 1;
-        let Some(t) = newest else { return };
-        if self.newest.as_ref().is_some_and(|n| n.frame >= t.frame) {
+        let new = newest.filter(|t| self.newest.as_ref().is_none_or(|n| n.frame < t.frame));
+        let Some(t) = new else {
+            if self.first_update.is_some() {
+                self.missed += 1;
+            }
             return;
-        }
+        };
+        self.first_update.get_or_insert(self.frames);
         let g = GpuFrame::of(t, self.steady_of.get(&t.plan).copied());
         self.gpu_updates += 1;
         push(&mut self.gpu, g.total());
@@ -191,6 +208,23 @@ impl Timing {
         self.newest
             .as_ref()
             .is_some_and(|n| n.steady != Some(self.steady))
+    }
+
+    /// Whether the GPU times were new in every frame since they first came, in words.
+    pub fn freshness(&self) -> String {
+        match self.first_update {
+            None => format!("no GPU times in {} frames", self.frames),
+            Some(f) if self.missed == 0 => {
+                format!(
+                    "GPU times new in every frame from frame {f} of {}",
+                    self.frames
+                )
+            }
+            Some(f) => format!(
+                "GPU times new in {} of the frames from frame {f} of {} ({} without)",
+                self.gpu_updates, self.frames, self.missed
+            ),
+        }
     }
 
     /// Frames per second, smoothed.
@@ -262,17 +296,33 @@ mod tests {
         let mut t = Timing::default();
         let cpu = FrameStats::default();
         t.plan_ran(1, Some(0));
-        t.frame(0.016, &cpu, Some(&timed(1, 1, &[("a", QueueKind::Graphics, 0.0, 1.0)])));
+        t.frame(
+            0.016,
+            &cpu,
+            Some(&timed(1, 1, &[("a", QueueKind::Graphics, 0.0, 1.0)])),
+        );
         assert!(!t.stale());
         // A switch: plan 2 is steady plan 1; the newest completed frame is still plan 1's.
         t.plan_ran(2, Some(1));
-        t.frame(0.016, &cpu, Some(&timed(2, 1, &[("a", QueueKind::Graphics, 0.0, 3.0)])));
+        t.frame(
+            0.016,
+            &cpu,
+            Some(&timed(2, 1, &[("a", QueueKind::Graphics, 0.0, 3.0)])),
+        );
         assert!(t.stale());
         assert_eq!(t.newest.as_ref().map(|n| n.frame), Some(2));
         // The same frame again is no update.
-        t.frame(0.016, &cpu, Some(&timed(2, 1, &[("a", QueueKind::Graphics, 0.0, 3.0)])));
+        t.frame(
+            0.016,
+            &cpu,
+            Some(&timed(2, 1, &[("a", QueueKind::Graphics, 0.0, 3.0)])),
+        );
         assert_eq!(t.gpu_updates, 2);
-        t.frame(0.016, &cpu, Some(&timed(3, 2, &[("a", QueueKind::Graphics, 0.0, 0.5)])));
+        t.frame(
+            0.016,
+            &cpu,
+            Some(&timed(3, 2, &[("a", QueueKind::Graphics, 0.0, 0.5)])),
+        );
         assert!(!t.stale());
         assert_eq!(t.median_of(0), Some((3.0, 2)));
         assert_eq!(t.median_of(1), Some((0.5, 1)));
@@ -286,7 +336,11 @@ mod tests {
         let cpu = FrameStats::default();
         t.plan_ran(1, Some(0));
         t.plan_ran(2, None);
-        t.frame(0.016, &cpu, Some(&timed(1, 2, &[("a", QueueKind::Graphics, 0.0, 9.0)])));
+        t.frame(
+            0.016,
+            &cpu,
+            Some(&timed(1, 2, &[("a", QueueKind::Graphics, 0.0, 9.0)])),
+        );
         assert_eq!(t.median_of(0), None);
         assert!(t.stale());
     }
