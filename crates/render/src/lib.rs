@@ -9,7 +9,7 @@
 //! - [`builder`]: how a pass is written (declaration and recording together, typed and
 //!   output-relative resources).
 //! - [`frame`]: the frame's passes (G-buffer, lighting through input attachments,
-//!   transparents, tone mapping, the text overlay).
+//!   transparents, tone mapping, the egui UI).
 //! - [`renderer`]: the [`Renderer`]: device-lifetime state (pipelines, the uploaded scene),
 //!   the output image, one call per frame.
 //! - [`gpu`]: what the renderer owns on the GPU; [`shaders`]: the embedded GLSL;
@@ -33,7 +33,6 @@ pub mod shadows;
 
 /// The egui version the `ui` pass paints (its data types are this crate's).
 pub use egui;
-pub use frame::overlay::{OverlayLine, OverlayText};
 pub use frame::ui::UiFrame;
 pub use renderer::{frame_graph, FrameStats, Renderer, Settings};
 pub use shaders::ReloadReport;

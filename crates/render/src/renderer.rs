@@ -7,7 +7,6 @@
 
 use crate::camera::View;
 use crate::features::Features;
-use crate::frame::overlay::{OverlayGrid, OverlayText};
 use crate::frame::ui::{self, UiFrame, UiInputs, UiMeshes};
 use crate::frame::{self, FrameInputs, OUTPUT_FORMAT};
 use crate::gpu::frame_data::{light_range, FrameData, PointLightData};
@@ -53,9 +52,6 @@ pub struct Settings {
     /// The device profile whose presets chose `features` (`desktop`, `mali`, `adreno`, or
     /// the device's name); reported, never used to change the graph behind its back.
     pub profile: String,
-    /// Declare the `overlay` pass (text over the output, [`Renderer::set_overlay`]); the
-    /// text itself is data, so only this switch changes the graph.
-    pub overlay: bool,
     /// The view; `None`: the scene's ([`View::of`]). Only frame data depends on it, so
     /// [`Renderer::set_camera`] changes it between frames without a re-plan.
     pub camera: Option<View>,
@@ -86,7 +82,6 @@ impl Default for Settings {
             skip_pass: None,
             features: Features::default(),
             profile: "desktop".into(),
-            overlay: false,
             camera: None,
             tile_rules: None,
             depth_resolve: Some(tessera_graph::ResolveMode::Max),
@@ -131,8 +126,6 @@ pub struct Renderer {
     taa_epoch: u64,
     /// TAA's frames accumulated since its history was reset (the `taa` pass counts them).
     taa_frames: std::cell::Cell<u64>,
-    /// The overlay's text (`settings.overlay`); `None`: no lines.
-    overlay: Option<OverlayText>,
     /// The egui frame every following frame paints ([`Renderer::set_ui`]): its primitives
     /// and pixels per point.
     ui: Option<(Vec<egui::ClippedPrimitive>, f32)>,
@@ -189,7 +182,7 @@ pub fn frame_graph(scene: &Scene, settings: &Settings) -> Graph {
         previous: None,
         taa_frames: None,
     }
-    .declare(0.0, sizes, &[], readback, None, (None, None))
+    .declare(0.0, sizes, &[], readback, None, None)
     .0
 }
 
@@ -333,7 +326,6 @@ impl Renderer {
             previous_view_proj: None,
             taa_epoch: 0,
             taa_frames: std::cell::Cell::new(0),
-            overlay: None,
             ui: None,
             ui_gpu: None,
             ui_free: Vec::new(),
@@ -474,15 +466,8 @@ impl Renderer {
         Ok(())
     }
 
-    /// `Some`: every following frame declares the `overlay` pass drawing this text (changing
-    /// only the text never re-plans); `None`: no overlay pass (the next frame re-plans).
-    pub fn set_overlay(&mut self, text: Option<OverlayText>) {
-        self.settings.overlay = text.is_some();
-        self.overlay = text;
-    }
-
     /// `Some`: every following frame paints this egui frame over the output in the `ui`
-    /// pass (after the overlay, if on); its texture delta is applied now (uploads go with
+    /// pass; its texture delta is applied now (uploads go with
     /// the next frame; freed textures go after it). Handing in a new frame each frame never
     /// re-plans, unless its meshes outgrow the buffers' capacity (then once). `None`: no
     /// `ui` pass (the next frame re-plans); egui's textures stay.
@@ -528,12 +513,7 @@ impl Renderer {
         })
     }
 
-    /// The overlay's text, when the overlay is on.
-    pub fn overlay(&self) -> Option<&OverlayText> {
-        self.overlay.as_ref().filter(|_| self.settings.overlay)
-    }
-
-    /// The next [`Renderer::render_to`] also copies the presented image (overlay included)
+    /// The next [`Renderer::render_to`] also copies the presented image (UI included)
     /// into a host-visible buffer, and [`Renderer::picture`] afterwards returns that frame.
     /// The graph gains the `readback` pass for that frame only (it re-plans, and the frame
     /// after re-plans back). The images must allow the copy
@@ -814,10 +794,8 @@ impl<'a> FrameSource<'a> {
     /// `buffers` are the bytes of the scene's vertex and index buffers, `transparent` the
     /// transparent draws (sorted back to front here), `readback` the bytes of the read-back
     /// buffer if the output is copied into one, `present` the swapchain format when the
-    /// output is a presented swapchain image ([`FrameInputs::present`]), `overlay` the
-    /// overlay's text when `settings.overlay` (`None`: no lines; the pass is declared all
-    /// the same, the graph depends on the switch only), `ui` the egui meshes to paint
-    /// ([`FrameInputs::ui`]).
+    /// output is a presented swapchain image ([`FrameInputs::present`]), `ui` the egui
+    /// meshes to paint ([`FrameInputs::ui`]).
     pub fn declare(
         &self,
         time: f32,
@@ -825,7 +803,7 @@ impl<'a> FrameSource<'a> {
         transparent: &[Draw],
         readback: Option<u64>,
         present: Option<tessera_graph::Format>,
-        (overlay, ui): (Option<&OverlayText>, Option<UiInputs>),
+        ui: Option<UiInputs>,
     ) -> (Graph, FrameBodies<'a>, frame::Imports) {
         let (data, lights, view) = self.frame_data(time);
         let mut transparent = transparent.to_vec();
@@ -839,18 +817,11 @@ impl<'a> FrameSource<'a> {
             width: self.settings.width.max(1),
             height: self.settings.height.max(1),
         };
-        let overlay = self.settings.overlay.then(|| {
-            let none = OverlayText::default();
-            OverlayGrid::pack(overlay.unwrap_or(&none), extent.width, extent.height)
-        });
         let options = &self.settings.options;
         // The post chain can run beside the next frame only where no raster pass (the
-        // overlay) and no presentation (from the graphics queue) follows it.
-        let async_tail = options.overlap_frames
-            && options.async_compute
-            && overlay.is_none()
-            && ui.is_none()
-            && present.is_none();
+        // UI) and no presentation (from the graphics queue) follows it.
+        let async_tail =
+            options.overlap_frames && options.async_compute && ui.is_none() && present.is_none();
         let mut fb = FrameBuilder::new("tessera deferred", extent)
             .with_scale(self.settings.features.resolution_scale);
         let imports = frame::declare(
@@ -871,7 +842,6 @@ impl<'a> FrameSource<'a> {
                 output_name: OUTPUT,
                 present,
                 readback,
-                overlay,
                 ui,
                 taa_frames: self.taa_frames,
                 depth_resolve: self.settings.depth_resolve,
@@ -984,7 +954,7 @@ impl Renderer {
             &self.scene_gpu.transparent,
             readback.map(|r| r.1),
             present.map(|p| p.1),
-            (self.overlay.as_ref(), ui),
+            ui,
         );
         #[cfg(feature = "test-hooks")]
         {

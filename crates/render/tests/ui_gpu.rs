@@ -192,18 +192,13 @@ fn an_egui_window_changes_only_its_rectangle_draws_text_and_never_replans() {
     assert_no_messages_since(&gpu, before);
 }
 
-/// One frame with the egui window over it (overlay on too when `overlay`), rendered with
-/// `options` and `features`; no validation message.
-fn ui_picture(options: CompileOptions, features: Features, overlay: bool) -> Picture {
+/// One frame with the egui window over it, rendered with `options` and `features`; no
+/// validation message.
+fn ui_picture(options: CompileOptions, features: Features) -> Picture {
     let gpu = gpu();
     let before = gpu.messages.count();
     let s = settings_with(options, features);
     let mut r = Renderer::new(gpu.clone(), tessera_scene::builtin(), s).expect("renderer");
-    if overlay {
-        r.set_overlay(Some(tessera_render::OverlayText {
-            lines: vec![tessera_render::OverlayLine::new("FPS 60", [255, 255, 255])],
-        }));
-    }
     let (frame, _, _) = ui_frame(&egui::Context::default(), "hello");
     r.set_ui(Some(frame)).expect("set ui");
     r.render(TIME).expect("frame");
@@ -227,7 +222,7 @@ fn ui_picture(options: CompileOptions, features: Features, overlay: bool) -> Pic
 
 /// The `ui` pass draws the same picture in a render pass of its own (every optimisation
 /// off) as in the plan the compiler makes (merged where it can), on the compute and the
-/// raster post chain, and after the overlay when both are on.
+/// raster post chain.
 #[test]
 fn the_ui_frame_is_the_same_with_every_optimisation_off() {
     let base = Features {
@@ -238,13 +233,9 @@ fn the_ui_frame_is_the_same_with_every_optimisation_off() {
         post: tessera_render::features::PostPath::Raster,
         ..base.clone()
     };
-    for (name, f, overlay) in [
-        ("compute post", base.clone(), false),
-        ("raster post", raster, false),
-        ("with the overlay", base, true),
-    ] {
-        let none = ui_picture(CompileOptions::NONE, f.clone(), overlay);
-        let all = ui_picture(CompileOptions::ALL, f, overlay);
+    for (name, f) in [("compute post", base), ("raster post", raster)] {
+        let none = ui_picture(CompileOptions::NONE, f.clone());
+        let all = ui_picture(CompileOptions::ALL, f);
         assert!(
             none == all,
             "{name}: every optimisation off differs from all on: {:?}",
@@ -261,7 +252,7 @@ fn a_presented_ui_frame_is_the_rendered_frame() {
         exposure: Exposure::Fixed(1.0),
         ..small_features()
     };
-    let expected = ui_picture(CompileOptions::ALL, features.clone(), false);
+    let expected = ui_picture(CompileOptions::ALL, features.clone());
     let gpu = gpu();
     let before = gpu.messages.count();
     let mut s = settings_with(CompileOptions::ALL, features);

@@ -35,12 +35,9 @@
 //!    result into the output ([`post`]).
 //! 6. [`debug`] (`features.debug_view`): one intermediate shown as the output in place of
 //!    the post chain.
-//! 7. [`overlay`] (`Settings::overlay`): lines of text blended over the output, the last
-//!    raster pass (before `readback`); its fixed-size text grid is written by
-//!    `frame constants`, so changing the text never changes the graph.
-//! 8. [`ui`] (in progress, [`crate::Renderer::set_ui`]): an egui frame's meshes painted over
-//!    the output, the last raster pass; its vertex and index buffers (a capacity, not the
-//!    UI's size) are written by `frame constants` too.
+//! 7. [`ui`] ([`crate::Renderer::set_ui`]): an egui frame's meshes painted over the output,
+//!    the last raster pass (before `readback`); its vertex and index buffers (a capacity, not
+//!    the UI's size) are written by `frame constants`, so a new UI never changes the graph.
 //!
 //! On a tiler the deferred raster passes merge into one render pass with the G-buffer and
 //! depth memoryless (the shadow pass stays apart: its atlas is sampled at any pixel);
@@ -56,7 +53,6 @@ pub mod exposure;
 pub mod forward;
 pub mod geometry;
 pub mod lighting;
-pub mod overlay;
 pub mod post;
 pub mod sets;
 pub mod ssao;
@@ -101,10 +97,8 @@ pub struct FrameInputs<'a> {
     /// Copy the output into the read-back buffer, declared as the imported buffer
     /// `readback` of this size.
     pub readback: Option<u64>,
-    /// Declare the `overlay` pass drawing this grid over the output.
-    pub overlay: Option<overlay::OverlayGrid>,
-    /// Declare the `ui` pass painting these egui meshes over the output (after `overlay`
-    /// when both are declared); the graph depends on its buffers' capacities only.
+    /// Declare the `ui` pass painting these egui meshes over the output; the graph depends
+    /// on its buffers' capacities only.
     pub ui: Option<ui::UiInputs>,
     /// TAA's count of frames accumulated since its history's reset, kept across frames by
     /// the renderer (`None`: a frame declared for its plan only).
@@ -254,10 +248,6 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
     let async_ubo = (features.clustering || features.ssao != Ssao::Off)
         .then(|| fb.buffer("async constants", std::mem::size_of::<FrameData>() as u64));
     let data = inputs.data;
-    let overlay_text = inputs
-        .overlay
-        .map(|grid| (overlay::declare_buffer(fb), grid));
-    let overlay_buffer = overlay_text.as_ref().map(|(b, _)| *b);
     let ui = inputs
         .ui
         .map(|ui| (ui::declare_buffers(fb, ui.capacity), ui));
@@ -269,16 +259,10 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
         if let Some(a) = async_ubo {
             p.copy_to(a);
         }
-        if let Some(b) = overlay_buffer {
-            p.copy_to(b);
-        }
         if let Some(b) = ui_buffers {
             p.copy_to(b.vertices).copy_to(b.indices);
         }
         move |pc| {
-            if let Some((b, grid)) = &overlay_text {
-                overlay::upload(pc, *b, grid)?;
-            }
             if let Some((b, ui)) = &ui_upload {
                 ui::upload(pc, *b, ui)?;
             }
@@ -404,9 +388,6 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
     };
     if view == DebugView::Exposure {
         debug::declare_exposure(fb, &t, &post);
-    }
-    if let Some(text) = overlay_buffer {
-        overlay::declare(fb, t.output, text);
     }
     if let Some((buffers, ui)) = ui {
         ui::declare(fb, t.output, buffers, ui);

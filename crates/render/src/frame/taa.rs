@@ -12,7 +12,7 @@
 //! 3×3 neighbourhood (YCoCg), weight `max(1 / (n + 1), MIN_ALPHA)` for the current frame,
 //! `n` the frames accumulated since the history was (re)made (a push constant; 0 on the
 //! first frame, after a resize or a change of the history's description: the current colour
-//! only). The last post pass (`compose`) then samples the history to the output; the overlay
+//! only). The last post pass (`compose`) then samples the history to the output; the UI
 //! draws on the output after it, never into the history.
 
 use crate::builder::{Filter, ImageRef, Size};

@@ -1,6 +1,6 @@
 //! `ui`: an egui frame painted over the output through the graph, the frame's last raster
-//! pass (before `readback`), in place of [`super::overlay`] when a UI is handed in
-//! ([`crate::Renderer::set_ui`]). In progress: the desktop app still draws the overlay.
+//! pass (before `readback`), declared when a UI is handed in ([`crate::Renderer::set_ui`]):
+//! the UI the desktop app and Android draw.
 //!
 //! What goes in is plain data of one egui frame ([`UiFrame`]): the tessellated
 //! [`egui::ClippedPrimitive`]s, the [`egui::TexturesDelta`] and `pixels_per_point`.
@@ -10,7 +10,7 @@
 //!   vertex offset, its clip rectangle (points → pixels, clamped to the output) as the
 //!   scissor and its texture's descriptor set bound. The arrays live in two transient graph
 //!   buffers (`ui vertices`, `ui indices`) written by the frame's `frame constants` transfer
-//!   pass with `vkCmdUpdateBuffer`, like the overlay's grid: the graph orders the writes
+//!   pass with `vkCmdUpdateBuffer`, like the camera and lights: the graph orders the writes
 //!   before the `ui` pass's vertex and index reads, and nothing outside the graph needs
 //!   syncing or keeping per frame in flight. The buffers' sizes must not follow the UI (a
 //!   changed graph re-plans), so they are a capacity: the bytes rounded up to a power of two,

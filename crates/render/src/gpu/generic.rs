@@ -81,7 +81,6 @@ struct Key {
     push: u32,
     /// Render pass, subpass, colour attachments, samples.
     target: Option<(vk::RenderPass, u32, u32, u32)>,
-    blend: bool,
 }
 
 /// Compute and full-screen pipelines by shader (device lifetime).
@@ -255,7 +254,6 @@ impl ShaderPipelines {
             bindings: set_types(shader, bindings)?,
             push,
             target: None,
-            blend: false,
         };
         if let Some(&p) = self.pipelines.get(&key) {
             return Ok(p);
@@ -295,34 +293,6 @@ impl ShaderPipelines {
         colors: u32,
         samples: u32,
     ) -> Result<ShaderPipeline, RenderError> {
-        let target = (rp, sp, colors, samples);
-        self.screen_with(gpu, shader, bindings, push, target, false)
-    }
-
-    /// [`ShaderPipelines::screen`] for one colour attachment that the shader's colour is
-    /// blended over by its alpha (`src × a + dst × (1 − a)`; the attachment is loaded): the
-    /// overlay's translucent panel.
-    pub fn screen_over(
-        &mut self,
-        gpu: &Gpu,
-        shader: &'static str,
-        bindings: &[vk::DescriptorType],
-        push: u32,
-        (rp, sp): (vk::RenderPass, u32),
-    ) -> Result<ShaderPipeline, RenderError> {
-        self.screen_with(gpu, shader, bindings, push, (rp, sp, 1, 1), true)
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn screen_with(
-        &mut self,
-        gpu: &Gpu,
-        shader: &'static str,
-        bindings: &[vk::DescriptorType],
-        push: u32,
-        (rp, sp, colors, samples): (vk::RenderPass, u32, u32, u32),
-        blend: bool,
-    ) -> Result<ShaderPipeline, RenderError> {
         let rasterization = tessera_vk::conv::samples(samples).ok_or_else(|| {
             RenderError::Frame(format!("{samples} samples per pixel for {shader}"))
         })?;
@@ -331,7 +301,6 @@ impl ShaderPipelines {
             bindings: set_types(shader, bindings)?,
             push,
             target: Some((rp, sp, colors, samples)),
-            blend,
         };
         if let Some(&p) = self.pipelines.get(&key) {
             return Ok(p);
@@ -362,18 +331,8 @@ impl ShaderPipelines {
             .line_width(1.0);
         let multisample =
             vk::PipelineMultisampleStateCreateInfo::default().rasterization_samples(rasterization);
-        let mut state = vk::PipelineColorBlendAttachmentState::default()
+        let state = vk::PipelineColorBlendAttachmentState::default()
             .color_write_mask(vk::ColorComponentFlags::RGBA);
-        if blend {
-            state = state
-                .blend_enable(true)
-                .src_color_blend_factor(vk::BlendFactor::SRC_ALPHA)
-                .dst_color_blend_factor(vk::BlendFactor::ONE_MINUS_SRC_ALPHA)
-                .color_blend_op(vk::BlendOp::ADD)
-                .src_alpha_blend_factor(vk::BlendFactor::ONE)
-                .dst_alpha_blend_factor(vk::BlendFactor::ONE_MINUS_SRC_ALPHA)
-                .alpha_blend_op(vk::BlendOp::ADD);
-        }
         let attachments = vec![state; colors as usize];
         let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&attachments);
         let depth = vk::PipelineDepthStencilStateCreateInfo::default();

@@ -157,10 +157,6 @@ const SOURCES: &[(&str, &str)] = &[
         include_str!("../../../../shaders/render/debug_exposure.frag"),
     ),
     (
-        "overlay.frag",
-        include_str!("../../../../shaders/render/overlay.frag"),
-    ),
-    (
         "ui.vert",
         include_str!("../../../../shaders/render/ui.vert"),
     ),

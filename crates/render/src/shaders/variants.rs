@@ -39,7 +39,6 @@ pub const VARIANTS: &[&str] = &[
     "lighting.comp#CLUSTERED#SSAO",
     "lighting.comp#SSAO",
     "mesh.vert",
-    "overlay.frag",
     "post.frag",
     "post.frag#BLOOM",
     "post.frag#BLOOM#AUTO_EXPOSURE",
