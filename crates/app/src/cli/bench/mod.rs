@@ -22,6 +22,7 @@ mod html;
 mod measure;
 pub mod report;
 mod table;
+mod ui_frames;
 
 use super::frame_args::{profile_parser, FrameArgs};
 use report::{
@@ -85,6 +86,11 @@ pub struct BenchArgs {
     /// Run the async-compute queue's work as separate submits on the graphics queue.
     #[arg(long)]
     emulate_async: bool,
+    /// Paint the window's UI (its default panels, over each mode's own figures) in every
+    /// frame, as `tessera run` does: the `ui` pass's GPU time joins the per-pass figures, and
+    /// the UI's CPU time (build + tessellate) is printed.
+    #[arg(long)]
+    ui: bool,
     /// The async-compute queue: `auto` (a compute-only family where the device has one, else
     /// a second queue of the graphics family, as on Mali and Adreno) or `graphics` (a second
     /// queue of the graphics family even where a compute-only family exists: the tilers'
@@ -239,8 +245,8 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             &chosen.scene,
             &settings,
             &variants,
-            frames,
-            warmup,
+            (frames, warmup),
+            args.ui,
         )?);
     }
     report::fill_ratios(&mut cells);
@@ -359,8 +365,8 @@ fn bench_size(
     scene: &tessera_scene::Scene,
     settings: &Settings,
     modes: &[(String, Option<String>)],
-    frames: u32,
-    warmup: u32,
+    (frames, warmup): (u32, u32),
+    ui: bool,
 ) -> anyhow::Result<Vec<Cell>> {
     let (width, height) = (settings.width, settings.height);
     let mut renderers = Vec::new();
@@ -375,6 +381,10 @@ fn bench_size(
         renderers.push(Renderer::new(gpu.clone(), scene.clone(), s)?);
     }
     let mut samples: Vec<Samples> = modes.iter().map(|_| Samples::default()).collect();
+    let mut uis: Vec<Option<ui_frames::BenchUi>> = renderers
+        .iter()
+        .map(|r| ui.then(|| ui_frames::BenchUi::new(r)))
+        .collect();
     let rounds = warmup + frames;
     let mut progress = super::progress::Progress::new(
         format!("bench {width}x{height}, {} renderers", modes.len()),
@@ -384,7 +394,10 @@ fn bench_size(
     for round in 0..rounds {
         // The lights move as in `tessera render`; every mode draws the same frame.
         let time = round as f32 / 60.0;
-        for (r, s) in renderers.iter_mut().zip(&mut samples) {
+        for ((r, s), ui) in renderers.iter_mut().zip(&mut samples).zip(&mut uis) {
+            if let Some(ui) = ui {
+                ui.paint(r)?;
+            }
             let stats = r.render(time)?;
             // Each mode's frame runs on an idle device: the renderers share the device's
             // queues, and a frame queued behind another mode's would count that frame's time
@@ -408,6 +421,11 @@ fn bench_size(
         }
         r.wait()?;
         s.burst = r.take_frame_times();
+    }
+    for ((mode, _), ui) in modes.iter().zip(&uis) {
+        if let Some(ui) = ui {
+            println!("{width}x{height} {mode}: {}", ui.cost());
+        }
     }
     let mut cells = Vec::new();
     for (((mode, lighting), mut r), s) in modes.iter().zip(renderers).zip(samples) {

@@ -368,13 +368,14 @@ impl App {
     /// widget `label` as last drawn, through egui's input; says where.
     fn scripted_click(&mut self, label: &str, finger: bool) -> anyhow::Result<()> {
         let step = if finger { "tap" } else { "ui" };
-        let (x, y, rect) = self
+        let spot = self
             .ui
             .widget_at(label)
             .map_err(|e| anyhow::anyhow!("--script {step}={label}: {e}"))?;
+        let ((x, y), [left, top, right, bottom]) = (spot.centre, spot.rect);
         println!(
-            "script: {step}={label} at ({x:.0}, {y:.0}), the widget's pixels ({:.0}, {:.0})-({:.0}, {:.0})",
-            rect.0, rect.1, rect.2, rect.3
+            "script: {step}={label} at ({x:.0}, {y:.0}), the widget's pixels \
+             ({left:.0}, {top:.0})-({right:.0}, {bottom:.0})"
         );
         if finger {
             self.ui.tap_at(x, y);

@@ -10,7 +10,7 @@
 //! frames headless to `frame.png` instead (`tessera render`'s path), so the first command
 //! works on any machine.
 
-mod actions;
+pub(crate) mod actions;
 mod app;
 mod clock;
 mod input;
@@ -22,9 +22,9 @@ mod run_log;
 mod script;
 mod script_run;
 mod switching;
-mod toggles;
+pub(crate) mod toggles;
 mod touch;
-mod ui;
+pub(crate) mod ui;
 mod visibility;
 
 use super::frame_args::{device_profile_parser, FrameArgs, AUTO};

@@ -20,6 +20,14 @@ use winit::window::Window;
 
 pub use panels::{Command, View};
 
+/// Where a widget was drawn, in window pixels.
+pub struct Spot {
+    /// Its centre (where a script clicks).
+    pub centre: (f64, f64),
+    /// Left, top, right, bottom.
+    pub rect: [f64; 4],
+}
+
 /// The longest press that is a click, seconds (egui's default is 0.8).
 const MAX_CLICK_SECONDS: f64 = 5.0;
 
@@ -108,11 +116,35 @@ impl Ui {
     /// Builds this frame's UI over `view` for the output `window` shows: the painted frame
     /// for the renderer and what the user asked for.
     pub fn frame(&mut self, window: &Window, view: &View) -> (UiFrame, Vec<Command>) {
-        let started = Instant::now();
-        let mut raw = match &mut self.input {
+        let raw = match &mut self.input {
             Some(state) => state.take_egui_input(window),
             None => egui::RawInput::default(),
         };
+        let (frame, commands, output) = self.build(raw, view);
+        if let Some(state) = &mut self.input {
+            state.handle_platform_output(window, output);
+        }
+        (frame, commands)
+    }
+
+    /// This frame's UI for an output of `size` pixels without a window or input, a point a
+    /// pixel (`tessera bench --ui`).
+    pub fn frame_headless(&mut self, size: (u32, u32), view: &View) -> UiFrame {
+        let screen = egui::vec2(size.0 as f32, size.1 as f32);
+        let raw = egui::RawInput {
+            screen_rect: Some(Rect::from_min_size(Pos2::ZERO, screen)),
+            ..egui::RawInput::default()
+        };
+        self.build(raw, view).0
+    }
+
+    /// Runs egui over `raw` and the panels; tessellates.
+    fn build(
+        &mut self,
+        mut raw: egui::RawInput,
+        view: &View,
+    ) -> (UiFrame, Vec<Command>, egui::PlatformOutput) {
+        let started = Instant::now();
         // egui hit-tests against the widgets of the frame before, and an area's first frame
         // only measures it: scripted input waits until the UI has been drawn once.
         if self.frames_shown >= 2 {
@@ -128,9 +160,6 @@ impl Ui {
         });
         self.widgets = widgets;
         self.pixels_per_point = output.pixels_per_point;
-        if let Some(state) = &mut self.input {
-            state.handle_platform_output(window, output.platform_output);
-        }
         let primitives = self.ctx.tessellate(output.shapes, output.pixels_per_point);
         if self.build_us.len() == BUILD_TIMES {
             self.build_us.pop_front();
@@ -142,12 +171,11 @@ impl Ui {
             textures_delta: output.textures_delta,
             pixels_per_point: output.pixels_per_point,
         };
-        (frame, commands)
+        (frame, commands, output.platform_output)
     }
 
-    /// The centre of the widget labelled `label` in the last frame and its rectangle
-    /// (left, top, right, bottom), in window pixels.
-    pub fn widget_at(&self, label: &str) -> anyhow::Result<(f64, f64, (f64, f64, f64, f64))> {
+    /// Where the widget labelled `label` was drawn in the last frame.
+    pub fn widget_at(&self, label: &str) -> anyhow::Result<Spot> {
         if !self.shown {
             anyhow::bail!("the UI is hidden (Tab shows it): no widget '{label}' to click");
         }
@@ -162,16 +190,15 @@ impl Ui {
         })?;
         let px = |v: f32| f64::from(v * self.pixels_per_point);
         let c = rect.center();
-        Ok((
-            px(c.x),
-            px(c.y),
-            (
+        Ok(Spot {
+            centre: (px(c.x), px(c.y)),
+            rect: [
                 px(rect.min.x),
                 px(rect.min.y),
                 px(rect.max.x),
                 px(rect.max.y),
-            ),
-        ))
+            ],
+        })
     }
 
     /// A mouse click at window pixel (`x`, `y`), through egui's input: the pointer moves
