@@ -43,37 +43,17 @@ pub struct GpuFrame {
 
 impl GpuFrame {
     fn of(t: &TimedFrame, steady: Option<u64>) -> GpuFrame {
-        let spans = &t.times.passes;
-        let passes = spans
-            .iter()
-            .map(|s| (s.pass.clone(), s.queue, (s.end_ns - s.start_ns) / 1e6))
-            .collect();
-        let busy = [QueueKind::Graphics, QueueKind::AsyncCompute].map(|q| {
-            let mut on: Vec<(f64, f64)> = spans
-                .iter()
-                .filter(|s| s.queue == q)
-                .map(|s| (s.start_ns, s.end_ns))
-                .collect();
-            union_ns(&mut on) / 1e6
-        });
-        let start = spans
-            .iter()
-            .map(|s| s.start_ns)
-            .fold(f64::INFINITY, f64::min);
-        let end = spans
-            .iter()
-            .map(|s| s.end_ns)
-            .fold(f64::NEG_INFINITY, f64::max);
+        let times = &t.times;
         GpuFrame {
             frame: t.frame,
             steady,
-            passes,
-            busy,
-            span: if end > start {
-                (end - start) / 1e6
-            } else {
-                0.0
-            },
+            passes: times
+                .passes
+                .iter()
+                .map(|s| (s.pass.clone(), s.queue, s.ms()))
+                .collect(),
+            busy: [QueueKind::Graphics, QueueKind::AsyncCompute].map(|q| times.queue_busy_ms(q)),
+            span: times.span_ms(),
         }
     }
 
@@ -81,25 +61,6 @@ impl GpuFrame {
     pub fn total(&self) -> f64 {
         self.passes.iter().map(|p| p.2).sum()
     }
-}
-
-/// The length covered by the intervals (sorted here).
-fn union_ns(spans: &mut [(f64, f64)]) -> f64 {
-    spans.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let mut total = 0.0;
-    let mut open: Option<(f64, f64)> = None;
-    for &(s, e) in spans.iter() {
-        match &mut open {
-            Some((_, oe)) if s <= *oe => *oe = oe.max(e),
-            _ => {
-                if let Some((os, oe)) = open {
-                    total += oe - os;
-                }
-                open = Some((s, e));
-            }
-        }
-    }
-    total + open.map_or(0.0, |(s, e)| e - s)
 }
 
 /// The median of `v` (`None` when empty).
