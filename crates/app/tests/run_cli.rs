@@ -343,7 +343,11 @@ fn the_capture_key_writes_a_capture_that_verifies_against_its_plan() {
     assert!(
         out.lines()
             // The desktop post chain is compute: the UI is the presented render pass.
-            .any(|l| l.contains("'ui'") && l.contains("output") && l.ends_with("ok")),
+            .any(|l| {
+                l.split_whitespace().nth(1) == Some("ui")
+                    && l.contains("output")
+                    && l.ends_with("ok")
+            }),
         "the presented render pass is not verified: {out}"
     );
 }

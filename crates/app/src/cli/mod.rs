@@ -67,7 +67,7 @@ enum Command {
     /// Render frames of a scene (or glTF model) through the graph and write the last as PNG.
     Render(render::RenderArgs),
     /// Open the desktop window: the frame rendered through the graph into the swapchain,
-    /// with live toggles and the overlay (the default; without a display it renders
+    /// with live toggles and the UI (the default; without a display it renders
     /// headless to a PNG instead).
     #[command(after_help = run::keys_help())]
     Run(run::RunArgs),

@@ -1,5 +1,5 @@
 //! What the user can do in the window, and which key does it: one table ([`BINDINGS`])
-//! that the key handler, `--help`, the overlay and `--script` all read, so they cannot
+//! that the key handler, `--help`, the UI and `--script` all read, so they cannot
 //! disagree.
 
 use winit::keyboard::{Key, NamedKey};
@@ -53,7 +53,7 @@ pub enum Action {
     CameraMode,
     /// Pause or resume the lights' animation.
     Pause,
-    /// Show or hide the overlay.
+    /// Show or hide the UI.
     Overlay,
     /// Write the next presented frame to a PNG.
     Screenshot,
@@ -77,7 +77,7 @@ pub enum KeyName {
 }
 
 impl KeyName {
-    /// How the key is written in the help and the overlay.
+    /// How the key is written in the help and the UI.
     pub fn label(self) -> String {
         match self {
             KeyName::Char(c) => c.to_ascii_uppercase().to_string(),
@@ -219,7 +219,7 @@ pub const BINDINGS: &[Binding] = &[
         "pause",
         "pause / resume the lights",
     ),
-    bind(N(NamedKey::Tab), A::Overlay, "overlay", "overlay on/off"),
+    bind(N(NamedKey::Tab), A::Overlay, "overlay", "the UI on/off"),
     bind(
         N(NamedKey::F12),
         A::Screenshot,
@@ -247,14 +247,14 @@ pub const BINDINGS: &[Binding] = &[
     bind(N(NamedKey::Escape), A::Quit, "quit", "quit"),
 ];
 
-/// The camera keys, for the help and the overlay.
+/// The camera keys, for the help and the UI.
 pub const MOVEMENT_HELP: &str = "fly: W/S forward/back, A/D left/right, Q/E down/up, right mouse \
 button + move to look, wheel speed, Shift faster; orbit: left or right button + move to turn, \
 wheel distance";
 
 /// What fingers do on a touch screen (`touch`), for `--help`.
 pub const TOUCH_HELP: &str = "touch: one finger orbits, two fingers pinch to zoom and drag to \
-pan, a tap on a switch in the overlay toggles it (any tap shows a hidden overlay)";
+pan; the UI takes taps and drags that start on it (any tap shows a hidden UI)";
 
 /// The action bound to `key`, if any.
 pub fn action_for(key: &Key) -> Option<Action> {

@@ -1,6 +1,6 @@
 //! The live switches: the frame's features and the graph's optimisations, changed by a key,
 //! and what the change did to the plan in a few words (the viewer's plan diff, condensed
-//! for the overlay and the log).
+//! for the UI and the log).
 
 use super::actions::{Feature, Optimisation};
 use tessera_graph::{CompileOptions, Plan};
