@@ -1,6 +1,7 @@
-//! The UI's panels: collapsible frames down the left and at the top right, small enough to leave the frame
-//! visible (at 1280×720, 14% of the window with the default panels open, 21% with the Last
-//! change panel too; on an output under 960×540 every panel starts collapsed to its title).
+//! The UI's panels: collapsible frames down the left and at the top right, small enough to
+//! leave the frame visible (at 1280×720, 14% of the window with the default panels open, 21%
+//! with the Last change panel too; on an output under 960×540 every panel starts collapsed
+//! to its title).
 //!
 //! - down the left: *Optimisations* (a checkbox per switch, greyed with the reason where it
 //!   cannot change the plan on this device, and the plan's figures), *Features* (the
