@@ -81,6 +81,7 @@ impl Ui {
 
     /// Takes its input from `window` from now on (the window's scale factor scales it).
     pub fn attach(&mut self, window: &Window) {
+        // The font atlas's largest side: every Vulkan device samples 4096² images.
         let max_texture_side = 4096;
         self.input = Some(egui_winit::State::new(
             self.ctx.clone(),
@@ -97,13 +98,13 @@ impl Ui {
         self.frames_shown = 0;
     }
 
-    /// Hands a window event to egui; `true` when egui used it (the camera must not).
+    /// Hands a window event to egui; `true` when egui used it (the camera must not). A
+    /// hidden UI takes nothing (its input would pile up until shown).
     pub fn on_event(&mut self, window: &Window, event: &winit::event::WindowEvent) -> bool {
-        let Some(state) = &mut self.input else {
+        let Some(state) = self.input.as_mut().filter(|_| self.shown) else {
             return false;
         };
-        let r = state.on_window_event(window, event);
-        self.shown && r.consumed
+        state.on_window_event(window, event).consumed
     }
 
     /// Whether window pixel (`x`, `y`) is on the UI as last drawn (a press there is the
@@ -146,7 +147,7 @@ impl Ui {
     ) -> (UiFrame, Vec<Command>, egui::PlatformOutput) {
         let started = Instant::now();
         // egui hit-tests against the widgets of the frame before, and an area's first frame
-        // only measures it: scripted input waits until the UI has been drawn once.
+        // only measures it: scripted input waits until the UI has been drawn twice.
         if self.frames_shown >= 2 {
             if let Some(events) = self.scripted.pop_front() {
                 raw.events.extend(events);
