@@ -16,8 +16,9 @@ run_packages=(mesa-vulkan-drivers vulkan-validationlayers
 # viewer's page tests (crates/viewer/tests/browser.rs), and RenderDoc (librenderdoc.so and
 # renderdoccmd) for the capture tests (crates/synth/tests/capture_gpu.rs), and Khronos' glTF sample
 # models, valid and broken (assimp-testmodels), for the scene and renderer corpus tests, and
-# an X server (xvfb) for the window tests (crates/app/tests/run_cli.rs).
-test_packages=(chromium librenderdoc renderdoccmd assimp-testmodels xvfb)
+# an X server (xvfb) for the window tests (crates/app/tests/run_cli.rs, ui_cli.rs), and
+# xdotool for the one that clicks through the X server.
+test_packages=(chromium librenderdoc renderdoccmd assimp-testmodels xvfb xdotool)
 
 # install_missing PACKAGE...: installs those of the packages that are not installed
 # (apt-get, through sudo when not root); does nothing when all are.
