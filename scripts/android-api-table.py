@@ -158,11 +158,14 @@ def main():
     out.write("# AOSP's symbol lists, the ones the NDK's stub libraries are generated from:\n")
     for file, mirror, path, commit in source_lines(folder):
         out.write(f"#   {file}: github.com/{mirror} {path} @ {commit}\n")
-    out.write("# Columns: library, version node, symbol, kind (function|data), weak (yes|no),\n")
-    out.write("# api (first API level; 0 = no introduced tag, always there; future = never), arches\n")
-    out.write("# (comma-separated; all = arm,arm64,x86,x86_64,riscv64), versioned (API level from which the symbol carries its version\n")
-    out.write("# node; - = always). Left out: *_PRIVATE/*_PLATFORM/platform-only blocks, apex, llndk\n")
-    out.write("# and systemapi symbols.\n")
+    for line in [
+        "Columns: library; version node; symbol; kind (function|data); weak (yes|no);",
+        "api: the first API level (0: no introduced tag, there from the start; future: never);",
+        "arches: comma-separated (all: arm,arm64,x86,x86_64,riscv64); versioned: the API level",
+        "from which the symbol carries its version node (-: always). Left out: *_PRIVATE,",
+        "*_PLATFORM and platform-only blocks, apex, llndk and systemapi symbols.",
+    ]:
+        out.write(f"# {line}\n")
     out.write("library\tversion\tsymbol\tkind\tweak\tapi\tarches\tversioned\n")
     rows = 0
     for library in LIBRARIES:

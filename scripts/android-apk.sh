@@ -134,22 +134,27 @@ rm -f "$unaligned" "$aligned" "$apk.idsig"
 step "APK checks"
 apksigner verify --verbose "$apk" >"$out/verify.txt" ||
     fail "apksigner verify failed: $(cat "$out/verify.txt")"
-grep -q "Verified using v2 scheme (APK Signature Scheme v2): true" "$out/verify.txt" ||
-    fail "the APK is not signed with scheme v2: $(cat "$out/verify.txt")"
+# minSdk 28: apksigner signs with scheme v3 (Android 9+), which a v2 check would miss.
+grep -qE "^Verified using v[23] scheme \(APK Signature Scheme v[23]\): true" "$out/verify.txt" ||
+    fail "the APK has no v2 or v3 signature: $(cat "$out/verify.txt")"
 zipalign -c -p 4 "$apk" || fail "zipalign -c -p 4 fails on the signed APK"
 "$checker" zip-entry --align 16384 "$apk" "lib/$abi/libtessera_android.so" ||
     fail "the .so is not stored at a 16 KiB-aligned offset"
 aapt dump badging "$apk" >"$out/badging.txt" || fail "aapt dump badging failed"
+# expect LINE: the badging has LINE (leading blanks aside: uses-feature lines are indented).
 expect() {
-    grep -qxF "$1" "$out/badging.txt" ||
+    sed 's/^ *//' "$out/badging.txt" | grep -qxF "$1" ||
         fail "aapt dump badging has no line '$1'; it says:
 $(cat "$out/badging.txt")"
 }
 expect "sdkVersion:'$api'"
-expect "launchable-activity: name='android.app.NativeActivity'  label='Tessera' icon=''"
+expect "targetSdkVersion:'$target_sdk'"
+expect "launchable-activity: name='android.app.NativeActivity'  label='' icon=''"
 expect "native-code: '$abi'"
-expect "uses-feature: name='android.hardware.vulkan.version'"
+# Vulkan 1.1 (0x401000) required, and level 0.
+expect "uses-feature: name='android.hardware.vulkan.version' version='4198400'"
 expect "uses-feature: name='android.hardware.vulkan.level'"
+expect "application-debuggable"
 grep -q "^package: name='$package'" "$out/badging.txt" || fail "badging names no package $package"
 aapt list "$apk" >"$out/contents.txt"
 for f in assets/config/default.toml assets/scenes/courtyard.toml "lib/$abi/libtessera_android.so"; do
