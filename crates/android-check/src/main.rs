@@ -4,6 +4,7 @@
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
+use std::process::ExitCode;
 use tessera_android_check::{check, elf, stubs, table, zip};
 
 #[derive(Parser, Debug)]
@@ -60,8 +61,18 @@ fn load_table(path: Option<PathBuf>) -> Result<table::Table> {
     table::Table::load(path.as_deref().unwrap_or(table::Table::default_path()))
 }
 
-fn main() -> Result<()> {
-    match Cli::parse().command {
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<()> {
+    match cli.command {
         Command::Stubs {
             arch,
             api,
