@@ -10,6 +10,16 @@
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
+    // The NDK-less build (scripts/android-apk.sh) regenerates its sysroot (stubs, crt,
+    // libunwind.a) on every run: relinking then keeps its link checks real. With the NDK
+    // the variable is unset and this does nothing.
+    println!("cargo:rerun-if-env-changed=TESSERA_ANDROID_SYSROOT");
+    if let Some(sysroot) = std::env::var_os("TESSERA_ANDROID_SYSROOT") {
+        println!(
+            "cargo:rerun-if-changed={}",
+            std::path::Path::new(&sysroot).display()
+        );
+    }
     if std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("android") {
         for arg in [
             "-Wl,-z,max-page-size=16384",
