@@ -156,6 +156,10 @@ expect "uses-feature: name='android.hardware.vulkan.version' version='4198400'"
 expect "uses-feature: name='android.hardware.vulkan.level'"
 expect "application-debuggable"
 grep -q "^package: name='$package'" "$out/badging.txt" || fail "badging names no package $package"
+# NativeActivity loads lib<lib_name>.so: the manifest's name must be the library's.
+aapt dump xmltree "$apk" AndroidManifest.xml >"$out/manifest.txt"
+grep -A1 '"android.app.lib_name"' "$out/manifest.txt" | grep -qF '="tessera_android"' ||
+    fail "the manifest's android.app.lib_name is not tessera_android (libtessera_android.so)"
 aapt list "$apk" >"$out/contents.txt"
 for f in assets/config/default.toml assets/scenes/courtyard.toml "lib/$abi/libtessera_android.so"; do
     grep -qxF "$f" "$out/contents.txt" || fail "$f is not in the APK"
