@@ -290,6 +290,19 @@ libc\tLIBC_37\tsoon\tfunction\tyes\tfuture\tarm64,x86_64\t-\n";
         assert_eq!(at("copy_file_range"), 34);
         assert!(at("ANativeActivity_finish") <= 28);
         assert!(at("__android_log_write") <= 28);
+        // Where the data came from: each list's mirror, path and commit in the header.
+        let text = std::fs::read_to_string(Table::default_path()).unwrap();
+        for lib in ["libc", "libm", "libdl", "liblog", "libandroid"] {
+            let line = text
+                .lines()
+                .find(|l| l.starts_with(&format!("#   {lib}.map.txt: github.com/aosp-mirror/")))
+                .unwrap_or_else(|| panic!("the header names no source for {lib}"));
+            let commit = line.rsplit(" @ ").next().unwrap();
+            assert!(
+                commit.len() == 40 && commit.bytes().all(|b| b.is_ascii_hexdigit()),
+                "{line}"
+            );
+        }
         // Platform-private blocks and apex/llndk symbols are not for apps.
         assert_eq!(
             t.lookup("android_get_LD_LIBRARY_PATH", Arch::Arm64).count(),
