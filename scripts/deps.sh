@@ -19,6 +19,13 @@ run_packages=(mesa-vulkan-drivers vulkan-validationlayers
 # an X server (xvfb) for the window tests (crates/app/tests/run_cli.rs, ui_cli.rs), and
 # xdotool for the one that clicks through the X server.
 test_packages=(chromium librenderdoc renderdoccmd assimp-testmodels xvfb xdotool)
+# android_packages: the NDK-less APK build of the tests (scripts/android-apk.sh,
+# docs/android.md): clang-14 and lld-14 (stub libraries, crt objects, the link),
+# llvm-14 (llvm-objcopy, llvm-ar), aapt with the API-29 framework-res.apk it compiles the
+# manifest against, zipalign, apksigner and keytool (the JDK) for the debug signature.
+# Installed by scripts/test.sh only.
+android_packages=(clang-14 lld-14 llvm-14 aapt apksigner zipalign android-framework-res
+    openjdk-17-jdk-headless)
 
 # install_missing PACKAGE...: installs those of the packages that are not installed
 # (apt-get, through sudo when not root); does nothing when all are.
