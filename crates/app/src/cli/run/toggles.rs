@@ -238,14 +238,7 @@ mod tests {
 
     #[test]
     fn each_optimisation_flips_its_own_flag_and_back() {
-        for o in [
-            Optimisation::Merge,
-            Optimisation::Memoryless,
-            Optimisation::Alias,
-            Optimisation::Async,
-            Optimisation::Reorder,
-            Optimisation::Overlap,
-        ] {
+        for o in super::super::no_effect::ALL {
             let mut s = switches();
             let said = s.optimisation(o);
             assert!(said.ends_with(" off"), "{said}");
