@@ -385,3 +385,63 @@ fn a_finger_tap_on_a_panel_title_opens_it_and_a_tap_on_a_switch_switches_it() {
         "{stderr}"
     );
 }
+
+/// `p` turned a quarter turn clockwise `turns` times: what a presentation engine shows of
+/// an image presented with that surface transform.
+fn rotate_cw(p: &Picture, turns: u32) -> Picture {
+    let mut p = p.clone();
+    for _ in 0..turns {
+        let (w, h) = (p.width as usize, p.height as usize);
+        let mut rgba = vec![0u8; w * h * 4];
+        for y in 0..h {
+            for x in 0..w {
+                let d = (x * h + (h - 1 - y)) * 4;
+                rgba[d..d + 4].copy_from_slice(&p.rgba[(y * w + x) * 4..][..4]);
+            }
+        }
+        p = Picture {
+            width: h as u32,
+            height: w as u32,
+            rgba,
+        };
+    }
+    p
+}
+
+#[test]
+fn a_simulated_rotated_surface_shows_the_upright_frame_and_taps_land_on_their_widget() {
+    // The upright 180×320 frame (a phone held in portrait on a landscape panel) against the
+    // 320×180 window pre-rotated for a 90° surface transform: the window's image, turned as
+    // the presentation engine would, is the upright frame (a pure texel remap: exact). The
+    // UI is hidden for the pictures (the rotated run's shows its re-plan as the last
+    // change; `rotate_gpu.rs` compares a rotated UI), then shown for the taps.
+    let dir = scratch("rotate");
+    let (up, turned) = (dir.join("upright.png"), dir.join("rotated.png"));
+    let flags = ["--post", "raster", "--no-overlay"];
+    let upright_script = format!("1:pause,3:screenshot={}", up.display());
+    if still_run(4, (180, 320), &flags, &upright_script).is_none() {
+        return;
+    }
+    let script = format!(
+        "1:pause,1:rotate=90,3:screenshot={},4:overlay,5:tap=Optimisations,7:tap=merge",
+        turned.display()
+    );
+    let Some(stdout) = still_run(10, (320, 180), &flags, &script) else {
+        return;
+    };
+    assert!(
+        stdout.contains("simulating a surface rotated 90°")
+            && stdout.contains("resize to 180x320, pre-rotated 90°"),
+        "{stdout}"
+    );
+    let (upright, physical) = (picture(&up), picture(&turned));
+    assert_eq!((physical.width, physical.height), (320, 180));
+    let shown = rotate_cw(&physical, 1);
+    assert!(
+        shown.rgba == upright.rgba,
+        "the rotated window's picture, turned back, differs from the upright frame: {:?}",
+        shown.difference(&upright)
+    );
+    // The scripted taps land on the widgets drawn there (egui's positions are upright).
+    assert!(stdout.contains("merge off: re-planned in"), "{stdout}");
+}
