@@ -151,18 +151,38 @@ fn a_scripted_click_on_a_checkbox_switches_it_and_the_box_is_cleared() {
 #[test]
 fn a_real_click_from_the_window_system_switches_it_too() {
     // xdotool clicks where a scripted run of the same window says the checkbox is.
-    let dir = scratch("xdotool");
     let Some(stdout) = still_run(4, (960, 540), &["--post", "raster"], "1:pause,2:ui=merge") else {
         return;
     };
     let (x0, y0, x1, y1) = widget_rect(&stdout, "ui=merge");
+    real_click("xdotool", "1:pause,2", ((x0 + x1) / 2, (y0 + y1) / 2));
+}
+
+#[test]
+fn a_real_click_on_a_simulated_rotated_surface_lands_on_the_widget_drawn_there() {
+    // With `rotate=90` the 960×540 window shows the 540×960 upright frame pre-rotated: the
+    // checkbox the scripted run finds at upright (x, y) is drawn at window (y, 540 - x),
+    // and a click there must reach it.
+    let script = "1:pause,1:rotate=90,3:ui=merge";
+    let Some(stdout) = still_run(6, (960, 540), &["--post", "raster"], script) else {
+        return;
+    };
+    let (x0, y0, x1, y1) = widget_rect(&stdout, "ui=merge");
     let (x, y) = ((x0 + x1) / 2, (y0 + y1) / 2);
+    real_click("xdotool-rotated", "1:pause,1:rotate=90,4", (y, 540 - x));
+}
+
+/// A 960×540 window running `script` (its last piece the frame of the `ready.png`
+/// screenshot), clicked by xdotool at window pixel `at` once that is written: the click
+/// must switch merge off, with no validation message.
+fn real_click(name: &str, script: &str, (x, y): (u32, u32)) {
+    let dir = scratch(name);
     let has = |tool: &str| Command::new(tool).arg("--version").output().is_ok();
     if !has("xdotool") || !has("xvfb-run") {
         eprintln!("SKIPPED: no xdotool or xvfb-run here");
         return;
     }
-    // The run writes `ready.png` after its second frame; the shell waits for it (or for
+    // The run writes `ready.png` after the script's frame; the shell waits for it (or for
     // the run's end), clicks, waits for the re-plan to be logged and presses Escape. Every
     // wait is for an event, bounded by a generous limit, never a sleep that must be long
     // enough.
@@ -172,7 +192,7 @@ fn a_real_click_from_the_window_system_switches_it_too() {
         r#"
         bin="$1"; log="$2"; ready="$3"
         "$bin" run --frames 100000 --width 960 --height 540 --exposure 1 --aa fxaa \
-            --post raster --script "1:pause,2:screenshot=$ready" >"$log" 2>&1 &
+            --post raster --script "{script}:screenshot=$ready" >"$log" 2>&1 &
         pid=$!
         for i in $(seq 600); do [ -f "$ready" ] && break; kill -0 $pid 2>/dev/null || break; sleep 0.2; done
         win=$(xdotool search --sync --limit 1 --name '^tessera' 2>/dev/null)
