@@ -38,6 +38,9 @@
 //! 7. [`ui`] ([`crate::Renderer::set_ui`]): an egui frame's meshes painted over the output,
 //!    the last raster pass (before `readback`); its vertex and index buffers (a capacity, not
 //!    the UI's size) are written by `frame constants`, so a new UI never changes the graph.
+//! 8. [`rotate`] (`Settings::output_rotation`, pre-rotation for a rotated surface): the
+//!    passes above write a transient `upright` image in place of the output, and `rotate`
+//!    copies it, turned, into the output of the physical extent (before `readback`).
 //!
 //! On a tiler the deferred raster passes merge into one render pass with the G-buffer and
 //! depth memoryless (the shadow pass stays apart: its atlas is sampled at any pixel);
