@@ -904,8 +904,11 @@ impl ApplicationHandler for App {
                         .as_ref()
                         .is_some_and(|c| c.mode() == CameraMode::Orbit);
                     if self.input.look_button || (orbit && self.input.orbit_button) {
-                        self.input.look.0 += (p.0 - last.0) as f32;
-                        self.input.look.1 += (p.1 - last.1) as f32;
+                        // On the upright picture (a simulated rotation turns the window's).
+                        let (to, from) =
+                            (self.ui.upright(p.0, p.1), self.ui.upright(last.0, last.1));
+                        self.input.look.0 += (to.0 - from.0) as f32;
+                        self.input.look.1 += (to.1 - from.1) as f32;
                     }
                 }
                 self.input.cursor = Some(p);
@@ -935,6 +938,8 @@ impl ApplicationHandler for App {
                         self.ui_fingers.remove(&t.id);
                     }
                 } else {
+                    // Gestures on the upright picture, as the UI's input.
+                    let (x, y) = self.ui.upright(x, y);
                     self.input.touches.touch(t.id, phase, x, y, Instant::now());
                 }
                 Ok(())
