@@ -244,3 +244,53 @@ fn a_bad_feature_flag_names_the_flag_and_the_allowed_values() {
         }
     }
 }
+
+#[test]
+fn a_pre_rotated_render_is_the_upright_frame_turned_for_the_panel() {
+    // `--rotate 270` writes the physical image of a 270° surface (90×160 for a 160×90
+    // frame); turned as the presentation engine would (three quarter turns clockwise) it
+    // is the upright render, exactly (the `rotate` pass is a texel remap).
+    let dir = scratch("rotate");
+    let render = |deg: &str| {
+        let out = dir.join(format!("r{deg}.png"));
+        let o = tessera(&[
+            "render",
+            "--width",
+            "160",
+            "--height",
+            "90",
+            "--frames",
+            "2",
+            "--rotate",
+            deg,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let stdout = text(&o.stdout);
+        assert!(o.status.success(), "{stdout}{}", text(&o.stderr));
+        assert!(stdout.contains("validation messages: 0"), "{stdout}");
+        tessera_render::png_out::Picture::read_png(&out).expect("the picture")
+    };
+    let upright = render("0");
+    let mut p = render("270");
+    assert_eq!((p.width, p.height), (90, 160));
+    for _ in 0..3 {
+        let (w, h) = (p.width as usize, p.height as usize);
+        let mut rgba = vec![0u8; w * h * 4];
+        for y in 0..h {
+            for x in 0..w {
+                let d = (x * h + (h - 1 - y)) * 4;
+                rgba[d..d + 4].copy_from_slice(&p.rgba[(y * w + x) * 4..][..4]);
+            }
+        }
+        p = tessera_render::png_out::Picture {
+            width: h as u32,
+            height: w as u32,
+            rgba,
+        };
+    }
+    assert!(p == upright, "{:?}", p.difference(&upright));
+    let o = tessera(&["render", "--rotate", "45"]);
+    assert!(!o.status.success());
+    assert!(text(&o.stderr).contains("--rotate"), "{}", text(&o.stderr));
+}

@@ -151,12 +151,32 @@ fn a_scripted_click_on_a_checkbox_switches_it_and_the_box_is_cleared() {
 #[test]
 fn a_real_click_from_the_window_system_switches_it_too() {
     // xdotool clicks where a scripted run of the same window says the checkbox is.
-    let dir = scratch("xdotool");
     let Some(stdout) = still_run(4, (960, 540), &["--post", "raster"], "1:pause,2:ui=merge") else {
         return;
     };
     let (x0, y0, x1, y1) = widget_rect(&stdout, "ui=merge");
+    real_click("xdotool", "1:pause,2", ((x0 + x1) / 2, (y0 + y1) / 2));
+}
+
+#[test]
+fn a_real_click_on_a_simulated_rotated_surface_lands_on_the_widget_drawn_there() {
+    // With `rotate=90` the 960×540 window shows the 540×960 upright frame pre-rotated: the
+    // checkbox the scripted run finds at upright (x, y) is drawn at window (y, 540 - x),
+    // and a click there must reach it.
+    let script = "1:pause,1:rotate=90,3:ui=merge";
+    let Some(stdout) = still_run(6, (960, 540), &["--post", "raster"], script) else {
+        return;
+    };
+    let (x0, y0, x1, y1) = widget_rect(&stdout, "ui=merge");
     let (x, y) = ((x0 + x1) / 2, (y0 + y1) / 2);
+    real_click("xdotool-rotated", "1:pause,1:rotate=90,4", (y, 540 - x));
+}
+
+/// A 960×540 window running `script` (its last piece the frame of the `ready.png`
+/// screenshot), clicked by xdotool at window pixel `at` once that is written: the click
+/// must switch merge off, with no validation message.
+fn real_click(name: &str, script: &str, (x, y): (u32, u32)) {
+    let dir = scratch(name);
     // Where the window tests run (an X server), the test command has installed xdotool too
     // (scripts/deps.sh): its absence is a failure, not a reason to pass.
     let xdotool = Command::new("xdotool").arg("--version").output();
@@ -168,7 +188,7 @@ fn a_real_click_from_the_window_system_switches_it_too() {
         eprintln!("SKIPPED: no xvfb-run here to run xdotool in");
         return;
     }
-    // The run writes `ready.png` after its second frame; the shell waits for it (or for
+    // The run writes `ready.png` after the script's frame; the shell waits for it (or for
     // the run's end), clicks, waits for the re-plan to be logged and presses Escape. Every
     // wait is for an event, bounded by a generous limit, never a sleep that must be long
     // enough.
@@ -178,7 +198,7 @@ fn a_real_click_from_the_window_system_switches_it_too() {
         r#"
         bin="$1"; log="$2"; ready="$3"
         "$bin" run --frames 100000 --width 960 --height 540 --exposure 1 --aa fxaa \
-            --post raster --script "1:pause,2:screenshot=$ready" >"$log" 2>&1 &
+            --post raster --script "{script}:screenshot=$ready" >"$log" 2>&1 &
         pid=$!
         for i in $(seq 600); do [ -f "$ready" ] && break; kill -0 $pid 2>/dev/null || break; sleep 0.2; done
         win=$(xdotool search --sync --limit 1 --name '^tessera' 2>/dev/null)
@@ -209,8 +229,9 @@ fn a_real_click_from_the_window_system_switches_it_too() {
         .output()
         .expect("xvfb-run runs");
     let out = std::fs::read_to_string(&log).unwrap_or_default();
-    assert!(o.status.success(), "{out}{}", common::text(&o.stderr));
+    // The click first: it says whether the input reached the widget, whatever the exit.
     assert!(out.contains("merge off: re-planned in"), "{out}");
+    assert!(o.status.success(), "{out}{}", common::text(&o.stderr));
     assert!(out.contains("validation messages: 0"), "{out}");
 }
 
@@ -391,4 +412,64 @@ fn a_finger_tap_on_a_panel_title_opens_it_and_a_tap_on_a_switch_switches_it() {
             && stderr.contains("Optimisations"),
         "{stderr}"
     );
+}
+
+/// `p` turned a quarter turn clockwise `turns` times: what a presentation engine shows of
+/// an image presented with that surface transform.
+fn rotate_cw(p: &Picture, turns: u32) -> Picture {
+    let mut p = p.clone();
+    for _ in 0..turns {
+        let (w, h) = (p.width as usize, p.height as usize);
+        let mut rgba = vec![0u8; w * h * 4];
+        for y in 0..h {
+            for x in 0..w {
+                let d = (x * h + (h - 1 - y)) * 4;
+                rgba[d..d + 4].copy_from_slice(&p.rgba[(y * w + x) * 4..][..4]);
+            }
+        }
+        p = Picture {
+            width: h as u32,
+            height: w as u32,
+            rgba,
+        };
+    }
+    p
+}
+
+#[test]
+fn a_simulated_rotated_surface_shows_the_upright_frame_and_taps_land_on_their_widget() {
+    // The upright 180×320 frame (a phone held in portrait on a landscape panel) against the
+    // 320×180 window pre-rotated for a 90° surface transform: the window's image, turned as
+    // the presentation engine would, is the upright frame (a pure texel remap: exact). The
+    // UI is hidden for the pictures (the rotated run's shows its re-plan as the last
+    // change; `rotate_gpu.rs` compares a rotated UI), then shown for the taps.
+    let dir = scratch("rotate");
+    let (up, turned) = (dir.join("upright.png"), dir.join("rotated.png"));
+    let flags = ["--post", "raster", "--no-overlay"];
+    let upright_script = format!("1:pause,3:screenshot={}", up.display());
+    if still_run(4, (180, 320), &flags, &upright_script).is_none() {
+        return;
+    }
+    let script = format!(
+        "1:pause,1:rotate=90,3:screenshot={},4:overlay,5:tap=Optimisations,7:tap=merge",
+        turned.display()
+    );
+    let Some(stdout) = still_run(10, (320, 180), &flags, &script) else {
+        return;
+    };
+    assert!(
+        stdout.contains("simulating a surface rotated 90°")
+            && stdout.contains("resize to 180x320, pre-rotated 90°"),
+        "{stdout}"
+    );
+    let (upright, physical) = (picture(&up), picture(&turned));
+    assert_eq!((physical.width, physical.height), (320, 180));
+    let shown = rotate_cw(&physical, 1);
+    assert!(
+        shown.rgba == upright.rgba,
+        "the rotated window's picture, turned back, differs from the upright frame: {:?}",
+        shown.difference(&upright)
+    );
+    // The scripted taps land on the widgets drawn there (egui's positions are upright).
+    assert!(stdout.contains("merge off: re-planned in"), "{stdout}");
 }

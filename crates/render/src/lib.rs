@@ -34,7 +34,8 @@ pub mod shadows;
 /// The egui version the `ui` pass paints (its data types are this crate's).
 pub use egui;
 pub use frame::ui::UiFrame;
-pub use renderer::{frame_graph, FrameStats, Renderer, Settings};
+pub use frame::Rotation;
+pub use renderer::{frame_graph, physical_extent, FrameStats, Renderer, Settings};
 pub use shaders::ReloadReport;
 
 /// What can go wrong while rendering.

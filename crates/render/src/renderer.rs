@@ -8,7 +8,7 @@
 use crate::camera::View;
 use crate::features::Features;
 use crate::frame::ui::{self, UiFrame, UiInputs, UiMeshes};
-use crate::frame::{self, FrameInputs, OUTPUT_FORMAT};
+use crate::frame::{self, FrameInputs, Rotation, OUTPUT_FORMAT};
 use crate::gpu::frame_data::{light_range, FrameData, PointLightData};
 use crate::gpu::pass::{FrameBodies, FrameBuilder, Shared};
 use crate::gpu::pipelines::Pipelines;
@@ -32,10 +32,15 @@ use tessera_vk::Gpu;
 /// How to render.
 #[derive(Clone, Debug)]
 pub struct Settings {
-    /// Output width in pixels.
+    /// Output width in pixels: the logical (upright) picture's, which the camera and the
+    /// UI use whatever `output_rotation` is.
     pub width: u32,
-    /// Output height in pixels.
+    /// Output height in pixels (logical, as `width`).
     pub height: u32,
+    /// Pre-rotation ([`crate::frame::rotate`]): the rotation the presentation applies to
+    /// the output, whose image then has the physical extent (`width` and `height` swapped
+    /// at 90° and 270°) and holds the upright frame rotated the other way.
+    pub output_rotation: Rotation,
     /// Graph optimisations.
     pub options: CompileOptions,
     /// Run the async-compute queue's passes on the graphics queue (separate submits).
@@ -74,6 +79,7 @@ impl Default for Settings {
         Settings {
             width: 1280,
             height: 720,
+            output_rotation: Rotation::R0,
             options: CompileOptions::ALL,
             emulate_async: false,
             ambient: [0.05, 0.06, 0.08],
@@ -216,14 +222,20 @@ fn present_format(f: vk::Format) -> Option<tessera_graph::Format> {
 /// The name of the output image in the graph.
 pub const OUTPUT: &str = "output";
 
+/// The output image's extent: the logical size, its sides swapped by a quarter-turn
+/// `output_rotation`.
+pub fn physical_extent(settings: &Settings) -> vk::Extent2D {
+    let (width, height) = settings
+        .output_rotation
+        .swap((settings.width.max(1), settings.height.max(1)));
+    vk::Extent2D { width, height }
+}
+
 fn output_targets(
     gpu: &Gpu,
     settings: &Settings,
 ) -> Result<(OwnedImage, Option<OwnedBuffer>), RenderError> {
-    let extent = vk::Extent2D {
-        width: settings.width.max(1),
-        height: settings.height.max(1),
-    };
+    let extent = physical_extent(settings);
     // TRANSFER_DST: the compute post chain copies its result in.
     let usage = vk::ImageUsageFlags::COLOR_ATTACHMENT
         | vk::ImageUsageFlags::TRANSFER_SRC
@@ -400,31 +412,48 @@ impl Renderer {
         options: CompileOptions,
     ) -> Result<(), RenderError> {
         if (width, height) != (self.settings.width, self.settings.height) {
-            let gpu = self.exec.gpu().clone();
             let mut next = self.settings.clone();
             next.width = width;
             next.height = height;
-            // The new size's images within the device's limits, before any is made.
-            gpu.check_extents(&frame_graph(&self.scene, &next))?;
-            self.wait()?;
-            let (output, readback) = output_targets(&gpu, &next)?;
-            self.output.destroy(&gpu);
-            if let Some(b) = &mut self.readback {
-                b.destroy(&gpu);
-            }
-            self.output = output;
-            self.readback = readback;
-            self.settings = next;
-            // TAA starts again: its history is re-made at the new size.
-            self.taa_epoch = self.frames;
-            self.previous_view_proj = None;
-            // A capture of the old size is of no use any more.
-            if let Some(mut b) = self.capture.take() {
-                b.destroy(&gpu);
-            }
-            self.last_read = LastRead::Output;
+            self.remake_output(next)?;
         }
         self.settings.options = options;
+        Ok(())
+    }
+
+    /// Changes the output's pre-rotation (the next frame re-plans): the output image takes
+    /// the physical extent; the logical size, the camera and the UI stay as they are.
+    pub fn set_output_rotation(&mut self, rotation: Rotation) -> Result<(), RenderError> {
+        if rotation != self.settings.output_rotation {
+            let mut next = self.settings.clone();
+            next.output_rotation = rotation;
+            self.remake_output(next)?;
+        }
+        Ok(())
+    }
+
+    /// Takes `next` (a new size or rotation): the output and read-back re-made for it.
+    fn remake_output(&mut self, next: Settings) -> Result<(), RenderError> {
+        let gpu = self.exec.gpu().clone();
+        // The new size's images within the device's limits, before any is made.
+        gpu.check_extents(&frame_graph(&self.scene, &next))?;
+        self.wait()?;
+        let (output, readback) = output_targets(&gpu, &next)?;
+        self.output.destroy(&gpu);
+        if let Some(b) = &mut self.readback {
+            b.destroy(&gpu);
+        }
+        self.output = output;
+        self.readback = readback;
+        self.settings = next;
+        // TAA starts again: its history is re-made at the new size.
+        self.taa_epoch = self.frames;
+        self.previous_view_proj = None;
+        // A capture of the old size is of no use any more.
+        if let Some(mut b) = self.capture.take() {
+            b.destroy(&gpu);
+        }
+        self.last_read = LastRead::Output;
         Ok(())
     }
 
@@ -820,8 +849,11 @@ impl<'a> FrameSource<'a> {
         let options = &self.settings.options;
         // The post chain can run beside the next frame only where no raster pass (the
         // UI) and no presentation (from the graphics queue) follows it.
-        let async_tail =
-            options.overlap_frames && options.async_compute && ui.is_none() && present.is_none();
+        let async_tail = options.overlap_frames
+            && options.async_compute
+            && ui.is_none()
+            && present.is_none()
+            && self.settings.output_rotation == Rotation::R0;
         let mut fb = FrameBuilder::new("tessera deferred", extent)
             .with_scale(self.settings.features.resolution_scale);
         let imports = frame::declare(
@@ -843,6 +875,7 @@ impl<'a> FrameSource<'a> {
                 present,
                 readback,
                 ui,
+                rotation: self.settings.output_rotation,
                 taa_frames: self.taa_frames,
                 depth_resolve: self.settings.depth_resolve,
                 tonemap_per_sample: self.settings.tonemap_per_sample,
@@ -871,7 +904,7 @@ impl Renderer {
     /// this frame: the output is declared `per_frame` with `exit: present`, its first use
     /// waits for `wait` (the acquire semaphore) and its last signals `signal` (render
     /// finished, for the present). Nothing is read back unless [`Renderer::capture_next`]
-    /// asked for this frame. `target` must have the settings' size
+    /// asked for this frame. `target` must have the output's extent ([`physical_extent`])
     /// ([`Renderer::reconfigure`] first on a resize) and an 8-bit BGRA/RGBA format.
     ///
     /// On an error about `target` or the capture, nothing was submitted: `wait` is still
@@ -883,10 +916,11 @@ impl Renderer {
         wait: vk::Semaphore,
         signal: vk::Semaphore,
     ) -> Result<FrameStats, RenderError> {
-        let want = (self.settings.width.max(1), self.settings.height.max(1));
+        let want = physical_extent(&self.settings);
+        let want = (want.width, want.height);
         if (target.extent.width, target.extent.height) != want {
             return Err(RenderError::Output(format!(
-                "the presented image is {}x{}, the renderer is set to {}x{} (reconfigure first)",
+                "the presented image is {}x{}, the renderer's output is {}x{} (reconfigure first)",
                 target.extent.width, target.extent.height, want.0, want.1
             )));
         }

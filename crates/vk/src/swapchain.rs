@@ -6,8 +6,12 @@
 //!   limits when the surface leaves it to the swapchain (`0xFFFFFFFF`). A 0×0 extent (a
 //!   minimised window) creates nothing: [`Swapchain::create`] returns `Ok(None)`.
 //! - Present mode: the one asked for when the surface offers it, else FIFO (always there).
-//! - Transform: the identity where supported ([`choose_transform`]): frames are drawn
-//!   upright, and on a rotated surface the compositor rotates them.
+//! - Transform ([`choose_transform`]): with pre-rotation asked for, the surface's current
+//!   transform on a rotated surface (Android away from its native orientation): the extent
+//!   is then the native one (sides swapped at 90° and 270°) and the caller draws the frame
+//!   pre-rotated ([`Swapchain::rotation`]), so the compositor has nothing to rotate.
+//!   Without it, the identity where supported: frames are drawn upright, and on a rotated
+//!   surface the compositor rotates them.
 //! - Images: one more than the surface's minimum (at most its maximum), usage
 //!   `COLOR_ATTACHMENT | TRANSFER_DST`, plus `TRANSFER_SRC` when the surface supports it
 //!   (a screenshot copies the presented image: [`Swapchain::can_read_back`]), an sRGB
@@ -111,19 +115,56 @@ pub fn choose_usage(supported: vk::ImageUsageFlags) -> vk::ImageUsageFlags {
 }
 
 /// The pre-transform to create the swapchain with, and whether the compositor then rotates
-/// its images: the identity where the surface supports it, since the frame is drawn upright
-/// in the window's orientation (the surface's current transform would ask the frame to be
-/// drawn pre-rotated, which it is not). Rotated surfaces (Android in a non-native
-/// orientation) then cost a compositor rotation, and Android 10 and later report
-/// `SUBOPTIMAL_KHR` for that alone, which the caller must not answer by recreating.
-pub fn choose_transform(caps: &vk::SurfaceCapabilitiesKHR) -> (vk::SurfaceTransformFlagsKHR, bool) {
+/// its images.
+///
+/// - `pre_rotate`, on a surface whose current transform is a rotation (90°, 180°, 270°;
+///   a current transform is always supported): that transform. The caller draws the frame
+///   rotated by its inverse into images of the native extent ([`native_extent`]), and the
+///   presentation engine's rotation shows it upright: nothing is left for the compositor.
+/// - Otherwise the identity where the surface supports it, the frame drawn upright in the
+///   window's orientation. Rotated surfaces then cost a compositor rotation, and Android 10
+///   and later report `SUBOPTIMAL_KHR` for that alone, which the caller must not answer by
+///   recreating.
+pub fn choose_transform(
+    caps: &vk::SurfaceCapabilitiesKHR,
+    pre_rotate: bool,
+) -> (vk::SurfaceTransformFlagsKHR, bool) {
     let identity = vk::SurfaceTransformFlagsKHR::IDENTITY;
-    let chosen = if caps.supported_transforms.contains(identity) {
+    let chosen = if pre_rotate && quarter_turns(caps.current_transform).is_some() {
+        caps.current_transform
+    } else if caps.supported_transforms.contains(identity) {
         identity
     } else {
         caps.current_transform
     };
     (chosen, chosen != caps.current_transform)
+}
+
+/// The quarter turns clockwise of a rotation transform (identity: 0); `None` for the
+/// mirrored and inherited ones, which are not pre-rotated.
+pub fn quarter_turns(transform: vk::SurfaceTransformFlagsKHR) -> Option<u32> {
+    use vk::SurfaceTransformFlagsKHR as T;
+    [T::IDENTITY, T::ROTATE_90, T::ROTATE_180, T::ROTATE_270]
+        .iter()
+        .position(|&t| t == transform)
+        .map(|i| i as u32)
+}
+
+/// The extent of the images for a surface of `extent` presented with `transform`: its
+/// sides swapped at 90° and 270°, the display's native orientation (Android reports the
+/// surface's extent in the rotated orientation, as Google's and Khronos's pre-rotation
+/// samples do swap it).
+pub fn native_extent(
+    extent: vk::Extent2D,
+    transform: vk::SurfaceTransformFlagsKHR,
+) -> vk::Extent2D {
+    match quarter_turns(transform) {
+        Some(1 | 3) => vk::Extent2D {
+            width: extent.height,
+            height: extent.width,
+        },
+        _ => extent,
+    }
 }
 
 /// What an acquire got.
@@ -179,6 +220,10 @@ pub struct Swapchain {
     /// Presented upright while the surface is rotated ([`choose_transform`]): the compositor
     /// rotates, and a `SUBOPTIMAL_KHR` is expected rather than a reason to recreate.
     pub compositor_rotates: bool,
+    /// Quarter turns clockwise the presentation engine applies to the images (the
+    /// pre-transform's, [`quarter_turns`]): the frame must be drawn rotated by the inverse
+    /// into `extent`, which is then the native one (sides swapped at 1 and 3).
+    pub rotation: u32,
     acquire: Vec<vk::Semaphore>,
     render_finished: Vec<vk::Semaphore>,
     next_acquire: usize,
@@ -199,11 +244,13 @@ impl std::fmt::Debug for Swapchain {
 impl Swapchain {
     /// Creates the swapchain on `surface` for a window of `window` pixels (replacing `old`,
     /// which is destroyed: the caller has waited for the frames that used it; it must be
-    /// of the same surface). `Ok(None)` when the extent is 0×0 (minimised).
+    /// of the same surface), pre-rotated on a rotated surface when `pre_rotate`
+    /// ([`choose_transform`]). `Ok(None)` when the extent is 0×0 (minimised).
     pub fn create(
         surface: &Arc<WindowSurface>,
         window: vk::Extent2D,
         mode: PresentMode,
+        pre_rotate: bool,
         old: Option<Swapchain>,
     ) -> Result<Option<Swapchain>, VkError> {
         let gpu = surface.gpu();
@@ -216,7 +263,9 @@ impl Swapchain {
                 loader.get_physical_device_surface_present_modes(gpu.physical, s)?,
             )
         };
-        let extent = choose_extent(&caps, window);
+        let (transform, compositor_rotates) = choose_transform(&caps, pre_rotate);
+        let extent = native_extent(choose_extent(&caps, window), transform);
+        let rotation = quarter_turns(transform).unwrap_or(0);
         let loader = ash::khr::swapchain::Device::new(&gpu.instance, &gpu.device);
         let old_handle = old
             .as_ref()
@@ -229,7 +278,6 @@ impl Swapchain {
             .ok_or_else(|| VkError::Setup("the surface offers no format".into()))?;
         let present_mode = choose_present_mode(mode, &modes);
         let usage = choose_usage(caps.supported_usage_flags);
-        let (transform, compositor_rotates) = choose_transform(&caps);
         if compositor_rotates {
             log::info!(
                 "the surface is rotated ({:?}): presenting upright, the compositor rotates",
@@ -278,6 +326,7 @@ impl Swapchain {
             present_mode,
             usage,
             compositor_rotates,
+            rotation,
             acquire: Vec::new(),
             render_finished: Vec::new(),
             next_acquire: 0,
@@ -313,9 +362,10 @@ impl Swapchain {
             sc.acquire.push(a);
         }
         log::info!(
-            "swapchain {}x{}, {} images, {:?}, {:?}, read-back {}",
+            "swapchain {}x{}, pre-rotated {}°, {} images, {:?}, {:?}, read-back {}",
             extent.width,
             extent.height,
+            rotation * 90,
             sc.images.len(),
             sc.format,
             present_mode,
@@ -412,22 +462,58 @@ mod tests {
             current_transform: current,
             ..Default::default()
         };
-        // A desktop window: identity, nothing rotates.
-        assert_eq!(
-            choose_transform(&caps(T::IDENTITY, T::IDENTITY)),
-            (T::IDENTITY, false)
-        );
-        // A phone in landscape: upright, the compositor rotates.
+        for pre_rotate in [false, true] {
+            // A desktop window: identity, nothing rotates.
+            assert_eq!(
+                choose_transform(&caps(T::IDENTITY, T::IDENTITY), pre_rotate),
+                (T::IDENTITY, false)
+            );
+            // A surface without identity: its own transform (the only valid choice).
+            assert_eq!(
+                choose_transform(&caps(T::ROTATE_270, T::ROTATE_270), pre_rotate),
+                (T::ROTATE_270, false)
+            );
+        }
+        // A phone in landscape without pre-rotation: upright, the compositor rotates.
         let all = T::IDENTITY | T::ROTATE_90 | T::ROTATE_180 | T::ROTATE_270;
         assert_eq!(
-            choose_transform(&caps(all, T::ROTATE_90)),
+            choose_transform(&caps(all, T::ROTATE_90), false),
             (T::IDENTITY, true)
         );
-        // A surface without identity: its own transform (the only valid choice).
+    }
+
+    #[test]
+    fn pre_rotation_takes_the_current_rotation_and_the_native_extent() {
+        use vk::SurfaceTransformFlagsKHR as T;
+        let all = T::IDENTITY | T::ROTATE_90 | T::ROTATE_180 | T::ROTATE_270 | T::HORIZONTAL_MIRROR;
+        let caps = |current| vk::SurfaceCapabilitiesKHR {
+            supported_transforms: all,
+            current_transform: current,
+            ..Default::default()
+        };
+        // A 2400×1080 landscape surface on a phone whose panel is 1080×2400.
+        let landscape = vk::Extent2D {
+            width: 2400,
+            height: 1080,
+        };
+        for (current, turns) in [(T::ROTATE_90, 1), (T::ROTATE_180, 2), (T::ROTATE_270, 3)] {
+            let (t, compositor) = choose_transform(&caps(current), true);
+            assert_eq!((t, compositor), (current, false), "{current:?}");
+            assert_eq!(quarter_turns(t), Some(turns));
+            let native = native_extent(landscape, t);
+            if turns == 2 {
+                assert_eq!(native, landscape);
+            } else {
+                assert_eq!((native.width, native.height), (1080, 2400));
+            }
+        }
+        // Not a rotation: not pre-rotated; the identity where supported.
         assert_eq!(
-            choose_transform(&caps(T::ROTATE_270, T::ROTATE_270)),
-            (T::ROTATE_270, false)
+            choose_transform(&caps(T::HORIZONTAL_MIRROR), true),
+            (T::IDENTITY, true)
         );
+        assert_eq!(quarter_turns(T::HORIZONTAL_MIRROR), None);
+        assert_eq!(native_extent(landscape, T::IDENTITY), landscape);
     }
 
     #[test]

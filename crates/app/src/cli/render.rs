@@ -25,7 +25,7 @@ use std::sync::Arc;
 use tessera_graph::{CompileOptions, Plan};
 use tessera_render::config;
 use tessera_render::features::Features;
-use tessera_render::{Renderer, Settings};
+use tessera_render::{Renderer, Rotation, Settings};
 use tessera_verify::SideFiles;
 use tessera_vk::capture::Capture;
 use tessera_vk::executor::TileRules;
@@ -66,6 +66,11 @@ pub struct RenderArgs {
     /// the device's own.
     #[arg(long, value_name = "PROFILE", value_parser = clap::builder::PossibleValuesParser::new(TileRules::NAMES))]
     tile_rules: Option<String>,
+    /// Pre-rotate the output for a surface transform of DEG clockwise: FRAME.png is the
+    /// physical image (sides swapped at 90 and 270), the frame drawn upright at
+    /// --width × --height and rotated the other way (docs/android.md, "Pre-rotation").
+    #[arg(long, value_name = "DEG", default_value = "0", value_parser = ["0", "90", "180", "270"])]
+    rotate: String,
 }
 
 impl RenderArgs {
@@ -90,6 +95,7 @@ impl RenderArgs {
             json: false,
             capture: None,
             tile_rules: None,
+            rotate: "0".into(),
         }
     }
 }
@@ -201,6 +207,12 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
         profile: profile.clone(),
         camera,
         tile_rules,
+        output_rotation: args
+            .rotate
+            .parse()
+            .ok()
+            .and_then(Rotation::from_degrees)
+            .unwrap_or_default(),
         ..Settings::default()
     };
     let scene_name = scene.name.clone();

@@ -38,6 +38,9 @@
 //! 7. [`ui`] ([`crate::Renderer::set_ui`]): an egui frame's meshes painted over the output,
 //!    the last raster pass (before `readback`); its vertex and index buffers (a capacity, not
 //!    the UI's size) are written by `frame constants`, so a new UI never changes the graph.
+//! 8. [`rotate`] (`Settings::output_rotation`, pre-rotation for a rotated surface): the
+//!    passes above write a transient `upright` image in place of the output, and `rotate`
+//!    copies it, turned, into the output of the physical extent (before `readback`).
 //!
 //! On a tiler the deferred raster passes merge into one render pass with the G-buffer and
 //! depth memoryless (the shadow pass stays apart: its atlas is sampled at any pixel);
@@ -54,10 +57,13 @@ pub mod forward;
 pub mod geometry;
 pub mod lighting;
 pub mod post;
+pub mod rotate;
 pub mod sets;
 pub mod ssao;
 pub mod taa;
 pub mod ui;
+
+pub use rotate::Rotation;
 
 use crate::builder::{BufferRef, ImageRef, ImportFlags, Size};
 use crate::features::{Aa, DebugView, Features, Lighting, RenderPath, Ssao};
@@ -100,6 +106,10 @@ pub struct FrameInputs<'a> {
     /// Declare the `ui` pass painting these egui meshes over the output; the graph depends
     /// on its buffers' capacities only.
     pub ui: Option<ui::UiInputs>,
+    /// The rotation the presentation applies to the output ([`rotate`]): everything is
+    /// drawn upright at the logical size, then `rotate` writes the output (its sides
+    /// swapped at 90° and 270°) pre-rotated.
+    pub rotation: Rotation,
     /// TAA's count of frames accumulated since its history's reset, kept across frames by
     /// the renderer (`None`: a frame declared for its plan only).
     pub taa_frames: Option<&'a std::cell::Cell<u64>>,
@@ -223,10 +233,15 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
         inputs.index_bytes.max(16),
         ImportFlags::default(),
     );
+    let logical = fb.output();
+    let (pw, ph) = inputs.rotation.swap((logical.width, logical.height));
     let output = fb.import_image(
         inputs.output_name,
         inputs.present.unwrap_or(OUTPUT_FORMAT),
-        Size::Output,
+        match inputs.rotation {
+            Rotation::R0 => Size::Output,
+            _ => Size::Fixed(pw, ph),
+        },
         ImportFlags {
             clear_on_first_use: true,
             per_frame: inputs.present.is_some(),
@@ -301,8 +316,16 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
         true => fb.image("gbuffer emission", HDR_FORMAT, Size::FULL),
         false => hdr,
     };
+    // With a rotation every pass that wrote the output writes the upright frame instead.
+    let upright = (inputs.rotation != Rotation::R0).then(|| {
+        fb.image(
+            "upright",
+            inputs.present.unwrap_or(OUTPUT_FORMAT),
+            Size::Output,
+        )
+    });
     let t = Targets {
-        output,
+        output: upright.unwrap_or(output),
         vertices,
         indices,
         ubo,
@@ -392,9 +415,14 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
     if let Some((buffers, ui)) = ui {
         ui::declare(fb, t.output, buffers, ui);
     }
+    if let Some(upright) = upright {
+        rotate::declare(fb, upright, output, inputs.rotation);
+    }
+    // The read-back copies what is presented: the physical image.
+    let presented = Targets { output, ..t };
     let readback = inputs
         .readback
-        .map(|bytes| post::declare_readback(fb, &t, bytes));
+        .map(|bytes| post::declare_readback(fb, &presented, bytes));
     Imports {
         output,
         vertices,

@@ -41,7 +41,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tessera_render::camera::{CameraController, CameraMode, View};
-use tessera_render::{Renderer, Settings};
+use tessera_render::{Renderer, Rotation, Settings};
 use tessera_vk::executor::ImportedImage;
 use tessera_vk::swapchain::{Acquired, Presented};
 use tessera_vk::{Gpu, GpuOptions, SurfaceRequest, VkError, WindowSurface};
@@ -73,6 +73,10 @@ struct App {
     greyed: Vec<(super::actions::Optimisation, String)>,
     /// Steady plans seen (each switch that changes the plan makes one).
     steady_plans: u64,
+    /// The surface transform `--script N:rotate=DEG` simulates on a surface that has none:
+    /// the window shows the physical (native) image, the frame and the UI are drawn for the
+    /// logical one, its sides swapped at 90° and 270°.
+    simulated_rotation: Rotation,
     /// Fingers that landed on the UI: theirs, not the camera's.
     ui_fingers: std::collections::HashSet<u64>,
     camera: Option<CameraController>,
@@ -142,6 +146,7 @@ impl App {
             figures: Figures::default(),
             greyed: Vec::new(),
             steady_plans: 0,
+            simulated_rotation: Rotation::R0,
             ui_fingers: Default::default(),
             camera: None,
             input: Input::default(),
@@ -278,27 +283,40 @@ impl App {
     }
 
     /// Recreates the swapchain for the window's size (none while it is 0×0 or suspended)
-    /// and sets the renderer to its extent.
+    /// and sets the renderer to its logical extent and rotation: the surface's pre-rotation
+    /// when it has one, else the simulated one (`--script N:rotate=DEG`).
     fn recreate(&mut self) -> anyhow::Result<()> {
         let Some(live) = &mut self.live else {
             return Ok(());
         };
-        let Some(extent) = live.recreate_swapchain(self.options.present_mode)? else {
+        let Some((extent, turns)) = live.recreate_swapchain(self.options.present_mode)? else {
             return Ok(());
         };
         self.log.swapchains += 1;
         self.log.extent = (extent.width, extent.height);
+        let rotation = match turns {
+            0 => self.simulated_rotation,
+            t => Rotation::from_degrees(t * 90).unwrap_or_default(),
+        };
+        // Only the simulation maps window pixels: a real surface's input is upright already.
+        self.ui.set_simulated_rotation(match turns {
+            0 => self.simulated_rotation,
+            _ => Rotation::R0,
+        });
+        let (width, height) = rotation.swap((extent.width, extent.height));
         let s = live.renderer.settings();
-        if (extent.width, extent.height) != (s.width, s.height) {
+        if (width, height, rotation) != (s.width, s.height, s.output_rotation) {
             let before = self.switching.steady.clone();
-            live.renderer.reconfigure(
-                extent.width,
-                extent.height,
-                self.switching.switches.options,
-            )?;
+            live.renderer.set_output_rotation(rotation)?;
+            live.renderer
+                .reconfigure(width, height, self.switching.switches.options)?;
             if self.switching.pending.is_none() {
+                let turned = match rotation {
+                    Rotation::R0 => String::new(),
+                    r => format!(", pre-rotated {}°", r.degrees()),
+                };
                 self.switching.pending = Some(Replan {
-                    reason: format!("resize to {}x{}", extent.width, extent.height),
+                    reason: format!("resize to {width}x{height}{turned}"),
                     before,
                 });
             }
@@ -524,17 +542,17 @@ impl App {
         let Some(live) = &mut self.live else {
             return Ok(true);
         };
-        let Some(sc) = &mut live.swapchain else {
+        if live.swapchain.is_none() {
             // 0×0: nothing to draw into.
             return Ok(true);
-        };
+        }
         let mut input = self.input.take();
         let moved = gestures.orbit != (0.0, 0.0) || gestures.pan != (0.0, 0.0);
         input.look.0 += gestures.orbit.0;
         input.look.1 += gestures.orbit.1;
         input.pan = gestures.pan;
         input.zoom = gestures.zoom;
-        input.viewport_height = sc.extent.height as f32;
+        input.viewport_height = live.renderer.settings().height as f32;
         if let Some(c) = &mut self.camera {
             if (moved || gestures.zoom != 0.0) && c.mode() == CameraMode::Fly {
                 // A finger drags the scene around its centre: touch orbits.
@@ -722,8 +740,18 @@ impl App {
                 }
                 Step::Tap(label) => self.scripted_click(&label, true)?,
                 Step::Ui(label) => self.scripted_click(&label, false)?,
-                Step::Click(x, y) => self.ui.click_at(f64::from(x), f64::from(y)),
+                Step::Click(x, y) => {
+                    let (x, y) = self.ui.upright(f64::from(x), f64::from(y));
+                    self.ui.click_at(x, y)
+                }
                 Step::Drop(path) => self.load_dropped(&path)?,
+                Step::Rotate(degrees) => {
+                    self.simulated_rotation = Rotation::from_degrees(degrees).unwrap_or_default();
+                    println!("script: simulating a surface rotated {degrees}°");
+                    if let Some(l) = &mut self.live {
+                        l.stale = true;
+                    }
+                }
             }
         }
         Ok(!self.quit && self.options.frames.is_none_or(|n| self.clock.presented < n))
@@ -876,8 +904,11 @@ impl ApplicationHandler for App {
                         .as_ref()
                         .is_some_and(|c| c.mode() == CameraMode::Orbit);
                     if self.input.look_button || (orbit && self.input.orbit_button) {
-                        self.input.look.0 += (p.0 - last.0) as f32;
-                        self.input.look.1 += (p.1 - last.1) as f32;
+                        // On the upright picture (a simulated rotation turns the window's).
+                        let (to, from) =
+                            (self.ui.upright(p.0, p.1), self.ui.upright(last.0, last.1));
+                        self.input.look.0 += (to.0 - from.0) as f32;
+                        self.input.look.1 += (to.1 - from.1) as f32;
                     }
                 }
                 self.input.cursor = Some(p);
@@ -907,6 +938,8 @@ impl ApplicationHandler for App {
                         self.ui_fingers.remove(&t.id);
                     }
                 } else {
+                    // Gestures on the upright picture, as the UI's input.
+                    let (x, y) = self.ui.upright(x, y);
                     self.input.touches.touch(t.id, phase, x, y, Instant::now());
                 }
                 Ok(())

@@ -112,8 +112,9 @@ pub struct RunArgs {
     /// take that size), `minimise=MS`, `suspend=MS` (drop the swapchain and surface as
     /// Android's `Suspended` does, resume after MS), `ui=LABEL` (a mouse click on the UI's
     /// widget with that label: `merge`, `Features`, ...), `tap=LABEL` (the same with a
-    /// finger), `click=X,Y` (a click at that window pixel) or `drop=PATH` (the file dropped
-    /// on the window loads as the scene).
+    /// finger), `click=X,Y` (a click at that window pixel), `drop=PATH` (the file dropped
+    /// on the window loads as the scene) or `rotate=DEG` (0, 90, 180, 270: simulate a
+    /// surface rotated that much, the frame pre-rotated into the window).
     #[arg(long, value_name = "STEPS", value_parser = script::Script::parse)]
     script: Option<script::Script>,
     /// Plan with this tiler profile's tile facts (lazily allocated memory, tile budget) over

@@ -49,12 +49,14 @@ impl Presenter {
         Ok(())
     }
 
-    /// Recreates the swapchain for the window's size; its extent, or `None` when there is
-    /// none (the window is 0×0, or suspended).
+    /// Recreates the swapchain for the window's size, pre-rotated on a rotated surface
+    /// (Android away from its native orientation); its extent (the native one) and the
+    /// quarter turns clockwise the presentation applies, or `None` when there is none (the
+    /// window is 0×0, or suspended).
     pub fn recreate_swapchain(
         &mut self,
         present_mode: PresentMode,
-    ) -> anyhow::Result<Option<vk::Extent2D>> {
+    ) -> anyhow::Result<Option<(vk::Extent2D, u32)>> {
         self.stale = false;
         let Some(surface) = self.surface.clone() else {
             return Ok(None);
@@ -69,14 +71,14 @@ impl Presenter {
             height: size.height,
         };
         let old = self.swapchain.take();
-        self.swapchain = Swapchain::create(&surface, extent, present_mode, old)
+        self.swapchain = Swapchain::create(&surface, extent, present_mode, true, old)
             .map_err(explain_vk)
             .context("creating the swapchain")?;
         let Some(sc) = &self.swapchain else {
             return Ok(None);
         };
         self.renderer.set_targets_readable(sc.can_read_back());
-        Ok(Some(sc.extent))
+        Ok(Some((sc.extent, sc.rotation)))
     }
 
     /// Waits for the GPU and closes everything; the validation messages counted, the

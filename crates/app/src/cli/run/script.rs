@@ -8,7 +8,9 @@
 //! MS milliseconds), `ui=LABEL` (a mouse click on the UI's widget labelled `LABEL` as last
 //! drawn, through egui's input: the checkbox `merge`, the panel title `Features`),
 //! `tap=LABEL` (the same with a finger, as on a phone), `click=X,Y` (a mouse click at window
-//! pixel X,Y) and `drop=PATH` (the file dropped on the window, as winit reports a drop).
+//! pixel X,Y), `drop=PATH` (the file dropped on the window, as winit reports a drop) and
+//! `rotate=DEG` (0, 90, 180, 270: act as if the surface reported that `currentTransform`,
+//! pre-rotating the frame into the window; docs/android.md, "Pre-rotation").
 //! A click comes with the next frame's input, so what it changes shows in the frame after
 //! that. A step runs after the frame of that number
 //! has been presented (frames count from 1), so what it changes shows from the next frame
@@ -36,6 +38,8 @@ pub enum Step {
     Click(u32, u32),
     /// This file dropped on the window.
     Drop(PathBuf),
+    /// Simulate a surface transform of this many degrees clockwise (0, 90, 180, 270).
+    Rotate(u32),
 }
 
 /// The steps, in frame order.
@@ -81,14 +85,21 @@ fn step(text: &str) -> Result<Step, String> {
             .map(|(x, y)| Step::Click(x, y))
             .ok_or_else(|| format!("'{text}': expected click=X,Y, window pixels 0-16384")),
         ("drop", Some(a)) if !a.is_empty() => Ok(Step::Drop(PathBuf::from(a))),
-        ("resize" | "minimise" | "suspend" | "tap" | "ui" | "click" | "drop", _) => {
+        ("rotate", Some(a)) => a
+            .trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|d| [0, 90, 180, 270].contains(d))
+            .map(Step::Rotate)
+            .ok_or_else(|| format!("'{text}': expected rotate=DEGREES (0, 90, 180 or 270)")),
+        ("resize" | "minimise" | "suspend" | "tap" | "ui" | "click" | "drop" | "rotate", _) => {
             Err(format!("'{text}': {name} needs =VALUE"))
         }
         _ => {
             let action = actions::by_name(name).ok_or_else(|| {
                 let names: Vec<&str> = actions::BINDINGS.iter().map(|b| b.name).collect();
                 format!(
-                    "'{text}': unknown step '{name}'; expected one of {}, resize=WxH, minimise=MS, suspend=MS, ui=LABEL, tap=LABEL, click=X,Y, drop=PATH",
+                    "'{text}': unknown step '{name}'; expected one of {}, resize=WxH, minimise=MS, suspend=MS, ui=LABEL, tap=LABEL, click=X,Y, drop=PATH, rotate=DEG",
                     names.join(", ")
                 )
             })?;
@@ -191,6 +202,8 @@ mod tests {
             vec![Step::Ui("Features".into()), Step::Click(10, 20)]
         );
         assert_eq!(t.due(4), vec![Step::Drop("a.glb".into())]);
+        let mut r = Script::parse("2:rotate=90,3:rotate=270,4:rotate=0,5:rotate=180").unwrap();
+        assert_eq!(r.due(5), [90, 270, 0, 180].map(Step::Rotate).to_vec());
         assert_eq!(
             s.due(100),
             vec![Step::Action(Action::Screenshot, Some("a.png".into()))]
@@ -213,6 +226,11 @@ mod tests {
             ("3:click=10", "click=X,Y"),
             ("3:click=a,b", "click=X,Y"),
             ("3:drop", "drop needs =VALUE"),
+            ("3:rotate", "rotate needs =VALUE"),
+            ("3:rotate=45", "rotate=DEGREES"),
+            ("3:rotate=360", "rotate=DEGREES"),
+            ("3:rotate=-90", "rotate=DEGREES"),
+            ("3:rotate=x", "rotate=DEGREES"),
             ("3:merge=x", "takes no value"),
             ("3:screenshot=", "empty"),
             ("", "expected FRAME:STEP"),

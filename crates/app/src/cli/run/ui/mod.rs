@@ -6,6 +6,11 @@
 //! keys'. `--script` drives it through egui's own input path: `ui=LABEL` and `tap=LABEL`
 //! press and release the mouse (or a finger) at the centre of the widget with that label as
 //! drawn in the last frame, `click=X,Y` at a window pixel ([`Ui::click_at`]).
+//!
+//! With a simulated surface rotation (`--script N:rotate=DEG`) the window shows the
+//! physical image, the frame pre-rotated: egui's screen is the logical (upright) one and the
+//! window's pointer and touch positions are turned into it ([`to_upright`]). A real rotated
+//! surface (Android) needs no such turn: its input comes in the upright orientation.
 
 mod features_panel;
 mod frame_panel;
@@ -16,6 +21,7 @@ use egui::{Event, PointerButton, Pos2, Rect, TouchDeviceId, TouchId, TouchPhase}
 use std::collections::{HashMap, VecDeque};
 use std::time::Instant;
 use tessera_render::frame::ui::UiFrame;
+use tessera_render::Rotation;
 use winit::window::Window;
 
 pub use panels::{Command, View};
@@ -51,6 +57,23 @@ pub struct Ui {
     pixels_per_point: f32,
     /// CPU µs of the last frames' build and tessellation (at most [`BUILD_TIMES`]).
     build_us: VecDeque<f64>,
+    /// The simulated surface rotation the window's input is turned back from.
+    rotation: Rotation,
+    /// The window's size in pixels at the last frame (the physical image's).
+    window_px: (f32, f32),
+}
+
+/// Where window position `p` (of a window `size`, physical orientation, points or pixels
+/// alike) lies on the upright picture that `rotation` pre-rotated into the window: the
+/// inverse of the pre-rotation (`rotate.frag`), continuous.
+pub fn to_upright(rotation: Rotation, size: (f32, f32), p: (f32, f32)) -> (f32, f32) {
+    let (w, h) = size;
+    match rotation {
+        Rotation::R0 => p,
+        Rotation::R90 => (h - p.1, p.0),
+        Rotation::R180 => (w - p.0, h - p.1),
+        Rotation::R270 => (p.1, w - p.0),
+    }
 }
 
 impl Ui {
@@ -70,6 +93,8 @@ impl Ui {
             widgets: HashMap::new(),
             pixels_per_point: 1.0,
             build_us: VecDeque::new(),
+            rotation: Rotation::R0,
+            window_px: (0.0, 0.0),
         }
     }
 
@@ -107,9 +132,22 @@ impl Ui {
         state.on_window_event(window, event).consumed
     }
 
+    /// Turns the window's input by the inverse of the simulated `rotation` from the next
+    /// frame on ([`to_upright`]).
+    pub fn set_simulated_rotation(&mut self, rotation: Rotation) {
+        self.rotation = rotation;
+    }
+
+    /// Window pixel (`x`, `y`) on the upright picture (the simulated rotation undone).
+    pub fn upright(&self, x: f64, y: f64) -> (f64, f64) {
+        let (x, y) = to_upright(self.rotation, self.window_px, (x as f32, y as f32));
+        (f64::from(x), f64::from(y))
+    }
+
     /// Whether window pixel (`x`, `y`) is on the UI as last drawn (a press there is the
     /// UI's, not the camera's).
     pub fn covers(&self, x: f64, y: f64) -> bool {
+        let (x, y) = self.upright(x, y);
         let p = Pos2::new(x as f32, y as f32) / self.pixels_per_point;
         self.shown && self.ctx.layer_id_at(p).is_some()
     }
@@ -117,10 +155,33 @@ impl Ui {
     /// Builds this frame's UI over `view` for the output `window` shows: the painted frame
     /// for the renderer and what the user asked for.
     pub fn frame(&mut self, window: &Window, view: &View) -> (UiFrame, Vec<Command>) {
-        let raw = match &mut self.input {
+        let mut raw = match &mut self.input {
             Some(state) => state.take_egui_input(window),
             None => egui::RawInput::default(),
         };
+        let size = window.inner_size();
+        self.window_px = (size.width as f32, size.height as f32);
+        if let (Some(screen), true) = (raw.screen_rect, self.rotation != Rotation::R0) {
+            // The window's points, physical orientation, onto the upright screen.
+            let (w, h) = (screen.width(), screen.height());
+            let (uw, uh) = if self.rotation.swaps() {
+                (h, w)
+            } else {
+                (w, h)
+            };
+            raw.screen_rect = Some(Rect::from_min_size(screen.min, egui::vec2(uw, uh)));
+            let turn = |p: &mut Pos2| {
+                let (x, y) = to_upright(self.rotation, (w, h), (p.x, p.y));
+                *p = Pos2::new(x, y);
+            };
+            for e in &mut raw.events {
+                match e {
+                    Event::PointerMoved(p) => turn(p),
+                    Event::PointerButton { pos, .. } | Event::Touch { pos, .. } => turn(pos),
+                    _ => {}
+                }
+            }
+        }
         let (frame, commands, output) = self.build(raw, view);
         if let Some(state) = &mut self.input {
             state.handle_platform_output(window, output);
@@ -245,5 +306,27 @@ impl Ui {
     /// Queues scripted events for the frame after those already queued.
     fn script(&mut self, events: Vec<Event>) {
         self.scripted.push_back(events);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn window_positions_turn_onto_the_upright_picture() {
+        // A 4×2 window showing a 2×4 upright picture pre-rotated for a 90° transform: the
+        // engine turns the window's top-left corner to the picture's top-right.
+        let size = (4.0, 2.0);
+        assert_eq!(to_upright(Rotation::R90, size, (0.0, 0.0)), (2.0, 0.0));
+        assert_eq!(to_upright(Rotation::R90, size, (4.0, 2.0)), (0.0, 4.0));
+        assert_eq!(to_upright(Rotation::R180, size, (1.0, 0.5)), (3.0, 1.5));
+        assert_eq!(to_upright(Rotation::R270, size, (0.0, 0.0)), (0.0, 4.0));
+        assert_eq!(to_upright(Rotation::R0, size, (1.0, 0.5)), (1.0, 0.5));
+        // A pixel centre maps to the centre of the upright pixel `rotate.frag` fetched for
+        // it: 90°, physical (px, py) shows upright (W - 1 - py, px), W the upright width.
+        let (px, py) = (3.0, 1.0);
+        let (x, y) = to_upright(Rotation::R90, size, (px + 0.5, py + 0.5));
+        assert_eq!((x - 0.5, y - 0.5), (2.0 - 1.0 - py, px));
     }
 }

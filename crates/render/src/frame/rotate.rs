@@ -1,0 +1,109 @@
+//! Pre-rotation: the frame drawn upright into a presented image of the surface's native
+//! orientation, which the presentation engine rotates back (Android's 90°/180°/270°
+//! surfaces; Arm's and Google's guidance, Vulkan-Samples `surface_rotation`), so the
+//! compositor has nothing to rotate.
+//!
+//! The frame renders at the logical (upright) size everywhere: the camera's aspect, the
+//! UI's points and every image are those of the picture the user sees. With a rotation the
+//! passes that wrote the output write a transient `upright` image of the output's format
+//! instead, and one raster pass, `rotate` (`rotate.frag`), copies it texel for texel into
+//! the imported output of the physical extent (sides swapped at 90° and 270°). An index
+//! remap with `texelFetch`: no filtering, so the physical picture rotated back is the
+//! upright frame exactly.
+//!
+//! Cost: one full-screen read and write of the output at a rotation, nothing at 0°. Folding
+//! the remap into the last writers (the last post pass, the UI's vertex transform) would
+//! save it; they are many variants (raster, compute, tone mapping direct, debug views), so
+//! the copy is the one place that rotates them all.
+
+use crate::builder::ImageRef;
+use crate::gpu::descriptors::draw_screen;
+use crate::gpu::pass::FrameBuilder;
+use tessera_graph::PassKind;
+
+/// The rotation the presentation engine applies to the presented image: quarter turns
+/// clockwise (`VK_SURFACE_TRANSFORM_ROTATE_*_BIT_KHR`). The frame pre-rotates by its inverse.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Rotation {
+    /// Upright: nothing rotates.
+    #[default]
+    R0,
+    /// 90° clockwise.
+    R90,
+    /// 180°.
+    R180,
+    /// 270° clockwise (90° counter-clockwise).
+    R270,
+}
+
+impl Rotation {
+    /// The rotation of `degrees` (0, 90, 180 or 270).
+    pub fn from_degrees(degrees: u32) -> Option<Rotation> {
+        match degrees {
+            0 => Some(Rotation::R0),
+            90 => Some(Rotation::R90),
+            180 => Some(Rotation::R180),
+            270 => Some(Rotation::R270),
+            _ => None,
+        }
+    }
+
+    /// Its degrees, clockwise.
+    pub fn degrees(self) -> u32 {
+        self.turns() * 90
+    }
+
+    /// Its quarter turns, clockwise.
+    pub fn turns(self) -> u32 {
+        match self {
+            Rotation::R0 => 0,
+            Rotation::R90 => 1,
+            Rotation::R180 => 2,
+            Rotation::R270 => 3,
+        }
+    }
+
+    /// Whether it swaps the sides (90°, 270°).
+    pub fn swaps(self) -> bool {
+        self.turns() % 2 == 1
+    }
+
+    /// The physical (presented) extent of a logical `(width, height)`, or the logical of a
+    /// physical one (the same swap).
+    pub fn swap(self, (w, h): (u32, u32)) -> (u32, u32) {
+        if self.swaps() {
+            (h, w)
+        } else {
+            (w, h)
+        }
+    }
+}
+
+/// Declares `rotate`: `upright` (the frame at the logical size) copied into `output` (the
+/// physical extent) pre-rotated by the inverse of `rotation`.
+pub fn declare(fb: &mut FrameBuilder<'_>, upright: ImageRef, output: ImageRef, rotation: Rotation) {
+    fb.pass("rotate", PassKind::Raster, |p| {
+        p.sampled(upright);
+        p.color(output);
+        move |pc| {
+            let push = [rotation.turns()];
+            draw_screen(pc, "rotate.frag", bytemuck::cast_slice(&push), 1)
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn degrees_round_trip_and_sides_swap_at_quarter_turns() {
+        for d in [0, 90, 180, 270] {
+            let r = Rotation::from_degrees(d).unwrap();
+            assert_eq!(r.degrees(), d);
+            assert_eq!(r.swap((4, 3)), if d % 180 == 90 { (3, 4) } else { (4, 3) });
+        }
+        assert_eq!(Rotation::from_degrees(45), None);
+        assert_eq!(Rotation::from_degrees(360), None);
+    }
+}
