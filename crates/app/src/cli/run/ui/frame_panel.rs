@@ -83,13 +83,16 @@ pub fn show(ui: &mut Ui, view: &View, w: &mut Widgets) {
 }
 
 /// The CPU (orange) and GPU (blue) ms of the last [`HISTORY`] frames, newest on the right,
-/// scaled to the largest.
+/// each line scaled to its own largest value (named in its colour): on a software
+/// rasteriser the GPU's second would flatten the CPU's milliseconds on a shared scale.
 fn graph(ui: &mut Ui, cpu: &VecDeque<f64>, gpu: &VecDeque<f64>) {
     let (rect, _) = ui.allocate_exact_size(vec2(WIDTH, GRAPH_HEIGHT), Sense::hover());
     let p = ui.painter_at(rect);
     p.rect_filled(rect, 2.0, Color32::from_gray(28));
-    let top = cpu.iter().chain(gpu).copied().fold(1e-3, f64::max) * 1.1;
-    let line = |values: &VecDeque<f64>, colour: Color32| {
+    let font = egui::FontId::proportional(10.0);
+    let mut label_at = rect.left_top() + vec2(3.0, 1.0);
+    for (values, colour, name) in [(cpu, CPU, "CPU"), (gpu, GPU, "GPU")] {
+        let top = values.iter().copied().fold(1e-3, f64::max) * 1.1;
         let n = values.len();
         let points: Vec<_> = values
             .iter()
@@ -101,30 +104,15 @@ fn graph(ui: &mut Ui, cpu: &VecDeque<f64>, gpu: &VecDeque<f64>) {
             })
             .collect();
         p.add(egui::Shape::line(points, Stroke::new(1.2, colour)));
-    };
-    line(cpu, CPU);
-    line(gpu, GPU);
-    p.text(
-        rect.left_top() + vec2(3.0, 1.0),
-        egui::Align2::LEFT_TOP,
-        format!("{top:.2} ms"),
-        egui::FontId::proportional(10.0),
-        Color32::GRAY,
-    );
-    p.text(
-        rect.right_top() + vec2(-3.0, 1.0),
-        egui::Align2::RIGHT_TOP,
-        "CPU",
-        egui::FontId::proportional(10.0),
-        CPU,
-    );
-    p.text(
-        rect.right_top() + vec2(-28.0, 1.0),
-        egui::Align2::RIGHT_TOP,
-        "GPU",
-        egui::FontId::proportional(10.0),
-        GPU,
-    );
+        let label = p.text(
+            label_at,
+            egui::Align2::LEFT_TOP,
+            format!("{name} to {top:.2} ms"),
+            font.clone(),
+            colour,
+        );
+        label_at.x = label.right() + 8.0;
+    }
 }
 
 /// One pass: its name, a bar of `fraction` of the width (async passes in another colour)
