@@ -46,10 +46,10 @@ impl FrameTimes {
             .collect()
     }
 
-    /// How long `queue` was busy with the frame's passes, in milliseconds: the union of its
-    /// passes' spans, so overlapping spans count once and the gaps between passes (barriers
-    /// and render pass begins no pass timestamp covers) not at all. 0 without passes on it.
-    pub fn queue_busy_ms(&self, queue: QueueKind) -> f64 {
+    /// The time `queue` was busy with the frame's passes, as sorted, disjoint intervals in
+    /// nanoseconds: the union of its passes' spans (passes of one queue may overlap: the
+    /// subpasses of a render pass on a tiler).
+    pub fn queue_spans(&self, queue: QueueKind) -> Vec<(f64, f64)> {
         let mut spans: Vec<(f64, f64)> = self
             .passes
             .iter()
@@ -57,22 +57,28 @@ impl FrameTimes {
             .map(|s| (s.start_ns, s.end_ns))
             .collect();
         spans.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let mut busy = 0.0;
-        let mut open: Option<(f64, f64)> = None;
+        let mut out: Vec<(f64, f64)> = Vec::new();
         for (start, end) in spans {
-            open = match open {
-                Some((s, e)) if start <= e => Some((s, e.max(end))),
-                Some((s, e)) => {
-                    busy += e - s;
-                    Some((start, end))
-                }
-                None => Some((start, end)),
-            };
+            match out.last_mut() {
+                Some(last) if start <= last.1 => last.1 = last.1.max(end),
+                _ => out.push((start, end)),
+            }
         }
-        if let Some((s, e)) = open {
-            busy += e - s;
-        }
-        busy / 1e6
+        out
+    }
+
+    /// How long `queue` was busy with the frame's passes, in milliseconds: the length of
+    /// [`FrameTimes::queue_spans`], so overlapping spans count once and the gaps between
+    /// passes (barriers and render pass begins no pass timestamp covers) not at all. 0
+    /// without passes on it.
+    pub fn queue_busy_ms(&self, queue: QueueKind) -> f64 {
+        // `+ 0.0`: an empty float sum is -0.0.
+        self.queue_spans(queue)
+            .iter()
+            .map(|(s, e)| e - s)
+            .sum::<f64>()
+            / 1e6
+            + 0.0
     }
 
     /// The frame's GPU span in nanoseconds: the earliest pass start and the latest pass end

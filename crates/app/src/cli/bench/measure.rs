@@ -19,19 +19,6 @@ pub struct FrameFigures {
     pub overlap_us: f64,
 }
 
-/// Sorted, disjoint intervals covering the given ones.
-fn union(mut spans: Vec<(f64, f64)>) -> Vec<(f64, f64)> {
-    spans.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let mut out: Vec<(f64, f64)> = Vec::new();
-    for (s, e) in spans {
-        match out.last_mut() {
-            Some(last) if s <= last.1 => last.1 = last.1.max(e),
-            _ => out.push((s, e)),
-        }
-    }
-    out
-}
-
 fn length(spans: &[(f64, f64)]) -> f64 {
     // `+ 0.0`: an empty float sum is -0.0, which would print as "-0.0".
     spans.iter().map(|(s, e)| e - s).sum::<f64>() + 0.0
@@ -57,34 +44,12 @@ fn intersection(a: &[(f64, f64)], b: &[(f64, f64)]) -> f64 {
 
 /// The figures of `frame` (zero for a frame without spans).
 pub fn figures(frame: &FrameTimes) -> FrameFigures {
-    let on = |q: QueueKind| {
-        union(
-            frame
-                .passes
-                .iter()
-                .filter(|p| p.queue == q)
-                .map(|p| (p.start_ns, p.end_ns))
-                .collect(),
-        )
-    };
-    let graphics = on(QueueKind::Graphics);
-    let compute = on(QueueKind::AsyncCompute);
-    let start = frame
-        .passes
-        .iter()
-        .map(|p| p.start_ns)
-        .fold(f64::MAX, f64::min);
-    let end = frame
-        .passes
-        .iter()
-        .map(|p| p.end_ns)
-        .fold(f64::MIN, f64::max);
+    let graphics = frame.queue_spans(QueueKind::Graphics);
+    let compute = frame.queue_spans(QueueKind::AsyncCompute);
     FrameFigures {
-        frame_us: if end > start {
-            (end - start) / 1000.0
-        } else {
-            0.0
-        },
+        frame_us: frame
+            .span_ns()
+            .map_or(0.0, |(start, end)| (end - start) / 1000.0),
         graphics_busy_us: length(&graphics) / 1000.0,
         async_busy_us: length(&compute) / 1000.0,
         overlap_us: intersection(&graphics, &compute) / 1000.0,
