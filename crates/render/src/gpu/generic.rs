@@ -8,6 +8,7 @@
 //! stay valid). Their set 0 is written by `super::descriptors`.
 
 use super::commands::{destroy_modules, set_viewport};
+use super::flat_pipeline::FlatPipeline;
 use crate::builder::PassContext;
 use crate::shaders::{ShaderSources, Stage};
 use crate::RenderError;
@@ -320,44 +321,18 @@ impl ShaderPipelines {
                 .name(c"main"),
         ];
         let vertex = vk::PipelineVertexInputStateCreateInfo::default();
-        let assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
-            .topology(vk::PrimitiveTopology::TRIANGLE_LIST);
-        let viewport = vk::PipelineViewportStateCreateInfo::default()
-            .viewport_count(1)
-            .scissor_count(1);
-        let raster = vk::PipelineRasterizationStateCreateInfo::default()
-            .polygon_mode(vk::PolygonMode::FILL)
-            .cull_mode(vk::CullModeFlags::NONE)
-            .line_width(1.0);
-        let multisample =
-            vk::PipelineMultisampleStateCreateInfo::default().rasterization_samples(rasterization);
         let state = vk::PipelineColorBlendAttachmentState::default()
             .color_write_mask(vk::ColorComponentFlags::RGBA);
-        let attachments = vec![state; colors as usize];
-        let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&attachments);
-        let depth = vk::PipelineDepthStencilStateCreateInfo::default();
-        let dynamic_states = [vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
-        let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic_states);
-        let info = vk::GraphicsPipelineCreateInfo::default()
-            .stages(&shader_stages)
-            .vertex_input_state(&vertex)
-            .input_assembly_state(&assembly)
-            .viewport_state(&viewport)
-            .rasterization_state(&raster)
-            .multisample_state(&multisample)
-            .color_blend_state(&blend)
-            .depth_stencil_state(&depth)
-            .dynamic_state(&dynamic)
-            .layout(layout)
-            .render_pass(rp)
-            .subpass(sp);
-        // SAFETY: a complete create info for a live render pass and subpass; destroyed in
-        // `destroy`.
-        let pipeline = unsafe {
-            gpu.device
-                .create_graphics_pipelines(vk::PipelineCache::null(), &[info], None)
+        let blend = vec![state; colors as usize];
+        let pipeline = FlatPipeline {
+            stages: &shader_stages,
+            vertex: &vertex,
+            samples: rasterization,
+            blend: &blend,
+            layout,
+            subpass: (rp, sp),
         }
-        .map_err(|(_, e)| RenderError::from(e))?[0];
+        .create(gpu)?;
         Ok(self.keep(gpu, key, pipeline, (set_layout, layout), stages))
     }
 

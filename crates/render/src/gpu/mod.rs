@@ -2,6 +2,7 @@
 
 pub mod commands;
 pub mod descriptors;
+pub mod flat_pipeline;
 pub mod frame_data;
 pub mod generic;
 pub mod lighting_support;

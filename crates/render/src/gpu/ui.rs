@@ -13,6 +13,7 @@
 //! retired and destroyed only once every frame that could still sample them has finished
 //! ([`RETIRE_FRAMES`] frames later).
 
+use super::flat_pipeline::FlatPipeline;
 use crate::frame::ui::UiVertex;
 use crate::RenderError;
 use ash::vk;
@@ -328,17 +329,6 @@ impl UiGpu {
         let vertex = vk::PipelineVertexInputStateCreateInfo::default()
             .vertex_binding_descriptions(&vertex_bindings)
             .vertex_attribute_descriptions(&attributes);
-        let assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
-            .topology(vk::PrimitiveTopology::TRIANGLE_LIST);
-        let viewport = vk::PipelineViewportStateCreateInfo::default()
-            .viewport_count(1)
-            .scissor_count(1);
-        let raster = vk::PipelineRasterizationStateCreateInfo::default()
-            .polygon_mode(vk::PolygonMode::FILL)
-            .cull_mode(vk::CullModeFlags::NONE)
-            .line_width(1.0);
-        let multisample = vk::PipelineMultisampleStateCreateInfo::default()
-            .rasterization_samples(vk::SampleCountFlags::TYPE_1);
         // Premultiplied alpha: src × 1 + dst × (1 − src alpha), in linear (the target is sRGB).
         let state = vk::PipelineColorBlendAttachmentState::default()
             .color_write_mask(vk::ColorComponentFlags::RGBA)
@@ -349,31 +339,15 @@ impl UiGpu {
             .src_alpha_blend_factor(vk::BlendFactor::ONE_MINUS_DST_ALPHA)
             .dst_alpha_blend_factor(vk::BlendFactor::ONE)
             .alpha_blend_op(vk::BlendOp::ADD);
-        let attachments = [state];
-        let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&attachments);
-        let depth = vk::PipelineDepthStencilStateCreateInfo::default();
-        let dynamic_states = [vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
-        let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic_states);
-        let info = vk::GraphicsPipelineCreateInfo::default()
-            .stages(&stages)
-            .vertex_input_state(&vertex)
-            .input_assembly_state(&assembly)
-            .viewport_state(&viewport)
-            .rasterization_state(&raster)
-            .multisample_state(&multisample)
-            .color_blend_state(&blend)
-            .depth_stencil_state(&depth)
-            .dynamic_state(&dynamic)
-            .layout(self.layout)
-            .render_pass(rp)
-            .subpass(sp);
-        // SAFETY: a complete create info for a live render pass and subpass; destroyed in
-        // `destroy`.
-        let pipeline = unsafe {
-            gpu.device
-                .create_graphics_pipelines(vk::PipelineCache::null(), &[info], None)
+        let pipeline = FlatPipeline {
+            stages: &stages,
+            vertex: &vertex,
+            samples: vk::SampleCountFlags::TYPE_1,
+            blend: &[state],
+            layout: self.layout,
+            subpass: (rp, sp),
         }
-        .map_err(|(_, e)| RenderError::from(e))?[0];
+        .create(gpu)?;
         self.pipelines.insert((rp, sp), pipeline);
         Ok(pipeline)
     }
