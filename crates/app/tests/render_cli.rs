@@ -272,23 +272,9 @@ fn a_pre_rotated_render_is_the_upright_frame_turned_for_the_panel() {
         tessera_render::png_out::Picture::read_png(&out).expect("the picture")
     };
     let upright = render("0");
-    let mut p = render("270");
+    let p = render("270");
     assert_eq!((p.width, p.height), (90, 160));
-    for _ in 0..3 {
-        let (w, h) = (p.width as usize, p.height as usize);
-        let mut rgba = vec![0u8; w * h * 4];
-        for y in 0..h {
-            for x in 0..w {
-                let d = (x * h + (h - 1 - y)) * 4;
-                rgba[d..d + 4].copy_from_slice(&p.rgba[(y * w + x) * 4..][..4]);
-            }
-        }
-        p = tessera_render::png_out::Picture {
-            width: h as u32,
-            height: w as u32,
-            rgba,
-        };
-    }
+    let p = p.turned_cw(3);
     assert!(p == upright, "{:?}", p.difference(&upright));
     let o = tessera(&["render", "--rotate", "45"]);
     assert!(!o.status.success());

@@ -414,28 +414,6 @@ fn a_finger_tap_on_a_panel_title_opens_it_and_a_tap_on_a_switch_switches_it() {
     );
 }
 
-/// `p` turned a quarter turn clockwise `turns` times: what a presentation engine shows of
-/// an image presented with that surface transform.
-fn rotate_cw(p: &Picture, turns: u32) -> Picture {
-    let mut p = p.clone();
-    for _ in 0..turns {
-        let (w, h) = (p.width as usize, p.height as usize);
-        let mut rgba = vec![0u8; w * h * 4];
-        for y in 0..h {
-            for x in 0..w {
-                let d = (x * h + (h - 1 - y)) * 4;
-                rgba[d..d + 4].copy_from_slice(&p.rgba[(y * w + x) * 4..][..4]);
-            }
-        }
-        p = Picture {
-            width: h as u32,
-            height: w as u32,
-            rgba,
-        };
-    }
-    p
-}
-
 #[test]
 fn a_simulated_rotated_surface_shows_the_upright_frame_and_taps_land_on_their_widget() {
     // The upright 180×320 frame (a phone held in portrait on a landscape panel) against the
@@ -464,7 +442,7 @@ fn a_simulated_rotated_surface_shows_the_upright_frame_and_taps_land_on_their_wi
     );
     let (upright, physical) = (picture(&up), picture(&turned));
     assert_eq!((physical.width, physical.height), (320, 180));
-    let shown = rotate_cw(&physical, 1);
+    let shown = physical.turned_cw(1);
     assert!(
         shown.rgba == upright.rgba,
         "the rotated window's picture, turned back, differs from the upright frame: {:?}",

@@ -67,4 +67,55 @@ impl Picture {
             rgba: buf,
         })
     }
+
+    /// The picture turned a quarter turn clockwise `turns` times: what a presentation
+    /// engine shows of an image presented with that surface transform (the Vulkan
+    /// specification's `ROTATE_*_BIT_KHR`). The top row becomes the right column.
+    pub fn turned_cw(&self, turns: u32) -> Picture {
+        let mut p = self.clone();
+        for _ in 0..turns % 4 {
+            let (w, h) = (p.width as usize, p.height as usize);
+            let mut rgba = vec![0u8; w * h * 4];
+            // Source (x, y) lands at (h - 1 - y, x) of the h × w result.
+            for y in 0..h {
+                for x in 0..w {
+                    let d = (x * h + (h - 1 - y)) * 4;
+                    rgba[d..d + 4].copy_from_slice(&p.rgba[(y * w + x) * 4..][..4]);
+                }
+            }
+            p = Picture {
+                width: h as u32,
+                height: w as u32,
+                rgba,
+            };
+        }
+        p
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Picture;
+
+    #[test]
+    fn a_quarter_turn_makes_the_top_row_the_right_column() {
+        // 2×1: pixels A, B; turned once: 1×2, A above B; four turns: itself.
+        let p = Picture {
+            width: 2,
+            height: 1,
+            rgba: vec![1, 1, 1, 1, 2, 2, 2, 2],
+        };
+        let q = p.turned_cw(1);
+        assert_eq!((q.width, q.height), (1, 2));
+        assert_eq!(q.rgba, [1, 1, 1, 1, 2, 2, 2, 2]);
+        assert_eq!(p.turned_cw(4), p);
+        let r = Picture {
+            width: 1,
+            height: 2,
+            rgba: vec![1, 1, 1, 1, 2, 2, 2, 2],
+        };
+        // A above B, turned clockwise: B left of A.
+        assert_eq!(r.turned_cw(1).rgba, [2, 2, 2, 2, 1, 1, 1, 1]);
+        assert_eq!(r.turned_cw(4), r);
+    }
 }

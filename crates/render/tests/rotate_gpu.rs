@@ -16,33 +16,6 @@ use tessera_render::{Renderer, Rotation, Settings, UiFrame};
 
 const TIME: f32 = 0.5;
 
-/// `p` rotated a quarter turn clockwise, `turns` times: what the presentation engine
-/// shows of a presented image (written here from the Vulkan spec's words, not from the
-/// shader's formula).
-fn rotate_cw(p: &Picture, turns: u32) -> Picture {
-    let mut p = p.clone();
-    for _ in 0..turns {
-        let (w, h) = (p.width as usize, p.height as usize);
-        let mut rgba = vec![0u8; w * h * 4];
-        // Source (x, y) lands at (h - 1 - y, x) of the h × w result: the top row becomes
-        // the right column.
-        for y in 0..h {
-            for x in 0..w {
-                let (dx, dy) = (h - 1 - y, x);
-                let s = (y * w + x) * 4;
-                let d = (dy * h + dx) * 4;
-                rgba[d..d + 4].copy_from_slice(&p.rgba[s..s + 4]);
-            }
-        }
-        p = Picture {
-            width: h as u32,
-            height: w as u32,
-            rgba,
-        };
-    }
-    p
-}
-
 /// A small egui window (a label and a checkbox) on the logical W×H screen.
 fn ui_frame() -> UiFrame {
     let ctx = egui::Context::default();
@@ -123,7 +96,7 @@ fn a_pre_rotated_frame_rotated_back_is_the_upright_frame() {
             let physical = picture(&features, rotation);
             let (pw, ph) = rotation.swap((W, H));
             assert_eq!((physical.width, physical.height), (pw, ph), "{chain}");
-            let shown = rotate_cw(&physical, rotation.turns());
+            let shown = physical.turned_cw(rotation.turns());
             assert!(
                 shown == upright,
                 "{chain}, {}°: the presented picture differs from the upright frame: {:?}",
@@ -132,19 +105,4 @@ fn a_pre_rotated_frame_rotated_back_is_the_upright_frame() {
             );
         }
     }
-}
-
-#[test]
-fn the_test_rotation_turns_a_row_into_a_column() {
-    // 2×1: red, green. A quarter turn clockwise: a 1×2 column, red on top.
-    let p = Picture {
-        width: 2,
-        height: 1,
-        rgba: vec![255, 0, 0, 255, 0, 255, 0, 255],
-    };
-    let r = rotate_cw(&p, 1);
-    assert_eq!((r.width, r.height), (1, 2));
-    assert_eq!(r.rgba, vec![255, 0, 0, 255, 0, 255, 0, 255]);
-    // Four quarter turns: the picture itself.
-    assert!(rotate_cw(&p, 4) == p);
 }
