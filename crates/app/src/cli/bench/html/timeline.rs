@@ -7,7 +7,7 @@
 use super::format::{esc, fit_label, fmt_us};
 use super::svg::{Scale, W};
 use super::view::{Size, View};
-use crate::cli::bench::report::Cell;
+use crate::cli::bench::report::{Cell, Span};
 use std::fmt::{self, Write};
 
 const TL_LEFT: f64 = 196.0;
@@ -26,6 +26,46 @@ fn lanes<'c>(queues: impl Iterator<Item = &'c str>) -> Vec<&'c str> {
         }
     }
     lanes
+}
+
+/// The lanes and the time axis of one size's timelines, over the spans one kind of timeline
+/// has in each cell.
+struct Axis<'c> {
+    lanes: Vec<&'c str>,
+    scale: Scale,
+    /// Pixels per µs.
+    k: f64,
+    /// The plot's width.
+    pw: f64,
+    /// A mode's block of lanes, high.
+    block_h: f64,
+}
+
+impl<'c> Axis<'c> {
+    /// The axis of the spans `spans` gives for each of `cells`.
+    fn of(cells: &[(&str, &'c Cell)], spans: impl Fn(&'c Cell) -> &'c [Span]) -> Axis<'c> {
+        let lanes = lanes(
+            cells
+                .iter()
+                .flat_map(|(_, c)| spans(c))
+                .map(|sp| sp.queue.as_str()),
+        );
+        let max = cells
+            .iter()
+            .flat_map(|(_, c)| spans(c).iter().map(|s| s.end_us))
+            .fold(0.0, f64::max);
+        let pw = W - TL_LEFT - TL_RIGHT;
+        let scale = Scale::with_unit(max, 1.0, " µs", (pw / 110.0) as usize, true);
+        let k = pw / scale.top;
+        let block_h = lanes.len() as f64 * (LANE_H + LANE_GAP) - LANE_GAP;
+        Axis {
+            lanes,
+            scale,
+            k,
+            pw,
+            block_h,
+        }
+    }
 }
 
 /// The time axis's grid lines and tick labels, the lines from `y1` to `y2`.
@@ -68,20 +108,13 @@ fn block_head(b: &mut String, mode: &str, lanes: &[&str], y0: f64, pw: f64) -> f
 /// One size's timelines, a block of lanes per mode, on a common µs axis.
 pub(super) fn timeline(out: &mut String, v: &View, s: &Size) -> fmt::Result {
     let cells: Vec<(&str, &Cell)> = s.present(v).collect();
-    let lanes = lanes(
-        cells
-            .iter()
-            .flat_map(|(_, c)| &c.timeline)
-            .map(|sp| sp.queue.as_str()),
-    );
-    let max = cells
-        .iter()
-        .flat_map(|(_, c)| c.timeline.iter().map(|s| s.end_us))
-        .fold(0.0, f64::max);
-    let pw = W - TL_LEFT - TL_RIGHT;
-    let scale = Scale::with_unit(max, 1.0, " µs", (pw / 110.0) as usize, true);
-    let k = pw / scale.top;
-    let block_h = lanes.len() as f64 * (LANE_H + LANE_GAP) - LANE_GAP;
+    let Axis {
+        lanes,
+        scale,
+        k,
+        pw,
+        block_h,
+    } = Axis::of(&cells, |c| &c.timeline);
     let top = 22.0;
     let bottom = top + cells.len() as f64 * (block_h + BLOCK_GAP);
     let mut b = String::new();
@@ -169,20 +202,13 @@ pub(super) fn two_frame_timeline(out: &mut String, v: &View, s: &Size, id: usize
     if cells.is_empty() {
         return Ok(());
     }
-    let lanes = lanes(
-        cells
-            .iter()
-            .flat_map(|(_, c)| &c.timeline_two_frames)
-            .map(|sp| sp.queue.as_str()),
-    );
-    let max = cells
-        .iter()
-        .flat_map(|(_, c)| c.timeline_two_frames.iter().map(|s| s.end_us))
-        .fold(0.0, f64::max);
-    let pw = W - TL_LEFT - TL_RIGHT;
-    let scale = Scale::with_unit(max, 1.0, " µs", (pw / 110.0) as usize, true);
-    let k = pw / scale.top;
-    let block_h = lanes.len() as f64 * (LANE_H + LANE_GAP) - LANE_GAP;
+    let Axis {
+        lanes,
+        scale,
+        k,
+        pw,
+        block_h,
+    } = Axis::of(&cells, |c| &c.timeline_two_frames);
     // Room above each block for the frame labels.
     let head = 14.0;
     let top = 22.0;
