@@ -16,6 +16,8 @@ use tessera_vk::executor::TimedFrame;
 pub const HISTORY: usize = 300;
 /// Frames of one plan a median takes at most.
 const MEDIAN_OF: usize = 60;
+/// Steady plans whose samples are kept (the last change needs the newest two).
+const PLANS_KEPT: u64 = 4;
 /// Weight of the newest frame in the smoothed FPS.
 const SMOOTHING: f64 = 0.1;
 
@@ -157,6 +159,11 @@ impl Timing {
             Some(s) => {
                 self.steady_of.insert(generation, s);
                 self.steady = s;
+                // A change compares the two newest steady plans: older ones are forgotten,
+                // so switching all day keeps a few plans' samples, not every one's.
+                let oldest = s.saturating_sub(PLANS_KEPT - 1);
+                self.steady_of.retain(|_, p| *p >= oldest);
+                self.per_plan.retain(|p, _| *p >= oldest);
             }
             None => {
                 self.steady_of.remove(&generation);
@@ -289,6 +296,24 @@ mod tests {
         assert_eq!(t.median_of(1), Some((0.5, 1)));
         assert_eq!(t.gpu.len(), 3);
         assert_eq!(t.frames, 4);
+    }
+
+    #[test]
+    fn only_the_newest_steady_plans_keep_their_samples() {
+        let mut t = Timing::default();
+        let cpu = FrameStats::default();
+        for g in 0..10 {
+            t.plan_ran(g, Some(g));
+            t.frame(
+                0.016,
+                &cpu,
+                Some(&timed(g, g, &[("a", QueueKind::Graphics, 0.0, 1.0)])),
+            );
+        }
+        assert_eq!(t.median_of(9), Some((1.0, 1)));
+        assert_eq!(t.median_of(6), Some((1.0, 1)));
+        assert_eq!(t.median_of(5), None);
+        assert_eq!(t.steady_of.len(), PLANS_KEPT as usize);
     }
 
     #[test]
