@@ -15,7 +15,7 @@ mod app;
 mod clock;
 mod input;
 mod launch;
-mod no_effect;
+pub(crate) mod no_effect;
 mod outputs;
 mod presenter;
 mod run_log;

@@ -9,7 +9,7 @@
 //! switch, once per re-plan.
 
 use super::actions::Optimisation;
-use super::toggles::changes;
+use super::toggles::{changes, flag};
 use tessera_graph::{compile, Capabilities, CompileOptions, Graph, Plan};
 
 /// Every optimisation, in the key table's order.
@@ -24,14 +24,7 @@ pub const ALL: [Optimisation; 6] = [
 
 /// `options` with `o` flipped.
 pub fn flipped(mut options: CompileOptions, o: Optimisation) -> CompileOptions {
-    let flag = match o {
-        Optimisation::Merge => &mut options.merge,
-        Optimisation::Memoryless => &mut options.memoryless,
-        Optimisation::Alias => &mut options.alias,
-        Optimisation::Async => &mut options.async_compute,
-        Optimisation::Reorder => &mut options.reorder,
-        Optimisation::Overlap => &mut options.overlap_frames,
-    };
+    let flag = flag(&mut options, o);
     *flag = !*flag;
     options
 }

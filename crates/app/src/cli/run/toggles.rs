@@ -23,19 +23,29 @@ fn on_off(on: bool) -> &'static str {
     }
 }
 
+/// The switch of optimisation `o` in `options`.
+pub fn flag(options: &mut CompileOptions, o: Optimisation) -> &mut bool {
+    match o {
+        Optimisation::Merge => &mut options.merge,
+        Optimisation::Memoryless => &mut options.memoryless,
+        Optimisation::Alias => &mut options.alias,
+        Optimisation::Async => &mut options.async_compute,
+        Optimisation::Reorder => &mut options.reorder,
+        Optimisation::Overlap => &mut options.overlap_frames,
+    }
+}
+
+/// Optimisation `o`'s name: its action's in the key table (`merge`, ...).
+pub fn name(o: Optimisation) -> &'static str {
+    super::actions::binding(super::actions::Action::Optimisation(o)).name
+}
+
 impl Switches {
     /// Flips one optimisation; says what it is now.
     pub fn optimisation(&mut self, o: Optimisation) -> String {
-        let (name, flag) = match o {
-            Optimisation::Merge => ("merge", &mut self.options.merge),
-            Optimisation::Memoryless => ("memoryless", &mut self.options.memoryless),
-            Optimisation::Alias => ("alias", &mut self.options.alias),
-            Optimisation::Async => ("async", &mut self.options.async_compute),
-            Optimisation::Reorder => ("reorder", &mut self.options.reorder),
-            Optimisation::Overlap => ("overlap", &mut self.options.overlap_frames),
-        };
+        let flag = flag(&mut self.options, o);
         *flag = !*flag;
-        format!("{name} {}", on_off(*flag))
+        format!("{} {}", name(o), on_off(*flag))
     }
 
     /// Every optimisation on, or every one off when all are on already.

@@ -14,7 +14,8 @@
 
 use super::timing::Timing;
 use crate::cli::run::actions::{self, Action, Optimisation, BINDINGS, MOVEMENT_HELP};
-use crate::cli::run::toggles::{mib, Figures, Switches};
+use crate::cli::run::no_effect;
+use crate::cli::run::toggles::{self, mib, Figures, Switches};
 use egui::{Align2, CollapsingHeader, Color32, Context, Frame, Rect, RichText, Ui, Vec2};
 use std::collections::HashMap;
 use tessera_render::features::Features;
@@ -144,28 +145,12 @@ pub fn key_hint(action: Action) -> String {
     format!("[{}] {}", b.key.label(), b.help)
 }
 
-/// The optimisations' names, in the key table's order.
-const OPTIMISATIONS: [(Optimisation, &str); 6] = [
-    (Optimisation::Merge, "merge"),
-    (Optimisation::Memoryless, "memoryless"),
-    (Optimisation::Alias, "alias"),
-    (Optimisation::Async, "async"),
-    (Optimisation::Reorder, "reorder"),
-    (Optimisation::Overlap, "overlap"),
-];
-
 fn optimisations(ui: &mut Ui, view: &View, out: &mut Vec<Command>, w: &mut Widgets) {
     ui.set_max_width(180.0);
     let o = &view.switches.options;
-    for (opt, label) in OPTIMISATIONS {
-        let mut on = match opt {
-            Optimisation::Merge => o.merge,
-            Optimisation::Memoryless => o.memoryless,
-            Optimisation::Alias => o.alias,
-            Optimisation::Async => o.async_compute,
-            Optimisation::Reorder => o.reorder,
-            Optimisation::Overlap => o.overlap_frames,
-        };
+    for opt in no_effect::ALL {
+        let label = toggles::name(opt);
+        let mut on = *toggles::flag(&mut o.clone(), opt);
         let greyed = view.greyed.iter().find(|(g, _)| *g == opt);
         let action = Action::Optimisation(opt);
         let r = ui.add_enabled(greyed.is_none(), egui::Checkbox::new(&mut on, label));
