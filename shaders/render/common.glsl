@@ -7,6 +7,7 @@
 const float PI = 3.14159265358979;
 
 #include "frame_data.glsl"
+#include "environment.glsl"
 
 struct PointLight {
     vec4 position_range;  // xyz: world position, w: range (0: unbounded)
@@ -113,7 +114,9 @@ vec3 point_light(uint i, vec3 p, vec3 n, vec3 v, vec3 base, float metallic, floa
 
 // Every light of the frame on one surface point: the sun (`sun_visibility`: 0 in its
 // shadow), the point lights (those of the point's cluster when CLUSTERED: the others add
-// exactly 0 there, so the sum is the same in the same order) and ambient × `occlusion`.
+// exactly 0 there, so the sum is the same in the same order) and ambient × `occlusion`:
+// image-based (`environment.glsl`) when `frame.flags.z`, else a hemisphere of
+// `frame.ambient`.
 vec3 shade(vec3 p, vec3 n, vec3 base, float metallic, float roughness, float occlusion,
            float sun_visibility) {
     vec3 v = normalize(frame.camera_pos.xyz - p);
@@ -134,10 +137,15 @@ vec3 shade(vec3 p, vec3 n, vec3 base, float metallic, float roughness, float occ
         c += point_light(i, p, n, v, base, metallic, roughness);
     }
 #endif
-    // Hemisphere ambient: sky from above, a darker ground from below.
-    float up = n.y * 0.5 + 0.5;
-    vec3 ambient = frame.ambient.rgb * mix(frame.ambient.a, 1.0, up);
-    c += ambient * base * (1.0 - 0.5 * metallic) * occlusion;
+    if (frame.flags.z != 0u) {
+        // Image-based: the sky's irradiance and prefiltered reflections.
+        c += environment_light(n, v, base, metallic, roughness) * occlusion;
+    } else {
+        // Hemisphere ambient: sky from above, a darker ground from below.
+        float up = n.y * 0.5 + 0.5;
+        vec3 ambient = frame.ambient.rgb * mix(frame.ambient.a, 1.0, up);
+        c += ambient * base * (1.0 - 0.5 * metallic) * occlusion;
+    }
     return c;
 }
 

@@ -20,7 +20,8 @@ layout(set = 0, binding = 0, std140) uniform FrameData {
     mat4 view;            // world to view (the camera looks down -Z)
     vec4 proj;            // xy: view x / depth, y / depth at NDC ±1; z: near; w: cluster far
     uvec4 cluster_grid;   // xy: cluster tiles, z: depth slices, w: light indices per cluster
-    uvec4 flags;          // x: 1 when lit shaders read clusters, y: 1 when lighting reads SSAO
+    uvec4 flags;          // x: 1 when lit shaders read clusters, y: 1 when lighting reads SSAO,
+                          // z: 1 for image-based ambient light (else the hemisphere)
     vec4 ssao;            // x: radius (m), y: strength, z: bias (cosine)
     mat4 unjittered_view_proj;  // world to clip without the TAA jitter (motion vectors)
     mat4 prev_view_proj;  // the previous frame's unjittered world to clip

@@ -5,15 +5,18 @@
 // the G-buffer's emission plus the lit colour where depth was written, the sky elsewhere, so
 // nothing clears HDR first and the G-buffer is read only where the G-buffer pass covered it.
 // Set 0 as the pass declares it: the frame constants, the point lights, the shadow atlas, the
-// G-buffer, depth, emission, HDR, then the variant's clusters (CLUSTERED) and SSAO (SSAO).
+// G-buffer, depth, emission, HDR, the environment (environment.glsl: specular, irradiance,
+// BRDF table), then the variant's clusters (CLUSTERED) and SSAO (SSAO).
 #define LIT_COMPUTE
 #define SHADOW_SET 0
 #define SHADOW_BINDING 2
+#define ENV_SET 0
+#define ENV_BINDING 9
 #ifdef CLUSTERED
-#define CLUSTERS_BINDING 9
-#define SSAO_BINDING 10
+#define CLUSTERS_BINDING 12
+#define SSAO_BINDING 13
 #else
-#define SSAO_BINDING 9
+#define SSAO_BINDING 12
 #endif
 #include "common.glsl"
 #include "shadow.glsl"

@@ -1,6 +1,6 @@
 // What the deferred lighting pass and the forward path's opaque surfaces share beyond
 // `shade()`: ambient occlusion at a pixel (SSAO, set 0 binding 3) and the sky where no
-// surface is. One copy, so forward and deferred light a surface with the same code.
+// surface is (the environment's, `environment.glsl`). One copy, so forward and deferred light a surface with the same code.
 #ifndef TESSERA_LIT_GLSL
 #define TESSERA_LIT_GLSL
 
@@ -48,11 +48,9 @@ vec3 world_at(vec2 uv, float depth) {
     return world.xyz / world.w;
 }
 
-// The sky seen through screen UV `uv`: ambient, brighter looking up.
+// The sky seen through screen UV `uv` (`environment.glsl`).
 vec3 sky(vec2 uv) {
-    vec3 dir = normalize(world_at(uv, 0.0) - frame.camera_pos.xyz);
-    float t = clamp(dir.y * 0.5 + 0.5, 0.0, 1.0);
-    return frame.ambient.rgb * mix(0.35, 1.2, t);
+    return environment_sky(normalize(world_at(uv, 0.0) - frame.camera_pos.xyz));
 }
 
 #endif

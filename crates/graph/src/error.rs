@@ -191,7 +191,9 @@ pub fn shape(resource: &crate::graph::Resource) -> String {
             if d.mips != 1 {
                 s.push_str(&format!(", {}", plural(d.mips, "mip", "mips")));
             }
-            if d.layers != 1 {
+            if d.cube {
+                s.push_str(", cube");
+            } else if d.layers != 1 {
                 s.push_str(&format!(", {}", plural(d.layers, "layer", "layers")));
             }
             s

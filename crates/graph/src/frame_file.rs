@@ -151,6 +151,9 @@ pub struct ResourceSpec {
     pub mips: Option<u32>,
     /// Array layers.
     pub layers: Option<u32>,
+    /// A cube map (six square layers sampled through a cube view).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub cube: bool,
     /// Bytes (buffers: required; images: overrides the estimate).
     pub size: Option<u64>,
     /// Owned outside the graph.
@@ -468,6 +471,7 @@ impl FrameFile {
                     samples: d.map(|d| d.samples),
                     mips: d.map(|d| d.mips),
                     layers: d.map(|d| d.layers),
+                    cube: d.is_some_and(|d| d.cube),
                     size: match r.kind {
                         ResourceKind::Buffer { size } => Some(size),
                         ResourceKind::Image(_) => r.size,
@@ -668,6 +672,7 @@ impl ResourceSpec {
                     samples: self.samples.unwrap_or(1),
                     mips: self.mips.unwrap_or(1),
                     layers: self.layers.unwrap_or(1),
+                    cube: self.cube,
                 })
             }
             ResourceKindSpec::Buffer => {
@@ -677,9 +682,10 @@ impl ResourceSpec {
                     || self.samples.is_some()
                     || self.mips.is_some()
                     || self.layers.is_some()
+                    || self.cube
                 {
                     return Err(invalid(
-                        "a buffer has no format, width, height, samples, mips or layers".into(),
+                        "a buffer has no format, width, height, samples, mips, layers or cube".into(),
                     ));
                 }
                 let size = self

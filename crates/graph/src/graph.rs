@@ -54,6 +54,9 @@ pub struct ImageDesc {
     pub mips: u32,
     /// Array layers.
     pub layers: u32,
+    /// A cube map: six layers, one per face (+X, -X, +Y, -Y, +Z, -Z), square, sampled
+    /// through a cube view (an environment map).
+    pub cube: bool,
 }
 
 impl ImageDesc {
@@ -66,6 +69,16 @@ impl ImageDesc {
             samples: 1,
             mips: 1,
             layers: 1,
+            cube: false,
+        }
+    }
+
+    /// A cube map of `side`×`side` faces: six layers, sampled through a cube view.
+    pub fn cube(format: Format, side: u32) -> Self {
+        ImageDesc {
+            layers: 6,
+            cube: true,
+            ..ImageDesc::new(format, side, side)
         }
     }
 

@@ -125,6 +125,22 @@ impl<'a, S: Copy> FrameBuilder<'a, S> {
         ImageRef::new(self.graph.image(name, desc))
     }
 
+    /// A transient image of any shape (a cube map, mips).
+    pub fn transient_image(&mut self, name: &str, desc: ImageDesc) -> ImageRef {
+        ImageRef::new(self.graph.image(name, desc))
+    }
+
+    // MERGE-PERSIST: stand-ins until the persistent origin lands (transients, always written).
+    /// A persistent image (stand-in).
+    pub fn persistent_image(&mut self, name: &str, desc: ImageDesc, _valid: bool) -> ImageRef {
+        ImageRef::new(self.graph.image(name, desc))
+    }
+
+    /// A persistent buffer (stand-in).
+    pub fn persistent_buffer(&mut self, name: &str, size: u64, _valid: bool) -> BufferRef {
+        BufferRef::new(self.graph.buffer(name, size))
+    }
+
     /// A transient buffer.
     pub fn buffer(&mut self, name: &str, size: u64) -> BufferRef {
         BufferRef::new(self.graph.buffer(name, size))

@@ -249,6 +249,9 @@ pub struct Features {
     pub clustering: bool,
     /// Ambient occlusion.
     pub ssao: Ssao,
+    /// Image-based ambient light from the sky (irradiance and prefiltered reflections,
+    /// `frame::environment`); off, a hemisphere of the settings' ambient colour.
+    pub ibl: bool,
     /// Bloom.
     pub bloom: Bloom,
     /// Exposure.
@@ -280,6 +283,7 @@ impl Default for Features {
             lights: 256,
             clustering: true,
             ssao: Ssao::GBuffer,
+            ibl: true,
             bloom: Bloom::Hdr,
             exposure: Exposure::Auto { compensation: 1.0 },
             aa: Aa::Taa,

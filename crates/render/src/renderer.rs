@@ -187,6 +187,7 @@ pub fn frame_graph(scene: &Scene, settings: &Settings) -> Graph {
         frame: 0,
         previous: None,
         taa_frames: None,
+        environment: Default::default(),
     }
     .declare(0.0, sizes, &[], readback, None, None)
     .0
@@ -656,6 +657,9 @@ pub struct FrameSource<'a> {
     /// TAA's count of frames accumulated since its history's reset, kept across frames
     /// (`None`: a frame declared for its plan only).
     pub taa_frames: Option<&'a std::cell::Cell<u64>>,
+    /// Which persistent environment content is still valid (all stale: the first frame's
+    /// plan, which runs the environment's passes).
+    pub environment: crate::frame::environment::Validity,
 }
 
 impl<'a> FrameSource<'a> {
@@ -755,7 +759,7 @@ impl<'a> FrameSource<'a> {
         data.flags = [
             u32::from(f.clustering),
             u32::from(f.ssao != crate::features::Ssao::Off),
-            0,
+            u32::from(f.ibl),
             0,
         ];
         // The SSAO radius follows the scene's size (glTF models come in any unit).
@@ -879,6 +883,7 @@ impl<'a> FrameSource<'a> {
                 taa_frames: self.taa_frames,
                 depth_resolve: self.settings.depth_resolve,
                 tonemap_per_sample: self.settings.tonemap_per_sample,
+                environment: self.environment,
                 async_tail,
             },
         );
@@ -980,6 +985,7 @@ impl Renderer {
             frame: self.frames - self.taa_epoch,
             previous: self.previous_view_proj,
             taa_frames: Some(&self.taa_frames),
+            environment: Default::default(), // MERGE-PERSIST: the renderer's validity
         };
         let sizes = (self.scene_gpu.vertices.size, self.scene_gpu.indices.size);
         let (graph, mut bodies, imports) = source.declare(

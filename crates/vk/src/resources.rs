@@ -27,8 +27,14 @@ pub struct ImageRes {
     pub image: vk::Image,
     /// View of mip 0, layer 0 with every aspect (framebuffers).
     pub attachment_view: vk::ImageView,
-    /// View of mip 0, layer 0 with the depth (or colour) aspect only (descriptors).
+    /// View of mip 0, layer 0 with the depth (or colour) aspect only (descriptors); of a
+    /// cube map, a cube view of every mip.
     pub shader_view: vk::ImageView,
+    /// Of a cube map, a cube view of each mip alone (the first [`MAX_MIP_VIEWS`]; null
+    /// past `mips`): what a pass writing one mip binds as its storage image.
+    pub mip_views: [vk::ImageView; MAX_MIP_VIEWS],
+    /// A cube map (six layers sampled through a cube view).
+    pub cube: bool,
     /// Format.
     pub format: Format,
     /// Extent of mip 0.
@@ -45,7 +51,18 @@ pub struct ImageRes {
     pub viewable: bool,
 }
 
+/// Mips of a cube map with a view each ([`ImageRes::mip_views`]).
+pub const MAX_MIP_VIEWS: usize = 8;
+
 impl ImageRes {
+    /// The view of mip `mip` alone ([`ImageRes::mip_views`]); `None` past the views made.
+    pub fn mip_view(&self, mip: u32) -> Option<vk::ImageView> {
+        self.mip_views
+            .get(mip as usize)
+            .copied()
+            .filter(|v| *v != vk::ImageView::null())
+    }
+
     /// The subresource range covering the whole image.
     pub fn range(&self) -> vk::ImageSubresourceRange {
         vk::ImageSubresourceRange {
@@ -361,6 +378,9 @@ pub fn create_unbound(
                     .usage(usage[i].0)
                     .sharing_mode(sharing)
                     .initial_layout(vk::ImageLayout::UNDEFINED);
+                if desc.cube {
+                    info = info.flags(vk::ImageCreateFlags::CUBE_COMPATIBLE);
+                }
                 if sharing == vk::SharingMode::CONCURRENT {
                     info = info.queue_family_indices(&families);
                 }
@@ -386,6 +406,8 @@ pub fn create_unbound(
                     image,
                     attachment_view: vk::ImageView::null(),
                     shader_view: vk::ImageView::null(),
+                    mip_views: [vk::ImageView::null(); MAX_MIP_VIEWS],
+                    cube: desc.cube,
                     format: desc.format,
                     extent: vk::Extent2D {
                         width: desc.width.max(1),
@@ -439,6 +461,8 @@ fn placeholder(kind: &ResourceKind) -> Res {
             image: vk::Image::null(),
             attachment_view: vk::ImageView::null(),
             shader_view: vk::ImageView::null(),
+            mip_views: [vk::ImageView::null(); MAX_MIP_VIEWS],
+            cube: desc.cube,
             format: desc.format,
             extent: vk::Extent2D {
                 width: desc.width.max(1),
@@ -457,6 +481,51 @@ fn placeholder(kind: &ResourceKind) -> Res {
     }
 }
 
+/// Creates `im`'s views (bound to memory): the attachment and shader views of mip 0, layer
+/// 0; of a cube map, a cube shader view of every mip and one per mip.
+pub fn create_views(gpu: &Gpu, im: &mut ImageRes, name: &str) -> Result<(), VkError> {
+    let d = &gpu.device;
+    let all = conv::aspects(im.format);
+    let view = |aspect: vk::ImageAspectFlags, cube: bool, mips: (u32, u32)| {
+        let info = vk::ImageViewCreateInfo::default()
+            .image(im.image)
+            .view_type(if cube {
+                vk::ImageViewType::CUBE
+            } else {
+                vk::ImageViewType::TYPE_2D
+            })
+            .format(conv::format(im.format))
+            .subresource_range(vk::ImageSubresourceRange {
+                aspect_mask: aspect,
+                base_mip_level: mips.0,
+                level_count: mips.1,
+                base_array_layer: 0,
+                layer_count: if cube { 6 } else { 1 },
+            });
+        // SAFETY: the image is bound to memory; `info` is complete.
+        unsafe { d.create_image_view(&info, None) }
+    };
+    im.attachment_view = view(all, false, (0, 1))?;
+    gpu.name(im.attachment_view, &format!("{name} (attachment)"));
+    let shader_aspect = if im.format.has_depth() {
+        vk::ImageAspectFlags::DEPTH
+    } else {
+        all
+    };
+    if im.cube {
+        im.shader_view = view(shader_aspect, true, (0, im.mips))?;
+        for m in 0..im.mips.min(MAX_MIP_VIEWS as u32) {
+            let v = view(shader_aspect, true, (m, 1))?;
+            gpu.name(v, &format!("{name} (mip {m})"));
+            im.mip_views[m as usize] = v;
+        }
+    } else {
+        im.shader_view = view(shader_aspect, false, (0, 1))?;
+    }
+    gpu.name(im.shader_view, &format!("{name} (shader)"));
+    Ok(())
+}
+
 fn destroy_objects(gpu: &Gpu, res: &[Res]) {
     for r in res.iter().filter(|r| !r.is_null()) {
         // SAFETY: the objects belong to this device and no submitted work uses them (callers
@@ -464,7 +533,8 @@ fn destroy_objects(gpu: &Gpu, res: &[Res]) {
         unsafe {
             match r {
                 Res::Image(i) => {
-                    for v in [i.attachment_view, i.shader_view] {
+                    let views = [i.attachment_view, i.shader_view];
+                    for &v in views.iter().chain(&i.mip_views) {
                         if v != vk::ImageView::null() {
                             gpu.device.destroy_image_view(v, None);
                         }
@@ -623,35 +693,9 @@ impl Resources {
         }
         for (i, r) in self.res.iter_mut().enumerate() {
             if let Res::Image(im) = r {
-                if !im.viewable || im.image == vk::Image::null() {
-                    continue;
+                if im.viewable && im.image != vk::Image::null() {
+                    create_views(gpu, im, &graph.resources[i].name)?;
                 }
-                let name = &graph.resources[i].name;
-                let view = |aspect: vk::ImageAspectFlags| {
-                    let info = vk::ImageViewCreateInfo::default()
-                        .image(im.image)
-                        .view_type(vk::ImageViewType::TYPE_2D)
-                        .format(conv::format(im.format))
-                        .subresource_range(vk::ImageSubresourceRange {
-                            aspect_mask: aspect,
-                            base_mip_level: 0,
-                            level_count: 1,
-                            base_array_layer: 0,
-                            layer_count: 1,
-                        });
-                    // SAFETY: the image is bound to memory; `info` is complete.
-                    unsafe { d.create_image_view(&info, None) }
-                };
-                let all = conv::aspects(im.format);
-                im.attachment_view = view(all)?;
-                gpu.name(im.attachment_view, &format!("{name} (attachment)"));
-                let shader_aspect = if im.format.has_depth() {
-                    vk::ImageAspectFlags::DEPTH
-                } else {
-                    all
-                };
-                im.shader_view = view(shader_aspect)?;
-                gpu.name(im.shader_view, &format!("{name} (shader)"));
             }
         }
         Ok(())

@@ -208,6 +208,13 @@ fn validate_resources(graph: &Graph, caps: &Capabilities) -> Result<(), CompileE
                         d.layers
                     )));
                 }
+                if d.cube && (d.layers != 6 || d.width != d.height || d.samples != 1) {
+                    return Err(invalid(format!(
+                        "a cube map of {} layers, {}×{}, {} samples: a cube map has 6 square \
+                         single-sampled layers",
+                        d.layers, d.width, d.height, d.samples
+                    )));
+                }
             }
             ResourceKind::Buffer { size } => {
                 if *size == 0 {

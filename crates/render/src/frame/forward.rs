@@ -23,9 +23,11 @@
 //! each sample and resolving its multisampled target, so only single-sampled results leave
 //! tile memory: the bytes a 1× frame stores.
 
-use super::geometry::{declare_transparents, draw_meshes, lit_sets, subpass_of, Shading};
+use super::geometry::{
+    declare_environment, declare_transparents, draw_meshes, lit_sets, subpass_of, Shading,
+};
 use super::post::Hdr;
-use super::sets::draw_fullscreen;
+use super::sets::{bind_graphics_set, draw_fullscreen};
 use super::Targets;
 use crate::builder::{Filter, ImageRef, Size};
 use crate::features::{Bloom, DebugView, Exposure, Features, RenderPath};
@@ -93,7 +95,8 @@ pub fn declare_opaque(fb: &mut FrameBuilder<'_>, t: &Targets, f: ForwardTargets)
     let t = *t;
     fb.pass("forward opaque", PassKind::Raster, |p| {
         // Set 0: frame constants, lights, the variant's clusters (2) and SSAO (3); set 1:
-        // each draw's material (the scene's); set 2: the shadow atlas.
+        // each draw's material (the scene's); set 2: the shadow atlas; set 3: the
+        // environment (the sky draws it too).
         p.color_cleared(f.color, [0.0; 4]);
         // TAA's motion vectors (single-sampled only: `Features::check`), no motion where
         // nothing is drawn.
@@ -112,6 +115,7 @@ pub fn declare_opaque(fb: &mut FrameBuilder<'_>, t: &Targets, f: ForwardTargets)
             p.at_binding(3).sampled_with(a, Filter::Nearest);
         }
         p.in_set(2).sampled_with(t.atlas, Filter::ShadowCompare);
+        declare_environment(p, &t);
         let (clustered, ao, motion) = (t.clusters.is_some(), t.ssao.is_some(), t.motion.is_some());
         move |pc| {
             let subpass = subpass_of(pc)?;
@@ -147,6 +151,8 @@ pub fn declare_opaque(fb: &mut FrameBuilder<'_>, t: &Targets, f: ForwardTargets)
                     p.layouts.forward_opaque[variant],
                 )
             };
+            // The sky reads set 3 as well: bound here, as the opaque draws may be none.
+            bind_graphics_set(pc, sky.1, 3, sets[2]);
             draw_fullscreen(pc, sky, extent, &sets[..1], &[]);
             Ok(())
         }

@@ -3,7 +3,7 @@
 
 use super::sets::frame_set;
 use super::Targets;
-use crate::builder::{Filter, ImageRef};
+use crate::builder::{Filter, ImageRef, PassDecl};
 use crate::gpu::commands::set_viewport;
 use crate::gpu::descriptors::declared_sets;
 use crate::gpu::pass::{FrameBuilder, PassContext};
@@ -188,27 +188,38 @@ pub(crate) fn subpass_of(pc: &PassContext<'_, '_, '_>) -> Result<Subpass, Render
 }
 
 /// The sets a lit forward draw binds, written from its pass's declaration: set 0 (frame
-/// constants, lights, and the clusters and SSAO of layout `variant`) and set 2 (the shadow
-/// atlas); set 1 is each draw's material, which the scene owns.
+/// constants, lights, and the clusters and SSAO of layout `variant`), set 2 (the shadow
+/// atlas) and set 3 (the environment); set 1 is each draw's material, which the scene owns.
 pub(crate) fn lit_sets(
     pc: &mut PassContext<'_, '_, '_>,
     pipelines: &RefCell<Pipelines>,
     variant: usize,
-) -> Result<[vk::DescriptorSet; 2], RenderError> {
+) -> Result<[vk::DescriptorSet; 3], RenderError> {
     let set_layouts = {
         let p = pipelines.borrow();
         [
             p.layouts.lit_frame[variant],
             vk::DescriptorSetLayout::null(),
             p.layouts.shadow_map,
+            p.layouts.environment,
         ]
     };
     let sets = declared_sets(pc, &set_layouts)?;
-    Ok([sets[0], sets[2]])
+    Ok([sets[0], sets[2], sets[3]])
+}
+
+/// Declares the environment (set 3 of the lit shaders) on a pass being set up; leaves the
+/// declaration in set 0.
+pub(crate) fn declare_environment(p: &mut PassDecl, t: &Targets) {
+    p.in_set(3)
+        .sampled(t.env.specular)
+        .storage_read(t.env.irradiance)
+        .sampled(t.env.brdf)
+        .in_set(0);
 }
 
 /// Records `draws` with the mesh pipeline of each material drawn as `shading`; `sets` are
-/// the frame set and, for lit draws, the shadow set.
+/// the frame set and, for lit draws, the shadow and environment sets.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn draw_meshes(
     gpu: &Gpu,
@@ -243,13 +254,13 @@ pub(crate) fn draw_meshes(
             &sets[..1],
             &[],
         );
-        if let Some(&shadow) = sets.get(1) {
+        if sets.len() > 1 {
             gpu.device.cmd_bind_descriptor_sets(
                 cmd,
                 vk::PipelineBindPoint::GRAPHICS,
                 layout,
                 2,
-                &[shadow],
+                &sets[1..],
                 &[],
             );
         }
@@ -410,7 +421,8 @@ pub fn declare_transparents(
             p.resolve(target, from);
         }
         // Set 0: frame constants, lights and the variant's clusters; set 1: each draw's
-        // material (the scene's, not the graph's); set 2: the shadow atlas.
+        // material (the scene's, not the graph's); set 2: the shadow atlas; set 3: the
+        // environment.
         p.blend(t.hdr)
             .depth_read(t.depth)
             .uniform(t.ubo)
@@ -423,6 +435,7 @@ pub fn declare_transparents(
         if let Some(c) = t.clusters {
             p.storage_read(c);
         }
+        declare_environment(p, &t);
         move |pc| {
             let subpass = subpass_of(pc)?;
             let (scene, pipelines) = (pc.scene()?, pc.pipelines()?);

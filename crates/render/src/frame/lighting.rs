@@ -1,6 +1,7 @@
 //! `lighting`: the deferred lighting pass, as a raster subpass ([`declare`]) or a compute
 //! pass ([`declare_compute`]).
 
+use super::geometry::declare_environment;
 use super::sets::draw_fullscreen;
 use super::Targets;
 use crate::builder::Filter;
@@ -16,7 +17,7 @@ pub fn declare(fb: &mut FrameBuilder<'_>, t: &Targets) {
     let t = *t;
     fb.pass("lighting", PassKind::Raster, |p| {
         // Set 0: frame constants, lights, the variant's clusters (2) and SSAO (3); set 1:
-        // the G-buffer; set 2: the shadow atlas.
+        // the G-buffer; set 2: the shadow atlas; set 3: the environment.
         // The G-buffer is read where depth is (`gbuffer`'s coverage); HDR at every pixel.
         p.in_set(1)
             .covered_by(t.depth)
@@ -30,8 +31,8 @@ pub fn declare(fb: &mut FrameBuilder<'_>, t: &Targets) {
             .uniform(t.ubo)
             .storage_read(t.lights)
             .in_set(2)
-            .sampled_with(t.atlas, Filter::ShadowCompare)
-            .in_set(0);
+            .sampled_with(t.atlas, Filter::ShadowCompare);
+        declare_environment(p, &t);
         if let Some(c) = t.clusters {
             p.at_binding(2).storage_read(c);
         }
@@ -55,6 +56,7 @@ pub fn declare(fb: &mut FrameBuilder<'_>, t: &Targets) {
                         p.layouts.lit_frame[variant],
                         p.layouts.gbuffer_inputs,
                         p.layouts.shadow_map,
+                        p.layouts.environment,
                     ],
                 )
             };
@@ -86,7 +88,10 @@ pub fn declare_compute(fb: &mut FrameBuilder<'_>, t: &Targets) {
             .sampled_with(t.depth, Filter::Nearest)
             .sampled_with(t.emission, Filter::Nearest)
             .everywhere()
-            .image_store(t.hdr);
+            .image_store(t.hdr)
+            .sampled(t.env.specular)
+            .storage_read(t.env.irradiance)
+            .sampled(t.env.brdf);
         if let Some(c) = t.clusters {
             p.storage_read(c);
         }

@@ -6,7 +6,8 @@
 //! and is declared by one function that takes the [`Targets`] so far:
 //!
 //! 1. `frame constants` (transfer): the camera, lights and shadow cascades into two
-//!    transient buffers (here).
+//!    transient buffers (here). [`environment`]: the sky cube map, its prefiltered specular
+//!    mips and irradiance, and the BRDF table, persistent and run only when stale.
 //! 2. [`clustering`] (`features.clustering`): `light clustering` on the async queue, the
 //!    point lights binned into view-space froxels for lighting and transparents. [`ssao`]
 //!    (`features.ssao`): `ssao` and `ssao blur` on the async queue at half resolution, from
@@ -19,7 +20,7 @@
 //!    cleared: the colour targets are declared covered by it) and, after lighting,
 //!    `transparents` (forward, blended).
 //! 4. [`lighting`]: the sun (shadowed, PCF, cascades blended) and point lights (GGX), ambient
-//!    × SSAO, into HDR `B10G11R11_UFLOAT_PACK32`: with `Lighting::Raster` a full-screen pass
+//!    (image-based from the [`environment`], or a hemisphere) × SSAO, and the sky, into HDR `B10G11R11_UFLOAT_PACK32`: with `Lighting::Raster` a full-screen pass
 //!    reading the G-buffer and depth as input attachments and adding to HDR; with
 //!    `Lighting::Compute` a compute pass sampling them (and `gbuffer emission`) and writing
 //!    every pixel of HDR.
@@ -52,6 +53,7 @@
 pub mod bloom;
 pub mod clustering;
 pub mod debug;
+pub mod environment;
 pub mod exposure;
 pub mod forward;
 pub mod geometry;
@@ -119,6 +121,9 @@ pub struct FrameInputs<'a> {
     /// The forward path at `msaa` > 1 may tone map per sample (the device can shade per
     /// sample; [`forward::tonemaps_per_sample`]).
     pub tonemap_per_sample: bool,
+    /// Which persistent environment content (the sky's image-based light, the BRDF table)
+    /// still holds what its passes would write ([`environment`]).
+    pub environment: environment::Validity,
     /// The post chain will run on the async queue beside the next frame's first graphics
     /// passes ([`tessera_graph::compile::overlap::tail_to_async`]): the frame's start is
     /// ordered for that.
@@ -179,6 +184,8 @@ pub struct Targets {
     pub ssao: Option<ImageRef>,
     /// The motion vectors (`R16G16_SFLOAT`, UV now minus UV last frame), when TAA runs.
     pub motion: Option<ImageRef>,
+    /// The sky's image-based light, which every lit pass reads.
+    pub env: environment::Environment,
 }
 
 /// The deferred path's SSAO, shadows and G-buffer, in the order that overlaps the async SSAO
@@ -295,6 +302,13 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
         }
     });
 
+    // The environment first: its passes need nothing of this frame, so they start at once
+    // (on the async queue where there is one), when they run at all.
+    let env = environment::declare(
+        fb,
+        environment::SkyInputs::of(&data),
+        inputs.environment,
+    );
     let cascade = inputs.shadow_size.max(1);
     let cascades = inputs
         .features
@@ -350,6 +364,7 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
             && (!forward || features.msaa <= 1)
             && matches!(features.debug_view, DebugView::None | DebugView::Exposure))
         .then(|| fb.image("motion", taa::MOTION_FORMAT, Size::FULL)),
+        env,
     };
     let mut t = t;
     if features.clustering {

@@ -45,6 +45,27 @@ pub(crate) fn frame_set(
     Ok(set)
 }
 
+/// Binds `set` as set `index` of graphics pipeline layout `layout`.
+pub(crate) fn bind_graphics_set(
+    pc: &PassContext<'_, '_, '_>,
+    layout: vk::PipelineLayout,
+    index: u32,
+    set: vk::DescriptorSet,
+) {
+    // SAFETY: recording inside a render pass; `set` was allocated for this frame slot with
+    // the layout's set `index`.
+    unsafe {
+        pc.gpu.device.cmd_bind_descriptor_sets(
+            pc.cmd,
+            vk::PipelineBindPoint::GRAPHICS,
+            layout,
+            index,
+            &[set],
+            &[],
+        );
+    }
+}
+
 /// Draws the full-screen triangle with `pipeline` and its `layout`, the descriptor `sets`
 /// from set 0, and `push` as fragment push constants (lighting, tone mapping).
 pub(crate) fn draw_fullscreen(

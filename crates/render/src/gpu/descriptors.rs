@@ -95,6 +95,16 @@ pub fn declared_sets(
     pc: &mut PassContext<'_, '_, '_>,
     layouts: &[vk::DescriptorSetLayout],
 ) -> Result<Vec<vk::DescriptorSet>, RenderError> {
+    declared_sets_at(pc, layouts, None)
+}
+
+/// [`declared_sets`], with every storage image of a cube map bound as its mip `mip` alone
+/// when `mip` is given (a pass that writes one mip per dispatch).
+fn declared_sets_at(
+    pc: &mut PassContext<'_, '_, '_>,
+    layouts: &[vk::DescriptorSetLayout],
+    mip: Option<u32>,
+) -> Result<Vec<vk::DescriptorSet>, RenderError> {
     let bindings = pc.bindings();
     let unwritable = |set: u32| {
         layouts
@@ -138,6 +148,16 @@ pub fn declared_sets(
                 let (view, sampler) = match b.kind {
                     BindingKind::InputAttachment => (res.attachment_view, vk::Sampler::null()),
                     BindingKind::Sampled(f) => (res.shader_view, sampler(pc, f)?),
+                    BindingKind::StorageImage if res.cube && mip.is_some() => {
+                        let m = mip.unwrap_or(0);
+                        let view = res.mip_view(m).ok_or_else(|| {
+                            RenderError::Frame(format!(
+                                "pass '{}': mip {m} of a cube map of {} mips has no view",
+                                pc.pass.name, res.mips
+                            ))
+                        })?;
+                        (view, vk::Sampler::null())
+                    }
                     _ => (res.shader_view, vk::Sampler::null()),
                 };
                 Info::Image([vk::DescriptorImageInfo {
@@ -176,13 +196,34 @@ pub fn dispatch(
     push: &[u8],
     groups: [u32; 3],
 ) -> Result<(), RenderError> {
+    dispatch_at(pc, shader, push, groups, None)
+}
+
+/// [`dispatch`] writing mip `mip` of the pass's storage cube map (bound as that mip's view).
+pub fn dispatch_mip(
+    pc: &mut PassContext<'_, '_, '_>,
+    shader: &'static str,
+    push: &[u8],
+    groups: [u32; 3],
+    mip: u32,
+) -> Result<(), RenderError> {
+    dispatch_at(pc, shader, push, groups, Some(mip))
+}
+
+fn dispatch_at(
+    pc: &mut PassContext<'_, '_, '_>,
+    shader: &'static str,
+    push: &[u8],
+    groups: [u32; 3],
+    mip: Option<u32>,
+) -> Result<(), RenderError> {
     let types = declared_types(pc, 0)?;
     let pipeline =
         pc.pipelines()?
             .borrow_mut()
             .shaders
             .compute(pc.gpu, shader, &types, push.len() as u32)?;
-    let sets = declared_sets(pc, &[pipeline.set_layout])?;
+    let sets = declared_sets_at(pc, &[pipeline.set_layout], mip)?;
     pipeline.dispatch(pc, sets[0], push, groups);
     Ok(())
 }

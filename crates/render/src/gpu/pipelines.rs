@@ -90,19 +90,23 @@ pub struct Layouts {
     pub hdr_input: vk::DescriptorSetLayout,
     /// Set 2 of the lit shaders: the shadow atlas with a comparison sampler.
     pub shadow_map: vk::DescriptorSetLayout,
+    /// Set 3 of the lit shaders: the environment (specular cube map, irradiance, BRDF
+    /// table; `environment.glsl`).
+    pub environment: vk::DescriptorSetLayout,
     /// Set 0 of the shadow shader: the frame constants only.
     pub frame_constants: vk::DescriptorSetLayout,
     /// The shadow pass: frame constants, draw push constants.
     pub shadow: vk::PipelineLayout,
     /// Mesh pipelines: frame + material + shadow map, draw push constants.
     pub mesh: vk::PipelineLayout,
-    /// Lighting, by [`variant_index`]: lit frame + G-buffer inputs + shadow map.
+    /// Lighting, by [`variant_index`]: lit frame + G-buffer inputs + shadow map +
+    /// environment.
     pub lighting: [vk::PipelineLayout; 4],
-    /// Forward (transparents), by `clustered`: lit frame + material + shadow map, draw push
-    /// constants.
+    /// Forward (transparents), by `clustered`: lit frame + material + shadow map +
+    /// environment, draw push constants.
     pub forward: [vk::PipelineLayout; 2],
     /// Forward opaque (and its sky), by [`variant_index`]: lit frame + material + shadow
-    /// map, draw push constants.
+    /// map + environment, draw push constants.
     pub forward_opaque: [vk::PipelineLayout; 4],
     /// Tone mapping: HDR input, exposure push constant.
     pub tonemap: vk::PipelineLayout,
@@ -187,6 +191,14 @@ impl Layouts {
         let gbuffer_inputs = set_layout(gpu, &[(T::INPUT_ATTACHMENT, S::FRAGMENT); 4])?;
         let hdr_input = set_layout(gpu, &[(T::INPUT_ATTACHMENT, S::FRAGMENT)])?;
         let shadow_map = set_layout(gpu, &[(T::COMBINED_IMAGE_SAMPLER, S::FRAGMENT)])?;
+        let environment = set_layout(
+            gpu,
+            &[
+                (T::COMBINED_IMAGE_SAMPLER, S::FRAGMENT),
+                (T::STORAGE_BUFFER, S::FRAGMENT),
+                (T::COMBINED_IMAGE_SAMPLER, S::FRAGMENT),
+            ],
+        )?;
         let frame_constants = set_layout(gpu, &[(T::UNIFORM_BUFFER, S::VERTEX)])?;
         let draw = vk::PushConstantRange {
             stage_flags: vf,
@@ -196,15 +208,16 @@ impl Layouts {
         let mesh = pipeline_layout(gpu, &[frame, material, shadow_map], Some(draw))?;
         let mut lighting = [vk::PipelineLayout::null(); 4];
         for (l, &f) in lighting.iter_mut().zip(&lit_frame) {
-            *l = pipeline_layout(gpu, &[f, gbuffer_inputs, shadow_map], None)?;
+            *l = pipeline_layout(gpu, &[f, gbuffer_inputs, shadow_map, environment], None)?;
         }
+        let lit = |f| [f, material, shadow_map, environment];
         let forward = [
-            pipeline_layout(gpu, &[lit_frame[0], material, shadow_map], Some(draw))?,
-            pipeline_layout(gpu, &[lit_frame[2], material, shadow_map], Some(draw))?,
+            pipeline_layout(gpu, &lit(lit_frame[0]), Some(draw))?,
+            pipeline_layout(gpu, &lit(lit_frame[2]), Some(draw))?,
         ];
         let mut forward_opaque = [vk::PipelineLayout::null(); 4];
         for (l, &f) in forward_opaque.iter_mut().zip(&lit_frame) {
-            *l = pipeline_layout(gpu, &[f, material, shadow_map], Some(draw))?;
+            *l = pipeline_layout(gpu, &lit(f), Some(draw))?;
         }
         let shadow_draw = vk::PushConstantRange {
             stage_flags: S::VERTEX,
@@ -226,6 +239,7 @@ impl Layouts {
             gbuffer_inputs,
             hdr_input,
             shadow_map,
+            environment,
             frame_constants,
             shadow,
             mesh,
@@ -256,6 +270,7 @@ impl Layouts {
                 self.gbuffer_inputs,
                 self.hdr_input,
                 self.shadow_map,
+                self.environment,
                 self.frame_constants,
             ] {
                 gpu.device.destroy_descriptor_set_layout(l, None);

@@ -188,6 +188,38 @@ const SOURCES: &[(&str, &str)] = &[
         "post.comp",
         include_str!("../../../../shaders/render/post.comp"),
     ),
+    (
+        "cube.glsl",
+        include_str!("../../../../shaders/render/cube.glsl"),
+    ),
+    (
+        "atmosphere.glsl",
+        include_str!("../../../../shaders/render/atmosphere.glsl"),
+    ),
+    (
+        "ggx_sampling.glsl",
+        include_str!("../../../../shaders/render/ggx_sampling.glsl"),
+    ),
+    (
+        "environment.glsl",
+        include_str!("../../../../shaders/render/environment.glsl"),
+    ),
+    (
+        "env_sky.comp",
+        include_str!("../../../../shaders/render/env_sky.comp"),
+    ),
+    (
+        "env_specular.comp",
+        include_str!("../../../../shaders/render/env_specular.comp"),
+    ),
+    (
+        "env_irradiance.comp",
+        include_str!("../../../../shaders/render/env_irradiance.comp"),
+    ),
+    (
+        "brdf_lut.comp",
+        include_str!("../../../../shaders/render/brdf_lut.comp"),
+    ),
 ];
 
 /// The source of an embedded shader file.

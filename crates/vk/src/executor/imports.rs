@@ -107,6 +107,8 @@ pub(crate) fn resolve(
             image: im.image,
             attachment_view: im.view,
             shader_view: im.view,
+            mip_views: [vk::ImageView::null(); crate::resources::MAX_MIP_VIEWS],
+            cube: false,
             format: desc.format,
             extent: want,
             samples: desc.samples,

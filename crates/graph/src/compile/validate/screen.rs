@@ -227,7 +227,8 @@ fn resource_bytes(graph: &Graph, caps: &Capabilities) -> Option<Vec<u8>> {
                     | (d.samples & d.samples.wrapping_sub(1) != 0)
                     | (d.mips.wrapping_sub(1) >= full_chain)
                     | ((d.samples > 1) & (d.mips > 1))
-                    | (d.layers.wrapping_sub(1) >= MAX_LAYERS);
+                    | (d.layers.wrapping_sub(1) >= MAX_LAYERS)
+                    | (d.cube & ((d.layers != 6) | (d.width != d.height) | (d.samples != 1)));
                 let base = if d.format.is_depth_stencil() {
                     DEPTH
                 } else {
