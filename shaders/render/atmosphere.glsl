@@ -1,7 +1,8 @@
 // The sky's radiance: single scattering in a spherical atmosphere of Rayleigh (air) and Mie
 // (aerosol) particles with exponential density profiles, and ozone absorption, integrated
 // along the view ray with the sun's transmittance to each sample (after Nishita et al. 1993
-// and the parameters of Bruneton's precomputed atmosphere). `env_sky.comp` evaluates it once
+// and the parameters of Bruneton's precomputed atmosphere), with higher orders approximated by a
+// constant gain. `env_sky.comp` evaluates it once
 // per cube-map texel when the sun moves, so the ray march's cost is paid rarely, not per
 // pixel per frame.
 #ifndef TESSERA_ATMOSPHERE_GLSL
@@ -21,6 +22,10 @@ const float MIE_G = 0.8;
 // Ozone absorbs but does not scatter: a tent profile 30 km wide around 25 km.
 const vec3 OZONE = vec3(0.650e-6, 1.881e-6, 0.085e-6);
 const float GROUND_ALBEDO = 0.3;
+// Single scattering gives about half of a clear sky's radiance (light scattered more than
+// once, and off the ground first, makes up the rest): its in-scattering is doubled as a
+// cheap stand-in for the higher orders a full precomputation would integrate.
+const float HIGHER_ORDERS = 2.0;
 const float ATMOSPHERE_PI = 3.14159265358979;
 
 // Distance along the ray from `o` in direction `d` (unit) to the sphere of radius `r`
@@ -96,7 +101,8 @@ vec3 sky_radiance(vec3 d, vec3 to_sun) {
     float g2 = MIE_G * MIE_G;
     float mie_phase = 3.0 / (8.0 * ATMOSPHERE_PI) * (1.0 - g2) * (1.0 + mu * mu)
         / ((2.0 + g2) * pow(max(1.0 + g2 - 2.0 * MIE_G * mu, 1e-4), 1.5));
-    vec3 l = RAYLEIGH * rayleigh_sum * rayleigh_phase + MIE_SCATTERING * mie_sum * mie_phase;
+    vec3 l = (RAYLEIGH * rayleigh_sum * rayleigh_phase + MIE_SCATTERING * mie_sum * mie_phase)
+        * HIGHER_ORDERS;
     if (ground > 0.0) {
         vec3 p = eye + d * ground;
         vec3 n = normalize(p);

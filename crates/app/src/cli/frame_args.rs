@@ -100,6 +100,9 @@ pub struct FrameArgs {
     /// Every pixel loops over every light (no clustering pass).
     #[arg(long)]
     no_clustering: bool,
+    /// Ambient light from a constant hemisphere instead of the sky's image-based light.
+    #[arg(long)]
+    no_ibl: bool,
     /// Ambient occlusion.
     #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(config::SSAO_VALUES))]
     ssao: Option<String>,
@@ -169,6 +172,7 @@ impl FrameArgs {
         let mut f = config.features_for(profile);
         f.shadows &= !self.no_shadows;
         f.clustering &= !self.no_clustering;
+        f.ibl &= !self.no_ibl;
         if let Some(n) = self.cascades {
             f.cascades = n;
         }

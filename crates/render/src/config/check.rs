@@ -244,7 +244,7 @@ pub(super) fn expected(section: &str, key: &str) -> String {
         format!("an integer from {lo} to {hi}")
     }
     match (section, key) {
-        ("graph", _) | (_, "shadows" | "clustering") => "true or false".into(),
+        ("graph", _) | (_, "shadows" | "clustering" | "ibl") => "true or false".into(),
         ("render" | "window", "width" | "height") => int(SIZE),
         ("render", "frames") => int(FRAMES),
         ("render", "scene") => {

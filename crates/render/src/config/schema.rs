@@ -50,6 +50,7 @@ pub(super) struct FeaturesIn {
     pub lights: Option<Int<{ LIGHTS.0 as u64 }, { LIGHTS.1 as u64 }>>,
     pub clustering: Option<bool>,
     pub ssao: Option<Choice<Ssao>>,
+    pub ibl: Option<bool>,
     pub bloom: Option<Choice<Bloom>>,
     pub exposure: Option<Choice<AutoExposure>>,
     pub exposure_value: Option<Positive>,

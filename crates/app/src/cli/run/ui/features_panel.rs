@@ -56,6 +56,15 @@ pub fn show(ui: &mut Ui, view: &View, out: &mut Vec<Command>, w: &mut Widgets) {
     {
         said = Some(format!("clustering {}", on_off(f.clustering)));
     }
+    if record(
+        w,
+        "image-based light",
+        ui.checkbox(&mut f.ibl, "image-based light"),
+    )
+    .changed()
+    {
+        said = Some(format!("image-based light {}", on_off(f.ibl)));
+    }
     let lights = f64::from(view.scene_lights.max(f.lights));
     if let Some(v) = slider(ui, w, "lights", f64::from(f.lights), 0.0..=lights, 1.0) {
         f.lights = v as u32;
