@@ -47,6 +47,10 @@ pub struct Settings {
     pub emulate_async: bool,
     /// Sky ambient (linear RGB).
     pub ambient: [f32; 3],
+    /// The sun's direction (the way its light travels, world space) in place of the
+    /// scene's; `None`: the scene's. Only frame data and the sky depend on it, so
+    /// [`Renderer::set_sun`] changes it between frames without a re-plan.
+    pub sun: Option<glam::Vec3>,
     /// Copy each frame's output into a host-visible buffer ([`Renderer::picture`]).
     pub read_back: bool,
     /// A test aid: the pass of this name records nothing.
@@ -83,6 +87,7 @@ impl Default for Settings {
             options: CompileOptions::ALL,
             emulate_async: false,
             ambient: [0.05, 0.06, 0.08],
+            sun: None,
             read_back: true,
             #[cfg(feature = "test-hooks")]
             skip_pass: None,
@@ -583,6 +588,13 @@ impl Renderer {
         Ok(())
     }
 
+    /// The sun's direction of the next frames (the way its light travels; `None`: the
+    /// scene's). A scene without a sun keeps none. The graph does not change, but the
+    /// environment's passes run again on the next frame: the sky follows the sun.
+    pub fn set_sun(&mut self, direction: Option<glam::Vec3>) {
+        self.settings.sun = direction.filter(|d| d.is_finite() && d.length_squared() > 0.0);
+    }
+
     /// The view of the next frames (`None`: the scene's). The graph does not depend on it:
     /// no re-plan. An unusable view ([`View::is_usable`]) renders the scene's, with a warning.
     pub fn set_camera(&mut self, view: Option<View>) {
@@ -734,6 +746,11 @@ impl<'a> FrameSource<'a> {
             let d = glam::Vec3::new(-0.4, -1.0, -0.3).normalize();
             data.sun_direction = [d.x, d.y, d.z, 1.0];
             data.sun_color = [3.0, 2.9, 2.7, 0.0];
+        }
+        if let Some(d) = self.settings.sun.and_then(|d| d.try_normalize()) {
+            if data.sun_direction[3] > 0.0 {
+                data.sun_direction = [d.x, d.y, d.z, 1.0];
+            }
         }
         data.counts[0] = lights.len() as u32;
         let forward = (view.target - view.position).normalize_or(glam::Vec3::NEG_Z);

@@ -106,6 +106,7 @@ shadow_size = 512
 lights = 0
 clustering = false
 ssao = "prepass"
+ibl = false
 bloom = "tonemap"
 exposure = "fixed"
 exposure_value = 1.5
@@ -152,6 +153,7 @@ overlap_frames = false
         lights: 0,
         clustering: false,
         ssao: Ssao::Prepass,
+        ibl: false,
         bloom: Bloom::Tonemap,
         exposure: Exposure::Fixed(1.5),
         aa: Aa::Off,

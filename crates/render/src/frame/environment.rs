@@ -149,3 +149,99 @@ pub fn declare(fb: &mut FrameBuilder<'_>, sky: SkyInputs, valid: Validity) -> En
         brdf,
     }
 }
+
+/// The executor's epochs of the persistent environment resources now
+/// (`tessera_vk::executor::Executor::persistent_epoch`: `None` until made, a new number
+/// whenever remade, its content lost).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Epochs {
+    /// Of [`names::SPECULAR`].
+    pub specular: Option<u64>,
+    /// Of [`names::IRRADIANCE`].
+    pub irradiance: Option<u64>,
+    /// Of [`names::BRDF`].
+    pub brdf: Option<u64>,
+}
+
+/// What the renderer knows the persistent environment holds: the sky its content was
+/// written for and the epochs of the resources it was written into. Content is valid while
+/// both still hold: the same sky (bit for bit), the same objects.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Content {
+    sky: Option<(SkyInputs, [u64; 2])>,
+    brdf: Option<u64>,
+}
+
+impl Content {
+    /// Which content a frame of `sky` may keep, the resources' epochs being `now`.
+    pub fn validity(&self, sky: &SkyInputs, now: Epochs) -> Validity {
+        let same_sky = |k: &SkyInputs| bytemuck::bytes_of(k) == bytemuck::bytes_of(sky);
+        Validity {
+            sky: matches!(
+                (self.sky, now.specular, now.irradiance),
+                (Some((k, [s, i])), Some(s2), Some(i2)) if same_sky(&k) && s == s2 && i == i2
+            ),
+            brdf: self.brdf.is_some() && self.brdf == now.brdf,
+        }
+    }
+
+    /// Records a submitted frame of `sky` declared with `valid`: what it wrote is now held,
+    /// in the resources of epochs `now` (read after the frame).
+    pub fn submitted(&mut self, sky: SkyInputs, valid: Validity, now: Epochs) {
+        if !valid.sky {
+            self.sky = now.specular.zip(now.irradiance).map(|(s, i)| (sky, [s, i]));
+        }
+        if !valid.brdf {
+            self.brdf = now.brdf;
+        }
+    }
+
+    /// Forgets everything (the next frame runs every environment pass).
+    pub fn forget(&mut self) {
+        *self = Content::default();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sky(y: f32) -> SkyInputs {
+        SkyInputs {
+            to_sun: [0.0, y, 0.0, 1.0],
+            sun_color: [3.0; 4],
+            ambient: [0.1; 4],
+        }
+    }
+
+    fn epochs(n: u64) -> Epochs {
+        Epochs {
+            specular: Some(n),
+            irradiance: Some(n + 1),
+            brdf: Some(n + 2),
+        }
+    }
+
+    #[test]
+    fn content_is_valid_for_the_same_sky_in_the_same_objects_only() {
+        let mut c = Content::default();
+        assert_eq!(c.validity(&sky(1.0), Epochs::default()), Validity::default());
+        c.submitted(sky(1.0), Validity::default(), epochs(7));
+        let all = Validity {
+            sky: true,
+            brdf: true,
+        };
+        assert_eq!(c.validity(&sky(1.0), epochs(7)), all);
+        // The sun moved: the sky is stale, the BRDF table is not.
+        let moved = c.validity(&sky(0.5), epochs(7));
+        assert_eq!(moved, Validity { sky: false, brdf: true });
+        // The executor remade the objects: nothing is valid.
+        assert_eq!(c.validity(&sky(1.0), epochs(8)), Validity::default());
+        // A frame that kept the BRDF table and rewrote the sky records the new sky only.
+        c.submitted(sky(0.5), moved, epochs(7));
+        assert_eq!(c.validity(&sky(0.5), epochs(7)), all);
+        assert!(!c.validity(&sky(1.0), epochs(7)).sky);
+        c.forget();
+        assert_eq!(c.validity(&sky(0.5), epochs(7)), Validity::default());
+    }
+}
