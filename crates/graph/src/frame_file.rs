@@ -181,6 +181,14 @@ pub struct ResourceSpec {
     /// content with `"previous": true` uses (a history resource, [`Origin::History`]).
     #[serde(default, skip_serializing_if = "is_false")]
     pub history: bool,
+    /// Kept by the graph across frames and re-plans, written only while its content is
+    /// stale (a persistent resource, [`Origin::Persistent`]).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub persistent: bool,
+    /// With `persistent`: the content an earlier frame left is still valid, so the passes
+    /// that only write it are skipped.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub valid: bool,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -487,6 +495,8 @@ impl FrameFile {
                     exit: r.exit(),
                     per_frame: r.is_per_frame(),
                     history: r.is_history(),
+                    persistent: r.is_kept_across_plans(),
+                    valid: r.persistent_valid() == Some(true),
                 }
             })
             .collect();
@@ -713,6 +723,31 @@ impl ResourceSpec {
     /// left to it, in the same words: a memoryless output or buffer and a presented buffer
     /// are rejected there too, for graphs built in code.
     fn origin(&self, image: bool) -> Result<Origin, String> {
+        if self.valid && !self.persistent {
+            return Err(
+                "valid without persistent: only a persistent resource's content is declared still valid".into(),
+            );
+        }
+        if self.persistent {
+            let other = [
+                (self.history, "history"),
+                (self.imported, "imported"),
+                (self.per_frame, "per_frame"),
+                (self.memoryless, "memoryless"),
+                (self.output, "output"),
+                (self.clear_on_first_use, "clear_on_first_use"),
+                (self.discard_on_last_use, "discard_on_last_use"),
+                (self.exit != Exit::Keep, "exit present"),
+            ]
+            .into_iter()
+            .find_map(|(set, flag)| set.then_some(flag));
+            if let Some(flag) = other {
+                return Err(format!(
+                    "persistent and {flag}: a persistent resource is owned by the graph and keeps its content across frames until it is declared stale, so it takes none of the history, import, output or memoryless flags"
+                ));
+            }
+            return Ok(Origin::Persistent { valid: self.valid });
+        }
         if self.history {
             let other = [
                 (self.imported, "imported"),

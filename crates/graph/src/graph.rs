@@ -185,6 +185,19 @@ pub enum Origin {
     /// it needs ([`crate::history`]): one when every read of the previous content comes
     /// before this frame's first use, else two alternating by frame parity.
     History(HistoryRole),
+    /// Owned by the graph and kept across frames and re-plans, one physical resource (never
+    /// double-buffered, never aliased; its bytes are counted in the plan's `persistent`
+    /// entries): content written by passes that need not run every frame (an environment
+    /// cubemap, a lookup table). While `valid`, a pass that writes it and nothing else that
+    /// is needed is culled (the plan's `skipped`) and its readers read the content an earlier
+    /// frame left; when not valid, its writers are roots (the content is for later frames).
+    /// It enters and leaves every frame in a resting state: an image in
+    /// `SHADER_READ_ONLY_OPTIMAL`, readable by fragment and compute shaders (a buffer:
+    /// readable by shaders), whatever the previous frame's plan was.
+    Persistent {
+        /// The content an earlier frame left is still what the writers would write.
+        valid: bool,
+    },
 }
 
 /// What a history resource is, before and after the compiler decides its buffering
@@ -272,6 +285,10 @@ impl Origin {
     /// A history resource as declared (the compiler decides its buffering).
     pub const HISTORY: Origin = Origin::History(HistoryRole::Declared);
 }
+
+/// The layout a persistent image ([`Origin::Persistent`]) enters and leaves every frame in.
+pub const PERSISTENT_REST_LAYOUT: crate::sync::Layout =
+    crate::sync::Layout::SHADER_READ_ONLY_OPTIMAL;
 
 /// The state a resource leaves the frame in ([`Resource::exit`]; in frame files, `exit`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -451,7 +468,20 @@ impl Resource {
         matches!(self.origin, Origin::History(_))
     }
 
-    /// Not a transient (an import or a history resource): never aliased, never memoryless,
+    /// A persistent resource ([`Origin::Persistent`]): `Some(valid)`, `None` for any other.
+    pub fn persistent_valid(&self) -> Option<bool> {
+        match self.origin {
+            Origin::Persistent { valid } => Some(valid),
+            _ => None,
+        }
+    }
+
+    /// A persistent resource ([`Origin::Persistent`]), valid or not.
+    pub fn is_kept_across_plans(&self) -> bool {
+        matches!(self.origin, Origin::Persistent { .. })
+    }
+
+    /// Not a transient (an import, a history or a persistent resource): never aliased, never memoryless,
     /// its object lives longer than a frame.
     pub fn is_persistent(&self) -> bool {
         !matches!(self.origin, Origin::Transient { .. })
@@ -480,7 +510,7 @@ impl Resource {
     /// An import whose earlier content is not needed at its first use.
     pub fn clear_on_first_use(&self) -> bool {
         match self.origin {
-            Origin::Transient { .. } => false,
+            Origin::Transient { .. } | Origin::Persistent { .. } => false,
             // This frame's half of a double-buffered history holds content two frames old.
             Origin::History(role) => matches!(role, HistoryRole::Current { .. }),
             Origin::Imported(i) => i.clear_on_first_use,
@@ -491,7 +521,7 @@ impl Resource {
     /// An import whose content is not needed after its last use.
     pub fn discard_on_last_use(&self) -> bool {
         match self.origin {
-            Origin::Transient { .. } => false,
+            Origin::Transient { .. } | Origin::Persistent { .. } => false,
             // The previous frame's half is overwritten as next frame's current one.
             Origin::History(role) => matches!(role, HistoryRole::Previous { .. }),
             Origin::Imported(i) => i.discard_on_last_use,
@@ -528,7 +558,7 @@ impl Resource {
                 ..
             }) | Origin::History(
                 HistoryRole::Declared | HistoryRole::Single | HistoryRole::Previous { .. }
-            )
+            ) | Origin::Persistent { .. }
         )
     }
 
@@ -784,6 +814,31 @@ impl Graph {
     pub fn history_buffer(&mut self, name: impl Into<Name>, size: u64) -> ResourceId {
         let id = self.buffer(name, size);
         self.resources[id.index()].origin = Origin::HISTORY;
+        id
+    }
+
+    /// Declares a persistent image ([`Origin::Persistent`]): kept across frames, its writers
+    /// skipped while `valid`.
+    pub fn persistent_image(
+        &mut self,
+        name: impl Into<Name>,
+        desc: ImageDesc,
+        valid: bool,
+    ) -> ResourceId {
+        let id = self.image(name, desc);
+        self.resources[id.index()].origin = Origin::Persistent { valid };
+        id
+    }
+
+    /// Declares a persistent buffer ([`Origin::Persistent`]).
+    pub fn persistent_buffer(
+        &mut self,
+        name: impl Into<Name>,
+        size: u64,
+        valid: bool,
+    ) -> ResourceId {
+        let id = self.buffer(name, size);
+        self.resources[id.index()].origin = Origin::Persistent { valid };
         id
     }
 

@@ -66,6 +66,16 @@ pub struct Plan {
     /// in declaration order: how many physical resources it needs and why, and their bytes.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub history: Vec<HistoryPlan>,
+    /// Addition: the culled passes that were skipped because every persistent resource that
+    /// made them needed is still valid, in declaration order (also in `culled` and
+    /// `cull_reasons`): their work is done, by an earlier frame.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<Name>,
+    /// Addition: one entry per persistent resource (kept across frames and re-plans, one
+    /// physical resource, never aliased), in declaration order: whether its content is
+    /// still valid, and its bytes (not in `memory`'s blocks).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub persistent: Vec<PersistentPlan>,
     /// Addition: the device capabilities the plan was compiled for, so that a saved plan
     /// checks on its own (`tessera check`). `None` in plans written before the field existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -497,6 +507,17 @@ pub struct HistoryPlan {
     pub bytes: u64,
     /// Why one or two.
     pub reason: String,
+}
+
+/// A persistent resource ([`crate::graph::Origin::Persistent`]) in the plan.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PersistentPlan {
+    /// The resource.
+    pub resource: Name,
+    /// Whether the content an earlier frame left is still valid (its writers are skipped).
+    pub valid: bool,
+    /// Bytes of its one physical resource (never aliased; not in `memory`'s blocks).
+    pub bytes: u64,
 }
 
 /// Transient memory placement.

@@ -113,10 +113,15 @@ impl Display for Report<'_> {
         let p = self.plan;
         writeln!(
             f,
-            "frame '{}': {} passes kept, {} culled, {} levels, {} barriers, {} syncs",
+            "frame '{}': {} passes kept, {} culled{}, {} levels, {} barriers, {} syncs",
             self.name,
             p.order.len(),
             p.culled.len(),
+            if p.skipped.is_empty() {
+                String::new()
+            } else {
+                format!(" ({} skipped: outputs still valid)", p.skipped.len())
+            },
             p.levels.len(),
             p.barriers.len(),
             p.syncs.len()
@@ -165,9 +170,20 @@ impl Display for Report<'_> {
                 writeln!(f, "         {label} {}", barrier_line(b))?;
             }
         }
-        if !p.cull_reasons.is_empty() {
+        if !p.skipped.is_empty() {
+            writeln!(f, "\nskipped (outputs still valid):")?;
+            for s in &p.skipped {
+                writeln!(f, "  {s}")?;
+            }
+        }
+        let culled_only = p
+            .cull_reasons
+            .iter()
+            .filter(|c| !p.skipped.contains(&c.pass))
+            .collect::<Vec<_>>();
+        if !culled_only.is_empty() {
             writeln!(f, "\nculled:")?;
-            for c in &p.cull_reasons {
+            for c in culled_only {
                 writeln!(f, "  {}: {}", c.pass, c.reason)?;
             }
         }
@@ -256,6 +272,22 @@ impl Display for Report<'_> {
                     mib(h.bytes),
                     h.reason
                 )?;
+            }
+        }
+        if !p.persistent.is_empty() {
+            let total: u64 = p.persistent.iter().map(|r| r.bytes).sum();
+            writeln!(
+                f,
+                "\npersistent (kept across frames, written while stale, never aliased): {}",
+                mib(total)
+            )?;
+            for r in &p.persistent {
+                let state = if r.valid {
+                    "valid"
+                } else {
+                    "stale: written this frame"
+                };
+                writeln!(f, "  {}: {state}, {}", r.resource, mib(r.bytes))?;
             }
         }
         f.write_str(&sync_section(p))?;

@@ -254,6 +254,10 @@ pub fn usages(
         }
     }
     for (i, o) in out.iter_mut().enumerate() {
+        // A persistent image rests in SHADER_READ_ONLY_OPTIMAL between frames (sampled usage).
+        if graph.resources[i].is_kept_across_plans() && graph.resources[i].image_desc().is_some() {
+            o.0 |= vk::ImageUsageFlags::SAMPLED;
+        }
         if memoryless[i] {
             o.0 |= vk::ImageUsageFlags::TRANSIENT_ATTACHMENT;
         } else {

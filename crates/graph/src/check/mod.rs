@@ -28,6 +28,12 @@
 //!   dependency of the declared graph.
 //! - `cull.kept_useless`, `cull.culled_needed`, `cull.reasons`: culling is wrong (observable
 //!   = side effects or a write that survives the frame; needed = feeds a kept pass).
+//!   Persistent resources: a write of a valid one is not observable and feeding through one
+//!   keeps nothing; `cull.skipped`: the plan's `skipped` is not the culled passes that write a
+//!   valid persistent resource; `cull.skipped_stale`: a culled pass writes an invalid one
+//!   (its content is for later frames); `cull.kept_valid`: a kept pass whose only reason to
+//!   run would be a valid persistent resource's content. A read of a persistent resource
+//!   with no writer in the frame reads an earlier frame's content (no violation).
 //! - `level.wrong`, `level.order`: levels are not the longest dependency paths, or not in
 //!   execution order; `queue.wrong`, `queue.order`: a pass is on the wrong queue.
 //! - `hazard.uncovered` (same queue: no barrier chain), `hazard.subpass` (same render pass:
@@ -38,7 +44,12 @@
 //!   neither a layout transition nor a hazard it can serve.
 //! - `layout.mismatch`, `layout.malformed`: a use, transition or render pass sees the wrong
 //!   layout; a barrier with only one of old/new layout, or a layout on a buffer;
-//!   `layout.present`: an image that exits in `present` does not end in `PRESENT_SRC_KHR`.
+//!   `layout.present`: an image that exits in `present` does not end in `PRESENT_SRC_KHR`;
+//!   `layout.persistent_rest`: a persistent image used by a kept pass does not end the frame
+//!   in `SHADER_READ_ONLY_OPTIMAL` (its resting state, whatever plan the next frame runs).
+//!   Barriers on persistent resources are not held to `barrier.unjustified`: the first use's
+//!   barrier serves the previous frame's accesses under whatever plan it ran, which the
+//!   same-plan model of the previous frame cannot see.
 //! - `external.missing`, `external.unexpected`, `external.duplicate`, `external.wrong`: the
 //!   plan's `external` list is not one correct entry per imported `per_frame` or presented
 //!   resource used by a kept pass; `external.chain`: a `per_frame` image's first transition

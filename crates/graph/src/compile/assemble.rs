@@ -22,7 +22,8 @@ use crate::graph::{Graph, Pass, PassId, QueueKind, Resource, ResourceId};
 use crate::name::Name;
 use crate::plan::{
     Bandwidth, Barrier, BarrierPosition, Batch, BatchWait, Break, CullReason, Edge, HistoryPlan,
-    Levels, List, Memory, Plan, QueueTransfer, Queues, RenderPass, ResourceSharing, Sync,
+    Levels, List, Memory, PersistentPlan, Plan, QueueTransfer, Queues, RenderPass, ResourceSharing,
+    Sync,
 };
 use std::sync::Arc;
 
@@ -221,6 +222,13 @@ impl Parts<'_> {
             sharing,
             external: super::external::external(self.graph, s),
             history: history(self.graph),
+            skipped: self
+                .culling
+                .skipped
+                .iter()
+                .map(|p| names.pass(*p))
+                .collect(),
+            persistent: persistent(self.graph),
             device: Some(self.caps.clone()),
             options: Some(*self.options),
             frame_overlap: None,
@@ -245,6 +253,21 @@ fn history(graph: &Graph) -> Vec<HistoryPlan> {
                     .bytes()
                     .saturating_add(previous.map_or(0, |p| graph.resource(p).bytes())),
                 reason,
+            })
+        })
+        .collect()
+}
+
+/// The plan's `persistent` entries: each persistent resource, in declaration order.
+fn persistent(graph: &Graph) -> Vec<PersistentPlan> {
+    graph
+        .resources
+        .iter()
+        .filter_map(|r| {
+            Some(PersistentPlan {
+                resource: r.name,
+                valid: r.persistent_valid()?,
+                bytes: r.bytes(),
             })
         })
         .collect()

@@ -50,6 +50,18 @@
 //!   render pass's final layout the layout of its last use (which the checker and executor
 //!   rely on), and needs no subpass dependency to `VK_SUBPASS_EXTERNAL` to order it.
 //!
+//! Persistent resources ([`crate::graph::Origin::Persistent`]) do not enter the frame as the
+//! same plan leaves them: the previous frame's plan may differ (its writer ran, or was
+//! skipped). They enter *at rest* ([`REST`]): as if the previous frame last wrote them at
+//! `ALL_COMMANDS` on the queue of this frame's first use, an image in
+//! `SHADER_READ_ONLY_OPTIMAL`, so the first use always gets a barrier that waits for
+//! everything before it on its queue (the previous frame's readers, its exit barrier) and
+//! makes the content visible to it (the executor's cross-frame semaphores cover the other
+//! queue). A frame that writes one, or leaves an image in another layout, ends with an exit
+//! barrier after its last use ([`persistent_exit_barriers`]) that makes the writes
+//! available and moves the image back to `SHADER_READ_ONLY_OPTIMAL` for fragment and
+//! compute shaders.
+//!
 //! Barriers are returned sorted by the execution position of the pass they attach to, those
 //! recorded after it last.
 //!
@@ -586,6 +598,7 @@ fn replay_on<const TWO_QUEUES: bool>(frame: &Frame, mut entering: Vec<Flags>) ->
         &mut out.barriers,
     );
     present_barriers(graph, &state, &facts, &arenas.readers, &end_of, &mut after);
+    persistent_exit_barriers(graph, &state, &facts, &arenas.readers, &end_of, &mut after);
     merge_in_order(&mut out, after, schedule, sorted, first_barrier);
     Some(out)
 }
@@ -1031,6 +1044,9 @@ const WRITES_LAYOUT: Flags = 64;
 /// Scratch bits of a [`PENDING`] resource: used on the graphics queue, on the other.
 const ON_GRAPHICS: Flags = 128;
 const ON_COMPUTE: Flags = 256;
+/// Flags: a persistent resource: it enters the frame at rest ([`enter_at_rest`]), whatever
+/// this plan's uses are (the previous frame may have run another plan).
+const REST: Flags = 1024;
 
 /// The flags of a frame on one queue, without walking the uses: an image whose content
 /// is never needed (not imported, or cleared on first use) is settled when its first use
@@ -1043,6 +1059,8 @@ fn assumed_entering(graph: &Graph) -> Vec<Flags> {
         .map(|r| {
             if r.is_per_frame() {
                 fresh(r)
+            } else if r.is_kept_across_plans() {
+                REST
             } else if r.history_twin().is_some() {
                 PENDING // enters in the state its twin leaves
             } else if r.image_desc().is_some() && (!r.is_persistent() || r.clear_on_first_use()) {
@@ -1065,6 +1083,9 @@ fn fresh(r: &crate::graph::Resource) -> Flags {
 fn settle(r: &crate::graph::Resource, first: Flags) -> Flags {
     if r.is_per_frame() {
         return fresh(r);
+    }
+    if r.is_kept_across_plans() {
+        return REST;
     }
     let content_needed = r.is_persistent() && !r.clear_on_first_use() && first & KEEPS != 0;
     let undefined = r.image_desc().is_some() && !content_needed;
@@ -1101,15 +1122,17 @@ fn initial_states(
     facts: &mut Vec<Facts>,
     readers: &mut Chains<Prior>,
 ) -> Vec<State> {
-    // Nothing to replay when every resource is settled at the end (or fresh).
-    if entering.iter().all(|&f| f & (SETTLED | FRESH) != 0) {
-        return entering
+    // Nothing to replay when every resource is settled at the end (or fresh, or at rest).
+    if entering.iter().all(|&f| f & (SETTLED | FRESH | REST) != 0) {
+        let mut state: Vec<State> = entering
             .iter()
             .map(|&f| State {
                 layout: (f & UNDEFINED != 0).then_some(Layout::UNDEFINED),
                 ..State::default()
             })
             .collect();
+        enter_at_rest(graph, schedule, entering, facts, &mut state);
+        return state;
     }
     // The uses of the others (and of the pending ones), and the frame's last layout of
     // each (the start layout of those whose content is needed). The previous frame's uses
@@ -1122,7 +1145,7 @@ fn initial_states(
         let group = grouping.group_of[pass.index()].unwrap_or(NO_GROUP);
         for (use_index, u) in p.uses.iter().enumerate() {
             let r = u.resource.index();
-            if entering[r] & (SETTLED | FRESH) != 0 {
+            if entering[r] & (SETTLED | FRESH | REST) != 0 {
                 continue;
             }
             let (scope, writes) = ops.fold(
@@ -1189,8 +1212,8 @@ fn initial_states(
             scope,
             ..
         } = facts[k];
-        if entering[resource.index()] & (SETTLED | FRESH) != 0 {
-            continue; // a pending resource that turned out settled, or a per_frame one
+        if entering[resource.index()] & (SETTLED | FRESH | REST) != 0 {
+            continue; // a pending resource that turned out settled, a per_frame one, or at rest
         }
         let s = &mut state[entering_as(resource).index()];
         let me = Prior::of(k).with(Prior::PREVIOUS_FRAME);
@@ -1236,7 +1259,145 @@ fn initial_states(
         s.layout_group = NO_GROUP;
         s.visible = Chain::EMPTY;
     }
+    enter_at_rest(graph, schedule, entering, facts, &mut state);
     state
+}
+
+/// The state each persistent resource ([`REST`]) enters the frame in: last written by the
+/// previous frame at `ALL_COMMANDS` on the queue of its first use here (a fact appended to
+/// `facts`), nothing made visible, an image in `SHADER_READ_ONLY_OPTIMAL`. Its first use
+/// therefore always waits for all earlier work on its queue and has the content made
+/// visible to it, whichever plan the previous frame ran.
+fn enter_at_rest(
+    graph: &Graph,
+    schedule: &Schedule,
+    entering: &[Flags],
+    facts: &mut Vec<Facts>,
+    state: &mut [State],
+) {
+    if !entering.iter().any(|&f| f & REST != 0) {
+        return;
+    }
+    let mut first: Vec<Option<PassId>> = vec![None; entering.len()];
+    for &pass in &schedule.order {
+        for u in &graph.pass(pass).uses {
+            first[u.resource.index()].get_or_insert(pass);
+        }
+    }
+    for (r, res) in graph.resources.iter().enumerate() {
+        if entering[r] & REST == 0 {
+            continue;
+        }
+        let layout = res
+            .image_desc()
+            .map(|_| crate::graph::PERSISTENT_REST_LAYOUT);
+        let Some(pass) = first[r] else {
+            state[r] = State {
+                layout,
+                ..State::default()
+            };
+            continue;
+        };
+        facts.push(Facts {
+            pass,
+            resource: ResourceId(r as u32),
+            queue: schedule.queue[pass.index()],
+            writes: true,
+            group: NO_GROUP,
+            scope: SyncScope {
+                stages: StageMask::ALL_COMMANDS,
+                access: AccessMask::empty(),
+                layout,
+            },
+        });
+        state[r] = State {
+            last_write: Some(Prior::of(facts.len() - 1).with(Prior::PREVIOUS_FRAME)),
+            layout,
+            ..State::default()
+        };
+    }
+}
+
+/// The stages a persistent resource is left readable by at the end of a frame on `queue`:
+/// fragment and compute shaders on graphics, compute shaders on the compute queue.
+pub fn rest_stages(queue: QueueKind) -> StageMask {
+    match queue {
+        QueueKind::Graphics => StageMask::FRAGMENT_SHADER | StageMask::COMPUTE_SHADER,
+        QueueKind::AsyncCompute => StageMask::COMPUTE_SHADER,
+    }
+}
+
+/// For each persistent resource this frame writes or leaves in another layout than
+/// `SHADER_READ_ONLY_OPTIMAL`: one barrier right after its last use (after that use's render
+/// pass, on its queue) that waits for the frame's last accesses on that queue (the last
+/// write, the reads and transition since), makes the writes available and visible to shader
+/// reads at [`rest_stages`], and moves an image back to `SHADER_READ_ONLY_OPTIMAL`.
+fn persistent_exit_barriers(
+    graph: &Graph,
+    state: &[State],
+    facts: &[Facts],
+    readers: &Chains<Prior>,
+    end_of: &dyn Fn(PassId) -> PassId,
+    after: &mut Vec<BarrierDraft>,
+) {
+    let rest = crate::graph::PERSISTENT_REST_LAYOUT;
+    for (r, s) in graph.resources.iter().zip(state) {
+        if !r.is_kept_across_plans() {
+            continue;
+        }
+        let Some(last) = s.last_use else { continue };
+        let written = s.last_write.is_some_and(|w| !w.previous_frame());
+        let moved = r.image_desc().is_some() && s.layout != Some(rest);
+        if !written && !moved {
+            continue;
+        }
+        let last = &facts[last.index()];
+        let mut src = (StageMask::empty(), AccessMask::empty());
+        if let Some(w) = s.last_write.filter(|w| !w.previous_frame()) {
+            let w = &facts[w.index()];
+            let made = (w.scope.stages, w.scope.access & AccessMask::WRITES);
+            if w.queue == last.queue {
+                src = made;
+            } else {
+                // Written on the other queue: its writes are made available there too, for
+                // the next frame's uses on that queue.
+                let mut b = BarrierDraft::plain(
+                    end_of(w.pass),
+                    w.resource,
+                    made,
+                    (
+                        rest_stages(w.queue),
+                        AccessMask::SHADER_SAMPLED_READ | AccessMask::SHADER_STORAGE_READ,
+                    ),
+                    None,
+                );
+                b.after = true;
+                after.push(b);
+            }
+        }
+        for p in readers.iter(s.readers).chain(&s.layout_writer) {
+            let f = &facts[p.index()];
+            if f.queue == last.queue {
+                src.0 |= f.scope.stages;
+            }
+        }
+        if src.0.is_empty() {
+            src.0 = StageMask::ALL_COMMANDS;
+        }
+        let layouts = moved.then(|| (s.layout.unwrap_or(Layout::UNDEFINED), rest));
+        let mut b = BarrierDraft::plain(
+            end_of(last.pass),
+            last.resource,
+            src,
+            (
+                rest_stages(last.queue),
+                AccessMask::SHADER_SAMPLED_READ | AccessMask::SHADER_STORAGE_READ,
+            ),
+            layouts,
+        );
+        b.after = true;
+        after.push(b);
+    }
 }
 
 /// A layout transition routed to graphics and recorded after the use `by`: a write whose

@@ -3,7 +3,14 @@
 //! Roots are passes with side effects and passes that write an output or an imported
 //! resource whose content survives the frame. From the roots, content-carrying edges
 //! (`feeds`) are followed backwards: whoever produced content a kept pass consumes is kept.
-//! Everything else is culled, with the reason. Edges point forward in declaration order and
+//! Everything else is culled, with the reason.
+//!
+//! Persistent resources ([`crate::graph::Origin::Persistent`]): a write of an *invalid* one
+//! makes a root (its content is for later frames, read or not this frame); a write of a
+//! *valid* one makes none, and an edge through a valid one keeps nothing (its readers read
+//! the content an earlier frame left). A pass culled while it writes a valid persistent
+//! resource is *skipped* ([`Culling::skipped`]): its work is still done, from an earlier
+//! frame. Edges point forward in declaration order and
 //! are grouped by their later pass, so one sweep over the edges from last to first settles
 //! each pass before the passes that feed it. Cost: O(passes + edges), a few instructions
 //! and no data-dependent branch per edge (the roots are tested for every pass up front,
@@ -20,6 +27,9 @@ pub struct Culling {
     pub kept: Vec<bool>,
     /// Culled passes in declaration order, with the reason.
     pub reasons: Vec<(PassId, String)>,
+    /// The culled passes that write a valid persistent resource (skipped: their outputs are
+    /// still valid), in declaration order; also in `reasons`.
+    pub skipped: Vec<PassId>,
 }
 
 /// Culls passes that feed nothing observable.
@@ -30,9 +40,16 @@ pub fn cull(graph: &Graph, deps: &Dependencies) -> Culling {
     // The walk makes no branch per pass or per edge: `kept[from] |= feeds & kept[to]`.
     let mut kept: Vec<bool> = graph.passes.iter().map(|p| is_root(graph, p)).collect();
     let trace = log::log_enabled!(log::Level::Trace);
+    // Per resource: an edge through it carries content made this frame (not through a valid
+    // persistent resource, whose readers read an earlier frame's content).
+    let carries: Vec<bool> = graph
+        .resources
+        .iter()
+        .map(|r| r.persistent_valid() != Some(true))
+        .collect();
     for e in deps.edges.iter().rev() {
         debug_assert!(e.from < e.to, "edges point forward");
-        let keeps = e.feeds & kept[e.to.index()];
+        let keeps = e.feeds & carries[e.resource.index()] & kept[e.to.index()];
         let from = &mut kept[e.from.index()];
         if trace && keeps && !*from {
             log::trace!(
@@ -45,6 +62,7 @@ pub fn cull(graph: &Graph, deps: &Dependencies) -> Culling {
         *from |= keeps;
     }
     let culled = kept.iter().filter(|&&k| !k).count();
+    let mut skipped = Vec::new();
     let reasons = if culled == 0 {
         Vec::new()
     } else {
@@ -52,22 +70,61 @@ pub fn cull(graph: &Graph, deps: &Dependencies) -> Culling {
             .pass_ids()
             .filter(|p| !kept[p.index()])
             .map(|p| {
-                let reason = cull_reason(graph, p);
+                let reason = match still_valid(graph, p) {
+                    Some(names) => {
+                        skipped.push(p);
+                        skip_reason(&names)
+                    }
+                    None => cull_reason(graph, p),
+                };
                 log::debug!("cull '{}': {reason}", graph.pass(p).name);
                 (p, reason)
             })
             .collect()
     };
-    Culling { kept, reasons }
+    Culling {
+        kept,
+        reasons,
+        skipped,
+    }
 }
 
-/// A pass whose work is observable by itself: side effects, or a write of an output or of an
-/// import whose content survives the frame.
-fn is_root(graph: &Graph, p: &Pass) -> bool {
-    p.side_effects
-        || p.uses
+/// The reason of a skipped pass: the valid persistent resources it writes (`names`).
+pub fn skip_reason(names: &[&str]) -> String {
+    format!(
+        "skipped: its outputs are still valid ({}: persistent, content from an earlier frame)",
+        names
             .iter()
-            .any(|u| u.access.writes() && graph.resource(u.resource).survives_frame())
+            .map(|n| format!("'{n}'"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
+/// The valid persistent resources pass `p` writes, `None` when it writes none (a culled
+/// pass that writes one is skipped rather than culled for feeding nothing).
+pub fn still_valid(graph: &Graph, p: PassId) -> Option<Vec<&str>> {
+    let names: Vec<&str> = graph
+        .pass(p)
+        .uses
+        .iter()
+        .filter(|u| {
+            u.access.writes() && graph.resource(u.resource).persistent_valid() == Some(true)
+        })
+        .map(|u| graph.resource(u.resource).name.as_str())
+        .collect();
+    (!names.is_empty()).then_some(names)
+}
+
+/// A pass whose work is observable by itself: side effects, or a write of an output, of an
+/// import whose content survives the frame, or of an invalid persistent resource (not of a
+/// valid one: its content is already there).
+pub fn is_root(graph: &Graph, p: &Pass) -> bool {
+    p.side_effects
+        || p.uses.iter().any(|u| {
+            let r = graph.resource(u.resource);
+            u.access.writes() && r.survives_frame() && r.persistent_valid() != Some(true)
+        })
 }
 
 fn cull_reason(graph: &Graph, pass: PassId) -> String {

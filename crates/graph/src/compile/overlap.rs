@@ -12,7 +12,8 @@
 //!   copy per frame parity (*doubled*: the odd frames' copy lives in memory of its own);
 //! - two transients that share bytes can stop sharing them: the smaller moves to memory of
 //!   its own (*replaced*; the memory phase then gives it bytes no other resource uses);
-//! - otherwise (an imported or history resource, the memory budget, or a head that already
+//! - otherwise (an imported, history or persistent resource (the previous frame's tail may
+//!   write a persistent one under another plan, with its writer not skipped), the memory budget, or a head that already
 //!   holds raster work, which is what the tail is there to overlap, so spending memory past
 //!   it buys nothing) the head ends with one semaphore wait for the previous frame's async
 //!   queue before that pass (the first subpass of its render pass).
@@ -212,12 +213,27 @@ pub fn decide(graph: &Graph, plan: &Plan, apart: &[Apart], budget: Budget) -> Op
         }
         let Some(g) = id(name) else { continue };
         let conflicts = window.conflicts(g, &choices);
-        if conflicts.is_empty() {
+        // A persistent resource may be written by a pass of the previous frame's tail that
+        // this plan skips: its uses are waited for, whatever this plan's tail touches.
+        let persistent: Vec<Name> = graph
+            .pass(g)
+            .uses
+            .iter()
+            .map(|u| graph.resource(u.resource))
+            .filter(|r| r.is_kept_across_plans())
+            .map(|r| r.name)
+            .collect();
+        if conflicts.is_empty() && persistent.is_empty() {
             has_raster |= graph.pass(g).kind == PassKind::Raster;
             head.push(*name);
             continue;
         }
-        let fixed = if has_raster {
+        let fixed = if !persistent.is_empty() {
+            Err(
+                "it uses a persistent resource, which the previous frame's tail may write under                  another plan (its writer not skipped then)"
+                    .to_string(),
+            )
+        } else if has_raster {
             Err(
                 "the head already holds raster work to overlap the tail, so the hazards are \
                  waited for rather than paid for in memory"
@@ -256,6 +272,7 @@ pub fn decide(graph: &Graph, plan: &Plan, apart: &[Apart], budget: Budget) -> Op
                         Conflict::Same { resource, .. } => graph.resource(resource).name,
                         Conflict::Aliased { head_res, .. } => graph.resource(head_res).name,
                     })
+                    .chain(persistent)
                     .collect();
                 resources.sort();
                 resources.dedup();

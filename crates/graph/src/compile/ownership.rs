@@ -12,7 +12,11 @@
 //! 3. An imported image whose content is needed at its first use in the frame, with the first
 //!    and last uses on different queues, is CONCURRENT: a transfer would have to cross the
 //!    frame boundary.
-//! 4. Every other image is EXCLUSIVE: each hand-over follows a dependency edge (the later use
+//! 4. A persistent resource ([`crate::graph::Origin::Persistent`]) is CONCURRENT: its
+//!    writer may run on one queue in one frame and its readers on the other in later frames
+//!    whose plans differ (the writer skipped), so no one plan could place the transfers; the
+//!    executor creates every persistent resource concurrent for the same reason.
+//! 5. Every other image is EXCLUSIVE: each hand-over follows a dependency edge (the later use
 //!    writes, or reads what the earlier one wrote), so the release after the earlier use and
 //!    the acquire before the later one are ordered by the semaphore that edge needs anyway.
 //!
@@ -123,12 +127,13 @@ pub fn decide(graph: &Graph, schedule: &Schedule) -> Ownership {
         }
     }
     // Reasons are shared text (one allocation per compile, not per resource).
-    let reasons: [Name; 5] = [
+    let reasons: [Name; 6] = [
         Name::from("buffer: no layout or compression to protect, so concurrent sharing is free and needs no transfers"),
         Name::from("read on both queues with no dependency between the reads: exclusive ownership would need extra transfers and waits"),
         Name::from("imported content crosses the frame boundary between the queues of its last and first uses"),
         Name::from("image; every hand-over follows a dependency, so a release/acquire pair rides on the semaphore it needs anyway"),
         Name::from("half of a double-buffered history pair whose two halves are used on different queues: each physical resource crosses between them at the frame boundary"),
+        Name::from("persistent: written on one queue and read on the other across frames whose plans differ (the writer skipped), so no plan could place the transfers"),
     ];
     for (r, s) in graph.resource_ids().zip(&seen) {
         let res = graph.resource(r);
@@ -138,7 +143,9 @@ pub fn decide(graph: &Graph, schedule: &Schedule) -> Ownership {
         } else if !s.both {
             continue;
         } else if let (Some(first), Some(last)) = (s.first, s.last) {
-            if res.image_desc().is_none() {
+            if res.is_kept_across_plans() {
+                (SharingMode::Concurrent, &reasons[5])
+            } else if res.image_desc().is_none() {
                 (SharingMode::Concurrent, &reasons[0])
             } else if let Some((a, b)) = s.read_read {
                 log::trace!(

@@ -235,6 +235,11 @@ fn validate_resources(graph: &Graph, caps: &Capabilities) -> Result<(), CompileE
         if let Some(rule) = present_rule(r) {
             return Err(invalid(rule));
         }
+        if r.is_kept_across_plans() && r.output {
+            return Err(invalid(
+                "a persistent output: a persistent resource's content is kept for later frames' passes, not handed out of the frame (declare an output, or an import, to hand content out)".into(),
+            ));
+        }
         if let Some(rule) = unwritten_history_rule(graph, crate::graph::ResourceId(i as u32)) {
             return Err(invalid(rule));
         }

@@ -326,7 +326,7 @@ impl HistoryStore {
 
 /// A whole-image layout transition with full execution and memory dependencies (one-time
 /// work outside any frame).
-fn transition(
+pub(super) fn transition(
     gpu: &Gpu,
     cmd: vk::CommandBuffer,
     image: vk::Image,

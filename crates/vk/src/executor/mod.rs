@@ -63,6 +63,11 @@
 //! plan's entry layout when new; [`RecordContext::history_valid`] tells bodies whether the
 //! previous content is a previous frame's ([`Executor::forget_history`] starts them over).
 //!
+//! **Persistent resources.** The graph's persistent resources (content written only while
+//! stale) are the executor's own too (`persistent`): made on first use, cleared and left at
+//! rest, kept across frames and re-plans while their name and shape hold;
+//! [`Executor::persistent_epoch`] changes whenever one is made anew (its content lost).
+//!
 //! Cost per frame: linear in passes, barriers and uses; no allocation of Vulkan objects in
 //! the steady state (a new handed-in view costs one framebuffer, once).
 
@@ -71,6 +76,7 @@ mod frame;
 mod history;
 mod imports;
 mod one_time;
+mod persistent;
 mod plan_state;
 mod record;
 mod resolve;
@@ -356,6 +362,8 @@ pub struct Executor {
     last_cpu: FrameCpu,
     /// History resources' objects, kept across plans.
     history: history::HistoryStore,
+    /// Persistent resources' objects, kept across frames and plans.
+    persistent: persistent::PersistentStore,
     /// The newest frame whose timestamps were read, kept across plans (a re-plan retires
     /// the plan that read it).
     newest: Option<TimedFrame>,
@@ -385,6 +393,7 @@ impl Executor {
             stats: ExecStats::default(),
             last_cpu: FrameCpu::default(),
             history: history::HistoryStore::default(),
+            persistent: persistent::PersistentStore::default(),
             newest: None,
         })
     }
@@ -455,7 +464,11 @@ impl Executor {
         // History objects whose description changed (a resize) take over memory too.
         let followed = self
             .history
-            .follow(&self.gpu, &mut self.dev, state, &mut spare);
+            .follow(&self.gpu, &mut self.dev, state, &mut spare)
+            .and_then(|()| {
+                self.persistent
+                    .follow(&self.gpu, &self.dev, state, &mut spare)
+            });
         spare.free(&self.gpu);
         self.stats.allocations_reused += spare.reused;
         if let Err(e) = followed {
@@ -494,6 +507,14 @@ impl Executor {
     /// previous content is invalid) and how many objects it has (2 when double-buffered).
     pub fn history_age(&self, name: &str) -> Option<(u64, usize)> {
         self.history.age(name)
+    }
+
+    /// The epoch of persistent resource `name`'s object: `None` until the executor made one
+    /// (the first plan that declares it), then a number that changes whenever it makes a new
+    /// one (its description changed: the content is lost). A renderer declares the content
+    /// valid only while the epoch is the one it recorded after the frame that wrote it.
+    pub fn persistent_epoch(&self, name: &str) -> Option<u64> {
+        self.persistent.epoch(name)
     }
 
     /// Waits for the frames in flight and drops every history resource's objects: the next
@@ -673,7 +694,9 @@ impl Executor {
         let frame = self.frame;
         self.dev.submit_time = std::time::Duration::ZERO;
         self.history.settle(&self.gpu, &mut self.dev, plan)?;
-        let history = self.history.frame(&plan.graph);
+        self.persistent.settle(&self.gpu, &mut self.dev)?;
+        let mut history = self.history.frame(&plan.graph);
+        history.objects.extend(self.persistent.objects(&plan.graph));
         let outcome = plan.run_frame(
             &self.gpu,
             &mut self.dev,
@@ -864,6 +887,7 @@ impl Drop for Executor {
             p.destroy(&self.gpu, &mut self.dev);
         }
         self.history.destroy(&self.gpu);
+        self.persistent.destroy(&self.gpu);
         self.dev.destroy(&self.gpu);
     }
 }

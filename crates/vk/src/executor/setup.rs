@@ -11,14 +11,16 @@ use crate::VkError;
 use tessera_graph::{compile, CompileOptions, Graph, Plan};
 
 /// Resources the plan does not create: the imports the renderer hands in every frame (the
-/// `per_frame` ones, or all with [`ExecOptions::imports_handed_in`]), and the history
-/// resources, which outlive plans (`history`).
+/// `per_frame` ones, or all with [`ExecOptions::imports_handed_in`]), and the history and
+/// persistent resources, which outlive plans (`history`, `persistent`).
 pub(crate) fn external_set(graph: &Graph, options: &ExecOptions) -> Vec<bool> {
     graph
         .resources
         .iter()
         .map(|r| {
-            r.is_history() || r.is_imported() && (r.is_per_frame() || options.imports_handed_in)
+            r.is_history()
+                || r.is_kept_across_plans()
+                || r.is_imported() && (r.is_per_frame() || options.imports_handed_in)
         })
         .collect()
 }

@@ -110,7 +110,19 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Violation>) {
     super::aliasing::check(ctx, &c.chains, &c.sync_reach, out);
     let aliased = aliased(ctx);
     for (i, b) in ctx.barriers.iter().enumerate() {
-        if !justified[i] && b.transition.is_none() && !b.queue_transfer && !aliased[b.resource] {
+        // (A persistent resource's first-use barrier serves the previous frame's accesses
+        // under whatever plan it ran, which the same-plan model above cannot see.)
+        let persistent = ctx
+            .graph
+            .resources
+            .get(b.resource)
+            .is_some_and(|r| r.is_kept_across_plans());
+        if !justified[i]
+            && b.transition.is_none()
+            && !b.queue_transfer
+            && !aliased[b.resource]
+            && !persistent
+        {
             out.push(Violation {
                 rule: "barrier.unjustified",
                 detail: format!("barrier before '{}' on '{}' has no layout transition and serves no hazard on its queue", ctx.pname(b.before), ctx.rname(b.resource)),

@@ -43,6 +43,17 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Violation>) {
         let end = replay(ctx, r, start, &mut Some(out));
         // (An image no kept pass uses has no transition in the plan and no external entry.)
         let used = ctx.order.iter().any(|&p| ctx.use_of(p, r).is_some());
+        let rest = crate::graph::PERSISTENT_REST_LAYOUT;
+        if res.is_kept_across_plans() && used && end != Some(rest) {
+            out.push(Violation {
+                rule: "layout.persistent_rest",
+                detail: format!(
+                    "persistent image '{}' ends the frame in {}: a persistent image rests in {rest} between frames",
+                    ctx.rname(r),
+                    shown(end)
+                ),
+            });
+        }
         if res.is_presented() && used && end != Some(Layout::PRESENT_SRC_KHR) {
             out.push(Violation {
                 rule: "layout.present",

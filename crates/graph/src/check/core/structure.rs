@@ -101,6 +101,13 @@ fn culling(ctx: &Ctx, out: &mut Vec<Violation>) {
     for q in 0..n {
         for u in g.passes[q].uses.iter().filter(|u| consumes(u)) {
             let r = u.resource.index();
+            // A valid persistent resource's readers read an earlier frame's content.
+            if g.resources
+                .get(r)
+                .is_some_and(|r| r.persistent_valid() == Some(true))
+            {
+                continue;
+            }
             let writer = (0..q)
                 .rev()
                 .find(|&p| ctx.use_of(p, r).is_some_and(|w| table::writes(w.access)));
@@ -119,9 +126,59 @@ fn culling(ctx: &Ctx, out: &mut Vec<Violation>) {
                 let r = g.resources.get(u.resource.index());
                 table::writes(u.access)
                     && r.is_some_and(|r| {
-                        r.output || (r.is_persistent() && !r.discard_on_last_use())
+                        (r.output || (r.is_persistent() && !r.discard_on_last_use()))
+                            && r.persistent_valid() != Some(true)
                     })
             });
+        // The persistent resources it writes, valid and not.
+        let writes_persistent = |valid: bool| {
+            pass.uses.iter().find_map(|u| {
+                let r = g.resources.get(u.resource.index())?;
+                (table::writes(u.access) && r.persistent_valid() == Some(valid))
+                    .then(|| r.name.as_str())
+            })
+        };
+        let skipped = ctx.plan.skipped.iter().any(|s| s == &pass.name);
+        if skipped != (culled[p] && writes_persistent(true).is_some()) {
+            push(
+                out,
+                "cull.skipped",
+                format!(
+                    "pass '{}' is {} skipped, but it {} culled and {} a valid persistent resource: skipped = culled while writing one",
+                    pass.name,
+                    if skipped { "listed as" } else { "not listed as" },
+                    if culled[p] { "is" } else { "is not" },
+                    if writes_persistent(true).is_some() { "writes" } else { "writes no" },
+                ),
+            );
+        }
+        if culled[p] {
+            if let Some(stale) = writes_persistent(false) {
+                push(
+                    out,
+                    "cull.skipped_stale",
+                    format!(
+                        "pass '{}' is culled but writes persistent resource '{stale}', which is not valid: its content is for later frames, so its writer runs",
+                        pass.name
+                    ),
+                );
+            }
+        }
+        if ctx.pos[p].is_some()
+            && !observable
+            && feeds[p].iter().all(|(q, _)| ctx.pos[*q].is_none())
+        {
+            if let Some(valid) = writes_persistent(true) {
+                push(
+                    out,
+                    "cull.kept_valid",
+                    format!(
+                        "pass '{}' is kept but its outputs are still valid ('{valid}' is a valid persistent resource) and nothing else needs it: it is skipped",
+                        pass.name
+                    ),
+                );
+            }
+        }
         let kept_consumer = feeds[p].iter().find(|(q, _)| ctx.pos[*q].is_some());
         if ctx.pos[p].is_some() && !observable && kept_consumer.is_none() {
             push(out, "cull.kept_useless", format!("pass '{}' is kept but has no side effects, writes nothing that survives the frame and feeds no kept pass", pass.name));

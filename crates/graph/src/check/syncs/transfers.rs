@@ -109,6 +109,15 @@ pub(super) fn check(ctx: &Ctx<'_>, reach: &[[u32; 2]], out: &mut Vec<Violation>)
             }
             both |= pair;
         }
+        if both
+            && g.resource(r).is_kept_across_plans()
+            && mode.get(name) == Some(&SharingMode::Exclusive)
+        {
+            out.push(Violation {
+                rule: "sharing.persistent",
+                detail: format!("persistent resource '{name}' is used on both queues but is exclusive: its writer and readers change queues between frames whose plans differ, so it is shared concurrently"),
+            });
+        }
         match (both, mode.get(name)) {
             (true, None) => out.push(Violation {
                 rule: "sharing.missing",

@@ -128,8 +128,12 @@ impl AccessRules {
 /// True when every rule of the validate phase holds for `graph`: exactly when
 /// [`super::validate_rule_by_rule`] is `Ok`, without naming the broken rule.
 pub fn all_rules_hold(graph: &Graph, caps: &Capabilities) -> bool {
-    // History resources and `previous` uses have rules of their own: rule by rule.
-    if graph.resources.iter().any(|r| r.is_history())
+    // History resources, persistent outputs and `previous` uses have rules of their own:
+    // rule by rule.
+    if graph
+        .resources
+        .iter()
+        .any(|r| r.is_history() || (r.is_kept_across_plans() && r.output))
         || graph
             .passes
             .iter()
@@ -245,7 +249,8 @@ fn resource_bytes(graph: &Graph, caps: &Capabilities) -> Option<Vec<u8>> {
             return None;
         }
         // A per_frame resource holds nothing at entry: like a transient, it is written first.
-        let kept_from_outside = matches!(r.origin, Origin::Imported(_));
+        // A persistent one holds an earlier frame's content.
+        let kept_from_outside = matches!(r.origin, Origin::Imported(_) | Origin::Persistent { .. });
         bytes.push(class | if kept_from_outside { IMPORTED } else { 0 });
     }
     Some(bytes)
