@@ -7,6 +7,7 @@
 
 use crate::camera::View;
 use crate::features::Features;
+use crate::frame::environment::{names, Epochs, SkyInputs};
 use crate::frame::ui::{self, UiFrame, UiInputs, UiMeshes};
 use crate::frame::{self, FrameInputs, Rotation, OUTPUT_FORMAT};
 use crate::gpu::frame_data::{light_range, FrameData, PointLightData};
@@ -137,6 +138,9 @@ pub struct Renderer {
     taa_epoch: u64,
     /// TAA's frames accumulated since its history was reset (the `taa` pass counts them).
     taa_frames: std::cell::Cell<u64>,
+    /// What the persistent environment resources hold (their writers are skipped while it
+    /// is this frame's sky).
+    environment: crate::frame::environment::Content,
     /// The egui frame every following frame paints ([`Renderer::set_ui`]): its primitives
     /// and pixels per point.
     ui: Option<(Vec<egui::ClippedPrimitive>, f32)>,
@@ -344,6 +348,7 @@ impl Renderer {
             previous_view_proj: None,
             taa_epoch: 0,
             taa_frames: std::cell::Cell::new(0),
+            environment: Default::default(),
             ui: None,
             ui_gpu: None,
             ui_free: Vec::new(),
@@ -593,6 +598,15 @@ impl Renderer {
     /// environment's passes run again on the next frame: the sky follows the sun.
     pub fn set_sun(&mut self, direction: Option<glam::Vec3>) {
         self.settings.sun = direction.filter(|d| d.is_finite() && d.length_squared() > 0.0);
+    }
+
+    /// The executor's epochs of the persistent environment resources.
+    fn environment_epochs(&self) -> Epochs {
+        Epochs {
+            specular: self.exec.persistent_epoch(names::SPECULAR),
+            irradiance: self.exec.persistent_epoch(names::IRRADIANCE),
+            brdf: self.exec.persistent_epoch(names::BRDF),
+        }
     }
 
     /// The view of the next frames (`None`: the scene's). The graph does not depend on it:
@@ -996,14 +1010,16 @@ impl Renderer {
         }
         .map(|b| (b.buffer, b.size));
         let ui = self.ui_inputs();
-        let source = FrameSource {
+        let mut source = FrameSource {
             scene: &self.scene,
             settings: &self.settings,
             frame: self.frames - self.taa_epoch,
             previous: self.previous_view_proj,
             taa_frames: Some(&self.taa_frames),
-            environment: Default::default(), // MERGE-PERSIST: the renderer's validity
+            environment: Default::default(),
         };
+        let sky = SkyInputs::of(&source.frame_data(time).0);
+        source.environment = self.environment.validity(&sky, self.environment_epochs());
         let sizes = (self.scene_gpu.vertices.size, self.scene_gpu.indices.size);
         let (graph, mut bodies, imports) = source.declare(
             time,
@@ -1066,6 +1082,9 @@ impl Renderer {
             },
         )?;
         let cpu = self.exec.last_frame_cpu();
+        let epochs = self.environment_epochs();
+        self.environment
+            .submitted(sky, source.environment, epochs);
         // The next frame's motion vectors start from this frame's unjittered view.
         let aspect = self.settings.width.max(1) as f32 / self.settings.height.max(1) as f32;
         self.previous_view_proj = Some(source.view().view_proj(aspect));

@@ -130,3 +130,74 @@ material = { base_color = [1, 1, 1], metallic = 1, roughness = 0 }
         "with IBL ({with:.1}) the sphere's top should be much brighter than without ({without:.1})"
     );
 }
+
+/// The environment's passes, in declaration order.
+const ENVIRONMENT_PASSES: [&str; 4] = [
+    "sky cubemap",
+    "specular prefilter",
+    "irradiance",
+    "brdf lut",
+];
+
+/// The running plan's culled and skipped passes among the environment's.
+fn environment_state(r: &tessera_render::Renderer) -> (Vec<String>, Vec<String>) {
+    let plan = r.executor().plan().expect("a plan");
+    let of = |names: &[tessera_graph::name::Name]| -> Vec<String> {
+        names
+            .iter()
+            .map(|n| n.to_string())
+            .filter(|n| ENVIRONMENT_PASSES.contains(&n.as_str()))
+            .collect()
+    };
+    (of(&plan.culled), of(&plan.skipped))
+}
+
+/// The first frame runs the environment; while the sun stays put the next frames skip its
+/// writers (the plan lists them as skipped, and `sky cubemap`, which feeds only them, is
+/// culled) and the picture stays; moving the sun runs the sky's passes again (not the BRDF
+/// table's) and changes the picture; putting it back gives the first picture again.
+#[test]
+fn the_environment_runs_only_when_the_sun_changes() {
+    let gpu = gpu();
+    let before = gpu.messages.count();
+    let s = settings_with(CompileOptions::ALL, plain());
+    let mut r = tessera_render::Renderer::new(gpu.clone(), tessera_scene::builtin(), s)
+        .expect("renderer");
+    r.render(0.0).expect("frame 1");
+    let (culled, skipped) = environment_state(&r);
+    assert!(culled.is_empty(), "frame 1 runs the environment: {culled:?}");
+    let first = r.picture().unwrap().unwrap();
+    r.render(0.0).expect("frame 2");
+    let (culled, skipped2) = environment_state(&r);
+    assert_eq!(culled, ENVIRONMENT_PASSES, "frame 2 culls every environment pass");
+    assert_eq!(
+        skipped2,
+        ["specular prefilter", "irradiance", "brdf lut"],
+        "the persistent resources' writers are skipped, not merely culled"
+    );
+    assert!(skipped.is_empty());
+    assert_eq!(
+        r.picture().unwrap().unwrap().rgba,
+        first.rgba,
+        "the kept environment draws the same picture"
+    );
+    // A sun from the other side, lower.
+    r.set_sun(Some(Vec3::new(-0.6, -0.5, 0.6)));
+    r.render(0.0).expect("frame 3");
+    let (culled, _) = environment_state(&r);
+    assert_eq!(culled, ["brdf lut"], "the sky's passes run again, the BRDF table does not");
+    let moved = r.picture().unwrap().unwrap();
+    let d = moved.difference(&first).expect("same size");
+    assert!(d.max > 30, "moving the sun changes the picture: {d:?}");
+    r.render(0.0).expect("frame 4");
+    assert_eq!(environment_state(&r).0, ENVIRONMENT_PASSES);
+    r.set_sun(None);
+    r.render(0.0).expect("frame 5");
+    assert_eq!(
+        r.picture().unwrap().unwrap().rgba,
+        first.rgba,
+        "the scene's sun again: the first picture again"
+    );
+    r.destroy();
+    common::assert_no_messages_since(&gpu, before);
+}
