@@ -695,7 +695,8 @@ impl ResourceSpec {
                     || self.cube
                 {
                     return Err(invalid(
-                        "a buffer has no format, width, height, samples, mips, layers or cube".into(),
+                        "a buffer has no format, width, height, samples, mips, layers or cube"
+                            .into(),
                     ));
                 }
                 let size = self

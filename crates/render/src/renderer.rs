@@ -1083,8 +1083,7 @@ impl Renderer {
         )?;
         let cpu = self.exec.last_frame_cpu();
         let epochs = self.environment_epochs();
-        self.environment
-            .submitted(sky, source.environment, epochs);
+        self.environment.submitted(sky, source.environment, epochs);
         // The next frame's motion vectors start from this frame's unjittered view.
         let aspect = self.settings.width.max(1) as f32 / self.settings.height.max(1) as f32;
         self.previous_view_proj = Some(source.view().view_proj(aspect));

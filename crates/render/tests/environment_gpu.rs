@@ -161,15 +161,21 @@ fn the_environment_runs_only_when_the_sun_changes() {
     let gpu = gpu();
     let before = gpu.messages.count();
     let s = settings_with(CompileOptions::ALL, plain());
-    let mut r = tessera_render::Renderer::new(gpu.clone(), tessera_scene::builtin(), s)
-        .expect("renderer");
+    let mut r =
+        tessera_render::Renderer::new(gpu.clone(), tessera_scene::builtin(), s).expect("renderer");
     r.render(0.0).expect("frame 1");
     let (culled, skipped) = environment_state(&r);
-    assert!(culled.is_empty(), "frame 1 runs the environment: {culled:?}");
+    assert!(
+        culled.is_empty(),
+        "frame 1 runs the environment: {culled:?}"
+    );
     let first = r.picture().unwrap().unwrap();
     r.render(0.0).expect("frame 2");
     let (culled, skipped2) = environment_state(&r);
-    assert_eq!(culled, ENVIRONMENT_PASSES, "frame 2 culls every environment pass");
+    assert_eq!(
+        culled, ENVIRONMENT_PASSES,
+        "frame 2 culls every environment pass"
+    );
     assert_eq!(
         skipped2,
         ["specular prefilter", "irradiance", "brdf lut"],
@@ -185,7 +191,11 @@ fn the_environment_runs_only_when_the_sun_changes() {
     r.set_sun(Some(Vec3::new(-0.6, -0.5, 0.6)));
     r.render(0.0).expect("frame 3");
     let (culled, _) = environment_state(&r);
-    assert_eq!(culled, ["brdf lut"], "the sky's passes run again, the BRDF table does not");
+    assert_eq!(
+        culled,
+        ["brdf lut"],
+        "the sky's passes run again, the BRDF table does not"
+    );
     let moved = r.picture().unwrap().unwrap();
     let d = moved.difference(&first).expect("same size");
     assert!(d.max > 30, "moving the sun changes the picture: {d:?}");

@@ -21,8 +21,8 @@
 
 use crate::builder::{BufferRef, ImageRef};
 use crate::gpu::descriptors::{dispatch, dispatch_mip};
-use crate::gpu::pass::FrameBuilder;
 use crate::gpu::frame_data::FrameData;
+use crate::gpu::pass::FrameBuilder;
 use tessera_graph::{Format, ImageDesc, PassKind};
 
 /// Texels per side of the sky cube map and of the specular environment's mip 0.
@@ -225,7 +225,10 @@ mod tests {
     #[test]
     fn content_is_valid_for_the_same_sky_in_the_same_objects_only() {
         let mut c = Content::default();
-        assert_eq!(c.validity(&sky(1.0), Epochs::default()), Validity::default());
+        assert_eq!(
+            c.validity(&sky(1.0), Epochs::default()),
+            Validity::default()
+        );
         c.submitted(sky(1.0), Validity::default(), epochs(7));
         let all = Validity {
             sky: true,
@@ -234,7 +237,13 @@ mod tests {
         assert_eq!(c.validity(&sky(1.0), epochs(7)), all);
         // The sun moved: the sky is stale, the BRDF table is not.
         let moved = c.validity(&sky(0.5), epochs(7));
-        assert_eq!(moved, Validity { sky: false, brdf: true });
+        assert_eq!(
+            moved,
+            Validity {
+                sky: false,
+                brdf: true
+            }
+        );
         // The executor remade the objects: nothing is valid.
         assert_eq!(c.validity(&sky(1.0), epochs(8)), Validity::default());
         // A frame that kept the BRDF table and rewrote the sky records the new sky only.

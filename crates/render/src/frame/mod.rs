@@ -304,11 +304,7 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
 
     // The environment first: its passes need nothing of this frame, so they start at once
     // (on the async queue where there is one), when they run at all.
-    let env = environment::declare(
-        fb,
-        environment::SkyInputs::of(&data),
-        inputs.environment,
-    );
+    let env = environment::declare(fb, environment::SkyInputs::of(&data), inputs.environment);
     let cascade = inputs.shadow_size.max(1);
     let cascades = inputs
         .features
