@@ -52,6 +52,9 @@ pub struct Settings {
     /// scene's; `None`: the scene's. Only frame data and the sky depend on it, so
     /// [`Renderer::set_sun`] changes it between frames without a re-plan.
     pub sun: Option<glam::Vec3>,
+    /// Run the environment's passes every frame, as if the sun always moved (measures
+    /// their cost); off, they run only when their content is stale.
+    pub recompute_environment: bool,
     /// Copy each frame's output into a host-visible buffer ([`Renderer::picture`]).
     pub read_back: bool,
     /// A test aid: the pass of this name records nothing.
@@ -89,6 +92,7 @@ impl Default for Settings {
             emulate_async: false,
             ambient: [0.05, 0.06, 0.08],
             sun: None,
+            recompute_environment: false,
             read_back: true,
             #[cfg(feature = "test-hooks")]
             skip_pass: None,
@@ -1019,7 +1023,9 @@ impl Renderer {
             environment: Default::default(),
         };
         let sky = SkyInputs::of(&source.frame_data(time).0);
-        source.environment = self.environment.validity(&sky, self.environment_epochs());
+        if !self.settings.recompute_environment {
+            source.environment = self.environment.validity(&sky, self.environment_epochs());
+        }
         let sizes = (self.scene_gpu.vertices.size, self.scene_gpu.indices.size);
         let (graph, mut bodies, imports) = source.declare(
             time,

@@ -71,6 +71,10 @@ pub struct RenderArgs {
     /// --width × --height and rotated the other way (docs/android.md, "Pre-rotation").
     #[arg(long, value_name = "DEG", default_value = "0", value_parser = ["0", "90", "180", "270"])]
     rotate: String,
+    /// Run the environment's passes (sky cube map, prefiltering, irradiance, BRDF table)
+    /// every frame, not only when the sun changes: their GPU cost shows in the pass times.
+    #[arg(long)]
+    recompute_environment: bool,
 }
 
 impl RenderArgs {
@@ -96,6 +100,7 @@ impl RenderArgs {
             capture: None,
             tile_rules: None,
             rotate: "0".into(),
+            recompute_environment: false,
         }
     }
 }
@@ -213,6 +218,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
             .ok()
             .and_then(Rotation::from_degrees)
             .unwrap_or_default(),
+        recompute_environment: args.recompute_environment,
         ..Settings::default()
     };
     let scene_name = scene.name.clone();
