@@ -6,6 +6,8 @@
 //! with a guard against cycles, depth and instance explosions. A bad file becomes a
 //! [`SceneError`] naming the object, never a panic.
 
+mod anim;
+
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -13,6 +15,7 @@ use glam::{Mat4, Vec3};
 use gltf::accessor::{DataType, Dimensions};
 use gltf::mesh::{Mode, Semantic};
 
+use crate::animation::{Rig, Trs, Visit};
 use crate::assets::Assets;
 use crate::geometry::{generate_normals, generate_tangents};
 use crate::gltf_uri::Source;
@@ -1035,9 +1038,45 @@ impl<'a> Loader<'a> {
             return Ok(());
         }
         let mut on_path = vec![false; self.doc.nodes().len()];
-        let mut visited = 0usize;
+        let mut walk = Walk::default();
         for root in roots {
-            self.walk(&root, Mat4::IDENTITY, 0, &mut on_path, &mut visited, scene)?;
+            self.walk(
+                &root,
+                (Mat4::IDENTITY, None),
+                0,
+                &mut on_path,
+                &mut walk,
+                scene,
+            )?;
+        }
+        if self.doc.animations().len() > 0 {
+            let animations = self.animations()?;
+            if !animations.is_empty() {
+                let nodes = self
+                    .doc
+                    .nodes()
+                    .map(|n| {
+                        let (t, r, s) = n.transform().decomposed();
+                        let rotation = glam::Quat::from_array(r);
+                        Trs {
+                            translation: Vec3::from(t),
+                            rotation: if rotation.is_finite() && rotation.length() > 0.0 {
+                                rotation.normalize()
+                            } else {
+                                glam::Quat::IDENTITY
+                            },
+                            scale: Vec3::from(s),
+                        }
+                    })
+                    .collect();
+                scene.rigs.push(Rig {
+                    nodes,
+                    visits: walk.visits,
+                    instances: walk.instances,
+                    animations: animations.into(),
+                    placement: Mat4::IDENTITY,
+                });
+            }
         }
         Ok(())
     }
@@ -1045,12 +1084,13 @@ impl<'a> Loader<'a> {
     fn walk(
         &self,
         node: &gltf::Node,
-        parent: Mat4,
+        parent: (Mat4, Option<usize>),
         depth: usize,
         on_path: &mut [bool],
-        visited: &mut usize,
+        walk: &mut Walk,
         scene: &mut Scene,
     ) -> Result<(), SceneError> {
+        let (parent, parent_visit) = parent;
         let object = format!("node {}", node.index());
         if on_path[node.index()] {
             return Err(invalid(
@@ -1066,8 +1106,12 @@ impl<'a> Loader<'a> {
                 format!("the node hierarchy is deeper than {MAX_DEPTH}"),
             ));
         }
-        *visited += 1;
-        if *visited > MAX_INSTANCES {
+        let visit = walk.visits.len();
+        walk.visits.push(Visit {
+            node: node.index(),
+            parent: parent_visit,
+        });
+        if walk.visits.len() > MAX_INSTANCES {
             return Err(SceneError::TooLarge {
                 path: self.path.to_path_buf(),
                 object,
@@ -1080,6 +1124,7 @@ impl<'a> Loader<'a> {
         }
         let world = parent * local;
         if let Some(mesh) = node.mesh() {
+            walk.instances.push((scene.instances.len(), visit));
             scene.instances.push(Instance {
                 mesh: mesh.index(),
                 transform: world,
@@ -1160,11 +1205,26 @@ impl<'a> Loader<'a> {
         }
         on_path[node.index()] = true;
         for child in node.children() {
-            self.walk(&child, world, depth + 1, on_path, visited, scene)?;
+            self.walk(
+                &child,
+                (world, Some(visit)),
+                depth + 1,
+                on_path,
+                walk,
+                scene,
+            )?;
         }
         on_path[node.index()] = false;
         Ok(())
     }
+}
+
+/// What the hierarchy walk records for animation: every visit, and the instance each mesh
+/// visit made.
+#[derive(Default)]
+struct Walk {
+    visits: Vec<Visit>,
+    instances: Vec<(usize, usize)>,
 }
 
 /// Checks that `count` elements of `elem` bytes every `stride` from `offset` fit in `len`.

@@ -24,6 +24,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod animation;
 pub mod assets;
 mod error;
 mod geometry;
@@ -42,9 +43,9 @@ use glam::{Mat4, Vec3};
 pub use error::SceneError;
 pub use geometry::{generate_normals, generate_tangents};
 pub use limits::{
-    MAX_DRAWN_TRIANGLES, MAX_FILE_BYTES, MAX_INDICES, MAX_INSTANCES, MAX_LIGHTS, MAX_MATERIALS,
-    MAX_NAME_BYTES, MAX_PRIMITIVES, MAX_SCENE_FILE_BYTES, MAX_TEXELS, MAX_TEXTURE_TEXELS,
-    MAX_VERTICES,
+    MAX_ANIMATION_VALUES, MAX_DRAWN_TRIANGLES, MAX_FILE_BYTES, MAX_INDICES, MAX_INSTANCES,
+    MAX_LIGHTS, MAX_MATERIALS, MAX_NAME_BYTES, MAX_PRIMITIVES, MAX_SCENE_FILE_BYTES, MAX_TEXELS,
+    MAX_TEXTURE_TEXELS, MAX_VERTICES,
 };
 pub use texture::{mip_chain, mip_count};
 
@@ -368,6 +369,9 @@ pub struct Scene {
     pub camera: Option<Camera>,
     /// World-space bounds of all instances (empty when nothing is drawn).
     pub bounds: Aabb,
+    /// Animated glTF models: what poses their instances over time
+    /// ([`Scene::instance_transforms_at`]); empty for a static scene.
+    pub rigs: Vec<animation::Rig>,
 }
 
 impl Scene {
@@ -384,7 +388,33 @@ impl Scene {
             lights: Vec::new(),
             camera: None,
             bounds: Aabb::EMPTY,
+            rigs: Vec::new(),
         }
+    }
+
+    /// Whether any instance moves when animations play.
+    pub fn is_animated(&self) -> bool {
+        self.rigs.iter().any(|r| !r.animations.is_empty())
+    }
+
+    /// The longest animation's duration in seconds (0 for a static scene).
+    pub fn animation_duration(&self) -> f32 {
+        self.rigs.iter().map(|r| r.duration()).fold(0.0, f32::max)
+    }
+
+    /// Every instance's world transform with the animations at `t` seconds (each looping
+    /// over its duration), in [`Scene::instances`] order; static instances keep theirs.
+    pub fn instance_transforms_at(&self, t: f32) -> Vec<Mat4> {
+        let mut out: Vec<Mat4> = self.instances.iter().map(|i| i.transform).collect();
+        for rig in &self.rigs {
+            let world = rig.visits_at(t);
+            for &(instance, visit) in &rig.instances {
+                if let (Some(o), Some(w)) = (out.get_mut(instance), world.get(visit)) {
+                    *o = *w;
+                }
+            }
+        }
+        out
     }
 
     /// Every light's world position at time `t` seconds, in [`Scene::lights`] order.
@@ -504,6 +534,17 @@ impl Scene {
                     ..m
                 }),
                 ..l
+            }
+        }));
+        self.rigs.extend(other.rigs.into_iter().map(|r| {
+            animation::Rig {
+                instances: r
+                    .instances
+                    .iter()
+                    .map(|&(i, v)| (i + ibase_instances, v))
+                    .collect(),
+                placement: transform * r.placement,
+                ..r
             }
         }));
         // Only the new instances' bounds: recomputing all of them would make a scene of n
