@@ -15,6 +15,7 @@ use crate::gpu::pipelines::Pipelines;
 use crate::gpu::scene::{Draw, SceneGpu};
 use crate::gpu::ui::UiGpu;
 use crate::png_out::Picture;
+use crate::pose::Pose;
 use crate::shaders::ReloadReport;
 use crate::RenderError;
 use ash::vk;
@@ -150,6 +151,8 @@ pub struct Renderer {
     capture: Option<OwnedBuffer>,
     /// Which buffer holds the last picture read back.
     last_read: LastRead,
+    /// The animation time drawn and the scene's rest pose.
+    pose: Pose,
 }
 
 /// Where [`Renderer::picture`] finds the last frame read back.
@@ -328,7 +331,6 @@ impl Renderer {
         Ok(Renderer {
             exec,
             pipelines: RefCell::new(pipelines),
-            scene,
             scene_gpu,
             output,
             readback,
@@ -346,6 +348,8 @@ impl Renderer {
             targets_readable: false,
             capture: None,
             last_read: LastRead::Output,
+            pose: Pose::of(&scene),
+            scene,
         })
     }
 
@@ -477,6 +481,18 @@ impl Renderer {
         self.settings.features = features;
     }
 
+    /// Draws the scene's animations at `time` seconds from the next frame on (each looping
+    /// over its duration); `None` (the default) draws the rest pose, the file's static node
+    /// transforms. Nothing changes for a scene without animations.
+    pub fn set_animation_time(&mut self, time: Option<f32>) {
+        self.pose.set_time(time);
+    }
+
+    /// The animation time drawn ([`Renderer::set_animation_time`]).
+    pub fn animation_time(&self) -> Option<f32> {
+        self.pose.time()
+    }
+
     /// Replaces the scene (uploads the new one once the GPU is done with the old one).
     pub fn set_scene(&mut self, scene: Scene) -> Result<(), RenderError> {
         self.wait()?;
@@ -489,6 +505,9 @@ impl Renderer {
         )?;
         let mut old = std::mem::replace(&mut self.scene_gpu, next);
         old.destroy(&gpu);
+        let time = self.pose.time();
+        self.pose = Pose::of(&scene);
+        self.pose.set_time(time);
         self.scene = scene;
         // The history (TAA, exposure) holds the old scene: the next frame starts over.
         self.exec.forget_history(&mut FrameBodies::empty())?;
@@ -974,6 +993,11 @@ impl Renderer {
         }
         .map(|b| (b.buffer, b.size));
         let ui = self.ui_inputs();
+        // Animated instances where the animation time puts them; moving from where the last
+        // frame drew them.
+        let moving = self.previous_view_proj.is_some();
+        self.pose
+            .apply(&mut self.scene, &mut self.scene_gpu, moving);
         let source = FrameSource {
             scene: &self.scene,
             settings: &self.settings,

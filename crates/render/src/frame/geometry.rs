@@ -7,7 +7,9 @@ use crate::builder::{Filter, ImageRef};
 use crate::gpu::commands::set_viewport;
 use crate::gpu::descriptors::declared_sets;
 use crate::gpu::pass::{FrameBuilder, PassContext};
-use crate::gpu::pipelines::{variant_index, Layouts, PipelineKind, Pipelines, DRAW_CONSTANTS};
+use crate::gpu::pipelines::{
+    variant_index, Layouts, PipelineKind, Pipelines, DRAW_CONSTANTS, MOTION_DRAW_CONSTANTS,
+};
 use crate::gpu::scene::{Draw, SceneGpu};
 use crate::RenderError;
 use ash::vk;
@@ -228,6 +230,8 @@ pub(crate) fn draw_meshes(
     let (rp, sp, extent, samples) = subpass;
     let mut pipelines = pipelines.borrow_mut();
     let layout = shading.layout(&pipelines.layouts);
+    // With the previous model matrix when the layouts have room for it.
+    let constants = pipelines.layouts.mesh_constants as usize / 4;
     set_viewport(gpu, cmd, extent);
     // SAFETY: recording inside the subpass the pipelines were created for; live buffers.
     unsafe {
@@ -270,8 +274,9 @@ pub(crate) fn draw_meshes(
                 p
             }
         };
-        let mut push = [0f32; DRAW_CONSTANTS as usize / 4];
+        let mut push = [0f32; MOTION_DRAW_CONSTANTS as usize / 4];
         push[..16].copy_from_slice(&d.transform.to_cols_array());
+        push[32..48].copy_from_slice(&d.prev_transform.to_cols_array());
         push[16..20].copy_from_slice(&m.base_color);
         push[20..24].copy_from_slice(&m.emissive);
         push[24..28].copy_from_slice(&m.params);
@@ -302,7 +307,7 @@ pub(crate) fn draw_meshes(
                 layout,
                 vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT,
                 0,
-                bytemuck::cast_slice(&push),
+                bytemuck::cast_slice(&push[..constants]),
             );
             gpu.device
                 .cmd_draw_indexed(cmd, d.index_count, 1, d.first_index, d.vertex_offset, 0);

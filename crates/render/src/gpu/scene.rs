@@ -24,6 +24,13 @@ pub struct Draw {
     pub material: usize,
     /// World transform.
     pub transform: Mat4,
+    /// Last frame's world transform (motion vectors of animated instances; `transform` for
+    /// a static one).
+    pub prev_transform: Mat4,
+    /// Index into `Scene::instances`: what poses it when animations play.
+    pub instance: usize,
+    /// Object-space centre of its bounds.
+    pub local_centre: Vec3,
     /// World-space centre of its bounds (back-to-front sorting of transparents).
     pub centre: Vec3,
 }
@@ -257,7 +264,7 @@ impl SceneGpu {
                 blend,
             });
         }
-        for inst in &scene.instances {
+        for (instance, inst) in scene.instances.iter().enumerate() {
             let Some(mesh) = scene.meshes.get(inst.mesh) else {
                 continue;
             };
@@ -265,16 +272,17 @@ impl SceneGpu {
                 if p.index_count == 0 || p.material >= self.materials.len() {
                     continue;
                 }
-                let centre = inst
-                    .transform
-                    .transform_point3((p.bounds.min + p.bounds.max) * 0.5);
+                let local_centre = (p.bounds.min + p.bounds.max) * 0.5;
                 let d = Draw {
                     first_index: p.first_index,
                     index_count: p.index_count,
                     vertex_offset: p.vertex_offset,
                     material: p.material,
                     transform: inst.transform,
-                    centre,
+                    prev_transform: inst.transform,
+                    instance,
+                    local_centre,
+                    centre: inst.transform.transform_point3(local_centre),
                 };
                 if self.materials[p.material].blend {
                     self.transparent.push(d);
@@ -284,6 +292,20 @@ impl SceneGpu {
             }
         }
         Ok(())
+    }
+
+    /// Poses the draws: `transforms` (by instance, `Scene::instance_transforms_at`) become
+    /// their transforms, and the ones they had their previous transforms (`None`: the
+    /// previous ones are the new ones, a first frame without motion).
+    pub fn pose(&mut self, transforms: &[Mat4], moving: bool) {
+        for d in self.opaque.iter_mut().chain(self.transparent.iter_mut()) {
+            let Some(&t) = transforms.get(d.instance) else {
+                continue;
+            };
+            d.prev_transform = if moving { d.transform } else { t };
+            d.transform = t;
+            d.centre = t.transform_point3(d.local_centre);
+        }
     }
 
     /// Frees everything (the GPU no longer uses the scene).
