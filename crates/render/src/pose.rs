@@ -42,9 +42,15 @@ impl Pose {
 
     /// Poses `scene` and `gpu`'s draws for the next frame; `moving`: the draws' current
     /// transforms were drawn last frame (else the previous transforms are the new ones).
-    pub(crate) fn apply(&self, scene: &mut Scene, gpu: &mut SceneGpu, moving: bool) {
+    /// Gives the frame's deformed vertices (empty at rest and when nothing deforms).
+    pub(crate) fn apply(
+        &self,
+        scene: &mut Scene,
+        gpu: &mut SceneGpu,
+        moving: bool,
+    ) -> Vec<tessera_scene::Vertex> {
         if self.rest.is_empty() {
-            return;
+            return Vec::new();
         }
         let transforms = match self.time {
             Some(t) => scene.instance_transforms_at(t),
@@ -55,5 +61,9 @@ impl Pose {
         }
         scene.update_bounds();
         gpu.pose(&transforms, moving);
+        match self.time {
+            Some(t) if gpu.deforms() => scene.deformed_vertices_at(t),
+            _ => Vec::new(),
+        }
     }
 }

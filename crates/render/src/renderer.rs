@@ -190,6 +190,7 @@ pub fn frame_graph(scene: &Scene, settings: &Settings) -> Graph {
         frame: 0,
         previous: None,
         taa_frames: None,
+        deformed: &[],
     }
     .declare(0.0, sizes, &[], readback, None, None)
     .0
@@ -675,6 +676,8 @@ pub struct FrameSource<'a> {
     /// TAA's count of frames accumulated since its history's reset, kept across frames
     /// (`None`: a frame declared for its plan only).
     pub taa_frames: Option<&'a std::cell::Cell<u64>>,
+    /// The deformed vertices of this frame (empty: nothing deforms).
+    pub deformed: &'a [tessera_scene::Vertex],
 }
 
 impl<'a> FrameSource<'a> {
@@ -884,6 +887,7 @@ impl<'a> FrameSource<'a> {
                 data,
                 lights,
                 transparent,
+                deformed: self.deformed.to_vec(),
                 // The frame data says whether this frame casts shadows.
                 shadow_size: if data.shadow[1] > 0.0 {
                     self.settings.features.shadow_size
@@ -996,7 +1000,8 @@ impl Renderer {
         // Animated instances where the animation time puts them; moving from where the last
         // frame drew them.
         let moving = self.previous_view_proj.is_some();
-        self.pose
+        let deformed = self
+            .pose
             .apply(&mut self.scene, &mut self.scene_gpu, moving);
         let source = FrameSource {
             scene: &self.scene,
@@ -1004,6 +1009,7 @@ impl Renderer {
             frame: self.frames - self.taa_epoch,
             previous: self.previous_view_proj,
             taa_frames: Some(&self.taa_frames),
+            deformed: &deformed,
         };
         let sizes = (self.scene_gpu.vertices.size, self.scene_gpu.indices.size);
         let (graph, mut bodies, imports) = source.declare(

@@ -10,7 +10,7 @@ use glam::{Mat4, Quat, Vec3};
 use std::path::Path;
 use std::sync::Arc;
 use tessera_graph::CompileOptions;
-use tessera_render::features::{Aa, DebugView, Exposure};
+use tessera_render::features::{Aa, DebugView, Exposure, RenderPath, Ssao};
 use tessera_render::png_out::Picture;
 use tessera_render::{Renderer, Settings};
 use tessera_scene::animation::{
@@ -80,6 +80,10 @@ fn animated_box() -> Scene {
         }]
         .into(),
         placement: Mat4::IDENTITY,
+        parents: vec![None].into(),
+        weights: vec![Vec::new()].into(),
+        skins: Vec::new().into(),
+        visit_skins: vec![None],
     });
     assert!(scene.is_animated());
     scene
@@ -186,4 +190,109 @@ fn optimisations_never_change_an_animated_picture() {
     let all = frames(&gpu, animated_box(), taa(CompileOptions::ALL), 4, &keep);
     let none = frames(&gpu, animated_box(), taa(CompileOptions::NONE), 4, &keep);
     assert!(all == none, "TAA: {:?}", all[0].difference(&none[0]));
+}
+
+/// Skinning: simple_skin's upper joint turns, bending the strip; at rest it is straight.
+#[test]
+fn a_skinned_model_bends_between_frames() {
+    let gpu = gpu();
+    let scene = model("simple_skin/simple_skin.gltf");
+    assert!(scene.is_animated());
+    assert!(!scene.deformed_draws().is_empty(), "simple_skin deforms");
+    let p = frames(
+        &gpu,
+        scene.clone(),
+        small(CompileOptions::ALL),
+        41,
+        &[1, 40],
+    );
+    let d = p[0].difference(&p[1]).expect("same size");
+    assert!(d.pixels > 20, "frame 1 and frame 40 look alike: {d:?}");
+    let none = frames(&gpu, scene, small(CompileOptions::NONE), 41, &[40]);
+    assert!(none[0] == p[1], "{:?}", none[0].difference(&p[1]));
+}
+
+/// The forward path (its depth prepass for SSAO and its opaque pass) and the deferred SSAO
+/// prepass draw the deformed vertices too: frame 40 differs from frame 1, validation clean.
+#[test]
+fn every_geometry_pass_draws_the_deformed_vertices() {
+    let gpu = gpu();
+    let mut forward = small(CompileOptions::ALL);
+    forward.features.path = RenderPath::Forward;
+    forward.features.ssao = Ssao::Prepass;
+    let mut prepass = small(CompileOptions::ALL);
+    prepass.features.ssao = Ssao::Prepass;
+    for (name, s) in [("forward", forward), ("ssao prepass", prepass)] {
+        let p = frames(&gpu, model("simple_skin/simple_skin.gltf"), s, 41, &[1, 40]);
+        let d = p[0].difference(&p[1]).expect("same size");
+        assert!(
+            d.pixels > 20,
+            "{name}: frame 1 and frame 40 look alike: {d:?}"
+        );
+    }
+}
+
+/// A quad whose one morph target moves it 1 along +X and tilts it, the weight animated
+/// 0 → 1 over 1 s (built here: the corpus has no morph target model).
+fn morph_quad() -> Scene {
+    let floats: Vec<f32> = vec![
+        -0.5, -0.5, 0.0, 0.5, -0.5, 0.0, 0.5, 0.5, 0.0, -0.5, 0.5, 0.0, // POSITION
+        1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.6, 1.0, 0.0, 0.6, // deltas
+        0.0, 1.0, // times
+        0.0, 1.0, // weights
+    ];
+    let mut bin: Vec<u8> = floats.iter().flat_map(|f| f.to_le_bytes()).collect();
+    for i in [0u16, 1, 2, 0, 2, 3] {
+        bin.extend(i.to_le_bytes());
+    }
+    let json = serde_json::json!({
+        "asset": {"version": "2.0"},
+        "scenes": [{"nodes": [0]}],
+        "nodes": [{"mesh": 0}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 4,
+                                    "targets": [{"POSITION": 1}]}], "weights": [0.0]}],
+        "buffers": [{"uri": "q.bin", "byteLength": bin.len()}],
+        "bufferViews": [
+            {"buffer": 0, "byteOffset": 0, "byteLength": 48},
+            {"buffer": 0, "byteOffset": 48, "byteLength": 48},
+            {"buffer": 0, "byteOffset": 96, "byteLength": 8},
+            {"buffer": 0, "byteOffset": 104, "byteLength": 8},
+            {"buffer": 0, "byteOffset": 112, "byteLength": 12}
+        ],
+        "accessors": [
+            {"bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3",
+             "min": [-0.5, -0.5, 0.0], "max": [0.5, 0.5, 0.0]},
+            {"bufferView": 1, "componentType": 5126, "count": 4, "type": "VEC3"},
+            {"bufferView": 2, "componentType": 5126, "count": 2, "type": "SCALAR"},
+            {"bufferView": 3, "componentType": 5126, "count": 2, "type": "SCALAR"},
+            {"bufferView": 4, "componentType": 5123, "count": 6, "type": "SCALAR"}
+        ],
+        "animations": [{
+            "channels": [{"sampler": 0, "target": {"node": 0, "path": "weights"}}],
+            "samplers": [{"input": 2, "output": 3, "interpolation": "LINEAR"}]
+        }]
+    });
+    let assets = tessera_scene::assets::Memory::new()
+        .with("q/q.gltf", serde_json::to_vec(&json).unwrap())
+        .with("q/q.bin", bin);
+    tessera_scene::load_from(&assets, Path::new("q/q.gltf")).expect("the morph quad loads")
+}
+
+/// Morph targets: the quad slides as its weight rises; all optimisations off agree.
+#[test]
+fn a_morphing_model_changes_between_frames() {
+    let gpu = gpu();
+    let scene = morph_quad();
+    assert_eq!(scene.deformed_draws(), vec![(0, 0, 4)]);
+    let p = frames(
+        &gpu,
+        scene.clone(),
+        small(CompileOptions::ALL),
+        41,
+        &[1, 40],
+    );
+    let d = p[0].difference(&p[1]).expect("same size");
+    assert!(d.pixels > 20, "frame 1 and frame 40 look alike: {d:?}");
+    let none = frames(&gpu, scene, small(CompileOptions::NONE), 41, &[40]);
+    assert!(none[0] == p[1], "{:?}", none[0].difference(&p[1]));
 }

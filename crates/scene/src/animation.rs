@@ -31,14 +31,17 @@ pub enum Property {
     Rotation,
     /// Scale, 3 values.
     Scale,
+    /// Morph target weights, one value per target.
+    Weights,
 }
 
 impl Property {
-    /// Values per keyframe element.
-    pub fn width(self) -> usize {
+    /// Values per keyframe element (`None` for weights: one per morph target).
+    pub fn width(self) -> Option<usize> {
         match self {
-            Property::Translation | Property::Scale => 3,
-            Property::Rotation => 4,
+            Property::Translation | Property::Scale => Some(3),
+            Property::Rotation => Some(4),
+            Property::Weights => None,
         }
     }
 }
@@ -195,6 +198,25 @@ pub struct Rig {
     pub animations: Arc<[Animation]>,
     /// Where the model is placed in the scene (a scene file's transform).
     pub placement: Mat4,
+    /// Each node's parent (the first, in a file that is not a tree).
+    pub parents: Arc<[Option<usize>]>,
+    /// Each node's default morph weights (`node.weights`, else its mesh's; may be empty).
+    pub weights: Arc<[Vec<f32>]>,
+    /// The file's skins.
+    pub skins: Arc<[crate::deform::Skin]>,
+    /// Each visit's skin (`None`: not skinned), by visit.
+    pub visit_skins: Vec<Option<usize>>,
+}
+
+/// A rig at one time: local transforms, morph weights per node, world transforms per visit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RigPose {
+    /// Each node's local transform.
+    pub locals: Vec<Trs>,
+    /// Each node's morph weights.
+    pub weights: Vec<Vec<f32>>,
+    /// Each visit's world transform.
+    pub visits: Vec<Mat4>,
 }
 
 impl Rig {
@@ -209,7 +231,13 @@ impl Rig {
     /// Each node's local transform at `t` seconds: every animation applied, each looping
     /// over its own duration.
     pub fn locals_at(&self, t: f32) -> Vec<Trs> {
+        self.animated_at(t).0
+    }
+
+    /// Local transforms and morph weights of every node at `t` seconds.
+    fn animated_at(&self, t: f32) -> (Vec<Trs>, Vec<Vec<f32>>) {
         let mut locals = self.nodes.to_vec();
+        let mut weights = self.weights.to_vec();
         let mut buf = [0f32; 4];
         for a in self.animations.iter() {
             let at = if a.duration > 0.0 && t.is_finite() {
@@ -222,7 +250,13 @@ impl Rig {
                 else {
                     continue;
                 };
-                let w = c.property.width();
+                let Some(w) = c.property.width() else {
+                    if let Some(out) = weights.get_mut(c.node) {
+                        out.resize(s.width, 0.0);
+                        s.sample(at, false, out);
+                    }
+                    continue;
+                };
                 if s.width != w {
                     continue;
                 }
@@ -231,15 +265,73 @@ impl Rig {
                     Property::Translation => local.translation = Vec3::from_slice(&buf[..3]),
                     Property::Rotation => local.rotation = quat(&buf).normalize(),
                     Property::Scale => local.scale = Vec3::from_slice(&buf[..3]),
+                    Property::Weights => {}
                 }
             }
         }
-        locals
+        (locals, weights)
+    }
+
+    /// The rig at `t` seconds.
+    pub fn pose_at(&self, t: f32) -> RigPose {
+        let (locals, weights) = self.animated_at(t);
+        let visits = self.worlds(&locals);
+        RigPose {
+            locals,
+            weights,
+            visits,
+        }
+    }
+
+    /// The skin of a visit.
+    pub fn skin_of(&self, visit: usize) -> Option<&crate::deform::Skin> {
+        self.visit_skins
+            .get(visit)
+            .copied()
+            .flatten()
+            .and_then(|s| self.skins.get(s))
+    }
+
+    /// A node's world transform in `pose` through its parents (placement included); a
+    /// parent chain longer than the node count (a cycle) stops there.
+    pub fn node_world(&self, pose: &RigPose, node: usize) -> Mat4 {
+        let mut m = Mat4::IDENTITY;
+        let mut at = Some(node);
+        let mut steps = 0;
+        while let Some(n) = at {
+            if steps > self.nodes.len() {
+                break;
+            }
+            m = pose.locals.get(n).map_or(Mat4::IDENTITY, Trs::matrix) * m;
+            at = self.parents.get(n).copied().flatten();
+            steps += 1;
+        }
+        self.placement * m
+    }
+
+    /// The joint matrices of the skin of `visit` in `pose`, in the skinned mesh's space
+    /// (the joint's world transform times its inverse bind matrix, brought back by the
+    /// inverse of the mesh node's world transform); `None` when the visit is not skinned.
+    pub fn joint_matrices(&self, pose: &RigPose, visit: usize) -> Option<Vec<Mat4>> {
+        let skin = self.skin_of(visit)?;
+        let mesh_world = pose.visits.get(visit).copied().unwrap_or(Mat4::IDENTITY);
+        let to_mesh = mesh_world.inverse();
+        Some(
+            skin.joints
+                .iter()
+                .zip(&skin.inverse_bind)
+                .map(|(&j, ibm)| to_mesh * self.node_world(pose, j) * *ibm)
+                .collect(),
+        )
     }
 
     /// The world transform of every visit at `t` seconds.
     pub fn visits_at(&self, t: f32) -> Vec<Mat4> {
-        let locals = self.locals_at(t);
+        self.worlds(&self.locals_at(t))
+    }
+
+    /// Every visit's world transform with `locals`.
+    fn worlds(&self, locals: &[Trs]) -> Vec<Mat4> {
         let mut world: Vec<Mat4> = Vec::with_capacity(self.visits.len());
         for v in &self.visits {
             let local = locals.get(v.node).map_or(Mat4::IDENTITY, Trs::matrix);

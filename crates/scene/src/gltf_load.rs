@@ -7,6 +7,7 @@
 //! [`SceneError`] naming the object, never a panic.
 
 mod anim;
+mod deform;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -67,6 +68,8 @@ struct Loader<'a> {
     texels: u64,
     /// Bytes this model may still read (its file, buffers and images share [`MAX_FILE_BYTES`]).
     bytes_left: u64,
+    /// Morph target vertex deltas read so far.
+    morph_deltas: usize,
 }
 
 fn invalid(path: &Path, object: impl Into<String>, message: impl Into<String>) -> SceneError {
@@ -229,6 +232,7 @@ impl<'a> Loader<'a> {
             images: HashMap::new(),
             texels: 0,
             bytes_left: MAX_FILE_BYTES.saturating_sub(bytes.len() as u64),
+            morph_deltas: 0,
         };
         loader.buffers = loader.load_buffers(blob)?;
         Ok(loader)
@@ -731,6 +735,7 @@ impl<'a> Loader<'a> {
         let mut out = Mesh {
             name,
             primitives: Vec::new(),
+            weights: mesh.weights().map(<[f32]>::to_vec).unwrap_or_default(),
         };
         for prim in mesh.primitives() {
             let object = format!("mesh {} primitive {}", mesh.index(), prim.index());
@@ -983,12 +988,7 @@ impl<'a> Loader<'a> {
             }
             None => generate_tangents(&positions, &normals, &uvs, &indices),
         };
-        if prim.morph_targets().len() > 0 {
-            log::info!(
-                "{}: {object}: morph targets ignored (drawn in the base pose)",
-                self.path.display()
-            );
-        }
+        let deform = self.primitive_deform(prim, object, count)?;
         let material = match prim.material().index() {
             Some(i) if i + 1 < scene.materials.len() => i + 1,
             Some(i) => {
@@ -1008,7 +1008,9 @@ impl<'a> Loader<'a> {
                 uv: uvs[i],
             })
             .collect();
-        Ok(Some(scene.push_primitive(&vertices, &indices, material)))
+        let mut p = scene.push_primitive(&vertices, &indices, material);
+        p.deform = deform.map(std::sync::Arc::new);
+        Ok(Some(p))
     }
 
     /// Flattens the node hierarchy of the default (or first) scene, or of all root nodes when
@@ -1069,13 +1071,67 @@ impl<'a> Loader<'a> {
                         }
                     })
                     .collect();
+                let skins = self.skins()?;
+                let mut parents = vec![None; self.doc.nodes().len()];
+                for n in self.doc.nodes() {
+                    for c in n.children() {
+                        parents[c.index()].get_or_insert(n.index());
+                    }
+                }
+                let weights: Vec<Vec<f32>> = self
+                    .doc
+                    .nodes()
+                    .map(|n| {
+                        n.weights()
+                            .or_else(|| n.mesh().and_then(|m| m.weights()))
+                            .map(<[f32]>::to_vec)
+                            .unwrap_or_default()
+                    })
+                    .collect();
+                self.check_joints(scene, &walk, &skins)?;
                 scene.rigs.push(Rig {
                     nodes,
                     visits: walk.visits,
                     instances: walk.instances,
                     animations: animations.into(),
                     placement: Mat4::IDENTITY,
+                    parents: parents.into(),
+                    weights: weights.into(),
+                    skins: skins.into(),
+                    visit_skins: walk.skins,
                 });
+            }
+        }
+        Ok(())
+    }
+
+    /// Every skinned primitive's joint indices name joints of the skin its node uses.
+    fn check_joints(
+        &self,
+        scene: &Scene,
+        walk: &Walk,
+        skins: &[crate::deform::Skin],
+    ) -> Result<(), SceneError> {
+        for &(instance, visit) in &walk.instances {
+            let Some(skin) = walk.skins.get(visit).copied().flatten() else {
+                continue;
+            };
+            let joints = skins.get(skin).map_or(0, |s| s.joints.len());
+            let mesh = &scene.meshes[scene.instances[instance].mesh];
+            for (pi, p) in mesh.primitives.iter().enumerate() {
+                let Some(d) = &p.deform else { continue };
+                if let Some(j) = d
+                    .joints
+                    .iter()
+                    .flatten()
+                    .find(|&&j| usize::from(j) >= joints)
+                {
+                    return Err(invalid(
+                        self.path,
+                        format!("{} primitive {pi}", mesh.name),
+                        format!("JOINTS_0 names joint {j}; skin {skin} has {joints}"),
+                    ));
+                }
             }
         }
         Ok(())
@@ -1111,6 +1167,18 @@ impl<'a> Loader<'a> {
             node: node.index(),
             parent: parent_visit,
         });
+        // From the JSON: `Node::skin` unwraps the index.
+        let skin = self.doc.as_json().nodes[node.index()]
+            .skin
+            .map(|s| s.value());
+        if let Some(s) = skin.filter(|&s| s >= self.doc.skins().len()) {
+            return Err(invalid(
+                self.path,
+                object,
+                format!("skin {s} does not exist"),
+            ));
+        }
+        walk.skins.push(skin.filter(|_| node.mesh().is_some()));
         if walk.visits.len() > MAX_INSTANCES {
             return Err(SceneError::TooLarge {
                 path: self.path.to_path_buf(),
@@ -1225,6 +1293,8 @@ impl<'a> Loader<'a> {
 struct Walk {
     visits: Vec<Visit>,
     instances: Vec<(usize, usize)>,
+    /// Each visit's skin.
+    skins: Vec<Option<usize>>,
 }
 
 /// Checks that `count` elements of `elem` bytes every `stride` from `offset` fit in `len`.

@@ -46,13 +46,7 @@ impl Loader<'_> {
                     GltfProperty::Translation => Property::Translation,
                     GltfProperty::Rotation => Property::Rotation,
                     GltfProperty::Scale => Property::Scale,
-                    GltfProperty::MorphTargetWeights => {
-                        log::info!(
-                            "{}: {object}: morph target weights are not animated (drawn in the base pose)",
-                            self.path.display()
-                        );
-                        continue;
-                    }
+                    GltfProperty::MorphTargetWeights => Property::Weights,
                 };
                 let node = target.node().index();
                 let index = channel.sampler().index();
@@ -61,7 +55,7 @@ impl Loader<'_> {
                     return Err(invalid(self.path, what, "does not exist"));
                 };
                 match slot {
-                    Some(s) if s.width != property.width() => {
+                    Some(s) if property.width().is_some_and(|w| s.width != w) => {
                         return Err(invalid(
                             self.path,
                             what,
@@ -137,13 +131,32 @@ impl Loader<'_> {
                 ),
             ));
         }
-        let width = property.width();
+        let per_key = if interpolation == Interpolation::CubicSpline {
+            3
+        } else {
+            1
+        };
+        // Weights: one scalar per morph target and key.
+        let width = property.width().unwrap_or_else(|| {
+            let elements = keys.saturating_mul(per_key);
+            if output.count() % elements == 0 {
+                output.count() / elements
+            } else {
+                0
+            }
+        });
         let float_or_normalized = output.data_type() == DataType::F32
-            || (property == Property::Rotation && output.normalized());
-        if output.dimensions().multiplicity() != width
-            || matches!(output.dimensions(), Dimensions::Mat2)
-            || !float_or_normalized
-        {
+            || (property != Property::Translation
+                && property != Property::Scale
+                && output.normalized());
+        let dims_ok = match property {
+            Property::Weights => output.dimensions() == Dimensions::Scalar && width > 0,
+            _ => {
+                output.dimensions().multiplicity() == width
+                    && !matches!(output.dimensions(), Dimensions::Mat2)
+            }
+        };
+        if !dims_ok || !float_or_normalized {
             return Err(invalid(
                 self.path,
                 object,
@@ -155,12 +168,12 @@ impl Loader<'_> {
                 ),
             ));
         }
-        let per_key = if interpolation == Interpolation::CubicSpline {
-            3
+        let elements = if property == Property::Weights {
+            width
         } else {
             1
         };
-        if Some(output.count()) != keys.checked_mul(per_key) {
+        if Some(output.count()) != keys.checked_mul(per_key * elements) {
             return Err(invalid(
                 self.path,
                 object,
@@ -173,14 +186,14 @@ impl Loader<'_> {
                     } else {
                         ""
                     },
-                    keys.saturating_mul(per_key)
+                    keys.saturating_mul(per_key * elements)
                 ),
             ));
         }
         // Counted before reading: a small file may declare millions of keys.
         *total = total
             .saturating_add(keys)
-            .saturating_add(output.count().saturating_mul(width));
+            .saturating_add(output.count().saturating_mul(width / elements));
         if *total > MAX_ANIMATION_VALUES {
             return Err(SceneError::TooLarge {
                 path: self.path.to_path_buf(),
@@ -210,7 +223,7 @@ impl Loader<'_> {
             return Err(invalid(
                 self.path,
                 object,
-                format!("output value {} is not finite", i / width),
+                format!("output value {} is not finite", i / width.max(1)),
             ));
         }
         Ok(Sampler {
