@@ -25,7 +25,7 @@ void main() {
                    s.occlusion * ambient_occlusion(), sun_shadow(in_world));
     out_hdr = vec4(s.emissive + c, 1.0);
 #ifdef MOTION
-    out_motion = surface_motion(in_world);
+    out_motion = surface_motion(in_world, in_prev_world);
 #endif
 #else
     // A fully transparent texel without emission adds exactly nothing under ONE,

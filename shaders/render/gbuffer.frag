@@ -23,6 +23,6 @@ void main() {
     out_material = vec4(s.metallic, s.roughness, s.occlusion, 0.0);
     out_hdr = vec4(s.emissive, 1.0);
 #ifdef MOTION
-    out_motion = surface_motion(in_world);
+    out_motion = surface_motion(in_world, in_prev_world);
 #endif
 }

@@ -21,6 +21,9 @@ layout(location = 0) in vec3 in_world;
 layout(location = 1) in vec3 in_normal;
 layout(location = 2) in vec4 in_tangent;
 layout(location = 3) in vec2 in_uv;
+#ifdef MOTION
+layout(location = 4) in vec3 in_prev_world;   // where the surface point was last frame
+#endif
 
 struct Surface {
     vec4 base;            // linear colour and alpha
@@ -55,13 +58,12 @@ Surface surface() {
     return s;
 }
 
-// The motion vector of the surface point `world` (TAA): its current minus previous screen
-// position in UV units, both unjittered. Objects do not move (only lights animate), so last
-// frame's world position is this one's; a per-object previous model matrix would transform
-// the object-space position here.
-vec2 surface_motion(vec3 world) {
+// The motion vector of the surface point `world` (TAA), last frame at `prev_world` (the
+// previous model matrix's: animated objects move): its current minus previous screen
+// position in UV units, both unjittered.
+vec2 surface_motion(vec3 world, vec3 prev_world) {
     vec4 now = frame.unjittered_view_proj * vec4(world, 1.0);
-    vec4 before = frame.prev_view_proj * vec4(world, 1.0);
+    vec4 before = frame.prev_view_proj * vec4(prev_world, 1.0);
     // NDC to UV: x right, y down (the viewport is flipped: NDC +Y is the top row).
     return (now.xy / now.w - before.xy / before.w) * vec2(0.5, -0.5);
 }

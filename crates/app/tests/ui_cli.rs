@@ -451,3 +451,44 @@ fn a_simulated_rotated_surface_shows_the_upright_frame_and_taps_land_on_their_wi
     // The scripted taps land on the widgets drawn there (egui's positions are upright).
     assert!(stdout.contains("merge off: re-planned in"), "{stdout}");
 }
+
+/// The Animation panel's "animate" box pauses a glTF model's animation where it is and plays
+/// it again. The screenshots are taken with the UI hidden (its figures change every frame).
+#[test]
+fn the_animate_box_pauses_and_plays_the_animation() {
+    let dir = scratch("animate-ui");
+    let model = common::write_animated_quad(&dir);
+    let shot = |n: &str| dir.join(format!("{n}.png"));
+    let script = format!(
+        "2:ui=animate,3:overlay,4:screenshot={},7:screenshot={},\
+         8:overlay,10:ui=animate,11:overlay,12:screenshot={},15:screenshot={}",
+        shot("paused").display(),
+        shot("still paused").display(),
+        shot("playing").display(),
+        shot("moved on").display()
+    );
+    let scene = model.to_str().unwrap();
+    let extra = [
+        "--scene",
+        scene,
+        "--camera-position",
+        "1,0,4",
+        "--camera-target",
+        "1,0,0",
+    ];
+    let Some(stdout) = still_run(16, (960, 540), &extra, &script) else {
+        return;
+    };
+    assert!(stdout.contains("animation paused"), "{stdout}");
+    assert!(stdout.contains("animation playing"), "{stdout}");
+    let [paused, still, playing, moved] =
+        ["paused", "still paused", "playing", "moved on"].map(|n| picture(&shot(n)));
+    assert!(
+        paused.rgba == still.rgba,
+        "the quad moved while the animation was paused"
+    );
+    assert!(
+        covered(&playing, &moved) > 0.001,
+        "the quad did not move once the animation played again"
+    );
+}

@@ -27,6 +27,7 @@ pub mod frame;
 pub mod gpu;
 pub mod picture_diff;
 pub mod png_out;
+mod pose;
 pub mod renderer;
 pub mod shaders;
 pub mod shadows;

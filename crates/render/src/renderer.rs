@@ -16,6 +16,7 @@ use crate::gpu::pipelines::Pipelines;
 use crate::gpu::scene::{Draw, SceneGpu};
 use crate::gpu::ui::UiGpu;
 use crate::png_out::Picture;
+use crate::pose::Pose;
 use crate::shaders::ReloadReport;
 use crate::RenderError;
 use ash::vk;
@@ -163,6 +164,8 @@ pub struct Renderer {
     capture: Option<OwnedBuffer>,
     /// Which buffer holds the last picture read back.
     last_read: LastRead,
+    /// The animation time drawn and the scene's rest pose.
+    pose: Pose,
 }
 
 /// Where [`Renderer::picture`] finds the last frame read back.
@@ -201,6 +204,7 @@ pub fn frame_graph(scene: &Scene, settings: &Settings) -> Graph {
         previous: None,
         taa_frames: None,
         environment: Default::default(),
+        deformed: &[],
     }
     .declare(0.0, sizes, &[], readback, None, None)
     .0
@@ -342,7 +346,6 @@ impl Renderer {
         Ok(Renderer {
             exec,
             pipelines: RefCell::new(pipelines),
-            scene,
             scene_gpu,
             output,
             readback,
@@ -361,6 +364,8 @@ impl Renderer {
             targets_readable: false,
             capture: None,
             last_read: LastRead::Output,
+            pose: Pose::of(&scene),
+            scene,
         })
     }
 
@@ -492,6 +497,18 @@ impl Renderer {
         self.settings.features = features;
     }
 
+    /// Draws the scene's animations at `time` seconds from the next frame on (each looping
+    /// over its duration); `None` (the default) draws the rest pose, the file's static node
+    /// transforms. Nothing changes for a scene without animations.
+    pub fn set_animation_time(&mut self, time: Option<f32>) {
+        self.pose.set_time(time);
+    }
+
+    /// The animation time drawn ([`Renderer::set_animation_time`]).
+    pub fn animation_time(&self) -> Option<f32> {
+        self.pose.time()
+    }
+
     /// Replaces the scene (uploads the new one once the GPU is done with the old one).
     pub fn set_scene(&mut self, scene: Scene) -> Result<(), RenderError> {
         self.wait()?;
@@ -504,6 +521,9 @@ impl Renderer {
         )?;
         let mut old = std::mem::replace(&mut self.scene_gpu, next);
         old.destroy(&gpu);
+        let time = self.pose.time();
+        self.pose = Pose::of(&scene);
+        self.pose.set_time(time);
         self.scene = scene;
         // The history (TAA, exposure) holds the old scene: the next frame starts over.
         self.exec.forget_history(&mut FrameBodies::empty())?;
@@ -690,6 +710,8 @@ pub struct FrameSource<'a> {
     /// Which persistent environment content is still valid (all stale: the first frame's
     /// plan, which runs the environment's passes).
     pub environment: crate::frame::environment::Validity,
+    /// The deformed vertices of this frame (empty: nothing deforms).
+    pub deformed: &'a [tessera_scene::Vertex],
 }
 
 impl<'a> FrameSource<'a> {
@@ -904,6 +926,7 @@ impl<'a> FrameSource<'a> {
                 data,
                 lights,
                 transparent,
+                deformed: self.deformed.to_vec(),
                 // The frame data says whether this frame casts shadows.
                 shadow_size: if data.shadow[1] > 0.0 {
                     self.settings.features.shadow_size
@@ -1014,6 +1037,12 @@ impl Renderer {
         }
         .map(|b| (b.buffer, b.size));
         let ui = self.ui_inputs();
+        // Animated instances where the animation time puts them; moving from where the last
+        // frame drew them.
+        let moving = self.previous_view_proj.is_some();
+        let deformed = self
+            .pose
+            .apply(&mut self.scene, &mut self.scene_gpu, moving);
         let mut source = FrameSource {
             scene: &self.scene,
             settings: &self.settings,
@@ -1021,6 +1050,7 @@ impl Renderer {
             previous: self.previous_view_proj,
             taa_frames: Some(&self.taa_frames),
             environment: Default::default(),
+            deformed: &deformed,
         };
         let sky = SkyInputs::of(&source.frame_data(time).0);
         if !self.settings.recompute_environment {

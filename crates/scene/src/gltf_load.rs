@@ -6,6 +6,9 @@
 //! with a guard against cycles, depth and instance explosions. A bad file becomes a
 //! [`SceneError`] naming the object, never a panic.
 
+mod anim;
+mod deform;
+
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -13,6 +16,7 @@ use glam::{Mat4, Vec3};
 use gltf::accessor::{DataType, Dimensions};
 use gltf::mesh::{Mode, Semantic};
 
+use crate::animation::{Rig, Trs, Visit};
 use crate::assets::Assets;
 use crate::geometry::{generate_normals, generate_tangents};
 use crate::gltf_uri::Source;
@@ -64,6 +68,8 @@ struct Loader<'a> {
     texels: u64,
     /// Bytes this model may still read (its file, buffers and images share [`MAX_FILE_BYTES`]).
     bytes_left: u64,
+    /// Morph target vertex deltas read so far.
+    morph_deltas: usize,
 }
 
 fn invalid(path: &Path, object: impl Into<String>, message: impl Into<String>) -> SceneError {
@@ -226,6 +232,7 @@ impl<'a> Loader<'a> {
             images: HashMap::new(),
             texels: 0,
             bytes_left: MAX_FILE_BYTES.saturating_sub(bytes.len() as u64),
+            morph_deltas: 0,
         };
         loader.buffers = loader.load_buffers(blob)?;
         Ok(loader)
@@ -728,6 +735,7 @@ impl<'a> Loader<'a> {
         let mut out = Mesh {
             name,
             primitives: Vec::new(),
+            weights: mesh.weights().map(<[f32]>::to_vec).unwrap_or_default(),
         };
         for prim in mesh.primitives() {
             let object = format!("mesh {} primitive {}", mesh.index(), prim.index());
@@ -980,12 +988,7 @@ impl<'a> Loader<'a> {
             }
             None => generate_tangents(&positions, &normals, &uvs, &indices),
         };
-        if prim.morph_targets().len() > 0 {
-            log::info!(
-                "{}: {object}: morph targets ignored (drawn in the base pose)",
-                self.path.display()
-            );
-        }
+        let deform = self.primitive_deform(prim, object, count)?;
         let material = match prim.material().index() {
             Some(i) if i + 1 < scene.materials.len() => i + 1,
             Some(i) => {
@@ -1005,7 +1008,9 @@ impl<'a> Loader<'a> {
                 uv: uvs[i],
             })
             .collect();
-        Ok(Some(scene.push_primitive(&vertices, &indices, material)))
+        let mut p = scene.push_primitive(&vertices, &indices, material);
+        p.deform = deform.map(std::sync::Arc::new);
+        Ok(Some(p))
     }
 
     /// Flattens the node hierarchy of the default (or first) scene, or of all root nodes when
@@ -1035,9 +1040,99 @@ impl<'a> Loader<'a> {
             return Ok(());
         }
         let mut on_path = vec![false; self.doc.nodes().len()];
-        let mut visited = 0usize;
+        let mut walk = Walk::default();
         for root in roots {
-            self.walk(&root, Mat4::IDENTITY, 0, &mut on_path, &mut visited, scene)?;
+            self.walk(
+                &root,
+                (Mat4::IDENTITY, None),
+                0,
+                &mut on_path,
+                &mut walk,
+                scene,
+            )?;
+        }
+        if self.doc.animations().len() > 0 {
+            let animations = self.animations()?;
+            if !animations.is_empty() {
+                let nodes = self
+                    .doc
+                    .nodes()
+                    .map(|n| {
+                        let (t, r, s) = n.transform().decomposed();
+                        let rotation = glam::Quat::from_array(r);
+                        Trs {
+                            translation: Vec3::from(t),
+                            rotation: if rotation.is_finite() && rotation.length() > 0.0 {
+                                rotation.normalize()
+                            } else {
+                                glam::Quat::IDENTITY
+                            },
+                            scale: Vec3::from(s),
+                        }
+                    })
+                    .collect();
+                let skins = self.skins()?;
+                let mut parents = vec![None; self.doc.nodes().len()];
+                for n in self.doc.nodes() {
+                    for c in n.children() {
+                        parents[c.index()].get_or_insert(n.index());
+                    }
+                }
+                let weights: Vec<Vec<f32>> = self
+                    .doc
+                    .nodes()
+                    .map(|n| {
+                        n.weights()
+                            .or_else(|| n.mesh().and_then(|m| m.weights()))
+                            .map(<[f32]>::to_vec)
+                            .unwrap_or_default()
+                    })
+                    .collect();
+                self.check_joints(scene, &walk, &skins)?;
+                scene.rigs.push(Rig {
+                    nodes,
+                    visits: walk.visits,
+                    instances: walk.instances,
+                    animations: animations.into(),
+                    placement: Mat4::IDENTITY,
+                    parents: parents.into(),
+                    weights: weights.into(),
+                    skins: skins.into(),
+                    visit_skins: walk.skins,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Every skinned primitive's joint indices name joints of the skin its node uses.
+    fn check_joints(
+        &self,
+        scene: &Scene,
+        walk: &Walk,
+        skins: &[crate::deform::Skin],
+    ) -> Result<(), SceneError> {
+        for &(instance, visit) in &walk.instances {
+            let Some(skin) = walk.skins.get(visit).copied().flatten() else {
+                continue;
+            };
+            let joints = skins.get(skin).map_or(0, |s| s.joints.len());
+            let mesh = &scene.meshes[scene.instances[instance].mesh];
+            for (pi, p) in mesh.primitives.iter().enumerate() {
+                let Some(d) = &p.deform else { continue };
+                if let Some(j) = d
+                    .joints
+                    .iter()
+                    .flatten()
+                    .find(|&&j| usize::from(j) >= joints)
+                {
+                    return Err(invalid(
+                        self.path,
+                        format!("{} primitive {pi}", mesh.name),
+                        format!("JOINTS_0 names joint {j}; skin {skin} has {joints}"),
+                    ));
+                }
+            }
         }
         Ok(())
     }
@@ -1045,12 +1140,13 @@ impl<'a> Loader<'a> {
     fn walk(
         &self,
         node: &gltf::Node,
-        parent: Mat4,
+        parent: (Mat4, Option<usize>),
         depth: usize,
         on_path: &mut [bool],
-        visited: &mut usize,
+        walk: &mut Walk,
         scene: &mut Scene,
     ) -> Result<(), SceneError> {
+        let (parent, parent_visit) = parent;
         let object = format!("node {}", node.index());
         if on_path[node.index()] {
             return Err(invalid(
@@ -1066,8 +1162,24 @@ impl<'a> Loader<'a> {
                 format!("the node hierarchy is deeper than {MAX_DEPTH}"),
             ));
         }
-        *visited += 1;
-        if *visited > MAX_INSTANCES {
+        let visit = walk.visits.len();
+        walk.visits.push(Visit {
+            node: node.index(),
+            parent: parent_visit,
+        });
+        // From the JSON: `Node::skin` unwraps the index.
+        let skin = self.doc.as_json().nodes[node.index()]
+            .skin
+            .map(|s| s.value());
+        if let Some(s) = skin.filter(|&s| s >= self.doc.skins().len()) {
+            return Err(invalid(
+                self.path,
+                object,
+                format!("skin {s} does not exist"),
+            ));
+        }
+        walk.skins.push(skin.filter(|_| node.mesh().is_some()));
+        if walk.visits.len() > MAX_INSTANCES {
             return Err(SceneError::TooLarge {
                 path: self.path.to_path_buf(),
                 object,
@@ -1080,6 +1192,7 @@ impl<'a> Loader<'a> {
         }
         let world = parent * local;
         if let Some(mesh) = node.mesh() {
+            walk.instances.push((scene.instances.len(), visit));
             scene.instances.push(Instance {
                 mesh: mesh.index(),
                 transform: world,
@@ -1160,11 +1273,28 @@ impl<'a> Loader<'a> {
         }
         on_path[node.index()] = true;
         for child in node.children() {
-            self.walk(&child, world, depth + 1, on_path, visited, scene)?;
+            self.walk(
+                &child,
+                (world, Some(visit)),
+                depth + 1,
+                on_path,
+                walk,
+                scene,
+            )?;
         }
         on_path[node.index()] = false;
         Ok(())
     }
+}
+
+/// What the hierarchy walk records for animation: every visit, and the instance each mesh
+/// visit made.
+#[derive(Default)]
+struct Walk {
+    visits: Vec<Visit>,
+    instances: Vec<(usize, usize)>,
+    /// Each visit's skin.
+    skins: Vec<Option<usize>>,
 }
 
 /// Checks that `count` elements of `elem` bytes every `stride` from `offset` fit in `len`.

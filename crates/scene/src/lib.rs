@@ -24,7 +24,9 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod animation;
 pub mod assets;
+pub mod deform;
 mod error;
 mod geometry;
 mod gltf_load;
@@ -42,9 +44,9 @@ use glam::{Mat4, Vec3};
 pub use error::SceneError;
 pub use geometry::{generate_normals, generate_tangents};
 pub use limits::{
-    MAX_DRAWN_TRIANGLES, MAX_FILE_BYTES, MAX_INDICES, MAX_INSTANCES, MAX_LIGHTS, MAX_MATERIALS,
-    MAX_NAME_BYTES, MAX_PRIMITIVES, MAX_SCENE_FILE_BYTES, MAX_TEXELS, MAX_TEXTURE_TEXELS,
-    MAX_VERTICES,
+    MAX_ANIMATION_VALUES, MAX_DRAWN_TRIANGLES, MAX_FILE_BYTES, MAX_INDICES, MAX_INSTANCES,
+    MAX_LIGHTS, MAX_MATERIALS, MAX_MORPH_DELTAS, MAX_NAME_BYTES, MAX_PRIMITIVES,
+    MAX_SCENE_FILE_BYTES, MAX_TEXELS, MAX_TEXTURE_TEXELS, MAX_VERTICES,
 };
 pub use texture::{mip_chain, mip_count};
 
@@ -129,6 +131,8 @@ pub struct Mesh {
     pub name: String,
     /// Triangle-list draws.
     pub primitives: Vec<Primitive>,
+    /// Default morph target weights (glTF `mesh.weights`); empty without morph targets.
+    pub weights: Vec<f32>,
 }
 
 /// One indexed triangle-list draw: `index_count` indices from `first_index` of the shared
@@ -145,8 +149,10 @@ pub struct Primitive {
     pub vertex_count: u32,
     /// Index into [`Scene::materials`]; always valid.
     pub material: usize,
-    /// Object-space bounds of the primitive's vertices.
+    /// Object-space bounds of the primitive's vertices (at rest).
     pub bounds: Aabb,
+    /// Skin influences and morph targets, when the vertices deform (shared by copies).
+    pub deform: Option<std::sync::Arc<deform::Deform>>,
 }
 
 /// How a material's alpha is used.
@@ -368,6 +374,9 @@ pub struct Scene {
     pub camera: Option<Camera>,
     /// World-space bounds of all instances (empty when nothing is drawn).
     pub bounds: Aabb,
+    /// Animated glTF models: what poses their instances over time
+    /// ([`Scene::instance_transforms_at`]); empty for a static scene.
+    pub rigs: Vec<animation::Rig>,
 }
 
 impl Scene {
@@ -384,7 +393,100 @@ impl Scene {
             lights: Vec::new(),
             camera: None,
             bounds: Aabb::EMPTY,
+            rigs: Vec::new(),
         }
+    }
+
+    /// Whether any instance moves when animations play.
+    pub fn is_animated(&self) -> bool {
+        self.rigs.iter().any(|r| !r.animations.is_empty())
+    }
+
+    /// The longest animation's duration in seconds (0 for a static scene).
+    pub fn animation_duration(&self) -> f32 {
+        self.rigs.iter().map(|r| r.duration()).fold(0.0, f32::max)
+    }
+
+    /// The draws whose vertices deform when animations play, in the order
+    /// [`Scene::deformed_vertices_at`] writes them: `(instance, primitive index in its
+    /// mesh, vertex count)`.
+    pub fn deformed_draws(&self) -> Vec<(usize, usize, u32)> {
+        let mut out = Vec::new();
+        for rig in &self.rigs {
+            for &(instance, visit) in &rig.instances {
+                let Some(mesh) = self
+                    .instances
+                    .get(instance)
+                    .and_then(|i| self.meshes.get(i.mesh))
+                else {
+                    continue;
+                };
+                let skinned = rig.skin_of(visit).is_some();
+                for (pi, p) in mesh.primitives.iter().enumerate() {
+                    if let Some(d) = &p.deform {
+                        if !d.targets.is_empty() || (skinned && !d.joints.is_empty()) {
+                            out.push((instance, pi, p.vertex_count));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The deformed vertices of every [`Scene::deformed_draws`] entry with the animations at
+    /// `t` seconds, one draw after the other (object space of each instance).
+    pub fn deformed_vertices_at(&self, t: f32) -> Vec<Vertex> {
+        let mut out = Vec::new();
+        for rig in &self.rigs {
+            let pose = rig.pose_at(t);
+            for &(instance, visit) in &rig.instances {
+                let Some(mesh) = self
+                    .instances
+                    .get(instance)
+                    .and_then(|i| self.meshes.get(i.mesh))
+                else {
+                    continue;
+                };
+                let joints = rig.joint_matrices(&pose, visit);
+                let node = rig.visits.get(visit).map_or(0, |v| v.node);
+                let weights = pose
+                    .weights
+                    .get(node)
+                    .filter(|w| !w.is_empty())
+                    .map_or(mesh.weights.as_slice(), Vec::as_slice);
+                for p in &mesh.primitives {
+                    let Some(d) = &p.deform else {
+                        continue;
+                    };
+                    if d.targets.is_empty() && (joints.is_none() || d.joints.is_empty()) {
+                        continue;
+                    }
+                    let start = p.vertex_offset.max(0) as usize;
+                    let base = self
+                        .vertices
+                        .get(start..start + p.vertex_count as usize)
+                        .unwrap_or(&[]);
+                    d.apply(base, weights, joints.as_deref(), &mut out);
+                }
+            }
+        }
+        out
+    }
+
+    /// Every instance's world transform with the animations at `t` seconds (each looping
+    /// over its duration), in [`Scene::instances`] order; static instances keep theirs.
+    pub fn instance_transforms_at(&self, t: f32) -> Vec<Mat4> {
+        let mut out: Vec<Mat4> = self.instances.iter().map(|i| i.transform).collect();
+        for rig in &self.rigs {
+            let world = rig.visits_at(t);
+            for &(instance, visit) in &rig.instances {
+                if let (Some(o), Some(w)) = (out.get_mut(instance), world.get(visit)) {
+                    *o = *w;
+                }
+            }
+        }
+        out
     }
 
     /// Every light's world position at time `t` seconds, in [`Scene::lights`] order.
@@ -454,6 +556,7 @@ impl Scene {
             vertex_count: vertices.len() as u32,
             material,
             bounds,
+            deform: None,
         };
         self.vertices.extend_from_slice(vertices);
         self.indices.extend_from_slice(indices);
@@ -504,6 +607,17 @@ impl Scene {
                     ..m
                 }),
                 ..l
+            }
+        }));
+        self.rigs.extend(other.rigs.into_iter().map(|r| {
+            animation::Rig {
+                instances: r
+                    .instances
+                    .iter()
+                    .map(|&(i, v)| (i + ibase_instances, v))
+                    .collect(),
+                placement: transform * r.placement,
+                ..r
             }
         }));
         // Only the new instances' bounds: recomputing all of them would make a scene of n

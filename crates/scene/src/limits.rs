@@ -33,6 +33,10 @@ use crate::Scene;
 /// Most vertices one scene may hold: a cap far above anything the renderer draws in real time,
 /// so a file that declares absurd counts is an error rather than an allocation failure.
 pub const MAX_VERTICES: usize = 1 << 24;
+/// Keyframe floats (times and values) of one model's animations together: 64 MiB.
+pub const MAX_ANIMATION_VALUES: usize = 1 << 24;
+/// Morph target vertex deltas (targets × vertices) of one model: 4M, 96 MiB of deltas.
+pub const MAX_MORPH_DELTAS: usize = 1 << 22;
 /// Most indices one scene may hold (see [`MAX_VERTICES`]).
 pub const MAX_INDICES: usize = 3 << 24;
 /// Most texels of one texture (level 0): 4096 × 4096, 64 MiB of RGBA8.

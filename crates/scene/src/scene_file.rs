@@ -1023,6 +1023,7 @@ impl<'a> Builder<'a> {
         self.scene.meshes.push(Mesh {
             name,
             primitives: vec![Primitive { material, ..prim }],
+            weights: Vec::new(),
         });
         Ok(self.scene.meshes.len() - 1)
     }

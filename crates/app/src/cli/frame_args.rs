@@ -88,6 +88,12 @@ pub struct FrameArgs {
     /// No sun shadows.
     #[arg(long)]
     no_shadows: bool,
+    /// Play the scene's glTF animations, 1/60 s per frame (the default: `[render] animate`).
+    #[arg(long, conflicts_with = "no_animate")]
+    animate: bool,
+    /// Draw every glTF model at rest, its animations stopped.
+    #[arg(long)]
+    no_animate: bool,
     /// Shadow cascades (1-4).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=4))]
     cascades: Option<u32>,
@@ -274,6 +280,8 @@ pub struct Chosen {
     pub scene: Scene,
     /// The start view (`[camera]` and the camera flags); `None`: the scene's.
     pub camera: Option<View>,
+    /// Play the scene's animations (`--animate` / `--no-animate` over `[render] animate`).
+    pub animate: bool,
 }
 
 impl FrameArgs {
@@ -384,6 +392,11 @@ impl FrameArgs {
         let camera = self.camera(&config, &scene).map_err(super::usage)?;
         Ok(Chosen {
             camera,
+            animate: match (self.animate, self.no_animate) {
+                (true, _) => true,
+                (_, true) => false,
+                _ => config.render.animate,
+            },
             width: self.width.unwrap_or(config.render.width),
             height: self.height.unwrap_or(config.render.height),
             profile: profile.to_string(),

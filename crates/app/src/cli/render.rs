@@ -1,5 +1,5 @@
 //! `tessera render [--config FILE] [--profile desktop|mali|adreno] [--scene FILE] [--width W]
-//! [--height H] [--frames N] [--out FRAME.png] [--capture OUT.rdc] [--tile-rules mali|adreno]
+//! [--height H] [--frames N] [--animate | --no-animate] [--out FRAME.png] [--capture OUT.rdc] [--tile-rules mali|adreno]
 //! [graph and feature flags] [--json]`: renders N frames of a scene offscreen through the
 //! graph into an imported output image, writes the last as PNG and prints the features, the
 //! plan summary, the GPU time per pass and the validation message count (exit 1 on any
@@ -170,6 +170,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
         height,
         scene,
         camera,
+        animate,
     } = args.frame.choose(&args.profile, args.no_optimize)?;
     if let Some(scene) = args.frame.config_scene(&config) {
         super::out::distinct(&outputs, &[scene])?;
@@ -236,6 +237,8 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<std::process::ExitCode> {
     let mut captured = None;
     for f in 0..frames {
         let time = f as f32 / 60.0;
+        // The animations advance with the lights (a static scene ignores it).
+        renderer.set_animation_time(animate.then_some(time));
         match &mut capture {
             // The last frame is captured: every resource and cache is warm by then.
             Some(c) if f + 1 == frames => {

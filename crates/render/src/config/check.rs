@@ -244,7 +244,9 @@ pub(super) fn expected(section: &str, key: &str) -> String {
         format!("an integer from {lo} to {hi}")
     }
     match (section, key) {
-        ("graph", _) | (_, "shadows" | "clustering" | "ibl") => "true or false".into(),
+        ("graph", _) | ("render", "animate") | (_, "shadows" | "clustering" | "ibl") => {
+            "true or false".into()
+        }
         ("render" | "window", "width" | "height") => int(SIZE),
         ("render", "frames") => int(FRAMES),
         ("render", "scene") => {

@@ -48,7 +48,7 @@ pub const SECTIONS: &[&str] = &["render", "window", "camera", "features", "graph
 
 /// `[render]` keys.
 pub const RENDER_KEYS: &[&str] = &[
-    "width", "height", "scene", "frames", "path", "msaa", "lighting", "post",
+    "width", "height", "scene", "frames", "path", "msaa", "lighting", "post", "animate",
 ];
 /// `[window]` keys.
 pub const WINDOW_KEYS: &[&str] = &["width", "height", "present_mode"];
@@ -159,6 +159,9 @@ pub struct RenderSection {
     pub lighting: Option<Lighting>,
     /// `post`: the post chain of every profile, over `[features]` and `[mobile]`.
     pub post: Option<PostPath>,
+    /// `animate`: play the scene's glTF animations (1/60 s per frame in `tessera render`);
+    /// off draws the models' rest pose. `--animate` / `--no-animate` override.
+    pub animate: bool,
 }
 
 /// How the desktop window presents.
@@ -236,6 +239,7 @@ impl Default for Config {
                 msaa: None,
                 lighting: None,
                 post: None,
+                animate: true,
             },
             window: WindowSection {
                 width: 1280,
@@ -355,6 +359,7 @@ impl Config {
                 msaa: r.msaa.as_ref().map(|m| m.get_ref().0),
                 lighting: r.lighting.map(|l| l.0),
                 post: r.post.map(|p| p.0),
+                animate: r.animate.unwrap_or(defaults.render.animate),
             },
             window: WindowSection {
                 width: w.width.map_or(defaults.window.width, Int::u32),

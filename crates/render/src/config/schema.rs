@@ -21,6 +21,7 @@ pub(super) struct RenderIn {
     pub msaa: Option<Spanned<Msaa>>,
     pub lighting: Option<Choice<Lighting>>,
     pub post: Option<Choice<PostPath>>,
+    pub animate: Option<bool>,
 }
 
 /// `[window]`.

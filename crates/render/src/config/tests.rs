@@ -92,6 +92,7 @@ frames = 2
 path = "forward"
 msaa = 2
 lighting = "raster"
+animate = false
 [window]
 width = 800
 height = 600
@@ -140,6 +141,7 @@ overlap_frames = false
             msaa: Some(2),
             lighting: Some(Lighting::Raster),
             post: None,
+            animate: false,
         }
     );
     assert_eq!(c.window.present_mode, PresentMode::Mailbox);

@@ -84,7 +84,8 @@ pub fn declare_prepass(
             Some((ms, mode)) => p.depth_cleared(ms, 0.0).resolve_depth(depth, ms, mode),
             None => p.depth_cleared(depth, 0.0),
         };
-        p.uniform(t.ubo).vertices(t.vertices).indices(t.indices);
+        p.uniform(t.ubo);
+        super::geometry::declare_vertices(p, &t);
         move |pc| super::ssao::draw_prepass(pc, &t)
     });
     depth
@@ -105,9 +106,8 @@ pub fn declare_opaque(fb: &mut FrameBuilder<'_>, t: &Targets, f: ForwardTargets)
         }
         p.depth_cleared(f.depth, 0.0)
             .uniform(t.ubo)
-            .storage_read(t.lights)
-            .vertices(t.vertices)
-            .indices(t.indices);
+            .storage_read(t.lights);
+        super::geometry::declare_vertices(p, &t);
         if let Some(c) = t.clusters {
             p.at_binding(2).storage_read(c);
         }
@@ -135,8 +135,7 @@ pub fn declare_opaque(fb: &mut FrameBuilder<'_>, t: &Targets, f: ForwardTargets)
                 },
                 subpass,
                 &sets,
-                pc.buffer(t.vertices)?,
-                pc.buffer(t.indices)?,
+                super::geometry::MeshBuffers::of(pc, &t)?,
             )?;
             let (rp, sp, extent, samples) = subpass;
             let sky = {

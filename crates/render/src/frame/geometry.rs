@@ -7,7 +7,9 @@ use crate::builder::{Filter, ImageRef, PassDecl};
 use crate::gpu::commands::set_viewport;
 use crate::gpu::descriptors::declared_sets;
 use crate::gpu::pass::{FrameBuilder, PassContext};
-use crate::gpu::pipelines::{variant_index, Layouts, PipelineKind, Pipelines, DRAW_CONSTANTS};
+use crate::gpu::pipelines::{
+    variant_index, Layouts, PipelineKind, Pipelines, DRAW_CONSTANTS, MOTION_DRAW_CONSTANTS,
+};
 use crate::gpu::scene::{Draw, SceneGpu};
 use crate::RenderError;
 use ash::vk;
@@ -15,10 +17,66 @@ use std::cell::RefCell;
 use tessera_graph::PassKind;
 use tessera_vk::Gpu;
 
+/// The buffers a geometry pass draws from: the scene's vertices and indices, and this
+/// frame's deformed vertices (morph targets, skins) when the animations deform any.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct MeshBuffers {
+    /// The scene's vertex buffer.
+    pub vertices: vk::Buffer,
+    /// The scene's index buffer.
+    pub indices: vk::Buffer,
+    /// `animated vertices`, written by `frame constants` this frame.
+    pub animated: Option<vk::Buffer>,
+}
+
+impl MeshBuffers {
+    /// The buffers of `t` in the pass recording.
+    pub(crate) fn of(
+        pc: &PassContext<'_, '_, '_>,
+        t: &Targets,
+    ) -> Result<MeshBuffers, RenderError> {
+        Ok(MeshBuffers {
+            vertices: pc.buffer(t.vertices)?,
+            indices: pc.buffer(t.indices)?,
+            animated: t.animated.map(|a| pc.buffer(a)).transpose()?,
+        })
+    }
+
+    /// Binds the vertex buffer `draw` reads (when `bound` is another) and gives its vertex
+    /// offset there.
+    fn bind_for(
+        &self,
+        gpu: &Gpu,
+        cmd: vk::CommandBuffer,
+        draw: &Draw,
+        bound: &mut Option<vk::Buffer>,
+    ) -> i32 {
+        let (buffer, offset) = match (self.animated, draw.deformed) {
+            (Some(a), Some(at)) => (a, at),
+            _ => (self.vertices, draw.vertex_offset),
+        };
+        if *bound != Some(buffer) {
+            // SAFETY: recording in a raster pass that declared both vertex buffers; live.
+            unsafe { gpu.device.cmd_bind_vertex_buffers(cmd, 0, &[buffer], &[0]) };
+            *bound = Some(buffer);
+        }
+        offset
+    }
+}
+
+/// Declares the vertex buffers a geometry pass reads: the scene's, and this frame's
+/// deformed vertices when there are any.
+pub(crate) fn declare_vertices(p: &mut crate::builder::PassDecl, t: &Targets) {
+    p.vertices(t.vertices).indices(t.indices);
+    if let Some(a) = t.animated {
+        p.vertices(a);
+    }
+}
+
 /// Records the opaque draws into each cascade of the shadow atlas (one viewport each).
 fn draw_shadows(
     pc: &mut PassContext<'_, '_, '_>,
-    buffers: (vk::Buffer, vk::Buffer),
+    buffers: MeshBuffers,
     (size, cascades): (u32, u32),
 ) -> Result<(), RenderError> {
     let (rp, sp, _) = pc.subpass()?;
@@ -48,8 +106,7 @@ fn draw_shadows(
             &[set],
             &[],
         );
-        d.cmd_bind_vertex_buffers(pc.cmd, 0, &[buffers.0], &[0]);
-        d.cmd_bind_index_buffer(pc.cmd, buffers.1, 0, vk::IndexType::UINT32);
+        d.cmd_bind_index_buffer(pc.cmd, buffers.indices, 0, vk::IndexType::UINT32);
     }
     for cascade in 0..cascades {
         let viewport = vk::Viewport {
@@ -75,23 +132,26 @@ fn draw_shadows(
             d.cmd_set_viewport(pc.cmd, 0, &[viewport]);
             d.cmd_set_scissor(pc.cmd, 0, &[scissor]);
         }
-        draw_opaque_depth(pc, layout, scene, cascade as f32);
+        draw_opaque_depth(pc, layout, scene, &buffers, cascade as f32);
     }
     Ok(())
 }
 
 /// Records every opaque draw of `scene` for a depth-only pipeline of `layout` (the shadow
 /// cascades, the SSAO prepass): the model matrix and `cascade` (the shadow shader's, in
-/// `alpha.y`) as vertex push constants. The pipeline, its set and the scene's buffers are
-/// bound.
+/// `alpha.y`) as vertex push constants. The pipeline, its set and the index buffer are
+/// bound; each draw binds the vertex buffer it reads from `buffers`.
 pub(crate) fn draw_opaque_depth(
     pc: &PassContext<'_, '_, '_>,
     layout: vk::PipelineLayout,
     scene: &SceneGpu,
+    buffers: &MeshBuffers,
     cascade: f32,
 ) {
     let d = &pc.gpu.device;
+    let mut bound = None;
     for draw in &scene.opaque {
+        let vertex_offset = buffers.bind_for(pc.gpu, pc.cmd, draw, &mut bound);
         let mut push = [0f32; DRAW_CONSTANTS as usize / 4];
         push[..16].copy_from_slice(&draw.transform.to_cols_array());
         push[29] = cascade;
@@ -110,7 +170,7 @@ pub(crate) fn draw_opaque_depth(
                 draw.index_count,
                 1,
                 draw.first_index,
-                draw.vertex_offset,
+                vertex_offset,
                 0,
             );
         }
@@ -230,8 +290,7 @@ pub(crate) fn draw_meshes(
     shading: Shading,
     subpass: Subpass,
     sets: &[vk::DescriptorSet],
-    vertices: vk::Buffer,
-    indices: vk::Buffer,
+    buffers: MeshBuffers,
 ) -> Result<(), RenderError> {
     if draws.is_empty() {
         return Ok(());
@@ -239,13 +298,13 @@ pub(crate) fn draw_meshes(
     let (rp, sp, extent, samples) = subpass;
     let mut pipelines = pipelines.borrow_mut();
     let layout = shading.layout(&pipelines.layouts);
+    // With the previous model matrix when the layouts have room for it.
+    let constants = pipelines.layouts.mesh_constants as usize / 4;
     set_viewport(gpu, cmd, extent);
     // SAFETY: recording inside the subpass the pipelines were created for; live buffers.
     unsafe {
         gpu.device
-            .cmd_bind_vertex_buffers(cmd, 0, &[vertices], &[0]);
-        gpu.device
-            .cmd_bind_index_buffer(cmd, indices, 0, vk::IndexType::UINT32);
+            .cmd_bind_index_buffer(cmd, buffers.indices, 0, vk::IndexType::UINT32);
         gpu.device.cmd_bind_descriptor_sets(
             cmd,
             vk::PipelineBindPoint::GRAPHICS,
@@ -266,6 +325,7 @@ pub(crate) fn draw_meshes(
         }
     }
     let mut bound = None;
+    let mut bound_vertices = None;
     let mut bound_material = None;
     // The pipeline of each facing (single, double sided): looked up once per pass, not
     // once per draw.
@@ -281,8 +341,10 @@ pub(crate) fn draw_meshes(
                 p
             }
         };
-        let mut push = [0f32; DRAW_CONSTANTS as usize / 4];
+        let vertex_offset = buffers.bind_for(gpu, cmd, d, &mut bound_vertices);
+        let mut push = [0f32; MOTION_DRAW_CONSTANTS as usize / 4];
         push[..16].copy_from_slice(&d.transform.to_cols_array());
+        push[32..48].copy_from_slice(&d.prev_transform.to_cols_array());
         push[16..20].copy_from_slice(&m.base_color);
         push[20..24].copy_from_slice(&m.emissive);
         push[24..28].copy_from_slice(&m.params);
@@ -313,10 +375,10 @@ pub(crate) fn draw_meshes(
                 layout,
                 vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT,
                 0,
-                bytemuck::cast_slice(&push),
+                bytemuck::cast_slice(&push[..constants]),
             );
             gpu.device
-                .cmd_draw_indexed(cmd, d.index_count, 1, d.first_index, d.vertex_offset, 0);
+                .cmd_draw_indexed(cmd, d.index_count, 1, d.first_index, vertex_offset, 0);
         }
     }
     Ok(())
@@ -327,28 +389,21 @@ pub(crate) fn draw_meshes(
 /// samples the atlas, so its one texel is cleared to "lit", and the plan's summary says so
 /// instead of listing a shadow pass.
 pub fn declare_shadows(fb: &mut FrameBuilder<'_>, t: &Targets, shadow_size: u32, cascades: u32) {
-    let Targets {
-        atlas,
-        ubo,
-        vertices,
-        indices,
-        ..
-    } = *t;
+    let t = *t;
+    let (atlas, ubo) = (t.atlas, t.ubo);
     let name = if shadow_size == 0 {
         "shadow atlas clear"
     } else {
         "shadows"
     };
     fb.pass(name, PassKind::Raster, |p| {
-        p.depth_cleared(atlas, 1.0)
-            .uniform(ubo)
-            .vertices(vertices)
-            .indices(indices);
+        p.depth_cleared(atlas, 1.0).uniform(ubo);
+        declare_vertices(p, &t);
         move |pc| {
             if shadow_size == 0 {
                 return Ok(());
             }
-            let buffers = (pc.buffer(vertices)?, pc.buffer(indices)?);
+            let buffers = MeshBuffers::of(pc, &t)?;
             draw_shadows(pc, buffers, (shadow_size, cascades))
         }
     });
@@ -379,10 +434,8 @@ pub fn declare_gbuffer(fb: &mut FrameBuilder<'_>, t: &Targets, covered: bool) {
                 p.color_cleared(image, clear);
             }
         }
-        p.depth_cleared(t.depth, 0.0)
-            .uniform(t.ubo)
-            .vertices(t.vertices)
-            .indices(t.indices);
+        p.depth_cleared(t.depth, 0.0).uniform(t.ubo);
+        declare_vertices(p, &t);
         move |pc| {
             let subpass = subpass_of(pc)?;
             let (scene, pipelines) = (pc.scene()?, pc.pipelines()?);
@@ -399,8 +452,7 @@ pub fn declare_gbuffer(fb: &mut FrameBuilder<'_>, t: &Targets, covered: bool) {
                 },
                 subpass,
                 &[set],
-                pc.buffer(t.vertices)?,
-                pc.buffer(t.indices)?,
+                MeshBuffers::of(pc, &t)?,
             )
         }
     });
@@ -428,10 +480,9 @@ pub fn declare_transparents(
             .uniform(t.ubo)
             .storage_read(t.lights)
             .in_set(2)
-            .sampled_with(t.atlas, Filter::ShadowCompare)
-            .vertices(t.vertices)
-            .indices(t.indices)
-            .in_set(0);
+            .sampled_with(t.atlas, Filter::ShadowCompare);
+        declare_vertices(p, &t);
+        p.in_set(0);
         if let Some(c) = t.clusters {
             p.storage_read(c);
         }
@@ -451,8 +502,7 @@ pub fn declare_transparents(
                 },
                 subpass,
                 &sets,
-                pc.buffer(t.vertices)?,
-                pc.buffer(t.indices)?,
+                MeshBuffers::of(pc, &t)?,
             )
         }
     });

@@ -94,6 +94,9 @@ pub struct FrameInputs<'a> {
     pub lights: Vec<PointLightData>,
     /// Transparent draws, back to front.
     pub transparent: Vec<Draw>,
+    /// The deformed vertices of this frame ([`tessera_scene::Scene::deformed_vertices_at`]),
+    /// uploaded into `animated vertices`; empty when nothing deforms.
+    pub deformed: Vec<tessera_scene::Vertex>,
     /// Texels per side of each shadow cascade; 0: no shadows (the atlas is 1 texel, cleared).
     pub shadow_size: u32,
     /// The output's name in the graph.
@@ -156,6 +159,9 @@ pub struct Targets {
     pub vertices: BufferRef,
     /// The scene's index buffer.
     pub indices: BufferRef,
+    /// This frame's deformed vertices (morph targets, skins), when the animations deform
+    /// any: written by `frame constants`, read by the geometry passes.
+    pub animated: Option<BufferRef>,
     /// The frame constants (uniform buffer).
     pub ubo: BufferRef,
     /// The same constants for the async-compute passes (uniform buffer), when there are any.
@@ -276,8 +282,18 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
     let ui_buffers = ui.as_ref().map(|(b, _)| *b);
     // The pass body below uploads the meshes; the `ui` pass records from its own copy.
     let ui_upload = ui.clone();
+    let deformed = inputs.deformed;
+    let animated = (!deformed.is_empty()).then(|| {
+        fb.buffer(
+            "animated vertices",
+            std::mem::size_of_val(deformed.as_slice()) as u64,
+        )
+    });
     fb.pass("frame constants", PassKind::Transfer, |p| {
         p.copy_to(ubo).copy_to(light_buffer);
+        if let Some(a) = animated {
+            p.copy_to(a);
+        }
         if let Some(a) = async_ubo {
             p.copy_to(a);
         }
@@ -298,6 +314,14 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
                 pc.buffer(light_buffer)?,
                 bytemuck::cast_slice(&lights),
             );
+            if let Some(a) = animated {
+                update_buffer(
+                    pc.gpu,
+                    pc.cmd,
+                    pc.buffer(a)?,
+                    bytemuck::cast_slice(&deformed),
+                );
+            }
             Ok(())
         }
     });
@@ -338,6 +362,7 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
         output: upright.unwrap_or(output),
         vertices,
         indices,
+        animated,
         ubo,
         async_ubo,
         lights: light_buffer,

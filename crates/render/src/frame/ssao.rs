@@ -52,10 +52,8 @@ pub fn declare_prepass(fb: &mut FrameBuilder<'_>, t: &Targets) -> ImageRef {
     let t = *t;
     let depth = fb.image("ssao depth", Format::D32_SFLOAT, Size::HALF);
     fb.pass("ssao depth prepass", PassKind::Raster, |p| {
-        p.depth_cleared(depth, 0.0)
-            .uniform(t.ubo)
-            .vertices(t.vertices)
-            .indices(t.indices);
+        p.depth_cleared(depth, 0.0).uniform(t.ubo);
+        super::geometry::declare_vertices(p, &t);
         move |pc| draw_prepass(pc, &t)
     });
     depth
@@ -110,7 +108,7 @@ pub(crate) fn draw_prepass(
         return Ok(());
     }
     let set = declared_sets(pc, &[set_layout])?[0];
-    let (vertices, indices) = (pc.buffer(t.vertices)?, pc.buffer(t.indices)?);
+    let buffers = super::geometry::MeshBuffers::of(pc, t)?;
     set_viewport(pc.gpu, pc.cmd, extent);
     let d = &pc.gpu.device;
     // SAFETY: recording inside the prepass subpass with the pipeline made for it; a fresh
@@ -125,9 +123,8 @@ pub(crate) fn draw_prepass(
             &[set],
             &[],
         );
-        d.cmd_bind_vertex_buffers(pc.cmd, 0, &[vertices], &[0]);
-        d.cmd_bind_index_buffer(pc.cmd, indices, 0, vk::IndexType::UINT32);
+        d.cmd_bind_index_buffer(pc.cmd, buffers.indices, 0, vk::IndexType::UINT32);
     }
-    draw_opaque_depth(pc, layout, scene, 0.0);
+    draw_opaque_depth(pc, layout, scene, &buffers, 0.0);
     Ok(())
 }

@@ -71,6 +71,9 @@ pub enum PipelineKind {
 
 /// Bytes of the per-draw push constants (`Draw` in `material.glsl`).
 pub const DRAW_CONSTANTS: u32 = 128;
+/// Bytes of the mesh shaders' push constants with the previous model matrix after `Draw`
+/// (`mesh.vert#OBJECT_MOTION`), where the device allows that many.
+pub const MOTION_DRAW_CONSTANTS: u32 = DRAW_CONSTANTS + 64;
 
 /// Layouts of the renderer's descriptor sets and pipelines.
 #[derive(Debug)]
@@ -110,6 +113,10 @@ pub struct Layouts {
     pub forward_opaque: [vk::PipelineLayout; 4],
     /// Tone mapping: HDR input, exposure push constant.
     pub tonemap: vk::PipelineLayout,
+    /// Bytes of the mesh, forward and forward-opaque layouts' push constants:
+    /// [`MOTION_DRAW_CONSTANTS`] when the device has them (the previous model matrix: moving
+    /// objects' motion vectors), else [`DRAW_CONSTANTS`].
+    pub mesh_constants: u32,
 }
 
 /// Index of a lit shader variant in [`Layouts::lit_frame`] and [`Layouts::lighting`].
@@ -200,10 +207,17 @@ impl Layouts {
             ],
         )?;
         let frame_constants = set_layout(gpu, &[(T::UNIFORM_BUFFER, S::VERTEX)])?;
+        // The Vulkan minimum is 128 bytes: the previous model matrix only where it fits.
+        let mesh_constants =
+            if gpu.properties.limits.max_push_constants_size >= MOTION_DRAW_CONSTANTS {
+                MOTION_DRAW_CONSTANTS
+            } else {
+                DRAW_CONSTANTS
+            };
         let draw = vk::PushConstantRange {
             stage_flags: vf,
             offset: 0,
-            size: DRAW_CONSTANTS,
+            size: mesh_constants,
         };
         let mesh = pipeline_layout(gpu, &[frame, material, shadow_map], Some(draw))?;
         let mut lighting = [vk::PipelineLayout::null(); 4];
@@ -246,6 +260,7 @@ impl Layouts {
             lighting,
             forward_opaque,
             tonemap,
+            mesh_constants,
         })
     }
 
@@ -284,6 +299,8 @@ impl Layouts {
 #[derive(Debug)]
 struct Modules {
     mesh_vert: vk::ShaderModule,
+    /// `mesh.vert#OBJECT_MOTION`: reads the previous model matrix.
+    mesh_motion_vert: vk::ShaderModule,
     gbuffer_frag: vk::ShaderModule,
     /// Indexed by `clustered`.
     forward_frag: [vk::ShaderModule; 2],
@@ -302,7 +319,7 @@ struct Modules {
 }
 
 /// Every module [`Modules`] holds, in its field order: variant name and stage.
-const MODULES: [(&str, Stage); 23] = [
+const MODULES: [(&str, Stage); 24] = [
     ("mesh.vert", Stage::Vertex),
     ("gbuffer.frag", Stage::Fragment),
     ("forward.frag", Stage::Fragment),
@@ -326,6 +343,7 @@ const MODULES: [(&str, Stage); 23] = [
     ("forward.frag#CLUSTERED#MOTION#OPAQUE#SSAO", Stage::Fragment),
     ("sky.frag", Stage::Fragment),
     ("sky.frag#MOTION", Stage::Fragment),
+    ("mesh.vert#OBJECT_MOTION", Stage::Vertex),
 ];
 
 impl Modules {
@@ -376,6 +394,7 @@ impl Modules {
             gbuffer_motion_frag: m(12),
             forward_opaque_frag: [m(13), m(14), m(15), m(16), m(17), m(18), m(19), m(20)],
             sky_frag: [m(21), m(22)],
+            mesh_motion_vert: m(23),
         })
     }
 
@@ -383,6 +402,7 @@ impl Modules {
     fn destroy(&self, gpu: &Gpu) {
         let single = [
             self.mesh_vert,
+            self.mesh_motion_vert,
             self.gbuffer_frag,
             self.gbuffer_motion_frag,
             self.fullscreen_vert,
@@ -540,15 +560,21 @@ impl Pipelines {
             RenderError::Frame(format!("{samples} samples per pixel for {kind:?}"))
         })?;
         let m = &self.modules;
+        // Every mesh layout has the previous model matrix or none does.
+        let mesh_vert = if self.layouts.mesh_constants >= MOTION_DRAW_CONSTANTS {
+            m.mesh_motion_vert
+        } else {
+            m.mesh_vert
+        };
         let (vert, frag, layout) = match kind {
             PipelineKind::GBuffer { motion: false, .. } => {
-                (m.mesh_vert, m.gbuffer_frag, self.layouts.mesh)
+                (mesh_vert, m.gbuffer_frag, self.layouts.mesh)
             }
             PipelineKind::GBuffer { motion: true, .. } => {
-                (m.mesh_vert, m.gbuffer_motion_frag, self.layouts.mesh)
+                (mesh_vert, m.gbuffer_motion_frag, self.layouts.mesh)
             }
             PipelineKind::Forward { clustered, .. } => (
-                m.mesh_vert,
+                mesh_vert,
                 m.forward_frag[usize::from(clustered)],
                 self.layouts.forward[usize::from(clustered)],
             ),
@@ -563,7 +589,7 @@ impl Pipelines {
                 motion,
                 ..
             } => (
-                m.mesh_vert,
+                mesh_vert,
                 m.forward_opaque_frag[variant_index(clustered, ao) + 4 * usize::from(motion)],
                 self.layouts.forward_opaque[variant_index(clustered, ao)],
             ),

@@ -11,6 +11,9 @@ use tessera_vk::executor::Executor;
 use tessera_vk::resources::{OwnedBuffer, OwnedImage};
 use tessera_vk::Gpu;
 
+/// Most vertices deformed (morph targets, skins) per frame: 48 MiB uploaded per frame.
+pub const MAX_DEFORMED_VERTICES: i64 = 1 << 20;
+
 /// One primitive of one instance.
 #[derive(Clone, Copy, Debug)]
 pub struct Draw {
@@ -24,6 +27,16 @@ pub struct Draw {
     pub material: usize,
     /// World transform.
     pub transform: Mat4,
+    /// Last frame's world transform (motion vectors of animated instances; `transform` for
+    /// a static one).
+    pub prev_transform: Mat4,
+    /// Index into `Scene::instances`: what poses it when animations play.
+    pub instance: usize,
+    /// Object-space centre of its bounds.
+    pub local_centre: Vec3,
+    /// Where its vertices start in `animated vertices` when it deforms (morph targets, a
+    /// skin) and the frame has them.
+    pub deformed: Option<i32>,
     /// World-space centre of its bounds (back-to-front sorting of transparents).
     pub centre: Vec3,
 }
@@ -64,6 +77,8 @@ pub struct SceneGpu {
     pub opaque: Vec<Draw>,
     /// Transparent draws (sorted per frame, back to front).
     pub transparent: Vec<Draw>,
+    /// Vertices all deforming draws take in `animated vertices`.
+    deformed_vertices: i64,
 }
 
 fn texture_format(srgb: bool) -> vk::Format {
@@ -135,6 +150,7 @@ impl SceneGpu {
             materials: Vec::new(),
             opaque: Vec::new(),
             transparent: Vec::new(),
+            deformed_vertices: 0,
         };
         match out.fill(gpu, exec, layouts, scene) {
             Ok(()) => Ok(out),
@@ -257,24 +273,46 @@ impl SceneGpu {
                 blend,
             });
         }
-        for inst in &scene.instances {
+        // Where each deforming draw's vertices go in `animated vertices`, in the order the
+        // scene writes them.
+        let mut deformed = std::collections::HashMap::new();
+        let mut at = 0i64;
+        for (instance, primitive, count) in scene.deformed_draws() {
+            deformed.insert((instance, primitive), at);
+            at += i64::from(count);
+        }
+        if at > MAX_DEFORMED_VERTICES {
+            // Deformed on the CPU and uploaded every frame: past the cap they stay at rest.
+            log::warn!(
+                "{at} vertices deform, more than the {MAX_DEFORMED_VERTICES} deformed per frame: \
+                 morph targets and skins are drawn at rest"
+            );
+            deformed.clear();
+            at = 0;
+        }
+        self.deformed_vertices = at;
+        for (instance, inst) in scene.instances.iter().enumerate() {
             let Some(mesh) = scene.meshes.get(inst.mesh) else {
                 continue;
             };
-            for p in &mesh.primitives {
+            for (pi, p) in mesh.primitives.iter().enumerate() {
                 if p.index_count == 0 || p.material >= self.materials.len() {
                     continue;
                 }
-                let centre = inst
-                    .transform
-                    .transform_point3((p.bounds.min + p.bounds.max) * 0.5);
+                let local_centre = (p.bounds.min + p.bounds.max) * 0.5;
                 let d = Draw {
                     first_index: p.first_index,
                     index_count: p.index_count,
                     vertex_offset: p.vertex_offset,
                     material: p.material,
                     transform: inst.transform,
-                    centre,
+                    prev_transform: inst.transform,
+                    instance,
+                    local_centre,
+                    deformed: deformed
+                        .get(&(instance, pi))
+                        .and_then(|&o| i32::try_from(o).ok()),
+                    centre: inst.transform.transform_point3(local_centre),
                 };
                 if self.materials[p.material].blend {
                     self.transparent.push(d);
@@ -284,6 +322,25 @@ impl SceneGpu {
             }
         }
         Ok(())
+    }
+
+    /// Poses the draws: `transforms` (by instance, `Scene::instance_transforms_at`) become
+    /// their transforms, and the ones they had their previous transforms (`None`: the
+    /// previous ones are the new ones, a first frame without motion).
+    pub fn pose(&mut self, transforms: &[Mat4], moving: bool) {
+        for d in self.opaque.iter_mut().chain(self.transparent.iter_mut()) {
+            let Some(&t) = transforms.get(d.instance) else {
+                continue;
+            };
+            d.prev_transform = if moving { d.transform } else { t };
+            d.transform = t;
+            d.centre = t.transform_point3(d.local_centre);
+        }
+    }
+
+    /// Whether any draw deforms (the frame then uploads `animated vertices`).
+    pub fn deforms(&self) -> bool {
+        self.deformed_vertices > 0
     }
 
     /// Frees everything (the GPU no longer uses the scene).

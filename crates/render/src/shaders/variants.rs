@@ -43,6 +43,7 @@ pub const VARIANTS: &[&str] = &[
     "lighting.comp#CLUSTERED#SSAO",
     "lighting.comp#SSAO",
     "mesh.vert",
+    "mesh.vert#OBJECT_MOTION",
     "post.frag",
     "post.frag#BLOOM",
     "post.frag#BLOOM#AUTO_EXPOSURE",

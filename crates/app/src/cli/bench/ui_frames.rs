@@ -43,6 +43,7 @@ impl BenchUi {
             timing: &self.timing,
             notes: &self.notes,
             scene_lights: r.scene().lights.len() as u32,
+            animation: None,
         };
         let frame = self.ui.frame_headless((s.width, s.height), &view);
         r.set_ui(Some(frame))?;

@@ -30,6 +30,7 @@ use super::script_run::ScriptRun;
 use super::switching::{Replan, Switching};
 use super::toggles::{changes, Figures, Switches};
 use super::touch::{Phase, Touches};
+use super::ui::animation_panel::AnimationView;
 use super::ui::panels::Notes;
 use super::ui::timing::{self, Change, Timing};
 use super::ui::{Command, Ui, View as UiView};
@@ -152,6 +153,11 @@ impl App {
             input: Input::default(),
             clock: Clock {
                 fixed_step,
+                animation: super::clock::AnimationClock {
+                    playing: chosen.animate,
+                    enabled: chosen.animate,
+                    time: 0.0,
+                },
                 ..Clock::default()
             },
             script: ScriptRun::new(script),
@@ -411,6 +417,20 @@ impl App {
                 self.switching.switches.features = *features;
                 self.apply_switches(said)
             }
+            Command::Animate(on) => {
+                let a = &mut self.clock.animation;
+                a.playing = on;
+                // Playing shows the animation even when the run started at rest.
+                a.enabled |= on;
+                println!("animation {}", if on { "playing" } else { "paused" });
+                Ok(())
+            }
+            Command::AnimationTime(t) => {
+                let a = &mut self.clock.animation;
+                a.time = t;
+                a.enabled = true;
+                Ok(())
+            }
         }
     }
 
@@ -579,6 +599,14 @@ impl App {
                 timing: &self.timing,
                 notes: &self.notes,
                 scene_lights: live.renderer.scene().lights.len() as u32,
+                animation: live.renderer.scene().is_animated().then(|| {
+                    let a = &self.clock.animation;
+                    AnimationView {
+                        playing: a.enabled && a.playing,
+                        time: a.time,
+                        duration: live.renderer.scene().animation_duration(),
+                    }
+                }),
             };
             let (frame, commands) = self.ui.frame(&live.window, &view);
             live.renderer.set_ui(Some(frame))?;
@@ -625,6 +653,8 @@ impl App {
         if let (Some(_), Some(c)) = (&capturing, &mut self.outputs.capture) {
             c.start();
         }
+        live.renderer
+            .set_animation_time(self.clock.animation.drawn());
         let stats = live
             .renderer
             .render_to(self.clock.time, target, acquire, render_finished)

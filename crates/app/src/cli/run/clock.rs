@@ -19,6 +19,27 @@ pub struct Clock {
     pub presented: u64,
     /// Frames rendered: those presented and those whose presentation was dropped.
     pub rendered: u64,
+    /// The glTF animations' time.
+    pub animation: AnimationClock,
+}
+
+/// The animations' own time, paused and scrubbed apart from the lights' (the UI's
+/// "Animate" box and time slider).
+#[derive(Debug, Default)]
+pub struct AnimationClock {
+    /// Whether the animations advance; off, they stay where the slider put them.
+    pub playing: bool,
+    /// Off: the models are drawn at rest (`--no-animate`, `[render] animate = false`).
+    pub enabled: bool,
+    /// Seconds into the animations.
+    pub time: f32,
+}
+
+impl AnimationClock {
+    /// The time the renderer draws the animations at (`None`: at rest).
+    pub fn drawn(&self) -> Option<f32> {
+        self.enabled.then_some(self.time)
+    }
 }
 
 impl Clock {
@@ -37,14 +58,19 @@ impl Clock {
         self.last_frame = Some(now);
     }
 
-    /// Moves the lights on by a frame of `dt` seconds, unless paused.
+    /// Moves the lights on by a frame of `dt` seconds, unless paused, and the animations
+    /// while they play.
     pub fn advance(&mut self, dt: f64) {
+        let step = if self.fixed_step {
+            1.0 / 60.0
+        } else {
+            dt.min(0.1) as f32
+        };
         if !self.paused {
-            self.time += if self.fixed_step {
-                1.0 / 60.0
-            } else {
-                dt.min(0.1) as f32
-            };
+            self.time += step;
+        }
+        if self.animation.enabled && self.animation.playing && !self.paused {
+            self.animation.time += step;
         }
     }
 }

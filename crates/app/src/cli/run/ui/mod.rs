@@ -12,6 +12,7 @@
 //! window's pointer and touch positions are turned into it ([`to_upright`]). A real rotated
 //! surface (Android) needs no such turn: its input comes in the upright orientation.
 
+pub mod animation_panel;
 mod features_panel;
 mod frame_panel;
 pub mod panels;

@@ -5,7 +5,8 @@
 //!
 //! - down the left: *Optimisations* (a checkbox per switch, greyed with the reason where it
 //!   cannot change the plan on this device, and the plan's figures), *Features* (the
-//!   frame's features: [`super::features_panel`]), *Plan* (writes the plan JSON and the
+//!   frame's features: [`super::features_panel`]), *Animation* (for a scene with glTF
+//!   animations: play, pause and scrub, [`super::animation_panel`]), *Plan* (writes the plan JSON and the
 //!   viewer page), *Keys* (the key table) and, once there is one, *Last change* (what the
 //!   last switch did to the plan and to the measured GPU frame time, errors, files written);
 //! - top right: *Frame* (frame times, queues, GPU ms per pass: [`super::frame_panel`]).
@@ -46,6 +47,8 @@ pub struct View<'a> {
     pub notes: &'a Notes,
     /// The scene's lights (the lights slider's end).
     pub scene_lights: u32,
+    /// The animations, when the scene has any.
+    pub animation: Option<super::animation_panel::AnimationView>,
 }
 
 /// What the UI says besides the figures.
@@ -66,6 +69,10 @@ pub enum Command {
     Act(Action),
     /// New features, and what changed in words ("lights 12").
     Features(Box<Features>, String),
+    /// Play (`true`) or pause the animations.
+    Animate(bool),
+    /// Put the animations at this time (seconds).
+    AnimationTime(f32),
 }
 
 /// The look: egui's dark theme, panels nearly opaque (text stays readable over a bright
@@ -91,6 +98,11 @@ pub fn show(ctx: &Context, view: &View, out: &mut Vec<Command>, widgets: &mut Wi
             panel(ui, "Optimisations", open, widgets, |ui, w| {
                 optimisations(ui, view, out, w);
             });
+            if view.animation.is_some() {
+                panel(ui, "Animation", open, widgets, |ui, w| {
+                    super::animation_panel::show(ui, view, out, w);
+                });
+            }
             panel(ui, "Features", false, widgets, |ui, w| {
                 super::features_panel::show(ui, view, out, w);
             });
