@@ -44,6 +44,7 @@ impl BenchUi {
             notes: &self.notes,
             scene_lights: r.scene().lights.len() as u32,
             animation: None,
+            sun: None,
         };
         let frame = self.ui.frame_headless((s.width, s.height), &view);
         r.set_ui(Some(frame))?;

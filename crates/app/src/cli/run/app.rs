@@ -32,6 +32,7 @@ use super::toggles::{changes, Figures, Switches};
 use super::touch::{Phase, Touches};
 use super::ui::animation_panel::AnimationView;
 use super::ui::panels::Notes;
+use super::ui::sky_panel;
 use super::ui::timing::{self, Change, Timing};
 use super::ui::{Command, Ui, View as UiView};
 use super::visibility::{Hidden, Visibility};
@@ -72,6 +73,8 @@ struct App {
     figures: Figures,
     /// The optimisations that cannot change the steady plan, and why.
     greyed: Vec<(super::actions::Optimisation, String)>,
+    /// The sun the Sky panel set in place of the scene's (elevation, azimuth in degrees).
+    sun: sky_panel::SunAngles,
     /// Steady plans seen (each switch that changes the plan makes one).
     steady_plans: u64,
     /// The surface transform `--script N:rotate=DEG` simulates on a surface that has none:
@@ -146,6 +149,7 @@ impl App {
             timing: Timing::default(),
             figures: Figures::default(),
             greyed: Vec::new(),
+            sun: None,
             steady_plans: 0,
             simulated_rotation: Rotation::R0,
             ui_fingers: Default::default(),
@@ -431,6 +435,13 @@ impl App {
                 a.enabled = true;
                 Ok(())
             }
+            Command::Sun(angles) => {
+                self.sun = angles;
+                if let Some(l) = &mut self.live {
+                    l.renderer.set_sun(angles.map(sky_panel::direction));
+                }
+                Ok(())
+            }
         }
     }
 
@@ -607,6 +618,7 @@ impl App {
                         duration: live.renderer.scene().animation_duration(),
                     }
                 }),
+                sun: self.sun,
             };
             let (frame, commands) = self.ui.frame(&live.window, &view);
             live.renderer.set_ui(Some(frame))?;

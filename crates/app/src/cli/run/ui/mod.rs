@@ -16,6 +16,7 @@ pub mod animation_panel;
 mod features_panel;
 mod frame_panel;
 pub mod panels;
+pub mod sky_panel;
 pub mod timing;
 
 use egui::{Event, PointerButton, Pos2, Rect, TouchDeviceId, TouchId, TouchPhase};

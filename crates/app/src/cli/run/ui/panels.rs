@@ -49,6 +49,8 @@ pub struct View<'a> {
     pub scene_lights: u32,
     /// The animations, when the scene has any.
     pub animation: Option<super::animation_panel::AnimationView>,
+    /// The sun the app set in place of the scene's, if any.
+    pub sun: super::sky_panel::SunAngles,
 }
 
 /// What the UI says besides the figures.
@@ -73,6 +75,8 @@ pub enum Command {
     Animate(bool),
     /// Put the animations at this time (seconds).
     AnimationTime(f32),
+    /// Put the sun there (elevation, azimuth in degrees), or the scene's back.
+    Sun(super::sky_panel::SunAngles),
 }
 
 /// The look: egui's dark theme, panels nearly opaque (text stays readable over a bright
@@ -105,6 +109,9 @@ pub fn show(ctx: &Context, view: &View, out: &mut Vec<Command>, widgets: &mut Wi
             }
             panel(ui, "Features", false, widgets, |ui, w| {
                 super::features_panel::show(ui, view, out, w);
+            });
+            panel(ui, "Sky", false, widgets, |ui, w| {
+                super::sky_panel::show(ui, view, out, w);
             });
             panel(ui, "Plan", false, widgets, |ui, w| plan(ui, view, out, w));
             panel(ui, "Keys", false, widgets, |ui, _| keys(ui));
