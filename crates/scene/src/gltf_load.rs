@@ -30,14 +30,17 @@ use crate::{
 /// Deepest node hierarchy accepted (a sane file is a few tens deep).
 const MAX_DEPTH: usize = 256;
 /// Extensions whose absence changes nothing we load, so a file requiring them still loads.
-const HARMLESS_REQUIRED: &[&str] = &["KHR_materials_emissive_strength", "KHR_lights_punctual"];
+const HARMLESS_REQUIRED: &[&str] = &[
+    "KHR_materials_emissive_strength",
+    "KHR_lights_punctual",
+    "KHR_texture_transform",
+];
 /// Required extensions that only change shading: the file still loads, drawn with its core
 /// material, with a warning (geometry-changing ones such as Draco stay errors).
 const SHADING_ONLY: &[&str] = &[
     "KHR_technique_webgl",
     "KHR_materials_pbrSpecularGlossiness",
     "KHR_materials_unlit",
-    "KHR_texture_transform",
     "KHR_materials_clearcoat",
     "KHR_materials_sheen",
     "KHR_materials_specular",
@@ -103,6 +106,12 @@ impl<'a> Loader<'a> {
                 // the missing arrays filled in before giving up.
                 let patched = add_missing_scene_nodes(bytes)
                     .and_then(|b| gltf::Gltf::from_slice_without_validation(&b).ok());
+                // A malformed KHR_texture_transform (not an object) is dropped, as an
+                // extension this loader did not read would be, rather than failing the file.
+                let stripped = || {
+                    drop_malformed_texture_transforms(bytes)
+                        .and_then(|b| gltf::Gltf::from_slice_without_validation(&b).ok())
+                };
                 match patched {
                     Some(g) => {
                         log::warn!(
@@ -111,7 +120,16 @@ impl<'a> Loader<'a> {
                         );
                         g
                     }
-                    None => return Err(parse(e.to_string())),
+                    None => match stripped() {
+                        Some(g) => {
+                            log::warn!(
+                                "{}: a KHR_texture_transform that is not an object; ignored",
+                                path.display()
+                            );
+                            g
+                        }
+                        None => return Err(parse(e.to_string())),
+                    },
                 }
             }
         };
@@ -487,11 +505,13 @@ impl<'a> Loader<'a> {
             emissive_texture,
             alpha_mode,
             double_sided: m.double_sided(),
+            uv_transform: self.uv_transform(m, &object),
         };
         let finite = mat
             .base_color
             .iter()
             .chain(&mat.emissive)
+            .chain(mat.uv_transform.iter().flatten())
             .all(|f| f.is_finite())
             && [
                 mat.metallic,
@@ -505,6 +525,42 @@ impl<'a> Loader<'a> {
             return Err(invalid(self.path, object, "has a non-finite factor"));
         }
         Ok(mat)
+    }
+
+    /// The material's `KHR_texture_transform` as a 2×3 matrix: the base colour texture's,
+    /// else the metallic-roughness or emissive texture's (one UV set is drawn, so one
+    /// transform per material; a different one on another texture is a warning).
+    fn uv_transform(&self, m: &gltf::Material, object: &str) -> Option<[f32; 6]> {
+        let pbr = m.pbr_metallic_roughness();
+        let infos = [
+            pbr.base_color_texture(),
+            pbr.metallic_roughness_texture(),
+            m.emissive_texture(),
+        ];
+        let transforms: Vec<[f32; 6]> = infos
+            .iter()
+            .flatten()
+            .filter_map(|i| {
+                let t = i.texture_transform()?;
+                if t.tex_coord().is_some_and(|c| c != 0) {
+                    log::warn!(
+                        "{}: {object}: a texture transform picks texcoord set {}; only set 0 is loaded",
+                        self.path.display(),
+                        t.tex_coord().unwrap_or(0)
+                    );
+                }
+                Some(texture_transform_matrix(t.offset(), t.rotation(), t.scale()))
+            })
+            .collect();
+        let first = *transforms.first()?;
+        if transforms.iter().any(|t| *t != first) {
+            log::warn!(
+                "{}: {object}: its textures have different KHR_texture_transforms; all use the first",
+                self.path.display()
+            );
+        }
+        // A texture without a transform beside one with it would be drawn transformed too.
+        Some(first)
     }
 
     /// Decodes image `index` to RGBA8. The header's dimensions are checked against the
@@ -961,6 +1017,26 @@ impl<'a> Loader<'a> {
                 }
                 None => vec![[0.0; 2]; count],
             };
+        let material = match prim.material().index() {
+            Some(i) if i + 1 < scene.materials.len() => i + 1,
+            Some(i) => {
+                return Err(invalid(
+                    self.path,
+                    object,
+                    format!("material {i} does not exist"),
+                ))
+            }
+            None => 0,
+        };
+        // KHR_texture_transform, baked into this primitive's own copy of the UVs (before the
+        // tangents, which follow the UVs).
+        let uvs = match scene.materials[material].uv_transform {
+            Some(m) => uvs
+                .iter()
+                .map(|&[u, v]| [m[0] * u + m[2] * v + m[4], m[1] * u + m[3] * v + m[5]])
+                .collect(),
+            None => uvs,
+        };
         let tangents = match self.attribute(prim, Semantic::Tangents, object, 4, count)? {
             Some(t) if t.iter().all(|c| c.is_finite()) => {
                 let mut tangents: Vec<[f32; 4]> = t
@@ -989,17 +1065,6 @@ impl<'a> Loader<'a> {
             None => generate_tangents(&positions, &normals, &uvs, &indices),
         };
         let deform = self.primitive_deform(prim, object, count)?;
-        let material = match prim.material().index() {
-            Some(i) if i + 1 < scene.materials.len() => i + 1,
-            Some(i) => {
-                return Err(invalid(
-                    self.path,
-                    object,
-                    format!("material {i} does not exist"),
-                ))
-            }
-            None => 0,
-        };
         let vertices: Vec<Vertex> = (0..count)
             .map(|i| Vertex {
                 position: positions[i],
@@ -1297,6 +1362,25 @@ struct Walk {
     skins: Vec<Option<usize>>,
 }
 
+/// `KHR_texture_transform`'s `T * R * S` as a 2×3 matrix `[a, b, c, d, tx, ty]` (columns):
+/// `uv' = (a u + c v + tx, b u + d v + ty)`, rotating counter-clockwise in UV space as the
+/// extension defines (its `R` row is `(cos, sin)`, then `(-sin, cos)`).
+pub(crate) fn texture_transform_matrix(
+    offset: [f32; 2],
+    rotation: f32,
+    scale: [f32; 2],
+) -> [f32; 6] {
+    let (s, c) = rotation.sin_cos();
+    [
+        c * scale[0],
+        -s * scale[0],
+        s * scale[1],
+        c * scale[1],
+        offset[0],
+        offset[1],
+    ]
+}
+
 /// Checks that `count` elements of `elem` bytes every `stride` from `offset` fit in `len`.
 fn check_range(
     offset: usize,
@@ -1389,6 +1473,48 @@ fn add_missing_scene_nodes(bytes: &[u8]) -> Option<Vec<u8>> {
     }
 }
 
+/// JSON glTF text with every `KHR_texture_transform` that is not an object removed; `None`
+/// for GLB, for text that is not JSON and when there was none.
+fn drop_malformed_texture_transforms(bytes: &[u8]) -> Option<Vec<u8>> {
+    fn strip(v: &mut serde_json::Value, depth: usize) -> bool {
+        // glTF nests a texture info a few levels deep; deeper JSON is not glTF's.
+        if depth > 32 {
+            return false;
+        }
+        let mut changed = false;
+        match v {
+            serde_json::Value::Object(map) => {
+                if map
+                    .get("KHR_texture_transform")
+                    .is_some_and(|t| !t.is_object())
+                {
+                    map.remove("KHR_texture_transform");
+                    changed = true;
+                }
+                for child in map.values_mut() {
+                    changed |= strip(child, depth + 1);
+                }
+            }
+            serde_json::Value::Array(items) => {
+                for child in items {
+                    changed |= strip(child, depth + 1);
+                }
+            }
+            _ => {}
+        }
+        changed
+    }
+    if bytes.starts_with(b"glTF") {
+        return None;
+    }
+    let mut v: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+    if strip(&mut v, 0) {
+        serde_json::to_vec(&v).ok()
+    } else {
+        None
+    }
+}
+
 /// The container before the `gltf` crate reads it: a `.glb` must start with the binary
 /// magic, its version must be 2, and its length fields must fit (the crate subtracts
 /// without checking).
@@ -1475,6 +1601,34 @@ mod tests {
         );
         assert_eq!(to_triangle_list(Mode::Triangles, &[0, 1, 2, 3]), [0, 1, 2]);
         assert!(to_triangle_list(Mode::TriangleStrip, &[0, 1]).is_empty());
+    }
+
+    #[test]
+    fn texture_transforms_offset_rotate_and_scale_as_the_extension_says() {
+        let apply = |m: [f32; 6], [u, v]: [f32; 2]| {
+            [m[0] * u + m[2] * v + m[4], m[1] * u + m[3] * v + m[5]]
+        };
+        let close =
+            |a: [f32; 2], b: [f32; 2]| (a[0] - b[0]).abs() < 1e-6 && (a[1] - b[1]).abs() < 1e-6;
+        // Identity.
+        assert!(close(
+            apply(
+                texture_transform_matrix([0.0; 2], 0.0, [1.0; 2]),
+                [0.3, 0.7]
+            ),
+            [0.3, 0.7]
+        ));
+        // Offset then scale: scale applies first (T * R * S).
+        let m = texture_transform_matrix([0.5, 0.25], 0.0, [2.0, 3.0]);
+        assert!(close(apply(m, [1.0, 1.0]), [2.5, 3.25]));
+        // A quarter turn: (1, 0) goes to (0, -1) (the extension's rotation matrix).
+        let m = texture_transform_matrix([0.0; 2], std::f32::consts::FRAC_PI_2, [1.0; 2]);
+        assert!(
+            close(apply(m, [1.0, 0.0]), [0.0, -1.0]),
+            "{:?}",
+            apply(m, [1.0, 0.0])
+        );
+        assert!(close(apply(m, [0.0, 1.0]), [1.0, 0.0]));
     }
 
     #[test]

@@ -201,6 +201,10 @@ pub struct Material {
     pub alpha_mode: AlphaMode,
     /// Whether back faces are drawn (with flipped normals).
     pub double_sided: bool,
+    /// `KHR_texture_transform` of the material's textures as a 2×3 matrix, columns
+    /// `[a, b, c, d, tx, ty]`: `uv' = (a u + c v + tx, b u + d v + ty)`. The glTF loader has
+    /// applied it to the UVs of every primitive drawn with the material; kept to say so.
+    pub uv_transform: Option<[f32; 6]>,
 }
 
 impl Default for Material {
@@ -222,6 +226,7 @@ impl Default for Material {
             emissive_texture: None,
             alpha_mode: AlphaMode::Opaque,
             double_sided: false,
+            uv_transform: None,
         }
     }
 }

@@ -81,6 +81,18 @@ pub struct SceneGpu {
     deformed_vertices: i64,
 }
 
+/// [`SceneGpu::pose`] of one draw list.
+fn pose_draws(draws: &mut [Draw], transforms: &[Mat4], moving: bool) {
+    for d in draws {
+        let Some(&t) = transforms.get(d.instance) else {
+            continue;
+        };
+        d.prev_transform = if moving { d.transform } else { t };
+        d.transform = t;
+        d.centre = t.transform_point3(d.local_centre);
+    }
+}
+
 fn texture_format(srgb: bool) -> vk::Format {
     if srgb {
         vk::Format::R8G8B8A8_SRGB
@@ -328,14 +340,8 @@ impl SceneGpu {
     /// their transforms, and the ones they had their previous transforms (`None`: the
     /// previous ones are the new ones, a first frame without motion).
     pub fn pose(&mut self, transforms: &[Mat4], moving: bool) {
-        for d in self.opaque.iter_mut().chain(self.transparent.iter_mut()) {
-            let Some(&t) = transforms.get(d.instance) else {
-                continue;
-            };
-            d.prev_transform = if moving { d.transform } else { t };
-            d.transform = t;
-            d.centre = t.transform_point3(d.local_centre);
-        }
+        pose_draws(&mut self.opaque, transforms, moving);
+        pose_draws(&mut self.transparent, transforms, moving);
     }
 
     /// Whether any draw deforms (the frame then uploads `animated vertices`).
@@ -358,5 +364,46 @@ impl SceneGpu {
         }
         self.pool = vk::DescriptorPool::null();
         self.sampler = vk::Sampler::null();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn draw(instance: usize) -> Draw {
+        Draw {
+            first_index: 0,
+            index_count: 3,
+            vertex_offset: 0,
+            material: 0,
+            transform: Mat4::IDENTITY,
+            prev_transform: Mat4::IDENTITY,
+            instance,
+            local_centre: Vec3::ONE,
+            deformed: None,
+            centre: Vec3::ONE,
+        }
+    }
+
+    /// A moving frame keeps the transform drawn last as the previous one (TAA's motion);
+    /// a first frame has none, so its previous transform is its own (no motion).
+    #[test]
+    fn posing_keeps_last_frames_transform_for_the_motion_vectors() {
+        let mut draws = vec![draw(0), draw(1)];
+        let a = Mat4::from_translation(Vec3::X);
+        let b = Mat4::from_translation(Vec3::Y);
+        pose_draws(&mut draws, &[a, Mat4::IDENTITY], false);
+        assert_eq!((draws[0].transform, draws[0].prev_transform), (a, a));
+        assert_eq!(draws[0].centre, Vec3::new(2.0, 1.0, 1.0));
+        pose_draws(&mut draws, &[b, Mat4::IDENTITY], true);
+        assert_eq!((draws[0].transform, draws[0].prev_transform), (b, a));
+        // The static instance's draw never moves.
+        assert_eq!(draws[1].transform, Mat4::IDENTITY);
+        assert_eq!(draws[1].prev_transform, Mat4::IDENTITY);
+        // An instance the transforms do not cover is left alone.
+        let mut lone = vec![draw(5)];
+        pose_draws(&mut lone, &[a], true);
+        assert_eq!(lone[0].transform, Mat4::IDENTITY);
     }
 }
