@@ -258,6 +258,17 @@ fn the_checker_rejects_tampered_culling() {
         &tampered,
     ));
     assert_eq!(found, ["cull.skipped"]);
+    // The first use's wait for all earlier work narrowed: the previous frame's plan is
+    // unknown, so that is a violation.
+    let mut narrowed = plan.clone();
+    let first = narrowed
+        .barriers
+        .iter_mut()
+        .find(|b| b.resource == "lut")
+        .expect("the LUT's first barrier");
+    first.src_stage = StageMask::COMPUTE_SHADER;
+    let found = rules(&violations(&g, &narrowed));
+    assert!(found.contains(&"persistent.entry"), "{found:?}");
     // An exit transition removed: the image would not rest.
     let mut g = Graph::new("bake only");
     let l = g.persistent_image("lut", lut_desc(), false);
