@@ -427,3 +427,24 @@ fn raster_written_persistent_images_check_on_every_profile() {
         }
     }
 }
+
+/// The example frame `assets/graphs/ibl.json`: the stale sky, prefiltered and irradiance
+/// resources are baked on the async queue; the valid BRDF LUT's writer is skipped.
+#[test]
+fn the_ibl_example_skips_the_valid_lut() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/graphs/ibl.json");
+    let (g, caps) = frame_file::load(&path).expect("the example loads");
+    let plan = compile(&g, &caps, &CompileOptions::ALL).expect("compiles");
+    assert_eq!(plan.skipped, ["brdf lut"]);
+    assert_eq!(
+        plan.queues.async_compute.to_vec(),
+        ["sky", "prefilter", "irradiance"]
+    );
+    assert_eq!(violations(&g, &plan), []);
+    let sharing: Vec<&str> = plan.sharing.iter().map(|s| s.resource.as_str()).collect();
+    assert!(
+        sharing.contains(&"sky") && sharing.contains(&"prefiltered"),
+        "{sharing:?}"
+    );
+}
