@@ -492,6 +492,7 @@
     return h;
   }
   function historyTag(r) {
+    if (r.persistent !== undefined) return r.persistent ? ' \u00b7 persistent, valid' : ' \u00b7 persistent, stale: written this frame';
     if (!r.history) return '';
     return r.history.physical ? ' \u00b7 history, physical ' + r.history.physical : ' \u00b7 history, single';
   }
