@@ -732,7 +732,11 @@ fn skipped_passes_are_shown_apart_from_culled_ones() {
         "{dot}"
     );
     assert!(dot.contains("debug\\nculled"), "{dot}");
-    let lut = page.resources.iter().find(|r| r.name == "lut").expect("the LUT");
+    let lut = page
+        .resources
+        .iter()
+        .find(|r| r.name == "lut")
+        .expect("the LUT");
     assert_eq!(lut.persistent, Some(true));
     let json = serde_json::to_string(&page.culled).unwrap();
     assert_eq!(json.matches("\"skipped\":true").count(), 1, "{json}");
