@@ -258,6 +258,17 @@ fn the_checker_rejects_tampered_culling() {
         &tampered,
     ));
     assert_eq!(found, ["cull.skipped"]);
+    // The first use's wait for all earlier work narrowed: the previous frame's plan is
+    // unknown, so that is a violation.
+    let mut narrowed = plan.clone();
+    let first = narrowed
+        .barriers
+        .iter_mut()
+        .find(|b| b.resource == "lut")
+        .expect("the LUT's first barrier");
+    first.src_stage = StageMask::COMPUTE_SHADER;
+    let found = rules(&violations(&g, &narrowed));
+    assert!(found.contains(&"persistent.entry"), "{found:?}");
     // An exit transition removed: the image would not rest.
     let mut g = Graph::new("bake only");
     let l = g.persistent_image("lut", lut_desc(), false);
@@ -359,4 +370,81 @@ fn a_persistent_output_is_refused_in_code_too() {
     g.compute("w").uses(b, Access::StorageWrite);
     let err = compile(&g, &Capabilities::desktop(), &CompileOptions::ALL).unwrap_err();
     assert!(err.to_string().contains("persistent output"), "{err}");
+}
+
+/// A persistent image rendered by a raster pass (a sky cubemap's faces drawn) and sampled by
+/// a later raster pass and a compute pass: every device profile and option set gives a plan
+/// the checker accepts, stale and valid, and the image always ends at rest.
+#[test]
+fn raster_written_persistent_images_check_on_every_profile() {
+    let frame = |valid: bool| {
+        let mut g = Graph::new("sky");
+        let sky = g.persistent_image(
+            "sky",
+            ImageDesc::new(Format::R16G16B16A16_SFLOAT, 64, 64).layers(6),
+            valid,
+        );
+        let colour = g.image("colour", ImageDesc::new(Format::R8G8B8A8_UNORM, 64, 64));
+        let out = g.image("out", ImageDesc::new(Format::R8G8B8A8_UNORM, 64, 64));
+        g.resource_mut(out).output = true;
+        g.raster("draw sky").clears(sky, Access::ColorWriteAll);
+        g.raster("shade")
+            .uses(sky, Access::Sampled)
+            .clears(colour, Access::ColorWriteAll);
+        g.compute("post")
+            .uses(colour, Access::Sampled)
+            .uses(sky, Access::Sampled)
+            .uses(out, Access::StorageWrite)
+            .on_queue(QueueKind::AsyncCompute);
+        g
+    };
+    for profile in Capabilities::PROFILES {
+        let caps = Capabilities::profile(profile).unwrap();
+        for options in OPTIONS {
+            for valid in [false, true] {
+                let g = frame(valid);
+                let plan = compile(&g, &caps, &options).expect("compiles");
+                assert_eq!(plan.skipped.len(), usize::from(valid), "{profile}");
+                assert_eq!(
+                    violations(&g, &plan),
+                    [],
+                    "{profile} {options:?} valid {valid}"
+                );
+                let last = plan
+                    .barriers
+                    .iter()
+                    .rev()
+                    .find(|b| b.resource == "sky" && b.new_layout.is_some());
+                if let Some(b) = last {
+                    assert_eq!(b.new_layout, Some(PERSISTENT_REST_LAYOUT), "{profile}");
+                }
+                assert!(plan
+                    .render_passes
+                    .iter()
+                    .flat_map(|rp| &rp.attachments)
+                    .all(|a| a.resource != "sky" || !a.memoryless));
+            }
+        }
+    }
+}
+
+/// The example frame `assets/graphs/ibl.json`: the stale sky, prefiltered and irradiance
+/// resources are baked on the async queue; the valid BRDF LUT's writer is skipped.
+#[test]
+fn the_ibl_example_skips_the_valid_lut() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/graphs/ibl.json");
+    let (g, caps) = frame_file::load(&path).expect("the example loads");
+    let plan = compile(&g, &caps, &CompileOptions::ALL).expect("compiles");
+    assert_eq!(plan.skipped, ["brdf lut"]);
+    assert_eq!(
+        plan.queues.async_compute.to_vec(),
+        ["sky", "prefilter", "irradiance"]
+    );
+    assert_eq!(violations(&g, &plan), []);
+    let sharing: Vec<&str> = plan.sharing.iter().map(|s| s.resource.as_str()).collect();
+    assert!(
+        sharing.contains(&"sky") && sharing.contains(&"prefiltered"),
+        "{sharing:?}"
+    );
 }

@@ -162,6 +162,20 @@ impl<'a, S: Copy> FrameBuilder<'a, S> {
         BufferRef::new(self.graph.history_buffer(name, size))
     }
 
+    /// A persistent image: owned by the graph, kept across frames and re-plans (the
+    /// executor makes it once: `Executor::persistent_epoch` changes when it makes it anew).
+    /// While `valid` (the content an earlier frame wrote is still right), the passes that
+    /// only write it are skipped and their bodies are not called; otherwise they run, read
+    /// or not this frame. It rests in `SHADER_READ_ONLY_OPTIMAL` between frames.
+    pub fn persistent_image(&mut self, name: &str, desc: ImageDesc, valid: bool) -> ImageRef {
+        ImageRef::new(self.graph.persistent_image(name, desc, valid))
+    }
+
+    /// A persistent buffer ([`Self::persistent_image`]).
+    pub fn persistent_buffer(&mut self, name: &str, size: u64, valid: bool) -> BufferRef {
+        BufferRef::new(self.graph.persistent_buffer(name, size, valid))
+    }
+
     /// An image the renderer owns and hands to the executor (the output, a swapchain image).
     pub fn import_image(
         &mut self,
@@ -429,5 +443,45 @@ mod tests {
             .find(|a| a.resource == "albedo")
             .map(|a| a.load_op);
         assert_eq!(load, Some(LoadOp::DontCare));
+    }
+
+    /// A persistent image and buffer: declared with their validity; while valid, the
+    /// passes that only write them are skipped (their bodies never called: the executor
+    /// records kept passes only), the readers kept; when stale, the writers run.
+    #[test]
+    fn persistent_resources_skip_their_writers_while_valid() {
+        for valid in [false, true] {
+            let mut fb = FrameBuilder::<()>::new(
+                "ibl",
+                vk::Extent2D {
+                    width: 64,
+                    height: 64,
+                },
+            );
+            let lut = fb.persistent_image(
+                "brdf lut",
+                ImageDesc::new(Format::R16G16B16A16_SFLOAT, 32, 32),
+                valid,
+            );
+            let sh = fb.persistent_buffer("irradiance", 256, valid);
+            let out = fb.image("out", Format::R8G8B8A8_UNORM, Size::FULL);
+            fb.pass("bake", PassKind::Compute, |p| {
+                p.image_store(lut).storage_write(sh);
+                |_| Ok(())
+            });
+            fb.pass("shade", PassKind::Raster, |p| {
+                p.sampled(lut).storage_read(sh).color(out).side_effects();
+                |_| Ok(())
+            });
+            let (g, _) = fb.finish();
+            let lut_res = g.resource(lut.id());
+            assert_eq!(lut_res.persistent_valid(), Some(valid));
+            assert_eq!(g.resource(sh.id()).persistent_valid(), Some(valid));
+            let plan = compile(&g, &Capabilities::desktop(), &CompileOptions::ALL)
+                .unwrap_or_else(|e| panic!("{e}"));
+            let skipped: Vec<&str> = plan.skipped.iter().map(|n| n.as_str()).collect();
+            assert_eq!(skipped, if valid { vec!["bake"] } else { vec![] });
+            assert!(plan.order.iter().any(|p| p == "shade"));
+        }
     }
 }

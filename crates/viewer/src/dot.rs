@@ -99,11 +99,17 @@ pub fn dot(page: &Page) -> String {
         node(&mut s, "  ", p);
     }
     for c in &page.culled {
+        // A skipped pass's work is still in use (an earlier frame's): drawn apart.
+        let (what, colour) = if c.skipped {
+            ("skipped (outputs still valid)", "\"#3b7d4f\"")
+        } else {
+            ("culled", "grey")
+        };
         let _ = writeln!(
             s,
-            "  {} [label={}, style=\"rounded,dashed\", color=grey, fontcolor=grey, tooltip={}];",
+            "  {} [label={}, style=\"rounded,dashed\", color={colour}, fontcolor={colour}, tooltip={}];",
             quote(&c.name),
-            quote(&format!("{}\nculled", c.name)),
+            quote(&format!("{}\n{what}", c.name)),
             quote(&c.reason)
         );
     }

@@ -590,6 +590,26 @@ fn taa_page_shows_history_resources() {
     screenshot(&dir, 1400, 900);
 }
 
+#[test]
+fn ibl_page_shows_skipped_passes_apart() {
+    let _one = BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let (graph, caps) =
+        frame_file::load(&repo().join("assets/graphs/ibl.json")).expect("ibl loads");
+    let plan = compile(&graph, &caps, &CompileOptions::ALL).expect("ibl compiles");
+    assert_eq!(plan.skipped, ["brdf lut"]);
+    let page = Page::build(&graph, &plan);
+    let dir = Scratch::new("ibl");
+    let l = load(&dir, &html::html(&page, None));
+    assert_clean("ibl", &l);
+    for needle in [
+        "<span class=\"tag skipped\">skipped (outputs still valid)</span>",
+        "(skipped: outputs still valid)",
+    ] {
+        assert!(l.dom.contains(needle), "page shows {needle:?}");
+    }
+    screenshot(&dir, 1400, 900);
+}
+
 /// A frame that overlaps the next: the async post pass is the tail, and the next frame's
 /// raster work waits for it (it overwrites what post reads).
 fn overlapping_with_wait() -> (Graph, Plan) {

@@ -322,7 +322,7 @@ fn read_buffer(exec: &mut Executor, buffer: vk::Buffer, bytes: u64) -> Vec<u8> {
     ring.bytes().expect("mapped")[at as usize..(at + bytes) as usize].to_vec()
 }
 
-/// Runs one frame of the graph with `valid`, the fill body writing `value`; returns what
+/// Runs two frames of the graph with `valid`, the fill body writing `value`; returns what
 /// `read` copied: the buffer's words and the image's texels.
 fn frame(
     exec: &mut Executor,
@@ -340,7 +340,11 @@ fn frame(
     };
     exec.prepare(&g, &CompileOptions::ALL, &mut f)
         .expect("prepare");
-    exec.frame(&mut f, &FrameImports::NONE).expect("frame");
+    // Two frames of the plan back to back (no wait between them: synchronization
+    // validation sees the second frame's accesses against the first's).
+    for _ in 0..2 {
+        exec.frame(&mut f, &FrameImports::NONE).expect("frame");
+    }
     exec.finish(&mut f).expect("finish");
     let _ = f.fill;
     let res = exec.resources().expect("resources");
@@ -382,10 +386,10 @@ fn run(queue: QueueKind, options: ExecOptions) {
         None,
         "nothing made before a plan"
     );
-    // Frame 1: stale, the writer runs.
+    // Frames 1-2: stale, the writer runs.
     let got = frame(&mut exec, &mut bodies, false, queue, 7);
     assert_eq!(got, expected(7));
-    assert_eq!((bodies.fills, bodies.reads), (1, 1));
+    assert_eq!((bodies.fills, bodies.reads), (2, 2));
     let epochs = (exec.persistent_epoch("sh"), exec.persistent_epoch("lut"));
     assert!(epochs.0.is_some() && epochs.1.is_some(), "{epochs:?}");
     let plan = exec.plan().unwrap();
@@ -394,10 +398,10 @@ fn run(queue: QueueKind, options: ExecOptions) {
         assert_eq!(plan.queues.async_compute.to_vec(), ["fill"], "{plan:#?}");
     }
     assert_clean(&gpu);
-    // Frame 2: valid, the writer is skipped (its body not called): frame 1's content.
+    // Frames 3-4: valid, the writer is skipped (its body not called): the earlier content.
     let got = frame(&mut exec, &mut bodies, true, queue, 99);
     assert_eq!(exec.plan().unwrap().skipped, ["fill"]);
-    assert_eq!((bodies.fills, bodies.reads), (1, 2));
+    assert_eq!((bodies.fills, bodies.reads), (2, 4));
     assert_eq!(got, expected(7));
     assert_eq!(
         (exec.persistent_epoch("sh"), exec.persistent_epoch("lut")),
@@ -405,20 +409,20 @@ fn run(queue: QueueKind, options: ExecOptions) {
         "kept across the re-plan"
     );
     assert_clean(&gpu);
-    // Frame 3: stale again, the writer runs with new content.
+    // Frames 5-6: stale again, the writer runs with new content.
     let got = frame(&mut exec, &mut bodies, false, queue, 42);
-    assert_eq!((bodies.fills, bodies.reads), (2, 3));
+    assert_eq!((bodies.fills, bodies.reads), (4, 6));
     assert_eq!(got, expected(42));
     assert_eq!(
         (exec.persistent_epoch("sh"), exec.persistent_epoch("lut")),
         epochs
     );
-    // Frame 4: valid again, twice in a row (the same plan): still frame 3's content.
+    // Valid again, twice (the same plan, no re-plan between): still the last content.
     for _ in 0..2 {
         let got = frame(&mut exec, &mut bodies, true, queue, 5);
         assert_eq!(got, expected(42));
     }
-    assert_eq!(bodies.fills, 2);
+    assert_eq!(bodies.fills, 4);
     assert_clean(&gpu);
     // A changed description makes a new object: a new epoch, content lost.
     let (mut g, ids) = graph(true, queue);

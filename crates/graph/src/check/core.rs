@@ -18,6 +18,7 @@ mod external;
 mod hazards;
 mod layouts;
 mod masks;
+mod rest;
 mod structure;
 
 use super::ops::Ops;
@@ -42,6 +43,7 @@ pub(super) fn check(
     hazards::check(&ctx, out);
     layouts::check(&ctx, out);
     external::check(&ctx, out);
+    rest::check(&ctx, out);
 }
 
 /// A barrier of the plan resolved to indices.

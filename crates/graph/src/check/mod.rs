@@ -47,7 +47,9 @@
 //!   `layout.present`: an image that exits in `present` does not end in `PRESENT_SRC_KHR`;
 //!   `layout.persistent_rest`: a persistent image used by a kept pass does not end the frame
 //!   in `SHADER_READ_ONLY_OPTIMAL` (its resting state, whatever plan the next frame runs).
-//!   Barriers on persistent resources are not held to `barrier.unjustified`: the first use's
+//!   `persistent.entry`: the first use of a persistent resource in the frame has no barrier
+//!   before it that waits for `ALL_COMMANDS` on its queue (the previous frame's plan is
+//!   unknown). Barriers on persistent resources are not held to `barrier.unjustified`: the first use's
 //!   barrier serves the previous frame's accesses under whatever plan it ran, which the
 //!   same-plan model of the previous frame cannot see.
 //! - `external.missing`, `external.unexpected`, `external.duplicate`, `external.wrong`: the

@@ -41,15 +41,25 @@ pub fn cull(graph: &Graph, deps: &Dependencies) -> Culling {
     let mut kept: Vec<bool> = graph.passes.iter().map(|p| is_root(graph, p)).collect();
     let trace = log::log_enabled!(log::Level::Trace);
     // Per resource: an edge through it carries content made this frame (not through a valid
-    // persistent resource, whose readers read an earlier frame's content).
-    let carries: Vec<bool> = graph
+    // persistent resource, whose readers read an earlier frame's content). Empty (no
+    // allocation) when there is no valid persistent resource: every edge carries.
+    let carries: Vec<bool> = if graph
         .resources
         .iter()
-        .map(|r| r.persistent_valid() != Some(true))
-        .collect();
+        .any(|r| r.persistent_valid() == Some(true))
+    {
+        graph
+            .resources
+            .iter()
+            .map(|r| r.persistent_valid() != Some(true))
+            .collect()
+    } else {
+        Vec::new()
+    };
     for e in deps.edges.iter().rev() {
         debug_assert!(e.from < e.to, "edges point forward");
-        let keeps = e.feeds & carries[e.resource.index()] & kept[e.to.index()];
+        let carried = carries.get(e.resource.index()).copied().unwrap_or(true);
+        let keeps = e.feeds & carried & kept[e.to.index()];
         let from = &mut kept[e.from.index()];
         if trace && keeps && !*from {
             log::trace!(

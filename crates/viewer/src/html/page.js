@@ -266,7 +266,7 @@
     // Culled passes, greyed, in declaration order.
     for (i = c0; i <= Math.min(c1, P.culled.length - 1); i++) {
       var c = P.culled[i], cx = x(i) + 2, cw = CW - 4;
-      s.push('<g class="hit" data-k="c:' + i + '">' + title(c.name + ' (culled)') + '<rect x="' + cx + '" y="' + (cullTop + 2) + '" width="' + cw + '" height="' + (CULL - 6) + '" rx="3" fill="#eceef1" stroke="#a0a6ae" stroke-dasharray="3 2"/>');
+      s.push('<g class="hit" data-k="c:' + i + '">' + title(c.name + (c.skipped ? ' (skipped: outputs still valid)' : ' (culled)')) + '<rect x="' + cx + '" y="' + (cullTop + 2) + '" width="' + cw + '" height="' + (CULL - 6) + '" rx="3" fill="' + (c.skipped ? '#e3f1e7' : '#eceef1') + '" stroke="' + (c.skipped ? '#3b7d4f' : '#a0a6ae') + '" stroke-dasharray="3 2"/>');
       var cpx = textWidth(c.name, 10) <= cw - 6 ? 10 : 9, cl = detail ? elide(c.name, cw - 4, cpx) : '';
       if (cl) s.push('<text x="' + (cx + cw / 2) + '" y="' + (cullTop + 15) + '" text-anchor="middle" font-size="' + cpx + '" fill="#8a9099">' + esc(cl) + '</text>');
       s.push('</g>');
@@ -492,6 +492,7 @@
     return h;
   }
   function historyTag(r) {
+    if (r.persistent !== undefined) return r.persistent ? ' \u00b7 persistent, valid' : ' \u00b7 persistent, stale: written this frame';
     if (!r.history) return '';
     return r.history.physical ? ' \u00b7 history, physical ' + r.history.physical : ' \u00b7 history, single';
   }
@@ -552,7 +553,7 @@
       ['wait', esc(y.wait) + ' on ' + queueName(y.wait_queue)], ['value', y.value], ['covers', esc(y.resources.join(', '))]]);
   }
   function culledDetails(c) {
-    return '<h3>' + brk(c.name) + ' <span class="tag">culled</span></h3>' + dl([['kind', c.kind], ['queue', queueName(c.queue)], ['why', esc(c.reason)]]);
+    return '<h3>' + brk(c.name) + ' <span class="tag">' + (c.skipped ? 'skipped (outputs still valid)' : 'culled') + '</span></h3>' + dl([['kind', c.kind], ['queue', queueName(c.queue)], ['why', esc(c.reason)]]);
   }
   // Whether `k` names an item of the page (a details key: `p:3`, `rp:0`, ...).
   function known(k) {
@@ -727,7 +728,7 @@
   }
   function culled() {
     $('culled').innerHTML = P.culled.length ? '<table><tr><th>pass</th><th>kind</th><th>why</th></tr>' + P.culled.map(function (c, i) {
-      return '<tr class="click muted" data-k="c:' + i + '"><td>' + brk(c.name) + '</td><td>' + esc(c.kind) + '</td><td>' + esc(c.reason) + '</td></tr>';
+      return '<tr class="click muted" data-k="c:' + i + '"><td>' + brk(c.name) + (c.skipped ? ' <span class="tag skipped">skipped (outputs still valid)</span>' : '') + '</td><td>' + esc(c.kind) + '</td><td>' + esc(c.reason) + '</td></tr>';
     }).join('') + '</table>' : '<p class="muted">Nothing culled.</p>';
   }
   function passes() {

@@ -66,6 +66,10 @@ pub struct CulledPass {
     pub queue: QueueKind,
     /// Why the compiler culled it.
     pub reason: String,
+    /// Skipped: culled because the persistent resources it writes are still valid (the
+    /// plan's `skipped`), not because nothing needs its work.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub skipped: bool,
 }
 
 /// A cross-queue semaphore edge placed on the timeline.
@@ -196,6 +200,7 @@ pub(crate) fn culled(index: &Index<'_>) -> Vec<CulledPass> {
                 kind: declared.map_or(PassKind::Compute, |p| p.kind),
                 queue: declared.map_or(QueueKind::Graphics, |p| p.queue),
                 reason: reason.get(name.as_str()).unwrap_or(&"").to_string(),
+                skipped: index.plan.skipped.contains(name),
             }
         })
         .collect()

@@ -51,6 +51,10 @@ pub struct ResourceView {
     /// A history resource (kept from one frame to the next): its buffering and, for a
     /// double-buffered pair, which physical resource this row is.
     pub history: Option<ResourceHistory>,
+    /// A persistent resource (kept across frames, written while stale): whether its
+    /// content is still valid this frame.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub persistent: Option<bool>,
     /// First position in `plan.order` of a kept pass using it.
     pub first: u32,
     /// Last such position.
@@ -152,6 +156,7 @@ pub(crate) fn resources(
                     output: r.output,
                     memoryless: memoryless.contains(r.name.as_str()),
                     history: role(history, r.name.as_str()),
+                    persistent: r.persistent_valid(),
                     first,
                     last,
                     uses: u,

@@ -700,3 +700,44 @@ fn two_frames_place_the_cross_frame_wait_after_its_signal() {
         Some(t.entry(1, &o.head_end).unwrap().column)
     );
 }
+
+/// A pass skipped because its persistent outputs are still valid is shown apart from the
+/// ordinary culled ones (the page's flag, the graph's label).
+#[test]
+fn skipped_passes_are_shown_apart_from_culled_ones() {
+    let mut g = Graph::new("ibl");
+    let lut = g.persistent_image(
+        "lut",
+        ImageDesc::new(Format::R16G16B16A16_SFLOAT, 32, 32),
+        true,
+    );
+    let out = g.image("out", ImageDesc::new(Format::R8G8B8A8_UNORM, 32, 32));
+    g.resource_mut(out).output = true;
+    g.compute("bake").uses(lut, Access::StorageWrite);
+    g.compute("debug").uses(lut, Access::Sampled);
+    g.compute("shade")
+        .uses(lut, Access::Sampled)
+        .uses(out, Access::StorageWrite);
+    let plan = compile(&g, &Capabilities::desktop(), &CompileOptions::ALL).expect("compiles");
+    let page = Page::build(&g, &plan);
+    let shown: Vec<(&str, bool)> = page
+        .culled
+        .iter()
+        .map(|c| (c.name.as_str(), c.skipped))
+        .collect();
+    assert_eq!(shown, [("bake", true), ("debug", false)]);
+    let dot = crate::dot::dot(&page);
+    assert!(
+        dot.contains("bake\\nskipped (outputs still valid)"),
+        "{dot}"
+    );
+    assert!(dot.contains("debug\\nculled"), "{dot}");
+    let lut = page
+        .resources
+        .iter()
+        .find(|r| r.name == "lut")
+        .expect("the LUT");
+    assert_eq!(lut.persistent, Some(true));
+    let json = serde_json::to_string(&page.culled).unwrap();
+    assert_eq!(json.matches("\"skipped\":true").count(), 1, "{json}");
+}
