@@ -130,18 +130,6 @@ impl<'a, S: Copy> FrameBuilder<'a, S> {
         ImageRef::new(self.graph.image(name, desc))
     }
 
-    /// A persistent image: owned by the graph and kept across frames and re-plans; `valid`
-    /// says its content is still what its writers would write, so they are skipped
-    /// (`tessera_graph::graph::Origin::Persistent`).
-    pub fn persistent_image(&mut self, name: &str, desc: ImageDesc, valid: bool) -> ImageRef {
-        ImageRef::new(self.graph.persistent_image(name, desc, valid))
-    }
-
-    /// A persistent buffer ([`Self::persistent_image`]).
-    pub fn persistent_buffer(&mut self, name: &str, size: u64, valid: bool) -> BufferRef {
-        BufferRef::new(self.graph.persistent_buffer(name, size, valid))
-    }
-
     /// A transient buffer.
     pub fn buffer(&mut self, name: &str, size: u64) -> BufferRef {
         BufferRef::new(self.graph.buffer(name, size))
