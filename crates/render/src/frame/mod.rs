@@ -6,7 +6,8 @@
 //! and is declared by one function that takes the [`Targets`] so far:
 //!
 //! 1. `frame constants` (transfer): the camera, lights and shadow cascades into two
-//!    transient buffers (here). [`environment`]: the sky cube map, its prefiltered specular
+//!    transient buffers (here); with deforming draws, [`deform`] (compute): morph targets
+//!    and skins into `animated vertices`, which the geometry passes read. [`environment`]: the sky cube map, its prefiltered specular
 //!    mips and irradiance, and the BRDF table, persistent and run only when stale.
 //! 2. [`clustering`] (`features.clustering`): `light clustering` on the async queue, the
 //!    point lights binned into view-space froxels for lighting and transparents. [`ssao`]
