@@ -80,6 +80,7 @@ fn matches_the_cpu(rel: &str, keep: &[u64]) {
     let pixels = u64::from(on_gpu[0].width * on_gpu[0].height);
     for (f, (g, c)) in keep.iter().zip(on_gpu.iter().zip(&on_cpu)) {
         let d = g.difference(c).expect("same size");
+        eprintln!("{rel} frame {f}: GPU vs CPU {d:?}");
         // Float rounding of the sums may move an edge pixel, never a region.
         assert!(
             d.regional_max <= 4 && d.pixels * 100 <= pixels && d.mean < 0.1,
