@@ -4,6 +4,7 @@
 //! bounds, which fit the shadow cascades and the SSAO radius. Static scenes skip all of it,
 //! so their frames are unchanged bit for bit.
 
+use crate::frame::deform::{Deformation, GpuDeform};
 use crate::gpu::scene::SceneGpu;
 use glam::Mat4;
 use tessera_scene::Scene;
@@ -42,15 +43,17 @@ impl Pose {
 
     /// Poses `scene` and `gpu`'s draws for the next frame; `moving`: the draws' current
     /// transforms were drawn last frame (else the previous transforms are the new ones).
-    /// Gives the frame's deformed vertices (empty at rest and when nothing deforms).
+    /// Gives the frame's deformation (none at rest and when nothing deforms): the `deform`
+    /// pass's per-frame data, or with `cpu` the CPU reference's vertices.
     pub(crate) fn apply(
         &self,
         scene: &mut Scene,
         gpu: &mut SceneGpu,
         moving: bool,
-    ) -> Vec<tessera_scene::Vertex> {
+        cpu: bool,
+    ) -> Deformation {
         if self.rest.is_empty() {
-            return Vec::new();
+            return Deformation::None;
         }
         let transforms = match self.time {
             Some(t) => scene.instance_transforms_at(t),
@@ -61,9 +64,14 @@ impl Pose {
         }
         scene.update_bounds();
         gpu.pose(&transforms, moving);
-        match self.time {
-            Some(t) if gpu.deforms() => scene.deformed_vertices_at(t),
-            _ => Vec::new(),
+        match (self.time, &gpu.deform) {
+            (Some(t), Some(_)) if cpu => Deformation::Cpu(scene.deformed_vertices_at(t)),
+            (Some(t), Some(d)) => Deformation::Gpu(GpuDeform {
+                vertices: d.count,
+                static_bytes: d.bytes(),
+                frame: scene.deform_frame_at(t),
+            }),
+            _ => Deformation::None,
         }
     }
 }

@@ -7,6 +7,7 @@
 
 use crate::camera::View;
 use crate::features::Features;
+use crate::frame::deform::Deformation;
 use crate::frame::environment::{names, Epochs, SkyInputs};
 use crate::frame::ui::{self, UiFrame, UiInputs, UiMeshes};
 use crate::frame::{self, FrameInputs, Rotation, OUTPUT_FORMAT};
@@ -61,6 +62,10 @@ pub struct Settings {
     /// A test aid: the pass of this name records nothing.
     #[cfg(feature = "test-hooks")]
     pub skip_pass: Option<String>,
+    /// Tests: deform vertices on the CPU (the reference) and upload them, in place of the
+    /// `deform` compute pass.
+    #[cfg(feature = "test-hooks")]
+    pub cpu_deform: bool,
     /// The frame's features (what is declared into the graph).
     pub features: Features,
     /// The device profile whose presets chose `features` (`desktop`, `mali`, `adreno`, or
@@ -97,6 +102,8 @@ impl Default for Settings {
             read_back: true,
             #[cfg(feature = "test-hooks")]
             skip_pass: None,
+            #[cfg(feature = "test-hooks")]
+            cpu_deform: false,
             features: Features::default(),
             profile: "desktop".into(),
             camera: None,
@@ -204,7 +211,7 @@ pub fn frame_graph(scene: &Scene, settings: &Settings) -> Graph {
         previous: None,
         taa_frames: None,
         environment: Default::default(),
-        deformed: &[],
+        deform: &Deformation::None,
     }
     .declare(0.0, sizes, &[], readback, None, None)
     .0
@@ -710,8 +717,8 @@ pub struct FrameSource<'a> {
     /// Which persistent environment content is still valid (all stale: the first frame's
     /// plan, which runs the environment's passes).
     pub environment: crate::frame::environment::Validity,
-    /// The deformed vertices of this frame (empty: nothing deforms).
-    pub deformed: &'a [tessera_scene::Vertex],
+    /// This frame's deformation (morph targets, skins).
+    pub deform: &'a Deformation,
 }
 
 impl<'a> FrameSource<'a> {
@@ -926,7 +933,7 @@ impl<'a> FrameSource<'a> {
                 data,
                 lights,
                 transparent,
-                deformed: self.deformed.to_vec(),
+                deform: self.deform.clone(),
                 // The frame data says whether this frame casts shadows.
                 shadow_size: if data.shadow[1] > 0.0 {
                     self.settings.features.shadow_size
@@ -1040,9 +1047,13 @@ impl Renderer {
         // Animated instances where the animation time puts them; moving from where the last
         // frame drew them.
         let moving = self.previous_view_proj.is_some();
-        let deformed = self
+        #[cfg(feature = "test-hooks")]
+        let cpu = self.settings.cpu_deform;
+        #[cfg(not(feature = "test-hooks"))]
+        let cpu = false;
+        let deform = self
             .pose
-            .apply(&mut self.scene, &mut self.scene_gpu, moving);
+            .apply(&mut self.scene, &mut self.scene_gpu, moving, cpu);
         let mut source = FrameSource {
             scene: &self.scene,
             settings: &self.settings,
@@ -1050,7 +1061,7 @@ impl Renderer {
             previous: self.previous_view_proj,
             taa_frames: Some(&self.taa_frames),
             environment: Default::default(),
-            deformed: &deformed,
+            deform: &deform,
         };
         let sky = SkyInputs::of(&source.frame_data(time).0);
         if !self.settings.recompute_environment {
@@ -1107,6 +1118,9 @@ impl Renderer {
         ];
         if let (Some(r), Some((b, _))) = (imports.readback, readback) {
             buffers.push((r.id(), b));
+        }
+        if let (Some(refs), Some(d)) = (imports.deform, &self.scene_gpu.deform) {
+            buffers.extend(refs.iter().map(|r| r.id()).zip(d.buffers()));
         }
         self.exec.frame(
             &mut bodies,

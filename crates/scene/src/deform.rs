@@ -2,7 +2,8 @@
 //! node, the weights animated) and skinning (up to four joints per vertex, each joint's world
 //! transform times its inverse bind matrix). [`crate::Scene::deformed_vertices_at`] gives the
 //! deformed vertices of every instance whose mesh deforms, in [`crate::Scene::deformed_draws`]
-//! order; the renderer uploads them each frame (see docs/animation.md for why on the CPU).
+//! order. This is the reference: the renderer deforms on the GPU (`deform.comp`, fed by
+//! [`crate::deform_gpu`]) and its tests compare the two (docs/animation.md).
 
 use glam::{Mat4, Vec3, Vec4};
 

@@ -27,6 +27,7 @@
 pub mod animation;
 pub mod assets;
 pub mod deform;
+pub mod deform_gpu;
 mod error;
 mod geometry;
 mod gltf_load;

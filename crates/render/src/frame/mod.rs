@@ -6,7 +6,8 @@
 //! and is declared by one function that takes the [`Targets`] so far:
 //!
 //! 1. `frame constants` (transfer): the camera, lights and shadow cascades into two
-//!    transient buffers (here). [`environment`]: the sky cube map, its prefiltered specular
+//!    transient buffers (here); with deforming draws, [`deform`] (compute): morph targets
+//!    and skins into `animated vertices`, which the geometry passes read. [`environment`]: the sky cube map, its prefiltered specular
 //!    mips and irradiance, and the BRDF table, persistent and run only when stale.
 //! 2. [`clustering`] (`features.clustering`): `light clustering` on the async queue, the
 //!    point lights binned into view-space froxels for lighting and transparents. [`ssao`]
@@ -53,6 +54,7 @@
 pub mod bloom;
 pub mod clustering;
 pub mod debug;
+pub mod deform;
 pub mod environment;
 pub mod exposure;
 pub mod forward;
@@ -94,9 +96,9 @@ pub struct FrameInputs<'a> {
     pub lights: Vec<PointLightData>,
     /// Transparent draws, back to front.
     pub transparent: Vec<Draw>,
-    /// The deformed vertices of this frame ([`tessera_scene::Scene::deformed_vertices_at`]),
-    /// uploaded into `animated vertices`; empty when nothing deforms.
-    pub deformed: Vec<tessera_scene::Vertex>,
+    /// This frame's deformation (morph targets, skins): the [`deform`] pass writing
+    /// `animated vertices`, or nothing.
+    pub deform: deform::Deformation,
     /// Texels per side of each shadow cascade; 0: no shadows (the atlas is 1 texel, cleared).
     pub shadow_size: u32,
     /// The output's name in the graph.
@@ -145,6 +147,9 @@ pub struct Imports {
     pub indices: BufferRef,
     /// The read-back buffer, if declared.
     pub readback: Option<BufferRef>,
+    /// The scene's deformation data (`deform vertices`, `deform draws`, `morph deltas`),
+    /// when the [`deform`] pass runs.
+    pub deform: Option<[BufferRef; 3]>,
     /// The post chain's resources: the `exposure` history buffer (`Exposure::Auto`), the
     /// bloom result and the rest a debug view shows.
     pub post: post::PostTargets,
@@ -160,7 +165,7 @@ pub struct Targets {
     /// The scene's index buffer.
     pub indices: BufferRef,
     /// This frame's deformed vertices (morph targets, skins), when the animations deform
-    /// any: written by `frame constants`, read by the geometry passes.
+    /// any: written by `deform` (or `frame constants`), read by the geometry passes.
     pub animated: Option<BufferRef>,
     /// The frame constants (uniform buffer).
     pub ubo: BufferRef,
@@ -282,17 +287,15 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
     let ui_buffers = ui.as_ref().map(|(b, _)| *b);
     // The pass body below uploads the meshes; the `ui` pass records from its own copy.
     let ui_upload = ui.clone();
-    let deformed = inputs.deformed;
-    let animated = (!deformed.is_empty()).then(|| {
-        fb.buffer(
-            "animated vertices",
-            std::mem::size_of_val(deformed.as_slice()) as u64,
-        )
-    });
+    let mut deformation = deform::declare_buffers(fb, inputs.deform);
+    let animated = deformation.as_ref().map(|d| d.animated);
+    let deform_upload = deformation
+        .as_mut()
+        .map(|d| (d.upload, std::mem::take(&mut d.bytes)));
     fb.pass("frame constants", PassKind::Transfer, |p| {
         p.copy_to(ubo).copy_to(light_buffer);
-        if let Some(a) = animated {
-            p.copy_to(a);
+        if let Some((a, _)) = &deform_upload {
+            p.copy_to(*a);
         }
         if let Some(a) = async_ubo {
             p.copy_to(a);
@@ -314,17 +317,15 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
                 pc.buffer(light_buffer)?,
                 bytemuck::cast_slice(&lights),
             );
-            if let Some(a) = animated {
-                update_buffer(
-                    pc.gpu,
-                    pc.cmd,
-                    pc.buffer(a)?,
-                    bytemuck::cast_slice(&deformed),
-                );
+            if let Some((a, bytes)) = &deform_upload {
+                update_buffer(pc.gpu, pc.cmd, pc.buffer(*a)?, bytes);
             }
             Ok(())
         }
     });
+    if let Some(d) = &deformation {
+        deform::declare(fb, d);
+    }
 
     // The environment first: its passes need nothing of this frame, so they start at once
     // (on the async queue where there is one), when they run at all.
@@ -464,6 +465,7 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
         vertices,
         indices,
         readback,
+        deform: deformation.and_then(|d| d.statics),
         post,
     }
 }

@@ -11,8 +11,36 @@ use tessera_vk::executor::Executor;
 use tessera_vk::resources::{OwnedBuffer, OwnedImage};
 use tessera_vk::Gpu;
 
-/// Most vertices deformed (morph targets, skins) per frame: 48 MiB uploaded per frame.
+/// Most vertices deformed (morph targets, skins) per frame: 48 MiB written by the `deform`
+/// pass per frame (80 MiB of rest vertices and influences kept on the device); also the most
+/// vec4s of joint matrices and morph weights uploaded per frame (16 MiB).
 pub const MAX_DEFORMED_VERTICES: i64 = 1 << 20;
+
+/// The deformation's device-resident data (`tessera_scene::deform_gpu::DeformLayout`),
+/// uploaded with the scene, which the `deform` pass reads every frame.
+#[derive(Debug)]
+pub struct DeformGpu {
+    /// `deform vertices`: each deformed vertex's rest vertex and skin influences.
+    pub vertices: OwnedBuffer,
+    /// `deform draws`: each deformed draw's offsets.
+    pub draws: OwnedBuffer,
+    /// `morph deltas`: position and normal deltas, target after target.
+    pub deltas: OwnedBuffer,
+    /// Deformed vertices.
+    pub count: u32,
+}
+
+impl DeformGpu {
+    /// The bytes of its three buffers, in the `deform` pass's binding order.
+    pub fn bytes(&self) -> [u64; 3] {
+        [self.vertices.size, self.draws.size, self.deltas.size]
+    }
+
+    /// Its buffers, in the `deform` pass's binding order.
+    pub fn buffers(&self) -> [vk::Buffer; 3] {
+        [self.vertices.buffer, self.draws.buffer, self.deltas.buffer]
+    }
+}
 
 /// One primitive of one instance.
 #[derive(Clone, Copy, Debug)]
@@ -79,6 +107,8 @@ pub struct SceneGpu {
     pub transparent: Vec<Draw>,
     /// Vertices all deforming draws take in `animated vertices`.
     deformed_vertices: i64,
+    /// What the `deform` pass reads, when any draw deforms.
+    pub deform: Option<DeformGpu>,
 }
 
 /// [`SceneGpu::pose`] of one draw list.
@@ -163,6 +193,7 @@ impl SceneGpu {
             opaque: Vec::new(),
             transparent: Vec::new(),
             deformed_vertices: 0,
+            deform: None,
         };
         match out.fill(gpu, exec, layouts, scene) {
             Ok(()) => Ok(out),
@@ -294,13 +325,28 @@ impl SceneGpu {
             at += i64::from(count);
         }
         if at > MAX_DEFORMED_VERTICES {
-            // Deformed on the CPU and uploaded every frame: past the cap they stay at rest.
+            // Past the cap they stay at rest.
             log::warn!(
                 "{at} vertices deform, more than the {MAX_DEFORMED_VERTICES} deformed per frame: \
                  morph targets and skins are drawn at rest"
             );
             deformed.clear();
             at = 0;
+        }
+        if at > 0 {
+            let layout = scene.deform_layout();
+            if layout.frame_vec4s as i64 > MAX_DEFORMED_VERTICES {
+                log::warn!(
+                    "{} vec4s of joint matrices and morph weights per frame, more than the \
+                     {MAX_DEFORMED_VERTICES} uploaded per frame: morph targets and skins are \
+                     drawn at rest",
+                    layout.frame_vec4s
+                );
+                deformed.clear();
+                at = 0;
+            } else {
+                self.deform = Some(upload_deform(gpu, exec, &layout)?);
+            }
         }
         self.deformed_vertices = at;
         for (instance, inst) in scene.instances.iter().enumerate() {
@@ -351,6 +397,11 @@ impl SceneGpu {
 
     /// Frees everything (the GPU no longer uses the scene).
     pub fn destroy(&mut self, gpu: &Gpu) {
+        if let Some(mut d) = self.deform.take() {
+            d.vertices.destroy(gpu);
+            d.draws.destroy(gpu);
+            d.deltas.destroy(gpu);
+        }
         self.vertices.destroy(gpu);
         self.indices.destroy(gpu);
         for t in self.textures.iter_mut().chain(self.defaults.iter_mut()) {
@@ -365,6 +416,58 @@ impl SceneGpu {
         self.pool = vk::DescriptorPool::null();
         self.sampler = vk::Sampler::null();
     }
+}
+
+/// Uploads the deformation's static data into three storage buffers (none empty).
+fn upload_deform(
+    gpu: &Gpu,
+    exec: &mut Executor,
+    layout: &tessera_scene::deform_gpu::DeformLayout,
+) -> Result<DeformGpu, RenderError> {
+    let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_DST;
+    let data: [&[u8]; 3] = [
+        bytemuck::cast_slice(&layout.vertices),
+        bytemuck::cast_slice(&layout.draws),
+        bytemuck::cast_slice(&layout.deltas),
+    ];
+    let names = ["deform vertices", "deform draws", "morph deltas"];
+    let mut made: Vec<OwnedBuffer> = Vec::with_capacity(3);
+    for (bytes, name) in data.iter().zip(names) {
+        let size = (bytes.len() as u64).max(16);
+        let made_now = OwnedBuffer::new(gpu, size, usage, false, name)
+            .map_err(RenderError::from)
+            .and_then(|b| {
+                if bytes.is_empty() {
+                    return Ok(b);
+                }
+                match exec.upload_buffer(b.buffer, 0, bytes) {
+                    Ok(()) => Ok(b),
+                    Err(e) => {
+                        let mut b = b;
+                        b.destroy(gpu);
+                        Err(e.into())
+                    }
+                }
+            });
+        match made_now {
+            Ok(b) => made.push(b),
+            Err(e) => {
+                for b in &mut made {
+                    b.destroy(gpu);
+                }
+                return Err(e);
+            }
+        }
+    }
+    let [vertices, draws, deltas]: [OwnedBuffer; 3] = made
+        .try_into()
+        .map_err(|_| RenderError::Frame("the deformation's three buffers".into()))?;
+    Ok(DeformGpu {
+        vertices,
+        draws,
+        deltas,
+        count: layout.vertices.len() as u32,
+    })
 }
 
 #[cfg(test)]

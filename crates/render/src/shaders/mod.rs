@@ -121,6 +121,10 @@ const SOURCES: &[(&str, &str)] = &[
         include_str!("../../../../shaders/render/tonemap.frag"),
     ),
     (
+        "deform.comp",
+        include_str!("../../../../shaders/render/deform.comp"),
+    ),
+    (
         "bloom_down.comp",
         include_str!("../../../../shaders/render/bloom_down.comp"),
     ),

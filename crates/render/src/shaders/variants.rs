@@ -12,6 +12,7 @@ pub const VARIANTS: &[&str] = &[
     "bloom_up.comp",
     "brdf_lut.comp",
     "debug_clusters.frag",
+    "deform.comp",
     "debug_exposure.frag",
     "debug_image.frag",
     "depth.vert",
