@@ -145,11 +145,10 @@ fn declared_sets_at(
                     .scope(pc.pass.kind, Target::Image(res.format))
                     .layout
                     .map_or(vk::ImageLayout::GENERAL, tessera_vk::conv::layout);
-                let (view, sampler) = match b.kind {
-                    BindingKind::InputAttachment => (res.attachment_view, vk::Sampler::null()),
-                    BindingKind::Sampled(f) => (res.shader_view, sampler(pc, f)?),
-                    BindingKind::StorageImage if res.cube && mip.is_some() => {
-                        let m = mip.unwrap_or(0);
+                let (view, sampler) = match (b.kind, mip) {
+                    (BindingKind::InputAttachment, _) => (res.attachment_view, vk::Sampler::null()),
+                    (BindingKind::Sampled(f), _) => (res.shader_view, sampler(pc, f)?),
+                    (BindingKind::StorageImage, Some(m)) if res.cube => {
                         let view = res.mip_view(m).ok_or_else(|| {
                             RenderError::Frame(format!(
                                 "pass '{}': mip {m} of a cube map of {} mips has no view",
