@@ -374,6 +374,13 @@ fn run_inner(
             r.name
         )));
     }
+    if let Some(r) = graph.resources.iter().find(|r| r.is_kept_across_plans()) {
+        // Nor content an earlier frame may have left (a skipped writer's).
+        return Err(VkError::Unsupported(format!(
+            "'{}' is a persistent resource: `exec`'s synthetic passes do not model content kept across frames; the renderer runs persistent resources (its sky and image-based light)",
+            r.name
+        )));
+    }
     let messages_before = gpu.messages.count();
     let (g, scaled) = scale_graph(graph, config.max_extent);
     check_samples(gpu, &g)?;

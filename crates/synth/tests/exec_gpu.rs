@@ -120,18 +120,20 @@ fn all_modes(gpu: &Arc<Gpu>, name: &str, g: &Graph, frames: u64) -> Vec<ExecRepo
 /// True for an example frame with history resources (`assets/graphs/taa.json`), after
 /// checking that `exec` refuses it with its reason: the synthetic model predicts a frame's
 /// values from that frame alone, so it does not run content kept across frames.
-fn refused_history(gpu: &Arc<Gpu>, path: &std::path::Path, g: &Graph) -> bool {
-    if !g.resources.iter().any(|r| r.is_history()) {
+/// Whether `exec` refuses `g` (as it must) for content kept across frames: a history or a
+/// persistent resource, which its one-frame model cannot predict.
+fn refused_kept_content(gpu: &Arc<Gpu>, path: &std::path::Path, g: &Graph) -> bool {
+    let kind = if g.resources.iter().any(|r| r.is_history()) {
+        "is a history resource"
+    } else if g.resources.iter().any(|r| r.is_kept_across_plans()) {
+        "is a persistent resource"
+    } else {
         return false;
-    }
+    };
     let err = run_on(gpu, g, &ExecConfig::default())
         .err()
-        .unwrap_or_else(|| panic!("{}: exec ran a frame with history", path.display()));
-    assert!(
-        err.to_string().contains("is a history resource"),
-        "{}: {err}",
-        path.display()
-    );
+        .unwrap_or_else(|| panic!("{}: exec ran a frame whose resource {kind}", path.display()));
+    assert!(err.to_string().contains(kind), "{}: {err}", path.display());
     true
 }
 
@@ -171,7 +173,7 @@ fn example_frames_run_clean() {
     paths.sort();
     for p in paths {
         let (g, _) = frame_file::load(&p).unwrap();
-        if refused_history(&gpu, &p, &g) {
+        if refused_kept_content(&gpu, &p, &g) {
             continue;
         }
         let reports = all_modes(&gpu, &p.display().to_string(), &g, 3);
@@ -901,7 +903,7 @@ fn the_oracle_compares_the_same_values_whatever_the_plan() {
     assert!(!paths.is_empty());
     for p in paths {
         let (g, _) = frame_file::load(&p).unwrap();
-        if refused_history(&gpu, &p, &g) {
+        if refused_kept_content(&gpu, &p, &g) {
             continue;
         }
         let reports = all_modes(&gpu, &p.display().to_string(), &g, 2);
