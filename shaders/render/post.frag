@@ -20,6 +20,11 @@ layout(push_constant) uniform Post {
     float bloom;      // bloom intensity
     float exposure;   // fixed exposure, or the compensation on the adapted one
     float exposure_valid; // AUTO_EXPOSURE: 1 when the buffer holds a previous frame's value
+    // Pre-rotation (crates/render/src/frame/rotate.rs): the logical (upright) size in
+    // pixels, and the quarter turns clockwise the presentation applies (0..3). The pass
+    // renders the physical extent; each texel takes the upright texel shown there.
+    vec2 logical;
+    float turns;
 } pc;
 
 layout(location = 0) out vec4 out_color;
@@ -31,8 +36,28 @@ vec3 tap(vec2 uv) {
 #include "fxaa.glsl"
 #include "tonemap.glsl"
 
+// The upright pixel centre the presentation shows at physical pixel centre `frag`: the
+// same index remap as the old copy, so the texel is the upright frame's exactly.
+vec2 upright_coord(vec2 frag) {
+    int turns = int(pc.turns + 0.5);
+    if (turns == 0) {
+        return frag;
+    }
+    ivec2 p = ivec2(frag);
+    ivec2 size = ivec2(pc.logical + 0.5);
+    ivec2 s;
+    if (turns == 1) {
+        s = ivec2(size.x - 1 - p.y, p.x);
+    } else if (turns == 2) {
+        s = ivec2(size.x - 1 - p.x, size.y - 1 - p.y);
+    } else {
+        s = ivec2(p.y, size.y - 1 - p.x);
+    }
+    return vec2(s) + 0.5;
+}
+
 void main() {
-    vec2 uv = gl_FragCoord.xy * pc.inv_output;
+    vec2 uv = upright_coord(gl_FragCoord.xy) * pc.inv_output;
     vec3 c = pc.fxaa > 0.5 ? fxaa(uv, pc.ldr_texel) : tap(uv);
 #ifdef BLOOM
     float e = pc.exposure;

@@ -3,7 +3,8 @@
 // the primitive's texture, the colour sRGB-encoded and premultiplied (R8G8B8A8_UNORM).
 
 layout(push_constant) uniform Push {
-    // xy: the output's size in points (pixels / pixels_per_point).
+    // xy: the output's size in points (pixels / pixels_per_point), logical (upright); z:
+    // the pre-rotation's quarter turns clockwise (crates/render/src/frame/rotate.rs).
     vec4 screen;
 } push;
 
@@ -21,7 +22,18 @@ vec3 srgb_to_linear(vec3 c) {
 
 void main() {
     // Points to NDC, origin top left, Y down (the viewport is not flipped for this pass).
-    gl_Position = vec4(2.0 * in_pos / push.screen.xy - 1.0, 0.0, 1.0);
+    vec2 u = 2.0 * in_pos / push.screen.xy - 1.0;
+    // Pre-rotation: the upright position turned into the physical image, so that the
+    // presentation's clockwise turn shows it upright.
+    int turns = int(push.screen.z + 0.5);
+    if (turns == 1) {
+        u = vec2(u.y, -u.x);
+    } else if (turns == 2) {
+        u = -u;
+    } else if (turns == 3) {
+        u = vec2(-u.y, u.x);
+    }
+    gl_Position = vec4(u, 0.0, 1.0);
     out_uv = in_uv;
     // Premultiplied sRGB to premultiplied linear: the target is sRGB, blending is linear.
     out_color = vec4(srgb_to_linear(in_color.rgb), in_color.a);

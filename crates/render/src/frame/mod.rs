@@ -41,8 +41,11 @@
 //!    the last raster pass (before `readback`); its vertex and index buffers (a capacity, not
 //!    the UI's size) are written by `frame constants`, so a new UI never changes the graph.
 //! 8. [`rotate`] (`Settings::output_rotation`, pre-rotation for a rotated surface): the
-//!    passes above write a transient `upright` image in place of the output, and `rotate`
-//!    copies it, turned, into the output of the physical extent (before `readback`).
+//!    raster last post pass (`post.frag`) and `ui` write the output of the physical
+//!    extent turned themselves. Where another pass is the last writer (the compute chain,
+//!    tone mapping direct to the output, a debug view) those passes write a transient
+//!    `upright` image instead, and `rotate` copies it, turned, into the output (before
+//!    `readback`).
 //!
 //! On a tiler the deferred raster passes merge into one render pass with the G-buffer and
 //! depth memoryless (the shadow pass stays apart: its atlas is sampled at any pixel);
@@ -114,8 +117,8 @@ pub struct FrameInputs<'a> {
     /// on its buffers' capacities only.
     pub ui: Option<ui::UiInputs>,
     /// The rotation the presentation applies to the output ([`rotate`]): everything is
-    /// drawn upright at the logical size, then `rotate` writes the output (its sides
-    /// swapped at 90° and 270°) pre-rotated.
+    /// drawn upright at the logical size; the last writers write the output (its sides
+    /// swapped at 90° and 270°) pre-rotated, or a `rotate` copy does (see [`rotate`]).
     pub rotation: Rotation,
     /// TAA's count of frames accumulated since its history's reset, kept across frames by
     /// the renderer (`None`: a frame declared for its plan only).
@@ -351,16 +354,8 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
         true => fb.image("gbuffer emission", HDR_FORMAT, Size::FULL),
         false => hdr,
     };
-    // With a rotation every pass that wrote the output writes the upright frame instead.
-    let upright = (inputs.rotation != Rotation::R0).then(|| {
-        fb.image(
-            "upright",
-            inputs.present.unwrap_or(OUTPUT_FORMAT),
-            Size::Output,
-        )
-    });
     let t = Targets {
-        output: upright.unwrap_or(output),
+        output,
         vertices,
         indices,
         animated,
@@ -425,6 +420,22 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
         geometry::declare_transparents(fb, &t, inputs.transparent, None);
     }
     let view = features.debug_view;
+    let output_format = inputs.present.unwrap_or(OUTPUT_FORMAT);
+    // Pre-rotation ([`rotate`]): the raster last post pass and the UI write the output
+    // turned themselves; the other last writers (the compute chain, tone mapping direct to
+    // the output, debug views) write a transient `upright` image that `rotate` copies.
+    let folded = inputs.rotation != Rotation::R0
+        && view == DebugView::None
+        && post::folds_rotation(fb, features, post_hdr.samples, output_format);
+    let rotation = match folded {
+        true => inputs.rotation,
+        false => Rotation::R0,
+    };
+    let upright = (inputs.rotation != Rotation::R0 && !folded)
+        .then(|| fb.image("upright", output_format, Size::Output));
+    if let Some(upright) = upright {
+        t.output = upright;
+    }
     let debug = !matches!(view, DebugView::None | DebugView::Exposure)
         && debug::declare(
             fb,
@@ -437,12 +448,11 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
     let post = if debug {
         post::PostTargets::default()
     } else {
-        let output_format = inputs.present.unwrap_or(OUTPUT_FORMAT);
         post::declare(
             fb,
             &t,
             features,
-            (post_hdr, output_format),
+            (post_hdr, output_format, rotation),
             inputs.taa_frames,
         )
     };
@@ -450,7 +460,7 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
         debug::declare_exposure(fb, &t, &post);
     }
     if let Some((buffers, ui)) = ui {
-        ui::declare(fb, t.output, buffers, ui);
+        ui::declare(fb, t.output, buffers, ui, rotation);
     }
     if let Some(upright) = upright {
         rotate::declare(fb, upright, output, inputs.rotation);

@@ -34,7 +34,7 @@
 //!   step (docs/frame.md, "The compute post chain").
 
 use super::sets::draw_fullscreen;
-use super::{Targets, HDR_FORMAT, OUTPUT_FORMAT};
+use super::{Rotation, Targets, HDR_FORMAT, OUTPUT_FORMAT};
 use crate::builder::{BufferRef, ImageRef, ImportFlags, Size};
 use crate::features::{Aa, Bloom, Exposure, Features, PostPath};
 use crate::gpu::descriptors::{declared_sets, dispatch, draw_screen, groups};
@@ -84,20 +84,43 @@ pub fn exposure_scale(e: Exposure) -> f32 {
     }
 }
 
+/// Whether the chain runs in compute: per sample, tone mapping runs inside the forward
+/// render pass (raster either way); so does an output the chain's RGBA8 result cannot be
+/// copied into (not 8-bit RGBA/BGRA).
+fn runs_compute(features: &Features, samples: u32, output_format: Format) -> bool {
+    features.post == PostPath::Compute && samples <= 1 && copyable(output_format)
+}
+
+/// Whether tone mapping writes the output itself (no AA, no scaling, no late bloom).
+fn tonemaps_direct(fb: &FrameBuilder<'_>, features: &Features) -> bool {
+    features.aa == Aa::Off && fb.render_size() == fb.output() && features.bloom != Bloom::Tonemap
+}
+
+/// Whether the chain's last writer of the output can pre-rotate it itself
+/// ([`super::rotate`]): the raster `fxaa`/`compose` pass (`post.frag`). The compute chain
+/// and tone mapping direct to the output still draw upright, for the `rotate` copy.
+pub fn folds_rotation(
+    fb: &FrameBuilder<'_>,
+    features: &Features,
+    samples: u32,
+    output_format: Format,
+) -> bool {
+    !runs_compute(features, samples, output_format) && !tonemaps_direct(fb, features)
+}
+
 /// Declares bloom, tone mapping, TAA, the last post pass and the exposure adaptation, as
 /// `features` ask, from `hdr` into `t.output` (of `output_format`). `taa_frames`: TAA's
-/// count of frames accumulated, which the renderer keeps across frames.
+/// count of frames accumulated, which the renderer keeps across frames. `rotation`: the
+/// pre-rotation the last post pass applies (R0 unless [`folds_rotation`]).
 pub fn declare<'a>(
     fb: &mut FrameBuilder<'a>,
     t: &Targets,
     features: &Features,
-    (hdr, output_format): (Hdr, Format),
+    (hdr, output_format, rotation): (Hdr, Format, Rotation),
     taa_frames: Option<&'a std::cell::Cell<u64>>,
 ) -> PostTargets {
     let ms = hdr.samples > 1;
-    // Per sample, tone mapping runs inside the forward render pass: raster either way; so
-    // does an output the chain's RGBA8 result cannot be copied into (not 8-bit RGBA/BGRA).
-    let compute = features.post == PostPath::Compute && !ms && copyable(output_format);
+    let compute = runs_compute(features, hdr.samples, output_format);
     let mut out = PostTargets::default();
     let scale = exposure_scale(features.exposure);
     if matches!(features.exposure, Exposure::Auto { .. }) {
@@ -111,9 +134,7 @@ pub fn declare<'a>(
                 .unwrap_or_else(|| fb.image("bloom source", HDR_FORMAT, Size::FULL)),
         );
     }
-    let direct = features.aa == Aa::Off
-        && fb.render_size() == fb.output()
-        && features.bloom != Bloom::Tonemap;
+    let direct = tonemaps_direct(fb, features);
     let target = match (direct, compute) {
         (true, false) => t.output,
         (true, true) => fb.image("post out", COMPUTE_OUT_FORMAT, Size::Output),
@@ -178,6 +199,7 @@ pub fn declare<'a>(
             exposure: out.exposure,
             fxaa: features.aa == Aa::Fxaa || (features.aa == Aa::Taa && out.taa.is_none()),
             scale,
+            rotation,
         };
         if compute {
             let post_out = fb.image("post out", COMPUTE_OUT_FORMAT, Size::Output);
@@ -386,6 +408,8 @@ struct Final {
     exposure: Option<BufferRef>,
     fxaa: bool,
     scale: f32,
+    /// The pre-rotation `post.frag` applies (`post.comp` runs upright: R0).
+    rotation: Rotation,
 }
 
 impl Final {
@@ -444,7 +468,18 @@ fn declare_final(fb: &mut FrameBuilder<'_>, f: Final) {
                 (Some(_), None) => "post.frag#BLOOM",
                 (Some(_), Some(_)) => "post.frag#BLOOM#AUTO_EXPOSURE",
             };
-            let push = f.push(pc, extent)?;
+            // The render area is the physical extent; the picture's is the logical one.
+            let (w, h) = f.rotation.swap((extent.width, extent.height));
+            let logical = vk::Extent2D {
+                width: w,
+                height: h,
+            };
+            let base = f.push(pc, logical)?;
+            let mut push = [0.0f32; 12];
+            push[..8].copy_from_slice(&base);
+            push[8] = w as f32;
+            push[9] = h as f32;
+            push[10] = f.rotation.turns() as f32;
             draw_screen(pc, shader, bytemuck::cast_slice(&push), 1)
         }
     });

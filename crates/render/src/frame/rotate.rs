@@ -79,6 +79,20 @@ impl Rotation {
     }
 }
 
+impl Rotation {
+    /// The physical rectangle `[x, y, width, height]` the presentation shows as the upright
+    /// `rect` of a `logical` `(width, height)` (the rect inside it): the same index remap
+    /// as `rotate.frag`'s, inverted.
+    pub fn rect(self, (lw, lh): (u32, u32), [x, y, w, h]: [u32; 4]) -> [u32; 4] {
+        match self {
+            Rotation::R0 => [x, y, w, h],
+            Rotation::R90 => [y, lw - x - w, h, w],
+            Rotation::R180 => [lw - x - w, lh - y - h, w, h],
+            Rotation::R270 => [lh - y - h, x, h, w],
+        }
+    }
+}
+
 /// Declares `rotate`: `upright` (the frame at the logical size) copied into `output` (the
 /// physical extent) pre-rotated by the inverse of `rotation`.
 pub fn declare(fb: &mut FrameBuilder<'_>, upright: ImageRef, output: ImageRef, rotation: Rotation) {
@@ -105,5 +119,42 @@ mod tests {
         }
         assert_eq!(Rotation::from_degrees(45), None);
         assert_eq!(Rotation::from_degrees(360), None);
+    }
+
+    /// The physical texel of upright texel `(x, y)`, as `rotate.frag` maps it back.
+    fn physical(r: Rotation, (lw, lh): (u32, u32), (x, y): (u32, u32)) -> (u32, u32) {
+        match r {
+            Rotation::R0 => (x, y),
+            Rotation::R90 => (y, lw - 1 - x),
+            Rotation::R180 => (lw - 1 - x, lh - 1 - y),
+            Rotation::R270 => (lh - 1 - y, x),
+        }
+    }
+
+    #[test]
+    fn a_turned_rect_holds_exactly_the_turned_texels() {
+        let logical = (7, 5);
+        let rect = [2, 1, 3, 2];
+        for d in [0, 90, 180, 270] {
+            let r = Rotation::from_degrees(d).unwrap();
+            let [px, py, pw, ph] = r.rect(logical, rect);
+            let (sw, sh) = r.swap(logical);
+            assert!(
+                px + pw <= sw && py + ph <= sh,
+                "{d}: inside the physical extent"
+            );
+            let mut inside = Vec::new();
+            for y in rect[1]..rect[1] + rect[3] {
+                for x in rect[0]..rect[0] + rect[2] {
+                    let (qx, qy) = physical(r, logical, (x, y));
+                    assert!(
+                        (px..px + pw).contains(&qx) && (py..py + ph).contains(&qy),
+                        "{d}: upright ({x}, {y}) lands at ({qx}, {qy}) outside the rect"
+                    );
+                    inside.push((qx, qy));
+                }
+            }
+            assert_eq!(inside.len() as u32, pw * ph, "{d}: the same area");
+        }
     }
 }

@@ -35,6 +35,7 @@
 //! - Positions stay in points: the vertex shader divides by the output's size in points
 //!   (pushed), so `pixels_per_point` scales everything.
 
+use super::Rotation;
 use crate::builder::{BufferRef, ImageRef};
 use crate::gpu::frame_data::update_buffer;
 use crate::gpu::pass::{FrameBuilder, PassContext};
@@ -216,8 +217,15 @@ pub fn upload(
 }
 
 /// Declares the `ui` pass: reads the two buffers as vertices and indices, blends over
-/// `output` (loaded).
-pub fn declare(fb: &mut FrameBuilder<'_>, output: ImageRef, buffers: UiBuffers, ui: UiInputs) {
+/// `output` (loaded), pre-rotated by `rotation` (`ui.vert` turns the positions, the
+/// scissors turn here; R0 where `output` is upright).
+pub fn declare(
+    fb: &mut FrameBuilder<'_>,
+    output: ImageRef,
+    buffers: UiBuffers,
+    ui: UiInputs,
+    rotation: Rotation,
+) {
     fb.pass("ui", PassKind::Raster, |p| {
         p.vertices(buffers.vertices)
             .indices(buffers.indices)
@@ -242,7 +250,9 @@ pub fn declare(fb: &mut FrameBuilder<'_>, output: ImageRef, buffers: UiBuffers, 
                 max_depth: 1.0,
             };
             let [w, h] = ui.meshes.screen_points;
-            let push: [f32; 4] = [w.max(1e-3), h.max(1e-3), 0.0, 0.0];
+            let push: [f32; 4] = [w.max(1e-3), h.max(1e-3), rotation.turns() as f32, 0.0];
+            // The scissors are in upright pixels: clamp to the logical extent, then turn.
+            let logical = rotation.swap((extent.width, extent.height));
             let layout = ui_gpu.layout();
             // SAFETY: recording in the subpass the pipeline was made for; the buffers are
             // the pass's declared vertex and index buffers; the push fits the layout.
@@ -270,17 +280,16 @@ pub fn declare(fb: &mut FrameBuilder<'_>, output: ImageRef, buffers: UiBuffers, 
                     continue;
                 }
                 let [x, y, width, height] = draw.scissor;
-                let x = x.min(extent.width);
-                let y = y.min(extent.height);
+                let x = x.min(logical.0);
+                let y = y.min(logical.1);
+                let upright = [x, y, width.min(logical.0 - x), height.min(logical.1 - y)];
+                let [x, y, width, height] = rotation.rect(logical, upright);
                 let scissor = vk::Rect2D {
                     offset: vk::Offset2D {
                         x: x as i32,
                         y: y as i32,
                     },
-                    extent: vk::Extent2D {
-                        width: width.min(extent.width - x),
-                        height: height.min(extent.height - y),
-                    },
+                    extent: vk::Extent2D { width, height },
                 };
                 if scissor.extent.width == 0 || scissor.extent.height == 0 {
                     continue;

@@ -1,0 +1,75 @@
+//! Pre-rotation in the plan, without a device: on the raster post chain the last post pass
+//! writes the output turned itself (no `upright` image, no `rotate` copy); where it cannot
+//! (the compute chain) the copy remains the output's last writer.
+
+mod common;
+
+use tessera_graph::{CompileOptions, Graph, Plan};
+use tessera_render::features::{Exposure, Features, PostPath};
+use tessera_render::{Rotation, Settings};
+
+/// The frame at 64×48 with `features` and `rotation`, compiled with every optimisation.
+fn plan(features: Features, rotation: Rotation) -> (Graph, Plan) {
+    let settings = Settings {
+        width: 64,
+        height: 48,
+        features,
+        output_rotation: rotation,
+        ..Settings::default()
+    };
+    let graph = tessera_render::frame_graph(&tessera_scene::builtin(), &settings);
+    let caps = tessera_graph::Capabilities::profile(&settings.profile).expect("profile");
+    let plan = tessera_graph::compile(&graph, &caps, &CompileOptions::ALL).expect("compiles");
+    (graph, plan)
+}
+
+/// The passes of `plan`, in order, that write the resource `name`.
+fn writers(graph: &Graph, plan: &Plan, name: &str) -> Vec<String> {
+    let id = graph.find_resource(name).expect(name);
+    plan.order
+        .iter()
+        .filter(|p| {
+            let pass = graph.pass(graph.find_pass(p.as_str()).expect("a planned pass"));
+            pass.uses
+                .iter()
+                .any(|u| u.resource == id && u.access.writes())
+        })
+        .map(|p| p.to_string())
+        .collect()
+}
+
+fn features(post: PostPath) -> Features {
+    Features {
+        exposure: Exposure::Fixed(1.0),
+        post,
+        ..common::small_features()
+    }
+}
+
+#[test]
+fn the_raster_last_post_pass_writes_the_output_turned_without_a_copy() {
+    for rotation in [Rotation::R90, Rotation::R180, Rotation::R270] {
+        let (graph, plan) = plan(features(PostPath::Raster), rotation);
+        let d = rotation.degrees();
+        assert!(graph.find_pass("rotate").is_none(), "{d}°: a rotate pass");
+        assert!(
+            !plan.order.iter().any(|p| p.as_str() == "rotate"),
+            "{d}°: rotate planned"
+        );
+        assert!(
+            graph.find_resource("upright").is_none(),
+            "{d}°: an upright image"
+        );
+        let w = writers(&graph, &plan, "output");
+        assert_eq!(w, ["fxaa"], "{d}°: the output's writers");
+    }
+}
+
+#[test]
+fn the_compute_chain_still_rotates_through_the_copy() {
+    let (graph, planned) = plan(features(PostPath::Compute), Rotation::R90);
+    assert!(graph.find_resource("upright").is_some());
+    assert_eq!(writers(&graph, &planned, "output"), ["rotate"]);
+    let (graph, _) = plan(features(PostPath::Compute), Rotation::R0);
+    assert!(graph.find_pass("rotate").is_none(), "upright: no copy");
+}
