@@ -31,6 +31,11 @@ layout(push_constant) uniform Post {
     float exposure_valid; // AUTO_EXPOSURE: 1 when the buffer holds a previous frame's value
     float bgra;       // 1: store the channels in B, G, R order
     float encode;     // 1: encode sRGB (an sRGB output), 0 for a UNORM one
+    // Pre-rotation (crates/render/src/frame/rotate.rs): the logical (upright) size in
+    // pixels, and the quarter turns clockwise the presentation applies (0..3). `target`
+    // then has the physical extent; each texel takes the upright texel shown there.
+    vec2 logical;
+    float turns;
 } pc;
 
 vec3 tap(vec2 uv) {
@@ -46,7 +51,18 @@ void main() {
     if (p.x >= size.x || p.y >= size.y) {
         return;
     }
-    vec2 uv = (vec2(p) + 0.5) * pc.inv_output;
+    // The upright texel the presentation shows at physical texel p (rotate.frag's remap).
+    ivec2 l = ivec2(pc.logical + 0.5);
+    int turns = int(pc.turns + 0.5);
+    ivec2 s = p;
+    if (turns == 1) {
+        s = ivec2(l.x - 1 - p.y, p.x);
+    } else if (turns == 2) {
+        s = ivec2(l.x - 1 - p.x, l.y - 1 - p.y);
+    } else if (turns == 3) {
+        s = ivec2(p.y, l.y - 1 - p.x);
+    }
+    vec2 uv = (vec2(s) + 0.5) * pc.inv_output;
     vec3 c = pc.fxaa > 0.5 ? fxaa(uv, pc.ldr_texel) : tap(uv);
 #ifdef BLOOM
     float e = pc.exposure;

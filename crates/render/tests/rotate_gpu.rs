@@ -2,16 +2,17 @@
 //! the frame rendered with an output rotation of 90°, 180° or 270° reads back as an image
 //! of the physical extent which, rotated clockwise as the presentation engine would
 //! (`VK_SURFACE_TRANSFORM_ROTATE_*_BIT_KHR`), is the upright frame byte for byte, so no
-//! tolerance. On the raster post chain the last post pass (`post.frag`, the same index
-//! remap) and the UI's vertex transform write the output turned; on the compute chain the
-//! `rotate` copy (a `texelFetch` remap) still does. With an egui window over the frame.
+//! tolerance. The last post pass (`post.frag`, `post.comp`: the same index remap) and the
+//! UI's vertex transform write the output turned; with tone mapping direct to the output
+//! (no AA) the `rotate` copy (a `texelFetch` remap) still does. With an egui window over
+//! the frame.
 
 mod common;
 
 use common::*;
 use tessera_graph::CompileOptions;
 use tessera_render::egui;
-use tessera_render::features::{Exposure, Features, PostPath};
+use tessera_render::features::{Aa, Exposure, Features, PostPath};
 use tessera_render::png_out::Picture;
 use tessera_render::{Renderer, Rotation, Settings, UiFrame};
 
@@ -69,18 +70,18 @@ fn picture(features: &Features, rotation: Rotation) -> Picture {
     if rotation != Rotation::R0 {
         let plan = r.executor().plan().expect("a plan");
         let order: Vec<String> = plan.order.iter().map(|n| n.to_string()).collect();
-        // The raster chain's last writers (the last post pass, then the UI) turn the
-        // output themselves; the compute chain's result still goes through the copy.
-        let last = match features.post {
-            PostPath::Raster => "ui",
-            PostPath::Compute => "rotate",
+        // The last post pass and the UI turn the output themselves; tone mapping direct to
+        // the output (no AA) still goes through the copy.
+        let last = match features.aa {
+            Aa::Off => "rotate",
+            _ => "ui",
         };
         assert_eq!(
             order[order.len() - 2..],
             [last, "readback"],
             "the output's last write: {order:?}"
         );
-        if features.post == PostPath::Raster {
+        if features.aa != Aa::Off {
             assert!(!order.iter().any(|p| p == "rotate"), "a copy: {order:?}");
         }
     }
@@ -99,7 +100,15 @@ fn a_pre_rotated_frame_rotated_back_is_the_upright_frame() {
         post: PostPath::Raster,
         ..compute.clone()
     };
-    for (chain, features) in [("compute post", compute), ("raster post", raster)] {
+    let direct = Features {
+        aa: Aa::Off,
+        ..compute.clone()
+    };
+    for (chain, features) in [
+        ("compute post", compute),
+        ("raster post", raster),
+        ("tone mapping direct", direct),
+    ] {
         let upright = picture(&features, Rotation::R0);
         assert_eq!((upright.width, upright.height), (W, H));
         for rotation in [Rotation::R90, Rotation::R180, Rotation::R270] {

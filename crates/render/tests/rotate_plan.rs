@@ -1,11 +1,12 @@
-//! Pre-rotation in the plan, without a device: on the raster post chain the last post pass
-//! writes the output turned itself (no `upright` image, no `rotate` copy); where it cannot
-//! (the compute chain) the copy remains the output's last writer.
+//! Pre-rotation in the plan, without a device: the last post pass writes the output turned
+//! itself (raster), or a `post out` of the physical extent that `post copy` copies
+//! (compute): no `upright` image, no `rotate` copy. Where tone mapping writes the output
+//! directly (no AA) the copy remains the output's last writer.
 
 mod common;
 
 use tessera_graph::{CompileOptions, Graph, Plan};
-use tessera_render::features::{Exposure, Features, PostPath};
+use tessera_render::features::{Aa, Exposure, Features, PostPath};
 use tessera_render::{Rotation, Settings};
 
 /// The frame at 64×48 with `features` and `rotation`, compiled with every optimisation.
@@ -66,10 +67,28 @@ fn the_raster_last_post_pass_writes_the_output_turned_without_a_copy() {
 }
 
 #[test]
-fn the_compute_chain_still_rotates_through_the_copy() {
-    let (graph, planned) = plan(features(PostPath::Compute), Rotation::R90);
-    assert!(graph.find_resource("upright").is_some());
-    assert_eq!(writers(&graph, &planned, "output"), ["rotate"]);
-    let (graph, _) = plan(features(PostPath::Compute), Rotation::R0);
-    assert!(graph.find_pass("rotate").is_none(), "upright: no copy");
+fn the_compute_last_post_pass_writes_a_turned_post_out_copied_as_it_is() {
+    let (graph, plan) = plan(features(PostPath::Compute), Rotation::R90);
+    assert!(graph.find_pass("rotate").is_none(), "a rotate pass");
+    assert!(graph.find_resource("upright").is_none(), "an upright image");
+    assert_eq!(writers(&graph, &plan, "output"), ["post copy"]);
+    assert_eq!(writers(&graph, &plan, "post out"), ["fxaa"]);
+}
+
+#[test]
+fn tone_mapping_direct_to_the_output_still_rotates_through_the_copy() {
+    let direct = |post| Features {
+        aa: Aa::Off,
+        ..features(post)
+    };
+    for post in [PostPath::Raster, PostPath::Compute] {
+        let (graph, planned) = plan(direct(post), Rotation::R270);
+        assert!(graph.find_resource("upright").is_some(), "{post:?}");
+        assert_eq!(writers(&graph, &planned, "output"), ["rotate"], "{post:?}");
+        let (graph, _) = plan(direct(post), Rotation::R0);
+        assert!(
+            graph.find_pass("rotate").is_none(),
+            "{post:?} upright: no copy"
+        );
+    }
 }

@@ -41,9 +41,9 @@
 //!    the last raster pass (before `readback`); its vertex and index buffers (a capacity, not
 //!    the UI's size) are written by `frame constants`, so a new UI never changes the graph.
 //! 8. [`rotate`] (`Settings::output_rotation`, pre-rotation for a rotated surface): the
-//!    raster last post pass (`post.frag`) and `ui` write the output of the physical
-//!    extent turned themselves. Where another pass is the last writer (the compute chain,
-//!    tone mapping direct to the output, a debug view) those passes write a transient
+//!    last post pass (`post.frag`; `post.comp` into a `post out` of the physical extent)
+//!    and `ui` write the output turned themselves. Where another pass is the last writer
+//!    (tone mapping direct to the output, a debug view) those passes write a transient
 //!    `upright` image instead, and `rotate` copies it, turned, into the output (before
 //!    `readback`).
 //!
@@ -421,12 +421,12 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
     }
     let view = features.debug_view;
     let output_format = inputs.present.unwrap_or(OUTPUT_FORMAT);
-    // Pre-rotation ([`rotate`]): the raster last post pass and the UI write the output
-    // turned themselves; the other last writers (the compute chain, tone mapping direct to
-    // the output, debug views) write a transient `upright` image that `rotate` copies.
+    // Pre-rotation ([`rotate`]): the last post pass and the UI write the output turned
+    // themselves; the other last writers (tone mapping direct to the output, debug views)
+    // write a transient `upright` image that `rotate` copies.
     let folded = inputs.rotation != Rotation::R0
         && view == DebugView::None
-        && post::folds_rotation(fb, features, post_hdr.samples, output_format);
+        && post::folds_rotation(fb, features);
     let rotation = match folded {
         true => inputs.rotation,
         false => Rotation::R0,

@@ -97,15 +97,12 @@ fn tonemaps_direct(fb: &FrameBuilder<'_>, features: &Features) -> bool {
 }
 
 /// Whether the chain's last writer of the output can pre-rotate it itself
-/// ([`super::rotate`]): the raster `fxaa`/`compose` pass (`post.frag`). The compute chain
-/// and tone mapping direct to the output still draw upright, for the `rotate` copy.
-pub fn folds_rotation(
-    fb: &FrameBuilder<'_>,
-    features: &Features,
-    samples: u32,
-    output_format: Format,
-) -> bool {
-    !runs_compute(features, samples, output_format) && !tonemaps_direct(fb, features)
+/// ([`super::rotate`]): the `fxaa`/`compose` pass, raster (`post.frag`, into the output)
+/// or compute (`post.comp`, into a `post out` of the physical extent that `post copy`
+/// copies as it is). Tone mapping direct to the output still draws upright, for the
+/// `rotate` copy.
+pub fn folds_rotation(fb: &FrameBuilder<'_>, features: &Features) -> bool {
+    !tonemaps_direct(fb, features)
 }
 
 /// Declares bloom, tone mapping, TAA, the last post pass and the exposure adaptation, as
@@ -202,7 +199,16 @@ pub fn declare<'a>(
             rotation,
         };
         if compute {
-            let post_out = fb.image("post out", COMPUTE_OUT_FORMAT, Size::Output);
+            // Pre-rotated, `post out` has the output's physical extent.
+            let size = match rotation {
+                Rotation::R0 => Size::Output,
+                r => {
+                    let o = fb.output();
+                    let (w, h) = r.swap((o.width, o.height));
+                    Size::Fixed(w, h)
+                }
+            };
+            let post_out = fb.image("post out", COMPUTE_OUT_FORMAT, size);
             declare_final_compute(fb, f, post_out, output_format);
             declare_copy(fb, post_out, t.output);
         } else {
@@ -408,7 +414,7 @@ struct Final {
     exposure: Option<BufferRef>,
     fxaa: bool,
     scale: f32,
-    /// The pre-rotation `post.frag` applies (`post.comp` runs upright: R0).
+    /// The pre-rotation the pass applies (R0 unless [`folds_rotation`]).
     rotation: Rotation,
 }
 
@@ -504,11 +510,20 @@ fn declare_final_compute(
                 (Some(_), None) => "post.comp#BLOOM",
                 (Some(_), Some(_)) => "post.comp#BLOOM#AUTO_EXPOSURE",
             };
-            // `post.frag`'s constants, then the output's channel order and encoding.
-            let mut push = [0.0f32; 10];
-            push[..8].copy_from_slice(&f.push(pc, extent)?);
+            // `post.frag`'s constants (for the logical extent), then the output's channel
+            // order and encoding, then the pre-rotation's (as `post.frag`'s).
+            let (w, h) = f.rotation.swap((extent.width, extent.height));
+            let logical = vk::Extent2D {
+                width: w,
+                height: h,
+            };
+            let mut push = [0.0f32; 13];
+            push[..8].copy_from_slice(&f.push(pc, logical)?);
             push[8] = flag(bgra(output_format));
             push[9] = flag(srgb(output_format));
+            push[10] = w as f32;
+            push[11] = h as f32;
+            push[12] = f.rotation.turns() as f32;
             dispatch(pc, shader, bytemuck::cast_slice(&push), groups(extent, 8))
         }
     });
