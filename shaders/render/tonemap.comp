@@ -39,6 +39,12 @@ layout(push_constant) uniform Tonemap {
     float exposure_valid; // AUTO_EXPOSURE: 1 when the buffer holds a previous frame's value
     float bgra;       // OUTPUT: 1 to store the channels in B, G, R order
     float encode;     // OUTPUT: 1 to encode sRGB (an sRGB output), 0 for a UNORM one
+    float pad;
+    // Pre-rotation (crates/render/src/frame/rotate.rs; OUTPUT only, else 0 turns): the
+    // logical (upright) size, and the quarter turns clockwise the presentation applies.
+    // `target` then has the physical extent; each texel takes the upright texel shown there.
+    vec2 logical;
+    float turns;
 } pc;
 
 void main() {
@@ -47,14 +53,25 @@ void main() {
     if (p.x >= size.x || p.y >= size.y) {
         return;
     }
-    vec3 hdr = texelFetch(hdr_in, p, 0).rgb;
+    // The upright texel the presentation shows at physical texel p (rotate.frag's remap).
+    ivec2 l = ivec2(pc.logical + 0.5);
+    int turns = int(pc.turns + 0.5);
+    ivec2 s = p;
+    if (turns == 1) {
+        s = ivec2(l.x - 1 - p.y, p.x);
+    } else if (turns == 2) {
+        s = ivec2(l.x - 1 - p.x, l.y - 1 - p.y);
+    } else if (turns == 3) {
+        s = ivec2(p.y, l.y - 1 - p.x);
+    }
+    vec3 hdr = texelFetch(hdr_in, s, 0).rgb;
     float e = pc.exposure;
 #ifdef AUTO_EXPOSURE
     // Before any adaptation (a new history): exposure 1, the adaptation's starting point.
     e *= pc.exposure_valid > 0.5 ? exposure_buf.value.x : 1.0;
 #endif
 #ifdef BLOOM_ADD
-    hdr += textureLod(bloom, (vec2(p) + 0.5) * pc.inv_size, 0.0).rgb * pc.bloom;
+    hdr += textureLod(bloom, (vec2(s) + 0.5) * pc.inv_size, 0.0).rgb * pc.bloom;
 #endif
     vec3 c = aces(hdr * e);
 #ifdef OUTPUT

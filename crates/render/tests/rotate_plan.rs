@@ -1,7 +1,7 @@
 //! Pre-rotation in the plan, without a device: the last post pass writes the output turned
 //! itself (raster), or a `post out` of the physical extent that `post copy` copies
-//! (compute): no `upright` image, no `rotate` copy. Where tone mapping writes the output
-//! directly (no AA) the copy remains the output's last writer.
+//! (compute, also from tone mapping direct): no `upright` image, no `rotate` copy. Where
+//! raster tone mapping writes the output directly (no AA) the copy remains its last writer.
 
 mod common;
 
@@ -76,19 +76,27 @@ fn the_compute_last_post_pass_writes_a_turned_post_out_copied_as_it_is() {
 }
 
 #[test]
-fn tone_mapping_direct_to_the_output_still_rotates_through_the_copy() {
-    let direct = |post| Features {
+fn compute_tone_mapping_direct_writes_a_turned_post_out() {
+    let (graph, plan) = plan(direct(PostPath::Compute), Rotation::R270);
+    assert!(graph.find_pass("rotate").is_none(), "a rotate pass");
+    assert!(graph.find_resource("upright").is_none(), "an upright image");
+    assert_eq!(writers(&graph, &plan, "output"), ["post copy"]);
+    assert_eq!(writers(&graph, &plan, "post out"), ["tonemap"]);
+}
+
+/// No AA: tone mapping writes the output directly.
+fn direct(post: PostPath) -> Features {
+    Features {
         aa: Aa::Off,
         ..features(post)
-    };
-    for post in [PostPath::Raster, PostPath::Compute] {
-        let (graph, planned) = plan(direct(post), Rotation::R270);
-        assert!(graph.find_resource("upright").is_some(), "{post:?}");
-        assert_eq!(writers(&graph, &planned, "output"), ["rotate"], "{post:?}");
-        let (graph, _) = plan(direct(post), Rotation::R0);
-        assert!(
-            graph.find_pass("rotate").is_none(),
-            "{post:?} upright: no copy"
-        );
     }
+}
+
+#[test]
+fn raster_tone_mapping_direct_to_the_output_still_rotates_through_the_copy() {
+    let (graph, planned) = plan(direct(PostPath::Raster), Rotation::R270);
+    assert!(graph.find_resource("upright").is_some());
+    assert_eq!(writers(&graph, &planned, "output"), ["rotate"]);
+    let (graph, _) = plan(direct(PostPath::Raster), Rotation::R0);
+    assert!(graph.find_pass("rotate").is_none(), "upright: no copy");
 }

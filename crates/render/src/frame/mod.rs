@@ -43,7 +43,7 @@
 //! 8. [`rotate`] (`Settings::output_rotation`, pre-rotation for a rotated surface): the
 //!    last post pass (`post.frag`; `post.comp` into a `post out` of the physical extent)
 //!    and `ui` write the output turned themselves. Where another pass is the last writer
-//!    (tone mapping direct to the output, a debug view) those passes write a transient
+//!    (raster tone mapping direct to the output, a debug view) those passes write a transient
 //!    `upright` image instead, and `rotate` copies it, turned, into the output (before
 //!    `readback`).
 //!
@@ -422,11 +422,11 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
     let view = features.debug_view;
     let output_format = inputs.present.unwrap_or(OUTPUT_FORMAT);
     // Pre-rotation ([`rotate`]): the last post pass and the UI write the output turned
-    // themselves; the other last writers (tone mapping direct to the output, debug views)
-    // write a transient `upright` image that `rotate` copies.
+    // themselves; the other last writers (raster tone mapping direct to the output, debug
+    // views) write a transient `upright` image that `rotate` copies.
     let folded = inputs.rotation != Rotation::R0
         && view == DebugView::None
-        && post::folds_rotation(fb, features);
+        && post::folds_rotation(fb, features, post_hdr.samples, output_format);
     let rotation = match folded {
         true => inputs.rotation,
         false => Rotation::R0,

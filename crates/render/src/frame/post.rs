@@ -99,10 +99,30 @@ fn tonemaps_direct(fb: &FrameBuilder<'_>, features: &Features) -> bool {
 /// Whether the chain's last writer of the output can pre-rotate it itself
 /// ([`super::rotate`]): the `fxaa`/`compose` pass, raster (`post.frag`, into the output)
 /// or compute (`post.comp`, into a `post out` of the physical extent that `post copy`
-/// copies as it is). Tone mapping direct to the output still draws upright, for the
-/// `rotate` copy.
-pub fn folds_rotation(fb: &FrameBuilder<'_>, features: &Features) -> bool {
-    !tonemaps_direct(fb, features)
+/// copies as it is), and compute tone mapping direct to the output (`tonemap.comp#OUTPUT`,
+/// the same `post out`). Raster tone mapping direct to the output still draws upright,
+/// for the `rotate` copy: it reads HDR at its own pixel, as an input attachment in a
+/// merged render pass, which a turned target cannot.
+pub fn folds_rotation(
+    fb: &FrameBuilder<'_>,
+    features: &Features,
+    samples: u32,
+    output_format: Format,
+) -> bool {
+    runs_compute(features, samples, output_format) || !tonemaps_direct(fb, features)
+}
+
+/// `post out`: of the output's size, physical (sides swapped) when pre-rotated.
+fn post_out(fb: &mut FrameBuilder<'_>, rotation: Rotation) -> ImageRef {
+    let size = match rotation {
+        Rotation::R0 => Size::Output,
+        r => {
+            let o = fb.output();
+            let (w, h) = r.swap((o.width, o.height));
+            Size::Fixed(w, h)
+        }
+    };
+    fb.image("post out", COMPUTE_OUT_FORMAT, size)
 }
 
 /// Declares bloom, tone mapping, TAA, the last post pass and the exposure adaptation, as
@@ -134,7 +154,7 @@ pub fn declare<'a>(
     let direct = tonemaps_direct(fb, features);
     let target = match (direct, compute) {
         (true, false) => t.output,
-        (true, true) => fb.image("post out", COMPUTE_OUT_FORMAT, Size::Output),
+        (true, true) => post_out(fb, rotation),
         (false, _) => {
             let format = if compute {
                 COMPUTE_LDR_FORMAT
@@ -159,6 +179,11 @@ pub fn declare<'a>(
         // Per sample the forward render pass resolved it already.
         bloom_source: out.bloom_source.filter(|_| !ms),
         scale,
+        // Only into `post out` (compute, direct): the other targets are upright.
+        rotation: match (direct, compute) {
+            (true, true) => rotation,
+            _ => Rotation::R0,
+        },
     };
     if compute {
         declare_tonemap_compute(fb, tm, direct.then_some(output_format));
@@ -199,16 +224,7 @@ pub fn declare<'a>(
             rotation,
         };
         if compute {
-            // Pre-rotated, `post out` has the output's physical extent.
-            let size = match rotation {
-                Rotation::R0 => Size::Output,
-                r => {
-                    let o = fb.output();
-                    let (w, h) = r.swap((o.width, o.height));
-                    Size::Fixed(w, h)
-                }
-            };
-            let post_out = fb.image("post out", COMPUTE_OUT_FORMAT, size);
+            let post_out = post_out(fb, rotation);
             declare_final_compute(fb, f, post_out, output_format);
             declare_copy(fb, post_out, t.output);
         } else {
@@ -267,6 +283,8 @@ struct Tonemap {
     bloom: Option<ImageRef>,
     bloom_source: Option<ImageRef>,
     scale: f32,
+    /// The pre-rotation `tonemap.comp` applies into `target` (R0 but for `post out`).
+    rotation: Rotation,
 }
 
 /// The tone-mapping variant. Per sample there is neither bloom added (`Bloom::Hdr`) nor a
@@ -390,15 +408,21 @@ fn declare_tonemap_compute(fb: &mut FrameBuilder<'_>, tm: Tonemap, output: Optio
             let shader =
                 tonemap_compute_shader(tm.exposure.is_some(), tm.bloom.is_some(), output.is_some());
             let valid = tm.exposure.is_some_and(|e| pc.buffer_history_valid(e));
+            // The target's extent is the physical one when pre-rotated; the picture's is
+            // the logical (render) size.
+            let (w, h) = tm.rotation.swap((extent.width, extent.height));
             let push = [
                 tm.scale,
                 super::bloom::INTENSITY,
-                1.0 / extent.width as f32,
-                1.0 / extent.height as f32,
+                1.0 / w as f32,
+                1.0 / h as f32,
                 super::exposure::valid_flag(valid),
                 flag(output.is_some_and(bgra)),
                 flag(output.is_some_and(srgb)),
                 0.0,
+                w as f32,
+                h as f32,
+                tm.rotation.turns() as f32,
             ];
             dispatch(pc, shader, bytemuck::cast_slice(&push), groups(extent, 8))
         }
