@@ -4,17 +4,19 @@
 //! compositor has nothing to rotate.
 //!
 //! The frame renders at the logical (upright) size everywhere: the camera's aspect, the
-//! UI's points and every image are those of the picture the user sees. With a rotation the
-//! passes that wrote the output write a transient `upright` image of the output's format
-//! instead, and one raster pass, `rotate` (`rotate.frag`), copies it texel for texel into
-//! the imported output of the physical extent (sides swapped at 90° and 270°). An index
-//! remap with `texelFetch`: no filtering, so the physical picture rotated back is the
-//! upright frame exactly.
+//! UI's points and every image are those of the picture the user sees. The passes that
+//! write the output write it turned, into the physical extent (sides swapped at 90° and
+//! 270°): the last post pass (`post.frag`; `post.comp` and compute tone mapping direct
+//! into a `post out` of the physical extent that `post copy` copies), and the UI
+//! (`ui.vert` turns positions, [`Rotation::rect`] the scissors). Each physical texel takes
+//! the upright texel the presentation shows there, an index remap with no filtering, so the
+//! physical picture rotated back is the upright frame exactly.
 //!
-//! Cost: one full-screen read and write of the output at a rotation, nothing at 0°. Folding
-//! the remap into the last writers (the last post pass, the UI's vertex transform) would
-//! save it; they are many variants (raster, compute, tone mapping direct, debug views), so
-//! the copy is the one place that rotates them all.
+//! Where another pass is the output's last writer (raster tone mapping direct to the
+//! output, the debug views) those passes write a transient `upright` image instead, and
+//! one raster pass, `rotate` ([`declare`], `rotate.frag`), copies it texel for texel into
+//! the output: one full-screen read and write (0.199 ms at 1080p and 1.071 ms at 4K on
+//! the H200, when every rotated frame paid it).
 
 use crate::builder::ImageRef;
 use crate::gpu::descriptors::draw_screen;
