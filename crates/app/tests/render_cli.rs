@@ -249,7 +249,7 @@ fn a_bad_feature_flag_names_the_flag_and_the_allowed_values() {
 fn a_pre_rotated_render_is_the_upright_frame_turned_for_the_panel() {
     // `--rotate 270` writes the physical image of a 270° surface (90×160 for a 160×90
     // frame); turned as the presentation engine would (three quarter turns clockwise) it
-    // is the upright render, exactly (the `rotate` pass is a texel remap).
+    // is the upright render, exactly (the last post pass writes it turned by a texel remap).
     let dir = scratch("rotate");
     let render = |deg: &str| {
         let out = dir.join(format!("r{deg}.png"));
