@@ -8,8 +8,33 @@
 
 layout(set = 0, binding = 3) uniform sampler2D depth_tex;
 
-layout(location = 0) in vec2 in_uv;
 layout(location = 0) out vec4 out_color;
+
+layout(push_constant) uniform Rotate {
+    vec2 logical; // pre-rotation: the logical (upright) size in pixels
+    float turns;  // pre-rotation: quarter turns clockwise the presentation applies
+} pc;
+
+// Pre-rotation (crates/render/src/frame/rotate.rs): with `turns` quarter turns the pass
+// renders the physical extent, and each pixel shows the upright pixel the presentation puts
+// there: the full-screen UV of that upright pixel's centre (Y up, as `in_uv`). Computed
+// from the pixel's index at every rotation (not the interpolated `in_uv`, which a turned
+// render area would not reproduce bit for bit), so the turned picture is the upright one.
+vec2 upright_uv(vec2 logical, float turns_f) {
+    int turns = int(turns_f + 0.5);
+    ivec2 p = ivec2(gl_FragCoord.xy);
+    ivec2 l = ivec2(logical + 0.5);
+    ivec2 s = p;
+    if (turns == 1) {
+        s = ivec2(l.x - 1 - p.y, p.x);
+    } else if (turns == 2) {
+        s = ivec2(l.x - 1 - p.x, l.y - 1 - p.y);
+    } else if (turns == 3) {
+        s = ivec2(p.y, l.y - 1 - p.x);
+    }
+    vec2 c = (vec2(s) + 0.5) / logical;
+    return vec2(c.x, 1.0 - c.y);
+}
 
 vec3 heat(float t) {
     t = clamp(t, 0.0, 1.0);
@@ -17,8 +42,9 @@ vec3 heat(float t) {
 }
 
 void main() {
-    float depth = texture(depth_tex, vec2(in_uv.x, 1.0 - in_uv.y)).r;
-    vec4 ndc = vec4(in_uv * 2.0 - 1.0, max(depth, 1e-7), 1.0);
+    vec2 uv = upright_uv(pc.logical, pc.turns);
+    float depth = texture(depth_tex, vec2(uv.x, 1.0 - uv.y)).r;
+    vec4 ndc = vec4(uv * 2.0 - 1.0, max(depth, 1e-7), 1.0);
     vec4 world = frame.inv_view_proj * ndc;
     uint base_index = cluster_of(world.xyz / world.w) * (frame.cluster_grid.w + 1u);
     uint count = light_clusters.data[base_index];

@@ -14,12 +14,38 @@ layout(set = 0, binding = 1, std430) readonly buffer ExposureState {
     vec4 value;  // x: exposure, y: adapted luminance, z: frames adapted, w: last mean
 } state;
 
-layout(location = 0) in vec2 in_uv;
 layout(location = 0) out vec4 out_color;
+
+layout(push_constant) uniform Rotate {
+    vec2 logical; // pre-rotation: the logical (upright) size in pixels
+    float turns;  // pre-rotation: quarter turns clockwise the presentation applies
+} pc;
+
+// Pre-rotation (crates/render/src/frame/rotate.rs): with `turns` quarter turns the pass
+// renders the physical extent, and each pixel shows the upright pixel the presentation puts
+// there: the full-screen UV of that upright pixel's centre (Y up, as `in_uv`). Computed
+// from the pixel's index at every rotation (not the interpolated `in_uv`, which a turned
+// render area would not reproduce bit for bit), so the turned picture is the upright one.
+vec2 upright_uv(vec2 logical, float turns_f) {
+    int turns = int(turns_f + 0.5);
+    ivec2 p = ivec2(gl_FragCoord.xy);
+    ivec2 l = ivec2(logical + 0.5);
+    ivec2 s = p;
+    if (turns == 1) {
+        s = ivec2(l.x - 1 - p.y, p.x);
+    } else if (turns == 2) {
+        s = ivec2(l.x - 1 - p.x, l.y - 1 - p.y);
+    } else if (turns == 3) {
+        s = ivec2(p.y, l.y - 1 - p.x);
+    }
+    vec2 c = (vec2(s) + 0.5) / logical;
+    return vec2(c.x, 1.0 - c.y);
+}
 
 void main() {
     // The panel: the left 45% of the output, the bottom 30% (in_uv.y is 0 at the bottom).
-    vec2 p = vec2(in_uv.x / 0.45, in_uv.y / 0.30);
+    vec2 uv = upright_uv(pc.logical, pc.turns);
+    vec2 p = vec2(uv.x / 0.45, uv.y / 0.30);
     if (p.x > 1.0 || p.y > 1.0) {
         discard;
     }

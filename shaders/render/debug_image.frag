@@ -9,10 +9,32 @@ layout(push_constant) uniform Debug {
     vec4 rect;  // xy: offset, zw: scale of the source's uv (a cascade of the atlas)
     uint mode;  // 0 colour, 1 as stored, 2 reversed-Z depth, 3 one channel, 4 shadow depth
     vec2 range; // shadow depth: the cascade's depths [x, y] where its slice lies
+    vec2 logical; // pre-rotation: the logical (upright) size in pixels
+    float turns;  // pre-rotation: quarter turns clockwise the presentation applies
 } pc;
 
-layout(location = 0) in vec2 in_uv;
 layout(location = 0) out vec4 out_color;
+
+// Pre-rotation (crates/render/src/frame/rotate.rs): with `turns` quarter turns the pass
+// renders the physical extent, and each pixel shows the upright pixel the presentation puts
+// there: the full-screen UV of that upright pixel's centre (Y up, as `in_uv`). Computed
+// from the pixel's index at every rotation (not the interpolated `in_uv`, which a turned
+// render area would not reproduce bit for bit), so the turned picture is the upright one.
+vec2 upright_uv(vec2 logical, float turns_f) {
+    int turns = int(turns_f + 0.5);
+    ivec2 p = ivec2(gl_FragCoord.xy);
+    ivec2 l = ivec2(logical + 0.5);
+    ivec2 s = p;
+    if (turns == 1) {
+        s = ivec2(l.x - 1 - p.y, p.x);
+    } else if (turns == 2) {
+        s = ivec2(l.x - 1 - p.x, l.y - 1 - p.y);
+    } else if (turns == 3) {
+        s = ivec2(p.y, l.y - 1 - p.x);
+    }
+    vec2 c = (vec2(s) + 0.5) / logical;
+    return vec2(c.x, 1.0 - c.y);
+}
 
 vec3 as_stored(vec3 v) {
     return pow(clamp(v, 0.0, 1.0), vec3(2.2));
@@ -20,7 +42,8 @@ vec3 as_stored(vec3 v) {
 
 void main() {
     // The output's row 0 is the top of the picture; the sources are drawn Y-up.
-    vec2 uv = pc.rect.xy + vec2(in_uv.x, 1.0 - in_uv.y) * pc.rect.zw;
+    vec2 screen = upright_uv(pc.logical, pc.turns);
+    vec2 uv = pc.rect.xy + vec2(screen.x, 1.0 - screen.y) * pc.rect.zw;
     vec4 s = texture(source, uv);
     vec3 c;
     if (pc.mode == 0u) {

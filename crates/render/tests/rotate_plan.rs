@@ -100,3 +100,16 @@ fn raster_tone_mapping_direct_to_the_output_still_rotates_through_the_copy() {
     let (graph, _) = plan(direct(PostPath::Raster), Rotation::R0);
     assert!(graph.find_pass("rotate").is_none(), "upright: no copy");
 }
+
+#[test]
+fn a_debug_view_writes_the_output_turned_without_a_copy() {
+    use tessera_render::features::DebugView;
+    let view = Features {
+        debug_view: DebugView::Depth,
+        ..features(PostPath::Compute)
+    };
+    let (graph, plan) = plan(view, Rotation::R90);
+    assert!(graph.find_pass("rotate").is_none(), "a rotate pass");
+    assert!(graph.find_resource("upright").is_none(), "an upright image");
+    assert_eq!(writers(&graph, &plan, "output"), ["debug view"]);
+}

@@ -7,7 +7,7 @@
 //! view is the exception: it draws its panel over the lit frame, after the adaptation.
 
 use super::post::PostTargets;
-use super::Targets;
+use super::{Rotation, Targets};
 use crate::builder::{BufferRef, Filter, ImageRef};
 use crate::features::DebugView;
 use crate::gpu::descriptors::draw_screen;
@@ -69,12 +69,12 @@ pub fn declare(
     fb: &mut FrameBuilder<'_>,
     t: &Targets,
     view: DebugView,
-    cascades: u32,
+    (cascades, rotation): (u32, Rotation),
     cascade_view_proj: &[[f32; 16]],
 ) -> bool {
     if view == DebugView::Clusters {
         return t.clusters.is_some_and(|c| {
-            declare_clusters(fb, t, c);
+            declare_clusters(fb, t, c, rotation);
             true
         });
     }
@@ -91,14 +91,16 @@ pub fn declare(
     fb.pass("debug view", PassKind::Raster, |p| {
         p.sampled_with(image, Filter::Nearest).color(output);
         move |pc| {
-            // std430: vec4 rect, uint mode, (4 bytes of padding), vec2 range.
-            let mut push = [0u8; 32];
+            // std430: vec4 rect, uint mode, (4 bytes of padding), vec2 range, then the
+            // pre-rotation's vec2 logical size and float turns.
+            let mut push = [0u8; 48];
             for (i, v) in rect.iter().enumerate() {
                 push[i * 4..i * 4 + 4].copy_from_slice(&v.to_le_bytes());
             }
             push[16..20].copy_from_slice(&(mode as u32).to_le_bytes());
             push[24..28].copy_from_slice(&range[0].to_le_bytes());
             push[28..32].copy_from_slice(&range[1].to_le_bytes());
+            push[32..44].copy_from_slice(bytemuck::cast_slice(&rotation_push(pc, rotation)?));
             draw_screen(pc, "debug_image.frag", &push, 1)
         }
     });
@@ -107,7 +109,12 @@ pub fn declare(
 
 /// The cluster heat map: each pixel's surface finds its cluster from depth and shows how
 /// many lights touch it (`debug_clusters.frag`).
-fn declare_clusters(fb: &mut FrameBuilder<'_>, t: &Targets, clusters: BufferRef) {
+fn declare_clusters(
+    fb: &mut FrameBuilder<'_>,
+    t: &Targets,
+    clusters: BufferRef,
+    rotation: Rotation,
+) {
     let Targets {
         ubo,
         lights,
@@ -121,14 +128,22 @@ fn declare_clusters(fb: &mut FrameBuilder<'_>, t: &Targets, clusters: BufferRef)
             .storage_read(clusters)
             .sampled_with(depth, Filter::Nearest)
             .color(output);
-        move |pc| draw_screen(pc, "debug_clusters.frag", &[], 1)
+        move |pc| {
+            let push = rotation_push(pc, rotation)?;
+            draw_screen(pc, "debug_clusters.frag", bytemuck::cast_slice(&push), 1)
+        }
     });
 }
 
 /// The exposure view: the histogram, the adapted luminance and the exposure drawn over the
 /// lit frame (`debug_exposure.frag`), after the adaptation (so it shows this frame's
 /// values). Nothing is declared with a fixed exposure (there is no histogram).
-pub fn declare_exposure(fb: &mut FrameBuilder<'_>, t: &Targets, post: &PostTargets) {
+pub fn declare_exposure(
+    fb: &mut FrameBuilder<'_>,
+    t: &Targets,
+    post: &PostTargets,
+    rotation: Rotation,
+) {
     let (Some(histogram), Some(exposure)) = (post.histogram, post.exposure) else {
         return;
     };
@@ -137,8 +152,22 @@ pub fn declare_exposure(fb: &mut FrameBuilder<'_>, t: &Targets, post: &PostTarge
         p.storage_read(histogram)
             .storage_read(exposure)
             .blend(output);
-        move |pc| draw_screen(pc, "debug_exposure.frag", &[], 1)
+        move |pc| {
+            let push = rotation_push(pc, rotation)?;
+            draw_screen(pc, "debug_exposure.frag", bytemuck::cast_slice(&push), 1)
+        }
     });
+}
+
+/// The pre-rotation's push constants (`upright_uv` in the debug shaders): the logical
+/// size (the render area's, sides swapped back) and the quarter turns.
+fn rotation_push(
+    pc: &crate::gpu::pass::PassContext<'_, '_, '_>,
+    rotation: Rotation,
+) -> Result<[f32; 3], crate::RenderError> {
+    let (_, _, extent) = pc.subpass()?;
+    let (w, h) = rotation.swap((extent.width, extent.height));
+    Ok([w as f32, h as f32, rotation.turns() as f32])
 }
 
 #[cfg(test)]

@@ -41,9 +41,9 @@
 //!    the last raster pass (before `readback`); its vertex and index buffers (a capacity, not
 //!    the UI's size) are written by `frame constants`, so a new UI never changes the graph.
 //! 8. [`rotate`] (`Settings::output_rotation`, pre-rotation for a rotated surface): the
-//!    last post pass (`post.frag`; `post.comp` into a `post out` of the physical extent)
-//!    and `ui` write the output turned themselves. Where another pass is the last writer
-//!    (raster tone mapping direct to the output, a debug view) those passes write a transient
+//!    last post pass (`post.frag`; `post.comp` into a `post out` of the physical extent),
+//!    the debug views and `ui` write the output turned themselves. Where raster tone
+//!    mapping writes the output directly those passes write a transient
 //!    `upright` image instead, and `rotate` copies it, turned, into the output (before
 //!    `readback`).
 //!
@@ -421,11 +421,10 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
     }
     let view = features.debug_view;
     let output_format = inputs.present.unwrap_or(OUTPUT_FORMAT);
-    // Pre-rotation ([`rotate`]): the last post pass and the UI write the output turned
-    // themselves; the other last writers (raster tone mapping direct to the output, debug
-    // views) write a transient `upright` image that `rotate` copies.
+    // Pre-rotation ([`rotate`]): the last post pass, the debug views and the UI write the
+    // output turned themselves, unless raster tone mapping writes it directly: then they
+    // all write a transient `upright` image that `rotate` copies.
     let folded = inputs.rotation != Rotation::R0
-        && view == DebugView::None
         && post::folds_rotation(fb, features, post_hdr.samples, output_format);
     let rotation = match folded {
         true => inputs.rotation,
@@ -441,7 +440,7 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
             fb,
             &t,
             view,
-            features.cascades,
+            (features.cascades, rotation),
             &inputs.data.cascade_view_proj,
         );
     // A debug view of an image replaces the post chain; the exposure view draws over it.
@@ -457,7 +456,7 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
         )
     };
     if view == DebugView::Exposure {
-        debug::declare_exposure(fb, &t, &post);
+        debug::declare_exposure(fb, &t, &post, rotation);
     }
     if let Some((buffers, ui)) = ui {
         ui::declare(fb, t.output, buffers, ui, rotation);
