@@ -7,16 +7,19 @@
 //! UI's points and every image are those of the picture the user sees. The passes that
 //! write the output write it turned, into the physical extent (sides swapped at 90° and
 //! 270°): the last post pass (`post.frag`; `post.comp` and compute tone mapping direct
-//! into a `post out` of the physical extent that `post copy` copies), and the UI
-//! (`ui.vert` turns positions, [`Rotation::rect`] the scissors). Each physical texel takes
-//! the upright texel the presentation shows there, an index remap with no filtering, so the
-//! physical picture rotated back is the upright frame exactly.
+//! into a `post out` of the physical extent that `post copy` copies), the debug views, and
+//! the UI (`ui.vert` turns positions, [`Rotation::rect`] the scissors). Each physical texel
+//! takes the upright texel the presentation shows there, an index remap with no filtering,
+//! so the physical picture rotated back is the upright frame exactly (the UI's turned
+//! triangles may round an antialiased edge texel one step apart). The rotation reaches
+//! the shaders as push constants (turns and logical size).
 //!
-//! Where another pass is the output's last writer (raster tone mapping direct to the
-//! output, the debug views) those passes write a transient `upright` image instead, and
-//! one raster pass, `rotate` ([`declare`], `rotate.frag`), copies it texel for texel into
-//! the output: one full-screen read and write (0.199 ms at 1080p and 1.071 ms at 4K on
-//! the H200, when every rotated frame paid it).
+//! Where raster tone mapping writes the output directly (no AA, raster post chain: it
+//! reads HDR at its own pixel, as an input attachment on a tiler) the passes write a
+//! transient `upright` image instead, and one raster pass, `rotate` ([`declare`],
+//! `rotate.frag`), copies it texel for texel into the output: one full-screen read and
+//! write (0.199 ms at 1080p and 1.071 ms at 4K on the H200, when every rotated frame paid
+//! it).
 
 use crate::builder::ImageRef;
 use crate::gpu::descriptors::draw_screen;
