@@ -51,7 +51,7 @@ void main() {
     if (p.x >= size.x || p.y >= size.y) {
         return;
     }
-    // The upright texel the presentation shows at physical texel p (rotate.frag's remap).
+    // The upright texel the presentation shows at physical texel p (crates/render/src/frame/rotate.rs).
     ivec2 l = ivec2(pc.logical + 0.5);
     int turns = int(pc.turns + 0.5);
     ivec2 s = p;

@@ -1,7 +1,7 @@
 //! Pre-rotation in the plan, without a device: the last post pass writes the output turned
 //! itself (raster), or a `post out` of the physical extent that `post copy` copies
-//! (compute, also from tone mapping direct): no `upright` image, no `rotate` copy. Where
-//! raster tone mapping writes the output directly (no AA) the copy remains its last writer.
+//! (compute, also from tone mapping direct), or a debug view writes it: no `upright` image,
+//! no `rotate` pass. Pre-rotated, raster tone mapping without AA is followed by `compose`.
 
 mod common;
 
@@ -93,12 +93,15 @@ fn direct(post: PostPath) -> Features {
 }
 
 #[test]
-fn raster_tone_mapping_direct_to_the_output_still_rotates_through_the_copy() {
-    let (graph, planned) = plan(direct(PostPath::Raster), Rotation::R270);
-    assert!(graph.find_resource("upright").is_some());
-    assert_eq!(writers(&graph, &planned, "output"), ["rotate"]);
-    let (graph, _) = plan(direct(PostPath::Raster), Rotation::R0);
-    assert!(graph.find_pass("rotate").is_none(), "upright: no copy");
+fn pre_rotated_raster_tone_mapping_is_followed_by_compose() {
+    // Upright, raster tone mapping writes the output; pre-rotated `compose` turns its
+    // picture into it (tone mapping reads HDR at its own pixel).
+    let (graph, upright) = plan(direct(PostPath::Raster), Rotation::R0);
+    assert_eq!(writers(&graph, &upright, "output"), ["tonemap"]);
+    let (graph, turned) = plan(direct(PostPath::Raster), Rotation::R270);
+    assert!(graph.find_pass("rotate").is_none(), "a rotate pass");
+    assert!(graph.find_resource("upright").is_none(), "an upright image");
+    assert_eq!(writers(&graph, &turned, "output"), ["compose"]);
 }
 
 #[test]

@@ -41,11 +41,10 @@
 //!    the last raster pass (before `readback`); its vertex and index buffers (a capacity, not
 //!    the UI's size) are written by `frame constants`, so a new UI never changes the graph.
 //! 8. [`rotate`] (`Settings::output_rotation`, pre-rotation for a rotated surface): the
-//!    last post pass (`post.frag`; `post.comp` into a `post out` of the physical extent),
-//!    the debug views and `ui` write the output turned themselves. Where raster tone
-//!    mapping writes the output directly those passes write a transient
-//!    `upright` image instead, and `rotate` copies it, turned, into the output (before
-//!    `readback`).
+//!    passes that write the output write it turned, into the physical extent: the last
+//!    post pass (`post.frag`; `post.comp` and compute tone mapping direct into a `post out`
+//!    of the physical extent), the debug views and `ui`. Pre-rotated, raster tone mapping
+//!    never writes the output directly: `compose` follows it.
 //!
 //! On a tiler the deferred raster passes merge into one render pass with the G-buffer and
 //! depth memoryless (the shadow pass stays apart: its atlas is sampled at any pixel);
@@ -117,8 +116,8 @@ pub struct FrameInputs<'a> {
     /// on its buffers' capacities only.
     pub ui: Option<ui::UiInputs>,
     /// The rotation the presentation applies to the output ([`rotate`]): everything is
-    /// drawn upright at the logical size; the last writers write the output (its sides
-    /// swapped at 90° and 270°) pre-rotated, or a `rotate` copy does (see [`rotate`]).
+    /// drawn upright at the logical size; the passes that write the output write it (its
+    /// sides swapped at 90° and 270°) pre-rotated.
     pub rotation: Rotation,
     /// TAA's count of frames accumulated since its history's reset, kept across frames by
     /// the renderer (`None`: a frame declared for its plan only).
@@ -421,20 +420,9 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
     }
     let view = features.debug_view;
     let output_format = inputs.present.unwrap_or(OUTPUT_FORMAT);
-    // Pre-rotation ([`rotate`]): the last post pass, the debug views and the UI write the
-    // output turned themselves, unless raster tone mapping writes it directly: then they
-    // all write a transient `upright` image that `rotate` copies.
-    let folded = inputs.rotation != Rotation::R0
-        && post::folds_rotation(fb, features, post_hdr.samples, output_format);
-    let rotation = match folded {
-        true => inputs.rotation,
-        false => Rotation::R0,
-    };
-    let upright = (inputs.rotation != Rotation::R0 && !folded)
-        .then(|| fb.image("upright", output_format, Size::Output));
-    if let Some(upright) = upright {
-        t.output = upright;
-    }
+    // Pre-rotation ([`rotate`]): the passes that write the output (the last post pass, the
+    // debug views, the UI) write it turned themselves.
+    let rotation = inputs.rotation;
     let debug = !matches!(view, DebugView::None | DebugView::Exposure)
         && debug::declare(
             fb,
@@ -461,14 +449,10 @@ pub fn declare<'a>(fb: &mut FrameBuilder<'a>, inputs: FrameInputs<'a>) -> Import
     if let Some((buffers, ui)) = ui {
         ui::declare(fb, t.output, buffers, ui, rotation);
     }
-    if let Some(upright) = upright {
-        rotate::declare(fb, upright, output, inputs.rotation);
-    }
     // The read-back copies what is presented: the physical image.
-    let presented = Targets { output, ..t };
     let readback = inputs
         .readback
-        .map(|bytes| post::declare_readback(fb, &presented, bytes));
+        .map(|bytes| post::declare_readback(fb, &t, bytes));
     Imports {
         output,
         vertices,

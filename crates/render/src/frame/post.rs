@@ -96,22 +96,6 @@ fn tonemaps_direct(fb: &FrameBuilder<'_>, features: &Features) -> bool {
     features.aa == Aa::Off && fb.render_size() == fb.output() && features.bloom != Bloom::Tonemap
 }
 
-/// Whether the chain's last writer of the output can pre-rotate it itself
-/// ([`super::rotate`]): the `fxaa`/`compose` pass, raster (`post.frag`, into the output)
-/// or compute (`post.comp`, into a `post out` of the physical extent that `post copy`
-/// copies as it is), and compute tone mapping direct to the output (`tonemap.comp#OUTPUT`,
-/// the same `post out`). Raster tone mapping direct to the output still draws upright,
-/// for the `rotate` copy: it reads HDR at its own pixel, as an input attachment in a
-/// merged render pass, which a turned target cannot.
-pub fn folds_rotation(
-    fb: &FrameBuilder<'_>,
-    features: &Features,
-    samples: u32,
-    output_format: Format,
-) -> bool {
-    runs_compute(features, samples, output_format) || !tonemaps_direct(fb, features)
-}
-
 /// `post out`: of the output's size, physical (sides swapped) when pre-rotated.
 fn post_out(fb: &mut FrameBuilder<'_>, rotation: Rotation) -> ImageRef {
     let size = match rotation {
@@ -128,7 +112,7 @@ fn post_out(fb: &mut FrameBuilder<'_>, rotation: Rotation) -> ImageRef {
 /// Declares bloom, tone mapping, TAA, the last post pass and the exposure adaptation, as
 /// `features` ask, from `hdr` into `t.output` (of `output_format`). `taa_frames`: TAA's
 /// count of frames accumulated, which the renderer keeps across frames. `rotation`: the
-/// pre-rotation the last post pass applies (R0 unless [`folds_rotation`]).
+/// pre-rotation ([`super::rotate`]) the pass writing the output applies.
 pub fn declare<'a>(
     fb: &mut FrameBuilder<'a>,
     t: &Targets,
@@ -151,7 +135,9 @@ pub fn declare<'a>(
                 .unwrap_or_else(|| fb.image("bloom source", HDR_FORMAT, Size::FULL)),
         );
     }
-    let direct = tonemaps_direct(fb, features);
+    // Pre-rotated, raster tone mapping does not write the output: it reads HDR at its own
+    // pixel (an input attachment), so `compose` turns its picture into the output.
+    let direct = tonemaps_direct(fb, features) && (compute || rotation == Rotation::R0);
     let target = match (direct, compute) {
         (true, false) => t.output,
         (true, true) => post_out(fb, rotation),
@@ -438,7 +424,7 @@ struct Final {
     exposure: Option<BufferRef>,
     fxaa: bool,
     scale: f32,
-    /// The pre-rotation the pass applies (R0 unless [`folds_rotation`]).
+    /// The pre-rotation the pass applies.
     rotation: Rotation,
 }
 

@@ -8,23 +8,18 @@
 //! write the output write it turned, into the physical extent (sides swapped at 90° and
 //! 270°): the last post pass (`post.frag`; `post.comp` and compute tone mapping direct
 //! into a `post out` of the physical extent that `post copy` copies), the debug views, and
-//! the UI (`ui.vert` turns positions, [`Rotation::rect`] the scissors). Each physical texel
-//! takes the upright texel the presentation shows there, an index remap with no filtering,
-//! so the physical picture rotated back is the upright frame exactly (the UI's turned
-//! triangles may round an antialiased edge texel one step apart). The rotation reaches
-//! the shaders as push constants (turns and logical size).
+//! the UI (`ui.vert` turns positions, [`Rotation::rect`] the scissors). Pre-rotated, raster
+//! tone mapping never writes the output directly (it reads HDR at its own pixel, as an
+//! input attachment on a tiler): `compose` follows it. Each physical texel takes the
+//! upright texel the presentation shows there (physical `p` shows upright `s`: at 90°
+//! `s = (w - 1 - p.y, p.x)`, at 180° `(w - 1 - p.x, h - 1 - p.y)`, at 270°
+//! `(p.y, h - 1 - p.x)`), an index remap with no filtering, so the physical picture
+//! rotated back is the upright frame exactly (the UI's turned triangles may round an
+//! antialiased edge texel one step apart). The rotation reaches the shaders as push
+//! constants (turns and logical size): no variants.
 //!
-//! Where raster tone mapping writes the output directly (no AA, raster post chain: it
-//! reads HDR at its own pixel, as an input attachment on a tiler) the passes write a
-//! transient `upright` image instead, and one raster pass, `rotate` ([`declare`],
-//! `rotate.frag`), copies it texel for texel into the output: one full-screen read and
-//! write (0.199 ms at 1080p and 1.071 ms at 4K on the H200, when every rotated frame paid
-//! it).
-
-use crate::builder::ImageRef;
-use crate::gpu::descriptors::draw_screen;
-use crate::gpu::pass::FrameBuilder;
-use tessera_graph::PassKind;
+//! This replaced a `rotate` pass that copied an `upright` image into the output: one
+//! full-screen read and write, 0.199 ms at 1080p and 1.071 ms at 4K on the H200.
 
 /// The rotation the presentation engine applies to the presented image: quarter turns
 /// clockwise (`VK_SURFACE_TRANSFORM_ROTATE_*_BIT_KHR`). The frame pre-rotates by its inverse.
@@ -87,7 +82,7 @@ impl Rotation {
 impl Rotation {
     /// The physical rectangle `[x, y, width, height]` the presentation shows as the upright
     /// `rect` of a `logical` `(width, height)` (the rect inside it): the same index remap
-    /// as `rotate.frag`'s, inverted.
+    /// of the shaders', inverted.
     pub fn rect(self, (lw, lh): (u32, u32), [x, y, w, h]: [u32; 4]) -> [u32; 4] {
         match self {
             Rotation::R0 => [x, y, w, h],
@@ -96,19 +91,6 @@ impl Rotation {
             Rotation::R270 => [lh - y - h, x, h, w],
         }
     }
-}
-
-/// Declares `rotate`: `upright` (the frame at the logical size) copied into `output` (the
-/// physical extent) pre-rotated by the inverse of `rotation`.
-pub fn declare(fb: &mut FrameBuilder<'_>, upright: ImageRef, output: ImageRef, rotation: Rotation) {
-    fb.pass("rotate", PassKind::Raster, |p| {
-        p.sampled(upright);
-        p.color(output);
-        move |pc| {
-            let push = [rotation.turns()];
-            draw_screen(pc, "rotate.frag", bytemuck::cast_slice(&push), 1)
-        }
-    });
 }
 
 #[cfg(test)]
@@ -126,7 +108,7 @@ mod tests {
         assert_eq!(Rotation::from_degrees(360), None);
     }
 
-    /// The physical texel of upright texel `(x, y)`, as `rotate.frag` maps it back.
+    /// The physical texel of upright texel `(x, y)`, as the shaders map it back.
     fn physical(r: Rotation, (lw, lh): (u32, u32), (x, y): (u32, u32)) -> (u32, u32) {
         match r {
             Rotation::R0 => (x, y),

@@ -165,10 +165,6 @@ const SOURCES: &[(&str, &str)] = &[
         include_str!("../../../../shaders/render/ui.vert"),
     ),
     (
-        "rotate.frag",
-        include_str!("../../../../shaders/render/rotate.frag"),
-    ),
-    (
         "ui.frag",
         include_str!("../../../../shaders/render/ui.frag"),
     ),

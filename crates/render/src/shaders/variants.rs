@@ -51,7 +51,6 @@ pub const VARIANTS: &[&str] = &[
     "post.comp",
     "post.comp#BLOOM",
     "post.comp#BLOOM#AUTO_EXPOSURE",
-    "rotate.frag",
     "shadow.vert",
     "sky.frag",
     "sky.frag#MOTION",

@@ -67,7 +67,7 @@ pub struct Ui {
 
 /// Where window position `p` (of a window `size`, physical orientation, points or pixels
 /// alike) lies on the upright picture that `rotation` pre-rotated into the window: the
-/// inverse of the pre-rotation (`rotate.frag`), continuous.
+/// inverse of the pre-rotation (`tessera_render::frame::rotate`), continuous.
 pub fn to_upright(rotation: Rotation, size: (f32, f32), p: (f32, f32)) -> (f32, f32) {
     let (w, h) = size;
     match rotation {
@@ -325,7 +325,7 @@ mod tests {
         assert_eq!(to_upright(Rotation::R180, size, (1.0, 0.5)), (3.0, 1.5));
         assert_eq!(to_upright(Rotation::R270, size, (0.0, 0.0)), (0.0, 4.0));
         assert_eq!(to_upright(Rotation::R0, size, (1.0, 0.5)), (1.0, 0.5));
-        // A pixel centre maps to the centre of the upright pixel `rotate.frag` fetched for
+        // A pixel centre maps to the centre of the upright pixel the output's writers take for
         // it: 90°, physical (px, py) shows upright (W - 1 - py, px), W the upright width.
         let (px, py) = (3.0, 1.0);
         let (x, y) = to_upright(Rotation::R90, size, (px + 0.5, py + 0.5));
