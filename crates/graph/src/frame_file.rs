@@ -654,6 +654,11 @@ impl FrameFile {
     }
 }
 
+/// The name of the first flag of `flags` that is set.
+fn first_set(flags: &[(bool, &'static str)]) -> Option<&'static str> {
+    flags.iter().find_map(|&(set, flag)| set.then_some(flag))
+}
+
 impl ResourceSpec {
     fn to_resource(&self) -> Result<Resource, CompileError> {
         let invalid = |rule: String| CompileError::InvalidResource {
@@ -730,7 +735,7 @@ impl ResourceSpec {
             );
         }
         if self.persistent {
-            let other = [
+            let other = first_set(&[
                 (self.history, "history"),
                 (self.imported, "imported"),
                 (self.per_frame, "per_frame"),
@@ -739,9 +744,7 @@ impl ResourceSpec {
                 (self.clear_on_first_use, "clear_on_first_use"),
                 (self.discard_on_last_use, "discard_on_last_use"),
                 (self.exit != Exit::Keep, "exit present"),
-            ]
-            .into_iter()
-            .find_map(|(set, flag)| set.then_some(flag));
+            ]);
             if let Some(flag) = other {
                 return Err(format!(
                     "persistent and {flag}: a persistent resource is owned by the graph and keeps its content across frames until it is declared stale, so it takes none of the history, import, output or memoryless flags"
@@ -750,16 +753,14 @@ impl ResourceSpec {
             return Ok(Origin::Persistent { valid: self.valid });
         }
         if self.history {
-            let other = [
+            let other = first_set(&[
                 (self.imported, "imported"),
                 (self.per_frame, "per_frame"),
                 (self.memoryless, "memoryless"),
                 (self.clear_on_first_use, "clear_on_first_use"),
                 (self.discard_on_last_use, "discard_on_last_use"),
                 (self.exit != Exit::Keep, "exit present"),
-            ]
-            .into_iter()
-            .find_map(|(set, flag)| set.then_some(flag));
+            ]);
             if let Some(flag) = other {
                 return Err(format!(
                     "history and {flag}: a history resource is owned by the graph and keeps its content from one frame to the next, so it takes none of the import or memoryless flags"

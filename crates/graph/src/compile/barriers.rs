@@ -1327,6 +1327,22 @@ pub fn rest_stages(queue: QueueKind) -> StageMask {
     }
 }
 
+/// An exit barrier after `pass` that makes `resource`'s `src` work available to the shader
+/// reads of its rest on `queue` (and moves an image by `layouts`): what every later frame's
+/// plan may start with.
+fn to_rest(
+    pass: PassId,
+    resource: ResourceId,
+    src: (StageMask, AccessMask),
+    queue: QueueKind,
+    layouts: Option<(Layout, Layout)>,
+) -> BarrierDraft {
+    let reads = AccessMask::SHADER_SAMPLED_READ | AccessMask::SHADER_STORAGE_READ;
+    let mut b = BarrierDraft::plain(pass, resource, src, (rest_stages(queue), reads), layouts);
+    b.after = true;
+    b
+}
+
 /// For each persistent resource this frame writes or leaves in another layout than
 /// `SHADER_READ_ONLY_OPTIMAL`: one barrier right after its last use (after that use's render
 /// pass, on its queue) that waits for the frame's last accesses on that queue (the last
@@ -1361,18 +1377,7 @@ fn persistent_exit_barriers(
             } else {
                 // Written on the other queue: its writes are made available there too, for
                 // the next frame's uses on that queue.
-                let mut b = BarrierDraft::plain(
-                    end_of(w.pass),
-                    w.resource,
-                    made,
-                    (
-                        rest_stages(w.queue),
-                        AccessMask::SHADER_SAMPLED_READ | AccessMask::SHADER_STORAGE_READ,
-                    ),
-                    None,
-                );
-                b.after = true;
-                after.push(b);
+                after.push(to_rest(end_of(w.pass), w.resource, made, w.queue, None));
             }
         }
         for p in readers.iter(s.readers).chain(&s.layout_writer) {
@@ -1385,18 +1390,13 @@ fn persistent_exit_barriers(
             src.0 = StageMask::ALL_COMMANDS;
         }
         let layouts = moved.then(|| (s.layout.unwrap_or(Layout::UNDEFINED), rest));
-        let mut b = BarrierDraft::plain(
+        after.push(to_rest(
             end_of(last.pass),
             last.resource,
             src,
-            (
-                rest_stages(last.queue),
-                AccessMask::SHADER_SAMPLED_READ | AccessMask::SHADER_STORAGE_READ,
-            ),
+            last.queue,
             layouts,
-        );
-        b.after = true;
-        after.push(b);
+        ));
     }
 }
 
